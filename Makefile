@@ -1,0 +1,44 @@
+# PCM Planner: `make run` serves the app, `make test` runs the whole suite.
+# Both bootstrap .venv (python3 -m venv + pip install -e ".[test]") when missing or stale.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PORT    ?= 8501
+ADDRESS ?= 127.0.0.1
+CHROMIUM ?= /usr/bin/chromium
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+
+.PHONY: run test test-fast lint bench venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/streamlit run app/main.py --server.port $(PORT) --server.address $(ADDRESS)
+
+$(CHROMIUM):
+	@echo "Installing Debian chromium for the browser tests"
+	(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+test: $(STAMP) $(CHROMIUM)
+	$(BIN)/ruff check models app cli tests bench
+	$(BIN)/python -m pytest -p no:cacheprovider
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider -m "not browser and not slow" -x -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check models app cli tests bench
+
+bench: $(STAMP)
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .numba_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""PCM Planner Streamlit app: thin views over :mod:`models`."""

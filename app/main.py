@@ -1,0 +1,25 @@
+"""PCM Planner Streamlit entry point: ``streamlit run app/main.py``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # running from a checkout without installation
+    sys.path.insert(0, str(ROOT))
+
+from app.registry import PAGES, SECTIONS  # noqa: E402
+
+st.set_page_config(page_title="PCM Planner", page_icon=":material/memory:", layout="wide")
+
+views = Path(__file__).resolve().parent / "views"
+nav: dict[str, list] = {s: [] for s in SECTIONS}
+for section, file, title, icon, url in PAGES:
+    nav.setdefault(section, []).append(
+        st.Page(str(views / file), title=title, icon=icon, url_path=url, default=(url == "home"))
+    )
+pg = st.navigation({k: v for k, v in nav.items() if v})
+pg.run()

@@ -1,0 +1,117 @@
+"""Storage / File-cache break-even (Park & Bahn 2020, section 2, eqs. 1-3, Figure 2)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from pydantic import Field
+
+from app.components import Scenario, download_csv, scenario_controls, user_errors
+from app.components.charts import show, style
+from app.components.devices import all_devices
+from app.components.scenario import init_state
+from models import file_cache as fc
+
+
+class BreakEvenScenario(Scenario):
+    PREFIX = "be"
+    mode: Literal["device", "manual"] = "device"
+    device: str = "optane-dcpmm"
+    block_size_bytes: int = Field(4096, ge=512, le=1 << 20)
+    io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0)
+    t_ns: float = Field(100.0, gt=0, le=1e10)
+    T_ns: float = Field(130.0, gt=0, le=1e10)
+    Tm_ns: float = Field(160.0, gt=0, le=1e10)
+    max_accesses: int = Field(10, ge=2, le=1000)
+
+
+S = BreakEvenScenario
+init_state(S)
+st.title("File-cache break-even")
+st.markdown(
+    "Caching a block costs an insertion on its first access; it pays only if later hits save more. "
+    "With cache access time **t**, storage access time **T** and storage-plus-insertion time **Tm**, "
+    "caching gains iff the block is accessed **n > n\\* = (Tm − t)/(T − t)** times "
+    "(Park & Bahn 2020, eq. 3)."
+)
+
+devices = all_devices()
+c1, c2 = st.columns([1, 2])
+with c1:
+    st.radio("Inputs", ["device", "manual"], key=S.key("mode"), horizontal=True,
+             format_func={"device": "From a device", "manual": "Manual t / T / Tm"}.get)
+    if st.session_state[S.key("mode")] == "device":
+        if st.session_state.get(S.key("device")) not in devices:
+            st.session_state[S.key("device")] = "optane-dcpmm"
+        st.selectbox("Storage device", list(devices), key=S.key("device"),
+                     format_func=lambda n: devices[n].label or n)
+        st.select_slider("Block size [bytes]", options=[512 << i for i in range(12)], key=S.key("block_size_bytes"))
+        st.number_input("I/O stack factor (storage path / cache on DRAM-speed storage) [-]", min_value=1.0,
+                        max_value=10.0, step=0.05, key=S.key("io_stack_factor"),
+                        help="Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the file cache).")
+    else:
+        st.number_input("t: access time from the file cache [ns]", min_value=0.001, max_value=1e10, key=S.key("t_ns"))
+        st.number_input("T: access time from storage [ns]", min_value=0.001, max_value=1e10, key=S.key("T_ns"))
+        st.number_input("Tm: storage access incl. cache insertion [ns]", min_value=0.001, max_value=1e10, key=S.key("Tm_ns"))
+    st.slider("Accesses shown in the chart", 2, 50, key=S.key("max_accesses"))
+
+scn = scenario_controls(S, page="break-even")
+if scn is not None:
+    with user_errors("Break-even"):
+        if scn.mode == "device":
+            be = fc.timings_from_device(devices[scn.device], scn.block_size_bytes, io_stack_factor=scn.io_stack_factor)
+        else:
+            be = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
+        n_star = be.n_star
+        with c2:
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("t [ns]", f"{be.t_ns:,.0f}")
+            m2.metric("T [ns]", f"{be.T_ns:,.0f}")
+            m3.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
+            m4.metric("n*", "∞" if not np.isfinite(n_star) else f"{n_star:.3g}")
+            st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
+
+            n = np.arange(1, scn.max_accesses + 1)
+            curves = pd.DataFrame({
+                "accesses": n,
+                "Tc_cached_ns": fc.access_time_cached(n, be.t_ns, be.Tm_ns),
+                "Tx_uncached_ns": fc.access_time_uncached(n, be.T_ns),
+            })
+            curves["caching_pays"] = curves["Tc_cached_ns"] < curves["Tx_uncached_ns"]
+            fig = go.Figure()
+            fig.add_scatter(x=n, y=curves["Tc_cached_ns"], name="Tc = Tm + (n−1)t (cached)", mode="lines+markers")
+            fig.add_scatter(x=n, y=curves["Tx_uncached_ns"], name="Tx = nT (uncached)", mode="lines+markers")
+            if np.isfinite(n_star) and n_star <= scn.max_accesses:
+                fig.add_vline(x=n_star, line_dash="dash", annotation_text=f"n* = {n_star:.3g}")
+            show(style(fig, title="Total access time vs accesses (eqs. 1-2)", x="accesses n [-]", y="total time [ns]"),
+                 key="be-curves")
+            download_csv(curves, "break-even-curves.csv", key="dl-be-curves")
+
+        st.subheader("Required hits vs storage latency (Figure 2)")
+        ratio = np.logspace(np.log10(1.05), 5, 200)
+        insert_ns = be.Tm_ns - be.T_ns
+        fig2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
+        f2 = pd.DataFrame({"storage_over_cache": ratio, **fig2})
+        fig = go.Figure()
+        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required", line_shape="hv")
+        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="n* (continuous)", line_dash="dot")
+        marks = []
+        for name in ("dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"):
+            if name in devices:
+                b = fc.timings_from_device(devices[name], scn.block_size_bytes, io_stack_factor=scn.io_stack_factor)
+                marks.append((devices[name].label or name, b.T_ns, fc.required_hits(b.n_star), b.n_star))
+        if scn.mode == "device":
+            marks.append((f"▶ {scn.device}", be.T_ns, fc.required_hits(be.n_star), be.n_star))
+        if marks:
+            mk = pd.DataFrame(marks, columns=["device", "T_ns", "hits_required", "n_star"])
+            fig.add_scatter(x=mk["T_ns"], y=mk["hits_required"], mode="markers+text", text=mk["device"],
+                            textposition="top right", name="devices", marker=dict(size=10))
+        show(style(fig, x="storage access time T [ns]", y="hits needed for caching to gain [-]", logx=True),
+             key="be-fig2")
+        st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
+                   "storage latency varies along the x axis.")
+        download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2")

@@ -1,0 +1,1 @@
+"""``pcm-planner`` batch command line: one module per subcommand in :mod:`cli.commands`."""

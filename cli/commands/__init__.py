@@ -1,0 +1,1 @@
+"""Subcommand modules (see :mod:`cli.main`)."""

@@ -1,0 +1,61 @@
+"""Entry point of the ``pcm-planner`` command.
+
+Subcommands are discovered from the modules of :mod:`cli.commands`. Each module defines
+``NAME`` (the subcommand), ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int``. Adding a subcommand is adding a module; nothing here changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from pydantic import ValidationError
+
+import cli.commands as _commands
+from models._base import format_validation_error
+
+
+def _discover():
+    mods = []
+    for info in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"cli.commands.{info.name}")
+        if hasattr(mod, "NAME") and hasattr(mod, "run"):
+            mods.append(mod)
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pcm-planner",
+        description="PCM Planner batch models: where phase-change memory and SCM pay off.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for mod in _discover():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "__doc__", None),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except ValidationError as e:
+        print(f"pcm-planner {args.command}: invalid input\n{format_validation_error(e)}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, FileNotFoundError) as e:
+        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
+        print(f"pcm-planner {args.command}: {msg}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,295 @@
+"""File-cache break-even on fast storage (Park & Bahn 2020, section 2, equations 1-3).
+
+Caching a block costs one insertion on its first access; it pays only when later hits
+save more than that. With ``t`` the access time from the file cache, ``T`` the access
+time from storage and ``Tm`` the storage access time including insertion into the cache,
+``n`` accesses cost
+
+.. math::  T_c = T_m + (n - 1) t \\qquad T_x = n T
+
+and caching gains (``T_c < T_x``) iff ``n > n^* = (T_m - t) / (T - t)`` (equation 3).
+
+Timings from a device
+---------------------
+:func:`timings_from_device` derives ``t``, ``T`` and ``Tm`` for a block size:
+
+- ``t`` = latency of a ``pread()`` of a block resident in the page cache, measured on
+  our machine (``data/measurements/pagecache_latency.csv``; log-log interpolated).
+- ``T`` = ``io_stack_factor * t`` + (device access time - DRAM access time). The paper
+  measured DRAM used as storage 30 % slower than the DRAM file cache (its Figure 1), so
+  the software storage path costs ``1.3 t`` on a DRAM-speed device; slower devices add
+  their extra latency and transfer time on top.
+- ``Tm`` = ``T`` + insertion cost, the measured ``pwrite()`` of a block into a not yet
+  cached region (page allocation + copy + insertion), an upper bound that also counts one
+  system-call entry.
+
+References
+----------
+.. [1] Y. Park, H. Bahn, "Issues in File Caching and Virtual Memory Paging with Fast SCM
+   Storage", ASTESJ 5(5), 2020, doi:10.25046/aj050581 (seed 004), section 2.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from models._base import ModelInput
+from models.devices import DeviceProfile, get_device
+
+__all__ = [
+    "IO_STACK_FACTOR",
+    "BreakEvenInputs",
+    "break_even_hits",
+    "required_hits",
+    "caching_pays",
+    "access_time_cached",
+    "access_time_uncached",
+    "verdict",
+    "pagecache_latency",
+    "timings_from_device",
+    "hits_vs_storage_latency",
+]
+
+#: Storage path / file-cache latency on DRAM-speed storage (Park & Bahn 2020, Fig. 1: 30 % slower).
+IO_STACK_FACTOR = 1.3
+
+
+class BreakEvenInputs(ModelInput):
+    """Inputs of equation 3, all in nanoseconds.
+
+    >>> BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160).n_star
+    2.0
+    >>> BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=120)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for BreakEvenInputs
+    ...
+    """
+
+    t_ns: float = Field(gt=0, le=1e12, description="access time from the file cache [ns]")
+    T_ns: float = Field(gt=0, le=1e12, description="access time from storage, uncached [ns]")
+    Tm_ns: float = Field(gt=0, le=1e12, description="storage access time including cache insertion [ns]")
+
+    @model_validator(mode="after")
+    def _order(self) -> BreakEvenInputs:
+        if self.Tm_ns < self.T_ns:
+            raise ValueError(
+                f"Tm_ns ({self.Tm_ns:g}) must be >= T_ns ({self.T_ns:g}): inserting into the cache cannot save time"
+            )
+        return self
+
+    @property
+    def n_star(self) -> float:
+        """Break-even access count n* (``inf`` when caching never pays)."""
+        return float(break_even_hits(self.t_ns, self.T_ns, self.Tm_ns))
+
+
+def _check(name: str, a: np.ndarray) -> None:
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite (got NaN or infinity)")
+    if np.any(a <= 0):
+        raise ValueError(f"{name} must be > 0 [ns]")
+
+
+def break_even_hits(t, T, Tm):
+    """Break-even access count ``n* = (Tm - t) / (T - t)`` (equation 3), vectorised.
+
+    Parameters
+    ----------
+    t : array_like
+        Access time from the file cache [ns].
+    T : array_like
+        Access time from storage without caching [ns].
+    Tm : array_like
+        Storage access time including insertion into the cache [ns]; ``Tm >= T``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        n*: caching gains iff the block is accessed ``n > n*`` times. ``inf`` where
+        ``T <= t`` (storage as fast as the cache: caching never pays).
+
+    Raises
+    ------
+    ValueError
+        On NaN/inf/non-positive times, or ``Tm < T``.
+
+    Examples
+    --------
+    >>> break_even_hits(100, 130, 160)
+    2.0
+    >>> break_even_hits([100, 100], [130, 100], [160, 150]).tolist()
+    [2.0, inf]
+    """
+    t, T, Tm = (np.asarray(x, dtype=float) for x in (t, T, Tm))
+    for name, a in (("t", t), ("T", T), ("Tm", Tm)):
+        _check(name, a)
+    if np.any(Tm < T):
+        raise ValueError("Tm must be >= T: the cached path includes the uncached storage access")
+    gap = T - t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = np.where(gap > 0, (Tm - t) / np.where(gap > 0, gap, 1.0), np.inf)
+    return n.item() if n.ndim == 0 else n
+
+
+def required_hits(n_star):
+    """Cache hits (accesses after the inserting miss) needed for caching to gain.
+
+    The smallest integer ``n > n*`` is ``floor(n*) + 1`` accesses, one of which is the
+    miss that inserts the block, so ``floor(n*)`` hits; ``inf`` stays ``inf``.
+
+    >>> required_hits(1.0003), required_hits(2.0), required_hits(4.3)
+    (1.0, 2.0, 4.0)
+    """
+    n = np.floor(np.asarray(n_star, dtype=float))
+    n = np.maximum(n, 1.0)
+    return n.item() if n.ndim == 0 else n
+
+
+def access_time_cached(n, t, Tm):
+    """Total time of ``n`` accesses with caching, ``Tc = Tm + (n - 1) t`` (equation 1) [ns]."""
+    n = np.asarray(n, dtype=float)
+    return Tm + (n - 1.0) * t
+
+
+def access_time_uncached(n, T):
+    """Total time of ``n`` accesses without caching, ``Tx = n T`` (equation 2) [ns]."""
+    return np.asarray(n, dtype=float) * T
+
+
+def caching_pays(n, t, T, Tm):
+    """True where caching a block accessed ``n`` times is faster (``Tc < Tx``).
+
+    >>> caching_pays([1, 2, 3], 100, 130, 160).tolist()
+    [False, False, True]
+    """
+    return access_time_cached(n, t, Tm) < access_time_uncached(n, T)
+
+
+def verdict(t: float, T: float, Tm: float) -> str:
+    """One sentence saying whether and when caching pays.
+
+    >>> verdict(100, 100, 150)
+    'Caching never pays: storage (100 ns) is no slower than the cache (100 ns), so every hit saves nothing while insertion costs 50 ns.'
+    """
+    n = break_even_hits(t, T, Tm)
+    if not np.isfinite(n):
+        return (
+            f"Caching never pays: storage ({T:g} ns) is no slower than the cache ({t:g} ns), "
+            f"so every hit saves nothing while insertion costs {Tm - T:g} ns."
+        )
+    h = int(required_hits(n))
+    return (
+        f"Caching pays for blocks accessed more than {n:.3g} times, i.e. at least {h} "
+        f"hit{'s' if h != 1 else ''} after the first (inserting) access."
+    )
+
+
+@cache
+def _pagecache_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from models.data import read_csv
+
+    df = read_csv("measurements/pagecache_latency.csv")
+    return (
+        df["size_bytes"].to_numpy(float),
+        df["cache_read_ns"].to_numpy(float),
+        df["cache_insert_ns"].to_numpy(float),
+    )
+
+
+def pagecache_latency(block_size_bytes) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """Measured page-cache read and insertion latency for a block size [ns].
+
+    Log-log interpolation of ``data/measurements/pagecache_latency.csv`` (512 B - 1 MiB);
+    outside that range the end segments are extrapolated linearly in log-log.
+
+    >>> r, i = pagecache_latency(4096)
+    >>> 100 < r < 1e5 and r < i
+    True
+    """
+    s, rd, ins = _pagecache_table()
+    x = np.log(np.asarray(block_size_bytes, dtype=float))
+    if np.any(~np.isfinite(x)):
+        raise ValueError("block_size_bytes must be > 0")
+    lx = np.log(s)
+
+    def interp(y: np.ndarray):
+        ly = np.log(y)
+        v = np.interp(x, lx, ly)
+        lo = x < lx[0]
+        hi = x > lx[-1]
+        v = np.where(lo, ly[0] + (x - lx[0]) * (ly[1] - ly[0]) / (lx[1] - lx[0]), v)
+        v = np.where(hi, ly[-1] + (x - lx[-1]) * (ly[-1] - ly[-2]) / (lx[-1] - lx[-2]), v)
+        out = np.exp(v)
+        return out.item() if out.ndim == 0 else out
+
+    return interp(rd), interp(ins)
+
+
+def timings_from_device(
+    device: DeviceProfile | str,
+    block_size_bytes: int = 4096,
+    *,
+    io_stack_factor: float = IO_STACK_FACTOR,
+    reference: DeviceProfile | str = "dram",
+) -> BreakEvenInputs:
+    """Derive ``t``, ``T`` and ``Tm`` [ns] for reading one block from ``device``.
+
+    Parameters
+    ----------
+    device : DeviceProfile or str
+        Storage device (a profile or a catalogue name).
+    block_size_bytes : int
+        Block size [bytes], default 4096.
+    io_stack_factor : float, keyword-only
+        Storage path latency on DRAM-speed storage relative to the file cache (default
+        1.3, Park & Bahn Fig. 1).
+    reference : DeviceProfile or str, keyword-only
+        The DRAM-speed device the factor was measured on (default the catalogue's DRAM).
+
+    >>> be = timings_from_device("dram")
+    >>> round(be.T_ns / be.t_ns, 2)
+    1.3
+    >>> timings_from_device("hdd-7200").n_star < 1.01
+    True
+    """
+    if block_size_bytes <= 0:
+        raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
+    if not (io_stack_factor >= 1.0 and np.isfinite(io_stack_factor)):
+        raise ValueError(f"io_stack_factor must be >= 1, got {io_stack_factor}")
+    dev = get_device(device) if isinstance(device, str) else device
+    ref = get_device(reference) if isinstance(reference, str) else reference
+    t, insert = pagecache_latency(block_size_bytes)
+    extra = max(0.0, dev.transfer_ns(block_size_bytes) - ref.transfer_ns(block_size_bytes))
+    T = io_stack_factor * t + extra
+    return BreakEvenInputs(t_ns=float(t), T_ns=float(T), Tm_ns=float(T + insert))
+
+
+def hits_vs_storage_latency(storage_ratio, *, t_ns: float, insert_ns: float) -> dict[str, np.ndarray]:
+    """Figure 2: break-even n* and required hits vs storage latency.
+
+    Parameters
+    ----------
+    storage_ratio : array_like
+        Storage access time as a multiple of the cache access time ``t`` [-], > 1.
+    t_ns : float
+        Cache access time [ns].
+    insert_ns : float
+        Cache insertion cost ``Tm - T`` [ns].
+
+    Returns
+    -------
+    dict
+        ``storage_latency_ns``, ``n_star``, ``hits_required`` arrays.
+
+    >>> r = hits_vs_storage_latency([1.3, 1e4], t_ns=1000, insert_ns=1000)
+    >>> r["hits_required"].tolist()
+    [4.0, 1.0]
+    """
+    ratio = np.asarray(storage_ratio, dtype=float)
+    T = ratio * t_ns
+    n = np.asarray(break_even_hits(np.full_like(T, t_ns), T, T + insert_ns), dtype=float)
+    return {"storage_latency_ns": T, "n_star": n, "hits_required": np.asarray(required_hits(n), dtype=float)}

@@ -1,0 +1,132 @@
+"""Columnar trace containers.
+
+:class:`BlockTrace` holds block-storage requests; :class:`MemTrace` holds memory
+references (valgrind lackey kinds). Both are immutable bundles of NumPy arrays of equal
+length, validated on construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["BlockTrace", "MemTrace", "MEM_KINDS"]
+
+#: Memory reference kinds: instruction fetch, load, store, modify (load+store).
+MEM_KINDS = np.array(["I", "L", "S", "M"])
+
+
+def _arr(x, dtype) -> np.ndarray:
+    a = np.ascontiguousarray(np.asarray(x, dtype=dtype))
+    if a.ndim != 1:
+        raise ValueError("trace columns must be one-dimensional")
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True)
+class BlockTrace:
+    """Block I/O requests, one row per request.
+
+    Attributes
+    ----------
+    time_ns : int64 array
+        Arrival time [ns] (relative to the trace start).
+    is_write : bool array
+        True for writes.
+    offset_bytes : int64 array
+        Byte offset of the first byte on the device [bytes].
+    size_bytes : int64 array
+        Request size [bytes], > 0.
+    device : int32 array
+        Device / volume number (0 when the format has none).
+    name : str
+        Human-readable trace name.
+    """
+
+    time_ns: np.ndarray
+    is_write: np.ndarray
+    offset_bytes: np.ndarray
+    size_bytes: np.ndarray
+    device: np.ndarray
+    name: str = "trace"
+    meta: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "time_ns", _arr(self.time_ns, np.int64))
+        object.__setattr__(self, "is_write", _arr(self.is_write, np.bool_))
+        object.__setattr__(self, "offset_bytes", _arr(self.offset_bytes, np.int64))
+        object.__setattr__(self, "size_bytes", _arr(self.size_bytes, np.int64))
+        object.__setattr__(self, "device", _arr(self.device, np.int32))
+        n = len(self.time_ns)
+        for c in ("is_write", "offset_bytes", "size_bytes", "device"):
+            if len(getattr(self, c)) != n:
+                raise ValueError(f"column {c} has {len(getattr(self, c))} rows, expected {n}")
+        if n and (self.size_bytes <= 0).any():
+            i = int(np.argmax(self.size_bytes <= 0))
+            raise ValueError(f"request {i}: size_bytes must be > 0 (got {int(self.size_bytes[i])})")
+        if n and (self.offset_bytes < 0).any():
+            i = int(np.argmax(self.offset_bytes < 0))
+            raise ValueError(f"request {i}: offset_bytes must be >= 0 (got {int(self.offset_bytes[i])})")
+
+    def __len__(self) -> int:
+        return len(self.time_ns)
+
+    @classmethod
+    def empty(cls, name: str = "empty") -> BlockTrace:
+        z = np.zeros(0, np.int64)
+        return cls(z, z.astype(bool), z, z, z.astype(np.int32), name=name)
+
+    def subset(self, mask_or_index) -> BlockTrace:
+        """A new trace with the selected rows."""
+        return BlockTrace(self.time_ns[mask_or_index], self.is_write[mask_or_index],
+                          self.offset_bytes[mask_or_index], self.size_bytes[mask_or_index],
+                          self.device[mask_or_index], name=self.name, meta=dict(self.meta))
+
+
+@dataclass(frozen=True)
+class MemTrace:
+    """Memory references, one row per reference (valgrind lackey model).
+
+    Attributes
+    ----------
+    address : uint64 array
+        Virtual address [bytes].
+    size : uint8/uint16 array
+        Access size [bytes].
+    kind : uint8 array
+        Index into :data:`MEM_KINDS`: 0 = I (instruction), 1 = L (load), 2 = S (store),
+        3 = M (modify: load and store).
+    name : str
+        Human-readable trace name.
+    """
+
+    address: np.ndarray
+    size: np.ndarray
+    kind: np.ndarray
+    name: str = "memtrace"
+    meta: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "address", _arr(self.address, np.uint64))
+        object.__setattr__(self, "size", _arr(self.size, np.uint16))
+        object.__setattr__(self, "kind", _arr(self.kind, np.uint8))
+        n = len(self.address)
+        if len(self.size) != n or len(self.kind) != n:
+            raise ValueError("address, size and kind must have the same length")
+        if n and (self.kind > 3).any():
+            raise ValueError("kind must be 0..3 (I, L, S, M)")
+
+    def __len__(self) -> int:
+        return len(self.address)
+
+    @property
+    def is_write(self) -> np.ndarray:
+        """True for stores and modifies."""
+        return self.kind >= 2
+
+    def data_only(self) -> MemTrace:
+        """The trace without instruction fetches."""
+        m = self.kind != 0
+        return MemTrace(self.address[m], self.size[m], self.kind[m], name=self.name, meta=dict(self.meta))
