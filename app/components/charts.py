@@ -10,7 +10,7 @@ def style(fig: go.Figure, *, title: str | None = None, x: str | None = None, y: 
     """Apply the app's common layout: titles, axis labels with units, log axes, legend."""
     fig.update_layout(
         title=title, template="plotly_white", margin=dict(l=10, r=10, t=50 if title else 20, b=10),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+        legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0),
         hovermode="x unified",
     )
     if x:

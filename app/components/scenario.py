@@ -40,9 +40,24 @@ def _coerce(cls: type[Scenario], field: str, raw: str) -> Any:
     return raw
 
 
+def _ensure_built(cls: type[Scenario], namespace: dict) -> None:
+    """Resolve postponed annotations of a Scenario defined in a page script.
+
+    Streamlit runs pages as scripts, not importable modules, so a page using
+    ``from __future__ import annotations`` leaves its Scenario "not fully defined" for
+    Pydantic; rebuild it against the page's globals.
+    """
+    if not getattr(cls, "__pydantic_complete__", True):
+        cls.model_rebuild(_types_namespace=dict(namespace))
+
+
 def init_state(cls: type[S]) -> None:
     """Seed session state with defaults, overridden by valid URL query params (first run only)."""
+    import sys
+
     import streamlit as st
+
+    _ensure_built(cls, sys._getframe(1).f_globals)
 
     flag = f"{cls.PREFIX}.__init"
     if st.session_state.get(flag):

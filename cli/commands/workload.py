@@ -1,0 +1,62 @@
+"""Filebench personality on a storage configuration: throughput and latency (seed 000).
+
+  pcm-planner workload --personality varmail --config pcm-dax
+  pcm-planner workload --personality fileserver --config hdd --config pcm-dax --threads 16
+  pcm-planner workload --personality my_workload.f --config ssd --iosize 4096 --files-scale 0.1
+
+A bundled personality (fileserver, webserver, webproxy, varmail) gets seed 000's Table 1
+configuration (100K/50K files, 50 threads, 1 MB reads, 16 KB appends) unless --raw is
+given; other names and .f files are used as written.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from cli.output import add_format_option, emit
+
+NAME = "workload"
+HELP = "Filebench personality throughput/latency (CSV columns personality,config,threads,ops_per_s,latency_ms)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--personality", required=True,
+                   help="fileserver|webserver|webproxy|varmail (or another bundled name) or a path to FILE.f")
+    p.add_argument("--config", action="append", default=None,
+                   help="storage configuration, repeatable (hdd, ssd, pcm-block, pcm-dax, optane-dax, "
+                        "pcm-dram, pcm-ssd, pcm-hdd); default pcm-dax")
+    p.add_argument("--threads", type=int, default=None, help="threads (default: the workload's)")
+    p.add_argument("--iosize", type=float, default=None, help="I/O size of the read/write flowops [bytes]")
+    p.add_argument("--files-scale", type=float, default=None, help="multiply the number of files")
+    p.add_argument("--raw", action="store_true", help="do not apply the Table 1 preset")
+    add_format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from models import workload_fit as wf
+    from models.filebench import load_workload
+
+    pers = args.personality
+    if pers in wf.TABLE1 and not args.raw:
+        w = wf.paper_workload(pers)
+    else:
+        w = load_workload(pers)
+    changes = {}
+    if args.threads is not None:
+        changes["threads"] = args.threads
+    if args.iosize is not None:
+        changes["iosize_bytes"] = args.iosize
+    if args.files_scale is not None:
+        changes["files_scale"] = args.files_scale
+    if changes:
+        w = w.with_changes(**changes)
+    rows = []
+    for c in args.config or ["pcm-dax"]:
+        r = wf.evaluate(w, c, threads=w.nthreads)
+        rows.append({"personality": w.name, "config": r.config, "threads": int(r.curve.threads.iloc[-1]),
+                     "ops_per_s": r.ops_per_s, "latency_ms": r.latency_ms})
+    emit(pd.DataFrame(rows, columns=["personality", "config", "threads", "ops_per_s", "latency_ms"]),
+         args.output_format)
+    return 0

@@ -1,0 +1,107 @@
+"""Real-browser test: start the server, open every page in Debian chromium via Playwright.
+
+Fails on any Streamlit exception box, downloads a CSV, saves screenshots to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app.registry import PAGES
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ART = ROOT / "tests" / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} missing: `make test` installs Debian's chromium (apt-get install chromium)")
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit server did not become healthy: " + proc.stdout.read().decode()[-2000:])
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    ART.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        pg = ctx.new_page()
+        yield pg
+        browser.close()
+
+
+def _wait_done(pg, timeout_ms: int = 180_000) -> None:
+    """Wait until the script finished and drew a title or an exception box."""
+    pg.wait_for_function(
+        "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+        " const drawn = document.querySelector('h1') || document.querySelector('[data-testid=\"stException\"]');"
+        " return a && drawn && a.getAttribute('data-test-script-state') === 'notRunning'; }",
+        timeout=timeout_ms,
+    )
+
+
+@pytest.mark.parametrize("url_path", [p[4] for p in PAGES])
+def test_every_page_renders_in_browser(server, page, url_path):
+    page.goto(f"{server}/{url_path}")
+    _wait_done(page)
+    page.wait_for_timeout(500)
+    exc = page.locator('[data-testid="stException"]')
+    assert exc.count() == 0, exc.first.inner_text()
+    page.screenshot(path=str(ART / f"{url_path}.png"), full_page=True)
+
+
+def test_break_even_csv_download_and_share_link(server, page):
+    page.goto(f"{server}/break-even?mode=manual&t_ns=10&T_ns=20&Tm_ns=40")
+    _wait_done(page)
+    assert "3" in page.locator('[data-testid="stMetricValue"]').nth(3).inner_text()
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Download CSV").first.click()
+    path = dl.value.path()
+    text = Path(path).read_text()
+    assert text.splitlines()[0] == "accesses,Tc_cached_ns,Tx_uncached_ns,caching_pays"
+    assert len(text.splitlines()) > 3

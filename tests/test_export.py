@@ -1,0 +1,25 @@
+"""CSV exports are safe against spreadsheet formula injection."""
+
+import io
+
+import pandas as pd
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.components.export import csv_bytes, safe_cell
+
+
+@given(st.text())
+def test_no_cell_starts_a_formula(s):
+    out = safe_cell(s)
+    assert not (isinstance(out, str) and out[:1] in ("=", "+", "-", "@", "\t", "\r"))
+    if s[:1] not in ("=", "+", "-", "@", "\t", "\r"):
+        assert out == s
+
+
+def test_csv_bytes_escapes_text_but_not_numbers():
+    df = pd.DataFrame({"name": ["=cmd|' /C calc'!A0", "ok", "@SUM(1)"], "v": [-1.5, 2.0, 3.0], "=evil": [1, 2, 3]})
+    back = pd.read_csv(io.BytesIO(csv_bytes(df)))
+    assert back["name"].tolist() == ["'=cmd|' /C calc'!A0", "ok", "'@SUM(1)"]
+    assert back["v"].tolist() == [-1.5, 2.0, 3.0]
+    assert "'=evil" in back.columns
