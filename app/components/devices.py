@@ -18,7 +18,10 @@ def all_devices() -> dict[str, DeviceProfile]:
 
 
 def add_custom_device(profile: DeviceProfile) -> None:
-    """Store ``profile`` as a custom device for this session (overrides nothing bundled)."""
+    """Store ``profile`` as a custom device for this session (overrides nothing bundled).
+
+    Saving under the name of an existing custom device replaces it (that is how edits work).
+    """
     import streamlit as st
 
     if profile.name in load_catalogue():

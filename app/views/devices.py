@@ -1,12 +1,10 @@
 """Overview / Device catalogue: bundled profiles with sources, plus custom devices."""
 
-from __future__ import annotations
-
 import streamlit as st
 
 from app.components import download_csv, show_error
-from app.components.devices import add_custom_device, device_table
-from models.devices import DeviceProfile
+from app.components.devices import CUSTOM_KEY, add_custom_device, all_devices, device_table
+from models.devices import DeviceProfile, load_catalogue
 
 st.title("Device catalogue")
 st.markdown("Latency, bandwidth and endurance of every device the models use. The `source` column cites each "
@@ -15,28 +13,50 @@ df = device_table()
 st.dataframe(df, width="stretch", hide_index=True)
 download_csv(df, "devices.csv", key="dl-devices")
 
-st.subheader("Add a custom device")
+st.subheader("Add or edit a custom device")
+devs = all_devices()
+base_name = st.selectbox("Start from", list(devs), key="dev.base",
+                         format_func=lambda n: f"{devs[n].label or n} ({n})",
+                         help="Pre-fills the form; pick one of your custom devices to edit it.")
+base = devs[base_name]
+is_custom = base_name in st.session_state.get(CUSTOM_KEY, {})
 with st.form("custom-device"):
     c1, c2, c3 = st.columns(3)
-    name = c1.text_input("Name (identifier)", "my-pcm")
-    label = c1.text_input("Label", "My PCM device")
-    kind = c1.selectbox("Kind", ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"])
-    unit = c2.number_input("Access unit [bytes]", min_value=1, max_value=1 << 30, value=4096)
-    rl = c2.number_input("Read latency [ns]", min_value=0.001, max_value=1e12, value=1000.0)
-    wl = c2.number_input("Write latency [ns]", min_value=0.001, max_value=1e12, value=5000.0)
-    rb = c3.number_input("Read bandwidth [MB/s] (0 = derive)", min_value=0.0, max_value=1e7, value=0.0)
-    wb = c3.number_input("Write bandwidth [MB/s] (0 = derive)", min_value=0.0, max_value=1e7, value=0.0)
-    en = c3.number_input("Endurance [writes/cell] (0 = unlimited)", min_value=0.0, max_value=1e18, value=1e7, format="%g")
-    rpm = c3.number_input("RPM (HDD only, 0 = n/a)", min_value=0.0, max_value=30000.0, value=0.0)
-    if st.form_submit_button("Add device"):
+    name = c1.text_input("Name (identifier)", base_name if is_custom else f"my-{base_name}")
+    label = c1.text_input("Label", base.label if is_custom else f"My {base.label or base_name}")
+    kinds = ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"]
+    kind = c1.selectbox("Kind", kinds, index=kinds.index(base.kind))
+    unit = c2.number_input("Access unit [bytes]", min_value=1, max_value=1 << 30, value=base.access_unit_bytes)
+    rl = c2.number_input("Read latency [ns]", min_value=0.001, max_value=1e12, value=base.read_latency_ns)
+    wl = c2.number_input("Write latency [ns]", min_value=0.001, max_value=1e12, value=base.write_latency_ns)
+    seek = c2.number_input("Mean seek [ns] (HDD only, 0 = n/a)", min_value=0.0, max_value=1e11,
+                           value=base.avg_seek_ns or 0.0)
+    rb = c3.number_input("Read bandwidth [MB/s] (0 = derive)", min_value=0.0, max_value=1e7,
+                         value=base.read_bandwidth_MBps or 0.0)
+    wb = c3.number_input("Write bandwidth [MB/s] (0 = derive)", min_value=0.0, max_value=1e7,
+                         value=base.write_bandwidth_MBps or 0.0)
+    en = c3.number_input("Endurance [writes/cell] (0 = unlimited)", min_value=0.0, max_value=1e18,
+                         value=base.endurance_writes_per_cell or 0.0, format="%g")
+    rpm = c3.number_input("RPM (HDD only, 0 = n/a)", min_value=0.0, max_value=30000.0, value=base.rpm or 0.0)
+    if st.form_submit_button("Save device"):
         try:
             prof = DeviceProfile(
                 name=name.strip(), label=label, kind=kind, access_unit_bytes=int(unit), read_latency_ns=rl,
                 write_latency_ns=wl, read_bandwidth_MBps=rb or None, write_bandwidth_MBps=wb or None,
-                endurance_writes_per_cell=en or None, rpm=rpm or None, source="user-defined",
+                endurance_writes_per_cell=en or None, avg_seek_ns=seek or None, rpm=rpm or None,
+                source=f"user-defined (from {base_name})",
             )
             add_custom_device(prof)
-            st.success(f"Added {prof.name}; it is now in every device picker for this session.")
+            st.success(f"Saved {prof.name}; it is now in every device picker for this session.")
             st.rerun()
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001 - shown as a message naming the field
             show_error(e, "Custom device")
+
+custom = st.session_state.get(CUSTOM_KEY, {})
+if custom:
+    drop = st.selectbox("Remove a custom device", ["—"] + list(custom), key="dev.drop")
+    if drop != "—" and st.button("Remove", key="dev.remove"):
+        custom.pop(drop, None)
+        st.rerun()
+st.caption(f"{len(load_catalogue())} bundled devices; custom devices live in this browser session "
+           "(save a page's scenario to keep the numbers it used).")

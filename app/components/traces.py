@@ -1,0 +1,298 @@
+"""Shared trace picker: bundled traces, synthetic presets (with parameters) or an upload.
+
+Usage in a page whose Scenario inherits :class:`TraceChoice` (so the choice lives in the
+page's session keys and travels in the URL / scenario JSON)::
+
+    class MyScenario(TraceChoice):
+        PREFIX = "my"
+        ...
+
+    S = MyScenario
+    init_state(S)
+    trace = block_trace_picker(key=S.PREFIX)   # BlockTrace or None (errors already shown)
+
+Without a Scenario, any ``key`` works: the picker seeds its own session keys
+``{key}.trace_source``, ``{key}.trace_name``, ``{key}.preset``, ``{key}.n_requests``,
+``{key}.seed``, ``{key}.scale``, ``{key}.upload_format`` (+ upload/CSV-column keys).
+Parsing shows an ``st.progress`` bar and is cached with ``st.cache_data`` on the uploaded
+bytes; bad files give an error naming the line and field, and the other inputs stay.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Literal
+
+import streamlit as st
+from pydantic import Field, field_validator
+
+from app.components.errors import show_error
+from app.components.progress import progress_bar
+from app.components.scenario import Scenario
+from models.traces.bundled import DEFAULT_SYNTHETIC_SCALE, bundled_traces, load_bundled_trace
+from models.traces.core import BlockTrace, MemTrace
+from models.traces.readers import FORMATS, read_trace
+from models.traces.synthetic import PRESETS, mem_trace, preset, preset_names
+
+__all__ = ["TraceChoice", "block_trace_picker", "mem_trace_picker", "block_size_select", "BLOCK_SIZES",
+           "trace_and_settings", "trace_token"]
+
+SOURCES = {"bundled": "Bundled trace", "synthetic": "Synthetic workload", "upload": "Upload a file"}
+BLOCK_SIZES = [512 << i for i in range(12)]  # 512 B .. 1 MiB
+DEFAULTS = {"trace_source": "bundled", "trace_name": "mqsim:tpcc-small", "preset": "fin1", "n_requests": 100_000,
+            "seed": 0, "scale": DEFAULT_SYNTHETIC_SCALE, "upload_format": "auto"}
+
+
+def _real_block_names() -> list[str]:
+    return [n for n in bundled_traces() if not n.startswith(("synthetic:", "lackey:"))]
+
+
+class TraceChoice(Scenario):
+    """Scenario fields of the trace picker (inherit in a page's Scenario)."""
+
+    trace_source: Literal["bundled", "synthetic", "upload"] = "bundled"
+    trace_name: str = DEFAULTS["trace_name"]
+    preset: str = DEFAULTS["preset"]
+    n_requests: int = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    scale: float = Field(DEFAULT_SYNTHETIC_SCALE, gt=0, le=1)
+    upload_format: str = "auto"
+
+    @field_validator("trace_name")
+    @classmethod
+    def _known_trace(cls, v: str) -> str:
+        valid = [n for n in bundled_traces() if not n.startswith("synthetic:")]
+        if v not in valid:
+            raise ValueError(f"unknown bundled trace {v!r}; valid names: {', '.join(valid)}")
+        return v
+
+    @field_validator("preset")
+    @classmethod
+    def _known_preset(cls, v: str) -> str:
+        if v not in preset_names():
+            raise ValueError(f"unknown preset {v!r}; valid names: {', '.join(preset_names())}")
+        return v
+
+    @field_validator("upload_format")
+    @classmethod
+    def _known_format(cls, v: str) -> str:
+        if v != "auto" and v not in FORMATS:
+            raise ValueError(f"unknown trace format {v!r}; valid: auto, {', '.join(FORMATS)}")
+        return v
+
+
+def _k(key: str, field: str) -> str:
+    return f"{key}.{field}"
+
+
+def _seed_state(key: str, mem: bool) -> None:
+    for f, v in DEFAULTS.items():
+        st.session_state.setdefault(_k(key, f), v)
+    if mem:
+        st.session_state.setdefault(_k(key, "mem_refs"), 200_000)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _bundled(name: str, n_requests: int | None, seed: int, scale: float | None):
+    return load_bundled_trace(name, n_requests=n_requests, seed=seed, scale=scale)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _preset(name: str, n_requests: int, seed: int, scale: float):
+    return preset(name, n_requests, seed=seed, scale=scale)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _mem_synthetic(n_refs: int, data_mib: float, alpha: float, write_fraction: float, seed: int):
+    return mem_trace(n_refs, data_bytes=int(data_mib * (1 << 20)), alpha=alpha, write_fraction=write_fraction,
+                     seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _parse_upload(data: bytes, filename: str, fmt: str, opts_json: str):
+    """Parse uploaded bytes (cache key: the bytes' hash, format and options)."""
+    with progress_bar(f"Parsing {filename} …") as report:
+        return read_trace(io.BytesIO(data), fmt, name=filename, progress=report, **json.loads(opts_json))
+
+
+def _csv_options(key: str) -> dict:
+    """Column-mapping widgets for the generic CSV format."""
+    st.caption("Generic CSV: column names (or 0-based indexes without a header).")
+    c1, c2 = st.columns(2)
+    with c1:
+        st.text_input("Time column", key=_k(key, "csv_time_col"), value=None, placeholder="e.g. timestamp")
+        st.text_input("Operation column", key=_k(key, "csv_op_col"), value=None, placeholder="e.g. op")
+        st.text_input("Op codes", key=_k(key, "csv_op_map"), value=None, placeholder="R=read,W=write or scsi")
+        st.checkbox("First line is a header", key=_k(key, "csv_header"), value=True)
+    with c2:
+        st.radio("Address column is", ["offset", "lba"], key=_k(key, "csv_addr_kind"), horizontal=True,
+                 format_func={"offset": "byte offset", "lba": "LBA (sectors)"}.get)
+        st.text_input("Address column", key=_k(key, "csv_addr_col"), value=None, placeholder="e.g. offset")
+        st.text_input("Size column", key=_k(key, "csv_size_col"), value=None, placeholder="e.g. size")
+        st.selectbox("Size unit", ["bytes", "sectors"], key=_k(key, "csv_size_unit"))
+    c3, c4, c5 = st.columns(3)
+    c3.selectbox("Time unit", ["s", "ms", "us", "ns", "filetime"], key=_k(key, "csv_time_unit"))
+    c4.selectbox("Separator", [",", ";", "tab", "whitespace"], key=_k(key, "csv_sep"))
+    c5.number_input("Sector size [bytes]", min_value=1, max_value=1 << 16, value=512, key=_k(key, "csv_sector"))
+    ss = st.session_state
+
+    def col(name):
+        v = (ss.get(_k(key, name)) or "").strip()
+        return None if not v else (int(v) if v.isdigit() else v)
+
+    if not col("csv_size_col") or not col("csv_addr_col"):
+        raise ValueError("generic CSV: give at least the address column and the size column")
+    opts = {"size_col": col("csv_size_col"), "time_col": col("csv_time_col"), "op_col": col("csv_op_col"),
+            "op_map": col("csv_op_map"), "header": bool(ss.get(_k(key, "csv_header"), True)),
+            "size_unit": ss.get(_k(key, "csv_size_unit"), "bytes"), "time_unit": ss.get(_k(key, "csv_time_unit"), "s"),
+            "sep": ss.get(_k(key, "csv_sep"), ","), "sector_size": int(ss.get(_k(key, "csv_sector"), 512))}
+    opts["offset_col" if ss.get(_k(key, "csv_addr_kind"), "offset") == "offset" else "lba_col"] = col("csv_addr_col")
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def _upload(key: str, kinds: tuple[str, ...], label: str):
+    fmts = ["auto"] + [f for f, spec in FORMATS.items() if spec.kind in kinds]
+    if st.session_state.get(_k(key, "upload_format")) not in fmts:
+        st.session_state[_k(key, "upload_format")] = "auto"
+    up = st.file_uploader(label, key=_k(key, "upload"),
+                          help="Plain text, gzip or zstd (detected from the content). Formats: "
+                               + "; ".join(f"{f}: {FORMATS[f].description}" for f in fmts[1:]))
+    st.selectbox("Format", fmts, key=_k(key, "upload_format"),
+                 format_func=lambda f: "auto-detect" if f == "auto" else f"{f} — {FORMATS[f].description}")
+    fmt = st.session_state[_k(key, "upload_format")]
+    opts: dict = {}
+    if fmt == "csv":
+        opts = _csv_options(key)
+    elif fmt == "blkparse":
+        opts["action"] = st.selectbox("blkparse action", ["Q", "D", "C", "I"], key=_k(key, "blk_action"),
+                                      help="Q = queued, D = issued to the driver, C = completed")
+    st.number_input("Read at most this many requests (0 = all)", min_value=0, max_value=100_000_000, value=0,
+                    step=100_000, key=_k(key, "max_requests"))
+    if up is None:
+        st.info("Upload a trace file to analyse it.", icon=":material/upload_file:")
+        return None
+    if st.session_state.get(_k(key, "max_requests")):
+        opts["max_requests"] = int(st.session_state[_k(key, "max_requests")])
+    return _parse_upload(up.getvalue(), up.name, fmt, json.dumps(opts, sort_keys=True))
+
+
+def _valid(key: str, field: str, options) -> str:
+    """Session key of ``field``, reset to the first option if its value is not among ``options``."""
+    k = _k(key, field)
+    if st.session_state.get(k) not in options:
+        st.session_state[k] = options[0]
+    return k
+
+
+def _pick(key: str, sources, label: str, container, branch):
+    """Source radio + ``branch(src)`` in ``container``; errors shown, None returned instead."""
+    box = container or st.container()
+    with box:
+        src_key = _valid(key, "trace_source", list(sources))
+        st.radio(label, list(sources), key=src_key, horizontal=True, format_func=SOURCES.get)
+        try:
+            return branch(st.session_state[src_key])
+        except Exception as exc:  # noqa: BLE001 - shown as a message; the other inputs stay
+            show_error(exc, "Trace")
+            return None
+
+
+def _pick_bundled(key: str, names: list[str], label: str, **kw):
+    name_key = _valid(key, "trace_name", names)
+    st.selectbox(label, names, key=name_key, **kw)
+    return _bundled(st.session_state[name_key], None, 0, None)
+
+
+def _pick_upload(key: str, kinds: tuple[str, ...], label: str, cls: type, wrong: str):
+    trace = _upload(key, kinds, label)
+    if trace is not None and not isinstance(trace, cls):
+        raise ValueError(wrong)
+    return trace
+
+
+def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundled", "synthetic", "upload"),
+                       container=None) -> BlockTrace | None:
+    """Pick a block I/O trace: bundled file, synthetic preset (with parameters) or upload.
+
+    Returns the trace, or None (nothing uploaded yet, or an error already shown).
+    """
+    _seed_state(key, mem=False)
+
+    def branch(src: str) -> BlockTrace | None:
+        if src == "bundled":
+            return _pick_bundled(key, _real_block_names(), "Bundled trace",
+                                 help="MQSim example traces (MIT) and DiskSim validation traces; see data/SOURCES.md")
+        if src == "synthetic":
+            preset_key = _valid(key, "preset", preset_names())
+            st.selectbox("Workload preset", preset_names(), key=preset_key,
+                         format_func=lambda p: f"{p} — {PRESETS[p].description}")
+            c1, c2, c3 = st.columns(3)
+            c1.number_input("Requests", min_value=100, max_value=5_000_000, step=10_000, key=_k(key, "n_requests"))
+            c2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
+            c3.number_input("Dataset scale [-]", min_value=0.001, max_value=1.0, step=0.01, format="%.3f",
+                            key=_k(key, "scale"),
+                            help="Shrinks the preset's address range (Table II dataset size) or file count.")
+            ss = st.session_state
+            return _preset(ss[preset_key], int(ss[_k(key, "n_requests")]), int(ss[_k(key, "seed")]),
+                           float(ss[_k(key, "scale")]))
+        return _pick_upload(key, ("block",), "Block I/O trace file", BlockTrace,
+                            "this is a memory-reference (lackey) trace; this page needs a block I/O trace")
+
+    return _pick(key, sources, "Trace", container, branch)
+
+
+def mem_trace_picker(key: str = "memtrace", *, container=None) -> MemTrace | None:
+    """Pick a memory-reference trace: bundled lackey file (if any), synthetic, or upload."""
+    _seed_state(key, mem=True)
+    lackey = bundled_traces("lackey")
+    sources = (["bundled"] if lackey else []) + ["synthetic", "upload"]
+
+    def branch(src: str) -> MemTrace | None:
+        if src == "bundled":
+            return _pick_bundled(key, lackey, "Bundled memory trace")
+        if src == "synthetic":
+            c1, c2, c3, c4 = st.columns(4)
+            c1.number_input("References", min_value=1000, max_value=20_000_000, step=100_000,
+                            key=_k(key, "mem_refs"))
+            c2.number_input("Data footprint [MiB]", min_value=0.01, max_value=4096.0, value=16.0,
+                            key=_k(key, "mem_data_mib"))
+            c3.number_input("Zipf alpha [-]", min_value=0.0, max_value=3.0, value=0.9, step=0.1,
+                            key=_k(key, "mem_alpha"))
+            c4.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
+            ss = st.session_state
+            return _mem_synthetic(int(ss[_k(key, "mem_refs")]), float(ss[_k(key, "mem_data_mib")]),
+                                  float(ss[_k(key, "mem_alpha")]), 0.3, int(ss[_k(key, "seed")]))
+        return _pick_upload(key, ("mem",), "valgrind lackey trace (--tool=lackey --trace-mem=yes)", MemTrace,
+                            "this is a block I/O trace; this page needs a memory-reference (lackey) trace")
+
+    return _pick(key, sources, "Memory trace", container, branch)
+
+
+def block_size_select(key: str, label: str = "Block size [bytes]", *, help: str | None = None) -> int:
+    """A block-size select slider (powers of two, 512 B .. 1 MiB); returns the value [bytes]."""
+    st.session_state.setdefault(key, 4096)
+    if st.session_state[key] not in BLOCK_SIZES:
+        st.session_state[key] = 4096
+    st.select_slider(label, options=BLOCK_SIZES, key=key, help=help)
+    return int(st.session_state[key])
+
+
+def trace_and_settings(key: str, *, border: bool = True, widths: tuple[int, int] = (3, 2)):
+    """Layout of the trace-driven pages: block-trace picker on the left, the page's settings on the right.
+
+    Returns ``(trace or None, right column)``; fill the column with ``with column: ...``.
+    """
+    c1, c2 = st.container(border=border).columns(list(widths))
+    return block_trace_picker(key, container=c1), c2
+
+
+def trace_token(t: BlockTrace) -> tuple:
+    """Cheap identity of a block trace for ``st.cache_data`` keys: name, length, column checksums.
+
+    Pass the trace itself as an underscore argument (not hashed) and this token beside it.
+    """
+    if len(t) == 0:
+        return (t.name, 0, 0, 0, 0, 0)
+    return (t.name, len(t), int(t.offset_bytes.sum()), int(t.size_bytes.sum()), int(t.time_ns.sum()),
+            int(t.is_write.sum()))

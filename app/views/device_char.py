@@ -1,0 +1,114 @@
+"""Storage / Device characterization: randomness, read/write asymmetry, mix, fio import (seed 001)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+from pydantic import Field
+
+from app.components import Scenario, download_csv, scenario_controls, user_errors
+from app.components.charts import show, style
+from app.components.devices import add_custom_device
+from app.components.scenario import init_state
+from models import device_char as dc
+
+
+class DeviceCharScenario(Scenario):
+    PREFIX = "dch"
+    profiles: list[str] = Field(default_factory=lambda: ["psd", "ssd"])
+    max_depth: int = Field(64, ge=1, le=1024)
+    mix_pattern: Literal["rand", "seq"] = "seq"
+    mix_depth: int = Field(64, ge=1, le=1024)
+    example: Literal["none", "tmpfs", "disk"] = "disk"
+    custom_name: str = Field("my-fio-device", min_length=1, max_length=64)
+
+
+S = DeviceCharScenario
+init_state(S)
+st.title("Device characterization")
+st.markdown(
+    "Seed 001 compared a real PCM storage device (Micron PSD) with a SATA SSD: random/sequential latency vs I/O "
+    "depth (PSD ≈ 1×, SSD up to 6×), write/read asymmetry (PSD up to 19×, SSD 1.5× random / 1.2× sequential) "
+    "and sensitivity to the read/write mix. Each device is a station with service time *s* and *c* parallel "
+    "units: completion latency at depth *d* is **s·max(1, d/c)** (exact MVA). Upload your own "
+    "`fio --output-format=json` results to fit *s* and *c*, compare model and measurement, and add the "
+    "device to the catalogue for the other pages."
+)
+c1, c2 = st.columns([1, 2])
+with c1:
+    st.multiselect("Profiles", list(dc.PRESETS), key=S.key("profiles"))
+    st.number_input("Largest I/O depth", 1, 1024, key=S.key("max_depth"))
+    st.radio("Mix: pattern", ["rand", "seq"], key=S.key("mix_pattern"), horizontal=True)
+    st.number_input("Mix: I/O depth (paper: 64)", 1, 1024, key=S.key("mix_depth"))
+
+scn = scenario_controls(S, page="device-characterization")
+if scn is not None:
+    with user_errors("Device characterization"):
+        profs = [dc.get_profile(p) for p in scn.profiles]
+        fitted = st.session_state.get("dch.fitted")
+        if fitted is not None:
+            profs.append(dc.CharProfile.model_validate(fitted))
+        if not profs:
+            raise ValueError("profiles: choose at least one profile")
+        depths = np.unique(np.round(np.geomspace(1, scn.max_depth, 24))).astype(int)
+        rows = []
+        for p in profs:
+            for op in ("read", "write"):
+                r = dc.random_seq_ratio(p, op, depths)
+                rows += [dict(profile=p.name, op=op, iodepth=int(d), rand_over_seq=float(x)) for d, x in zip(depths, r, strict=True)]
+        ratio = pd.DataFrame(rows)
+        with c2:
+            fig = px.line(ratio, x="iodepth", y="rand_over_seq", color="profile", line_dash="op", log_x=True, markers=True)
+            show(style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
+                       y="random / sequential latency [-]"), key="dch-rs")
+            download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs")
+        asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
+                             for p in profs for pat in ("rand", "seq")])
+        fig = px.bar(asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
+        show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency [-]"), key="dch-wr")
+        download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr")
+        w = np.linspace(0, 1, 11)
+        mix = pd.concat([dc.mix_sensitivity(p, scn.mix_pattern, w, depth=scn.mix_depth).assign(profile=p.name)
+                         for p in profs], ignore_index=True)
+        long = mix.melt(id_vars=["profile", "write_fraction"], value_vars=["read_rel", "write_rel"],
+                        var_name="request", value_name="latency_rel_50_50")
+        fig = px.line(long, x="write_fraction", y="latency_rel_50_50", color="profile", line_dash="request", markers=True)
+        show(style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3)", x="write fraction [-]",
+                   y="latency / latency at 50 % writes [-]"), key="dch-mix")
+        download_csv(mix, "rw-mix.csv", key="dl-dch-mix")
+
+    st.subheader("Your device: fio JSON → fitted profile")
+    st.caption("Run e.g. the bundled job file `data/fio/pcm_planner.fio` with `fio --output-format=json` and upload "
+               "the output; or pick a bundled example measured on our build machine.")
+    st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True)
+    up = st.file_uploader("fio JSON output", type=["json", "txt"], key="dch.upload")
+    st.text_input("Name for the fitted device", key=S.key("custom_name"))
+    with user_errors("fio import"):
+        measured = None
+        if up is not None:
+            measured = dc.read_fio_json(up.getvalue())
+        elif scn.example != "none":
+            measured = dc.read_fio_json(dc.data_path(f"fio/{scn.example}.json"))
+        if measured is not None:
+            prof = dc.fit_profile(measured, scn.custom_name)
+            cmp_ = dc.model_vs_measurement(prof, measured)
+            st.dataframe(pd.DataFrame([prof.model_dump()]), hide_index=True)
+            fig = px.scatter(cmp_, x="lat_mean_us", y="model_us", color="job", log_x=True, log_y=True)
+            lo, hi = float(cmp_[["lat_mean_us", "model_us"]].min().min()), float(cmp_[["lat_mean_us", "model_us"]].max().max())
+            fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", name="model = measurement", line_dash="dot")
+            show(style(fig, title="Model vs measurement", x="measured latency [us]", y="model latency [us]"), key="dch-fit")
+            st.dataframe(cmp_, hide_index=True)
+            download_csv(cmp_, "fio-model-vs-measurement.csv", key="dl-dch-fit")
+            dev = dc.to_device_profile(prof, measured)
+            b1, b2 = st.columns(2)
+            if b1.button("Show fitted profile in the charts above", key="dch.show"):
+                st.session_state["dch.fitted"] = prof.model_dump()
+                st.rerun()
+            if b2.button("Add as custom device", key="dch.add"):
+                add_custom_device(dev)
+                st.success(f"Added {dev.name!r} (read {dev.read_latency_ns / 1e3:.1f} us, write "
+                           f"{dev.write_latency_ns / 1e3:.1f} us) to this session's devices.")

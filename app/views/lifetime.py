@@ -1,0 +1,166 @@
+"""Endurance / Lifetime of NVM memory extensions (seed 002 §2, Figures 2 and 9)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from pydantic import Field
+
+from app.components import Scenario, download_csv, scenario_controls, user_errors
+from app.components.charts import show, style
+from app.components.devices import all_devices
+from app.components.scenario import init_state
+from models import lifetime as lt
+
+
+class LifetimeScenario(Scenario):
+    PREFIX = "lt"
+    capacity_gb: float = Field(16.0, gt=0, le=1e6)
+    endurance: float = Field(1e7, gt=0, le=1e18)
+    write_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1), gt=0, le=1e9)
+    wear_efficiency: float = Field(1.0, gt=0, le=1)
+    endurance_sigma: float = Field(0.25, ge=0, le=5)
+    fail_fraction: float = Field(1e-3, gt=0, le=1)
+    trials: int = Field(2000, ge=10, le=200_000)
+    line_bytes: int = Field(64, ge=1, le=1 << 20)
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    trace_rates: bool = True
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _mc(cap, e, w, eta, sigma, f, line, trials, seed):
+    return lt.lifetime_monte_carlo(cap, e, w, wear_efficiency=eta, endurance_sigma=sigma, fail_fraction=f,
+                                   line_bytes=line, trials=trials, seed=seed, keep_samples=True)
+
+
+@st.cache_data(show_spinner=False)
+def _derived_rates() -> tuple[dict, dict]:
+    """Write rates derived from bundled memory traces (if any) and our synthetic page streams."""
+    from models.memory_extension import (
+        SYNTHETIC_PATTERNS,
+        MemExtConfig,
+        page_stream,
+        synthetic_page_stream,
+        trace_write_rate,
+    )
+    from models.traces.memtraces import load_memtrace, memtrace_names
+
+    how = ("FIFO at DRAM:NVM 1:4, dirty write-backs x 4 KiB / modelled run time "
+           "(1 ns per reference ASSUMED)")
+    rates, src = {}, {}
+    for name in memtrace_names():
+        rates[name] = trace_write_rate(page_stream(load_memtrace(name)), MemExtConfig(dram_frac=0.25))
+        src[name] = f"derived from the bundled memory trace: {how}"
+    for p in SYNTHETIC_PATTERNS:
+        name = f"synthetic {p} (ours)"
+        rates[name] = trace_write_rate(synthetic_page_stream(p, seed=0), MemExtConfig(dram_frac=0.25))
+        src[name] = f"derived from our synthetic page stream: {how}"
+    return rates, src
+
+
+S = LifetimeScenario
+init_state(S)
+st.title("Memory-extension lifetime")
+st.markdown(
+    "An NVM memory extension with perfect wear leveling lasts **L = C · E · η / W**: capacity **C**, cell "
+    "endurance **E** (writes per cell), wear-leveling efficiency **η** ∈ (0, 1] and the rate **W** at which "
+    "cells are written (Awad et al., ICS'16, §2 and Figure 9). Cells are not identical: the Monte Carlo gives each "
+    "64-byte line a lognormal endurance and lets the device fail when a fraction of its lines is worn out."
+)
+
+devs = {n: d for n, d in all_devices().items() if d.endurance_writes_per_cell}
+c1, c2 = st.columns([1, 2])
+with c1:
+    st.number_input("Capacity C [GB]", min_value=0.001, max_value=1e6, step=1.0, key=S.key("capacity_gb"))
+    st.number_input("Endurance E [writes per cell]", min_value=1.0, max_value=1e18, format="%.3g",
+                    key=S.key("endurance"),
+                    help="Seed 002: PCM 1e7, NAND Flash 1e4. Catalogue: "
+                         + ", ".join(f"{n} {d.endurance_writes_per_cell:.0e}" for n, d in devs.items()))
+    st.number_input("Cell write rate W [MB/s]", min_value=1e-6, max_value=1e9, format="%.4g",
+                    key=S.key("write_rate_MBps"),
+                    help="Default: Lulesh's baseline rate implied by seed 002 Fig. 9 (about 5 years on 16 GB PCM).")
+    st.slider("Wear-leveling efficiency η [-]", 0.01, 1.0, step=0.01, key=S.key("wear_efficiency"),
+              help="1 = perfect leveling. The Wear leveling page measures life rates of real schemes.")
+    with st.expander("Monte Carlo: endurance spread", expanded=True):
+        st.number_input("σ of ln(endurance) across lines [-]", min_value=0.0, max_value=5.0, step=0.05,
+                        key=S.key("endurance_sigma"))
+        st.number_input("Device fails when this fraction of lines is worn [-]", min_value=1e-12, max_value=1.0,
+                        format="%.3g", key=S.key("fail_fraction"))
+        st.number_input("Simulated devices [-]", min_value=10, max_value=200_000, step=500, key=S.key("trials"))
+        st.number_input("Line size [bytes]", min_value=1, max_value=1 << 20, key=S.key("line_bytes"))
+        st.number_input("Seed", min_value=0, max_value=2**31 - 1, key=S.key("seed"))
+    st.checkbox("Add write rates derived from memory traces / synthetic page streams to the Figure 2 table",
+                key=S.key("trace_rates"))
+
+scn = scenario_controls(S, page="lifetime")
+if scn is not None:
+    with user_errors("Lifetime"):
+        cap = scn.capacity_gb * 1e9
+        w = scn.write_rate_MBps * 1e6
+        closed = lt.lifetime_years(cap, scn.endurance, w, wear_efficiency=scn.wear_efficiency)
+        mc = _mc(cap, scn.endurance, w, scn.wear_efficiency, scn.endurance_sigma, scn.fail_fraction,
+                 scn.line_bytes, scn.trials, scn.seed)
+        with c2:
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("Closed form [years]", f"{closed:,.3g}")
+            m2.metric("P10 [years]", f"{mc.p10_years:,.3g}")
+            m3.metric("P50 [years]", f"{mc.p50_years:,.3g}")
+            m4.metric("P90 [years]", f"{mc.p90_years:,.3g}")
+            st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
+                       f"Closed form = {closed * 365.25:,.4g} days.")
+            # lifetime vs write rate with the MC band (L ∝ 1/W, so the band's ratios are rate-independent)
+            rates = np.logspace(np.log10(w) - 3, np.log10(w) + 2, 120)
+            base = lt.lifetime_years(cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
+            curve = pd.DataFrame({
+                "write_rate_MBps": rates / 1e6, "closed_form_years": base,
+                "p10_years": base * mc.p10_years / closed, "p50_years": base * mc.p50_years / closed,
+                "p90_years": base * mc.p90_years / closed,
+            })
+            fig = go.Figure()
+            fig.add_scatter(x=curve.write_rate_MBps, y=curve.p90_years, line=dict(width=0), showlegend=False,
+                            name="P90")
+            fig.add_scatter(x=curve.write_rate_MBps, y=curve.p10_years, fill="tonexty", line=dict(width=0),
+                            name="P10–P90 (Monte Carlo)")
+            fig.add_scatter(x=curve.write_rate_MBps, y=curve.p50_years, name="P50", line_dash="dot")
+            fig.add_scatter(x=curve.write_rate_MBps, y=curve.closed_form_years, name="closed form C·E·η/W")
+            fig.add_vline(x=scn.write_rate_MBps, line_dash="dash", annotation_text="your W")
+            show(style(fig, title="Lifetime vs write rate", x="cell write rate W [MB/s]", y="lifetime [years]",
+                       logx=True, logy=True), key="lt-curve")
+            download_csv(curve, "lifetime-vs-write-rate.csv", key="dl-lt-curve")
+            if mc.samples_years and scn.endurance_sigma > 0:
+                hist = pd.DataFrame({"lifetime_years": mc.samples_years})
+                fig = go.Figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
+                for q, v in (("P10", mc.p10_years), ("P50", mc.p50_years), ("P90", mc.p90_years)):
+                    fig.add_vline(x=v, line_dash="dot", annotation_text=q)
+                show(style(fig, title="Monte Carlo lifetime distribution", x="lifetime [years]",
+                           y="devices [-]"), key="lt-hist")
+                download_csv(hist, "lifetime-monte-carlo.csv", key="dl-lt-hist")
+
+        st.subheader("PCM vs Flash memory extensions (Figure 2)")
+        st.markdown(
+            f"Both extensions hold {scn.capacity_gb:g} GB (4× a DRAM of a quarter that size); PCM endures 1e7 writes "
+            "per cell, NAND Flash 1e4 (seed 002 §2). The seed gives one workload rate in its text (Lulesh, "
+            "~5 years on PCM, Figure 9); the other rows are your rate and, optionally, rates derived from the "
+            "bundled memory traces and our synthetic page streams (see the source column)."
+        )
+        rates = dict(lt.SEED_WRITE_RATES)
+        src = {k: "seed 002 §5.1.3 (inverted closed form)" for k in rates}
+        rates["your write rate"] = w
+        src["your write rate"] = "input"
+        if scn.trace_rates:
+            with st.spinner("Simulating memory traces …"):
+                r2, s2 = _derived_rates()
+            rates.update(r2)
+            src.update(s2)
+        tab = lt.figure2_table(rates, capacity_bytes=cap, wear_efficiency=scn.wear_efficiency, sources=src)
+        fig = go.Figure()
+        fig.add_bar(x=tab.workload, y=tab.pcm_years, name="PCM (1e7)")
+        fig.add_bar(x=tab.workload, y=tab.flash_years, name="Flash (1e4)")
+        fig.add_hline(y=1 / 12, line_dash="dot", annotation_text="1 month")
+        fig.add_hline(y=1.0, line_dash="dot", annotation_text="1 year")
+        fig.update_layout(barmode="group")
+        show(style(fig, y="lifetime [years]", logy=True), key="lt-fig2")
+        st.dataframe(tab, hide_index=True)
+        download_csv(tab, "lifetime-figure2.csv", key="dl-lt-fig2")

@@ -1,0 +1,232 @@
+"""Memory / Virtual memory on SCM: TLB, page faults and AMAT vs page size (Park & Bahn 2020, §3-5)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from pydantic import Field
+
+from app.components import download_csv, scenario_controls, user_errors
+from app.components.charts import show, style
+from app.components.devices import all_devices
+from app.components.scenario import init_state
+from app.components.traces import TraceChoice, mem_trace_picker
+from models import paging as pg
+from models.devices import device_names
+from models.traces.core import MemTrace
+from models.traces.memtraces import memtrace_stats
+
+#: Latency multiples of the heatmap (the paper's 1x-1000x and points between) [-].
+HEAT_MULTIPLES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+#: References analysed at most (longer traces are truncated; the paper's traces have 0.5-21 M).
+MAX_REFS_CAP = 20_000_000
+
+
+class PagingScenario(TraceChoice):
+    PREFIX = "pg"
+    max_refs: int = Field(2_000_000, ge=1000, le=MAX_REFS_CAP)
+    tlb_entries: int = Field(pg.DEFAULT_TLB_ENTRIES, ge=1, le=1 << 16)
+    memory_mode: Literal["fraction", "mib"] = "fraction"
+    memory_fraction: float = Field(0.5, gt=0, le=4)
+    memory_mib: float = Field(16.0, gt=0, le=1 << 20)
+    storage_mode: Literal["multiple", "device", "latency"] = "multiple"
+    latency_multiple: float = Field(10.0, gt=0, le=1e6)
+    device: str = "optane-dcpmm"
+    storage_latency_ns: float = Field(1000.0, gt=0, le=1e10)
+    t_e_ns: float = Field(pg.DEFAULT_TLB_ACCESS_NS, ge=0, le=1e4)
+    t_r_ns: float = Field(101.5, gt=0, le=1e5)
+    fault_overhead_ns: float = Field(pg.DEFAULT_FAULT_OVERHEAD_NS, ge=0, le=1e9)
+    policy: Literal["clock", "lru"] = "clock"
+
+
+S = PagingScenario
+init_state(S)
+st.title("Virtual memory on SCM: which page size?")
+st.markdown(
+    "Every data reference is translated by a fully associative LRU **TLB**, then served from memory or, on a "
+    "**page fault** (second-chance / CLOCK replacement), from storage. Park & Bahn's equations 4-6: "
+    "**T_ADDR = (1−R_T)·t_e + R_T·(t_e+t_r)**, **T_DATA = (1−R_F)·t_r + R_F·(t_r+T_PF)**, AMAT = T_ADDR + T_DATA, "
+    "with **T_PF = overhead + storage latency + page size / storage bandwidth**. Large pages cut TLB misses and "
+    "faults; small pages cut the cost of each fault. Which wins depends on how slow storage is."
+)
+
+devices = all_devices()
+c1, c2 = st.columns([3, 2])
+with c1:
+    trace = mem_trace_picker(key=S.PREFIX)
+    st.number_input("Analyse at most this many references", min_value=1000, max_value=MAX_REFS_CAP, step=500_000,
+                    key=S.key("max_refs"), help="Longer traces are truncated to their first references.")
+with c2:
+    st.number_input("TLB entries", min_value=1, max_value=1 << 16, key=S.key("tlb_entries"))
+    st.radio("Memory size", ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
+             format_func={"fraction": "fraction of footprint", "mib": "MiB"}.get)
+    if st.session_state[S.key("memory_mode")] == "fraction":
+        st.number_input("Memory / footprint (4 KiB pages) [-]", min_value=0.001, max_value=4.0, step=0.05,
+                        format="%.3f", key=S.key("memory_fraction"))
+    else:
+        st.number_input("Memory [MiB]", min_value=0.001, max_value=float(1 << 20), key=S.key("memory_mib"))
+    st.radio("Storage", ["multiple", "device", "latency"], key=S.key("storage_mode"), horizontal=True,
+             format_func={"multiple": "× DRAM latency", "device": "device", "latency": "latency [ns]"}.get)
+    mode = st.session_state[S.key("storage_mode")]
+    if mode == "multiple":
+        st.number_input("Storage latency / DRAM latency [-]", min_value=0.01, max_value=1e6,
+                        key=S.key("latency_multiple"), help="Latency K·t_r and bandwidth DRAM/K.")
+    elif mode == "device":
+        if st.session_state.get(S.key("device")) not in devices:
+            st.session_state[S.key("device")] = "optane-dcpmm"
+        st.selectbox("Storage device", list(devices), key=S.key("device"), format_func=lambda n: devices[n].label or n)
+    else:
+        st.number_input("Storage latency [ns]", min_value=0.01, max_value=1e10, key=S.key("storage_latency_ns"))
+    with st.expander("Timing parameters"):
+        st.number_input("t_e: TLB access [ns]", min_value=0.0, max_value=1e4, key=S.key("t_e_ns"),
+                        help="Default 0.5 ns: one cycle at 2 GHz (Hennessy & Patterson: 0.5-1 cycle).")
+        st.number_input("t_r: memory access [ns]", min_value=0.01, max_value=1e5, key=S.key("t_r_ns"),
+                        help="Default: catalogue DRAM read latency (Yang et al., FAST'20).")
+        st.number_input("Fault-handling overhead [ns]", min_value=0.0, max_value=1e9, key=S.key("fault_overhead_ns"),
+                        help="Software cost per fault on top of the storage access (paper: not given; default 0).")
+        st.radio("Memory replacement", ["clock", "lru"], key=S.key("policy"), horizontal=True,
+                 format_func={"clock": "second chance (CLOCK)", "lru": "LRU"}.get)
+
+scn = scenario_controls(S, page="paging")
+
+
+def _token(t: MemTrace) -> tuple:
+    a = t.address
+    return (t.name, len(t), int(np.bitwise_xor.reduce(a)) if len(a) else 0, int(t.kind.sum()))
+
+
+@st.cache_data(show_spinner=False, max_entries=6)
+def _profile(_trace: MemTrace, token: tuple, max_refs: int, mem_kind: str, mem_value: float, clock: bool):
+    t = _trace
+    if len(t) > max_refs:
+        t = MemTrace(t.address[:max_refs], t.size[:max_refs], t.kind[:max_refs], name=t.name, meta=t.meta)
+    kw = {"memory_fraction": [mem_value]} if mem_kind == "fraction" else {"memory_bytes": [mem_value * 2**20]}
+    prof = pg.profile_trace(t, clock=clock, **kw)
+    return prof, memtrace_stats(t)
+
+
+def _fmt_page(p: int) -> str:
+    return f"{p >> 20} MiB" if p >= 1 << 20 else (f"{p >> 10} KiB" if p >= 1024 else f"{p} B")
+
+
+if scn is not None and trace is not None:
+    with user_errors("Paging"):
+        if len(trace) == 0:
+            raise ValueError("the trace has no references")
+        mem_value = scn.memory_fraction if scn.memory_mode == "fraction" else scn.memory_mib
+        with st.status("Simulating TLB and memory for 9 page sizes …", expanded=False) as status:
+            prof, stats = _profile(trace, _token(trace), scn.max_refs, scn.memory_mode, mem_value,
+                                   scn.policy == "clock")
+            status.update(label=f"Simulated {prof.n_refs:,} data references", state="complete")
+        mem_kw = ({"memory_fraction": (scn.memory_fraction,)} if scn.memory_mode == "fraction"
+                  else {"memory_bytes": (scn.memory_mib * 2**20,)})
+        common = dict(tlb_entries=scn.tlb_entries, t_e_ns=scn.t_e_ns, t_r_ns=scn.t_r_ns,
+                      fault_overhead_ns=scn.fault_overhead_ns, policy=scn.policy, **mem_kw)
+        if scn.storage_mode == "multiple":
+            chosen = pg.PagingInputs(latency_multiples=(scn.latency_multiple,), **common)
+        elif scn.storage_mode == "device":
+            chosen = pg.PagingInputs(device=scn.device, **common) if scn.device in device_names() else None
+        else:
+            chosen = pg.PagingInputs(storage_latency_ns=scn.storage_latency_ns, **common)
+        if chosen is None:  # a custom device from the session (not in the bundled catalogue)
+            dev = devices[scn.device]
+            chosen = pg.PagingInputs(storage_latency_ns=dev.read_latency_ns,
+                                     storage_bandwidth_MBps=dev.effective_read_bandwidth_MBps, **common)
+        table = pg.paging_table(prof, chosen)
+        sweep = pg.paging_table(prof, pg.PagingInputs(latency_multiples=pg.LATENCY_MULTIPLES, **common))
+        heat = pg.paging_table(prof, pg.PagingInputs(latency_multiples=HEAT_MULTIPLES, **common))
+        best = pg.best_page_sizes(table).iloc[0]
+
+        m1, m2, m3, m4 = st.columns(4)
+        m1.metric("Data references", f"{stats['total']:,}")
+        m2.metric("Footprint (4 KiB pages)", f"{stats['footprint_MiB']:.1f} MiB")
+        m3.metric("Memory", f"{table['memory_bytes'].iloc[0] / 2**20:,.2f} MiB")
+        m4.metric("Best page size (AMAT)", _fmt_page(int(best["best_page_amat"])),
+                  f"{best['amat_ns']:.1f} ns", delta_color="off")
+        base = best["baseline_amat_ns"]
+        st.info(
+            f"With **{table['storage'].iloc[0]}** storage the best page is **{_fmt_page(int(best['best_page_amat']))}** "
+            f"(AMAT {best['amat_ns']:.1f} ns vs {base:.1f} ns at 4 KiB: address translation "
+            f"{best['d_addr_ns']:+.1f} ns, data access {best['d_data_ns']:+.1f} ns). By fault rate alone the best "
+            f"page would be **{_fmt_page(int(best['best_page_fault']))}**.", icon=":material/lightbulb:")
+        st.caption(f"Reads {stats['reads']:,} · writes {stats['writes']:,} (Table 1/2 style; M counts as both). "
+                   f"t_e = {scn.t_e_ns:g} ns, t_r = {scn.t_r_ns:g} ns, fault overhead = {scn.fault_overhead_ns:g} ns.")
+
+        tab1, tab2, tab3, tab4 = st.tabs(["TLB", "Page faults", "AMAT", "Table"])
+        with tab1:
+            top = int(min(4096, max(p.footprint_pages for p in prof.pages.values())))
+            entries = np.unique(np.round(np.geomspace(1, max(top, 1), 120)).astype(np.int64))
+            hr = prof.tlb_hit_rates(entries)
+            tcur = pd.DataFrame({"page_size": np.repeat(prof.page_sizes, len(entries)),
+                                 "tlb_entries": np.tile(entries, len(prof.page_sizes)), "tlb_hit_rate": hr.ravel()})
+            fig = go.Figure()
+            for p in prof.page_sizes:
+                d = tcur[tcur["page_size"] == p]
+                fig.add_scatter(x=d["tlb_entries"], y=d["tlb_hit_rate"], name=_fmt_page(p), mode="lines")
+            fig.add_vline(x=scn.tlb_entries, line_dash="dash", annotation_text=f"{scn.tlb_entries} entries")
+            show(style(fig, title="TLB hit rate vs TLB size (Fig. 10 analogue)", x="TLB entries [-]",
+                       y="TLB hit rate [-]", logx=True), key="pg-tlb-size")
+            download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size")
+            tp = table.drop_duplicates("page_size")[["page_size", "tlb_entries", "tlb_hit_rate", "t_addr_ns"]]
+            fig = go.Figure()
+            fig.add_scatter(x=tp["page_size"], y=tp["tlb_hit_rate"], mode="lines+markers", name="TLB hit rate")
+            fig.add_scatter(x=tp["page_size"], y=tp["t_addr_ns"], mode="lines+markers", name="T_ADDR [ns]",
+                            yaxis="y2")
+            fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="T_ADDR [ns]"))
+            show(style(fig, title=f"TLB hit rate and translation time vs page size, {scn.tlb_entries} entries "
+                                  "(Figs. 6 and 11 analogues)", x="page size [bytes]", y="TLB hit rate [-]",
+                       logx=True), key="pg-tlb-page")
+            download_csv(tp, "paging-tlb-vs-page.csv", key="dl-pg-tlb-page")
+        with tab2:
+            fp = table[["page_size", "frames", "fault_rate", "fault_rate_lru"]].copy()
+            fig = go.Figure()
+            fig.add_scatter(x=fp["page_size"], y=fp["fault_rate"], mode="lines+markers",
+                            name="CLOCK (second chance)" if scn.policy == "clock" else "LRU")
+            fig.add_scatter(x=fp["page_size"], y=fp["fault_rate_lru"], mode="lines", line_dash="dot", name="LRU")
+            show(style(fig, title="Page-fault rate vs page size (Figs. 7 and 12 analogues)", x="page size [bytes]",
+                       y="page faults per reference [-]", logx=True, logy=True), key="pg-faults")
+            st.caption("Memory is the same number of bytes for every page size (frames = memory / page size); "
+                       "faults include the first touch of each page.")
+            download_csv(fp, "paging-faults-vs-page.csv", key="dl-pg-faults")
+        with tab3:
+            fig = go.Figure()
+            for lab, g in sweep.groupby("storage", sort=False):
+                fig.add_scatter(x=g["page_size"], y=g["amat_ns"], mode="lines+markers", name=lab)
+            if scn.storage_mode != "multiple" or scn.latency_multiple not in pg.LATENCY_MULTIPLES:
+                fig.add_scatter(x=table["page_size"], y=table["amat_ns"], mode="lines+markers",
+                                name=f"▶ {table['storage'].iloc[0]}", line=dict(width=4))
+            show(style(fig, title="AMAT vs page size per storage latency (Figs. 8, 9 and 13 analogues)",
+                       x="page size [bytes]", y="AMAT [ns]", logx=True, logy=True), key="pg-amat")
+            download_csv(sweep, "paging-amat-sweep.csv", key="dl-pg-amat")
+            piv = heat.pivot_table(index="page_size", columns="latency_multiple", values="amat_ns")
+            rel = piv / piv.min(axis=0)
+            fig = go.Figure(go.Heatmap(z=np.log10(rel.to_numpy()), x=[f"{c:g}x" for c in rel.columns],
+                                       y=[_fmt_page(int(p)) for p in rel.index], colorscale="Viridis",
+                                       customdata=piv.to_numpy(),
+                                       hovertemplate="%{y}, %{x}: AMAT %{customdata:.1f} ns<extra></extra>",
+                                       colorbar=dict(title="log10 AMAT / best")))
+            bi = np.nanargmin(piv.to_numpy(), axis=0)
+            fig.add_scatter(x=[f"{c:g}x" for c in rel.columns], y=[_fmt_page(int(rel.index[i])) for i in bi],
+                            mode="markers", marker=dict(symbol="star", size=14, color="white",
+                                                        line=dict(color="black", width=1)), name="best page size")
+            show(style(fig, title="AMAT relative to the best page size, per storage latency (★ = best)",
+                       x="storage latency / DRAM latency", y="page size"), key="pg-heat")
+            download_csv(heat, "paging-amat-heatmap.csv", key="dl-pg-heat")
+            dec = table[["page_size", "t_addr_ns", "t_data_ns"]]
+            fig = go.Figure()
+            fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_addr_ns"], name="T_ADDR")
+            fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_data_ns"], name="T_DATA")
+            fig.update_layout(barmode="stack")
+            show(style(fig, title=f"Trade-off at {table['storage'].iloc[0]}: address translation vs data access",
+                       x="page size", y="time per reference [ns]"), key="pg-decomp")
+        with tab4:
+            st.dataframe(table, hide_index=True, width="stretch")
+            download_csv(table, "paging-amat.csv", key="dl-pg-table")
+            st.markdown("**Best page size per storage latency** (memory as chosen)")
+            bt = pg.best_page_sizes(heat)
+            st.dataframe(bt, hide_index=True, width="stretch")
+            download_csv(bt, "paging-best-page.csv", key="dl-pg-best")

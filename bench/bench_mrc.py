@@ -1,0 +1,130 @@
+"""Benchmark: exact LRU MRC (one stack-distance pass) vs per-size LRU simulation.
+
+Trace: 10M requests, Zipf(0.9) popularity over 1M block ids (seeded). Measured in the
+same run:
+
+- the full exact hit-ratio curve (every cache size 1..M) with models.sim.hit_ratio_curve;
+- libCacheSim's LRU (PyPI ``libcachesim``, optional ``bench`` extra), one ``process_trace``
+  per size on an oracleGeneral binary file, at 10 sizes; our hit counts must equal its hit
+  counts at those sizes. Without libcachesim, the reference is our own per-size numba LRU
+  simulator (models.sim.simulate), and the output says so;
+- CLOCK and FIFO throughput at one size [requests/s];
+- SHARDS at rate 0.01: mean and max absolute error of the hit (= 1 - miss) ratio vs exact.
+
+The last line is ``ratio: N`` = reference time at 10 sizes / our full-MRC time.
+
+  .venv/bin/python bench/bench_mrc.py [--requests 10000000] [--ids 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from models.sim import hit_ratio_curve, shards_mrc, simulate  # noqa: E402
+
+
+def zipf_ids(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    p = 1.0 / np.arange(1, n_ids + 1, dtype=float) ** alpha
+    ranks = rng.choice(n_ids, n, p=p / p.sum())
+    return rng.permutation(n_ids)[ranks].astype(np.int64)  # popularity not tied to id order
+
+
+def write_oracle_general(ids: np.ndarray, path: str) -> None:
+    """libCacheSim oracleGeneral: packed <uint32 time, uint64 id, uint32 size, int64 next_vtime>."""
+    rec = np.zeros(len(ids), dtype=[("t", "<u4"), ("id", "<u8"), ("sz", "<u4"), ("nv", "<i8")])
+    rec["t"] = np.arange(len(ids)) // 1000
+    rec["id"] = ids
+    rec["sz"] = 1  # unit-size objects: cache_size counts blocks
+    rec["nv"] = -1
+    rec.tofile(path)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--requests", type=int, default=10_000_000)
+    ap.add_argument("--ids", type=int, default=1_000_000)
+    ap.add_argument("--alpha", type=float, default=0.9)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+
+    ids = zipf_ids(a.ids, a.requests, a.alpha, a.seed)
+    n = len(ids)
+    print(f"trace: {n:,} requests, Zipf({a.alpha}) over {a.ids:,} ids, footprint {len(np.unique(ids)):,} blocks")
+    warm = ids[:5000]  # compile (or load the numba cache) outside the timings
+    hit_ratio_curve(warm)
+    shards_mrc(warm, rate=0.5)
+    for pol in ("lru", "fifo", "clock"):
+        simulate(warm, 100, pol)
+
+    t0 = time.perf_counter()
+    exact = hit_ratio_curve(ids)
+    t_ours = time.perf_counter() - t0
+    print(f"exact MRC, all {len(exact.cache_blocks):,} sizes: {t_ours:.3f} s ({n / t_ours / 1e6:.1f} M requests/s)")
+
+    sizes = np.unique(np.rint(np.geomspace(1000, 0.8 * exact.footprint_blocks, 10)).astype(np.int64))
+    ours = exact.hits[sizes - 1]
+
+    try:
+        import libcachesim as lcs
+    except ImportError:
+        lcs = None
+    ref_hits = []
+    if lcs is not None:
+        ref_name = f"libcachesim {getattr(lcs, '__version__', '')} LRU process_trace".replace("  ", " ")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "zipf.oracleGeneral")
+            write_oracle_general(ids, path)
+            t_ref = 0.0
+            for c in sizes:
+                reader = lcs.TraceReader(path, lcs.TraceType.ORACLE_GENERAL_TRACE)
+                cache = lcs.LRU(cache_size=int(c))
+                t0 = time.perf_counter()
+                miss_ratio, _ = cache.process_trace(reader)
+                t_ref += time.perf_counter() - t0
+                ref_hits.append(int(round(n * (1.0 - miss_ratio))))
+    else:
+        ref_name = "our per-size numba LRU simulator (libcachesim NOT installed: pip install libcachesim)"
+        t_ref = 0.0
+        for c in sizes:
+            t0 = time.perf_counter()
+            ref_hits.append(simulate(ids, int(c), "lru").hits)
+            t_ref += time.perf_counter() - t0
+    print(f"reference: {ref_name}, {len(sizes)} sizes: {t_ref:.3f} s ({len(sizes) * n / t_ref / 1e6:.1f} M requests/s)")
+    print("cache_blocks,our_hits,reference_hits")
+    for c, h, r in zip(sizes, ours, ref_hits):
+        print(f"{c},{h},{r}")
+    match = all(int(h) == int(r) for h, r in zip(ours, ref_hits))
+    print(f"hit counts equal at all {len(sizes)} sizes: {match}")
+
+    c1 = max(1, exact.footprint_blocks // 10)
+    for pol in ("clock", "fifo"):
+        t0 = time.perf_counter()
+        r = simulate(ids, c1, pol)
+        dt = time.perf_counter() - t0
+        print(f"{pol.upper()} at {c1:,} blocks: hit ratio {r.hit_ratio:.4f}, {n / dt / 1e6:.1f} M requests/s")
+
+    t0 = time.perf_counter()
+    sh = shards_mrc(ids, rate=0.01, sizes=exact.cache_blocks, seed=a.seed)
+    t_sh = time.perf_counter() - t0
+    err = np.abs(sh.hit_ratio - exact.hit_ratio)
+    at = np.abs(sh.hit_ratio[sizes - 1] - exact.hit_ratio[sizes - 1])
+    print(f"SHARDS rate 0.01: {t_sh:.3f} s, miss-ratio error vs exact over all sizes: mean {err.mean():.4f}, "
+          f"max {err.max():.4f} (at {int(exact.cache_blocks[err.argmax()]):,} blocks); at the 10 sizes: max {at.max():.4f}")
+    if not match:
+        print("ERROR: hit counts differ from the reference", file=sys.stderr)
+    print(f"ratio: {t_ref / t_ours:.1f}")
+    return 0 if match else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

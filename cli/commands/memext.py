@@ -1,0 +1,89 @@
+"""NVM memory extension behind DRAM: page faults and slowdown vs DRAM-only (seed 002 §5.2-6).
+
+  pcm-planner memext app.lackey --dram-frac 0.25 --device pcm
+  pcm-planner memext app.lackey.gz --dram-frac 0.5 0.25 0.125 0.0625 --device pcm flash
+  pcm-planner memext app.lackey --device flash --write-ns 400000 --prefetch-depth 8 --policy clock
+
+TRACE is a valgrind lackey memory trace (file path) or a bundled memory-trace name. Devices:
+pcm (= pcm-memext: 150 ns / 1500 ns per page), flash (= nand-flash: 25 us), or any catalogue name.
+Time = references x --base-ns-per-ref (an assumption: 1 ns by default) + faults x (fault
+overhead + page read) [+ write-backs x page write when --writeback sync]; see
+models/memory_extension.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from cli.output import add_format_option, emit
+
+NAME = "memext"
+HELP = "page faults and slowdown of a DRAM + PCM/Flash memory extension (CSV: device,dram_frac,faults,slowdown,...)"
+
+ALIASES = {"pcm": "pcm-memext", "flash": "nand-flash"}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from cli.traceopts import add_trace_options
+
+    add_trace_options(p, block_size=False)
+    p.add_argument("--dram-frac", type=float, nargs="+", default=[0.25],
+                   help="DRAM:NVM capacity ratio(s) (default 0.25 = 1:4)")
+    p.add_argument("--device", nargs="+", default=["pcm"], help="pcm, flash or catalogue device name(s)")
+    p.add_argument("--accounting", choices=("inclusive", "exclusive"), default="inclusive",
+                   help="DRAM share of the footprint: r (inclusive) or r/(1+r) (exclusive)")
+    p.add_argument("--policy", choices=("fifo", "clock", "age"), default="fifo", help="replacement (default fifo)")
+    p.add_argument("--prefetch-depth", type=int, default=0, help="stride-prefetch depth (default 0: off)")
+    p.add_argument("--writeback", choices=("buffered", "sync"), default="buffered",
+                   help="eviction buffer (off the critical path) or synchronous write-back")
+    p.add_argument("--write-ns", type=float, default=None, help="override the device's page write latency [ns]")
+    p.add_argument("--base-ns-per-ref", type=float, default=None, help="DRAM-only time per reference [ns] (default 1)")
+    p.add_argument("--fault-overhead-ns", type=float, default=None,
+                   help="OS fault cost besides the device read [ns] (default derived from the paper, ~5062)")
+    p.add_argument("--include-instructions", action="store_true", help="also page instruction fetches")
+    add_format_option(p, "--output")
+
+
+def load_mem_trace(args: argparse.Namespace):
+    """A MemTrace from a file path or a bundled name (``lackey:...`` via the trace layer, or the paging
+    module's ``load_memtrace`` names)."""
+    import importlib
+
+    from cli.traceopts import load_trace_from_args
+    from models.traces.bundled import bundled_traces
+
+    if Path(args.trace).exists() or args.trace in bundled_traces():
+        return load_trace_from_args(args, kind="mem")
+    for mod in ("models.traces.memtraces", "models.paging"):
+        try:
+            loader = importlib.import_module(mod).load_memtrace
+        except (ImportError, AttributeError):
+            continue
+        return loader(args.trace)
+    return load_trace_from_args(args, kind="mem")
+
+
+def run(args: argparse.Namespace) -> int:
+    from models.devices import get_device
+    from models.memory_extension import MemExtConfig, page_stream, simulate_memext
+
+    trace = load_mem_trace(args)
+    stream = page_stream(trace, include_instructions=args.include_instructions)
+    extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", args.base_ns_per_ref),
+                               ("fault_overhead_ns", args.fault_overhead_ns)) if v is not None}
+    rows = []
+    for d in args.device:
+        dev = get_device(ALIASES.get(d, d))
+        for f in args.dram_frac:
+            cfg = MemExtConfig(dram_frac=f, device=dev.name, accounting=args.accounting, policy=args.policy,
+                               prefetch_depth=args.prefetch_depth, writeback=args.writeback, **extra)
+            r = simulate_memext(stream, cfg, device=dev)
+            rows.append({"trace": stream.name, "device": dev.name, "dram_frac": f, "dram_pages": r.dram_pages,
+                         "footprint_pages": r.footprint_pages, "references": r.references, "faults": r.faults,
+                         "full_misses": r.full_misses, "partial_misses": r.partial_misses,
+                         "writebacks": r.writebacks, "time_ns": r.time_ns, "slowdown": r.slowdown})
+    emit(pd.DataFrame(rows), args.output_format)
+    return 0

@@ -1,0 +1,49 @@
+"""Rank the workload library by PCM benefit in each role (seed 000 §4.6 and the other models).
+
+  pcm-planner rank
+  pcm-planner rank --out report.csv --html report.html
+
+Roles whose model or data is not available are listed as "pending", never estimated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cli.output import add_format_option, emit
+
+NAME = "rank"
+HELP = "rank workloads by PCM benefit per role (CSV columns role,rank,workload,kind,metric,value,benefit,status,reason)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default=None, help="write the ranking CSV to this file (default: stdout)")
+    p.add_argument("--html", default=None, help="also write a self-contained HTML report with charts")
+    p.add_argument("--threads", type=int, default=None, help="threads for the Filebench model (default 50)")
+    p.add_argument("--requests", type=int, default=20_000, help="requests taken from each block trace")
+    p.add_argument("--personality", action="append", default=None,
+                   help="Filebench personalities (repeatable; default the four of seed 000)")
+    p.add_argument("--trace", action="append", default=None, help="bundled block traces (repeatable)")
+    add_format_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from models import planner
+
+    kw = {}
+    if args.personality:
+        kw["personalities"] = args.personality
+    if args.trace:
+        kw["traces"] = args.trace
+    df = planner.rank_workloads(threads=args.threads, n_requests=args.requests, **kw)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8", newline="") as fh:
+            emit(df, args.output_format, fh)
+    else:
+        emit(df, args.output_format)
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as fh:
+            fh.write(planner.report_html(df))
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0

@@ -1,0 +1,259 @@
+"""Trace statistics: request mix, footprint, sizes, reuse counts and reuse distances.
+
+:func:`trace_stats` summarises a :class:`BlockTrace` (per fixed-size block, via
+:func:`models.traces.blocks.split_blocks`) or a :class:`MemTrace` (per page). Everything is
+vectorised; the reuse distances use one stable argsort of the block ids.
+
+Definitions
+-----------
+reuse count
+    Accesses per distinct block; the histogram gives how many blocks were accessed k times.
+    With the break-even count n* of seed 004 (eq. 3), blocks with more than n* accesses are
+    worth caching.
+inter-request LBN distance
+    Mean |start sector of request i - start sector of request i-1| [512-byte sectors], the
+    randomness measure of seed 003 Fig. 8.
+sequential fraction
+    Share of requests (after the first) starting at the byte where the previous one ended.
+reuse distance
+    For every access to a block already accessed, the number of block accesses (and the time
+    [ns]) since the previous access to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from models.traces.blocks import check_block_size, split_blocks
+from models.traces.core import BlockTrace, MemTrace
+
+__all__ = ["TraceStats", "MemTraceStats", "trace_stats", "reuse_count_histogram", "reuse_distances"]
+
+_PCTS = (50, 90, 99)
+
+
+@dataclass(frozen=True)
+class TraceStats:
+    """Summary of a block trace. Sizes in bytes, times in ns, distances in 512-byte sectors."""
+
+    name: str
+    block_size: int
+    requests: int
+    reads: int
+    writes: int
+    write_fraction: float
+    bytes_read: int
+    bytes_written: int
+    block_accesses: int
+    footprint_blocks: int
+    footprint_bytes: int
+    size_mean_bytes: float
+    size_min_bytes: int
+    size_p50_bytes: float
+    size_p90_bytes: float
+    size_p99_bytes: float
+    size_max_bytes: int
+    duration_ns: int
+    mean_lbn_distance_sectors: float
+    sequential_fraction: float
+    blocks_accessed_once: int
+    mean_accesses_per_block: float
+    reuses: int
+    reuse_distance_mean_accesses: float
+    reuse_distance_p50_accesses: float
+    reuse_distance_p90_accesses: float
+    reuse_time_mean_ns: float
+    reuse_time_p50_ns: float
+    reuse_count_hist: pd.DataFrame = field(repr=False, compare=False)
+    size_hist: pd.DataFrame = field(repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        """Scalar statistics as a dict (histograms left out)."""
+        d = asdict(self)
+        d.pop("reuse_count_hist")
+        d.pop("size_hist")
+        return d
+
+    def table(self) -> pd.DataFrame:
+        """Scalar statistics as a two-column text table (statistic, value)."""
+        return _table(self.to_dict())
+
+
+@dataclass(frozen=True)
+class MemTraceStats:
+    """Summary of a memory-reference trace; footprint in pages of ``page_size`` [bytes]."""
+
+    name: str
+    page_size: int
+    references: int
+    instruction_fetches: int
+    loads: int
+    stores: int
+    modifies: int
+    data_references: int
+    write_fraction: float
+    footprint_pages: int
+    footprint_bytes: int
+    instruction_pages: int
+    data_pages: int
+    mean_accesses_per_page: float
+    reuse_count_hist: pd.DataFrame = field(repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("reuse_count_hist")
+        return d
+
+    def table(self) -> pd.DataFrame:
+        """Scalar statistics as a two-column text table (statistic, value)."""
+        return _table(self.to_dict())
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.10g}"
+    return str(v)
+
+
+def _table(d: dict) -> pd.DataFrame:
+    """Two text columns (statistic, value) so mixed types survive Arrow/CSV round trips."""
+    return pd.DataFrame({"statistic": list(d), "value": [_fmt(v) for v in d.values()]}, dtype="string")
+
+
+def reuse_count_histogram(ids: np.ndarray) -> pd.DataFrame:
+    """How many distinct ids were accessed k times: columns ``accesses``, ``blocks``, ``share_blocks``.
+
+    >>> reuse_count_histogram(np.array([0, 1, 0, 2, 0])).to_dict("list")
+    {'accesses': [1, 3], 'blocks': [2, 1], 'share_blocks': [0.6666666666666666, 0.3333333333333333]}
+    """
+    ids = np.asarray(ids)
+    if not len(ids):
+        return pd.DataFrame({"accesses": np.zeros(0, np.int64), "blocks": np.zeros(0, np.int64),
+                             "share_blocks": np.zeros(0)})
+    codes = ids if ids.min() >= 0 and ids.max() < 4 * len(ids) + 16 else pd.factorize(ids)[0]
+    per = np.bincount(codes)
+    per = per[per > 0]
+    hist = np.bincount(per)
+    k = np.flatnonzero(hist)
+    return pd.DataFrame({"accesses": k.astype(np.int64), "blocks": hist[k].astype(np.int64),
+                         "share_blocks": hist[k] / len(per)})
+
+
+def reuse_distances(ids: np.ndarray, time_ns: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Reuse distances of every re-access: (accesses since the previous access, time since it [ns]).
+
+    Returned in the order of the re-accesses sorted by id (summaries do not depend on order).
+
+    >>> d, t = reuse_distances(np.array([5, 7, 5, 5]), np.array([0, 10, 30, 35]))
+    >>> d.tolist(), t.tolist()
+    ([2, 1], [30, 5])
+    """
+    ids = np.asarray(ids)
+    if len(ids) < 2:
+        z = np.zeros(0, np.int64)
+        return z, (z if time_ns is not None else None)
+    order = np.argsort(ids, kind="stable")
+    same = ids[order][1:] == ids[order][:-1]
+    d = np.diff(order)[same]
+    t = None
+    if time_ns is not None:
+        tt = np.asarray(time_ns)[order]
+        t = np.diff(tt)[same]
+    return d.astype(np.int64), t
+
+
+def _pct(a: np.ndarray, q: float) -> float:
+    return float(np.percentile(a, q)) if len(a) else float("nan")
+
+
+def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceStats | MemTraceStats:
+    """Statistics of a block trace (blocks of ``block_size``) or a memory trace (pages of ``block_size``).
+
+    Parameters
+    ----------
+    trace : BlockTrace or MemTrace
+        The trace.
+    block_size : int
+        Block (or page) size [bytes], a power of two.
+
+    Returns
+    -------
+    TraceStats or MemTraceStats
+
+    Examples
+    --------
+    >>> t = BlockTrace([0, 5, 9], [False, True, False], [0, 8192, 0], [4096, 8192, 4096], [0, 0, 0])
+    >>> s = trace_stats(t)
+    >>> s.requests, s.writes, s.footprint_blocks, s.block_accesses, s.mean_lbn_distance_sectors
+    (3, 1, 3, 4, 16.0)
+    >>> s.reuse_distance_mean_accesses, s.reuse_time_mean_ns
+    (3.0, 9.0)
+    """
+    if isinstance(trace, MemTrace):
+        return _mem_stats(trace, block_size)
+    if not isinstance(trace, BlockTrace):
+        raise TypeError(f"trace must be a BlockTrace or MemTrace, not {type(trace).__name__}")
+    bs = check_block_size(block_size)
+    acc = split_blocks(trace, bs)
+    n = len(trace)
+    size = trace.size_bytes
+    w = trace.is_write
+    hist = reuse_count_histogram(acc.block)
+    per_block = np.bincount(acc.block) if len(acc) else np.zeros(0, np.int64)
+    d, dt = reuse_distances(acc.block, trace.time_ns[acc.request])
+    lbn_dist = np.abs(np.diff(trace.offset_bytes // 512)) if n > 1 else np.zeros(0)
+    edges = 512 * 2 ** np.arange(0, 16)
+    counts = np.histogram(size, bins=np.concatenate((edges, [np.iinfo(np.int64).max])))[0] if n else np.zeros(16)
+    size_hist = pd.DataFrame({"size_from_bytes": edges, "size_to_bytes": np.concatenate((edges[1:], [np.nan])),
+                              "requests": counts.astype(np.int64)})
+    return TraceStats(
+        name=trace.name, block_size=bs, requests=n, reads=int(n - w.sum()), writes=int(w.sum()),
+        write_fraction=float(w.mean()) if n else float("nan"),
+        bytes_read=int(size[~w].sum()), bytes_written=int(size[w].sum()),
+        block_accesses=len(acc), footprint_blocks=acc.n_unique, footprint_bytes=acc.n_unique * bs,
+        size_mean_bytes=float(size.mean()) if n else float("nan"),
+        size_min_bytes=int(size.min()) if n else 0,
+        size_p50_bytes=_pct(size, 50), size_p90_bytes=_pct(size, 90), size_p99_bytes=_pct(size, 99),
+        size_max_bytes=int(size.max()) if n else 0,
+        duration_ns=int(trace.time_ns.max() - trace.time_ns.min()) if n else 0,
+        mean_lbn_distance_sectors=float(lbn_dist.mean()) if len(lbn_dist) else float("nan"),
+        sequential_fraction=float(np.mean(trace.offset_bytes[1:] == trace.offset_bytes[:-1] + size[:-1]))
+        if n > 1 else float("nan"),
+        blocks_accessed_once=int((per_block == 1).sum()),
+        mean_accesses_per_block=float(len(acc) / acc.n_unique) if acc.n_unique else float("nan"),
+        reuses=len(d),
+        reuse_distance_mean_accesses=float(d.mean()) if len(d) else float("nan"),
+        reuse_distance_p50_accesses=_pct(d, 50), reuse_distance_p90_accesses=_pct(d, 90),
+        reuse_time_mean_ns=float(dt.mean()) if len(d) else float("nan"),
+        reuse_time_p50_ns=_pct(dt, 50),
+        reuse_count_hist=hist, size_hist=size_hist,
+    )
+
+
+def _mem_stats(trace: MemTrace, page_size: int) -> MemTraceStats:
+    ps = check_block_size(page_size)
+    shift = ps.bit_length() - 1
+    k = trace.kind
+    n = len(trace)
+    first = trace.address >> np.uint64(shift)
+    last = (trace.address + np.maximum(trace.size, 1).astype(np.uint64) - np.uint64(1)) >> np.uint64(shift)
+    # an access spanning a page boundary touches both pages (lackey sizes are < one page)
+    span = last != first
+    pages = np.concatenate((first, last[span]))
+    kinds = np.concatenate((k, k[span]))
+    codes, uniq = pd.factorize(pages)
+    hist = reuse_count_histogram(codes)
+    counts = np.bincount(k, minlength=4) if n else np.zeros(4, np.int64)
+    n_data = int(counts[1:].sum())
+    return MemTraceStats(
+        name=trace.name, page_size=ps, references=n, instruction_fetches=int(counts[0]), loads=int(counts[1]),
+        stores=int(counts[2]), modifies=int(counts[3]), data_references=n_data,
+        write_fraction=float((counts[2] + counts[3]) / n_data) if n_data else float("nan"),
+        footprint_pages=len(uniq), footprint_bytes=len(uniq) * ps,
+        instruction_pages=int(len(pd.unique(pages[kinds == 0]))), data_pages=int(len(pd.unique(pages[kinds != 0]))),
+        mean_accesses_per_page=float(len(pages) / len(uniq)) if len(uniq) else float("nan"),
+        reuse_count_hist=hist,
+    )

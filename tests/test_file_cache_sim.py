@@ -1,0 +1,130 @@
+"""Trace-driven file-cache study (seed 004 §2, Figures 3-5) and the mrc / cache-sim CLI."""
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cli.main import main
+from models.file_cache import timings_from_device
+from models.file_cache_sim import (
+    break_even_share,
+    file_cache_curves,
+    gains,
+    log_sizes,
+    reuse_histogram,
+)
+from models.sim import hit_ratio_curve, simulate
+from models.traces.blocks import split_blocks
+from models.traces.bundled import load_bundled_trace
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = main(list(argv))
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_time_accounting_by_hand():
+    ids = np.array([0, 1, 0, 1, 2, 0, 0, 3])
+    be = timings_from_device("optane-dcpmm")
+    df = file_cache_curves(ids, "optane-dcpmm", cache_fractions=[1.0]).set_index("policy")
+    n, m = len(ids), 4
+    # full-size LRU: the 4 first references miss and insert (Tm), the other 4 hit (t)
+    assert df.loc["lru", "time_ns"] == pytest.approx(m * be.Tm_ns + (n - m) * be.t_ns)
+    assert df.loc["none", "time_ns"] == pytest.approx(n * be.T_ns)
+    # AC, window 4: 0 and 1 are admitted on their 2nd reference, then 0 hits twice;
+    # 2 and 3 (one reference each) are never cached
+    ac = simulate(ids, 4, "ac", record=True)
+    assert ac.inserted.tolist() == [0, 0, 1, 1, 0, 0, 0, 0] and ac.hits == 2
+    assert df.loc["ac", "time_ns"] == pytest.approx(2 * be.t_ns + 2 * be.Tm_ns + 4 * be.T_ns)
+    assert df.loc["ac", "time_rel_none"] == pytest.approx(df.loc["ac", "time_ns"] / (n * be.T_ns))
+
+
+@pytest.fixture(scope="module")
+def proxy():
+    tr = load_bundled_trace("synthetic:web-proxy", n_requests=20_000)
+    acc = split_blocks(tr, 4096)
+    return acc.block, file_cache_curves(acc.block, ["hdd-7200", "optane-dcpmm"], cache_fractions=[0.1, 0.3, 0.5])
+
+
+def test_figures_3_to_5_shape(proxy):
+    ids, df = proxy
+    g = gains(df).set_index(["device", "cache_fraction"])
+    hdd, scm = g.xs("hdd-7200"), g.xs("optane-dcpmm")
+    # Figure 3: on HDD caching gains a lot (paper: ~70 %); our proxy-like synthetic trace has
+    # ~40 % one-timer requests, which caps the gain at its reuse share (observed 28/43/48 %
+    # at 10/30/50 % of the footprint), so we ask for > 30 % from 30 % of the footprint on.
+    assert (hdd["lru_vs_none"] > 0.2).all() and (hdd.loc[[0.3, 0.5], "lru_vs_none"] > 0.3).all()
+    # Figure 4: on SCM, LRU gains < 3 % (paper). With our measured insertion cost
+    # (Tm ~ 2 T) LRU is even slower than no cache on this trace: still "< 3 %".
+    assert (scm["lru_vs_none"] < 0.03).all()
+    # Figure 5: admission control regains 20-40 % over LRU on SCM (paper); we only require
+    # a clear improvement > 20 % and do not tune the trace to hit the paper's range.
+    assert (scm["ac_vs_lru"] > 0.2).all()
+    # the LRU hit counts in the study are those of the LRU simulator
+    lru = df[(df.policy == "lru") & (df.device == "hdd-7200")]
+    for c, h in zip(lru.cache_blocks, lru.hits):
+        assert simulate(ids, int(c), "lru").hits == h
+
+
+def test_break_even_share(proxy):
+    ids, _ = proxy
+    cnt = np.bincount(ids)
+    hdd = break_even_share(ids, "hdd-7200")
+    # HDD: n* ~ 1.0002, so every block used at least twice is worth caching
+    assert hdd["n_star"] == pytest.approx(1.0, abs=1e-2)
+    assert hdd["worth_blocks"] == int((cnt >= 2).sum())
+    assert hdd["share_accesses"] == pytest.approx(cnt[cnt >= 2].sum() / len(ids))
+    scm = break_even_share(ids, "optane-dcpmm")
+    assert scm["n_star"] > 2 and scm["worth_blocks"] <= hdd["worth_blocks"]
+    w = np.where(ids % 2 == 0, 4096, 512)
+    wb = break_even_share(ids, "hdd-7200", weights=w)
+    keep = cnt[ids] >= 2
+    assert wb["share_bytes"] == pytest.approx(w[keep].sum() / w.sum())
+    h = reuse_histogram(ids)
+    assert h["blocks"].sum() == len(np.unique(ids)) and h["accesses"].sum() == len(ids)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="cache_fractions"):
+        file_cache_curves([0, 1], "hdd-7200", cache_fractions=[0.0])
+    with pytest.raises(ValueError, match="empty"):
+        file_cache_curves(np.zeros(0, np.int64), "hdd-7200")
+    with pytest.raises(KeyError):
+        file_cache_curves([0, 1], "no-such-device")
+    with pytest.raises(ValueError, match="points"):
+        log_sizes(10, 0)
+
+
+def test_cli_mrc_contract():
+    rc, out, err = run("mrc", "mqsim:tpcc-small", "--sizes", "10,100,1000")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    assert list(df.columns) == ["cache_blocks", "hit_ratio", "byte_hit_ratio"]
+    acc = split_blocks(load_bundled_trace("mqsim:tpcc-small"), 4096)
+    exact = hit_ratio_curve(acc.block, sizes=[10, 100, 1000])
+    np.testing.assert_allclose(df.hit_ratio, exact.hit_ratio, rtol=1e-9)
+    rc, out, _ = run("mrc", "mqsim:tpcc-small", "--points", "5", "--shards", "0.5")
+    assert rc == 0 and len(pd.read_csv(io.StringIO(out))) == 5
+    rc, _, err = run("mrc", "mqsim:tpcc-small", "--sizes", "10,x")
+    assert rc == 2 and "--sizes" in err
+    rc, _, err = run("mrc", "mqsim:tpcc-small", "--shards", "2")
+    assert rc == 2 and "rate" in err
+
+
+def test_cli_cache_sim_contract():
+    rc, out, err = run("cache-sim", "mqsim:tpcc-small", "--policy", "clock", "--cache-blocks", "100,1000")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    for col in ("hits", "misses", "writebacks", "hit_ratio"):
+        assert col in df.columns
+    acc = split_blocks(load_bundled_trace("mqsim:tpcc-small"), 4096)
+    r = simulate(acc.block, 1000, "clock", is_write=acc.is_write)
+    assert (df.loc[1, "hits"], df.loc[1, "writebacks"]) == (r.hits, r.writebacks)
+    assert r.writebacks > 0  # the trace has writes: the dirty model is exercised
+    rc, _, err = run("cache-sim", "mqsim:tpcc-small", "--policy", "ac", "--cache-blocks", "-5")
+    assert rc == 2 and "cache_blocks" in err

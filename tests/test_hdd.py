@@ -1,0 +1,203 @@
+"""HDD model: DiskSim file parsing, seek curve and fit, layout, validation on measured traces."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from models import hdd
+from models.data import data_dir
+
+
+def test_parse_disksim_nested_and_errors():
+    blocks = hdd.parse_disksim("d X {\n a = 1, # c\n L = [ z { k = 2 }, ], s = source f.model }")
+    assert blocks == [("d X", {"a": 1.0, "L": [{"__type__": "z", "k": 2.0}], "s": "source f.model"})]
+    with pytest.raises(ValueError, match="line 2"):
+        hdd.parse_disksim("d X {\n a 1 }")
+    with pytest.raises(ValueError, match="unterminated"):
+        hdd.parse_disksim("d X { a = 1,")
+
+
+def test_read_seek_file_errors(tmp_path):
+    p = tmp_path / "x.seek"
+    p.write_text("Seek distances measured: 2\n1, 1.0\n2, abc\n")
+    with pytest.raises(ValueError, match="line 3"):
+        hdd.read_seek_file(p)
+    p.write_text("Seek distances measured: 3\n1, 1.0\n2, 2.0\n")
+    with pytest.raises(ValueError, match="header says 3"):
+        hdd.read_seek_file(p)
+
+
+def test_every_bundled_drive_loads():
+    names = hdd.drive_names()
+    assert set(hdd.DISKSIM_DEMERIT_MS) <= set(names)
+    for n in names:
+        d = hdd.load_drive(n)
+        assert d.zones[0].first_cylinder >= 0 and d.zones[-1].last_cylinder < d.cylinders
+        assert 3000 < d.rpm < 11000
+
+
+def test_ibm18es_parameters_match_files():
+    d = hdd.load_drive("ibm18es")
+    assert (d.cylinders, d.surfaces, d.block_count) == (11474, 5, 17916240)
+    assert d.zones[0].blocks_per_track == 390 and d.zones[-1].blocks_per_track == 247
+    assert d.zones[0].track_skew_blocks == 58 and d.zones[0].cylinder_skew_blocks == 101
+    assert d.cache_segments == 7 and d.segment_blocks == 511 and d.fast_write_level == 2
+    assert d.read_miss_after_write_ms == pytest.approx(0.42386)
+    assert d.bus_read_ms_per_block == pytest.approx(0.101)
+    assert d.seek_time_ms[0] == pytest.approx(1.062) and len(d.seek_time_ms) == 151
+
+
+def test_unknown_drive_lists_names_and_path_form():
+    with pytest.raises(KeyError, match="valid names: atlas10k"):
+        hdd.load_drive("nope")
+    d = hdd.load_drive(str(data_dir() / "disksim" / "barracuda"))
+    assert d.name == "barracuda" and d.cylinders == 5172
+
+
+def test_hpl_seek_equation_drive():
+    # hp_c2247a has no .seek file: its curve comes from the HPL (Ruemmler-Wilkes) equation
+    d = hdd.load_drive("hp_c2247a")
+    t = hdd.seek_time_ms(d, [1, 10, 100, 1000])
+    assert t[0] == pytest.approx(2.89) and t[1] == pytest.approx(4.99)
+    assert t[2] == pytest.approx(3.81 + 0.33 * 10, rel=2e-3)  # linear interpolation between curve points
+    assert t[3] == pytest.approx(7.75 + 0.0059 * 1000, rel=2e-3)
+    f = hdd.fit_seek_curve(d.seek_distance_cyl[10:], d.seek_time_ms[10:])
+    # the points are exactly of the fitted form: the fit must recover it
+    assert f.rms_error_ms < 0.05
+
+
+def test_seek_interpolation_monotone_between_points():
+    d = hdd.load_drive("barracuda")
+    xs = np.asarray(d.seek_distance_cyl)
+    mid = (xs[20] + xs[21]) / 2
+    t = hdd.seek_time_ms(d, [xs[20], mid, xs[21]])
+    assert t[0] <= t[1] <= t[2] or t[0] >= t[1] >= t[2]
+    assert hdd.seek_time_ms(d, 0) == 0
+
+
+@pytest.mark.parametrize("name", ["ibm18es", "barracuda", "atlas10k", "cheetah4LP"])
+def test_seek_fit_error_small(name):
+    d = hdd.load_drive(name)
+    f = hdd.fit_seek_curve(d.seek_distance_cyl, d.seek_time_ms)
+    full = max(d.seek_time_ms)
+    # Ruemmler & Wilkes report their two-part form within a few % of full-stroke time
+    assert f.rms_error_ms < 0.05 * full
+    assert 0 < f.boundary_cyl < d.cylinders
+
+
+def test_lbn_mapping_is_monotone_and_covers_the_disk():
+    d = hdd.load_drive("barracuda")
+    lbn = np.linspace(0, d.block_count - 1, 5000).astype(np.int64)
+    c, s, k, bpt = hdd.lbn_to_chs(d, lbn)
+    assert (np.diff(c) >= 0).all()
+    assert c[0] == 0 and c[-1] == d.zones[-1].last_cylinder
+    assert (k < bpt).all() and (s < d.surfaces).all()
+    with pytest.raises(ValueError, match="out of range"):
+        hdd.lbn_to_chs(d, [d.block_count])
+
+
+def test_predict_rejects_bad_input():
+    d = hdd.load_drive("ibm18es")
+    with pytest.raises(ValueError, match="same length"):
+        hdd.predict_service_ms(d, [True], [0, 1], [1])
+    with pytest.raises(ValueError, match="outside the drive"):
+        hdd.predict_service_ms(d, [True], [d.block_count], [1])
+
+
+def test_read_ahead_and_write_back_behaviour():
+    d = hdd.load_drive("ibm18es")
+    seq = hdd.predict_service_ms(d, [False] * 20, 1000 + 8 * np.arange(20), [8] * 20, [5.0] * 20)
+    nocache = hdd.predict_service_ms(d, [False] * 20, 1000 + 8 * np.arange(20), [8] * 20, [5.0] * 20,
+                                     cache_enabled=False)
+    assert seq[1:].max() < 1.5 and nocache[1:].mean() > 3 * seq[1:].mean()  # hits vs media accesses
+    w = hdd.predict_service_ms(d, [True], [5_000_000], [8], [0.0])
+    assert w[0] == pytest.approx(d.write_hit_after_read_ms + 8 * d.bus_write_ms_per_block)
+
+
+def test_demerit_definition():
+    assert hdd.cdf_demerit_ms([1, 2, 3], [1, 2, 3]) == 0
+    assert hdd.cdf_demerit_ms([3, 1, 2], [2, 3, 4]) == pytest.approx(1.0)
+
+
+# Our demerit per drive (see the README table): drives within 2x of DiskSim's own figure
+# are asserted; dec_rz26 (2.3x) and hp_c2247a (3.8x) miss it and are only checked to stay
+# below their current level so a regression shows. Tolerance 2x is the issue's target.
+WITHIN_2X = ["atlas10k", "barracuda", "cheetah4LP", "hp_c2490a", "hp_c3323a", "ibm18es"]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return hdd.validation_table().set_index("drive")
+
+
+@pytest.mark.parametrize("name", WITHIN_2X)
+def test_validation_within_2x_of_disksim(table, name):
+    row = table.loc[name]
+    assert row.demerit_ms <= 2 * hdd.DISKSIM_DEMERIT_MS[name]
+    # mean service time: NOTES.md reports 1-6 % with the cache modelled; ours is 0.3-6.3 %
+    # (cheetah4LP the worst), so 7 %
+    assert row.mean_predicted_ms == pytest.approx(row.mean_measured_ms, rel=0.07)
+
+
+def test_validation_other_drives_documented(table):
+    assert table.loc["dec_rz26"].demerit_ms < 1.0
+    assert table.loc["hp_c2247a"].demerit_ms < 0.5
+    assert table.loc["st41601n"].demerit_ms < 0.5  # no DiskSim figure published
+    # without the drive cache the error is several times larger (NOTES.md: 1.5-4 ms)
+    r = hdd.validate_drive("ibm18es", cache_enabled=False)
+    assert r["demerit_ms"] > 5 * table.loc["ibm18es"].demerit_ms
+
+
+def test_generic_profile_matches_seed_measurements():
+    g = hdd.generic_drive()
+    df = hdd.throughput_curve(g, [0, 1e12], [4096, 1 << 20], requests=4000, seed=1)
+    seq4k = df[(df.request_bytes == 4096)].throughput_MBps.iloc[0]
+    rnd4k = df[(df.request_bytes == 4096)].throughput_MBps.iloc[1]
+    # seed 003 sec. V: ~100 MB/s sequential, ~0.5 MB/s small random; 10 % tolerance
+    # (our random stream is reflected at the disk ends, so distances are not exactly uniform)
+    assert seq4k == pytest.approx(100, rel=0.10)
+    assert rnd4k == pytest.approx(0.5, rel=0.10)
+    big = df[(df.request_bytes == 1 << 20)].throughput_MBps
+    assert big.iloc[1] > 20 * rnd4k
+
+
+def test_drive_spec_validation():
+    d = hdd.load_drive("ibm18es")
+    with pytest.raises(ValidationError, match="rpm"):
+        hdd.DriveSpec.model_validate({**d.model_dump(), "rpm": -1})
+
+
+def test_hdd_page_renders_and_switches_drive():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    page = Path(__file__).resolve().parents[1] / "app" / "views" / "hdd_model.py"
+    at = AppTest.from_file(str(page), default_timeout=300).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.dataframe and len(at.dataframe[0].value) == len(hdd.drive_names())
+    before = {m.label: m.value for m in at.metric}
+    at.selectbox(key="hdd.drive").set_value("barracuda").run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric} != before
+    at.text_input(key="hdd.sizes_kib").set_value("4, abc").run()
+    assert not at.exception and any("sizes_kib" in e.value for e in at.error)
+
+
+def test_cli_hdd_validate(capsys, tmp_path):
+    import shutil
+
+    from cli.main import main
+
+    src = data_dir() / "disksim"
+    for ext in ("diskspecs", "model", "seek", "trace"):
+        shutil.copy(src / f"ibm18es.{ext}", tmp_path / f"ibm18es.{ext}")
+    assert main(["hdd", "validate", "--drive", "barracuda", "--drive", str(tmp_path / "ibm18es")]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "drive,requests,mean_measured_ms,mean_predicted_ms,demerit_ms"
+    assert lines[1].startswith("barracuda,10000,") and lines[2].startswith("ibm18es,10000,")
+    assert main(["hdd", "validate", "--drive", "floppy"]) == 2
+    assert "valid names" in capsys.readouterr().err
+    assert main(["hdd", "validate", "--drive", str(tmp_path / "missing")]) == 2

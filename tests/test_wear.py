@@ -1,0 +1,385 @@
+"""Wear leveling (seed 003 section IV, V-B): mappings, counting, life rate, CLI and page."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from models import wear
+from models.traces.core import BlockTrace
+from models.traces.synthetic import mixture, uniform_trace
+from models.wear import SCHEMES, WearConfig
+
+TABLE1 = WearConfig()
+GAP_SCHEMES = ("sg", "rr", "sfc")
+
+
+# ---------------------------------------------------------------- small geometries
+
+@st.composite
+def small_configs(draw):
+    """Small geometries (power-of-two dims so the SFC box is a Hilbert prefix or pruned order)."""
+    ranks = draw(st.sampled_from([1, 2, 4]))
+    banks = draw(st.sampled_from([1, 2, 4]))
+    spb = draw(st.sampled_from([2, 4, 8, 16]))
+    cubes = draw(st.sampled_from([c for c in (1, 2, 4) if spb % c == 0 and ranks * banks * spb // c >= 2]))
+    total = ranks * banks * spb
+    sg = draw(st.sampled_from([r for r in (1, 2, 4, 8) if total % r == 0 and total // r >= 2]))
+    psi = draw(st.integers(1, 7))
+    rot = draw(st.booleans())
+    return WearConfig(ranks=ranks, banks_per_rank=banks, stripes_per_bank=spb, cubes=cubes, sg_regions=sg,
+                      gap_interval_writes=psi, sfc_rotate_cubes=rot)
+
+
+def _stream(cfg, scheme, seed, n):
+    return np.random.default_rng(seed).integers(0, cfg.capacity_stripes(scheme), n)
+
+
+# ---------------------------------------------------------------- geometry / Table I
+
+def test_table1_geometry():
+    c = TABLE1
+    assert (c.stripe_bytes, c.stripes_per_bank, c.banks_per_rank, c.ranks, c.n_banks) == (32768, 512, 16, 8, 128)
+    assert c.total_stripes == 64 * 1024  # Table I: LSN 0-64K
+    assert c.cube_dims == (8, 16, 16) and c.total_stripes // c.cubes == 2048  # Cube_stripes = 2048
+    assert c.capacity_bytes == 2 * 2**30
+
+
+def test_config_errors_name_the_field():
+    with pytest.raises(ValidationError, match="cubes"):
+        WearConfig(cubes=3)
+    with pytest.raises(ValidationError, match="sg_regions"):
+        WearConfig(sg_regions=3)
+    with pytest.raises(ValidationError, match="gap_interval_writes"):
+        WearConfig(gap_interval_writes=0)
+    with pytest.raises(ValidationError, match="ranks"):
+        WearConfig(ranks=0)
+    with pytest.raises(ValueError, match="scheme must be one of"):
+        wear.simulate_wear([1, 2], "wl")
+
+
+def test_bad_streams_rejected():
+    with pytest.raises(ValueError, match="beyond the 65408 stripes"):
+        wear.simulate_wear([0, 65408], "rr")
+    with pytest.raises(ValueError, match="negative"):
+        wear.simulate_wear([0, -1], "sfc")
+    with pytest.raises(ValueError, match="one-dimensional"):
+        wear.simulate_wear([[0, 1]], "sfc")
+    with pytest.raises(ValueError, match="integers"):
+        wear.simulate_wear([0.5], "sfc")
+    with pytest.raises(ValueError, match="empty"):
+        wear.compare_schemes(np.zeros(0, np.int64))
+    with pytest.raises(ValueError, match="duplicate"):
+        wear.compare_schemes([1, 2], ["sg", "sg"])
+
+
+# ---------------------------------------------------------------- Hilbert curve
+
+def test_hilbert_curve_table1_is_continuous_bijection():
+    c = wear.sfc_curve(TABLE1)
+    assert c.shape == (2048, 3)
+    assert len({tuple(p) for p in c.tolist()}) == 2048
+    assert c[:, 0].max() == 7 and c[:, 1].max() == 15 and c[:, 2].max() == 15
+    steps = np.abs(np.diff(c, axis=0)).sum(axis=1)
+    assert (steps == 1).all()  # every step moves to an adjacent stripe, bank or rank
+
+
+def test_hilbert_index_full_cube_is_continuous():
+    g = np.array(list(itertools.product(range(8), repeat=3)))
+    h = wear.hilbert_index_3d(g, 3)
+    assert sorted(h.tolist()) == list(range(512))
+    order = g[np.argsort(h)]
+    assert (np.abs(np.diff(order, axis=0)).sum(axis=1) == 1).all()
+    with pytest.raises(ValueError, match="coords"):
+        wear.hilbert_index_3d([[0, 0, 8]], 3)
+
+
+def test_sfc_consecutive_stripes_spread_over_ranks():
+    """32 consecutive stripes = one per cube: with rotation they cover all 8 ranks and 32 banks;
+    the literal equation 1 sends them all to one bank."""
+    phys = wear.physical_map(TABLE1, "sfc")[:32]
+    banks = phys // TABLE1.stripes_per_bank
+    assert len(np.unique(banks)) == 32 and len(np.unique(banks // 16)) == 8
+    lit = wear.physical_map(WearConfig(sfc_rotate_cubes=False), "sfc")[:32]
+    assert len(np.unique(lit // 512)) == 1
+
+
+def test_equation1_decomposition():
+    """LSN -> cube = LSN mod 32, offset = LSN // 32 -> Hilbert seq (initial start-gap: seq = offset)."""
+    lsn = np.array([0, 1, 31, 32, 33, 64 * 1000 + 5])
+    phys = wear.physical_map(TABLE1, "sfc")[lsn]
+    stripe_in_bank = phys % 512
+    cube = lsn % 32
+    assert ((stripe_in_bank // 16) == cube).all()  # cube c owns stripes 16c..16c+15 of every bank
+    cur = wear.sfc_curve(TABLE1)
+    assert (stripe_in_bank % 16 == cur[lsn // 32, 2]).all()
+
+
+def test_rr_round_robin_over_ranks_then_banks():
+    phys = wear.physical_map(TABLE1, "rr")[:20]
+    banks = phys // 512
+    rank, bank = banks // 16, banks % 16
+    assert rank.tolist() == [i % 8 for i in range(20)]
+    assert bank.tolist() == [(i // 8) % 16 for i in range(20)]
+
+
+# ---------------------------------------------------------------- properties
+
+@given(cfg=small_configs(), scheme=st.sampled_from(SCHEMES), n=st.integers(0, 400), seed=st.integers(0, 2**16))
+def test_kernel_matches_reference_and_mapping_is_a_bijection(cfg, scheme, n, seed):
+    """The numba kernel equals the pure-Python reference that moves the data (and asserts the
+    register formula finds it); after any number of writes and gap moves the mapping is a
+    bijection from logical stripes onto the physical stripes minus one gap per region."""
+    lsn = _stream(cfg, scheme, seed, n)
+    a = wear.simulate_wear(lsn, scheme, cfg)
+    b = wear.simulate_wear_reference(lsn, scheme, cfg)
+    for f in ("bank_writes", "stripe_writes", "move_bank_writes", "move_stripe_writes"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+    assert a.moves == b.moves
+    if scheme != "none":
+        for f in ("start", "gap", "count"):
+            np.testing.assert_array_equal(getattr(a.state, f), getattr(b.state, f))
+    phys = wear.physical_map(cfg, scheme, a.state)
+    gaps = wear.gap_slots(cfg, scheme, a.state)
+    assert len(np.unique(phys)) == len(phys) == cfg.capacity_stripes(scheme)
+    assert not np.isin(phys, gaps).any()
+    assert len(phys) + len(gaps) == cfg.total_stripes
+    assert set(phys.tolist()) | set(gaps.tolist()) == set(range(cfg.total_stripes))
+
+
+@given(cfg=small_configs(), scheme=st.sampled_from(GAP_SCHEMES), n=st.integers(1, 300),
+       cut=st.integers(0, 300), seed=st.integers(0, 2**16))
+def test_no_write_lost_or_duplicated_and_state_resumes(cfg, scheme, n, cut, seed):
+    lsn = _stream(cfg, scheme, seed, n)
+    r = wear.simulate_wear(lsn, scheme, cfg)
+    assert r.bank_writes.sum() == r.stripe_writes.sum() == r.writes == n  # data writes, each once
+    assert r.move_bank_writes.sum() == r.move_stripe_writes.sum() == r.moves
+    assert r.moves == sum(int(w) // cfg.gap_interval_writes for w in
+                          np.bincount(wear._region_and_la(lsn, cfg, scheme)[0], minlength=cfg.regions(scheme)))
+    # every write lands on the stripe the mapping gives at that instant: replaying write by write
+    k = min(cut, n)
+    first = wear.simulate_wear(lsn[:k], scheme, cfg)
+    second = wear.simulate_wear(lsn[k:], scheme, cfg, state=first.state)
+    np.testing.assert_array_equal(first.stripe_writes + second.stripe_writes, r.stripe_writes)
+    np.testing.assert_array_equal(first.move_stripe_writes + second.move_stripe_writes, r.move_stripe_writes)
+    if k < n:
+        expected = wear.physical_map(cfg, scheme, first.state)[lsn[k]]
+        one = wear.simulate_wear(lsn[k:k + 1], scheme, cfg, state=first.state)
+        assert one.stripe_writes[expected] == 1
+
+
+@given(cfg=small_configs(), scheme=st.sampled_from(SCHEMES), n=st.integers(1, 500), seed=st.integers(0, 2**16))
+def test_life_rate_in_unit_interval(cfg, scheme, n, seed):
+    r = wear.simulate_wear(_stream(cfg, scheme, seed, n), scheme, cfg)
+    assert 0 < r.life_rate <= 1
+    assert 0 < r.life_rate_with_movement <= 1
+    assert r.life_rate == pytest.approx(1 / ((r.max_bank_writes - r.avg_bank_writes) / r.avg_bank_writes + 1))
+
+
+def test_gap_move_moves_the_line_above_the_gap():
+    """Qureshi et al.: after psi writes the line above the gap is copied into it."""
+    cfg = WearConfig(ranks=1, banks_per_rank=1, stripes_per_bank=4, cubes=1, sg_regions=1, gap_interval_writes=2)
+    r = wear.simulate_wear([0, 0], "sg", cfg)  # N = 3 lines in 4 slots, gap at slot 3
+    assert r.moves == 1 and r.move_stripe_writes.tolist() == [0, 0, 0, 1]  # line in slot 2 -> slot 3
+    assert (r.state.gap.tolist(), r.state.start.tolist()) == ([2], [0])
+    assert wear.physical_map(cfg, "sg", r.state).tolist() == [0, 1, 3]
+    r = wear.simulate_wear([0] * 6, "sg", cfg)  # gap 3 -> 2 -> 1 -> 0
+    assert r.state.gap.tolist() == [0] and wear.physical_map(cfg, "sg", r.state).tolist() == [1, 2, 3]
+    r = wear.simulate_wear([0] * 8, "sg", cfg)  # gap at 0: slot 3 -> 0, gap back to N, start + 1
+    assert (r.state.gap.tolist(), r.state.start.tolist()) == ([3], [1])
+    assert wear.physical_map(cfg, "sg", r.state).tolist() == [1, 2, 0]
+
+
+# ---------------------------------------------------------------- perfectly uniform streams
+
+TINY = dict(ranks=2, banks_per_rank=4, stripes_per_bank=8, cubes=2, sg_regions=4, sfc_rotate_cubes=True)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_perfectly_uniform_stream_gives_life_rate_one(scheme):
+    """Sweeps of all logical stripes covering whole start-gap periods with psi a multiple of the
+    region's N (see models.wear docstring): every bank gets exactly the same data writes."""
+    n = WearConfig(**TINY).region_slots(scheme) - 1 if scheme != "none" else 1
+    cfg = WearConfig(**TINY, gap_interval_writes=n)
+    s = wear.uniform_stream(cfg, scheme)
+    r = wear.simulate_wear(s, scheme, cfg)
+    assert r.life_rate == 1.0
+    assert len(np.unique(r.bank_writes)) == 1
+    if scheme != "none":
+        assert len(np.unique(r.stripe_writes)) == 1  # every physical slot written N psi times
+        np.testing.assert_array_equal(r.state.start, 0)  # a whole rotation: back to the start
+
+
+@pytest.mark.parametrize("scheme", ["none", "rr"])
+def test_uniform_sweeps_table1_exact_for_static_bank_regions(scheme):
+    s = wear.uniform_stream(TABLE1, scheme, sweeps=3)
+    assert wear.simulate_wear(s, scheme, TABLE1).life_rate == 1.0
+
+
+def test_uniform_needs_whole_periods_for_moving_schemes():
+    """The condition matters: a third of a rotation of uniform sweeps leaves SFC banks unequal
+    (the gap slot sits in one bank for psi writes at a time)."""
+    cfg = WearConfig(**TINY, gap_interval_writes=31)
+    s = wear.uniform_stream(cfg, "sfc")
+    part = s[: len(s) // 3]
+    assert wear.simulate_wear(part, "sfc", cfg).life_rate < 1.0
+    with pytest.raises(ValueError, match="multiple"):
+        wear.uniform_stream(WearConfig(**TINY, gap_interval_writes=5), "sfc")
+
+
+# ---------------------------------------------------------------- streams and ordering
+
+def _lsn(trace, cfg=TABLE1):
+    return wear.stripe_write_stream(trace, cfg)
+
+
+DEVICE_4K_BLOCKS = TABLE1.logical_stripes * 8  # 4 KiB blocks of the addressable device
+
+
+def random_stream(seed=1, n=200_000):
+    """Randw-like: 4 KiB random writes over a working set of 1/8 of the device."""
+    return _lsn(uniform_trace(n, n_blocks=DEVICE_4K_BLOCKS // 8, write_ratio=1.0, seed=seed))
+
+
+def hotspot_stream(seed=2, n=200_000):
+    """Classic hot/cold: 90 % of 4 KiB writes on a contiguous 10 % of the device."""
+    t = mixture(n, [(0.9, uniform_trace, {"n_blocks": DEVICE_4K_BLOCKS // 10, "write_ratio": 1.0}),
+                    (0.1, uniform_trace, {"n_blocks": DEVICE_4K_BLOCKS, "write_ratio": 1.0})], seed=seed)
+    return _lsn(t)
+
+
+@pytest.mark.parametrize("make", [random_stream, hotspot_stream], ids=["random", "hot-spot"])
+def test_ordering_sfc_rr_sg_long_run(make):
+    """Over the device lifetime (the workload repeating until start-gap has rotated every line
+    through its region) SFC > RR > SG, the paper's Figure 9 ordering."""
+    df, _ = wear.compare_schemes(make(), GAP_SCHEMES)
+    lr = dict(zip(df["scheme"], df["life_rate_long_run"], strict=True))
+    assert lr["sfc"] > lr["rr"] > lr["sg"]
+    assert lr["sfc"] == pytest.approx(1.0)  # cubes hold the same slots in every bank
+    assert lr["rr"] > 2 * lr["sg"]
+
+
+@pytest.mark.parametrize("make", [random_stream, hotspot_stream], ids=["random", "hot-spot"])
+def test_one_pass_rr_and_sfc_beat_sg(make):
+    """One pass of 200k writes (~0.03 gap sweeps per cube at psi = 100): RR and SFC spread the
+    working set over all banks, SG keeps it on a few. SFC vs RR is a tie within Poisson noise
+    (sigma/mean ~ 1/sqrt(1560) = 2.5 % per bank) in this static regime, so only closeness is
+    asserted (8 %: ~3 sigma of the max over 128 banks)."""
+    df, _ = wear.compare_schemes(make(), GAP_SCHEMES)
+    lr = dict(zip(df["scheme"], df["life_rate"], strict=True))
+    assert lr["rr"] > 3 * lr["sg"] and lr["sfc"] > 3 * lr["sg"]
+    assert abs(lr["sfc"] - lr["rr"]) < 0.08
+
+
+def test_simulated_full_rotation_matches_long_run_formula():
+    """Replaying a stationary hot-spot stream for whole start-gap rotations in a small device
+    reaches the closed-form long-run bank writes (sampling noise: 3 % tolerance) and the
+    SFC > RR > SG ordering."""
+    cfg = WearConfig(ranks=2, banks_per_rank=4, stripes_per_bank=16, cubes=2, sg_regions=4, gap_interval_writes=2)
+    rng = np.random.default_rng(5)
+    cap = cfg.logical_stripes
+    # a rotation is N (N + 1) psi region writes (1,984 for a 32-slot SG region; cold SG regions get
+    # ~2.5 % of the stream): 2M writes give them >= 25 rotations, so partial ones weigh <= 4 %
+    n = 2_000_000
+    hot = rng.random(n) < 0.9
+    lsn = np.where(hot, rng.integers(0, cap // 10 + 1, n), rng.integers(0, cap, n))
+    sim = {s: wear.simulate_wear(lsn, s, cfg) for s in GAP_SCHEMES}
+    for s in GAP_SCHEMES:
+        lr = wear.long_run_bank_writes(lsn, s, cfg)
+        np.testing.assert_allclose(sim[s].bank_writes, lr, rtol=0.03)
+    assert sim["sfc"].life_rate > sim["rr"].life_rate > sim["sg"].life_rate
+
+
+def test_stripe_write_stream_from_block_trace():
+    t = BlockTrace([0, 1, 2, 3], [True, False, True, True], [0, 0, 32768 - 512, 0], [4096, 512, 1024, 512],
+                   [0, 0, 0, 1])
+    s = wear.stripe_write_stream(t)
+    assert s.tolist() == [0, 0, 1, 2]  # read dropped; a write over a stripe boundary counts twice;
+    # device 1 is placed after device 0's 2 stripes
+    assert wear.stripe_write_stream(t, address="first_touch").tolist() == [0, 0, 1, 2]
+    with pytest.raises(ValueError, match="address"):
+        wear.stripe_write_stream(t, address="nope")
+    assert len(wear.stripe_write_stream(t.subset(~t.is_write))) == 0
+
+
+def test_lifetime_matches_closed_form():
+    from models.lifetime import SECONDS_PER_YEAR
+
+    y = wear.lifetime_years_for(TABLE1, 1e8, 50e6, 0.5, movement_overhead=0.01)
+    assert y == pytest.approx(2 * 2**30 * 1e8 * 0.5 / (50e6 * 1.01) / SECONDS_PER_YEAR)
+    t = BlockTrace([0, 2 * 10**9], [True, False], [0, 0], [8192, 4096], [0, 0])
+    assert wear.write_rate_bytes_per_s(t) == 4096.0
+    with pytest.raises(ValueError, match="no writes"):
+        wear.write_rate_bytes_per_s(t.subset(~t.is_write))
+
+
+def test_paper_comparison_fin1_like():
+    """Seed 003 Figure 9 averages: SFC 0.9255, RR 0.619, SG 0.0598 (21.6x). Our Fin1-like preset
+    (a synthetic stand-in, not the SPC-1 trace) is dominated by a few Zipf-hot stripes, so one
+    pass is far below the paper for every scheme; in the long run SFC reaches 1, within 0.08 of
+    the paper's 0.9255 (the paper's short traces are not fully rotated either). We only assert
+    that SFC improves on SG, as in the paper."""
+    from models.traces.bundled import load_bundled_trace
+
+    df, _ = wear.compare_schemes(_lsn(load_bundled_trace("synthetic:fin1", n_requests=30_000)), GAP_SCHEMES)
+    row = df.set_index("scheme")
+    assert row.loc["sfc", "improvement_vs_sg"] > 1
+    assert row.loc["sfc", "life_rate_long_run"] == pytest.approx(wear.PAPER_LIFE_RATE["sfc"], abs=0.08)
+    assert row.loc["sfc", "improvement_vs_sg_long_run"] > 1
+
+
+# ---------------------------------------------------------------- CLI
+
+def _cli(*argv):
+    from cli.main import main
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["wear", *argv])
+    return code, out.getvalue()
+
+
+def test_cli_wear_columns_contract():
+    code, out = _cli("synthetic:randw", "--scheme", "none,sg,rr,sfc", "--max-requests", "5000")
+    assert code == 0
+    df = pd.read_csv(io.StringIO(out))
+    assert list(df.columns) == ["scheme", "writes", "avg_bank_writes", "max_bank_writes", "life_rate",
+                                "improvement_vs_sg"]
+    assert df["scheme"].tolist() == ["none", "sg", "rr", "sfc"]
+    assert (df["writes"] == 5000).all()
+    assert df.loc[df.scheme == "sg", "improvement_vs_sg"].item() == pytest.approx(1.0)
+
+
+def test_cli_wear_file_and_errors(tmp_path, capsys):
+    p = tmp_path / "t.csv"
+    p.write_text("time,op,offset,size\n0,W,0,4096\n1,W,65536,4096\n2,R,0,4096\n")
+    code, out = _cli(str(p), "--format", "csv", "--time-col", "time", "--op-col", "op", "--offset-col", "offset",
+                     "--size-col", "size", "--op-map", "R=read,W=write", "--scheme", "rr")
+    assert code == 0 and pd.read_csv(io.StringIO(out))["writes"].tolist() == [2]
+    code, _ = _cli("synthetic:randw", "--scheme", "bogus", "--max-requests", "100")
+    assert code == 2 and "scheme" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- page
+
+def test_wear_page_renders_and_reacts():
+    from streamlit.testing.v1 import AppTest
+
+    page = Path(__file__).resolve().parents[1] / "app" / "views" / "wear.py"
+    at = AppTest.from_file(str(page), default_timeout=120).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.title[0].value == "Wear leveling"
+    before = {m.label: m.value for m in at.metric}
+    at.multiselect(key="wl.schemes").set_value(["sg", "sfc"]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    after = {m.label: m.value for m in at.metric}
+    assert before != after
