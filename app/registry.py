@@ -9,18 +9,18 @@ PAGES: list[tuple[str, str, str, str, str]] = [
     ("Overview", "home.py", "Home", ":material/home:", "home"),
     ("Overview", "devices.py", "Device catalogue", ":material/memory:", "devices"),
     ("Storage", "break_even.py", "File-cache break-even", ":material/balance:", "break-even"),
+    ("Storage", "file_cache_sim.py", "File-cache simulation", ":material/cached:", "file-cache-sim"),
     ("Storage", "trace_explorer.py", "Trace explorer", ":material/query_stats:", "trace-explorer"),
     ("Storage", "workload.py", "Filebench workloads", ":material/work:", "workloads"),
-    ("Storage", "file_cache_sim.py", "File-cache simulation", ":material/cached:", "file-cache-sim"),
     ("Storage", "device_char.py", "Device characterization", ":material/speed:", "device-characterization"),
     ("Storage", "hdd_model.py", "HDD model", ":material/album:", "hdd-model"),
     ("Storage", "write_cache.py", "PCM write cache (HALO)", ":material/save_as:", "write-cache"),
-    ("Planner", "planner.py", "Target-workload finder", ":material/target:", "planner"),
-    ("Endurance", "wear.py", "Wear leveling", ":material/grid_on:", "wear-leveling"),
+    ("Memory", "paging.py", "Virtual memory on SCM", ":material/view_module:", "paging"),
+    ("Memory", "memory_extension.py", "NVM memory extension", ":material/memory_alt:", "memory-extension"),
     ("Endurance", "lifetime.py", "Memory-extension lifetime", ":material/hourglass_bottom:", "lifetime"),
     ("Endurance", "write_reduction.py", "Write reduction", ":material/compress:", "write-reduction"),
-    ("Memory", "memory_extension.py", "NVM memory extension", ":material/memory_alt:", "memory-extension"),
-    ("Memory", "paging.py", "Virtual memory on SCM", ":material/view_module:", "paging"),
+    ("Endurance", "wear.py", "Wear leveling", ":material/grid_on:", "wear-leveling"),
+    ("Planner", "planner.py", "Target-workload finder", ":material/target:", "planner"),
 ]
 
 SECTIONS = ["Overview", "Storage", "Memory", "Endurance", "Planner"]

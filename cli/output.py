@@ -7,6 +7,8 @@ import sys
 
 import pandas as pd
 
+from models._export import sanitize_frame
+
 
 def add_format_option(parser: argparse.ArgumentParser, name: str = "--format") -> None:
     """Add ``--format csv|json`` (output format) to ``parser``."""
@@ -15,10 +17,10 @@ def add_format_option(parser: argparse.ArgumentParser, name: str = "--format") -
 
 
 def emit(df: pd.DataFrame, fmt: str = "csv", stream=None) -> None:
-    """Write ``df`` as CSV (header + rows) or a JSON list of records."""
+    """Write ``df`` as CSV (header + rows, formula-safe text cells) or a JSON list of records."""
     stream = stream or sys.stdout
     if fmt == "json":
         stream.write(df.to_json(orient="records", double_precision=15))
         stream.write("\n")
     else:
-        df.to_csv(stream, index=False, float_format="%.10g", lineterminator="\n")
+        sanitize_frame(df).to_csv(stream, index=False, float_format="%.10g", lineterminator="\n")

@@ -462,7 +462,7 @@ def profile_trace(trace, *, page_sizes=PAGE_SIZES, memory_bytes=None, memory_fra
     >>> prof.tlb_hit_rates([1, 2, 3]).round(3).tolist()
     [[0.15, 0.467, 0.95], [0.65, 0.967, 0.967]]
     >>> prof.clock_fault_rates([8192]).round(3).tolist()
-    [[0.533], [0.35]]
+    [[0.517], [0.35]]
     """
     addr = _addresses(trace, include_instructions)
     ps = _check_page_sizes(page_sizes)

@@ -39,3 +39,11 @@ def test_breakeven_bad_input_is_a_message():
     assert rc == 2 and "valid names" in err
     rc, _, err = run("breakeven", "--t-ns", "100")
     assert rc == 2 and "--T-ns" in err
+
+
+def test_cli_csv_output_is_formula_safe():
+    from cli.output import emit
+
+    out = io.StringIO()
+    emit(pd.DataFrame({"workload": ["=1+1", "ok"], "value": [-2.0, 3.0]}), "csv", out)
+    assert out.getvalue().splitlines() == ["workload,value", "'=1+1,-2", "ok,3"]
