@@ -105,3 +105,32 @@ def test_break_even_csv_download_and_share_link(server, page):
     text = Path(path).read_text()
     assert text.splitlines()[0] == "accesses,Tc_cached_ns,Tx_uncached_ns,caching_pays"
     assert len(text.splitlines()) > 3
+
+
+def test_malformed_upload_names_the_line_and_keeps_the_page(server, page, tmp_path):
+    bad = tmp_path / "bad.trace"
+    good_lines = "".join(f"{i * 1000} 0 {i * 8} 8 1\n" for i in range(20))
+    bad.write_text(good_lines + "21000 0 abc 8 1\n")
+    page.goto(f"{server}/trace-explorer")
+    _wait_done(page)
+    page.get_by_text("Upload a file").first.click()
+    uploader = page.locator('[data-testid="stFileUploader"]').filter(has_text="trace file").locator('input[type="file"]')
+    uploader.wait_for(state="attached", timeout=60_000)
+    _wait_done(page)
+    uploader.set_input_files(str(bad))
+    page.wait_for_selector('[data-testid="stAlertContentError"]', timeout=60_000)
+    _wait_done(page)
+    text = page.locator('[data-testid="stAlertContentError"]').first.inner_text()
+    assert "line 21" in text, text
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(ART / "trace-explorer-bad-upload.png"), full_page=True)
+    good = tmp_path / "good.trace"
+    good.write_text(good_lines)
+    uploader.set_input_files(str(good))
+    # the rerun replaces the error by the trace's statistics
+    page.locator('[data-testid="stAlertContentError"]').first.wait_for(state="detached", timeout=60_000)
+    _wait_done(page)
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)  # statistics table drawn
+    assert page.locator('[data-testid="stException"]').count() == 0
+    errs = page.locator('[data-testid="stAlertContentError"]')
+    assert errs.count() == 0, errs.first.inner_text()

@@ -2,42 +2,32 @@
 
 import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 
 import pandas as pd
 
-from cli.main import main
 
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        rc = main(list(argv))
-    return rc, out.getvalue(), err.getvalue()
-
-
-def test_breakeven_csv_contract():
-    rc, out, _ = run("breakeven", "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "160")
+def test_breakeven_csv_contract(run_cli):
+    rc, out, _ = run_cli("breakeven", "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "160")
     assert rc == 0
     df = pd.read_csv(io.StringIO(out))
     assert list(df.columns[:4]) == ["t_ns", "T_ns", "Tm_ns", "n_star"]
     assert df.loc[0, "n_star"] == 2.0
 
 
-def test_breakeven_json_and_devices():
-    rc, out, _ = run("breakeven", "--device", "dram", "--device", "hdd-7200", "--format", "json")
+def test_breakeven_json_and_devices(run_cli):
+    rc, out, _ = run_cli("breakeven", "--device", "dram", "--device", "hdd-7200", "--format", "json")
     assert rc == 0
     rows = json.loads(out)
     assert [r["device"] for r in rows] == ["dram", "hdd-7200"]
     assert rows[0]["n_star"] > rows[1]["n_star"]
 
 
-def test_breakeven_bad_input_is_a_message():
-    rc, _, err = run("breakeven", "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "10")
+def test_breakeven_bad_input_is_a_message(run_cli):
+    rc, _, err = run_cli("breakeven", "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "10")
     assert rc == 2 and "Tm_ns" in err and "Traceback" not in err
-    rc, _, err = run("breakeven", "--device", "floppy")
+    rc, _, err = run_cli("breakeven", "--device", "floppy")
     assert rc == 2 and "valid names" in err
-    rc, _, err = run("breakeven", "--t-ns", "100")
+    rc, _, err = run_cli("breakeven", "--t-ns", "100")
     assert rc == 2 and "--T-ns" in err
 
 

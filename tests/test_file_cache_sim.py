@@ -1,13 +1,11 @@
 """Trace-driven file-cache study (seed 004 §2, Figures 3-5) and the mrc / cache-sim CLI."""
 
 import io
-from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
 from models.file_cache import timings_from_device
 from models.file_cache_sim import (
     break_even_share,
@@ -19,13 +17,6 @@ from models.file_cache_sim import (
 from models.sim import hit_ratio_curve, simulate
 from models.traces.blocks import split_blocks
 from models.traces.bundled import load_bundled_trace
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        rc = main(list(argv))
-    return rc, out.getvalue(), err.getvalue()
 
 
 def test_time_accounting_by_hand():
@@ -100,24 +91,24 @@ def test_bad_input():
         log_sizes(10, 0)
 
 
-def test_cli_mrc_contract():
-    rc, out, err = run("mrc", "mqsim:tpcc-small", "--sizes", "10,100,1000")
+def test_cli_mrc_contract(run_cli):
+    rc, out, err = run_cli("mrc", "mqsim:tpcc-small", "--sizes", "10,100,1000")
     assert rc == 0, err
     df = pd.read_csv(io.StringIO(out))
     assert list(df.columns) == ["cache_blocks", "hit_ratio", "byte_hit_ratio"]
     acc = split_blocks(load_bundled_trace("mqsim:tpcc-small"), 4096)
     exact = hit_ratio_curve(acc.block, sizes=[10, 100, 1000])
     np.testing.assert_allclose(df.hit_ratio, exact.hit_ratio, rtol=1e-9)
-    rc, out, _ = run("mrc", "mqsim:tpcc-small", "--points", "5", "--shards", "0.5")
+    rc, out, _ = run_cli("mrc", "mqsim:tpcc-small", "--points", "5", "--shards", "0.5")
     assert rc == 0 and len(pd.read_csv(io.StringIO(out))) == 5
-    rc, _, err = run("mrc", "mqsim:tpcc-small", "--sizes", "10,x")
+    rc, _, err = run_cli("mrc", "mqsim:tpcc-small", "--sizes", "10,x")
     assert rc == 2 and "--sizes" in err
-    rc, _, err = run("mrc", "mqsim:tpcc-small", "--shards", "2")
+    rc, _, err = run_cli("mrc", "mqsim:tpcc-small", "--shards", "2")
     assert rc == 2 and "rate" in err
 
 
-def test_cli_cache_sim_contract():
-    rc, out, err = run("cache-sim", "mqsim:tpcc-small", "--policy", "clock", "--cache-blocks", "100,1000")
+def test_cli_cache_sim_contract(run_cli):
+    rc, out, err = run_cli("cache-sim", "mqsim:tpcc-small", "--policy", "clock", "--cache-blocks", "100,1000")
     assert rc == 0, err
     df = pd.read_csv(io.StringIO(out))
     for col in ("hits", "misses", "writebacks", "hit_ratio"):
@@ -126,5 +117,5 @@ def test_cli_cache_sim_contract():
     r = simulate(acc.block, 1000, "clock", is_write=acc.is_write)
     assert (df.loc[1, "hits"], df.loc[1, "writebacks"]) == (r.hits, r.writebacks)
     assert r.writebacks > 0  # the trace has writes: the dirty model is exercised
-    rc, _, err = run("cache-sim", "mqsim:tpcc-small", "--policy", "ac", "--cache-blocks", "-5")
+    rc, _, err = run_cli("cache-sim", "mqsim:tpcc-small", "--policy", "ac", "--cache-blocks", "-5")
     assert rc == 2 and "cache_blocks" in err

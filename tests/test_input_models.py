@@ -73,3 +73,47 @@ def test_rejects_nan_inf_and_negative(name):
         signed = (info.json_schema_extra or {}).get("signed", False)  # documented signed quantities
         if field.endswith(NON_NEGATIVE_SUFFIXES) and not signed:
             assert _errors_for(cls, field, -1), f"{name}.{field} accepts a negative value"
+
+
+def _examples():
+    """A real instance of every input/result model that has required fields."""
+    import numpy as np
+
+    from models import device_char, devices, file_cache, hdd, lifetime, memory_extension, workload_fit
+
+    drive = hdd.load_drive("ibm18es")
+    seek = np.array([[1, 1.5], [10, 2.0], [100, 3.2], [1000, 6.0], [5000, 13.0]])
+    return {
+        "models.device_char.CharProfile": lambda: device_char.get_profile(next(iter(device_char.PRESETS))),
+        "models.devices.DeviceProfile": lambda: devices.get_device("pcm-memext"),
+        "models.file_cache.BreakEvenInputs": lambda: file_cache.BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160),
+        "models.hdd.DriveSpec": lambda: drive,
+        "models.hdd.SeekFit": lambda: hdd.fit_seek_curve(seek[:, 0], seek[:, 1]),
+        "models.hdd.Zone": lambda: drive.zones[0],
+        "models.lifetime.LifetimeDistribution": lambda: lifetime.lifetime_monte_carlo(
+            16e9, 1e7, 1e9, endurance_sigma=0.2, trials=50, seed=1, keep_samples=True),
+        "models.lifetime.LifetimeInputs": lambda: lifetime.LifetimeInputs(
+            capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9),
+        "models.memory_extension.MemExtResult": lambda: memory_extension.simulate_memext(
+            memory_extension.page_stream(address=(np.arange(5000) % 700) * 4096)),
+        "models.workload_fit.StorageConfig": lambda: workload_fit.get_config("pcm-dax"),
+    }
+
+
+EXAMPLES = _examples()
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_json_round_trip(name):
+    from pydantic import ValidationError
+
+    cls = MODELS[name]
+    if name in EXAMPLES:
+        inst = EXAMPLES[name]()
+    else:
+        try:
+            inst = cls()
+        except ValidationError as e:  # a new model with required fields needs an entry in _examples
+            pytest.fail(f"{name} has required fields: add a real instance to _examples() ({e.error_count()} missing)")
+    assert isinstance(inst, cls)
+    assert cls.model_validate_json(inst.model_dump_json()) == inst

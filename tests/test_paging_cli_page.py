@@ -4,28 +4,19 @@ from __future__ import annotations
 
 import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
 from models.traces.memtraces import load_memtrace, memtrace_names, save_memtrace_npz
 
 ROOT = Path(__file__).resolve().parents[1]
 COLS = ["page_size", "tlb_miss_rate", "fault_rate", "t_addr_ns", "t_data_ns", "amat_ns"]
 
 
-def run_cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        rc = main(list(argv))
-    return rc, out.getvalue(), err.getvalue()
-
-
-def test_amat_bundled_trace_columns_contract():
+def test_amat_bundled_trace_columns_contract(run_cli):
     rc, out, err = run_cli("amat", "sqlite", "--max-requests", "50000", "--latency-multiple", "100")
     assert rc == 0, err
     df = pd.read_csv(io.StringIO(out))
@@ -37,7 +28,7 @@ def test_amat_bundled_trace_columns_contract():
     assert df["tlb_miss_rate"].iloc[0] > df["tlb_miss_rate"].iloc[-2]
 
 
-def test_amat_options_and_lackey_file(tmp_path):
+def test_amat_options_and_lackey_file(tmp_path, run_cli):
     # a small lackey text file: a loop over 40 KiB with stores
     lines = ["==1== Lackey"]
     for r in range(20):
@@ -62,7 +53,7 @@ def test_amat_options_and_lackey_file(tmp_path):
     assert len(json.loads(out)) == 9
 
 
-def test_amat_npz_file(tmp_path):
+def test_amat_npz_file(tmp_path, run_cli):
     t = load_memtrace("gcc", 20_000)
     f = save_memtrace_npz(tmp_path / "g.npz", t.address, t.kind, t.size, {"program": "test"})
     rc, out, err = run_cli("amat", str(f), "--latency-multiple", "1", "--page-sizes", "4096")
@@ -79,14 +70,14 @@ def test_amat_npz_file(tmp_path):
     (["amat", "sqlite", "--memory-frac", "-1"], "memory_fraction"),
     (["amat", "sqlite", "--storage-bandwidth-MBps", "10"], "--storage-latency-ns"),
 ])
-def test_amat_bad_input_is_a_clean_error(argv, msg):
+def test_amat_bad_input_is_a_clean_error(argv, msg, run_cli):
     rc, out, err = run_cli(*argv)
     assert rc == 2
     assert msg in err
     assert "Traceback" not in err
 
 
-def test_amat_bad_lackey_line_names_the_line(tmp_path):
+def test_amat_bad_lackey_line_names_the_line(tmp_path, run_cli):
     p = tmp_path / "bad.lackey"
     p.write_text(" L 0400,8\n S zz,8\n")
     rc, _, err = run_cli("amat", str(p), "--format", "csv") if False else run_cli("amat", str(p))
@@ -116,22 +107,28 @@ def test_paging_page_runs_with_a_synthetic_trace():
 
 
 def test_paging_page_bundled_trace_and_device():
-    from models.traces.bundled import bundled_traces
-
-    state = {"pg.max_refs": 30_000, "pg.storage_mode": "device", "pg.device": "optane-dcpmm"}
-    # the .npz traces appear in the shared picker once models/traces/bundled.py lists them (requested
-    # from the trace layer); until then the page runs on the picker's synthetic source
-    bundled = "lackey:sqlite" in bundled_traces("lackey")
-    if bundled:
-        state.update({"pg.trace_source": "bundled", "pg.trace_name": "lackey:sqlite"})
+    state = {"pg.max_refs": 30_000, "pg.storage_mode": "device", "pg.device": "optane-dcpmm",
+             "pg.trace_source": "bundled", "pg.trace_name": "lackey:sqlite"}
     at = _page(**state)
     at.run()
     assert not at.exception, at.exception
     assert "Memory trace" in [r.label for r in at.radio]
     assert not at.error, [e.value for e in at.error]
     assert any("optane-dcpmm" in i.value for i in at.info)
-    if bundled:
-        assert any("30,000" in m.value for m in at.metric)
+    assert any("30,000" in m.value for m in at.metric)
+
+
+def test_paging_page_latency_change_changes_amat_table():
+    at = _page(**{"pg.max_refs": 30_000, "pg.trace_source": "bundled", "pg.trace_name": "lackey:xz",
+                  "pg.storage_mode": "multiple", "pg.latency_multiple": 1.0})
+    at.run()
+    assert not at.exception, at.exception
+    before = at.dataframe[0].value.copy()
+    at.number_input(key="pg.latency_multiple").set_value(1000.0).run()
+    assert not at.exception
+    after = at.dataframe[0].value
+    col = next(c for c in before.columns if "amat" in c.lower())
+    assert (after[col].to_numpy() > before[col].to_numpy()).all()  # slower storage, higher AMAT at every page size
 
 
 def test_paging_page_bad_link_parameter_is_named_and_ignored():

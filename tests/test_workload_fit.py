@@ -237,3 +237,17 @@ def test_workload_page():
     assert not at.exception
     assert not at.error
     assert len(at.get("plotly_chart")) >= 2
+
+
+def test_workload_page_threads_change_changes_throughput():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app/views/workload.py"), default_timeout=60)
+    at.run()
+    assert not at.exception
+    before = at.dataframe[0].value.copy()
+    at.number_input(key="wl.threads").set_value(1).run()
+    assert not at.exception
+    after = at.dataframe[0].value
+    num = before.select_dtypes("number").columns
+    assert not before[num].equals(after[num])
