@@ -19,24 +19,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
+from _common import print_ratio, timed
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from models import memory_extension as me  # noqa: E402
-from models import write_reduction as wr  # noqa: E402
-
-
-def timed(f, *a, repeat=3, **k):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = f(*a, **k)
-        best = min(best, time.perf_counter() - t)
-    return best, out
+from models import memory_extension as me
+from models import write_reduction as wr
 
 
 def main(argv=None) -> int:
@@ -72,7 +60,7 @@ def main(argv=None) -> int:
     t_mf, _ = timed(wr.page_costs, pages, schemes=("inclusive+mfwr-1w",))
     print(f"DCW+PIN cells, numba: {len(pages) / t_dcw:,.0f} pages/s; NumPy unpackbits: {len(pages) / t_np:,.0f} pages/s")
     print(f"MFWR-1W images: {len(pages) / t_mf:,.0f} pages/s")
-    print(f"ratio: {t_np / t_dcw:.2f}")
+    print_ratio(t_np, t_dcw)
     return 0
 
 

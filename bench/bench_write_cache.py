@@ -18,27 +18,15 @@ The last line is ``ratio: N`` = HALO time / reference LRU kernel time.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import print_ratio, timed
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from models import hdd  # noqa: E402
-from models import write_cache as wc  # noqa: E402
-from models.sim.policies import simulate_lru  # noqa: E402
-from models.traces.synthetic import preset  # noqa: E402
-
-
-def timed(f, *a, repeat=3, **k):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = f(*a, **k)
-        best = min(best, time.perf_counter() - t)
-    return best, out
+from models import hdd
+from models import write_cache as wc
+from models.sim.policies import simulate_lru
+from models.traces.synthetic import preset
 
 
 def main() -> None:
@@ -73,7 +61,7 @@ def main() -> None:
         n += hdd.validate_drive(name)["requests"]
     t = time.perf_counter() - t
     print(f"HDD service-time model: {n:,} validation requests in {t:.2f} s ({n / t:,.0f} requests/s)")
-    print(f"ratio: {t_halo / t_ref:.2f}")
+    print_ratio(t_halo, t_ref)
 
 
 if __name__ == "__main__":

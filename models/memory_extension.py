@@ -58,6 +58,7 @@ from pydantic import Field, NonNegativeInt
 
 from models._base import ModelInput, NonNegativeFloat
 from models.devices import DeviceProfile, get_device
+from models.sim.policies import _evict
 
 __all__ = [
     "PAGE_BYTES",
@@ -284,6 +285,49 @@ class MemExtResult(ModelInput):
 
 
 _POL = {"fifo": 0, "clock": 1, "age": 2}
+# _evict is models.sim.policies' (numba's on-disk cache misses edits there, numba#1833).
+
+
+@njit(cache=True)
+def _advance(hand, cap):
+    """The hand one slot further round a ring of ``cap`` slots."""
+    hand += 1
+    return 0 if hand == cap else hand
+
+
+@njit(cache=True)
+def _victim(ring, hand, cap, policy, ref, cnt, age_max):
+    """Sweep the hand to the page to evict; return (page, hand).
+
+    FIFO (policy 0) takes the page under the hand; CLOCK (1) clears set reference bits until
+    it finds a clear one; the age policy (2) adds 1 (at most ``age_max``) to the counter of a
+    page whose bit is set (clearing the bit), else subtracts 1, and evicts at <= 0.
+    Stays specialised: ``models.sim.policies._ring`` sweeps CLOCK inline and has no age counters.
+    """
+    while True:
+        v = ring[hand]
+        if policy == 0:
+            return v, hand
+        if ref[v]:
+            ref[v] = False
+            if policy == 2:
+                cnt[v] = min(cnt[v] + 1, age_max)
+        elif policy == 1:
+            return v, hand
+        else:
+            cnt[v] -= 1
+            if cnt[v] <= 0:
+                return v, hand
+        hand = _advance(hand, cap)
+
+
+@njit(cache=True)
+def _replace(v, page, ring, hand, cap, resident, dirty, pref):
+    """Evict ``v`` (under the hand) and put ``page`` in its slot; return (1 if v was dirty else 0, hand)."""
+    d = _evict(v, resident, dirty)
+    pref[v] = False
+    ring[hand] = page
+    return d, _advance(hand, cap)
 
 
 @njit(cache=True)
@@ -336,45 +380,17 @@ def _memext_kernel(ids, vpn, is_write, cap, policy, age_max, depth, n_strides, t
         else:
             first = not seen[x]
             seen[x] = True
-            # ---- insert x, evicting a victim when DRAM is full (shared with prefetch below)
+            # ---- insert x, evicting a victim when DRAM is full (as prefetch below)
             if size < cap:
                 ring[size] = x
                 size += 1
             else:
-                while True:
-                    v = ring[hand]
-                    if policy == 0:
-                        break
-                    if policy == 1:
-                        if ref[v]:
-                            ref[v] = False
-                            hand += 1
-                            if hand == cap:
-                                hand = 0
-                            continue
-                        break
-                    if ref[v]:
-                        ref[v] = False
-                        cnt[v] = min(cnt[v] + 1, age_max)
-                    else:
-                        cnt[v] -= 1
-                        if cnt[v] <= 0:
-                            break
-                    hand += 1
-                    if hand == cap:
-                        hand = 0
-                resident[v] = False
-                pref[v] = False
+                v, hand = _victim(ring, hand, cap, policy, ref, cnt, age_max)
+                d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
                 evictions += 1
-                if dirty[v]:
-                    dirty_ev += 1
-                if exclusive or dirty[v]:
+                dirty_ev += d
+                if exclusive or d:
                     now += wb_stall_ns
-                dirty[v] = False
-                ring[hand] = x
-                hand += 1
-                if hand == cap:
-                    hand = 0
             resident[x] = True
             ref[x] = False
             cnt[x] = 0
@@ -431,43 +447,13 @@ def _memext_kernel(ids, vpn, is_write, cap, policy, age_max, depth, n_strides, t
                                 ring[size] = c
                                 size += 1
                             else:
-                                while True:
-                                    v = ring[hand]
-                                    if policy == 0:
-                                        break
-                                    if policy == 1:
-                                        if ref[v]:
-                                            ref[v] = False
-                                            hand += 1
-                                            if hand == cap:
-                                                hand = 0
-                                            continue
-                                        break
-                                    if ref[v]:
-                                        ref[v] = False
-                                        cnt[v] = min(cnt[v] + 1, age_max)
-                                    else:
-                                        cnt[v] -= 1
-                                        if cnt[v] <= 0:
-                                            break
-                                    hand += 1
-                                    if hand == cap:
-                                        hand = 0
+                                v, hand = _victim(ring, hand, cap, policy, ref, cnt, age_max)
                                 if v == x:  # never evict the page just faulted in
-                                    hand += 1
-                                    if hand == cap:
-                                        hand = 0
+                                    hand = _advance(hand, cap)
                                     continue
-                                resident[v] = False
-                                pref[v] = False
+                                d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
                                 evictions += 1
-                                if dirty[v]:
-                                    dirty_ev += 1
-                                dirty[v] = False
-                                ring[hand] = c
-                                hand += 1
-                                if hand == cap:
-                                    hand = 0
+                                dirty_ev += d  # written by the kernel thread: no stall
                             seen[c] = True
                             resident[c] = True
                             ref[c] = False

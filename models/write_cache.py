@@ -54,6 +54,7 @@ from numba import njit
 from pydantic import Field
 
 from models._base import ModelInput
+from models.sim.policies import _move_to_head, _pop_tail, _push_head
 
 __all__ = [
     "SECTOR_BYTES",
@@ -191,6 +192,8 @@ def scaled_cache_sizes_mb(footprint: int, sizes_mb=PAPER_CACHE_MB) -> np.ndarray
 
 
 # ----------------------------------------------------------------------------- kernels
+# The LRU list helpers come from models.sim.policies (same speed, measured on 1M requests);
+# numba's on-disk cache misses edits to another file's helpers (numba#1833): clear it after.
 @njit(cache=True)
 def _grow(a, n):
     if n < len(a):
@@ -198,6 +201,18 @@ def _grow(a, n):
     b = np.empty(max(2 * len(a), n + 1), a.dtype)
     b[: len(a)] = a
     return b
+
+
+@njit(cache=True)
+def _run_buffers():
+    """Empty buffers of the HDD request stream: (first sector, sectors, is write) per run."""
+    return np.empty(1024, np.int64), np.empty(1024, np.int64), np.empty(1024, np.bool_)
+
+
+@njit(cache=True)
+def _grow_runs(out_lbn, out_n, out_w, room):
+    """The run buffers, copied into larger ones that hold ``room`` runs."""
+    return _grow(out_lbn, room), _grow(out_n, room), _grow(out_w, room)
 
 
 @njit(cache=True)
@@ -255,9 +270,7 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
     scan = 0
     clock = 0
     ops = 0
-    out_lbn = np.empty(1024, np.int64)
-    out_n = np.empty(1024, np.int64)
-    out_w = np.empty(1024, np.bool_)
+    out_lbn, out_n, out_w = _run_buffers()
     cnt = 0
     hits = 0
     misses = 0
@@ -270,11 +283,9 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
     for r in range(n_req):
         clock += 1
         w = is_write[r]
-        room = cnt + 4 * (item_ptr[r + 1] - item_ptr[r]) * (1 + 256) + 8
-        if room > len(out_lbn):  # a request can emit 4 runs per item, and destage a bucket per item
-            out_lbn = _grow(out_lbn, room)
-            out_n = _grow(out_n, room)
-            out_w = _grow(out_w, room)
+        room = cnt + 4 * (item_ptr[r + 1] - item_ptr[r]) * (1 + 256) + 8  # 4 runs and a destage per item
+        if room > len(out_lbn):
+            out_lbn, out_n, out_w = _grow_runs(out_lbn, out_n, out_w, room)
         first_run = True
         for k in range(item_ptr[r], item_ptr[r + 1]):
             it = item[k]
@@ -348,9 +359,8 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                                 crashed = True
                                 break
                             ops += 1
-                            cnt = _emit_bits(out_lbn, out_n, out_w, cnt,
-                                                                    batch_key[order[j]] * BLOCK_SECTORS,
-                                                                    meta_bits[q], True, merge)
+                            cnt = _emit_bits(out_lbn, out_n, out_w, cnt, batch_key[order[j]] * BLOCK_SECTORS,
+                                             meta_bits[q], True, merge)
                             merge = True
                             if track:
                                 for s in range(BLOCK_SECTORS):
@@ -391,7 +401,7 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                     misses += 1
                 if need:
                     cnt = _emit_bits(out_lbn, out_n, out_w, cnt, block_key[it] * BLOCK_SECTORS,
-                                                            need, False, not first_run)
+                                     need, False, not first_run)
                     first_run = False
         if crashed:
             break
@@ -411,38 +421,23 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity):
     head = -1  # most recent
     tail = -1  # least recent
     used = 0
-    out_lbn = np.empty(1024, np.int64)
-    out_n = np.empty(1024, np.int64)
-    out_w = np.empty(1024, np.bool_)
+    out_lbn, out_n, out_w = _run_buffers()
     cnt = 0
     hits = 0
     misses = 0
     evictions = 0
     for r in range(len(is_write)):
         w = is_write[r]
-        room = cnt + 4 * (item_ptr[r + 1] - item_ptr[r]) + 8
-        if room > len(out_lbn):  # a request can emit 4 runs per item
-            out_lbn = _grow(out_lbn, room)
-            out_n = _grow(out_n, room)
-            out_w = _grow(out_w, room)
+        room = cnt + 4 * (item_ptr[r + 1] - item_ptr[r]) + 8  # a request can emit 4 runs per item
+        if room > len(out_lbn):
+            out_lbn, out_n, out_w = _grow_runs(out_lbn, out_n, out_w, room)
         first_run = True
         for k in range(item_ptr[r], item_ptr[r + 1]):
             it = item[k]
             bits = item_bits[k]
             s = slot_of[it]
-            if s >= 0:  # move to front
-                if s != head:
-                    pv = prev[s]
-                    nx = nxt[s]
-                    nxt[pv] = nx
-                    if nx >= 0:
-                        prev[nx] = pv
-                    else:
-                        tail = pv
-                    prev[s] = -1
-                    nxt[s] = head
-                    prev[head] = s
-                    head = s
+            if s >= 0 and s != head:  # move to front
+                head, tail = _move_to_head(s, head, tail, prev, nxt)
             if w:
                 if s >= 0:
                     slot_bits[s] |= bits
@@ -453,27 +448,15 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity):
                         s = used
                         used += 1
                     else:  # evict the LRU block, write back its dirty sectors
-                        s = tail
-                        tail = prev[s]
-                        if tail >= 0:
-                            nxt[tail] = -1
-                        else:
-                            head = -1
-                        cnt = _emit_bits(out_lbn, out_n, out_w, cnt,
-                                                                block_key[slot_item[s]] * BLOCK_SECTORS,
-                                                                slot_bits[s], True, False)
+                        s, head, tail = _pop_tail(head, tail, prev, nxt)
+                        cnt = _emit_bits(out_lbn, out_n, out_w, cnt, block_key[slot_item[s]] * BLOCK_SECTORS,
+                                         slot_bits[s], True, False)
                         slot_of[slot_item[s]] = -1
                         evictions += 1
                     slot_item[s] = it
                     slot_bits[s] = bits
                     slot_of[it] = s
-                    prev[s] = -1
-                    nxt[s] = head
-                    if head >= 0:
-                        prev[head] = s
-                    head = s
-                    if tail < 0:
-                        tail = s
+                    head, tail = _push_head(s, head, tail, prev, nxt)
             else:
                 need = bits
                 if s >= 0:
@@ -483,7 +466,7 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity):
                 else:
                     misses += 1
                     cnt = _emit_bits(out_lbn, out_n, out_w, cnt, block_key[it] * BLOCK_SECTORS,
-                                                            need, False, not first_run)
+                                     need, False, not first_run)
                     first_run = False
     return out_lbn[:cnt], out_n[:cnt], out_w[:cnt], hits, misses, evictions, used
 

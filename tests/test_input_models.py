@@ -79,7 +79,15 @@ def _examples():
     """A real instance of every input/result model that has required fields."""
     import numpy as np
 
-    from models import device_char, devices, file_cache, hdd, lifetime, memory_extension, workload_fit
+    from models import (
+        device_char,
+        devices,
+        file_cache,
+        hdd,
+        lifetime,
+        memory_extension,
+        workload_fit,
+    )
 
     drive = hdd.load_drive("ibm18es")
     seek = np.array([[1, 1.5], [10, 2.0], [100, 3.2], [1000, 6.0], [5000, 13.0]])

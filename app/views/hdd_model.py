@@ -10,8 +10,13 @@ from pydantic import Field, field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
+from app.components.progress import progress_bar
 from app.components.scenario import init_state
 from models import hdd
+
+SizesKib, parse_sizes_kib = number_text("sizes_kib", what="request sizes in KiB", example="4, 64", low=0,
+                                        low_open=True, high=65536)
 
 
 class HddScenario(Scenario):
@@ -20,8 +25,8 @@ class HddScenario(Scenario):
     rotation: str = "clock"
     boundary_auto: bool = True
     boundary_cyl: float = Field(600.0, gt=0, le=1e6)
-    profile_drive: str = "hdd-7200"
-    sizes_kib: str = "4, 64, 1024"
+    profile_drive: HddProfile = GENERIC_HDD
+    sizes_kib: SizesKib = "4, 64, 1024"
 
     @field_validator("drive")
     @classmethod
@@ -37,31 +42,12 @@ class HddScenario(Scenario):
             raise ValueError("rotation must be 'clock' or 'expected'")
         return v
 
-    @field_validator("profile_drive")
-    @classmethod
-    def _prof(cls, v: str) -> str:
-        if v != "hdd-7200" and v not in hdd.drive_names():
-            raise ValueError(f"unknown drive {v!r}; valid: hdd-7200, {', '.join(hdd.drive_names())}")
-        return v
-
-    @field_validator("sizes_kib")
-    @classmethod
-    def _sizes(cls, v: str) -> str:
-        try:
-            vals = [float(x) for x in v.replace(";", ",").split(",") if x.strip()]
-        except ValueError:
-            raise ValueError("sizes_kib: give request sizes in KiB separated by commas, e.g. 4, 64") from None
-        if not vals or any(x <= 0 or x > 65536 for x in vals):
-            raise ValueError("sizes_kib: sizes must be within 0 < size <= 65536 KiB")
-        return v
-
 
 @st.cache_data(show_spinner=False)
 def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
-    bar = st.progress(0.0, text="Replaying the measured traces …")
     rows, cdfs = [], {}
     names = hdd.drive_names()
-    try:
+    with progress_bar("Replaying the measured traces …") as report:
         for k, n in enumerate(names):
             r = hdd.validate_drive(n, rotation=rotation)
             ref = hdd.DISKSIM_DEMERIT_MS.get(n, np.nan)
@@ -70,15 +56,13 @@ def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
                          "disksim_demerit_ms": ref, "ratio_to_disksim": r["demerit_ms"] / ref,
                          "within_2x": "" if np.isnan(ref) else ("yes" if r["demerit_ms"] <= 2 * ref else "no")})
             cdfs[n] = (np.sort(r["measured_ms"]), np.sort(r["predicted_ms"]))
-            bar.progress((k + 1) / len(names), text=f"Replaying the measured traces … {n}")
-    finally:
-        bar.empty()
+            report((k + 1) / len(names))
     return pd.DataFrame(rows), cdfs
 
 
 @st.cache_data(show_spinner=False)
 def _throughput(profile: str, sizes: tuple[int, ...]) -> pd.DataFrame:
-    spec = hdd.generic_drive() if profile == "hdd-7200" else hdd.load_drive(profile)
+    spec = hdd.generic_drive() if profile == GENERIC_HDD else hdd.load_drive(profile)
     dists = np.concatenate([[0], np.logspace(1, np.log10(spec.block_count / 2), 14)])
     return hdd.throughput_curve(spec, dists, sizes, requests=1500, seed=0)
 
@@ -153,10 +137,10 @@ if scn is not None:
 
     st.subheader("Throughput vs inter-request distance")
     t1, t2 = st.columns(2)
-    t1.selectbox("Drive profile", ["hdd-7200", *names], key=S.key("profile_drive"))
+    t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"))
     t2.text_input("Request sizes [KiB]", key=S.key("sizes_kib"))
     with user_errors("Throughput"):
-        sizes = tuple(int(float(x) * 1024) for x in scn.sizes_kib.replace(";", ",").split(",") if x.strip())
+        sizes = tuple(int(x * 1024) for x in parse_sizes_kib(scn.sizes_kib))
         tp = _throughput(scn.profile_drive, sizes)
         fig = go.Figure()
         for size, g in tp.groupby("request_bytes"):

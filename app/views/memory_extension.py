@@ -12,6 +12,7 @@ from pydantic import Field, field_validator
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import device_picker
+from app.components.progress import progress_bar
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, mem_trace_picker
 from models import memory_extension as me
@@ -67,11 +68,6 @@ class MemExtScenario(TraceChoice):
 def _pattern_stream(pattern, footprint, refs, per_visit, wfrac, seed):
     return me.synthetic_page_stream(pattern, footprint_pages=footprint, references=refs, refs_per_visit=per_visit,
                                     write_fraction=wfrac, seed=seed)
-
-
-def _bar(text: str):
-    bar = st.progress(0.0, text=text)
-    return bar, (lambda x: bar.progress(min(1.0, float(x)), text=f"{text} {x:.0%}"))
 
 
 S = MemExtScenario
@@ -142,9 +138,8 @@ if scn is not None:
         t_ratio, t_lat, t_pf, t_rep = st.tabs(["DRAM:NVM ratio (Figs. 10-11)", "Flash write latency (Fig. 15)",
                                                "Prefetching (Fig. 13)", "Replacement (Fig. 14)"])
         with t_ratio:
-            bar, cb = _bar("Simulating DRAM:NVM ratios …")
-            df = me.ratio_sweep(stream, devices=(fast, slow), progress=cb, policy=scn.policy, **common)
-            bar.empty()
+            with progress_bar("Simulating DRAM:NVM ratios …") as report:
+                df = me.ratio_sweep(stream, devices=(fast, slow), progress=report, policy=scn.policy, **common)
             at25 = df[df.dram_frac == 0.25].set_index("device").slowdown
             m1, m2, m3 = st.columns(3)
             m1.metric(f"{fast.name} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
@@ -163,10 +158,9 @@ if scn is not None:
         with t_lat:
             st.multiselect("Flash write latencies [µs]", ["25", "50", "100", "200", "400", "800", "1600"],
                            key=S.key("flash_write_us"), accept_new_options=True)
-            bar, cb = _bar("Simulating write latencies …")
-            df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
-                                        progress=cb, policy=scn.policy, **common)
-            bar.empty()
+            with progress_bar("Simulating write latencies …") as report:
+                df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
+                                            progress=report, policy=scn.policy, **common)
             fig = go.Figure()
             for c, g in df.groupby("config", sort=False):
                 fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.slowdown, name=c)
@@ -182,17 +176,16 @@ if scn is not None:
             c.number_input("Repeats to confirm a stride", min_value=1, max_value=1000, key=S.key("prefetch_threshold"))
             d.number_input("Submission overhead [µs]", min_value=0.0, max_value=1e5, step=0.5, key=S.key("submit_us"),
                            help="Paper: about 3-4 µs per work item submitted to a kernel worker.")
-            bar, cb = _bar("Simulating prefetch depths …")
             depths = sorted({int(float(x)) for x in scn.prefetch_depths})
             rows = []
-            for dev in (fast, slow):
-                sub = me.prefetch_sweep(stream, depths=depths, dram_frac=scn.prefetch_frac, device=dev,
-                                        policy=scn.policy, prefetch_threshold=scn.prefetch_threshold,
-                                        prefetch_strides=scn.prefetch_strides, submit_ns=scn.submit_us * 1e3,
-                                        progress=cb, **common)
-                sub.insert(0, "device", dev.name)
-                rows.append(sub)
-            bar.empty()
+            with progress_bar("Simulating prefetch depths …") as report:
+                for k, dev in enumerate((fast, slow)):
+                    sub = me.prefetch_sweep(stream, depths=depths, dram_frac=scn.prefetch_frac, device=dev,
+                                            policy=scn.policy, prefetch_threshold=scn.prefetch_threshold,
+                                            prefetch_strides=scn.prefetch_strides, submit_ns=scn.submit_us * 1e3,
+                                            progress=lambda f, k=k: report((k + f) / 2), **common)
+                    sub.insert(0, "device", dev.name)
+                    rows.append(sub)
             df = pd.concat(rows, ignore_index=True)
             g = df[df.device == fast.name]
             fig = go.Figure()
@@ -211,9 +204,8 @@ if scn is not None:
             st.number_input("Age-based counter maximum", min_value=1, max_value=255, key=S.key("age_max"),
                             help="Counter +1 when the reference bit is found set, −1 otherwise; evict at ≤ 0. "
                                  "Maximum 1 behaves exactly like CLOCK.")
-            bar, cb = _bar("Simulating replacement policies …")
-            df = me.policy_sweep(stream, progress=cb, device=fast, **common)
-            bar.empty()
+            with progress_bar("Simulating replacement policies …") as report:
+                df = me.policy_sweep(stream, progress=report, device=fast, **common)
             fig = go.Figure()
             for p, g in df.groupby("policy", sort=False):
                 fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.faults_rel_fifo, name=p)

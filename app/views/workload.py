@@ -48,8 +48,10 @@ st.title("Filebench workloads: PCM-DAX vs page-cached storage")
 st.markdown(
     "Which file workloads benefit from PCM? Each Filebench flowop gets a service demand on the CPU and the "
     "device: **ext4 + page cache** (reads hit the cache with a probability from file-set size vs cache size; "
-    "dirty data written back under pressure; fsync = dirty pages + journal commit at device write latency) or "
-    "**ext4-DAX** (every read/write at the device's latency and bandwidth; fsync = a cache-line flush; "
+    "dirty data written back under pressure; fsync = dirty pages + a jbd2 journal commit shared by the threads "
+    "fsyncing at the same time, i.e. group commit) or "
+    "**ext4-DAX** (every read/write at the device's latency and bandwidth; fsync = a cache-line flush plus the "
+    "measured cost of an ext4 journal commit on memory-speed storage; "
     "optional VM overhead as in the paper's PCM-DRAM/SSD/HDD emulation). Threads come from exact Mean Value "
     "Analysis of the closed CPU + device network (seed 000, Table 1 and Figs. 2-5)."
 )
@@ -112,5 +114,5 @@ if scn is not None:
             fig = px.bar(fl, x="config", y="ops_per_s", color=fl.files_scale.astype(str), barmode="group", log_y=True)
             show(style(fig, x="configuration", y="throughput [ops/s]"), key="wl-files")
             download_csv(fl, "workload-files.csv", key="dl-wl-files")
-        st.caption("Model limits: no journal group commit (the paper's HDD/SSD varmail latency grows more slowly "
-                   "with threads), no guest/host page-cache interaction beyond the hit ratio; see models/workload_fit.py.")
+        st.caption("Model limits: no dirty-page write-back timing (dirty_expire, throttling) in the guest or the "
+                   "host, no guest/host page-cache interaction beyond the hit ratio; see models/workload_fit.py.")

@@ -7,55 +7,39 @@ from typing import Literal
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
+from app.components.progress import progress_bar
 from app.components.scenario import init_state
-from app.components.traces import TraceChoice, block_trace_picker
-from models import hdd
+from app.components.traces import TraceChoice, trace_and_settings, trace_token
 from models import write_cache as wc
+
+SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
+                                      max_count=20)
 
 
 class WriteCacheScenario(TraceChoice):
     PREFIX = "wc"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     preset: str = "tpce"
-    drive: str = "hdd-7200"
+    drive: HddProfile = GENERIC_HDD
     size_mode: Literal["paper", "manual"] = "paper"
-    sizes_mb: str = "16, 32, 64, 128"
+    sizes_mb: SizesMb = "16, 32, 64, 128"
     exec_size_index: int = Field(4, ge=0, le=7)
     th_bcounts: float = Field(4.0, ge=0, le=256)
     threshold: float = Field(0.95, gt=0.05, le=1)
 
-    @field_validator("drive")
-    @classmethod
-    def _drive(cls, v: str) -> str:
-        if v != "hdd-7200" and v not in hdd.drive_names():
-            raise ValueError(f"unknown drive {v!r}; valid: hdd-7200, {', '.join(hdd.drive_names())}")
-        return v
-
-    @field_validator("sizes_mb")
-    @classmethod
-    def _sizes(cls, v: str) -> str:
-        try:
-            vals = [float(x) for x in v.replace(";", ",").split(",") if x.strip()]
-        except ValueError:
-            raise ValueError("sizes_mb: give cache sizes in MB separated by commas, e.g. 16, 64") from None
-        if not vals or len(vals) > 20 or any(x < 0.01 or x > 1e6 for x in vals):
-            raise ValueError("sizes_mb: 1-20 sizes within 0.01..1e6 MB")
-        return v
-
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _sweep(lbn_key: str, _req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float):
-    bar = st.progress(0.0, text="Simulating HALO and LRU at each cache size …")
-    try:
+def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float):
+    """Sweep of every policy and size; ``token`` (:func:`trace_token`) identifies the unhashed ``_req``."""
+    with progress_bar("Simulating HALO and LRU at each cache size …") as report:
         return wc.sweep_cache_sizes(_req, list(sizes), drive=drive,
                                     params=wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold),
-                                    progress=lambda f: bar.progress(float(f), text=f"Simulating … {f:.0%}"))
-    finally:
-        bar.empty()
+                                    progress=report)
 
 
 S = WriteCacheScenario
@@ -70,25 +54,22 @@ st.markdown(
     "throughput from the HDD model, and execution time = total I/O × traffic rate / throughput."
 )
 
-with st.container(border=True):
-    c1, c2 = st.columns([3, 2])
-    with c1:
-        trace = block_trace_picker(key=S.PREFIX)
-    with c2:
-        st.selectbox("HDD", ["hdd-7200", *hdd.drive_names()], key=S.key("drive"),
-                     help="hdd-7200: generic 7200 rpm profile (100 MB/s sequential, 0.5 MB/s 4 KiB random); "
-                          "others: DiskSim drives (traces larger than the drive wrap around).")
-        st.radio("Cache sizes", ["paper", "manual"], key=S.key("size_mode"), horizontal=True,
-                 format_func={"paper": "paper's 256 MB-6 GB, scaled", "manual": "manual [MB]"}.get,
-                 help="The paper sweeps 256 MB-6 GB on an 18 GB dataset (Fin1); 'scaled' keeps those ratios "
-                      "relative to the trace's footprint.")
-        if st.session_state[S.key("size_mode")] == "manual":
-            st.text_input("Cache sizes [MB]", key=S.key("sizes_mb"))
-        st.slider("Figure 5 cache size (index in the sweep)", 0, 7, key=S.key("exec_size_index"),
-                  help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
-        with st.expander("HALO constants"):
-            st.number_input("TH_BCOUNTS [blocks above the average]", 0.0, 256.0, step=1.0, key=S.key("th_bcounts"))
-            st.number_input("Destage threshold [utilization]", 0.06, 1.0, step=0.01, key=S.key("threshold"))
+trace, settings = trace_and_settings(S.PREFIX)
+with settings:
+    st.selectbox("HDD", hdd_profiles(), key=S.key("drive"),
+                 help="hdd-7200: generic 7200 rpm profile (100 MB/s sequential, 0.5 MB/s 4 KiB random); "
+                      "others: DiskSim drives (traces larger than the drive wrap around).")
+    st.radio("Cache sizes", ["paper", "manual"], key=S.key("size_mode"), horizontal=True,
+             format_func={"paper": "paper's 256 MB-6 GB, scaled", "manual": "manual [MB]"}.get,
+             help="The paper sweeps 256 MB-6 GB on an 18 GB dataset (Fin1); 'scaled' keeps those ratios "
+                  "relative to the trace's footprint.")
+    if st.session_state[S.key("size_mode")] == "manual":
+        st.text_input("Cache sizes [MB]", key=S.key("sizes_mb"))
+    st.slider("Figure 5 cache size (index in the sweep)", 0, 7, key=S.key("exec_size_index"),
+              help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
+    with st.expander("HALO constants"):
+        st.number_input("TH_BCOUNTS [blocks above the average]", 0.0, 256.0, step=1.0, key=S.key("th_bcounts"))
+        st.number_input("Destage threshold [utilization]", 0.06, 1.0, step=0.01, key=S.key("threshold"))
 
 scn = scenario_controls(S, page="write-cache")
 if scn is not None and trace is not None:
@@ -99,7 +80,7 @@ if scn is not None and trace is not None:
             sizes = tuple(float(x) for x in wc.scaled_cache_sizes_mb(fp))
             labels = [f"{m / 1024:g} GB" if m >= 1024 else f"{m} MB" for m in wc.PAPER_CACHE_MB]
         else:
-            sizes = tuple(float(x) for x in scn.sizes_mb.replace(";", ",").split(",") if x.strip())
+            sizes = tuple(parse_sizes_mb(scn.sizes_mb))
             labels = [f"{s:g} MB" for s in sizes]
         if min(sizes) * 2**20 < 2 * 4096:
             raise ValueError(f"the smallest cache ({min(sizes):.4f} MB) holds fewer than 2 blocks; "
@@ -107,8 +88,7 @@ if scn is not None and trace is not None:
         st.caption(f"{trace.name}: {len(trace):,} requests, {req.is_write.mean():.1%} writes, "
                    f"footprint {fp / 2**20:,.1f} MiB; simulated sizes: "
                    + ", ".join(f"{s:.3g} MB" for s in sizes))
-        key = f"{trace.name}|{len(trace)}|{int(req.lbn.sum())}|{int(req.nsect.sum())}|{int(req.is_write.sum())}"
-        df = _sweep(key, req, sizes, scn.drive, scn.th_bcounts, scn.threshold)
+        df = _sweep(trace_token(trace), req, sizes, scn.drive, scn.th_bcounts, scn.threshold)
         df["size_label"] = df.cache_mb.map(dict(zip(sizes, labels, strict=False)))
 
         idx = min(scn.exec_size_index, len(sizes) - 1)
