@@ -69,7 +69,7 @@ def page(server):
     ART.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 3200}, accept_downloads=True)
         pg = ctx.new_page()
         yield pg
         browser.close()

@@ -98,6 +98,24 @@ def test_lbn_mapping_is_monotone_and_covers_the_disk():
         hdd.lbn_to_chs(d, [d.block_count])
 
 
+def test_exact_layout_with_spares_and_front_space():
+    # dec_rz26: sparing scheme 3 (1 spare sector per 58-sector track -> 57 LBNs per track),
+    # 23142 empty sectors at the zone front = 406 tracks = 29 cylinders of 14 surfaces; the
+    # layout then fills Block count exactly (2599 x 14 x 57 - 23142 = 2050860)
+    d = hdd.load_drive("dec_rz26")
+    assert d.exact_layout and d.zones[0].spare_sectors_per_track == 1
+    c, s, k, bpt = hdd.lbn_to_chs(d, [0, 56, 57, 57 * 14, d.block_count - 1])
+    assert c.tolist() == [29, 29, 29, 30, 2598] and s.tolist() == [0, 0, 1, 0, 13]
+    assert k.tolist() == [0, 56, 0, 0, 56] and int(bpt[0]) == 58
+    # hp_c2247a: scheme 1, whole spare tracks at each zone's end; 96-sector tracks stay whole
+    h = hdd.load_drive("hp_c2247a")
+    assert h.exact_layout and h.zones[0].spare_tracks == 325
+    c, s, k, _ = hdd.lbn_to_chs(h, [0, 96 * 9])  # 1632 front sectors = 17 tracks = cyl 1, surface 4
+    assert k.tolist() == [0, 0] and s.tolist() == [4, 0] and c.tolist() == [1, 2]
+    # the modern drives' range/zone sparing stays spread over the zone (scaled)
+    assert not hdd.load_drive("ibm18es").exact_layout
+
+
 def test_predict_rejects_bad_input():
     d = hdd.load_drive("ibm18es")
     with pytest.raises(ValueError, match="same length"):
@@ -122,8 +140,9 @@ def test_demerit_definition():
 
 
 # Our demerit per drive (see the README table): drives within 2x of DiskSim's own figure
-# are asserted; dec_rz26 (2.3x) and hp_c2247a (3.8x) miss it and are only checked to stay
-# below their current level so a regression shows. Tolerance 2x is the issue's target.
+# are asserted; dec_rz26 (0.81 ms, 2.4x) and hp_c2247a (0.27 ms, 3.0x) miss it (see the
+# models.hdd docstring for the measured causes) and are only checked to stay below their
+# current level + ~10 % so a regression shows. Tolerance 2x is the issue's target.
 WITHIN_2X = ["atlas10k", "barracuda", "cheetah4LP", "hp_c2490a", "hp_c3323a", "ibm18es"]
 
 
@@ -142,8 +161,10 @@ def test_validation_within_2x_of_disksim(table, name):
 
 
 def test_validation_other_drives_documented(table):
-    assert table.loc["dec_rz26"].demerit_ms < 1.0
-    assert table.loc["hp_c2247a"].demerit_ms < 0.5
+    assert table.loc["dec_rz26"].demerit_ms < 0.9
+    assert table.loc["hp_c2247a"].demerit_ms < 0.3
+    for name in ("dec_rz26", "hp_c2247a"):  # means within 4 % (ours: 3.3 %, 1.4 %)
+        assert table.loc[name].mean_predicted_ms == pytest.approx(table.loc[name].mean_measured_ms, rel=0.04)
     assert table.loc["st41601n"].demerit_ms < 0.5  # no DiskSim figure published
     # without the drive cache the error is several times larger (NOTES.md: 1.5-4 ms)
     r = hdd.validate_drive("ibm18es", cache_enabled=False)

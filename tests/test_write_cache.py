@@ -53,6 +53,21 @@ def test_outdated_bucket_destaged_first():
     assert run.hdd_lbn.tolist() == [2048 * 3]
 
 
+def test_worked_example_bucket_granularity_costs_traffic():
+    # the module docstring's example: 10 blocks of region A, 9 single blocks of regions
+    # 1-9, a0 rewritten, then regions 10 and 11, then a0 again; capacity 20 blocks. HALO
+    # (threshold 100 % here, to isolate the granularity effect from the 95 % headroom)
+    # destages all of A -- a0 included, rewritten 1 request earlier -- as one 80-sector
+    # request; LRU evicts only a1 (8 sectors) and the last write of a0 hits.
+    R = wc.REGION_SECTORS
+    lbn = [8 * k for k in range(10)] + [R * k for k in range(1, 10)] + [0, R * 10, R * 11, 0]
+    req = wc.prepare_requests(_trace(lbn, [8] * len(lbn), [True] * len(lbn)))
+    p = wc.HaloParams(threshold=1.0, th_bcounts=0, th_recency=0, outdate_recency=1e9)
+    h, lru = wc.simulate_halo(req, 20, p), wc.simulate_lru_write_cache(req, 20)
+    assert h.hdd_lbn.tolist() == [0] and h.hdd_nsect.tolist() == [80] and (h.hits, h.misses) == (1, 22)
+    assert lru.hdd_lbn.tolist() == [8] and lru.hdd_nsect.tolist() == [8] and (lru.hits, lru.misses) == (2, 21)
+
+
 def test_lru_writes_back_dirty_block_on_eviction():
     t = _trace([0, 8, 16, 0], [8, 8, 8, 8], [True, True, True, False])
     run = wc.simulate_lru_write_cache(wc.prepare_requests(t), 2)
@@ -60,7 +75,30 @@ def test_lru_writes_back_dirty_block_on_eviction():
     assert run.hdd_lbn.tolist() == [0, 0] and run.hdd_write.tolist() == [True, False]
 
 
-def test_traffic_no_cache_is_one_and_bad_input():
+def test_block_lru_fills_partial_blocks_and_writes_back_whole_blocks():
+    # 1-block cache. r0 writes sectors 2-3 of block 0 (miss), r1 reads all of block 0,
+    # r2 writes block 1 whole (miss, evicts block 0), r3 writes sector 8 (hit), r4 writes
+    # sector 16 (miss, evicts block 1).
+    t = _trace([2, 0, 8, 8, 16], [2, 8, 8, 1, 1], [True, False, True, True, True])
+    req = wc.prepare_requests(t)
+    b = wc.simulate_lru_write_cache(req, 1)  # default: block granularity
+    # block: r0 fills sectors 0-1 and 4-7 from the HDD, so r1 hits; r2 needs no fill and
+    # writes back all 8 sectors of block 0; r4 writes back block 1 and fills sectors 17-23
+    assert list(zip(b.hdd_lbn.tolist(), b.hdd_nsect.tolist(), b.hdd_write.tolist(), strict=True)) == [
+        (0, 2, False), (4, 4, False), (0, 8, True), (8, 8, True), (17, 7, False)]
+    assert (b.hits, b.misses, b.fill_sectors, b.hdd_sectors) == (2, 3, 13, 29)
+    assert b.traffic_rate == pytest.approx(29 / 20)
+    s = wc.simulate_lru_write_cache(req, 1, lru_granularity="sector")
+    # sector: no fill, r1 misses the 6 uncached sectors, evictions write back dirty sectors only
+    assert list(zip(s.hdd_lbn.tolist(), s.hdd_nsect.tolist(), s.hdd_write.tolist(), strict=True)) == [
+        (0, 2, False), (4, 4, False), (2, 2, True), (8, 8, True)]
+    assert (s.hits, s.misses, s.fill_sectors, s.hdd_sectors) == (1, 4, 0, 16)
+    # 1 MB = 256 blocks: nothing is evicted, the fills still happen
+    r = wc.run_write_cache(req, "lru", 1)
+    assert (r["hdd_fill_sectors"], r["hdd_write_sectors"], r["hdd_read_sectors"]) == (13, 0, 13)
+    with pytest.raises(ValueError, match="lru_granularity"):
+        wc.run_write_cache(req, "lru", 1, lru_granularity="page")
+
     t = _trace([0, 100], [8, 3], [True, False])
     r = wc.run_write_cache(t, "none", 1)
     assert r["traffic_rate"] == 1.0 and r["dram_bytes"] == 0
@@ -148,14 +186,45 @@ def tpce():
 
 def test_paper_direction_random_writes(tpce):
     # TPC-E-like, 99.8 % writes: HALO's HDD stream is far more sequential and it runs faster
+    # than either LRU baseline (measured here: distance LRU/HALO 13.6x block, 7.1x sector)
     size = float(wc.scaled_cache_sizes_mb(wc.footprint_bytes(tpce))[4])  # "2 GB"
     h = wc.run_write_cache(tpce, "halo", size)
-    lru = wc.run_write_cache(tpce, "lru", size)
-    assert h["mean_lbn_distance"] < 0.5 * lru["mean_lbn_distance"]
-    assert h["exec_time_s"] < lru["exec_time_s"]
-    # traffic: the paper has HALO 5-10 % below LRU; ours is within a few % either way
-    # (HALO destages whole buckets at 95 % utilisation) -- see the report, not tuned
-    assert h["traffic_rate"] == pytest.approx(lru["traffic_rate"], rel=0.10)
+    lru = wc.run_write_cache(tpce, "lru", size)  # block granularity (default)
+    lru_s = wc.run_write_cache(tpce, "lru", size, lru_granularity="sector")
+    for ref in (lru, lru_s):
+        assert h["mean_lbn_distance"] < 0.5 * ref["mean_lbn_distance"]
+        assert h["exec_time_s"] < ref["exec_time_s"]
+    # traffic, paper: HALO 5-10 % below LRU. Against the block LRU ours is 24 % below (31 %
+    # of the written blocks are partial: fill reads + whole-block write-backs), so at least
+    # the paper's 5 % holds; against the sector LRU (HALO's own bitmap) ours is 1.5 % ABOVE
+    # (0-8 % over all presets and sizes: 95 % headroom, whole-bucket destaging; module
+    # docstring). The 10 % band bounds that gap in both directions.
+    assert h["traffic_rate"] <= 0.95 * lru["traffic_rate"]
+    assert h["traffic_rate"] == pytest.approx(lru_s["traffic_rate"], rel=0.10)
+
+
+@pytest.mark.parametrize("name", ["fin1", "tpce", "mail"])
+def test_traffic_vs_both_lru_baselines_on_write_heavy_presets(name):
+    # all 8 scaled sizes, 20k requests. Measured HALO / block-LRU traffic: fin1 0.51-0.52,
+    # tpce 0.75-0.77 (the paper's "5-10 % lower" holds and is exceeded: <= 0.95); mail has
+    # no partial writes, so both LRUs are the same cache and HALO is at parity (measured
+    # -0.3..+1.7 %; paper: within ~2 %, so a 3 % band).
+    from models.traces.synthetic import preset
+
+    req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
+    for c in wc.scaled_cache_sizes_mb(wc.footprint_bytes(req)):
+        cap = wc._capacity_blocks(float(c))
+        h = wc.simulate_halo(req, cap).traffic_rate
+        b = wc.simulate_lru_write_cache(req, cap)
+        s = wc.simulate_lru_write_cache(req, cap, lru_granularity="sector")
+        # fills and whole-block write-backs outweigh the reads a fill turns into hits
+        assert b.traffic_rate >= s.traffic_rate
+        if name == "mail":
+            assert b.fill_sectors == 0 and np.array_equal(b.hdd_nsect, s.hdd_nsect)
+            assert h == pytest.approx(b.traffic_rate, rel=0.03)
+        else:
+            assert b.fill_sectors > 0 and h <= 0.95 * b.traffic_rate
+            assert h == pytest.approx(s.traffic_rate, rel=0.10)  # HALO 0-8 % above sector LRU
 
 
 def test_read_only_trace_gains_nothing():
@@ -181,6 +250,12 @@ def test_write_cache_page_renders_and_reacts():
     at.text_input(key="wc.sizes_mb").set_value("1, 2").run()
     assert not at.exception
     assert len(at.dataframe[0].value) == 6  # 3 policies x 2 sizes
+    lru_block = at.dataframe[0].value.set_index("policy").loc["lru", "traffic_rate"].tolist()
+    at.radio(key="wc.lru_granularity").set_value("sector").run()
+    assert not at.exception
+    df = at.dataframe[0].value.set_index("policy")
+    assert (df.loc["lru", "hdd_fill_sectors"] == 0).all()
+    assert df.loc["lru", "traffic_rate"].tolist() != lru_block  # tpce preset: 31 % partial written blocks
     at.text_input(key="wc.sizes_mb").set_value("-1").run()
     assert any("sizes_mb" in e.value for e in at.error)
 
@@ -193,5 +268,12 @@ def test_cli_writecache(capsys, tmp_path):
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0] == "policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes"
     assert [r.split(",")[0] for r in out[1:]] == ["halo", "lru", "none"]
+    assert main(["writecache", "mqsim:tpcc-small", "--policy", "lru", "--cache-mb", "4",
+                 "--lru-granularity", "sector"]) == 0
+    sector = capsys.readouterr().out.strip().splitlines()[1].split(",")
+    block = out[2].split(",")
+    assert float(sector[2]) < float(block[2])  # tpcc-small: 57 % partial written blocks, fills cost traffic
+    with pytest.raises(SystemExit):
+        main(["writecache", "mqsim:tpcc-small", "--lru-granularity", "page"])
     assert main(["writecache", "mqsim:tpcc-small", "--cache-mb", "4", "--drive", "nope"]) == 2
     assert main(["writecache", str(tmp_path / "none.csv"), "--cache-mb", "4"]) == 2

@@ -31,15 +31,17 @@ class WriteCacheScenario(TraceChoice):
     exec_size_index: int = Field(4, ge=0, le=7)
     th_bcounts: float = Field(4.0, ge=0, le=256)
     threshold: float = Field(0.95, gt=0.05, le=1)
+    lru_granularity: Literal["block", "sector"] = "block"
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float):
+def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float,
+           lru_granularity: str):
     """Sweep of every policy and size; ``token`` (:func:`trace_token`) identifies the unhashed ``_req``."""
     with progress_bar("Simulating HALO and LRU at each cache size …") as report:
         return wc.sweep_cache_sizes(_req, list(sizes), drive=drive,
                                     params=wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold),
-                                    progress=report)
+                                    progress=report, lru_granularity=lru_granularity)
 
 
 S = WriteCacheScenario
@@ -49,7 +51,9 @@ st.markdown(
     "A PCM write cache absorbs writes; the HDD sees read misses and the cache's write-backs. **HALO** "
     "(seed 003, Algorithm 1) groups cached 4 KiB blocks by 1 MiB disk region and, at 95 % PCM "
     "utilization, destages a whole region (large and not recently used, or outdated) as one sorted "
-    "sequential batch; **LRU** writes back each evicted dirty block. Metrics as in the paper: traffic "
+    "sequential batch; **LRU** writes back each evicted dirty block (block granularity: a partial write "
+    "miss first reads the rest of the 4 KiB block from the HDD and the whole block is written back; sector "
+    "granularity: a per-sector dirty bitmap like HALO's). Metrics as in the paper: traffic "
     "rate (HDD sectors / requested sectors), mean inter-request LBN distance of the HDD stream, HDD "
     "throughput from the HDD model, and execution time = total I/O × traffic rate / throughput."
 )
@@ -67,6 +71,13 @@ with settings:
         st.text_input("Cache sizes [MB]", key=S.key("sizes_mb"))
     st.slider("Figure 5 cache size (index in the sweep)", 0, 7, key=S.key("exec_size_index"),
               help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
+    st.radio("LRU baseline", ["block", "sector"], key=S.key("lru_granularity"), horizontal=True,
+             format_func={"block": "4 KiB blocks (fill + whole-block write-back)",
+                          "sector": "512 B sectors (dirty bitmap)"}.get,
+             help="Block: a conventional block cache; a partial write miss reads the block's other sectors "
+                  "from the HDD (counted in the traffic) and an evicted block is written back whole. "
+                  "Sector: HALO's per-sector bitmap, no fill. The paper's '5-10 % lower traffic' lies between "
+                  "the two (see the model's docstring).")
     with st.expander("HALO constants"):
         st.number_input("TH_BCOUNTS [blocks above the average]", 0.0, 256.0, step=1.0, key=S.key("th_bcounts"))
         st.number_input("Destage threshold [utilization]", 0.06, 1.0, step=0.01, key=S.key("threshold"))
@@ -88,7 +99,7 @@ if scn is not None and trace is not None:
         st.caption(f"{trace.name}: {len(trace):,} requests, {req.is_write.mean():.1%} writes, "
                    f"footprint {fp / 2**20:,.1f} MiB; simulated sizes: "
                    + ", ".join(f"{s:.3g} MB" for s in sizes))
-        df = _sweep(trace_token(trace), req, sizes, scn.drive, scn.th_bcounts, scn.threshold)
+        df = _sweep(trace_token(trace), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
         df["size_label"] = df.cache_mb.map(dict(zip(sizes, labels, strict=False)))
 
         idx = min(scn.exec_size_index, len(sizes) - 1)
@@ -105,7 +116,7 @@ if scn is not None and trace is not None:
         for pol in ("none", "lru", "halo"):
             fig.add_bar(x=[pol], y=[at.loc[pol, "exec_time_s"]], name=pol)
         show(style(fig, title=f"Figure 5: execution time at {labels[idx]}", y="execution time [s]"), key="wc-fig5")
-        names = {"none": "no cache", "lru": "LRU", "halo": "HALO"}
+        names = {"none": "no cache", "lru": f"LRU ({scn.lru_granularity})", "halo": "HALO"}
 
         def sweep_fig(col: str, title: str, ylab: str, key: str, logy: bool = False) -> None:
             fig = go.Figure()

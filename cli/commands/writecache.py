@@ -5,6 +5,8 @@
 
 TRACE is a file (any supported format) or a bundled name (mqsim:tpcc-small, synthetic:fin1, ...).
 --drive: hdd-7200 (generic catalogue profile, default) or a bundled DiskSim drive.
+--lru-granularity: block (default; partial write misses fill the block from the HDD, whole
+4 KiB blocks written back) or sector (per-sector dirty bitmap, as HALO's).
 --cache-mb is repeatable (a sweep). Output CSV columns:
 policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes
 """
@@ -33,6 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="PCM cache size [MB = 2^20 bytes] (repeatable; default: the paper's sizes "
                         "scaled to the trace footprint)")
     p.add_argument("--drive", default="hdd-7200", help="HDD profile: hdd-7200 or a DiskSim drive name")
+    p.add_argument("--lru-granularity", dest="lru_granularity", choices=["block", "sector"], default="block",
+                   help="LRU baseline: block (fill partial blocks from the HDD, write back whole 4 KiB "
+                        "blocks; default) or sector (per-sector dirty bitmap, no fill)")
     add_format_option(p, "--output")
 
 
@@ -50,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for pol in args.policy or ["halo"]:
         for c in sizes if pol != "none" else sizes[:1]:
-            r = run_write_cache(req, pol, c, drive=args.drive)
+            r = run_write_cache(req, pol, c, drive=args.drive, lru_granularity=args.lru_granularity)
             rows.append({k: r[k] for k in COLUMNS})
     emit(pd.DataFrame(rows, columns=COLUMNS), args.output_format)
     return 0

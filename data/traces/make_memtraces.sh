@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Record valgrind lackey memory-reference traces of four real programs and convert them to
+# Record valgrind lackey memory-reference traces of five real programs and convert them to
 # the compact bundled format data/traces/mem/<name>.npz (see models/traces/memtraces.py).
 #
 #   data/traces/make_memtraces.sh            # all traces
-#   data/traces/make_memtraces.sh xz sort    # some of them
+#   data/traces/make_memtraces.sh xz sort    # some of them (xz sort gcc sqlite numpy)
 #
 # Environment: PYTHON (default .venv/bin/python), WORK (scratch folder for the generated inputs,
 # default a fresh mktemp -d, removed at the end), VALGRIND (default valgrind).
@@ -30,9 +30,33 @@ if [[ -z "${WORK:-}" ]]; then
 fi
 mkdir -p "$WORK"
 export LC_ALL=C
+# numpy trace: fixed str-hash seed (dict/set layouts, hence heap addresses, do not vary per run)
+export PYTHONHASHSEED=0
+want() { local n; for n in "${SELECTED[@]}"; do [[ $n == "$1" ]] && return 0; done; return 1; }
+SELECTED=("$@")
+sel() { [[ ${#SELECTED[@]} -eq 0 ]] || want "$1"; }
 
 # ------------------------------------------------------------------ deterministic inputs
-if [[ ! -f "$WORK/.inputs-done" ]]; then
+# numpy workload (the traced script itself; needs no input files). Start-up = interpreter + `import
+# numpy` = 171,969,086 data references (measured for `python -c "import numpy"`), skipped below.
+cat > "$WORK/numpy_work.py" <<'EOF'
+import os
+
+os.environ["OPENBLAS_NUM_THREADS"] = "1"  # one thread: a single, deterministic reference stream
+import numpy as np  # noqa: E402
+
+n = 1 << 21
+# 2 Mi pseudo-random float64 (Knuth multiplicative hash, vectorised uint32 arithmetic): 16 MiB
+x = ((np.arange(n, dtype=np.uint32) * np.uint32(2654435761)) >> np.uint32(8)).astype(np.float64)
+X = np.fft.fft(x)  # complex128 FFT of 2 Mi points (pocketfft): 32 MiB in + 32 MiB out
+p = np.abs(X)
+s = np.sort(p)  # quicksort of 16 MiB
+print(float(s[-1]), float(p.sum()))
+EOF
+if [[ ${#SELECTED[@]} -gt 0 ]] && ! { sel xz || sel sort || sel gcc || sel sqlite; }; then
+  NO_INPUTS=1  # only programs without generated inputs were asked for
+fi
+if [[ ! -f "$WORK/.inputs-done" && -z "${NO_INPUTS:-}" ]]; then
 "$PY" - "$WORK" <<'EOF'
 import sys
 from pathlib import Path
@@ -132,10 +156,6 @@ record() {
   [[ $rc -eq 0 ]] || { echo "conversion of $name failed ($rc)" >&2; exit 1; }
 }
 
-want() { local n; for n in "${SELECTED[@]}"; do [[ $n == "$1" ]] && return 0; done; return 1; }
-SELECTED=("$@")
-sel() { [[ ${#SELECTED[@]} -eq 0 ]] || want "$1"; }
-
 sel xz && record xz 2000000 10000000 "xz -6 compression of 24 MB of generated text (LZMA2, BT4 match finder, 8 MiB dictionary)" \
   "$(xz --version | head -1)" -- xz -6 -T1 -c corpus.txt
 sel sort && record sort 2000000 5000000 "GNU sort -n of 1 000 000 random integers (9.9 MB), C locale, 256 MiB buffer" \
@@ -144,4 +164,6 @@ sel gcc && record gcc 2000000 5000000 "GCC cc1 -O2 compiling a generated 400-fun
   "$(gcc --version | head -1)" -- "$CC1" -quiet -O2 gen.c -o /dev/null
 sel sqlite && record sqlite 2000000 5000000 "sqlite3: 270 000 primary-key lookups joined with a table scan on a 300 000-row (16 MB) database" \
   "sqlite3 $(sqlite3 --version | cut -d' ' -f1)" -- sqlite3 db.sqlite ".read query.sql"
+sel numpy && record numpy 175000000 5000000 "NumPy $("$PY" -c 'import numpy; print(numpy.__version__)'): 16 MiB of hashed float64, complex FFT of 2 Mi points, abs, sort (one OpenBLAS thread, PYTHONHASHSEED=0)" \
+  "$("$PY" -c 'import platform; print("CPython", platform.python_version())')" -- "$PY" numpy_work.py
 ls -l "$OUT"
