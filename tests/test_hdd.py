@@ -140,10 +140,11 @@ def test_demerit_definition():
 
 
 # Our demerit per drive (see the README table): drives within 2x of DiskSim's own figure
-# are asserted; dec_rz26 (0.81 ms, 2.4x) and hp_c2247a (0.27 ms, 3.0x) miss it (see the
-# models.hdd docstring for the measured causes) and are only checked to stay below their
-# current level + ~10 % so a regression shows. Tolerance 2x is the target.
-WITHIN_2X = ["atlas10k", "barracuda", "cheetah4LP", "hp_c2490a", "hp_c3323a", "ibm18es"]
+# are asserted (2x is the target; the model is deterministic, so no extra slack:
+# hp_c2247a sits at 1.94x with the SCSI bus phases modelled). dec_rz26 (0.81 ms, 2.4x)
+# misses it (see the models.hdd docstring for the measured cause) and is only checked to
+# stay below its current level + ~10 % so a regression shows.
+WITHIN_2X = ["atlas10k", "barracuda", "cheetah4LP", "hp_c2247a", "hp_c2490a", "hp_c3323a", "ibm18es"]
 
 
 @pytest.fixture(scope="module")
@@ -162,9 +163,8 @@ def test_validation_within_2x_of_disksim(table, name):
 
 def test_validation_other_drives_documented(table):
     assert table.loc["dec_rz26"].demerit_ms < 0.9
-    assert table.loc["hp_c2247a"].demerit_ms < 0.3
-    for name in ("dec_rz26", "hp_c2247a"):  # means within 4 % (ours: 3.3 %, 1.4 %)
-        assert table.loc[name].mean_predicted_ms == pytest.approx(table.loc[name].mean_measured_ms, rel=0.04)
+    # mean within 4 % (ours: 3.3 %)
+    assert table.loc["dec_rz26"].mean_predicted_ms == pytest.approx(table.loc["dec_rz26"].mean_measured_ms, rel=0.04)
     assert table.loc["st41601n"].demerit_ms < 0.5  # no DiskSim figure published
     # without the drive cache the error is several times larger (NOTES.md: 1.5-4 ms)
     r = hdd.validate_drive("ibm18es", cache_enabled=False)
@@ -222,3 +222,64 @@ def test_cli_hdd_validate(capsys, tmp_path):
     assert main(["hdd", "validate", "--drive", "floppy"]) == 2
     assert "valid names" in capsys.readouterr().err
     assert main(["hdd", "validate", "--drive", str(tmp_path / "missing")]) == 2
+
+
+def test_bus_phase_parameters_parsed():
+    d = hdd.load_drive("hp_c2247a")
+    assert not d.never_disconnect and d.extra_write_disconnect
+    assert (d.data_prep_ms, d.reselect_first_ms, d.reselect_other_ms) == (0.02519, 0.16249, 0.12883)
+    assert (d.extradisc_command_ms, d.extradisc_inter_disconnect_ms, d.extradisc_seek_delta_ms) == (0.64244, 0.42885, 0.25)
+    assert d.write_disconnect_ms == 0.16565 and d.min_seek_delay_ms == 0.6
+    # every other bundled drive has zero phase overheads, so the phases change nothing there
+    for n in hdd.drive_names():
+        if n != "hp_c2247a":
+            o = hdd.load_drive(n)
+            assert not o.extra_write_disconnect and o.reselect_first_ms == o.data_prep_ms == o.min_seek_delay_ms == 0
+    assert hdd.load_drive("dec_rz26").never_disconnect
+
+
+def test_extra_write_disconnect_matches_trace_tags():
+    # hp_c2247a's measured trace tags each write "Doub" (command + data-phase disconnects) or
+    # "Trip" (one more: DiskSim's extra write disconnect). Our rule -- a write right after a
+    # write that it does not continue -- must select exactly the "Trip" writes.
+    rows = [ln.split() for ln in (data_dir() / "disksim" / "hp_c2247a.trace").read_text().splitlines() if ln.strip()]
+    w = np.array([r[0] == "W" for r in rows])
+    lbn = np.array([int(r[2]) for r in rows])
+    end = lbn + np.array([int(r[3]) for r in rows])
+    rule = w & np.r_[False, w[:-1]] & (lbn != np.r_[-1, end[:-1]])
+    trip = np.array([r[1] == "Trip" for r in rows])
+    assert trip.sum() > 1000 and (rule == trip).all()
+
+
+def test_extra_write_disconnect_timeline():
+    d = hdd.load_drive("hp_c2247a")
+    n = 8
+    lb = [100_000, 900_000]  # two non-sequential writes, back to back
+    t = hdd.predict_service_ms(d, [True, True], lb, [n, n], [0.0, 0.0], rotation="expected")
+    t_cyl = hdd.lbn_to_chs(d, lb)[0]
+    rot = d.rotation_ms
+    bpt = int(hdd.lbn_to_chs(d, [lb[1]])[3][0])
+    xfer = n / bpt * rot
+    # second write: mechanism starts after the extradisc command overhead + seek delta,
+    # the data phase after command, disconnect, inter-disconnect delay and reselection
+    seek = float(hdd.seek_time_ms(d, abs(int(t_cyl[1]) - int(t_cyl[0])))) + d.write_settle_ms
+    mend = d.extradisc_command_ms + d.extradisc_seek_delta_ms + max(seek, d.min_seek_delay_ms) + 0.5 * rot + xfer
+    bus_end = (d.extradisc_command_ms + d.extradisc_disconnect1_ms + d.extradisc_inter_disconnect_ms
+               + d.reselect_first_ms + d.data_prep_ms + n * d.bus_write_ms_per_block)
+    expect = max(mend, bus_end + d.extradisc_disconnect2_ms) + d.reselect_other_ms + d.write_completion_ms
+    assert t[1] == pytest.approx(expect, abs=1e-9)
+    # a sequential continuation is not an extra-disconnect write: ordinary write-miss overhead
+    t2 = hdd.predict_service_ms(d, [True, True], [lb[0], lb[0] + n], [n, n], [0.0, 0.0], rotation="expected")
+    assert t2[1] - d.write_miss_after_write_ms > 0 and t2[1] != pytest.approx(t[1])
+
+
+def test_write_settle_only_when_heads_move():
+    # DiskSim adds the write settle only to a non-zero seek/head-switch; hp_c2247a's is +0.65 ms
+    d = hdd.load_drive("hp_c2247a").model_copy(update={"min_seek_delay_ms": 0.0})
+    same = hdd.predict_service_ms(d, [False, True], [100_000, 100_010], [4, 4], [0.0, 0.0], rotation="expected")
+    moved = hdd.predict_service_ms(d, [False, True], [100_000, 900_000], [4, 4], [0.0, 0.0], rotation="expected")
+    c, _, _, bpt = hdd.lbn_to_chs(d, [100_000, 900_000])
+    seek = float(hdd.seek_time_ms(d, int(c[1] - c[0])))
+    dxfer = 4 * d.rotation_ms * (1 / bpt[1] - 1 / bpt[0])
+    # same track: no positioning, no settle; moved: seek + settle (+ the other zone's media rate)
+    assert moved[1] - same[1] == pytest.approx(seek + d.write_settle_ms + dxfer, abs=1e-9)
