@@ -27,7 +27,8 @@ def sanitize_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` with every text cell and column name made formula-safe."""
     out = df.copy()
     out.columns = [safe_cell(str(c)) for c in out.columns]
-    for c in out.columns:
-        if out[c].dtype == object or pd.api.types.is_string_dtype(out[c]):
-            out[c] = out[c].map(safe_cell)
+    for i in range(out.shape[1]):  # by position: duplicate column names must not break the export
+        col = out.iloc[:, i]
+        if col.dtype == object or pd.api.types.is_string_dtype(col):
+            out.isetitem(i, col.map(safe_cell))
     return out

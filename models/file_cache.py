@@ -172,6 +172,9 @@ def caching_pays(n, t, T, Tm):
 def verdict(t: float, T: float, Tm: float) -> str:
     """One sentence saying whether and when caching pays.
 
+    ``t``, ``T``, ``Tm``: access time from the file cache, from storage, and from storage
+    including cache insertion [ns] (see :class:`BreakEvenInputs`).
+
     >>> verdict(100, 100, 150)
     'Caching never pays: storage (100 ns) is no slower than the cache (100 ns), so every hit saves nothing while insertion costs 50 ns.'
     """

@@ -185,7 +185,7 @@ class LifetimeDistribution(ModelInput):
 def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float,
                          write_rate_bytes_per_s: float, *, wear_efficiency: float = 1.0,
                          endurance_sigma: float = 0.0, fail_fraction: float = 1e-3,
-                         line_bytes: int = 64, trials: int = 1000, seed=None,
+                         line_bytes: int = 64, trials: int = 1000, seed=0,
                          keep_samples: bool = False) -> LifetimeDistribution:
     """Lifetime distribution with a lognormal per-line endurance spread (order statistics).
 
@@ -260,7 +260,7 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
 
 def lifetime_bruteforce_lines(n_lines: int, endurance_writes_per_cell: float, seconds_per_write: float,
                               *, endurance_sigma: float, fail_fraction: float, trials: int,
-                              seed=None) -> np.ndarray:
+                              seed=0) -> np.ndarray:
     """Reference for tests: sample every line's endurance and take the k-th smallest [s].
 
     Small devices only (``trials x n_lines`` values). ``seconds_per_write`` is the time

@@ -183,7 +183,7 @@ def load_page_pairs(name: str = "pages/page_pairs.npz") -> PagePairs:
 def synthetic_page_pairs(n_pages: int = 1000, *, dirty_fraction: float = 0.5,
                          zero_fraction: float = 0.4, frequent_values: int = 16,
                          frequent_fraction: float = 0.3, changed_word_fraction: float = 0.1,
-                         seed=None) -> PagePairs:
+                         seed=0) -> PagePairs:
     """Synthetic page pairs with a frequent-value word distribution.
 
     Each 4-byte word of a page is 0 with probability ``zero_fraction``, one of

@@ -23,3 +23,8 @@ def test_csv_bytes_escapes_text_but_not_numbers():
     assert back["name"].tolist() == ["'=cmd|' /C calc'!A0", "ok", "'@SUM(1)"]
     assert back["v"].tolist() == [-1.5, 2.0, 3.0]
     assert "'=evil" in back.columns
+
+
+def test_csv_bytes_with_duplicate_column_names():
+    df = pd.DataFrame([["=a", "+b", 1.0]], columns=["c", "c", "v"])
+    assert csv_bytes(df).decode().splitlines() == ["c,c,v", "'=a,'+b,1"]

@@ -205,6 +205,11 @@ def test_hdd_page_renders_and_switches_drive():
     assert {m.label: m.value for m in at.metric} != before
     at.text_input(key="hdd.sizes_kib").set_value("4, abc").run()
     assert not at.exception and any("sizes_kib" in e.value for e in at.error)
+    # the bad field stays on screen with the user's text, the other inputs are kept
+    assert at.text_input(key="hdd.sizes_kib").value == "4, abc"
+    assert at.selectbox(key="hdd.drive").value == "barracuda"
+    at.text_input(key="hdd.sizes_kib").set_value("4, 64").run()
+    assert not at.exception and not at.error and at.metric
 
 
 def test_cli_hdd_validate(capsys, tmp_path):

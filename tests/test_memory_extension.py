@@ -265,3 +265,20 @@ def test_memory_extension_page():
     assert flash > pcm > 1
     at.radio(key="mx.accounting").set_value("exclusive").run()
     assert not at.exception and not at.error
+
+
+def test_memory_extension_page_bad_sweep_entry_keeps_the_fields():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file("../app/views/memory_extension.py", default_timeout=300)
+    at.session_state["mx.references"] = 50_000
+    at.session_state["mx.footprint_pages"] = 256
+    at.run()
+    at.multiselect(key="mx.prefetch_depths").set_value([]).run()
+    assert not at.exception
+    assert any("prefetch_depths" in e.value for e in at.error)
+    # the emptied field is still on screen to be corrected, and the other inputs are kept
+    assert at.multiselect(key="mx.prefetch_depths").value == []
+    assert at.number_input(key="mx.references").value == 50_000
+    at.multiselect(key="mx.prefetch_depths").set_value(["0", "8"]).run()
+    assert not at.exception and not at.error

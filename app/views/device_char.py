@@ -81,12 +81,14 @@ if scn is not None:
                    y="latency / latency at 50 % writes [-]"), key="dch-mix")
         download_csv(mix, "rw-mix.csv", key="dl-dch-mix")
 
-    st.subheader("Your device: fio JSON → fitted profile")
-    st.caption("Run e.g. the bundled job file `data/fio/pcm_planner.fio` with `fio --output-format=json` and upload "
-               "the output; or pick a bundled example measured on our build machine.")
-    st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True)
-    up = st.file_uploader("fio JSON output", type=["json", "txt"], key="dch.upload")
-    st.text_input("Name for the fitted device", key=S.key("custom_name"))
+# Outside ``if scn``: the fio inputs stay on screen (with the upload) while another input is invalid.
+st.subheader("Your device: fio JSON → fitted profile")
+st.caption("Run e.g. the bundled job file `data/fio/pcm_planner.fio` with `fio --output-format=json` and upload "
+           "the output; or pick a bundled example measured on our build machine.")
+st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True)
+up = st.file_uploader("fio JSON output", type=["json", "txt"], key="dch.upload")
+st.text_input("Name for the fitted device", key=S.key("custom_name"))
+if scn is not None:
     with user_errors("fio import"):
         measured = None
         if up is not None:
@@ -96,7 +98,9 @@ if scn is not None:
         if measured is not None:
             prof = dc.fit_profile(measured, scn.custom_name)
             cmp_ = dc.model_vs_measurement(prof, measured)
-            st.dataframe(pd.DataFrame([prof.model_dump()]), hide_index=True)
+            fitted_df = pd.DataFrame([prof.model_dump()])
+            st.dataframe(fitted_df, hide_index=True)
+            download_csv(fitted_df, "fitted-profile.csv", label="Download fitted profile (CSV)", key="dl-dch-prof")
             fig = px.scatter(cmp_, x="lat_mean_us", y="model_us", color="job", log_x=True, log_y=True)
             lo, hi = float(cmp_[["lat_mean_us", "model_us"]].min().min()), float(cmp_[["lat_mean_us", "model_us"]].max().max())
             fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", name="model = measurement", line_dash="dot")

@@ -135,10 +135,13 @@ if scn is not None:
         cdf = pd.DataFrame({"quantile": q, "measured_ms": meas, "predicted_ms": pred})
         download_csv(cdf, f"cdf-{scn.drive}.csv", label="Download CDFs (CSV)", key="dl-hdd-cdf")
 
-    st.subheader("Throughput vs inter-request distance")
-    t1, t2 = st.columns(2)
-    t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"))
-    t2.text_input("Request sizes [KiB]", key=S.key("sizes_kib"))
+# Outside ``if scn``: a bad size list invalidates the scenario, and the field must stay on screen
+# (with the user's text) so it can be corrected.
+st.subheader("Throughput vs inter-request distance")
+t1, t2 = st.columns(2)
+t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"))
+t2.text_input("Request sizes [KiB]", key=S.key("sizes_kib"))
+if scn is not None:
     with user_errors("Throughput"):
         sizes = tuple(int(x * 1024) for x in parse_sizes_kib(scn.sizes_kib))
         tp = _throughput(scn.profile_drive, sizes)

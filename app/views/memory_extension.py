@@ -122,6 +122,22 @@ with c2:
     st.checkbox("Pages start in NVM (first touches fault too, as in the paper's PerMA emulation)",
                 key=S.key("cold_start_in_nvm"))
 
+# Sweep settings are drawn before validation so an invalid entry stays visible and editable.
+with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fig. 13), replacement (Fig. 14)",
+                 icon=":material/tune:"):
+    st.multiselect("Flash write latencies [µs]", ["25", "50", "100", "200", "400", "800", "1600"],
+                   key=S.key("flash_write_us"), accept_new_options=True)
+    a, b, c, d = st.columns(4)
+    a.multiselect("Prefetch depths [pages]", ["0", "1", "2", "4", "8", "16", "32", "64"],
+                  key=S.key("prefetch_depths"), accept_new_options=True)
+    b.select_slider("Prefetch DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"))
+    c.number_input("Repeats to confirm a stride", min_value=1, max_value=1000, key=S.key("prefetch_threshold"))
+    d.number_input("Submission overhead [µs]", min_value=0.0, max_value=1e5, step=0.5, key=S.key("submit_us"),
+                   help="Paper: about 3-4 µs per work item submitted to a kernel worker.")
+    st.number_input("Age-based counter maximum", min_value=1, max_value=255, key=S.key("age_max"),
+                    help="Counter +1 when the reference bit is found set, −1 otherwise; evict at ≤ 0. "
+                         "Maximum 1 behaves exactly like CLOCK.")
+
 scn = scenario_controls(S, page="memory-extension")
 if scn is not None:
     with user_errors("Memory extension"):
@@ -156,8 +172,6 @@ if scn is not None:
                          hide_index=True)
             download_csv(df, "memext-ratio.csv", key="dl-mx-ratio")
         with t_lat:
-            st.multiselect("Flash write latencies [µs]", ["25", "50", "100", "200", "400", "800", "1600"],
-                           key=S.key("flash_write_us"), accept_new_options=True)
             with progress_bar("Simulating write latencies …") as report:
                 df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
                                             progress=report, policy=scn.policy, **common)
@@ -169,13 +183,6 @@ if scn is not None:
             st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
             download_csv(df, "memext-write-latency.csv", key="dl-mx-lat")
         with t_pf:
-            a, b, c, d = st.columns(4)
-            a.multiselect("Depths [pages]", ["0", "1", "2", "4", "8", "16", "32", "64"], key=S.key("prefetch_depths"),
-                          accept_new_options=True)
-            b.select_slider("DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"))
-            c.number_input("Repeats to confirm a stride", min_value=1, max_value=1000, key=S.key("prefetch_threshold"))
-            d.number_input("Submission overhead [µs]", min_value=0.0, max_value=1e5, step=0.5, key=S.key("submit_us"),
-                           help="Paper: about 3-4 µs per work item submitted to a kernel worker.")
             depths = sorted({int(float(x)) for x in scn.prefetch_depths})
             rows = []
             with progress_bar("Simulating prefetch depths …") as report:
@@ -201,9 +208,6 @@ if scn is not None:
                        y="page faults [-]"), key="mx-pf")
             download_csv(df, "memext-prefetch.csv", key="dl-mx-pf")
         with t_rep:
-            st.number_input("Age-based counter maximum", min_value=1, max_value=255, key=S.key("age_max"),
-                            help="Counter +1 when the reference bit is found set, −1 otherwise; evict at ≤ 0. "
-                                 "Maximum 1 behaves exactly like CLOCK.")
             with progress_bar("Simulating replacement policies …") as report:
                 df = me.policy_sweep(stream, progress=report, device=fast, **common)
             fig = go.Figure()

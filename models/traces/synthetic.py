@@ -75,7 +75,7 @@ def _check_fraction(x: float, name: str) -> float:
 
 
 def sample_sizes(n: int, mean_bytes: float, *, dist: str = "geometric", sector_size: int = 512,
-                 max_bytes: int | None = None, sigma: float = 1.0, seed=None) -> np.ndarray:
+                 max_bytes: int | None = None, sigma: float = 1.0, seed=0) -> np.ndarray:
     """Request sizes [bytes], multiples of ``sector_size``, with mean ``mean_bytes``.
 
     ``dist``: ``"fixed"`` (every request ``mean_bytes`` rounded to sectors), ``"geometric"``
@@ -106,7 +106,7 @@ def sample_sizes(n: int, mean_bytes: float, *, dist: str = "geometric", sector_s
     return s
 
 
-def zipf_ranks(n: int, n_items: int, alpha: float, *, seed=None) -> np.ndarray:
+def zipf_ranks(n: int, n_items: int, alpha: float, *, seed=0) -> np.ndarray:
     """Ranks 0..n_items-1 drawn with P(rank r) proportional to (r + 1) ** -alpha.
 
     Exact inverse-CDF sampling over the first 2**20 ranks; ranks beyond use the continuous
@@ -184,7 +184,7 @@ def _common_checks(n_requests, n_blocks, write_ratio, block_size):
 
 def zipf_trace(n_requests: int, *, n_blocks: int, alpha: float = 0.9, write_ratio: float = 0.0,
                mean_size_bytes: float = 4096, size_dist: str = "fixed", block_size: int = 4096,
-               iops: float = 1000.0, scatter: bool = True, seed=None, name: str = "zipf") -> BlockTrace:
+               iops: float = 1000.0, scatter: bool = True, seed=0, name: str = "zipf") -> BlockTrace:
     """Requests whose start blocks follow Zipf(``alpha``) popularity over ``n_blocks`` blocks.
 
     Parameters
@@ -220,9 +220,13 @@ def zipf_trace(n_requests: int, *, n_blocks: int, alpha: float = 0.9, write_rati
 
 
 def uniform_trace(n_requests: int, *, n_blocks: int, write_ratio: float = 0.0, mean_size_bytes: float = 4096,
-                  size_dist: str = "fixed", block_size: int = 4096, iops: float = 1000.0, seed=None,
+                  size_dist: str = "fixed", block_size: int = 4096, iops: float = 1000.0, seed=0,
                   name: str = "uniform") -> BlockTrace:
-    """Requests starting at uniformly random blocks of an ``n_blocks`` address space."""
+    """Requests starting at uniformly random blocks of an ``n_blocks`` address space.
+
+    Parameters as :func:`zipf_trace`: ``n_blocks`` [blocks of ``block_size``], ``mean_size_bytes``
+    [bytes], ``block_size`` [bytes], ``iops`` [requests/s], ``write_ratio`` [-].
+    """
     n, nb = _common_checks(n_requests, n_blocks, write_ratio, block_size)
     rng = as_generator(seed)
     blocks = rng.integers(0, nb, n)
@@ -233,12 +237,14 @@ def uniform_trace(n_requests: int, *, n_blocks: int, write_ratio: float = 0.0, m
 
 def sequential_trace(n_requests: int, *, n_blocks: int, run_requests: float = 32.0, write_ratio: float = 0.0,
                      mean_size_bytes: float = 4096, size_dist: str = "fixed", block_size: int = 4096,
-                     iops: float = 1000.0, seed=None, name: str = "sequential") -> BlockTrace:
+                     iops: float = 1000.0, seed=0, name: str = "sequential") -> BlockTrace:
     """Sequential scans: runs of contiguous requests starting at random blocks.
 
     Run lengths are geometric with mean ``run_requests`` requests; within a run each request
     starts where the previous one ended (wrapping at the end of the address space). A run is
-    all reads or all writes (probability ``write_ratio``).
+    all reads or all writes (probability ``write_ratio``). Other parameters as :func:`zipf_trace`:
+    ``n_blocks`` [blocks of ``block_size``], ``mean_size_bytes`` [bytes], ``block_size`` [bytes],
+    ``iops`` [requests/s].
 
     >>> t = sequential_trace(10, n_blocks=1000, run_requests=1e9, seed=0)
     >>> bool(np.all(np.diff(t.offset_bytes) == 4096))
@@ -269,7 +275,7 @@ def sequential_trace(n_requests: int, *, n_blocks: int, run_requests: float = 32
 
 def working_set_trace(n_requests: int, *, n_blocks: int, working_set_blocks: int, n_phases: int = 4,
                       alpha: float = 0.0, write_ratio: float = 0.0, mean_size_bytes: float = 4096,
-                      size_dist: str = "fixed", block_size: int = 4096, iops: float = 1000.0, seed=None,
+                      size_dist: str = "fixed", block_size: int = 4096, iops: float = 1000.0, seed=0,
                       name: str = "working-set") -> BlockTrace:
     """Phases of equal length, each drawing from its own random working set.
 
@@ -302,7 +308,7 @@ def working_set_trace(n_requests: int, *, n_blocks: int, working_set_blocks: int
 
 
 def mixture(n_requests: int, parts: list[tuple[float, Callable[..., BlockTrace], dict]], *, iops: float = 1000.0,
-            seed=None, name: str = "mixture") -> BlockTrace:
+            seed=0, name: str = "mixture") -> BlockTrace:
     """Randomly interleave generators: each request comes from part i with probability w_i.
 
     ``parts`` is a list of ``(weight, generator, kwargs)``; each generator is called as
@@ -339,7 +345,7 @@ def mixture(n_requests: int, parts: list[tuple[float, Callable[..., BlockTrace],
 
 def web_files_trace(n_requests: int, *, n_files: int = 20_000, alpha: float = 0.8, one_timer_fraction: float = 0.0,
                     median_file_bytes: float = 12_000, sigma: float = 1.3, max_file_bytes: int = 8 << 20,
-                    write_ratio: float = 0.0, block_size: int = 4096, iops: float = 500.0, seed=None,
+                    write_ratio: float = 0.0, block_size: int = 4096, iops: float = 500.0, seed=0,
                     name: str = "web") -> BlockTrace:
     """Whole-file reads of a web server or proxy: Zipf file popularity, lognormal file sizes.
 
@@ -507,7 +513,7 @@ def preset(name: str, n_requests: int = 100_000, *, seed=0, scale: float = 1.0) 
 
 
 def mem_trace(n_refs: int, *, data_bytes: int = 16 << 20, code_bytes: int = 1 << 20, instr_fraction: float = 0.6,
-              write_fraction: float = 0.3, alpha: float = 0.9, run_length: float = 16.0, seed=None,
+              write_fraction: float = 0.3, alpha: float = 0.9, run_length: float = 16.0, seed=0,
               name: str = "synthetic-mem") -> MemTrace:
     """A synthetic memory-reference trace (lackey kinds) for the paging pages.
 
