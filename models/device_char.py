@@ -225,6 +225,7 @@ def read_fio_json(src) -> pd.DataFrame:
     ValueError
         When the input is not fio JSON, naming the missing field.
 
+    >>> from models.data import data_path
     >>> df = read_fio_json(data_path("fio/tmpfs.json"))
     >>> sorted(set(df.op)), sorted(set(df.iodepth))
     (['read', 'write'], [1, 16])
@@ -284,6 +285,7 @@ def fit_profile(measured: pd.DataFrame, name: str = "my-device", *, label: str =
     fixed to 1 when only one depth was measured). A missing pattern copies the other one;
     a missing op copies the other op.
 
+    >>> from models.data import data_path
     >>> p = fit_profile(read_fio_json(data_path("fio/disk.json")), "vda")
     >>> 10 < p.read_rand_us < 1000 and p.servers_rand > 1
     True
@@ -362,10 +364,3 @@ def to_device_profile(profile: CharProfile, measured: pd.DataFrame | None = None
     return DeviceProfile(name=name or profile.name, label=profile.label or profile.name, kind="custom",
                          access_unit_bytes=profile.block_bytes, read_latency_ns=profile.read_rand_us * 1e3,
                          write_latency_ns=profile.write_rand_us * 1e3, source=profile.source[:2000], **bw)
-
-
-def data_path(name: str) -> Path:
-    """Bundled data file (re-exported for the doctests)."""
-    from models.data import data_path as dp
-
-    return dp(name)

@@ -15,6 +15,7 @@ from app.components.charts import show, style
 from app.components.devices import add_custom_device
 from app.components.scenario import init_state
 from models import device_char as dc
+from models.data import data_path
 
 
 class DeviceCharScenario(Scenario):
@@ -94,7 +95,7 @@ if scn is not None:
         if up is not None:
             measured = dc.read_fio_json(up.getvalue())
         elif scn.example != "none":
-            measured = dc.read_fio_json(dc.data_path(f"fio/{scn.example}.json"))
+            measured = dc.read_fio_json(data_path(f"fio/{scn.example}.json"))
         if measured is not None:
             prof = dc.fit_profile(measured, scn.custom_name)
             cmp_ = dc.model_vs_measurement(prof, measured)

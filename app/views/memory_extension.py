@@ -162,7 +162,8 @@ if scn is not None:
                       help=f"paper (PCM): {me.PAPER_SLOWDOWN_25['pcm-memext']}×")
             m2.metric(f"{slow.name} slowdown at 1:4", f"{at25[slow.name]:.3g}×",
                       help=f"paper (Flash): {me.PAPER_SLOWDOWN_25['nand-flash']}×")
-            m3.metric("Paper at 1:4 (avg. of 6 apps)", "1.64× / 4.68×")
+            m3.metric("Paper at 1:4 (avg. of 6 apps)",
+                      f"{me.PAPER_SLOWDOWN_25['pcm-memext']:.3g}× / {me.PAPER_SLOWDOWN_25['nand-flash']:.3g}×")
             fig = go.Figure()
             for d, g in df.groupby("device", sort=False):
                 fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")
