@@ -62,21 +62,31 @@ command overhead + "Extradisc seek delta". Write-through positioning is padded t
 its measured trace tags exactly the writes our extra-disconnect rule selects as "Trip"
 (triple disconnect). This took hp_c2247a from 0.272 ms (3.0x DiskSim's 0.090) to 0.175 ms.
 
+Track buffer: a drive whose cache segment holds no more than one track of data
+(``readahead_to_track_end``; among the bundled drives only dec_rz26: 57-block segments, 57
+data blocks per track) reads ahead after a miss only to the end of the track holding the
+request's last block. Its measured trace shows it: sequential reads that stay on that track
+hit 96 % of the time, those that cross its end 10 % (the multi-track-segment drives show no
+such step). With the rule the predicted shares are 97 % and 1 % (91 % / 52 % before) and the
+mean read is exact (14.88 vs 14.89 ms measured); the demerit moves only from 0.811 to 0.796 ms.
+
 Remaining gap, measured (per-request residuals binned by seek distance and type): dec_rz26
-(0.81 ms, 2.4x DiskSim's 0.340) -- reads match within 0.4 ms per distance bin, but writes
-seeking 100-1000 cylinders take 3.3 ms longer on average than the same-distance reads and
-than the model, while writes seeking > 1000 cylinders match. The excess is a missed
-revolution (median residual about -8.5 ms in the 200-400 cylinder bin, 11.2 ms rotation):
-the real drive positions later for these writes than for reads. No parameter in the drive
-files explains it: one seek curve for both directions, a *negative* write settle
-(-0.483 ms), write-through with "Low (write) water mark = 0", the bus (0.0707 ms/block) faster
-than the media, "Never disconnect = 1" (no phase overheads), no minimum seek delay. DiskSim
-does not model it either: its published run (valid/dec_rz26.outv) puts 821 writes in the
-20-40 ms response bucket vs 964 measured (ours 761) and its mean write at 16.94 ms vs 17.76
-measured (ours 16.42). Replacing our predictions for just these writes by the measured
-times would give 0.48 ms (1.4x), so the band is what keeps dec_rz26 outside 2x. Not
-modelled for dec_rz26 either: "Immediate buffer read = 1" (zero-latency reads), which would
-shorten reads, whose mean we already under-predict (14.76 vs 14.89 ms).
+(0.80 ms, 2.3x DiskSim's 0.340) -- reads match within 0.4 ms per distance bin, but writes
+seeking 100-800 cylinders miss a revolution on 25-78 % of requests (5-9 % for reads at any
+distance and for writes below 100 or above 900 cylinders); the write-only demerit is 1.63 ms.
+Per-request residuals of those writes are bimodal (about 0 and +11.2 ms, one rotation), and
+no constant positioning delay aligns them (agreement within 2 ms stays about 55 %, against
+75 % for reads), so this is not a mis-read seek curve. No parameter in the drive files
+explains it: one seek curve for both directions, a *negative* write settle (-0.483 ms),
+write-through with "Low (write) water mark = 0", the bus (0.0707 ms/block) faster than the
+media, "Never disconnect = 1" (no phase overheads), no minimum seek delay; a reading of
+DiskSim 4.0's write path (``disk_write_arrive``, ``disk_buffer_sector_done``,
+``dm_seek_time_g1``) finds no distance-dependent term either. DiskSim does not model it:
+its published run (valid/dec_rz26.outv) puts 821 writes in the 20-40 ms response bucket
+vs 964 measured (ours 761) and its mean write at 16.94 ms vs 17.76 measured (ours 16.42).
+Replacing our predictions for just these writes by the measured times would give 0.50 ms
+(1.5x). We do not fit a per-band write delay to the trace it is validated on. Not modelled
+for dec_rz26 either: "Immediate buffer read = 1" (zero-latency reads).
 
 Simplifications (documented, not tuned): the write buffer holds one pending write (``Maximum
 number of write segments = 1`` in every bundled drive); "sneaky"/"almost" hits and
@@ -330,6 +340,9 @@ class DriveSpec(ModelInput):
     cache_segments: int = Field(default=0, ge=0, le=256, description="read-cache segments (0 = no cache)")
     segment_blocks: int = Field(default=0, ge=0, description="segment size [blocks]")
     max_readahead_blocks: int = Field(default=0, ge=0, description="maximum read-ahead [blocks]")
+    readahead_to_track_end: bool = Field(default=False, description="track buffer: read-ahead after a miss "
+                                         "stops at the end of the track holding the request's last block "
+                                         "(set when a segment holds no more than one track)")
     fast_write_level: int = Field(default=0, ge=0, le=2, description="0 = write-through, >= 1 = write-back")
     # SCSI bus phases (DiskSim disk controller); all zero = the drive keeps the bus, no phase overheads
     never_disconnect: bool = Field(default=False, description="'Never disconnect': the drive holds the bus for "
@@ -505,6 +518,11 @@ def drive_from_files(diskspecs: str | Path, *, name: str | None = None) -> Drive
     bus_r, bus_w = (bulk, bulk) if bulk > 0 else _OLD_BUS_MS.get(name, (0.0, 0.0))
     high_water = _num(specs, "High (read) water mark", sp, 0.0)
     caching = _num(specs, "Enable caching in buffer", sp, 0.0) > 0
+    segment = int(_num(specs, "Segment size (in blks)", sp, 0.0))
+    # a segment no larger than one track is a track buffer: the measured dec_rz26 trace (57-block
+    # segments, 57 data blocks per track) hits on 96 % of sequential reads that stay on the
+    # previous request's last track and on 10 % of those that cross its end (module docstring)
+    track_buffer = bool(zones) and 0 < segment <= min(z.blocks_per_track - z.spare_sectors_per_track for z in zones)
     return DriveSpec(
         name=name,
         rpm=_num(mech, "Rotation speed (in rpms)", src),
@@ -532,8 +550,9 @@ def drive_from_files(diskspecs: str | Path, *, name: str | None = None) -> Drive
         read_high_water=high_water,
         write_low_water=_num(specs, "Low (write) water mark", sp, 0.0),
         cache_segments=int(_num(specs, "Number of buffer segments", sp, 0.0)) if caching else 0,
-        segment_blocks=int(_num(specs, "Segment size (in blks)", sp, 0.0)),
+        segment_blocks=segment,
         max_readahead_blocks=int(_num(specs, "Maximum read-ahead (blks)", sp, 0.0)),
+        readahead_to_track_end=track_buffer,
         fast_write_level=int(_num(specs, "Fast write level", sp, 0.0)),
         never_disconnect=_num(specs, "Never disconnect", sp, 0.0) > 0,
         data_prep_ms=_num(specs, "Data preparation overhead", sp, 0.0),
@@ -738,6 +757,30 @@ def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return first[zi] + ci, surf, sector, bpt[zi]
 
 
+def track_end_lbn(spec: DriveSpec, lbn) -> np.ndarray:
+    """First logical block after the track that holds each block (same mapping as
+    :func:`lbn_to_chs`).
+
+    >>> d = load_drive("dec_rz26")   # 57 data blocks per track
+    >>> track_end_lbn(d, [0, 56, 57]).tolist()
+    [57, 57, 114]
+    """
+    lbn = np.asarray(lbn, dtype=np.int64)
+    c, s, k, bpt = lbn_to_chs(spec, lbn)
+    start, cap, ncyl, _, first, _, _, dbpt, front = _layout_tables(spec)
+    zi = np.searchsorted(start, lbn, side="right") - 1
+    if spec.exact_layout:
+        end = lbn + (dbpt[zi] - k)
+    else:
+        per_cyl = cap[zi] / ncyl[zi]
+        ci = c - first[zi]
+        cyl_start = start[zi] + np.floor(ci * per_cyl).astype(np.int64)
+        cyl_end = np.where(ci == ncyl[zi] - 1, start[zi] + cap[zi], start[zi] + np.floor((ci + 1) * per_cyl).astype(np.int64))
+        end = np.minimum(cyl_start + (s + 1) * bpt, cyl_end)
+        end = np.where(s == spec.surfaces - 1, cyl_end, end)
+    return np.minimum(end, start[zi] + cap[zi])
+
+
 def _geometry(spec: DriveSpec, lbn: np.ndarray):
     """(cylinder, surface, angular position [revolutions, 0..1), blocks per track) of blocks."""
     start, cap, ncyl, bpt_z, first, tskew, cskew, _, _ = _layout_tables(spec)
@@ -825,6 +868,7 @@ def predict_service_ms(
     rot = spec.rotation_ms
     cyl, surf, ang, bpt = _geometry(spec, lb)
     end_cyl = lbn_to_chs(spec, lb + nb - 1)[0]
+    trk_end = track_end_lbn(spec, lb + nb - 1) if spec.readahead_to_track_end else None
     xfer = nb / bpt * rot  # media transfer; track/cylinder skews hide the switches
     seek_tab = {}
 
@@ -939,7 +983,11 @@ def predict_service_ms(
                 done = max(xfer_start + bus, mend + spec.bus_read_ms_per_block)
                 mech_free = mend
                 if nseg:
-                    limit = min(e + spec.max_readahead_blocks, s + max(spec.segment_blocks, e - s), spec.block_count)
+                    if spec.readahead_to_track_end:  # track buffer: the rest of the last track
+                        limit = min(e + spec.max_readahead_blocks, int(trk_end[i]))
+                    else:
+                        limit = min(e + spec.max_readahead_blocks, s + max(spec.segment_blocks, e - s),
+                                    spec.block_count)
                     if len(segs) >= nseg:
                         segs.remove(min(segs, key=lambda g: g[6]))
                     segs.append([s, e, max(limit, e), mend, bpt[i] / rot, 1 if limit > e else 0, i])

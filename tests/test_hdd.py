@@ -134,6 +134,30 @@ def test_read_ahead_and_write_back_behaviour():
     assert w[0] == pytest.approx(d.write_hit_after_read_ms + 8 * d.bus_write_ms_per_block)
 
 
+def test_track_buffer_readahead_stops_at_track_end():
+    # dec_rz26: 57-block segments = one track of data. Its measured trace hits on 96 % of the
+    # sequential reads that stay on the previous request's last track and on 10 % of those
+    # that cross its end (the other eight drives, with multi-track segments, show no such
+    # step). Only drives whose segment fits in a track get the rule.
+    d = hdd.load_drive("dec_rz26")
+    assert d.readahead_to_track_end and not hdd.load_drive("ibm18es").readahead_to_track_end
+    end = int(hdd.track_end_lbn(d, [100_000])[0])
+    inside = hdd.predict_service_ms(d, [False, False], [end - 20, end - 12], [8, 8], [20.0, 0.0])
+    across = hdd.predict_service_ms(d, [False, False], [end - 12, end - 4], [8, 8], [20.0, 0.0])
+    hit_ms = d.read_hit_after_read_ms + 8 * d.bus_read_ms_per_block  # 1.80 ms
+    assert inside[1] == pytest.approx(hit_ms) and across[1] > hit_ms + 1.0  # the next track needs the media
+    # measured vs predicted hit shares on the real trace
+    r = hdd.validate_drive("dec_rz26")
+    path, _ = hdd._resolve("dec_rz26")
+    w, lbn, nb, _, _ = hdd._read_validate_trace(path.with_suffix(".trace"))
+    seq = np.flatnonzero((lbn[1:] == lbn[:-1] + nb[:-1]) & ~w[1:] & ~w[:-1]) + 1
+    crosses = lbn[seq] + nb[seq] > hdd.track_end_lbn(d, lbn[seq - 1] + nb[seq - 1] - 1)
+    for sel in (crosses, ~crosses):
+        meas_hit = (r["measured_ms"][seq][sel] < 3.8).mean()   # hits take < 3.8 ms (1 ms + bus)
+        pred_hit = (r["predicted_ms"][seq][sel] < 3.8).mean()
+        assert abs(meas_hit - pred_hit) < 0.10, (meas_hit, pred_hit)
+
+
 def test_demerit_definition():
     assert hdd.cdf_demerit_ms([1, 2, 3], [1, 2, 3]) == 0
     assert hdd.cdf_demerit_ms([3, 1, 2], [2, 3, 4]) == pytest.approx(1.0)
@@ -141,7 +165,7 @@ def test_demerit_definition():
 
 # Our demerit per drive (see the README table): drives within 2x of DiskSim's own figure
 # are asserted (2x is the target; the model is deterministic, so no extra slack:
-# hp_c2247a sits at 1.94x with the SCSI bus phases modelled). dec_rz26 (0.81 ms, 2.4x)
+# hp_c2247a sits at 1.94x with the SCSI bus phases modelled). dec_rz26 (0.80 ms, 2.3x)
 # misses it (see the models.hdd docstring for the measured cause) and is only checked to
 # stay below its current level + ~10 % so a regression shows.
 WITHIN_2X = ["atlas10k", "barracuda", "cheetah4LP", "hp_c2247a", "hp_c2490a", "hp_c3323a", "ibm18es"]
@@ -162,7 +186,7 @@ def test_validation_within_2x_of_disksim(table, name):
 
 
 def test_validation_other_drives_documented(table):
-    assert table.loc["dec_rz26"].demerit_ms < 0.9
+    assert table.loc["dec_rz26"].demerit_ms < 0.88
     # mean within 4 % (ours: 3.3 %)
     assert table.loc["dec_rz26"].mean_predicted_ms == pytest.approx(table.loc["dec_rz26"].mean_measured_ms, rel=0.04)
     assert table.loc["st41601n"].demerit_ms < 0.5  # no DiskSim figure published

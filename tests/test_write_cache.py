@@ -207,8 +207,10 @@ def test_paper_direction_random_writes(tpce):
 def test_traffic_vs_both_lru_baselines_on_write_heavy_presets(name):
     # all 8 scaled sizes, 20k requests. Measured HALO / block-LRU traffic: fin1 0.51-0.52,
     # tpce 0.75-0.77 (the paper's "5-10 % lower" holds and is exceeded: <= 0.95); mail has
-    # no partial writes, so both LRUs are the same cache and HALO is at parity (measured
-    # -0.3..+1.7 %; paper: within ~2 %, so a 3 % band).
+    # no partial writes, so both LRUs are the same cache. Paper: on Mail LRU's traffic is
+    # "about 2 % less" than HALO's at 512 MB-2 GB; measured here HALO +0.3..+3.2 %. HALO
+    # destages at 95 % utilization, so it holds up to 5 % fewer blocks than the LRU: a gap
+    # beyond 5 % (or HALO clearly below LRU on sequential writes) would be a defect.
     from models.traces.synthetic import preset
 
     req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
@@ -221,10 +223,26 @@ def test_traffic_vs_both_lru_baselines_on_write_heavy_presets(name):
         assert b.traffic_rate >= s.traffic_rate
         if name == "mail":
             assert b.fill_sectors == 0 and np.array_equal(b.hdd_nsect, s.hdd_nsect)
-            assert h == pytest.approx(b.traffic_rate, rel=0.03)
+            assert 0.995 * b.traffic_rate <= h <= 1.05 * b.traffic_rate
         else:
             assert b.fill_sectors > 0 and h <= 0.95 * b.traffic_rate
             assert h == pytest.approx(s.traffic_rate, rel=0.10)  # HALO 0-8 % above sector LRU
+
+
+def test_execution_gain_small_on_sequential_mail_large_on_random_writes():
+    # Figure 5 sizes ("512 MB" for fin1, "2 GB" otherwise). Paper gains: Mail 2.65 %, fin1
+    # 47.1 %, TPC-E 66.1 %; measured here 0.4 %, 56.6 %, 70.1 %. The claim under test is the
+    # paper's ordering ("not much room" on sequential writes): Mail within 10 % of parity,
+    # the random-write traces above 30 %.
+    from models.traces.synthetic import preset
+
+    gain = {}
+    for name, k in (("mail", 4), ("tpce", 4), ("fin1", 1)):
+        req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
+        c = float(wc.scaled_cache_sizes_mb(wc.footprint_bytes(req))[k])
+        gain[name] = 1 - wc.run_write_cache(req, "halo", c)["exec_time_s"] / wc.run_write_cache(req, "lru", c)["exec_time_s"]
+    assert abs(gain["mail"]) < 0.10
+    assert gain["tpce"] > 0.30 and gain["fin1"] > 0.30
 
 
 def test_read_only_trace_gains_nothing():
