@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.subplots import make_subplots
 from pydantic import Field, field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
@@ -102,19 +103,30 @@ if scn is not None:
         pts = pd.DataFrame({"distance_cyl": d, "measured_ms": spec.seek_time_ms, "fit_ms": fit(d)})
         pts["error_ms"] = pts.fit_ms - pts.measured_ms
         grid = np.unique(np.geomspace(1, spec.cylinders - 1, 300).round())
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric("a + b√d", f"{fit.a_ms:.3f} + {fit.b_ms:.4f}√d")
-        m2.metric("c + e·d", f"{fit.c_ms:.3f} + {fit.e_ms:.2e}·d")
+        m1, m2, m3, m4 = st.columns([3, 3, 2, 2])
+        m1.metric("short seeks: a + b√d [ms]", f"{fit.a_ms:.2f} + {fit.b_ms:.3f}√d",
+                  help=f"a = {fit.a_ms:.4f} ms, b = {fit.b_ms:.5f} ms/√cyl, for d < boundary")
+        m2.metric("long seeks: c + e·d [ms]", f"{fit.c_ms:.2f} + {fit.e_ms:.1e}·d",
+                  help=f"c = {fit.c_ms:.4f} ms, e = {fit.e_ms:.3e} ms/cyl, for d ≥ boundary")
         m3.metric("boundary [cyl]", f"{fit.boundary_cyl:,.0f}")
         m4.metric("fit RMS error [ms]", f"{fit.rms_error_ms:.3f}",
                   help=f"over all {len(d)} points; {fit.rms_error_inliers_ms:.3f} ms without the {fit.outliers} "
                        f"outlier(s); largest error {fit.max_abs_error_ms:.3f} ms")
-        fig = go.Figure()
-        fig.add_scatter(x=pts.distance_cyl, y=pts.measured_ms, mode="markers", name="measured (.seek)")
-        fig.add_scatter(x=grid, y=hdd.seek_time_ms(spec, grid), name="interpolated (model)", line_dash="dot")
-        fig.add_scatter(x=grid, y=fit(grid), name="Ruemmler-Wilkes fit")
+        fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25], vertical_spacing=0.04)
+        fig.add_scatter(x=pts.distance_cyl, y=pts.measured_ms, mode="markers", name="measured (.seek)", row=1, col=1)
+        fig.add_scatter(x=grid, y=hdd.seek_time_ms(spec, grid), name="interpolated (model)", line_dash="dot",
+                        row=1, col=1)
+        fig.add_scatter(x=grid, y=fit(grid), name="Ruemmler-Wilkes fit", row=1, col=1)
+        fig.add_scatter(x=pts.distance_cyl, y=pts.error_ms, mode="markers", name="fit − measured [ms]",
+                        row=2, col=1)
+        fig.add_hline(y=0, line_width=1, line_color="gray", row=2, col=1)
         fig.add_vline(x=fit.boundary_cyl, line_dash="dash", annotation_text="boundary")
-        show(style(fig, x="seek distance [cylinders]", y="seek time [ms]", logx=True), key="hdd-seek")
+        style(fig, logx=True)
+        fig.update_xaxes(title_text="seek distance [cylinders]", row=2, col=1)
+        fig.update_yaxes(title_text="seek time [ms]", row=1, col=1)
+        fig.update_yaxes(title_text="fit error [ms]", row=2, col=1)
+        fig.update_layout(height=560)
+        show(fig, key="hdd-seek")
         download_csv(pts, f"seek-{scn.drive}.csv", label="Download seek points and fit (CSV)", key="dl-hdd-seek")
 
         st.subheader("Validation against measured service times")
