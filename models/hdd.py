@@ -728,6 +728,15 @@ def _layout_tables(spec: DriveSpec):
     return start, cap, ncyl, bpt, first, tskew, cskew, dbpt, front
 
 
+def _scaled_cylinder(off: np.ndarray, per_cyl: np.ndarray, ncyl: np.ndarray) -> np.ndarray:
+    """Cylinder (within its zone) of zone offsets ``off`` when cylinder ``c`` holds blocks
+    ``floor(c * per_cyl) .. floor((c + 1) * per_cyl) - 1`` (scaled layouts)."""
+    ci = np.floor(off / per_cyl).astype(np.int64)
+    ci = np.where(np.floor((ci + 1) * per_cyl) <= off, ci + 1, ci)  # float rounding at boundaries
+    ci = np.where(np.floor(ci * per_cyl) > off, ci - 1, ci)
+    return np.clip(ci, 0, ncyl - 1)
+
+
 def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Map logical blocks to (cylinder, surface, sector, blocks per track of the zone).
 
@@ -749,7 +758,7 @@ def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray
         ci = np.minimum(trk // spec.surfaces, ncyl[zi] - 1)
         return first[zi] + ci, trk % spec.surfaces, (off + front[zi]) % dbpt[zi], bpt[zi]
     per_cyl = cap[zi] / ncyl[zi]  # blocks per cylinder after scaling
-    ci = np.minimum((off / per_cyl).astype(np.int64), ncyl[zi] - 1)
+    ci = _scaled_cylinder(off, per_cyl, ncyl[zi])
     r = off - np.floor(ci * per_cyl).astype(np.int64)
     surf = np.minimum(r // bpt[zi], spec.surfaces - 1)
     sector = r - surf * bpt[zi]
@@ -771,13 +780,13 @@ def track_end_lbn(spec: DriveSpec, lbn) -> np.ndarray:
     zi = np.searchsorted(start, lbn, side="right") - 1
     if spec.exact_layout:
         end = lbn + (dbpt[zi] - k)
-    else:
+    else:  # same cylinder boundaries as lbn_to_chs
         per_cyl = cap[zi] / ncyl[zi]
         ci = c - first[zi]
         cyl_start = start[zi] + np.floor(ci * per_cyl).astype(np.int64)
-        cyl_end = np.where(ci == ncyl[zi] - 1, start[zi] + cap[zi], start[zi] + np.floor((ci + 1) * per_cyl).astype(np.int64))
-        end = np.minimum(cyl_start + (s + 1) * bpt, cyl_end)
-        end = np.where(s == spec.surfaces - 1, cyl_end, end)
+        cyl_end = np.where(ci == ncyl[zi] - 1, start[zi] + cap[zi],
+                           start[zi] + np.floor((ci + 1) * per_cyl).astype(np.int64))
+        end = np.where(s == spec.surfaces - 1, cyl_end, np.minimum(cyl_start + (s + 1) * bpt, cyl_end))
     return np.minimum(end, start[zi] + cap[zi])
 
 
@@ -1023,6 +1032,8 @@ def _read_validate_trace(path: Path):
     from models.traces.readers import read_disksim_validate
 
     tr = read_disksim_validate(path)
+    if len(tr) == 0 or "service_us" not in tr.meta:
+        raise ValueError(f"{Path(path).name}: the validation trace has no requests")
     lbn = tr.offset_bytes // SECTOR_BYTES
     nb = tr.size_bytes // SECTOR_BYTES
     measured = np.asarray(tr.meta["service_us"], dtype=float) / 1e3
@@ -1111,7 +1122,10 @@ def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None) -> np.ndarra
     seq = lb == prev_end_lbn
     rot = spec.rotation_ms
     oh = np.where(w, spec.write_miss_after_write_ms, spec.read_miss_after_read_ms) + spec.per_request_overhead_ms
-    seek = seek_time_ms(spec, cyl - prev_end_cyl) + np.where(w, spec.write_settle_ms, 0.0)
+    dist = cyl - prev_end_cyl
+    # write settle only when the heads move (as predict_service_ms and DiskSim's dm_seek_time_g1)
+    seek = seek_time_ms(spec, dist) + np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
+    seek = np.maximum(seek, 0.0)
     xfer = nb / bpt * rot
     return np.where(seq, xfer, oh + seek + 0.5 * rot + xfer)
 
@@ -1150,7 +1164,7 @@ def throughput_curve(spec: DriveSpec, distances_blocks, sizes_bytes=(4096,), *, 
     for size in sizes_bytes:
         if size <= 0:
             raise ValueError(f"sizes_bytes must be > 0, got {size}")
-        nblk = max(1, int(size) // SECTOR_BYTES)
+        nblk = max(1, int(round(size / SECTOR_BYTES)))
         span = spec.block_count - nblk
         for dist in distances_blocks:
             dist = float(dist)
@@ -1163,7 +1177,7 @@ def throughput_curve(spec: DriveSpec, distances_blocks, sizes_bytes=(4096,), *, 
                 steps = g.exponential(dist, requests).round() * g.choice([-1, 1], requests)
                 x = np.mod(span // 2 + np.cumsum(steps), 2 * span)
                 pos = np.where(x > span, 2 * span - x, x).astype(np.int64)
-            rows.append({"mean_lbn_distance": float(np.abs(np.diff(pos)).mean()), "request_bytes": int(size),
+            rows.append({"mean_lbn_distance": float(np.abs(np.diff(pos)).mean()), "request_bytes": nblk * SECTOR_BYTES,
                          "throughput_MBps": stream_throughput_MBps(spec, pos, np.full(requests, nblk), None)})
     return pd.DataFrame(rows)
 

@@ -197,7 +197,8 @@ def prepare_requests(trace) -> Requests:
     """
     n = len(trace)
     if n == 0:
-        raise ValueError("the trace has no requests")
+        skipped = int((getattr(trace, "meta", None) or {}).get("skipped_zero_size", 0))
+        raise ValueError("the trace has no requests" + (f" ({skipped} zero-size requests were skipped)" if skipped else ""))
     off = np.asarray(trace.offset_bytes, dtype=np.int64)
     size = np.asarray(trace.size_bytes, dtype=np.int64)
     dev = np.asarray(trace.device, dtype=np.int64)
@@ -577,12 +578,21 @@ class CacheRun:
 
 
 def _capacity_blocks(cache_mb: float) -> int:
-    if not cache_mb > 0:
-        raise ValueError(f"cache_mb must be > 0, got {cache_mb}")
+    if not np.isfinite(cache_mb) or not cache_mb > 0:
+        raise ValueError(f"cache_mb must be a finite number > 0, got {cache_mb}")
     cap = int(cache_mb * 2**20 // (BLOCK_SECTORS * SECTOR_BYTES))
     if cap < 2:
         raise ValueError(f"cache_mb={cache_mb} holds fewer than 2 blocks of 4 KiB")
     return cap
+
+
+def _simulated_capacity(req: Requests, capacity_blocks: int, threshold: float = 1.0) -> int:
+    """The capacity actually simulated [blocks]: a cache that never fills (more than the
+    trace's footprint, or its destage threshold above it) behaves the same at any larger
+    size, so the simulation arrays stop growing there (a "1e6 MB" cache on a 80 MB trace
+    must not allocate gigabytes)."""
+    never_full = int(np.ceil((req.footprint_blocks + 1) / threshold)) + 1
+    return min(int(capacity_blocks), max(2, never_full))
 
 
 def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None = None, *,
@@ -597,6 +607,8 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
     params = params or HaloParams()
     if capacity_blocks < 2:
         raise ValueError(f"capacity_blocks must be >= 2, got {capacity_blocks}")
+    requested = int(capacity_blocks)
+    capacity_blocks = _simulated_capacity(req, requested, params.threshold)
     th_b, th_r, out_r, relax_r = params.resolved(capacity_blocks)
     thr = max(1, min(capacity_blocks, int(np.floor(params.threshold * capacity_blocks))))
     span = int((req.block_key.max() + 1) * BLOCK_SECTORS) if track_data else 1
@@ -606,11 +618,13 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
         req.is_write, req.item_ptr, req.item, req.item_bits, req.block_key, req.block_region, req.n_regions,
         capacity_blocks, thr, th_b, th_r, out_r, params.relax_bcounts, relax_r, crash_at, track_data, hdd_ver,
         pcm_data)
-    pcm = {"item": m_item, "next": m_next, "bits": m_bits, "completed_requests": int(done), "steps": int(ops),
-           "crashed": bool(crashed)}
+    # the per-block metadata "on PCM": LBN (as a 4 KiB block number; -1 = free), next PBN, bitmap
+    lbn_block = np.where(m_bits != 0, req.block_key[np.clip(m_item, 0, len(req.block_key) - 1)], -1)
+    pcm = {"lbn_block": lbn_block.astype(np.int64), "next": m_next, "bits": m_bits,
+           "completed_requests": int(done), "steps": int(ops), "crashed": bool(crashed)}
     if track_data:
         pcm.update(data=pcm_data, hdd=hdd_ver)
-    return CacheRun("halo", capacity_blocks, len(req.is_write), req.requested_sectors, int(hits), int(misses),
+    return CacheRun("halo", requested, len(req.is_write), req.requested_sectors, int(hits), int(misses),
                     lbn, ns, wr, int(total), int(dbk), pcm)
 
 
@@ -645,7 +659,7 @@ def simulate_lru_write_cache(req: Requests, capacity_blocks: int, *,
     if lru_granularity not in ("block", "sector"):
         raise ValueError(f"lru_granularity must be 'block' or 'sector', got {lru_granularity!r}")
     lbn, ns, wr, hits, misses, ev, used, fill = _lru_kernel(req.is_write, req.item_ptr, req.item, req.item_bits,
-                                                            req.block_key, capacity_blocks,
+                                                            req.block_key, _simulated_capacity(req, capacity_blocks),
                                                             lru_granularity == "block")
     return CacheRun("lru", capacity_blocks, len(req.is_write), req.requested_sectors, int(hits), int(misses),
                     lbn, ns, wr, int(used), fill_sectors=int(fill))
@@ -656,27 +670,32 @@ def _no_cache(req: Requests) -> CacheRun:
                     req.nsect.copy(), req.is_write.copy(), 0)
 
 
-def recover(req: Requests, pcm: dict) -> dict:
+def recover(pcm: dict) -> dict:
     """Rebuild HALO's DRAM structures from the PCM metadata alone (after a crash).
 
-    Scans every PCM block: a block with a non-zero bitmap is valid; its LBN goes into the
-    map, its bucket's ``bcounts`` is incremented, and each bucket's list is rebuilt from
-    the next-PBN pointers (the head is the valid block no other valid block points to).
+    Scans every PCM block's metadata (``pcm["lbn_block"]``: the 4 KiB block number it holds,
+    ``pcm["next"]``: next PBN of its bucket list, ``pcm["bits"]``: valid-sector bitmap). A
+    block with a non-zero bitmap is valid; its LBN goes into the map, its bucket (1 MiB
+    region ``LBN // 256``) gets it counted, and each bucket's list is rebuilt from the
+    next-PBN pointers (the head is the valid block no other valid block points to).
 
-    Returns ``{"map": {block: pbn}, "bcounts": {region: n}, "lists": {region: [pbn, ...]}}``;
-    raises ``ValueError`` if the metadata is inconsistent (two blocks for one LBN, a list
-    that does not cover exactly its bucket's valid blocks).
+    Returns ``{"map": {block number: pbn}, "bcounts": {region: n}, "lists": {region: [pbn,
+    ...]}}``; raises ``ValueError`` if the metadata is inconsistent (two blocks for one LBN,
+    a list that does not cover exactly its bucket's valid blocks).
     """
-    bits, item, nxt = pcm["bits"], pcm["item"], pcm["next"]
+    bits, lbn_block, nxt = pcm["bits"], pcm["lbn_block"], pcm["next"]
     valid = np.flatnonzero(bits != 0)
     mapping: dict[int, int] = {}
     by_region: dict[int, list[int]] = {}
+    per_region = REGION_SECTORS // BLOCK_SECTORS
     for p in valid.tolist():
-        it = int(item[p])
-        if it in mapping:
-            raise ValueError(f"PCM blocks {mapping[it]} and {p} both claim block {it}")
-        mapping[it] = p
-        by_region.setdefault(int(req.block_region[it]), []).append(p)
+        blk = int(lbn_block[p])
+        if blk < 0:
+            raise ValueError(f"PCM block {p} is valid but holds no LBN")
+        if blk in mapping:
+            raise ValueError(f"PCM blocks {mapping[blk]} and {p} both claim block {blk}")
+        mapping[blk] = p
+        by_region.setdefault(blk // per_region, []).append(p)
     lists = {}
     for reg, pbns in by_region.items():
         members = set(pbns)
@@ -733,6 +752,8 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     the LRU baseline (:func:`simulate_lru_write_cache`). Returns a dict with ``policy,
     cache_mb, traffic_rate, mean_lbn_distance, hdd_throughput_mbps, exec_time_s,
     dram_bytes`` and more detail (hits, misses, hdd_requests, hdd_fill_sectors, ...).
+    ``dram_bytes`` of HALO counts a bucket entry for every 1 MiB region of the drive (or of
+    the trace's address range if larger) plus the cuckoo map for the PCM capacity asked for.
     """
     from models import hdd
 
@@ -747,7 +768,8 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
         cap = _capacity_blocks(cache_mb)
         if policy == "halo":
             run = simulate_halo(req, cap, params)
-            volume = int((req.block_key.max() + 1) * BLOCK_SECTORS * SECTOR_BYTES)
+            # the bucket table covers the disk volume (a trace larger than the drive wraps onto it)
+            volume = max(spec.block_count, int((req.block_key.max() + 1) * BLOCK_SECTORS)) * SECTOR_BYTES
             dram = halo_dram_bytes(cap, volume)
         elif policy == "lru":
             run = simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity)
@@ -775,6 +797,9 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
         "hdd_read_sectors": int(run.hdd_nsect[~run.hdd_write].sum()),
         "hdd_fill_sectors": run.fill_sectors,
         "dirty_blocks_at_end": run.dirty_blocks_at_end,
+        # the HDD model folds LBNs past the drive's end onto it (throughput); the LBN
+        # distance stays the trace's, as in the paper
+        "lbn_folded": bool(len(run.hdd_lbn) and int(run.hdd_lbn.max()) >= spec.block_count - 1024),
     }
 
 

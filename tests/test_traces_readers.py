@@ -283,6 +283,15 @@ def test_csv_option_errors():
         read_csv_trace(CSV, size_col="nope", lba_col="lba")
     with pytest.raises(ValueError, match="time_unit"):
         read_csv_trace(CSV, size_col="blocks", lba_col="lba", time_col="time", time_unit="hours")
+    with pytest.raises(ValueError, match="needs a column mapping: size_col"):
+        read_trace(CSV, "csv")  # --format csv without the column options
+
+
+def test_binary_data_is_named_not_parsed():
+    with pytest.raises(ValueError, match=r"mqsim: line 2: binary data \(NUL bytes\)"):
+        read_mqsim(b"0 0 8 8 1\n0 0\x00 8 8 1\n")
+    with pytest.raises(ValueError, match="header line cannot be split"):
+        read_csv_trace(b"a,b\rc,d\n1,2\n", size_col=1, offset_col=0)  # a bare CR inside the header
 
 
 def test_missing_file_and_text_mode(tmp_path):

@@ -155,7 +155,8 @@ t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"))
 t2.text_input("Request sizes [KiB]", key=S.key("sizes_kib"))
 if scn is not None:
     with user_errors("Throughput"):
-        sizes = tuple(int(x * 1024) for x in parse_sizes_kib(scn.sizes_kib))
+        # whole 512 B sectors, as the model simulates them; sizes that round alike are one curve
+        sizes = tuple(sorted({max(512, round(x * 1024 / 512) * 512) for x in parse_sizes_kib(scn.sizes_kib)}))
         tp = _throughput(scn.profile_drive, sizes)
         fig = go.Figure()
         for size, g in tp.groupby("request_bytes"):
@@ -165,4 +166,5 @@ if scn is not None:
              key="hdd-tput")
         download_csv(tp, "hdd-throughput.csv", label="Download throughput curve (CSV)", key="dl-hdd-tput")
         st.caption("Back-to-back requests whose start-to-start jumps are exponential with the given mean; "
-                   "half-rotation latency, no drive cache. The leftmost point is a sequential stream.")
+                   "half-rotation latency, no drive cache. The leftmost point is a sequential stream. Sizes are "
+                   "rounded to whole 512 B sectors.")

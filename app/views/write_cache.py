@@ -91,7 +91,7 @@ if scn is not None and trace is not None:
             sizes = tuple(float(x) for x in wc.scaled_cache_sizes_mb(fp))
             labels = [f"{m / 1024:g} GB" if m >= 1024 else f"{m} MB" for m in wc.PAPER_CACHE_MB]
         else:
-            sizes = tuple(parse_sizes_mb(scn.sizes_mb))
+            sizes = tuple(sorted(set(parse_sizes_mb(scn.sizes_mb))))  # a repeated size is one run
             labels = [f"{s:g} MB" for s in sizes]
         if min(sizes) * 2**20 < 2 * 4096:
             raise ValueError(f"the smallest cache ({min(sizes):.4f} MB) holds fewer than 2 blocks; "

@@ -52,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
     trace = load_trace_from_args(args, kind="block")
     req = prepare_requests(trace)
     sizes = args.cache_mb or scaled_cache_sizes_mb(footprint_bytes(req)).tolist()
+    if not args.cache_mb and min(sizes) * 2**20 < 2 * 4096:
+        raise ValueError(f"the trace touches only {req.footprint_blocks} blocks of 4 KiB: the paper's cache sizes "
+                         f"scaled to it start at {min(sizes):.3g} MB (< 2 blocks); give --cache-mb")
     rows = []
     for pol in args.policy or ["halo"]:
         for c in sizes if pol != "none" else sizes[:1]:

@@ -247,6 +247,10 @@ def _drive(src, parse: Callable, *, fmt: str, name: str | None, max_requests: in
     key = "time_ns" if kind == "block" else "address"
     with open_source(src, progress) as (stream, report):
         for block, line0 in iter_blocks(stream, chunk_bytes):
+            nul = block.find(b"\x00")
+            if nul >= 0:
+                line = line0 + block.count(b"\n", 0, nul)
+                raise ValueError(f"{fmt}: line {line}: binary data (NUL bytes); expected a text trace")
             cols = parse(block, line0, state)
             report()
             if cols is None:
@@ -371,6 +375,10 @@ def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = Non
         if (inter < 0).any():
             r = int(np.argmax(inter < 0))
             ck.fail(r, "interarrival_us", "is negative", str(inter[r]))
+        service = _floats(df, "service_us", "service_us", ck)
+        if (service < 0).any():
+            r = int(np.argmax(service < 0))
+            ck.fail(r, "service_us", "is negative", str(service[r]))
         t_us = np.cumsum(inter) + state.get("t_us", 0.0)
         if len(t_us):
             state["t_us"] = float(t_us[-1])
@@ -381,7 +389,7 @@ def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = Non
             "offset_bytes": _ints(df, "lbn", "lbn", ck) * sector_size,
             "size_bytes": _ints(df, "nsectors", "nsectors", ck) * sector_size,
             "device": np.zeros(len(df), np.int32),
-            "meta:service_us": _floats(df, "service_us", "service_us", ck),
+            "meta:service_us": service,
             "meta:interarrival_us": inter,
             "meta:cache": cache.astype(str),
         }
@@ -570,7 +578,10 @@ def parse_op_map(spec: str | dict | None) -> dict[str, bool]:
 def _split_header(line: str, sep: str) -> list[str]:
     if sep == r"\s+":
         return line.split()
-    return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+    try:
+        return [c.strip() for c in next(csv.reader([line], delimiter=sep))]
+    except csv.Error as e:
+        raise ValueError(f"csv: header line cannot be split with separator {sep!r}: {e}") from None
 
 
 def _resolve(ref, names: list[str], what: str) -> int:
@@ -589,7 +600,7 @@ def _resolve(ref, names: list[str], what: str) -> int:
     raise ValueError(f"{what} {ref!r} not found; columns: {', '.join(names)}")
 
 
-def read_csv_trace(src, *, size_col, offset_col=None, lba_col=None, time_col=None, op_col=None, device_col=None,
+def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_col=None, op_col=None, device_col=None,
                    sector_size: int = 512, size_unit: str = "bytes", time_unit: str = "s",
                    op_map: str | dict | None = None, header: bool = True, sep: str = ",", name: str | None = None,
                    max_requests: int | None = None, progress=None, chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
@@ -628,6 +639,9 @@ def read_csv_trace(src, *, size_col, offset_col=None, lba_col=None, time_col=Non
     ([True], [51200], [4096])
     """
     _check_sector(sector_size)
+    if size_col is None:
+        raise ValueError("a generic CSV trace needs a column mapping: size_col (--size-col) and offset_col "
+                         "(--offset-col, bytes) or lba_col (--lba-col, sectors); names or 0-based indexes")
     if (offset_col is None) == (lba_col is None):
         raise ValueError("give exactly one of offset_col (bytes) or lba_col (sectors)")
     if size_unit not in ("bytes", "sectors"):
