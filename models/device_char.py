@@ -249,30 +249,55 @@ def read_fio_json(src) -> pd.DataFrame:
     if not isinstance(doc, dict) or "jobs" not in doc or not isinstance(doc["jobs"], list):
         raise ValueError("fio JSON: missing 'jobs' list (run fio with --output-format=json)")
     glob = doc.get("global options", {}) or {}
+    if not isinstance(glob, dict):
+        raise ValueError("fio JSON: 'global options' must be an object")
     rows = []
     for i, job in enumerate(doc["jobs"]):
-        opts = {**glob, **(job.get("job options", {}) or {})}
+        if not isinstance(job, dict):
+            raise ValueError(f"fio JSON: jobs[{i}] must be an object, got {type(job).__name__}")
+        jopts = job.get("job options", {}) or {}
+        if not isinstance(jopts, dict):
+            raise ValueError(f"fio JSON: jobs[{i}]: 'job options' must be an object")
+        opts = {**glob, **jopts}
         name = job.get("jobname", f"job{i}")
         rw = str(opts.get("rw", opts.get("readwrite", "read")))
         pattern = "rand" if rw.startswith("rand") else "seq"
         try:
             bs = _fio_size(opts.get("bs", opts.get("blocksize", "4k")))
             depth = int(float(opts.get("iodepth", 1)))
-        except ValueError as e:
+        except (ValueError, TypeError) as e:
             raise ValueError(f"fio JSON: job {name!r}: {e}") from None
         for op in ("read", "write"):
             part = job.get(op)
-            if not isinstance(part, dict) or float(part.get("io_bytes", part.get("io_kbytes", 0)) or 0) <= 0:
+            if not isinstance(part, dict):
+                continue
+
+            def num(d, key, default=None, *, _op=op, _name=name):
+                v = d.get(key, default)
+                try:
+                    x = float(v)
+                except (TypeError, ValueError):
+                    raise ValueError(f"fio JSON: job {_name!r} {_op}: field {key!r} is not a number: {v!r}") from None
+                if default is not None and not np.isnan(default) and not np.isfinite(x):
+                    raise ValueError(f"fio JSON: job {_name!r} {_op}: field {key!r} is not finite: {v!r}")
+                return x
+
+            moved = num(part, "io_bytes", 0) if "io_bytes" in part else num(part, "io_kbytes", 0)
+            if not moved > 0:
                 continue
             lat = part.get("lat_ns", {}) or {}
             clat = part.get("clat_ns", {}) or {}
+            if not isinstance(lat, dict) or not isinstance(clat, dict):
+                raise ValueError(f"fio JSON: job {name!r} {op}: lat_ns/clat_ns must be objects")
             if "mean" not in lat and "mean" not in clat:
                 raise ValueError(f"fio JSON: job {name!r} {op}: no lat_ns/clat_ns mean (fio >= 3 needed)")
-            lat_us = float(lat.get("mean", clat.get("mean"))) / 1e3
+            lat_ns = num(lat, "mean", 0.0) if "mean" in lat else num(clat, "mean", 0.0)
+            if not lat_ns > 0:
+                raise ValueError(f"fio JSON: job {name!r} {op}: latency mean must be > 0, got {lat_ns!r}")
             rows.append(dict(job=name, rw=rw, op=op, pattern=pattern, bs_bytes=bs, iodepth=depth,
-                             iops=float(part.get("iops", 0.0)), bw_MBps=float(part.get("bw", 0.0)) * 1024 / 1e6,
-                             lat_mean_us=lat_us, clat_mean_us=float(clat.get("mean", np.nan)) / 1e3,
-                             runtime_ms=float(part.get("runtime", np.nan))))
+                             iops=num(part, "iops", 0.0), bw_MBps=num(part, "bw", 0.0) * 1024 / 1e6,
+                             lat_mean_us=lat_ns / 1e3, clat_mean_us=num(clat, "mean", np.nan) / 1e3,
+                             runtime_ms=num(part, "runtime", np.nan)))
     if not rows:
         raise ValueError("fio JSON: no job moved any data")
     return pd.DataFrame(rows)

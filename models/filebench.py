@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -71,6 +72,8 @@ FLOWOP_KINDS = READ_FLOWOPS | WRITE_FLOWOPS | META_FLOWOPS | SYNC_FLOWOPS | CONT
 _FILESET_ATTRS = {"name", "path", "size", "entries", "dirwidth", "prealloc", "readonly", "reuse",
                   "paralloc", "filesizegamma", "dirgamma", "dirdepthrv", "leafdirs", "trusttree",
                   "cached", "writeonly"}
+#: Largest thread count a workload may be given (the MVA solver is O(threads^2)).
+MAX_THREADS = 4096
 _PROCESS_ATTRS = {"name", "instances", "nice"}
 _THREAD_ATTRS = {"name", "memsize", "instances", "useism"}
 _FLOWOP_ATTRS = {"name", "filesetname", "filename", "fd", "srcfd", "iosize", "random", "dsync",
@@ -265,27 +268,27 @@ class Workload:
         main = self.main_fileset
         ch = {}
         if files_scale is not None:
-            if not files_scale > 0:
-                raise ValueError(f"files_scale must be > 0, got {files_scale}")
+            if not 0 < files_scale < math.inf:
+                raise ValueError(f"files_scale must be a finite number > 0, got {files_scale}")
             ch["entries"] = max(1, round(main.entries * files_scale))
         if nfiles is not None:
-            if nfiles < 1:
-                raise ValueError(f"nfiles must be >= 1, got {nfiles}")
+            if not 1 <= nfiles < math.inf:
+                raise ValueError(f"nfiles must be a finite number >= 1, got {nfiles}")
             ch["entries"] = int(nfiles) if files_scale is None else max(1, round(nfiles * files_scale))
         if file_size_bytes is not None:
-            if not file_size_bytes > 0:
-                raise ValueError(f"file_size_bytes must be > 0, got {file_size_bytes}")
+            if not 0 < file_size_bytes < math.inf:
+                raise ValueError(f"file_size_bytes must be a finite number > 0, got {file_size_bytes}")
             ch["size_mean_bytes"] = float(file_size_bytes)
         if dirwidth is not None:
-            if not dirwidth > 0:
-                raise ValueError(f"dirwidth must be > 0, got {dirwidth}")
+            if not 0 < dirwidth < math.inf:
+                raise ValueError(f"dirwidth must be a finite number > 0, got {dirwidth}")
             ch["dirwidth"] = float(dirwidth)
         if ch:
             fs[main.name] = replace(main, **ch)
         groups = list(self.threads)
         if threads is not None:
-            if threads < 1:
-                raise ValueError(f"threads must be >= 1, got {threads}")
+            if not 1 <= threads <= MAX_THREADS or threads != int(threads):
+                raise ValueError(f"threads must be a whole number within 1..{MAX_THREADS}, got {threads}")
             if not groups:
                 raise ValueError(f"{self.name}: the workload defines no thread")
             big = max(range(len(groups)), key=lambda i: groups[i].instances)
@@ -293,8 +296,8 @@ class Workload:
             groups = [g for g in groups if g.instances > 0]
         if iosize_bytes is not None or append_bytes is not None:
             for v, nm in ((iosize_bytes, "iosize_bytes"), (append_bytes, "append_bytes")):
-                if v is not None and not v > 0:
-                    raise ValueError(f"{nm} must be > 0, got {v}")
+                if v is not None and not 0 < v < math.inf:
+                    raise ValueError(f"{nm} must be a finite number > 0, got {v}")
             new = []
             for g in groups:
                 ops = []
@@ -415,7 +418,8 @@ class _Parser:
             out[k] = val
         return out
 
-    def number(self, d: dict, key: str, line: int, default=None, *, positive=False) -> float | None:
+    def number(self, d: dict, key: str, line: int, default=None, *, positive=False,
+               whole=False) -> float | None:
         if key not in d:
             return default
         v = d[key]
@@ -425,8 +429,12 @@ class _Parser:
             v = v["mean"]
         if not isinstance(v, (int, float)):
             raise self.err(line, f"{key}: expected a number, got {v!r}")
+        if not math.isfinite(v):
+            raise self.err(line, f"{key}: must be finite, got {v!r}")
         if positive and not v > 0:
             raise self.err(line, f"{key}: must be > 0, got {v!r}")
+        if whole and (v != int(v) or v < 1):
+            raise self.err(line, f"{key}: must be a whole number >= 1, got {v!r}")
         return float(v)
 
     # -- statements
@@ -483,7 +491,8 @@ class _Parser:
                 kind = stack.pop()
                 if kind == "thread":
                     assert thread is not None and proc is not None
-                    n = int(self.number(thread, "instances", line, 1.0)) * int(self.number(proc, "instances", line, 1.0))
+                    n = (int(self.number(thread, "instances", thread["line"], 1.0, whole=True))
+                         * int(self.number(proc, "instances", proc["line"], 1.0, whole=True)))
                     if not ops:
                         raise self.err(thread["line"], f"thread {thread.get('name', '?')!r} has no flowop")
                     self.threads.append(ThreadGroup(process=str(proc.get("name", "")), name=str(thread.get("name", "")),
@@ -562,8 +571,8 @@ class _Parser:
             if size["type"] == "cvar-gamma":
                 gamma = float(size.get("gamma", 1.5))
             size = size["mean"]
-        if not isinstance(size, (int, float)) or isinstance(size, bool) or size < 0:
-            raise self.err(line, f"fileset {name!r}: size must be a non-negative number, got {size!r}")
+        if not isinstance(size, (int, float)) or isinstance(size, bool) or not 0 <= size < math.inf:
+            raise self.err(line, f"fileset {name!r}: size must be a finite non-negative number, got {size!r}")
         if "filesizegamma" in d:
             gamma = self.number(d, "filesizegamma", line, positive=True)
         entries = 1 if single else self.number(d, "entries", line, None)
@@ -595,9 +604,7 @@ class _Parser:
         if fs is not None and fs not in self.filesets:
             raise self.err(line, f"flowop {kind}: unknown fileset {fs!r}")
         fd = self.number(d, "fd", line)
-        iters = self.number(d, "iters", line, 1.0)
-        if iters < 1:
-            raise self.err(line, f"flowop {kind}: iters must be >= 1")
+        iters = self.number(d, "iters", line, 1.0, whole=True)
         return Flowop(kind=kind, name=str(d.get("name", kind)), line=line, fileset=fs,
                       fd=None if fd is None else int(fd),
                       iosize_bytes=self.number(d, "iosize", line, positive=True),

@@ -256,10 +256,14 @@ def amat(tlb_miss_rate, fault_rate, *, t_e_ns: float, t_r_ns: float, t_pf_ns):
 
 # ----------------------------------------------------------------------------- page streams
 def _check_page_sizes(page_sizes) -> np.ndarray:
-    p = np.asarray(page_sizes, dtype=np.int64).ravel()
-    if p.size == 0:
+    f = np.asarray(page_sizes, dtype=float).ravel()
+    if f.size == 0:
         raise ValueError("page_sizes must not be empty")
-    bad = (p < 64) | (p > 1 << 30) | (p & (p - 1) != 0)
+    out_of_range = ~np.isfinite(f) | (f < 64) | (f > 1 << 30) | (f != np.round(f))
+    if out_of_range.any():
+        raise ValueError(f"page_sizes: {f[out_of_range][0]:g} is not a power of two between 64 B and 1 GiB")
+    p = f.astype(np.int64)
+    bad = p & (p - 1) != 0
     if bad.any():
         raise ValueError(f"page_sizes: {int(p[bad][0])} is not a power of two between 64 B and 1 GiB")
     return p
@@ -345,7 +349,7 @@ class PageSizeProfile:
         e = np.asarray(entries)
         if np.any(e < 0):
             raise ValueError("entries must be >= 0")
-        c = np.minimum(e.astype(np.int64), self.footprint_pages)
+        c = np.minimum(e, self.footprint_pages).astype(np.int64)  # clip first: huge sizes must not overflow
         return self.lru_hits[c] / self.n_refs
 
     def lru_fault_rate(self, memory_bytes) -> np.ndarray:
@@ -378,6 +382,8 @@ class PagingProfile:
     name: str
     n_refs: int
     pages: dict[int, PageSizeProfile]
+    #: footprint in 4 KiB pages [bytes], kept when 4 KiB is not among the profiled sizes
+    reference_footprint: int | None = None
 
     @property
     def page_sizes(self) -> list[int]:
@@ -388,6 +394,8 @@ class PagingProfile:
         ref = self.pages.get(REFERENCE_PAGE_BYTES)
         if ref is not None:
             return ref.footprint_bytes
+        if self.reference_footprint is not None:
+            return self.reference_footprint
         raise KeyError(f"the profile has no {REFERENCE_PAGE_BYTES}-byte pages")
 
     def memory_bytes(self, memory_bytes=None, memory_fraction=None) -> np.ndarray:
@@ -469,13 +477,12 @@ def profile_trace(trace, *, page_sizes=PAGE_SIZES, memory_bytes=None, memory_fra
     ids_all = compact_page_ids(addr, ps)
     n = len(addr)
     pages: dict[int, PageSizeProfile] = {}
-    fp4k = None
+    if memory_fraction is not None and memory_bytes is not None:
+        raise ValueError("give at most one of memory_bytes and memory_fraction")
+    ref = ids_all.get(REFERENCE_PAGE_BYTES)
+    m4 = int(ref.max()) + 1 if ref is not None else (len(np.unique(addr >> np.uint64(12))) if n else 0)
+    fp4k = m4 * REFERENCE_PAGE_BYTES  # memory fractions refer to it
     if memory_fraction is not None:
-        if memory_bytes is not None:
-            raise ValueError("give at most one of memory_bytes and memory_fraction")
-        ref = ids_all.get(REFERENCE_PAGE_BYTES)
-        m4 = int(ref.max()) + 1 if ref is not None else len(np.unique(addr >> np.uint64(12)))
-        fp4k = m4 * REFERENCE_PAGE_BYTES
         memory_bytes = np.atleast_1d(np.asarray(memory_fraction, dtype=float)) * fp4k
     mem = None if memory_bytes is None else np.atleast_1d(np.asarray(memory_bytes, dtype=float))
     if mem is not None and (np.any(~np.isfinite(mem)) or np.any(mem < 0)):
@@ -497,7 +504,7 @@ def profile_trace(trace, *, page_sizes=PAGE_SIZES, memory_bytes=None, memory_fra
                 cf[frames] = int(simulate_clock(ids, frames, referenced_on_insert=True).misses)
         pages[p] = PageSizeProfile(p, n, m, hits[: m + 1], cf)
     nm = name or (trace.name if isinstance(trace, MemTrace) else "addresses")
-    return PagingProfile(nm, n, pages)
+    return PagingProfile(nm, n, pages, reference_footprint=fp4k)
 
 
 # ----------------------------------------------------------------------------- inputs and tables

@@ -20,8 +20,10 @@ memory-lifetime     PCM extension lifetime [years]                          memo
                     (:func:`models.lifetime.figure2_table`)
 ==================  =====================================================  ==========================
 
-Every other model is imported lazily and guarded: when one is missing or fails, its rows
-say ``pending`` with the reason, never an invented number.
+Every other model is imported lazily and guarded: when a workload cannot be evaluated
+(unknown name, unreadable trace, a model that rejects it: ``ValueError``, ``KeyError``,
+``FileNotFoundError``, ``ImportError``), its rows say ``pending`` with the reason and the
+other workloads are still ranked -- never an invented number.
 
 References
 ----------
@@ -86,54 +88,80 @@ def describe_filebench(features: dict, hit: float, speedup: float, ref: str) -> 
     return ", ".join(parts) + " -> " + verdict
 
 
+#: Errors that make one workload pending instead of aborting the ranking.
+_GUARDED = (ValueError, KeyError, FileNotFoundError, ImportError)
+
+
+def _why(e: Exception) -> str:
+    return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+
+
 def _filebench_rows(personalities, threads):
+    rows = []
+    for p in personalities:
+        try:
+            rows += _filebench_one(p, threads)
+        except _GUARDED as e:
+            rows += [_pending(f"storage-vs-{ref}", str(p), "filebench", _why(e)) for ref in ("hdd", "ssd")]
+    return rows
+
+
+def _filebench_one(p, threads):
     from models import workload_fit as wf
 
     rows = []
-    for p in personalities:
-        w = wf.paper_workload(p) if p in wf.TABLE1 else wf.load_workload(p)
-        feats = wf.workload_features(w)
-        res = {c: wf.evaluate(w, c, threads=threads) for c in ("pcm-dax", "hdd", "ssd")}
-        hit = float(res["hdd"].demands.hit_ratio.iloc[0])
-        for ref in ("hdd", "ssd"):
-            s = res["pcm-dax"].ops_per_s / res[ref].ops_per_s
-            rows.append(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
-                             describe_filebench(feats, hit, s, ref.upper())))
+    w = wf.paper_workload(p) if p in wf.TABLE1 else wf.load_workload(p)
+    feats = wf.workload_features(w)
+    res = {c: wf.evaluate(w, c, threads=threads) for c in ("pcm-dax", "hdd", "ssd")}
+    hit = float(res["hdd"].demands.hit_ratio.iloc[0])
+    for ref in ("hdd", "ssd"):
+        s = res["pcm-dax"].ops_per_s / res[ref].ops_per_s
+        rows.append(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
+                         describe_filebench(feats, hit, s, ref.upper())))
     return rows
 
 
 def _trace_rows(traces, n_requests):
+    rows = []
+    for name in traces:
+        try:
+            rows += _trace_one(name, n_requests)
+        except _GUARDED as e:
+            rows += [_pending(role, str(name), "block trace", _why(e)) for role in ("file-cache", "write-cache")]
+    return rows
+
+
+def _trace_one(name, n_requests):
     from models import file_cache_sim as fcs
     from models import write_cache as wc
     from models.traces import blocks, bundled
 
     rows = []
-    for name in traces:
-        tr = bundled.load_bundled_trace(name, n_requests=n_requests) if name.startswith("synthetic:") \
-            else bundled.load_bundled_trace(name, max_requests=n_requests)
-        wshare = float(np.mean(tr.is_write)) if len(tr) else float("nan")
-        msize = float(np.mean(tr.size_bytes)) if len(tr) else float("nan")
-        desc = f"{wshare:.0%} writes, mean request {msize / 1024:.3g} KiB"
-        acc = blocks.split_blocks(tr)
-        be = fcs.break_even_share(acc.block, PCM_STORAGE)
-        share = float(be["share_blocks"])
-        rows.append(_row("file-cache", name, "block trace", 1 - share, 1 - share,
-                         f"{desc}; {share:.1%} of blocks are reused more than n* = {be['n_star']:.3g} times, "
-                         f"so a DRAM cache over PCM storage pays only for them"))
-        if not tr.is_write.any():
-            rows.append(_pending("write-cache", name, "block trace", "the trace has no writes"))
-            continue
-        none = wc.run_write_cache(tr, "none", 0.0)
-        halo = wc.run_write_cache(tr, "halo", WRITE_CACHE_MB)
-        t_none, t_halo = float(none["exec_time_s"]), float(halo["exec_time_s"])
-        if t_halo > 0:
-            gain = t_none / t_halo
-            verdict = f"{gain:.3g}x less HDD time"
-        else:  # every write stays in the PCM cache over this trace: the HDD is never touched
-            gain, verdict = float("inf"), "no HDD time at all (the cache absorbs every write)"
-        rows.append(_row("write-cache", name, "block trace", gain, gain,
-                         f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
-                         f"{halo['traffic_rate']:.0%} -> {verdict}"))
+    tr = bundled.load_bundled_trace(name, n_requests=n_requests) if name.startswith("synthetic:") \
+        else bundled.load_bundled_trace(name, max_requests=n_requests)
+    wshare = float(np.mean(tr.is_write)) if len(tr) else float("nan")
+    msize = float(np.mean(tr.size_bytes)) if len(tr) else float("nan")
+    desc = f"{wshare:.0%} writes, mean request {msize / 1024:.3g} KiB"
+    acc = blocks.split_blocks(tr)
+    be = fcs.break_even_share(acc.block, PCM_STORAGE)
+    share = float(be["share_blocks"])
+    rows.append(_row("file-cache", name, "block trace", 1 - share, 1 - share,
+                     f"{desc}; {share:.1%} of blocks are reused more than n* = {be['n_star']:.3g} times, "
+                     f"so a DRAM cache over PCM storage pays only for them"))
+    if not tr.is_write.any():
+        rows.append(_pending("write-cache", name, "block trace", "the trace has no writes"))
+        return rows
+    none = wc.run_write_cache(tr, "none", 0.0)
+    halo = wc.run_write_cache(tr, "halo", WRITE_CACHE_MB)
+    t_none, t_halo = float(none["exec_time_s"]), float(halo["exec_time_s"])
+    if t_halo > 0:
+        gain = t_none / t_halo
+        verdict = f"{gain:.3g}x less HDD time"
+    else:  # every write stays in the PCM cache over this trace: the HDD is never touched
+        gain, verdict = float("inf"), "no HDD time at all (the cache absorbs every write)"
+    rows.append(_row("write-cache", name, "block trace", gain, gain,
+                     f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
+                     f"{halo['traffic_rate']:.0%} -> {verdict}"))
     return rows
 
 
@@ -147,9 +175,13 @@ def _memory_rows(max_refs):
     if not mem_names:
         rows.append(_pending("memory-extension", "(memory traces)", "memory trace", "no bundled memory trace"))
     for name in mem_names:
-        tr = bundled.load_bundled_trace(name, max_requests=max_refs)
-        res = {d: me.simulate_memext(me.page_stream(tr), me.MemExtConfig(device=d))
-               for d in ("pcm-memext", "nand-flash")}
+        try:
+            tr = bundled.load_bundled_trace(name, max_requests=max_refs)
+            res = {d: me.simulate_memext(me.page_stream(tr), me.MemExtConfig(device=d))
+                   for d in ("pcm-memext", "nand-flash")}
+        except _GUARDED as e:
+            rows.append(_pending("memory-extension", name, "memory trace", _why(e)))
+            continue
         sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
         r = res["pcm-memext"]
         rows.append(_row("memory-extension", name, "memory trace", sd, 1 / sd,

@@ -141,7 +141,7 @@ from pydantic import Field
 
 from models._base import ModelInput
 from models.devices import DeviceProfile, get_device
-from models.filebench import Workload, load_workload
+from models.filebench import MAX_THREADS, Workload, load_workload
 
 __all__ = [
     "CPU_CORES_PAPER",
@@ -732,8 +732,8 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
     w = load_workload(workload) if isinstance(workload, str) else workload
     cfg = get_config(config)
     n = int(threads) if threads is not None else w.nthreads
-    if n < 1:
-        raise ValueError(f"threads must be >= 1, got {n}")
+    if not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads^2)), got {n}")
     dem = flowop_demands(w, cfg, zipf_alpha=zipf_alpha)
     inst = dem.groupby("group", sort=False)["instances"].first()
     weight = inst / inst.sum() if inst.sum() > 0 else inst * 0 + 1.0 / len(inst)

@@ -43,6 +43,7 @@ References
 from __future__ import annotations
 
 import json
+import zipfile
 from functools import cache
 
 import numpy as np
@@ -99,6 +100,30 @@ PAPER_SAVINGS = {
 }
 
 
+def _as_bytes(a, name: str) -> np.ndarray:
+    """``a`` as a contiguous uint8 array; ValueError naming ``name`` unless it holds bytes.
+
+    Integer arrays are accepted when every value is in 0..255; floats (NaN), booleans,
+    strings and out-of-range integers are rejected rather than silently cast.
+
+    >>> _as_bytes([[1, 255]], "old").dtype
+    dtype('uint8')
+    >>> _as_bytes(np.zeros((1, 2)), "old")
+    Traceback (most recent call last):
+    ...
+    ValueError: old: expected uint8 bytes, got float64
+    """
+    arr = np.asarray(a)
+    if arr.dtype == np.uint8:
+        return np.ascontiguousarray(arr)
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{name}: expected uint8 bytes, got {arr.dtype}")
+    if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 255):
+        raise ValueError(f"{name}: expected uint8 bytes, got {arr.dtype} values outside 0..255 "
+                         f"(min {int(arr.min())}, max {int(arr.max())})")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
 class PagePairs:
     """Evicted pages: the version the NVM holds (``old``) and the one evicted (``new``).
 
@@ -113,8 +138,8 @@ class PagePairs:
     """
 
     def __init__(self, old, new, workload=None, workload_names=("pages",), meta=None):
-        old = np.ascontiguousarray(np.asarray(old, dtype=np.uint8))
-        new = np.ascontiguousarray(np.asarray(new, dtype=np.uint8))
+        old = _as_bytes(old, "old")
+        new = _as_bytes(new, "new")
         if old.ndim != 2 or old.shape[1] != PAGE_BYTES:
             raise ValueError(f"old: expected shape (n, {PAGE_BYTES}) uint8, got {old.shape}")
         if new.shape != old.shape:
@@ -170,7 +195,7 @@ def load_page_pairs(name: str = "pages/page_pairs.npz") -> PagePairs:
     path = p if p.suffix == ".npz" and p.is_file() else data_path(name)
     try:
         d = _load_npz(str(path))
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise ValueError(f"pages: cannot read {name!r} as a page-pair .npz ({e})") from None
     for k in ("old", "new"):
         if k not in d:

@@ -134,3 +134,33 @@ def test_malformed_upload_names_the_line_and_keeps_the_page(server, page, tmp_pa
     assert page.locator('[data-testid="stException"]').count() == 0
     errs = page.locator('[data-testid="stAlertContentError"]')
     assert errs.count() == 0, errs.first.inner_text()
+
+
+def _goto_via_sidebar(pg, link: str, title: str) -> None:
+    """Navigate inside the session (not a reload) and wait for the page's title."""
+    pg.locator('[data-testid="stSidebarNav"]').get_by_text(link, exact=True).first.click()
+    pg.locator("h1", has_text=title).first.wait_for(timeout=60_000)
+    _wait_done(pg)
+    pg.wait_for_timeout(500)
+
+
+def test_inputs_survive_navigating_away_and_back(server, page):
+    page.goto(f"{server}/break-even?mode=manual&t_ns=10&T_ns=20&Tm_ns=40&max_accesses=20")
+    _wait_done(page)
+    metric = page.locator('[data-testid="stMetricValue"]').nth(3)
+    assert metric.inner_text().strip() == "3"  # defaults would give n* = 2
+    _goto_via_sidebar(page, "Home", "PCM Planner")
+    _goto_via_sidebar(page, "File-cache break-even", "File-cache break-even")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.locator('[data-testid="stMetricValue"]').nth(3).inner_text().strip() == "3"
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Accesses shown")
+    assert slider.locator('[data-testid="stSliderThumbValue"]').inner_text().strip() == "20"
+    assert "t_ns=10" in page.url  # the URL is rewritten from the restored inputs
+
+
+def test_link_value_outside_the_widget_range_warns(server, page):
+    page.goto(f"{server}/break-even?max_accesses=500&block_size_bytes=1000")
+    _wait_done(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    warn = page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
+    assert "max_accesses" in warn and "block_size_bytes" in warn, warn

@@ -90,6 +90,13 @@ def test_fio_json_errors():
         dc.read_fio_json("{nope")
     with pytest.raises(KeyError, match="unknown device profile"):
         dc.get_profile("tape")
+    # wrong structure or types name the job, op and field (were TypeError / AttributeError)
+    for doc, msg in [({"jobs": [5]}, r"jobs\[0\] must be an object"),
+                     ({"jobs": [{"read": {"io_bytes": 1, "lat_ns": {"mean": None}}}]}, "field 'mean' is not a number"),
+                     ({"jobs": [{"read": {"io_bytes": "x"}}]}, "field 'io_bytes' is not a number"),
+                     ({"jobs": [{"write": {"io_bytes": 8, "lat_ns": {"mean": 0}}}]}, "latency mean must be > 0")]:
+        with pytest.raises(ValueError, match=msg):
+            dc.read_fio_json(json.dumps(doc))
 
 
 def test_device_char_page():

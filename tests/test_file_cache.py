@@ -19,6 +19,7 @@ def test_equation_3_worked_example():
     # n must be strictly greater than n*: 2 accesses tie (Tc == Tx), 3 gain.
     assert fc.access_time_cached(2, 100, 160) == fc.access_time_uncached(2, 130)
     assert fc.caching_pays(3, 100, 130, 160)
+    assert not fc.caching_pays(2, 100, 130, 160)  # a tie does not pay
 
 
 def test_domain_cases():
@@ -128,3 +129,52 @@ def test_inputs_json_round_trip(t, T, c):
 def test_timings_reject_bad_block_size():
     with pytest.raises(ValueError, match="block_size_bytes"):
         fc.timings_from_device("dram", 0)
+
+
+# Hand derivation of timings_from_device at 4096 B from the bundled data. Inputs, verbatim:
+#   data/measurements/pagecache_latency.csv, row 4096: cache_read_ns 1179.0, cache_insert_ns 1975.5
+#   data/devices.csv (read_latency_ns, access_unit_bytes, read_bandwidth_MBps):
+#     dram 101.5 ns, 64 B, 105560 MB/s; optane-dcpmm 305.0 ns, 256 B, 37630 MB/s;
+#     pcm-samsung-20nm 120 ns, 64 B, 6400 MB/s
+# transfer(4096) = latency + (4096 - unit) / bandwidth; 1 MB/s = 1e-3 B/ns:
+#   dram    101.5 + 4032 / 105.56 = 139.6963 ns
+#   optane  305.0 + 3840 / 37.63  = 407.0462 ns   -> extra = 267.3499 ns
+#   pcm     120   + 4032 / 6.4    = 750.0000 ns   -> extra = 610.3037 ns
+# T = 1.3 t + extra = 1532.7 + extra; Tm = T + 1975.5; n* = (Tm - t) / (T - t):
+#   optane  T = 1800.0499, Tm = 3775.5499, n* = 2596.5499 / 621.0499 = 4.18090
+#   pcm     T = 2143.0037, Tm = 4118.5037, n* = 2939.5037 / 964.0037 = 3.04927
+# The expressions below redo this arithmetic in float (rel 1e-12: float rounding only, the model
+# does the same operations); the 4-decimal literals pin the data too (abs 1e-3 ns / 1e-4).
+_T_READ, _T_INS = 1179.0, 1975.5
+_DRAM = 101.5 + (4096 - 64) / 105.56
+
+
+@pytest.mark.parametrize("name, transfer, T_lit, nstar_lit", [
+    ("optane-dcpmm", 305.0 + (4096 - 256) / 37.63, 1800.0499, 4.1809),
+    ("pcm-samsung-20nm", 120.0 + (4096 - 64) / 6.4, 2143.0037, 3.0493),
+], ids=["optane-dcpmm", "pcm-samsung-20nm"])
+def test_timings_from_device_by_hand(name, transfer, T_lit, nstar_lit):
+    T = 1.3 * _T_READ + (transfer - _DRAM)
+    Tm = T + _T_INS
+    be = fc.timings_from_device(name, 4096)
+    assert be.t_ns == pytest.approx(_T_READ, rel=1e-12)
+    assert be.T_ns == pytest.approx(T, rel=1e-12) and be.T_ns == pytest.approx(T_lit, abs=1e-3)
+    assert be.Tm_ns == pytest.approx(Tm, rel=1e-12) and be.Tm_ns == pytest.approx(T_lit + _T_INS, abs=1e-3)
+    assert be.n_star == pytest.approx((Tm - _T_READ) / (T - _T_READ), rel=1e-12)
+    assert be.n_star == pytest.approx(nstar_lit, abs=1e-4)
+
+
+def test_pagecache_latency_log_log_extrapolation():
+    # Inside the table: the rows themselves (rel 1e-12: exp(log(x)) round trip).
+    assert fc.pagecache_latency(4096) == pytest.approx((1179.0, 1975.5), rel=1e-12)
+    # Beyond 1 MiB the last segment (512 KiB -> 1 MiB) continues as a straight line in log-log:
+    # one more doubling multiplies by the same ratio, y(2 MiB) = y(1 MiB)^2 / y(512 KiB),
+    # y(4 MiB) = y(1 MiB)^3 / y(512 KiB)^2, with the rows 524288 and 1048576:
+    # read 70667.0 and 138401.2, insert 173660.8 and 354423.6.
+    rd, ins = fc.pagecache_latency([2 * 2**20, 4 * 2**20])
+    assert rd.tolist() == pytest.approx([138401.2**2 / 70667.0, 138401.2**3 / 70667.0**2], rel=1e-12)
+    assert ins.tolist() == pytest.approx([354423.6**2 / 173660.8, 354423.6**3 / 173660.8**2], rel=1e-12)
+    # ~271 us read at 2 MiB: about twice the 1 MiB figure, as the streaming copy dominates
+    assert rd[0] == pytest.approx(271_058.5, abs=0.1)
+    # and below 512 B the first segment: y(256) = y(512)^2 / y(1024)
+    assert fc.pagecache_latency(256)[0] == pytest.approx(564.4**2 / 721.2, rel=1e-12)

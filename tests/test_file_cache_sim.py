@@ -35,6 +35,19 @@ def test_time_accounting_by_hand():
     assert df.loc["ac", "time_rel_none"] == pytest.approx(df.loc["ac", "time_ns"] / (n * be.T_ns))
 
 
+def test_ac_ghost_window_is_a_fraction_of_the_cache():
+    # footprint 4, cache 0.5 -> 2 blocks. 0 recurs at t4 after 4 ghost records (0, 1, 2, 3):
+    # window 2 (ghost_fraction 1) or 3: recorded again, admitted at t5, no hit;
+    # window 4 (ghost_fraction 2): admitted at t4, hits at t5
+    ids = [0, 1, 2, 3, 0, 0]
+    def ac(gf):
+        df = file_cache_curves(ids, "optane-dcpmm", cache_fractions=[0.5], ghost_fraction=gf)
+        return tuple(df.set_index("policy").loc["ac", ["cache_blocks", "hits", "inserts"]])
+    assert ac(1.0) == (2, 0, 1) and ac(1.5) == (2, 0, 1)
+    assert ac(2.0) == (2, 1, 1)
+    assert ac(0.0) == (2, 0, 0)  # an empty window admits nothing
+
+
 @pytest.fixture(scope="module")
 def proxy():
     tr = load_bundled_trace("synthetic:web-proxy", n_requests=20_000)
@@ -51,15 +64,37 @@ def test_figures_3_to_5_shape(proxy):
     # at 10/30/50 % of the footprint), so we ask for > 30 % from 30 % of the footprint on.
     assert (hdd["lru_vs_none"] > 0.2).all() and (hdd.loc[[0.3, 0.5], "lru_vs_none"] > 0.3).all()
     # Figure 4: on SCM, LRU gains < 3 % (paper). With our measured insertion cost
-    # (Tm ~ 2 T) LRU is even slower than no cache on this trace: still "< 3 %".
-    assert (scm["lru_vs_none"] < 0.03).all()
+    # (Tm = 2.10 T on Optane, test_file_cache.py) LRU is slower than no cache: with hit ratio h,
+    # 1 - T_lru/T_none = 1 - (h t + (1 - h) Tm) / T, a loss whenever h < (Tm - T)/(Tm - t) = 0.76.
+    be = timings_from_device("optane-dcpmm")
+    lru = df[(df.policy == "lru") & (df.device == "optane-dcpmm")].set_index("cache_fraction")
+    h = lru["hit_ratio"]
+    expect = 1 - (h * be.t_ns + (1 - h) * be.Tm_ns) / be.T_ns
+    np.testing.assert_allclose(scm["lru_vs_none"], expect, rtol=1e-12)
+    # Measured on this trace (20k requests, seed 0): h = 0.28/0.43/0.48, loss 69/47/40 % at
+    # 10/30/50 %; seeds 1-5 give 40-76 %; the 100k-request default trace 40/26/25 %
+    # (README: -55..-25 %, the longer trace reuses more).
+    # Band -85..-30 %: every seed inside with margin, and no LRU gain at all.
+    assert (h < 0.76).all()
+    assert scm["lru_vs_none"].between(-0.85, -0.30).all()
+    assert scm["lru_vs_none"].is_monotonic_increasing  # bigger cache, more hits, smaller loss
     # Figure 5: admission control regains 20-40 % over LRU on SCM (paper); we only require
     # a clear improvement > 20 % and do not tune the trace to hit the paper's range.
     assert (scm["ac_vs_lru"] > 0.2).all()
-    # the LRU hit counts in the study are those of the LRU simulator
+    # cache sizes: fraction of the footprint rounded to whole blocks
+    fp = len(np.unique(ids))
+    sizes = df[df.device == "hdd-7200"].groupby("cache_fraction")["cache_blocks"].first()
+    assert sizes.tolist() == [int(round(f * fp)) for f in (0.1, 0.3, 0.5)]
+    # the LRU hit counts in the study are those of the LRU simulator, the AC counts those of the
+    # AC simulator with a window of cache_blocks (ghost_fraction 1; the simulator is checked
+    # against a Python reference in test_sim_kernels.py)
     lru = df[(df.policy == "lru") & (df.device == "hdd-7200")]
     for c, h in zip(lru.cache_blocks, lru.hits):
         assert simulate(ids, int(c), "lru").hits == h
+    ac = df[(df.policy == "ac") & (df.device == "hdd-7200")]
+    for c, h, i in zip(ac.cache_blocks, ac.hits, ac.inserts):
+        r = simulate(ids, int(c), "ac", ghost_blocks=int(c))
+        assert (r.hits, r.inserts) == (h, i)
 
 
 def test_break_even_share(proxy):
@@ -78,6 +113,18 @@ def test_break_even_share(proxy):
     assert wb["share_bytes"] == pytest.approx(w[keep].sum() / w.sum())
     h = reuse_histogram(ids)
     assert h["blocks"].sum() == len(np.unique(ids)) and h["accesses"].sum() == len(ids)
+
+
+def test_access_bytes_split_each_request_exactly():
+    from models.file_cache_sim import access_bytes
+    from models.traces.core import BlockTrace
+
+    # unaligned requests spanning 1-3 blocks: per-block overlaps sum to each request's size
+    t = BlockTrace([0, 1, 2], [False] * 3, [1000, 4096, 8000], [7000, 100, 500], [0, 0, 0])
+    acc = split_blocks(t, 4096)
+    b = access_bytes(t, acc)
+    assert b.tolist() == [3096, 3904, 100, 192, 308]
+    assert np.bincount(acc.request, weights=b).tolist() == [7000, 100, 500]
 
 
 def test_bad_input():

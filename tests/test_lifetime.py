@@ -177,3 +177,48 @@ def test_lifetime_page():
     assert not at.exception and not at.error
     assert any("capacity_gb" in w.value for w in at.warning)
     assert {m.label: m.value for m in at.metric}["Closed form [years]"] == "0.005"
+
+
+def test_monte_carlo_percentiles_match_the_exact_order_statistic():
+    # 10 lines of 64 B failing at 25 % worn: k = ceil(2.5) = 3. The device lifetime is
+    # closed x exp(sigma x ndtri(U)) with U ~ Beta(k, N - k + 1) = Beta(3, 8); its q-quantile is exact:
+    # closed x exp(sigma x ndtri(beta.ppf(q, 3, 8))) (0.550, 0.723, 0.939 x closed at q = 0.1, 0.5, 0.9).
+    # 1e5 trials: the sample quantiles' relative standard error is 0.08-0.12 %, so rel=0.006 is 5 SE;
+    # Beta(3, 7) (rank off by one in the second parameter) is 3.4 % off at P10, Beta(2, 9) 18 %, the
+    # 5th/95th percentiles 10 %+.
+    from scipy import special
+
+    closed = lifetime_years(640, 1e6, 1e-3)
+    r = lifetime_monte_carlo(640, 1e6, 1e-3, endurance_sigma=0.5, fail_fraction=0.25, trials=100_000, seed=0,
+                             keep_samples=True)
+    assert (r.lines, r.fail_rank) == (10, 3)
+    want = closed * np.exp(0.5 * special.ndtri(stats.beta.ppf([0.1, 0.5, 0.9], 3, 8)))
+    assert [r.p10_years, r.p50_years, r.p90_years] == pytest.approx(want.tolist(), rel=0.006)
+    # the whole distribution: one-sample KS against the exact CDF (seeded; alpha 1e-3)
+    x = np.array(r.samples_years)
+
+    def cdf(y):
+        return stats.beta.cdf(stats.norm.cdf(np.log(y / closed) / 0.5), 3, 8)
+
+    assert stats.kstest(x, cdf).pvalue > 1e-3
+    assert r.mean_years == pytest.approx(x.mean(), rel=1e-12)
+
+
+@pytest.mark.parametrize("lines, fail_fraction, k", [(10, 0.25, 3), (10, 0.1, 1), (1000, 0.0015, 2), (7, 1.0, 7),
+                                                     (100, 1e-9, 1)])
+def test_monte_carlo_fail_rank_is_the_ceiling(lines, fail_fraction, k):
+    r = lifetime_monte_carlo(lines * 64, 1e6, 1.0, endurance_sigma=0.2, fail_fraction=fail_fraction, trials=5, seed=0)
+    assert (r.lines, r.fail_rank) == (lines, k)
+
+
+def test_figure2_flash_days_by_hand():
+    # Lulesh's rate wears 16 GB of PCM (1e7) out in 5.0 years, Flash (1e4) in 1000x less: 0.005 years
+    # = 0.005 x 365.25 = 1.82625 days (Julian years, as SECONDS_PER_YEAR).
+    t = figure2_table()
+    assert t.flash_years.iloc[0] == pytest.approx(0.005, rel=1e-9)
+    assert t.flash_days.iloc[0] == pytest.approx(1.82625, rel=1e-9)
+    t2 = figure2_table({"x": 1e8})
+    assert t2.flash_days.iloc[0] == pytest.approx(16e9 * 1e4 / 1e8 / 86400, rel=1e-12)  # days straight from seconds
+    # another Flash endurance: the days follow the Flash lifetime, not a fixed fraction of the PCM one
+    t3 = figure2_table({"x": 1e8}, flash_endurance=3e3)
+    assert t3.flash_days.iloc[0] == pytest.approx(16e9 * 3e3 / 1e8 / 86400, rel=1e-12)

@@ -250,6 +250,10 @@ def test_cli_memext(capsys, tmp_path):
     assert main(["memext", str(f), "--device", "tape"]) == 2
     assert "unknown device" in capsys.readouterr().err
     assert main(["memext", str(tmp_path / "missing.lackey")]) == 2
+    capsys.readouterr()
+    # a bundled trace by its short name honours --max-requests (it used to run all 5M references)
+    assert main(["memext", "sqlite", "--max-requests", "1000", "--dram-frac", "0.25", "--device", "pcm"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split(",")[head.index("references")] == "1000"
 
 
 def test_memory_extension_page():
@@ -265,6 +269,10 @@ def test_memory_extension_page():
     assert flash > pcm > 1
     at.radio(key="mx.accounting").set_value("exclusive").run()
     assert not at.exception and not at.error
+    # the same device as fast and slow memory is named, not a crash ("unexpected internal error")
+    at.session_state["mx.slow_device"] = "pcm-memext"
+    at.run()
+    assert not at.exception and any("slow_device" in e.value for e in at.error)
 
 
 def test_memory_extension_page_bad_sweep_entry_keeps_the_fields():
@@ -282,3 +290,149 @@ def test_memory_extension_page_bad_sweep_entry_keeps_the_fields():
     assert at.number_input(key="mx.references").value == 50_000
     at.multiselect(key="mx.prefetch_depths").set_value(["0", "8"]).run()
     assert not at.exception and not at.error
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Hand-computed timing cases of the prefetching kernel. Round numbers, overriding the device:
+# t_ref = 10, t_read = 1000, t_fault = 100, t_submit = 50 [ns]; each page is referenced by its number.
+# Notation below: "now" is the modelled CPU clock after the reference; arrival = when a prefetched
+# page's read completes; busy = the time until which the prefetch thread is busy.
+_HAND = dict(read_ns=1000.0, write_ns=1000.0, fault_overhead_ns=100.0, submit_ns=50.0, base_ns_per_ref=10.0)
+
+
+def _hand(vpns, writes=None, *, use_sim_kernels=True, **cfg):
+    s = page_stream(address=np.asarray(vpns, np.int64) * 4096, is_write=writes)
+    return simulate_memext(s, MemExtConfig(**{**_HAND, **cfg}), use_sim_kernels=use_sim_kernels)
+
+
+def _counts(r):
+    return (r.full_misses, r.partial_misses, r.prefetched_pages, r.prefetch_useful, r.prefetch_submissions)
+
+
+def test_prefetch_timing_by_hand_sequential_depth1():
+    # Pages 0..5 once each, all in NVM at start (cold_start_in_nvm), DRAM holds them all, depth 1,
+    # a stride is confirmed at its 3rd occurrence (threshold 3):
+    # ref 0: 10 + fault 100 + read 1000                        -> now 1110
+    # ref 1: 1120 -> 2220 (full miss; stride +1 seen once)
+    # ref 2: 2230 -> 3330 (full miss; stride +1 twice)
+    # ref 3: 3340 -> 4440 (full miss; stride +1 3x: confirmed) + submit 50 -> 4490;
+    #        page 4 arrives at 4490 + 1000 = 5490
+    # ref 4: 4500 < 5490: partial miss, waits 990 + fault 100 -> 5590 (>= busy 5490: submit) -> 5640;
+    #        page 5 arrives at 6640
+    # ref 5: 5650: partial miss, waits 990 + 100 -> 6740; submit (page 6 does not exist) -> 6790
+    r = _hand([0, 1, 2, 3, 4, 5], dram_frac=1.0, prefetch_depth=1, prefetch_threshold=3, cold_start_in_nvm=True)
+    assert _counts(r) == (4, 2, 2, 2, 3)
+    assert r.cpu_ns == 6790.0
+    # device: 4 demand reads + 2 prefetch reads, no write-back: 6000 < 6790, the CPU path dominates
+    assert r.device_busy_ns == 6000.0 and r.time_ns == 6790.0
+    assert r.dram_only_ns == 60.0 and r.slowdown == pytest.approx(6790 / 60, rel=1e-12)
+
+
+def test_prefetch_timing_by_hand_partial_wait_cap_and_in_flight():
+    # Depth 2, threshold 1 (the first stride seen is confirmed), pages referenced 0, 1, 3, 2, 5, 4:
+    # ref 0: 1110 (full miss)
+    # ref 1: 1120 -> 2220 (full; stride +1 confirmed) + submit -> 2270: page 2 arrives 3270, page 3 at 4270,
+    #        the prefetch thread is busy until 4270
+    # ref 3: 2280: partial miss; 4270 - 2280 = 1990 left, but a partial miss waits at most one page read
+    #        (1000): + 100 + 1000 -> 3380; stride +2 confirmed, but 3380 < 4270: a prefetch is still in
+    #        flight, so no submission
+    # ref 2: 3390 >= 3270: arrived, a plain hit (a useful prefetch, no fault)
+    # ref 5: 3400 -> 4500 (full miss; stride +2 again) >= 4270: submit -> 4550 (pages 6, 7, 9 do not exist)
+    # ref 4: 4560 -> 5660 (full miss; stride -1) + submit -> 5710 (3 and 2 resident, 5 resident, 6, 8 absent)
+    r = _hand([0, 1, 3, 2, 5, 4], dram_frac=1.0, prefetch_depth=2, prefetch_threshold=1, cold_start_in_nvm=True)
+    assert _counts(r) == (4, 1, 2, 2, 3)
+    assert r.cpu_ns == 5710.0
+    # the device is the bottleneck: (4 demand + 2 prefetched) reads x 1000 = 6000 > 5710 (buffered mode
+    # takes the larger of the two)
+    assert r.device_busy_ns == 6000.0 and r.time_ns == 6000.0
+    # synchronous write-back mode does not overlap: T = the CPU path
+    assert _hand([0, 1, 3, 2, 5, 4], dram_frac=1.0, prefetch_depth=2, prefetch_threshold=1, cold_start_in_nvm=True,
+                 writeback="sync").time_ns == 5710.0
+
+
+def test_prefetch_never_evicts_the_page_just_faulted_in():
+    # 4 pages, DRAM 2 frames (FIFO), depth 2, threshold 1; references 0, 1, 1, 2, 3:
+    # ref 0: frame A <- 0; 1110
+    # ref 1: frame B <- 1; 2220; stride +1 confirmed; submit -> 2270. Prefetch 2: the FIFO victim is 0 (A),
+    #        page 2 arrives 3270. Prefetch 3: the victim would be page 1, just faulted in: skipped.
+    # ref 1: 2280, a hit (it was kept)
+    # ref 2: 2290: partial miss, 980 + 100 -> 3370; >= 3270: submit -> 3420; prefetch 3: the victim would
+    #        be page 2 (just faulted in): skipped again
+    # ref 3: 3430: full miss, evicts 1 -> 4530; submit (4, 5 absent) -> 4580
+    r = _hand([0, 1, 1, 2, 3], dram_frac=0.5, prefetch_depth=2, prefetch_threshold=1, cold_start_in_nvm=True)
+    assert r.dram_pages == 2
+    assert _counts(r) == (3, 1, 1, 1, 3)
+    assert r.evictions == 2 and r.cpu_ns == 4580.0
+    assert r.device_busy_ns == 4000.0 and r.time_ns == 4580.0
+
+
+def test_prefetch_only_pages_already_allocated():
+    # Without cold_start_in_nvm a page never touched has no NVM copy: the prefetcher must skip it.
+    # 8 pages, DRAM 2 frames; references 2, 3, 0, 1 (first touches: allocated in DRAM, no fault), then
+    # 2, 3 (evicted earlier: full misses; stride +1 confirmed at the second) -> submit; the targets 4, 5
+    # were never touched: nothing fetched. Then 4, 5, 6, 7 are first touches again.
+    # now: 4 x 10 = 40; ref 2: 50 + 1100 = 1150; ref 3: 1160 + 1100 = 2260 + 50 = 2310; 4 more refs: 2350
+    r = _hand([2, 3, 0, 1, 2, 3, 4, 5, 6, 7], dram_frac=0.25, prefetch_depth=2, prefetch_threshold=1)
+    assert (r.cold_allocations, r.full_misses, r.partial_misses, r.evictions) == (8, 2, 0, 8)
+    assert (r.prefetch_submissions, r.prefetched_pages) == (1, 0)
+    assert r.cpu_ns == 2350.0 and r.time_ns == 2350.0
+
+
+def test_stride_table_is_a_ring():
+    # 2 stride slots, threshold 2, depth 1; faults at pages 0, 10, 11, 13, 14, 15 give strides
+    # +10 (slot 0), +1 (slot 1), +2 (replaces the OLDEST, +10, in slot 0), +1 again (slot 1: count 2,
+    # confirmed) -> page 15 prefetched:
+    # 1110, 2220, 3330, 4440, ref 14: 5550 + submit -> 5600 (15 arrives 6600);
+    # ref 15: 5610, partial: 990 + 100 -> 6700; submit (16 absent) -> 6750
+    r = _hand([0, 10, 11, 13, 14, 15], dram_frac=1.0, prefetch_depth=1, prefetch_threshold=2, prefetch_strides=2,
+              cold_start_in_nvm=True)
+    assert _counts(r) == (5, 1, 1, 1, 2)
+    assert r.cpu_ns == 6750.0
+
+
+@pytest.mark.parametrize("use_sim_kernels", [True, False])
+def test_buffered_writeback_saturates_the_device_by_hand(use_sim_kernels):
+    # 4 pages written twice in order, DRAM 2 frames (FIFO), page write 100 us:
+    # first pass: 4 first touches (allocations), pages 0 and 1 evicted dirty;
+    # second pass: 4 full misses, each evicting a dirty page -> 6 write-backs.
+    # CPU path: 8 x 10 + 4 x (100 + 1000) = 4480 ns; device: 4 reads x 1000 + 6 writes x 100 000 = 604 000 ns.
+    # Buffered: the eviction buffer overlaps the writes, but the device needs 604 us -> T = 604 000 ns.
+    r = _hand(np.tile(np.arange(4), 2), np.ones(8, bool), dram_frac=0.5, write_ns=1e5,
+              use_sim_kernels=use_sim_kernels)
+    assert (r.cold_allocations, r.full_misses, r.evictions, r.writebacks) == (4, 4, 6, 6)
+    assert r.cpu_ns == 4480.0 and r.device_busy_ns == 604_000.0
+    assert r.time_ns == 604_000.0 and r.slowdown == pytest.approx(604_000 / 80, rel=1e-12)
+    # synchronous write-back stalls on every write instead: 4480 + 6 x 100 000
+    s = _hand(np.tile(np.arange(4), 2), np.ones(8, bool), dram_frac=0.5, write_ns=1e5, writeback="sync",
+              use_sim_kernels=use_sim_kernels)
+    assert s.time_ns == 604_480.0
+
+
+def test_write_latency_sweep_time_decomposition(hpc):
+    # Figure 15 under the time model: in buffered mode the CPU path does not depend on the write latency,
+    # the device time is (faults) x 25 us + write-backs x t_write, T is the larger. On this trace Flash is
+    # device-bound at every write latency, so the slowdown must grow STRICTLY with it.
+    df = write_latency_sweep(hpc, fractions=(0.25, 0.0625))
+    for f, g in df.groupby("dram_frac"):
+        fl = g[g.config != "pcm"].sort_values("write_ns")
+        assert fl.cpu_ns.nunique() == 1, f
+        assert np.allclose(fl.device_busy_ns, fl.full_misses * 25_000.0 + fl.writebacks * fl.write_ns, rtol=1e-12)
+        assert np.array_equal(fl.time_ns, np.maximum(fl.cpu_ns, fl.device_busy_ns))
+        assert (fl.device_busy_ns > fl.cpu_ns).all(), f
+        assert (np.diff(fl.slowdown.to_numpy()) > 0).all(), f
+
+
+@pytest.mark.parametrize("policy", ["clock", "age"])
+def test_clock_evicts_an_unused_prefetched_page_first(policy):
+    # DRAM 3 frames, depth 1, threshold 1; references 0, 1, 0, 1, 5, 2:
+    # ref 0: 1110; ref 1: 2220, stride +1 confirmed, submit -> 2270, page 2 prefetched (reference bit
+    # clear: not used yet), arrives 3270; refs 0 and 1 hit (2280, 2290) and set their bits.
+    # ref 5: 2300, full miss: the hand clears 0's and 1's bits (age: counters 0 -> 1) and evicts the
+    # unused prefetched page 2 -> 3400; submit (6 and 9 absent) -> 3450.
+    # ref 2: 3460, full miss again (evicts 0, whose bit is now clear) -> 4560; submit -> 4610.
+    # Device: (4 demand + 1 prefetch) x 1000 = 5000 > 4610.
+    r = _hand([0, 1, 0, 1, 5, 2], dram_frac=0.75, policy=policy, prefetch_depth=1, prefetch_threshold=1,
+              cold_start_in_nvm=True)
+    assert r.dram_pages == 3
+    assert _counts(r) == (4, 0, 1, 0, 3)
+    assert r.evictions == 2 and r.cpu_ns == 4610.0 and r.time_ns == 5000.0

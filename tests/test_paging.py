@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -90,6 +91,26 @@ def test_amat_at_least_te_plus_tr(rt, rf, te, tr, tpf):
     a, d, t = pg.amat(rt, rf, t_e_ns=te, t_r_ns=tr, t_pf_ns=tpf)
     assert t >= te + tr - 1e-9 * (1 + te + tr)
     assert a >= te - 1e-12 and d >= tr - 1e-9 * (1 + tr)
+
+
+def test_memory_fraction_without_4k_pages_and_huge_inputs(capsys):
+    from cli.main import main
+
+    addr = (np.arange(4000, dtype=np.uint64) * 4096) % (1 << 20)  # 256 distinct 4 KiB pages
+    prof = pg.profile_trace(addr, page_sizes=[512, 8192], memory_fraction=[0.5])
+    # fractions refer to the 4 KiB footprint even when 4 KiB is not profiled
+    assert prof.reference_footprint_bytes() == 256 * 4096
+    assert prof.memory_bytes(memory_fraction=[0.5]).tolist() == [128 * 4096]
+    # a memory far beyond the footprint is "everything fits" (was an int64 overflow -> IndexError)
+    p8 = prof.pages[8192]
+    assert p8.lru_fault_rate(1e300) == pytest.approx(p8.footprint_pages / p8.n_refs)
+    with pytest.raises(ValueError, match="page_sizes: inf is not a power of two"):
+        pg.profile_trace(addr, page_sizes=[float("inf")])
+    with pytest.raises(SystemExit):  # argparse rejects it, naming the option
+        main(["amat", "sqlite", "--max-requests", "5000", "--page-sizes", "inf"])
+    assert "--page-sizes: 'inf' is not a finite size" in capsys.readouterr().err
+    assert main(["amat", "sqlite", "--max-requests", "5000", "--page-sizes", "512,8192"]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 3
 
 
 def test_amat_rejects_bad_rates():
@@ -250,3 +271,80 @@ def test_profile_errors():
     prof = pg.profile_trace(np.array([0, 1 << 20, 0], np.uint64), page_sizes=[4096], memory_bytes=[4096])
     with pytest.raises(KeyError, match="not simulated"):
         prof.clock_fault_rates([1])  # 0 frames: not simulated
+
+
+# ----------------------------------------------------------------------------- hand-computed rows
+@settings(max_examples=30, deadline=None)
+@given(addresses, st.sampled_from([512, 2048, 8192]), st.floats(0.01, 0.99))
+def test_lru_memory_between_page_multiples_rounds_down(addr, page, part):
+    # memory of (C + part) pages holds C frames: the fault rate is the LRU miss rate at C entries
+    prof = pg.profile_trace(addr, page_sizes=[page])
+    pages = (addr // page).tolist()
+    pp = prof.pages[page]
+    frames = np.arange(0, pp.footprint_pages + 2)
+    got = pp.lru_fault_rate((frames + part) * page)
+    want = np.array([lru_misses(pages, int(c)) / len(pages) for c in frames])
+    assert np.allclose(got, want)
+
+
+def _hand_trace():
+    # 4 KiB pages referenced 0, 1, 0, 0, 2, 0 (offsets inside the pages vary): footprint 3 pages = 12288 B
+    return np.array([0, 4096 + 8, 100, 4000, 8192 + 64, 12], np.uint64)
+
+
+@pytest.mark.parametrize("policy", ["lru", "clock"])
+def test_paging_table_row_by_hand(policy):
+    # TLB of 1 entry over pages 0 1 0 0 2 0: miss miss miss hit miss miss -> R_T = 5/6.
+    # Memory 6144 B = 1.5 pages -> 1 frame (floor): LRU and CLOCK both fault 5 times -> R_F = 5/6
+    # (with 2 frames it would be 0 1 0 0 2 0 = m m h h m h -> 3/6).
+    # Storage 1000 ns + 4096 B at 4096 MB/s (1000 ns) -> T_PF = 2000 ns. t_e = 1, t_r = 100:
+    # T_ADDR = 1 + 5/6 x 100 = 84.333; T_DATA = 100 + 5/6 x 2000 = 1766.667; AMAT = 1851.
+    inp = pg.PagingInputs(page_sizes_bytes=(4096,), tlb_entries=1, memory_bytes=(6144.0,), storage_latency_ns=1000.0,
+                          storage_bandwidth_MBps=4096.0, t_e_ns=1.0, t_r_ns=100.0, policy=policy)
+    t = pg.run_paging(_hand_trace(), inp)
+    assert len(t) == 1
+    r = t.iloc[0]
+    assert r["memory_bytes"] == 6144.0 and r["memory_fraction"] == pytest.approx(0.5, rel=1e-12)
+    assert r["frames"] == 1 and r["tlb_entries"] == 1 and r["page_size"] == 4096
+    assert r["tlb_hit_rate"] == pytest.approx(1 / 6) and r["tlb_miss_rate"] == pytest.approx(5 / 6)
+    assert r["fault_rate"] == pytest.approx(5 / 6) and r["fault_rate_lru"] == pytest.approx(5 / 6)
+    assert r["t_pf_ns"] == pytest.approx(2000.0)
+    assert r["latency_multiple"] == pytest.approx(10.0)
+    assert r["t_addr_ns"] == pytest.approx(1 + 500 / 6)
+    assert r["t_data_ns"] == pytest.approx(100 + 10000 / 6)
+    assert r["amat_ns"] == pytest.approx(1851.0)
+    # 2 TLB entries: 0 1 0 0 2 0 -> m m h h m h: R_T = 1/2; memory as a fraction of the footprint:
+    # 0.75 x 12288 = 9216 B = 2.25 pages -> 2 frames
+    t2 = pg.run_paging(_hand_trace(), inp.model_copy(update={"tlb_entries": 2, "memory_bytes": None,
+                                                            "memory_fraction": (0.75,)}))
+    r2 = t2.iloc[0]
+    assert r2["tlb_hit_rate"] == pytest.approx(0.5)
+    assert r2["memory_bytes"] == pytest.approx(9216.0) and r2["memory_fraction"] == pytest.approx(0.75)
+    assert r2["frames"] == 2 and r2["fault_rate_lru"] == pytest.approx(0.5)
+
+
+def test_storage_from_device_multiple_uses_the_given_t_r():
+    # pcm-memext reads in 150 ns: 3x a 50 ns memory
+    assert pg.storage_from_device("pcm-memext", t_r_ns=50.0).latency_multiple == pytest.approx(3.0)
+    t = pg.run_paging(_hand_trace(), pg.PagingInputs(page_sizes_bytes=(4096,), memory_bytes=(8192.0,),
+                                                    device="pcm-memext", t_r_ns=50.0))
+    assert t["latency_multiple"].tolist() == [pytest.approx(3.0)]
+
+
+def test_best_page_sizes_ties_and_decomposition_by_hand():
+    # rows given out of page-size order; AMAT ties (2048 / 4096 at 3.0) go to the smaller page, fault-rate
+    # ties (4096 / 8192 at 0.05) to the larger one (fewer TLB entries needed for the same faults).
+    t = pd.DataFrame({
+        "storage": "s", "latency_multiple": 10.0, "memory_bytes": 1e6, "memory_fraction": 0.5,
+        "page_size": [8192, 2048, 4096, 1024],
+        "amat_ns": [4.0, 3.0, 3.0, 5.0],
+        "t_addr_ns": [0.5, 1.5, 1.0, 2.0],
+        "t_data_ns": [3.5, 1.5, 2.0, 3.0],
+        "fault_rate": [0.05, 0.08, 0.05, 0.1],
+    })
+    b = pg.best_page_sizes(t).iloc[0]
+    assert b["best_page_amat"] == 2048 and b["amat_ns"] == 3.0
+    assert b["best_page_fault"] == 8192
+    # gain over the 4 KiB baseline: T_ADDR 1.5 - 1.0 = +0.5, T_DATA 1.5 - 2.0 = -0.5
+    assert b["d_addr_ns"] == pytest.approx(0.5) and b["d_data_ns"] == pytest.approx(-0.5)
+    assert b["baseline_amat_ns"] == 3.0 and b["memory_fraction"] == 0.5

@@ -104,3 +104,13 @@ def test_planner_page_widget_change_changes_ranking():
     at.checkbox(key="plan.memory").check().run()
     assert not at.exception
     assert "memory-extension" in set(at.dataframe[0].value["role"])
+
+
+def test_one_bad_workload_is_pending_and_the_rest_is_ranked():
+    df = planner.rank_workloads(["varmail", "nope"], traces=("synthetic:randw", "nope:x"), memory=False,
+                                n_requests=2000)
+    bad = df[df.workload.isin(["nope", "nope:x"])]
+    assert len(bad) == 4 and (bad.status == "pending").all() and bad["rank"].isna().all()
+    assert bad.reason.str.contains("unknown").all()
+    ok = df[df.workload.isin(["varmail", "synthetic:randw"])]
+    assert (ok.status == "ok").all() and (ok["rank"] == 1).all()

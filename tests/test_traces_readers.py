@@ -312,3 +312,100 @@ def test_empty_input_and_registry():
 def test_csv_missing_cell_names_header_field():
     with pytest.raises(TraceFormatError, match=r"line 3: field 'lba' is missing"):
         read_csv_trace(b"t,lba,n\n0,1,8\n0,,8\n", time_col="t", lba_col="lba", size_col="n")
+
+
+# ----------------------------------------------------------------------------- overflow, encoding, huge requests
+I64 = 2**63 - 1
+
+
+@pytest.mark.parametrize("reader,data,line,field,msg", [
+    # 2**55 sectors x 512 B = 2**64 B: used to wrap to offset 0; the largest allowed is (2**63-1)//512
+    (read_mqsim, b"0 0 8 8 1\n10 0 36028797018963968 8 1\n", 2, "lba_sector",
+     f"is too large (max {I64 // 512}): '36028797018963968'"),
+    # used to report "is negative" with the wrapped byte value
+    (read_mqsim, b"0 0 9223372036854775000 8 1\n", 1, "lba_sector", f"is too large (max {I64 // 512})"),
+    (read_mqsim, b"0 0 8 18014398509481984 1\n", 1, "size_sectors", f"is too large (max {I64 // 512})"),
+    # pandas reads 2**63..2**64-1 as uint64, which used to wrap to a negative int64
+    (read_mqsim, b"0 0 9223372036854775808 8 1\n", 1, "lba_sector", f"is too large (max {I64})"),
+    # times in ms near 9e15: 9e21 ns does not fit in int64 (max 9223372036854 ms)
+    (lambda b: read_mqsim(b, time_unit="ms"), b"0 0 8 8 1\n9000000000000000 0 8 8 1\n", 2, "arrival_ns",
+     "is too large (max 9223372036854 ms): '9000000000000000'"),
+    (lambda b: read_mqsim(b, time_unit="ms"), b"0 0 8 8 1\n9e15 0 8 8 1\n", 2, "arrival_ns",
+     "is too large (max 9223372036854 ms)"),
+    (read_spc, b"0,36028797018963968,8192,W,0.5\n", 1, "lba", f"is too large (max {I64 // 512})"),
+    (read_spc, b"0,1,8192,W,1e10\n", 1, "timestamp", "is too large (max 9223372036 s)"),
+    (read_blkparse, b"8,0 3 1 0.5 697 Q R 36028797018963968 + 8 [k]\n", 1, "sector", f"(max {I64 // 512})"),
+    (read_disksim_validate, b"R Hit 36028797018963968 8 1.0 2.0\n", 1, "lbn", f"(max {I64 // 512})"),
+    (read_disksim_validate, b"R Hit 1 8 1.0 2.0\nR Hit 1 8 1.0 1e16\n", 2, "interarrival_us", "arrival time exceed"),
+    (lambda b: read_csv_trace(b, lba_col="lba", size_col="n"), b"lba,n\n0,8\n36028797018963968,8\n", 3, "lba",
+     f"is too large (max {I64 // 512})"),
+    (lambda b: read_csv_trace(b, offset_col="o", size_col="n", size_unit="sectors", sector_size=4096),
+     b"o,n\n0,2251799813685248\n", 2, "n", f"is too large (max {I64 // 4096})"),
+    # offset + size beyond 2**63-1 bytes
+    (lambda b: read_csv_trace(b, offset_col="o", size_col="n"), f"o,n\n{I64 - 10},4096\n".encode(), 2, "o",
+     "plus the request size ends beyond"),
+    # negative values are reported as written, not converted to bytes
+    (read_mqsim, b"0 0 -8 8 1\n", 1, "lba_sector", "is negative: '-8'"),
+    (read_blkparse, b"8,0 3 1 0.5 697 Q R -5 + 8 [k]\n", 1, "sector", "is negative: '-5'"),
+    # MSR: 1601-based FILETIME in ns (1.3e19) exceeds int64; only the span must fit
+    (read_msr, MSR + b"9223372036854775000,hm,1,Read,1,512,1\n", 4, "timestamp", "too far from the earliest"),
+])
+def test_values_too_large_for_int64_are_named(reader, data, line, field, msg):
+    with pytest.raises(TraceFormatError) as ei:
+        reader(data)
+    err = ei.value
+    assert err.line == line and err.field == field and f"line {line}: field '{field}'" in str(err)
+    assert msg in str(err)
+
+
+def test_largest_allowed_values_are_exact():
+    mx = I64 // 512
+    t = read_mqsim(f"0 0 {mx - 8} 8 1\n".encode())
+    assert t.offset_bytes.tolist() == [(mx - 8) * 512] and t.size_bytes.tolist() == [4096]
+    # ms times up to the limit stay exact integers
+    t = read_mqsim(b"0 0 8 8 1\n9223372036854 0 8 8 1\n", time_unit="ms")
+    assert t.time_ns.tolist() == [0, 9223372036854 * 10**6]
+    # each time fits, but the span from the earliest does not
+    with pytest.raises(TraceFormatError, match="arrival times span more than"):
+        read_mqsim(b"-9000000000000000000 0 8 8 1\n9000000000000000000 0 8 8 1\n")
+    # MSR: real FILETIME stamps keep exact differences and the absolute origin in meta
+    m = read_msr(MSR)
+    assert m.meta["time_origin_ns"] == 128166372003061629 * 100
+    assert m.time_ns[1] == (128166372016382155 - 128166372003061629) * 100
+
+
+def test_invalid_utf8_names_the_line():
+    data = b"t,off,size\n0,0,4096\n1,\xff\xfe,4096\n"
+    with pytest.raises(TraceFormatError, match=r"csv: line 3: is not valid UTF-8 text \(byte\(s\) ff at column 3\)"):
+        read_csv_trace(data, offset_col="off", size_col="size", time_col="t")
+    with pytest.raises(TraceFormatError, match="line 32: is not valid UTF-8"):
+        read_csv_trace(b"t,op,o,n\n" + b"0,R,1,8\n" * 30 + b"0,\xe9,1,8\n", time_col="t", op_col="op",
+                       offset_col="o", size_col="n", chunk_bytes=64)
+
+
+def test_stray_quote_names_its_line():
+    with pytest.raises(TraceFormatError, match=r"spc: line 2: unbalanced quote") as ei:
+        read_spc(b'0,8,4096,r,0.1\n0,"8,4096,r,0.2\n0,8,4096,r,0.3\n')
+    assert ei.value.line == 2
+    # a closed quoted field is still an ordinary (bad) value
+    with pytest.raises(TraceFormatError, match=r"line 3: field 'off' is not an integer: '0,5'"):
+        read_csv_trace(b't,off,size\n0,0,4096\n1,"0,5",4096\n', offset_col="off", size_col="size", time_col="t")
+
+
+def test_huge_request_is_refused_before_splitting():
+    from models.traces.blocks import MAX_BLOCK_ACCESSES, split_blocks
+
+    # one 2 TiB request (2**32 sectors) = 2**29 blocks of 4 KiB: refused, never allocated
+    t = read_mqsim(b"0 0 8 8 1\n10 0 0 4294967296 1\n")
+    with pytest.raises(ValueError, match=r"536870913 accesses .* max_block_accesses=100000000; the largest is "
+                                         r"request 1 \(2199023255552 bytes at offset 0, 536870912 blocks\)"):
+        split_blocks(t, 4096)
+    # the bound is on the total: 3 requests of 4 blocks pass a limit of 12 and fail 11
+    t = read_mqsim(b"0 0 0 32 1\n1 0 64 32 1\n2 0 128 32 0\n")
+    assert len(split_blocks(t, 4096, max_block_accesses=12)) == 12
+    with pytest.raises(ValueError, match=r"12 accesses of 4096-byte blocks, more than max_block_accesses=11"):
+        split_blocks(t, 4096, max_block_accesses=11)
+    with pytest.raises(ValueError, match="max_block_accesses must be"):
+        split_blocks(t, 4096, max_block_accesses=-1)
+    # the default leaves room for the largest bundled trace (synthetic:dap, 512-byte blocks: 15.4 M)
+    assert MAX_BLOCK_ACCESSES >= 5 * 15_438_492

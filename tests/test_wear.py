@@ -198,6 +198,94 @@ def test_gap_move_moves_the_line_above_the_gap():
     assert wear.physical_map(cfg, "sg", r.state).tolist() == [1, 2, 0]
 
 
+# ---------------------------------------------------------------- hand-made streams, hand-computed counts
+
+# 1 rank x 2 banks x 4 stripes = 8 stripes; SG: 2 regions of P = 4 slots (region 0 = bank 0 =
+# stripes 0-3, region 1 = bank 1 = stripes 4-7), N = 3 logical stripes each, psi = 2.
+HAND = WearConfig(ranks=1, banks_per_rank=2, stripes_per_bank=4, cubes=1, sg_regions=2, gap_interval_writes=2)
+
+
+def test_movement_counts_overhead_and_life_rate_by_hand():
+    """Stream [0, 0, 0, 0, 3] under SG, traced by hand (module doc: region = LSN // N, la = LSN mod N,
+    pa = (la + start) mod N, +1 if pa >= gap; a move every psi writes to the region):
+
+    - LSN 0 -> region 0, la 0 -> slot 0 = stripe 0 (gap at slot 3). Writes 1-4 all land on stripe 0
+      (the gap only moves down to slots 2 and 1, never below slot 0's line);
+    - region 0's 2nd write: gap 3 -> 2, the line of slot 2 is copied into slot 3 (movement write on
+      stripe 3); its 4th write: gap 2 -> 1, slot 1 -> slot 2 (movement write on stripe 2);
+    - LSN 3 -> region 1, la 0 -> stripe 4 (bank 1); one write < psi: no move.
+
+    Data bank writes [4, 1]; movement bank writes [2, 0]; moves 2, data writes 5.
+    life rate            = avg / max = 2.5 / 4               = 0.625
+    with movement        = mean([4+2, 1+0]) / 6 = 3.5 / 6    = 0.58333...
+    movement overhead    = movement writes per data write     = 2 / 5 = 0.4  (not 2 / 7)
+    """
+    r = wear.simulate_wear([0, 0, 0, 0, 3], "sg", HAND)
+    assert r.stripe_writes.tolist() == [4, 0, 0, 0, 1, 0, 0, 0]
+    assert r.move_stripe_writes.tolist() == [0, 0, 1, 1, 0, 0, 0, 0]
+    assert r.bank_writes.tolist() == [4, 1] and r.move_bank_writes.tolist() == [2, 0]
+    assert (r.writes, r.moves) == (5, 2)
+    assert r.life_rate == pytest.approx(2.5 / 4, rel=1e-12)
+    assert r.life_rate_with_movement == pytest.approx(3.5 / 6, rel=1e-12)
+    assert r.movement_overhead == pytest.approx(2 / 5, rel=1e-12)
+    assert r.bank_matrix(movement=True).tolist() == [[6, 1]]
+    # the same figures through compare_schemes; 'none' (static: stripes 0 and 3 are both in bank 0)
+    # has bank writes [5, 0]: life rate 2.5 / 5 = 0.5, improvement over SG 0.5 / 0.625 = 0.8
+    df, _ = wear.compare_schemes([0, 0, 0, 0, 3], ("none", "sg"), HAND)
+    row = df.set_index("scheme")
+    assert row.loc["sg", "movement_overhead"] == pytest.approx(0.4, rel=1e-12)
+    assert row.loc["sg", "life_rate_with_movement"] == pytest.approx(3.5 / 6, rel=1e-12)
+    assert row.loc["sg", "improvement_vs_sg"] == pytest.approx(1.0, rel=1e-12)
+    assert row.loc["none", "improvement_vs_sg"] == pytest.approx(0.5 / 0.625, rel=1e-12)
+    assert (row.loc["none", "moves"], row.loc["none", "movement_overhead"]) == (0, 0.0)
+    # lifetime: gap moves add their writes, capacity x endurance x life / (rate x (1 + 0.4))
+    y = wear.lifetime_years_for(HAND, 1e6, 1e3, r.life_rate, r.movement_overhead)
+    assert y == pytest.approx(wear.lifetime_years_for(HAND, 1e6, 1e3 * 1.4, r.life_rate), rel=1e-12)
+
+
+def test_movement_writes_alone_can_unbalance_banks():
+    """Balanced data writes, unbalanced movement writes. Start from a state where region 0 already
+    counted 1 write (count = [1, 0]); stream [0, 3]: LSN 0 -> stripe 0, region 0's count reaches
+    psi = 2 -> one gap move (slot 2 -> slot 3: movement write on stripe 3, bank 0); LSN 3 -> stripe 4,
+    region 1's count 1 < psi: no move.
+    data [1, 1] -> life rate 1.0; data + movement [2, 1] -> 1.5 / 2 = 0.75; overhead 1 / 2 = 0.5."""
+    st0 = wear.WearState(np.array([0, 0]), np.array([3, 3]), np.array([1, 0]))
+    r = wear.simulate_wear([0, 3], "sg", HAND, state=st0)
+    assert r.bank_writes.tolist() == [1, 1] and r.move_stripe_writes.tolist() == [0, 0, 0, 1, 0, 0, 0, 0]
+    assert r.life_rate == 1.0
+    assert r.life_rate_with_movement == pytest.approx(0.75, rel=1e-12)
+    assert r.movement_overhead == pytest.approx(0.5, rel=1e-12)
+    assert r.state.count.tolist() == [0, 1] and st0.count.tolist() == [1, 0]  # input state untouched
+
+
+def test_fold_uses_the_shared_logical_capacity():
+    """Addresses beyond the device are folded modulo ``logical_stripes`` (the smallest capacity),
+    the same for every scheme. HAND: capacities none 8, sg 8 - 2 = 6, rr 8 - 2 = 6, sfc 8 - 1 = 7, so
+    logical_stripes = 6 and [6, 13, 20] folds to [0, 1, 2] for every scheme (folding by a scheme's
+    own capacity would give [6, 5, 4] for 'none' (bank 1) and [6, 6, 6] for 'sfc')."""
+    assert [HAND.capacity_stripes(s) for s in SCHEMES] == [8, 6, 6, 7] and HAND.logical_stripes == 6
+    far = [6, 13, 20]
+    none = wear.simulate_wear(far, "none", HAND, fold=True)
+    assert none.bank_writes.tolist() == [3, 0]  # stripes 0, 1, 2 are in bank 0
+    assert none.stripe_writes.tolist() == [1, 1, 1, 0, 0, 0, 0, 0]
+    for s in SCHEMES:
+        a = wear.simulate_wear(far, s, HAND, fold=True)
+        b = wear.simulate_wear([0, 1, 2], s, HAND)
+        np.testing.assert_array_equal(a.stripe_writes, b.stripe_writes, err_msg=s)
+        np.testing.assert_array_equal(wear.long_run_bank_writes(far, s, HAND, fold=True),
+                                      wear.long_run_bank_writes([0, 1, 2], s, HAND), err_msg=s)
+    # Table I: logical_stripes = 65408 (RR: 65536 - 128 banks); stripe 65408 + k is stripe k for all
+    lsn = np.array([65408, 65408 + 1, 2 * 65408 + 77, 3 * 65408 + 65407])
+    folded = np.array([0, 1, 77, 65407])
+    df_far, res_far = wear.compare_schemes(lsn, SCHEMES)
+    df_near, res_near = wear.compare_schemes(folded, SCHEMES)
+    for s in SCHEMES:
+        np.testing.assert_array_equal(res_far[s].stripe_writes, res_near[s].stripe_writes, err_msg=s)
+    assert res_far["none"].stripe_writes[[0, 1, 77, 65407]].tolist() == [1, 1, 1, 1]
+    cols = ["life_rate", "life_rate_long_run", "movement_overhead", "life_rate_with_movement"]
+    np.testing.assert_array_equal(df_far[cols].to_numpy(), df_near[cols].to_numpy())
+
+
 # ---------------------------------------------------------------- perfectly uniform streams
 
 TINY = dict(ranks=2, banks_per_rank=4, stripes_per_bank=8, cubes=2, sg_regions=4, sfc_rotate_cubes=True)
@@ -322,18 +410,70 @@ def test_lifetime_matches_closed_form():
 
 
 def test_paper_comparison_fin1_like():
-    """Seed 003 Figure 9 averages: SFC 0.9255, RR 0.619, SG 0.0598 (21.6x). Our Fin1-like preset
-    (a synthetic stand-in, not the SPC-1 trace) is dominated by a few Zipf-hot stripes, so one
-    pass is far below the paper for every scheme; in the long run SFC reaches 1, within 0.08 of
-    the paper's 0.9255 (the paper's short traces are not fully rotated either). We only assert
-    that SFC improves on SG, as in the paper."""
+    """Fin1-like synthetic preset (a stand-in matching Table II's write share, data set and request
+    size, not the SPC-1 trace), 30,000 requests = 26,668 stripe writes, ~208 per bank.
+
+    What is measured: one pass SG 0.171, RR 0.210, SFC 0.220; long run SG 0.344, RR 0.210, SFC 1.0.
+    The paper's Figure 9 averages are over seven real traces (see the next test); Fin1's own bars
+    are not in our copy. A few Zipf-hot stripes dominate this preset, so every scheme is low in one
+    pass. The long-run values are *not* a comparison with the paper: SFC's long-run life rate is 1
+    for any stationary stream by construction (every cube holds the same slots of every bank), and
+    RR's equals its one-pass value (its start-gap regions are whole banks). Those two structural
+    facts are asserted exactly; the paper's direction (SFC improves on SG) is asserted as such."""
     from models.traces.bundled import load_bundled_trace
 
     df, _ = wear.compare_schemes(_lsn(load_bundled_trace("synthetic:fin1", n_requests=30_000)), GAP_SCHEMES)
     row = df.set_index("scheme")
     assert row.loc["sfc", "improvement_vs_sg"] > 1
-    assert row.loc["sfc", "life_rate_long_run"] == pytest.approx(wear.PAPER_LIFE_RATE["sfc"], abs=0.08)
     assert row.loc["sfc", "improvement_vs_sg_long_run"] > 1
+    assert row.loc["sfc", "life_rate_long_run"] == pytest.approx(1.0, abs=1e-12)
+    assert row.loc["rr", "life_rate_long_run"] == pytest.approx(row.loc["rr", "life_rate"], rel=1e-12)
+    # SG's long run averages each region over its 4 banks: better than one pass, still below 1
+    assert row.loc["sg", "life_rate"] < row.loc["sg", "life_rate_long_run"] < 0.9
+
+
+SEVEN = ("fin1", "fin2", "dap", "exchange", "tpce", "mail", "randw")  # seed 003 section V.A.1
+
+
+def test_paper_figure9_averages_over_the_seven_stand_ins():
+    """Seed 003 Figure 9: life rate averaged over its seven traces, SFC 0.9255, RR 0.619, SG 0.0598,
+    SFC/SG lifetime improvement 21.6. Ours, one pass over the seven synthetic stand-ins (30,000
+    requests each; bank averages 52-431 writes): SG 0.222, RR 0.607, SFC 0.595, SFC/SG 3.2x.
+
+    - RR: within 0.1 of the paper. Justification: the average moves by that much with the stand-ins'
+      length alone (0.549 / 0.597 / 0.607 / 0.626 / 0.602 at 10k / 20k / 30k / 50k / 100k requests:
+      with ~50-400 writes per bank, Poisson noise on the hottest of 128 banks costs 0.1-0.3 per
+      trace), and the stand-ins reproduce Table II's aggregates, not the traces' hot stripes.
+    - SG: a known, pinned gap, NOT a match: ours is 2.5-4.5x the paper's 0.0598 (0.153-0.271 over
+      the same lengths). Region-based SG never moves a line out of its 4-bank region, so its life
+      rate is set by where in the address space the writes fall; the stand-ins spread writes over
+      data sets of 9-164 GiB folded onto the 2 GiB device, i.e. over most regions, while the
+      paper's traces (and its unpublished SG region size) concentrate them. The bounds (2x-6x)
+      make the test fail if SG's model changes enough to need this explanation revisited.
+    - SFC: one pass, SFC ties RR (a start-gap rotation of a cube takes ~6.5M writes, so over 30k
+      writes SFC is a static layout spreading stripes over all banks like RR): |SFC - RR| < 0.05.
+      It is far below the paper's 0.9255. The paper does not say how many writes reached its
+      device; a much longer replay would let the cubes rotate towards our long-run 1.0 (which is
+      1.0 by construction, so not a comparison either): we cannot tell which explains the gap.
+    - SFC/SG improvement: ours 2.7-4.2x vs 21.6x, following from the SG gap; asserted > 2."""
+    from models.traces.bundled import load_bundled_trace
+
+    one = {s: [] for s in GAP_SCHEMES}
+    imp = []
+    for name in SEVEN:
+        df, _ = wear.compare_schemes(_lsn(load_bundled_trace(f"synthetic:{name}", n_requests=30_000)),
+                                     GAP_SCHEMES)
+        row = df.set_index("scheme")
+        for s in GAP_SCHEMES:
+            one[s].append(row.loc[s, "life_rate"])
+        imp.append(row.loc["sfc", "improvement_vs_sg"])
+    avg = {s: float(np.mean(v)) for s, v in one.items()}
+    paper = wear.PAPER_LIFE_RATE
+    assert avg["rr"] == pytest.approx(paper["rr"], abs=0.1)
+    assert 2 * paper["sg"] < avg["sg"] < 6 * paper["sg"]
+    assert abs(avg["sfc"] - avg["rr"]) < 0.05
+    assert avg["sfc"] < paper["sfc"] - 0.2  # the documented gap (0.595 vs 0.9255)
+    assert 2 < float(np.mean(imp)) < wear.PAPER_IMPROVEMENT_SFC_VS_SG
 
 
 # ---------------------------------------------------------------- CLI
@@ -369,7 +509,7 @@ def test_wear_page_renders_and_reacts():
     assert not at.exception, [e.message for e in at.exception]
     assert at.title[0].value == "Wear leveling"
     before = {m.label: m.value for m in at.metric}
-    at.multiselect(key="wl.schemes").set_value(["sg", "sfc"]).run()
+    at.multiselect(key="wear.schemes").set_value(["sg", "sfc"]).run()
     assert not at.exception, [e.message for e in at.exception]
     after = {m.label: m.value for m in at.metric}
     assert before != after

@@ -1,20 +1,76 @@
-"""Device picker over the bundled catalogue plus the user's custom devices."""
+"""Device picker over the bundled catalogue plus the user's custom devices.
+
+Scenario fields naming a device use :func:`device_field` (or :data:`DeviceName`) so an unknown
+name in a link or a scenario file is rejected by validation (the page then warns about it)
+instead of being silently replaced by the first device of the picker.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Annotated
+
+from pydantic import AfterValidator
+
 from models.devices import DeviceProfile, load_catalogue
+
+__all__ = ["CUSTOM_KEY", "all_devices", "add_custom_device", "custom_devices", "device_names", "device_field",
+           "DeviceName", "device_picker", "device_table"]
 
 CUSTOM_KEY = "custom_devices"
 
 
-def all_devices() -> dict[str, DeviceProfile]:
-    """Catalogue devices plus the custom devices defined in this session."""
+def _session():
+    """``st.session_state`` inside a Streamlit run, else None (model code, plain tests)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
     import streamlit as st
 
+    return st.session_state
+
+
+def custom_devices() -> dict[str, dict]:
+    """The custom devices of this session: name -> ``DeviceProfile.model_dump()``."""
+    ss = _session()
+    return ss.get(CUSTOM_KEY, {}) if ss is not None else {}
+
+
+def all_devices() -> dict[str, DeviceProfile]:
+    """Catalogue devices plus the custom devices defined in this session."""
     out = dict(load_catalogue())
-    for d in st.session_state.get(CUSTOM_KEY, {}).values():
+    for d in custom_devices().values():
         out[d["name"]] = DeviceProfile.model_validate(d)
     return out
+
+
+def _eligible(d: DeviceProfile, kinds: tuple[str, ...] | None, endurance: bool) -> bool:
+    if endurance and not d.endurance_writes_per_cell:
+        return False
+    return kinds is None or d.kind in kinds or d.kind == "custom"
+
+
+def device_names(kinds: tuple[str, ...] | None = None, *, endurance: bool = False) -> list[str]:
+    """Names :func:`device_picker` offers for ``kinds`` (custom-kind devices always; ``endurance``:
+    only devices with a published write endurance)."""
+    return [n for n, d in all_devices().items() if _eligible(d, kinds, endurance)]
+
+
+def device_field(kinds: tuple[str, ...] | None = None, *, endurance: bool = False) -> object:
+    """Scenario field type: a device name among :func:`device_names` (``kinds``, ``endurance``)."""
+
+    def check(v: str) -> str:
+        valid = device_names(kinds, endurance=endurance)
+        if v not in valid:
+            raise ValueError(f"unknown device {v!r}; valid: {', '.join(valid)}")
+        return v
+
+    return Annotated[str, AfterValidator(check)]
+
+
+#: Scenario field type: any device of the catalogue or of this session's custom devices.
+DeviceName = device_field()
 
 
 def add_custom_device(profile: DeviceProfile) -> None:
@@ -29,16 +85,21 @@ def add_custom_device(profile: DeviceProfile) -> None:
     st.session_state.setdefault(CUSTOM_KEY, {})[profile.name] = profile.model_dump()
 
 
-def device_picker(label: str, *, key: str, kinds: tuple[str, ...] | None = None, help: str | None = None) -> DeviceProfile:
-    """A selectbox of devices (optionally only some kinds); returns the chosen profile."""
+def device_picker(label: str, *, key: str, kinds: tuple[str, ...] | None = None, help: str | None = None,
+                  endurance: bool = False, describe: Callable[[DeviceProfile], str] | None = None) -> DeviceProfile:
+    """A selectbox of devices (optionally only some kinds); returns the chosen profile.
+
+    The options are :func:`device_names` (``kinds``, ``endurance``); ``describe`` gives an option's
+    text from its profile (default: label and name).
+    """
     import streamlit as st
 
-    devs = {n: d for n, d in all_devices().items() if kinds is None or d.kind in kinds or d.kind == "custom"}
+    devs = {n: d for n, d in all_devices().items() if _eligible(d, kinds, endurance)}
     names = list(devs)
-    if st.session_state.get(key) not in names:
+    if st.session_state.get(key) not in names:  # e.g. a custom device removed on the catalogue page
         st.session_state[key] = names[0]
-    name = st.selectbox(label, names, key=key, help=help,
-                        format_func=lambda n: f"{devs[n].label or n} ({n})")
+    text = describe or (lambda d: f"{d.label or d.name} ({d.name})")
+    name = st.selectbox(label, names, key=key, help=help, format_func=lambda n: text(devs[n]))
     return devs[name]
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
 import streamlit as st
 from pydantic import Field, field_validator
@@ -42,6 +42,12 @@ SOURCES = {"bundled": "Bundled trace", "synthetic": "Synthetic workload", "uploa
 BLOCK_SIZES = [512 << i for i in range(12)]  # 512 B .. 1 MiB
 DEFAULTS = {"trace_source": "bundled", "trace_name": "mqsim:tpcc-small", "preset": "fin1", "n_requests": 100_000,
             "seed": 0, "scale": DEFAULT_SYNTHETIC_SCALE, "upload_format": "auto"}
+#: Picker inputs that are not Scenario fields (not in the URL): seeded here, and kept across page
+#: switches like the fields (:attr:`Scenario.EXTRA_INPUTS`).
+EXTRA_DEFAULTS = {"mem_refs": 200_000, "mem_data_mib": 16.0, "mem_alpha": 0.9, "max_requests": 0, "blk_action": "Q",
+                  "csv_time_col": None, "csv_op_col": None, "csv_op_map": None, "csv_header": True,
+                  "csv_addr_kind": "offset", "csv_addr_col": None, "csv_size_col": None, "csv_size_unit": "bytes",
+                  "csv_time_unit": "s", "csv_sep": ",", "csv_sector": 512}
 
 
 def _real_block_names() -> list[str]:
@@ -51,12 +57,13 @@ def _real_block_names() -> list[str]:
 class TraceChoice(Scenario):
     """Scenario fields of the trace picker (inherit in a page's Scenario)."""
 
+    EXTRA_INPUTS: ClassVar[dict[str, Any]] = EXTRA_DEFAULTS
     trace_source: Literal["bundled", "synthetic", "upload"] = "bundled"
     trace_name: str = DEFAULTS["trace_name"]
     preset: str = DEFAULTS["preset"]
     n_requests: int = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
     seed: int = Field(0, ge=0, le=2**31 - 1)
-    scale: float = Field(DEFAULT_SYNTHETIC_SCALE, gt=0, le=1)
+    scale: float = Field(DEFAULT_SYNTHETIC_SCALE, ge=0.001, le=1)
     upload_format: str = "auto"
 
     @field_validator("trace_name")
@@ -86,11 +93,9 @@ def _k(key: str, field: str) -> str:
     return f"{key}.{field}"
 
 
-def _seed_state(key: str, mem: bool) -> None:
-    for f, v in DEFAULTS.items():
+def _seed_state(key: str) -> None:
+    for f, v in {**DEFAULTS, **EXTRA_DEFAULTS}.items():
         st.session_state.setdefault(_k(key, f), v)
-    if mem:
-        st.session_state.setdefault(_k(key, "mem_refs"), 200_000)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -121,20 +126,20 @@ def _csv_options(key: str) -> dict:
     st.caption("Generic CSV: column names (or 0-based indexes without a header).")
     c1, c2 = st.columns(2)
     with c1:
-        st.text_input("Time column", key=_k(key, "csv_time_col"), value=None, placeholder="e.g. timestamp")
-        st.text_input("Operation column", key=_k(key, "csv_op_col"), value=None, placeholder="e.g. op")
-        st.text_input("Op codes", key=_k(key, "csv_op_map"), value=None, placeholder="R=read,W=write or scsi")
-        st.checkbox("First line is a header", key=_k(key, "csv_header"), value=True)
+        st.text_input("Time column", key=_k(key, "csv_time_col"), placeholder="e.g. timestamp")
+        st.text_input("Operation column", key=_k(key, "csv_op_col"), placeholder="e.g. op")
+        st.text_input("Op codes", key=_k(key, "csv_op_map"), placeholder="R=read,W=write or scsi")
+        st.checkbox("First line is a header", key=_k(key, "csv_header"))
     with c2:
         st.radio("Address column is", ["offset", "lba"], key=_k(key, "csv_addr_kind"), horizontal=True,
                  format_func={"offset": "byte offset", "lba": "LBA (sectors)"}.get)
-        st.text_input("Address column", key=_k(key, "csv_addr_col"), value=None, placeholder="e.g. offset")
-        st.text_input("Size column", key=_k(key, "csv_size_col"), value=None, placeholder="e.g. size")
+        st.text_input("Address column", key=_k(key, "csv_addr_col"), placeholder="e.g. offset")
+        st.text_input("Size column", key=_k(key, "csv_size_col"), placeholder="e.g. size")
         st.selectbox("Size unit", ["bytes", "sectors"], key=_k(key, "csv_size_unit"))
     c3, c4, c5 = st.columns(3)
     c3.selectbox("Time unit", ["s", "ms", "us", "ns", "filetime"], key=_k(key, "csv_time_unit"))
     c4.selectbox("Separator", [",", ";", "tab", "whitespace"], key=_k(key, "csv_sep"))
-    c5.number_input("Sector size [bytes]", min_value=1, max_value=1 << 16, value=512, key=_k(key, "csv_sector"))
+    c5.number_input("Sector size [bytes]", min_value=1, max_value=1 << 16, key=_k(key, "csv_sector"))
     ss = st.session_state
 
     def col(name):
@@ -167,7 +172,7 @@ def _upload(key: str, kinds: tuple[str, ...], label: str):
     elif fmt == "blkparse":
         opts["action"] = st.selectbox("blkparse action", ["Q", "D", "C", "I"], key=_k(key, "blk_action"),
                                       help="Q = queued, D = issued to the driver, C = completed")
-    st.number_input("Read at most this many requests (0 = all)", min_value=0, max_value=100_000_000, value=0,
+    st.number_input("Read at most this many requests (0 = all)", min_value=0, max_value=100_000_000,
                     step=100_000, key=_k(key, "max_requests"))
     if up is None:
         st.info("Upload a trace file to analyse it.", icon=":material/upload_file:")
@@ -217,7 +222,7 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
 
     Returns the trace, or None (nothing uploaded yet, or an error already shown).
     """
-    _seed_state(key, mem=False)
+    _seed_state(key)
 
     def branch(src: str) -> BlockTrace | None:
         if src == "bundled":
@@ -244,7 +249,7 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
 
 def mem_trace_picker(key: str = "memtrace", *, container=None) -> MemTrace | None:
     """Pick a memory-reference trace: bundled lackey file (if any), synthetic, or upload."""
-    _seed_state(key, mem=True)
+    _seed_state(key)
     lackey = bundled_traces("lackey")
     sources = (["bundled"] if lackey else []) + ["synthetic", "upload"]
 
@@ -255,9 +260,9 @@ def mem_trace_picker(key: str = "memtrace", *, container=None) -> MemTrace | Non
             c1, c2, c3, c4 = st.columns(4)
             c1.number_input("References", min_value=1000, max_value=20_000_000, step=100_000,
                             key=_k(key, "mem_refs"))
-            c2.number_input("Data footprint [MiB]", min_value=0.01, max_value=4096.0, value=16.0,
+            c2.number_input("Data footprint [MiB]", min_value=0.01, max_value=4096.0,
                             key=_k(key, "mem_data_mib"))
-            c3.number_input("Zipf alpha [-]", min_value=0.0, max_value=3.0, value=0.9, step=0.1,
+            c3.number_input("Zipf alpha [-]", min_value=0.0, max_value=3.0, step=0.1,
                             key=_k(key, "mem_alpha"))
             c4.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
             ss = st.session_state

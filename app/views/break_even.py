@@ -12,21 +12,24 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.devices import all_devices
-from app.components.scenario import init_state
+from app.components.devices import DeviceName, all_devices
+from app.components.scenario import init_state, one_of
+from app.components.traces import BLOCK_SIZES
 from models import file_cache as fc
+
+BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 
 
 class BreakEvenScenario(Scenario):
     PREFIX = "be"
     mode: Literal["device", "manual"] = "device"
-    device: str = "optane-dcpmm"
-    block_size_bytes: int = Field(4096, ge=512, le=1 << 20)
+    device: DeviceName = "optane-dcpmm"
+    block_size_bytes: BlockSize = 4096
     io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0)
-    t_ns: float = Field(100.0, gt=0, le=1e10)
-    T_ns: float = Field(130.0, gt=0, le=1e10)
-    Tm_ns: float = Field(160.0, gt=0, le=1e10)
-    max_accesses: int = Field(10, ge=2, le=1000)
+    t_ns: float = Field(100.0, ge=0.001, le=1e10)
+    T_ns: float = Field(130.0, ge=0.001, le=1e10)
+    Tm_ns: float = Field(160.0, ge=0.001, le=1e10)
+    max_accesses: int = Field(10, ge=2, le=50)
 
 
 S = BreakEvenScenario
@@ -40,16 +43,16 @@ st.markdown(
 )
 
 devices = all_devices()
+if st.session_state.get(S.key("device")) not in devices:  # e.g. a custom device removed since
+    st.session_state[S.key("device")] = "optane-dcpmm"
 c1, c2 = st.columns([1, 2])
 with c1:
     st.radio("Inputs", ["device", "manual"], key=S.key("mode"), horizontal=True,
              format_func={"device": "From a device", "manual": "Manual t / T / Tm"}.get)
     if st.session_state[S.key("mode")] == "device":
-        if st.session_state.get(S.key("device")) not in devices:
-            st.session_state[S.key("device")] = "optane-dcpmm"
         st.selectbox("Storage device", list(devices), key=S.key("device"),
                      format_func=lambda n: devices[n].label or n)
-        st.select_slider("Block size [bytes]", options=[512 << i for i in range(12)], key=S.key("block_size_bytes"))
+        st.select_slider("Block size [bytes]", options=BLOCK_SIZES, key=S.key("block_size_bytes"))
         st.number_input("I/O stack factor (storage path / cache on DRAM-speed storage) [-]", min_value=1.0,
                         max_value=10.0, step=0.05, key=S.key("io_stack_factor"),
                         help="Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the file cache).")

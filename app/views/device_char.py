@@ -13,14 +13,16 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import add_custom_device
-from app.components.scenario import init_state
+from app.components.scenario import init_state, some_of
 from models import device_char as dc
 from models.data import data_path
+
+Profiles = some_of(lambda: list(dc.PRESETS), what="profile")
 
 
 class DeviceCharScenario(Scenario):
     PREFIX = "dch"
-    profiles: list[str] = Field(default_factory=lambda: ["psd", "ssd"])
+    profiles: Profiles = Field(default_factory=lambda: ["psd", "ssd"])
     max_depth: int = Field(64, ge=1, le=1024)
     mix_pattern: Literal["rand", "seq"] = "seq"
     mix_depth: int = Field(64, ge=1, le=1024)

@@ -14,6 +14,9 @@ st.dataframe(df, width="stretch", hide_index=True)
 download_csv(df, "devices.csv", key="dl-devices")
 
 st.subheader("Add or edit a custom device")
+saved = st.session_state.pop("dev.__saved", None)  # set before the rerun that follows a save
+if saved:
+    st.success(saved, icon=":material/check_circle:")
 devs = all_devices()
 base_name = st.selectbox("Start from", list(devs), key="dev.base",
                          format_func=lambda n: f"{devs[n].label or n} ({n})",
@@ -47,7 +50,8 @@ with st.form("custom-device"):
                 source=f"user-defined (from {base_name})",
             )
             add_custom_device(prof)
-            st.success(f"Saved {prof.name}; it is now in every device picker for this session.")
+            st.session_state["dev.__saved"] = (f"Saved {prof.name}; it is now in every device picker for this "
+                                               "session.")
             st.rerun()
         except Exception as e:  # noqa: BLE001 - shown as a message naming the field
             show_error(e, "Custom device")

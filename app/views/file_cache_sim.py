@@ -13,10 +13,10 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.devices import device_picker
+from app.components.devices import DeviceName, device_picker
 from app.components.progress import progress_bar
-from app.components.scenario import init_state
-from app.components.traces import TraceChoice, block_size_select, trace_and_settings
+from app.components.scenario import init_state, one_of
+from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.devices import DeviceProfile
 from models.file_cache_sim import (
     access_bytes,
@@ -27,14 +27,16 @@ from models.file_cache_sim import (
 )
 from models.traces.blocks import split_blocks
 
+BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
+
 
 class FileCacheSimScenario(TraceChoice):
     PREFIX = "fcs"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     preset: str = "web-proxy"
-    hdd_device: str = "hdd-7200"
-    scm_device: str = "optane-dcpmm"
-    block_size_bytes: int = Field(4096, ge=512, le=1 << 20)
+    hdd_device: DeviceName = "hdd-7200"
+    scm_device: DeviceName = "optane-dcpmm"
+    block_size_bytes: BlockSize = 4096
     n_sizes: int = Field(10, ge=2, le=40)
     ghost_fraction: float = Field(1.0, ge=0.0, le=10.0)
 

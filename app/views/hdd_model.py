@@ -25,7 +25,7 @@ class HddScenario(Scenario):
     drive: str = "ibm18es"
     rotation: str = "clock"
     boundary_auto: bool = True
-    boundary_cyl: float = Field(600.0, gt=0, le=1e6)
+    boundary_cyl: float = Field(600.0, ge=1, le=1e6)
     profile_drive: HddProfile = GENERIC_HDD
     sizes_kib: SizesKib = "4, 64, 1024"
 

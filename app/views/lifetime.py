@@ -17,12 +17,12 @@ from models import lifetime as lt
 
 class LifetimeScenario(Scenario):
     PREFIX = "lt"
-    capacity_gb: float = Field(16.0, gt=0, le=1e6)
-    endurance: float = Field(1e7, gt=0, le=1e18)
-    write_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1), gt=0, le=1e9)
-    wear_efficiency: float = Field(1.0, gt=0, le=1)
+    capacity_gb: float = Field(16.0, ge=0.001, le=1e6)
+    endurance: float = Field(1e7, ge=1, le=1e18)
+    write_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1), ge=1e-6, le=1e9)
+    wear_efficiency: float = Field(1.0, ge=0.01, le=1)
     endurance_sigma: float = Field(0.25, ge=0, le=5)
-    fail_fraction: float = Field(1e-3, gt=0, le=1)
+    fail_fraction: float = Field(1e-3, ge=1e-12, le=1)
     trials: int = Field(2000, ge=10, le=200_000)
     line_bytes: int = Field(64, ge=1, le=1 << 20)
     seed: int = Field(0, ge=0, le=2**31 - 1)

@@ -7,16 +7,21 @@ from typing import Literal
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.devices import device_picker
+from app.components.devices import device_field, device_picker
 from app.components.progress import progress_bar
-from app.components.scenario import init_state
+from app.components.scenario import init_state, one_of
 from app.components.traces import TraceChoice, mem_trace_picker
 from models import memory_extension as me
 
+FAST_KINDS = ("pcm", "scm")
+SLOW_KINDS = ("flash", "ssd", "pcm")
+FastDevice = device_field(FAST_KINDS)
+SlowDevice = device_field(SLOW_KINDS)
+DramFraction = one_of(me.DRAM_FRACTIONS, what="DRAM fraction", base=float)
 
 class MemExtScenario(TraceChoice):
     PREFIX = "mx"
@@ -26,18 +31,18 @@ class MemExtScenario(TraceChoice):
     references: int = Field(1_000_000, ge=1000, le=20_000_000)
     refs_per_visit: int = Field(256, ge=1, le=4096)
     write_fraction: float = Field(0.3, ge=0, le=1)
-    fast_device: str = "pcm-memext"
-    slow_device: str = "nand-flash"
+    fast_device: FastDevice = "pcm-memext"
+    slow_device: SlowDevice = "nand-flash"
     accounting: Literal["inclusive", "exclusive"] = "inclusive"
     policy: Literal["fifo", "clock", "age"] = "fifo"
     age_max: int = Field(3, ge=1, le=255)
-    base_ns_per_ref: float = Field(me.BASE_NS_PER_REF, gt=0, le=1e6)
+    base_ns_per_ref: float = Field(me.BASE_NS_PER_REF, ge=0.001, le=1e6)
     fault_overhead_ns: float = Field(me.FAULT_OVERHEAD_NS, ge=0, le=1e8)
     writeback: Literal["buffered", "sync"] = "buffered"
     cold_start_in_nvm: bool = False
     flash_write_us: list[str] = ["25", "100", "200", "400"]
     prefetch_depths: list[str] = ["0", "1", "2", "4", "8", "16"]
-    prefetch_frac: float = Field(0.25, gt=0, le=1)
+    prefetch_frac: DramFraction = 0.25
     prefetch_threshold: int = Field(5, ge=1, le=1000)
     prefetch_strides: int = Field(8, ge=1, le=64)
     submit_us: float = Field(me.SUBMIT_NS / 1e3, ge=0, le=1e5)
@@ -51,17 +56,25 @@ class MemExtScenario(TraceChoice):
 
     @field_validator("flash_write_us", "prefetch_depths")
     @classmethod
-    def _numbers(cls, v: list[str]) -> list[str]:
+    def _numbers(cls, v: list[str], info) -> list[str]:
         if not v:
             raise ValueError("give at least one value")
+        depths = info.field_name == "prefetch_depths"  # pages in flight: whole numbers up to MemExtConfig's cap
+        hi = me.MemExtConfig.model_fields["prefetch_depth"].metadata[-1].le if depths else 1e6
         for x in v:
             try:
                 f = float(x)
             except ValueError:
                 raise ValueError(f"not a number: {x!r}") from None
-            if not (0 <= f <= 1e6):
-                raise ValueError(f"out of range [0, 1e6]: {x!r}")
+            if not (0 <= f <= hi) or (depths and f != int(f)):
+                raise ValueError(f"{'not a whole number within' if depths else 'out of range'} [0, {hi:g}]: {x!r}")
         return v
+
+    @model_validator(mode="after")
+    def _two_devices(self):
+        if self.fast_device == self.slow_device:
+            raise ValueError(f"slow_device: pick a device other than the fast one ({self.fast_device})")
+        return self
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -101,9 +114,9 @@ with c1:
             with user_errors("Trace"):
                 stream = me.page_stream(trace)
 with c2:
-    fast = device_picker("Fast NVM", key=S.key("fast_device"), kinds=("pcm", "scm"),
+    fast = device_picker("Fast NVM", key=S.key("fast_device"), kinds=FAST_KINDS,
                          help="Seed 002: PCM 150 ns page read / 1500 ns page write ('pcm-memext').")
-    slow = device_picker("Slow NVM", key=S.key("slow_device"), kinds=("flash", "ssd", "pcm"),
+    slow = device_picker("Slow NVM", key=S.key("slow_device"), kinds=SLOW_KINDS,
                          help="Seed 002: NAND Flash 25 us per page ('nand-flash').")
     a, b = st.columns(2)
     a.radio("Capacity accounting", ["inclusive", "exclusive"], key=S.key("accounting"),

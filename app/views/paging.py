@@ -12,7 +12,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.devices import all_devices
+from app.components.devices import DeviceName, all_devices
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, mem_trace_picker
 from models import paging as pg
@@ -31,14 +31,14 @@ class PagingScenario(TraceChoice):
     max_refs: int = Field(2_000_000, ge=1000, le=MAX_REFS_CAP)
     tlb_entries: int = Field(pg.DEFAULT_TLB_ENTRIES, ge=1, le=1 << 16)
     memory_mode: Literal["fraction", "mib"] = "fraction"
-    memory_fraction: float = Field(0.5, gt=0, le=4)
-    memory_mib: float = Field(16.0, gt=0, le=1 << 20)
+    memory_fraction: float = Field(0.5, ge=0.001, le=4)
+    memory_mib: float = Field(16.0, ge=0.001, le=1 << 20)
     storage_mode: Literal["multiple", "device", "latency"] = "multiple"
-    latency_multiple: float = Field(10.0, gt=0, le=1e6)
-    device: str = "optane-dcpmm"
-    storage_latency_ns: float = Field(1000.0, gt=0, le=1e10)
+    latency_multiple: float = Field(10.0, ge=0.01, le=1e6)
+    device: DeviceName = "optane-dcpmm"
+    storage_latency_ns: float = Field(1000.0, ge=0.01, le=1e10)
     t_e_ns: float = Field(pg.DEFAULT_TLB_ACCESS_NS, ge=0, le=1e4)
-    t_r_ns: float = Field(101.5, gt=0, le=1e5)
+    t_r_ns: float = Field(101.5, ge=0.01, le=1e5)
     fault_overhead_ns: float = Field(pg.DEFAULT_FAULT_OVERHEAD_NS, ge=0, le=1e9)
     policy: Literal["clock", "lru"] = "clock"
 
@@ -55,6 +55,8 @@ st.markdown(
 )
 
 devices = all_devices()
+if st.session_state.get(S.key("device")) not in devices:  # e.g. a custom device removed since
+    st.session_state[S.key("device")] = "optane-dcpmm"
 c1, c2 = st.columns([3, 2])
 with c1:
     trace = mem_trace_picker(key=S.PREFIX)
@@ -76,8 +78,6 @@ with c2:
         st.number_input("Storage latency / DRAM latency [-]", min_value=0.01, max_value=1e6,
                         key=S.key("latency_multiple"), help="Latency K·t_r and bandwidth DRAM/K.")
     elif mode == "device":
-        if st.session_state.get(S.key("device")) not in devices:
-            st.session_state[S.key("device")] = "optane-dcpmm"
         st.selectbox("Storage device", list(devices), key=S.key("device"), format_func=lambda n: devices[n].label or n)
     else:
         st.number_input("Storage latency [ns]", min_value=0.01, max_value=1e10, key=S.key("storage_latency_ns"))

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show
-from app.components.scenario import init_state
+from app.components.scenario import init_state, some_of
 from models import planner
 from models.filebench import bundled_personalities
 from models.traces.bundled import bundled_traces
@@ -17,10 +17,14 @@ def _trace_names() -> list[str]:
     return [t for t in bundled_traces() if not t.startswith("disksim:")]
 
 
+Personalities = some_of(bundled_personalities, what="personality")
+Traces = some_of(_trace_names, what="trace")
+
+
 class PlannerScenario(Scenario):
     PREFIX = "plan"
-    personalities: list[str] = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"])
-    traces: list[str] = Field(default_factory=lambda: ["synthetic:mail", "synthetic:web-server", "mqsim:tpcc-small"])
+    personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"])
+    traces: Traces = Field(default_factory=lambda: ["synthetic:mail", "synthetic:web-server", "mqsim:tpcc-small"])
     threads: int = Field(50, ge=1, le=256)
     n_requests: int = Field(20_000, ge=1000, le=1_000_000)
     memory: bool = True

@@ -12,20 +12,28 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.scenario import init_state
-from app.components.traces import TraceChoice, block_size_select, trace_and_settings, trace_token
+from app.components.scenario import init_state, one_of
+from app.components.traces import (
+    BLOCK_SIZES,
+    TraceChoice,
+    block_size_select,
+    trace_and_settings,
+    trace_token,
+)
 from models.sim.shards import shards_mrc
 from models.sim.stack_distance import hit_ratio_curve
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace
 from models.traces.stats import trace_stats
 
+BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
+
 
 class TraceExplorerScenario(TraceChoice):
     PREFIX = "tx"
-    block_size_bytes: int = Field(4096, ge=512, le=1 << 20)
+    block_size_bytes: BlockSize = 4096
     mrc_method: Literal["exact", "shards"] = "exact"
-    shards_rate: float = Field(0.01, gt=0, le=1)
+    shards_rate: float = Field(0.01, ge=0.0001, le=1)
     scatter_points: int = Field(5000, ge=100, le=50_000)
 
 

@@ -13,24 +13,25 @@ from pydantic import Field, field_validator
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.devices import all_devices
+from app.components.devices import device_field, device_picker
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, trace_and_settings, trace_token
 from models import wear
 from models.traces.core import BlockTrace
 
+EnduranceDevice = device_field(endurance=True)
 LABEL = {"none": "none (static)", "sg": "SG (start-gap)", "rr": "RR (round-robin)", "sfc": "SFC (Hilbert cubes)"}
 
 
 class WearScenario(TraceChoice):
-    PREFIX = "wl"
+    PREFIX = "wear"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     schemes: list[str] = ["none", "sg", "rr", "sfc"]
     gap_interval_writes: int = Field(100, ge=1, le=1_000_000)
     address: Literal["modulo", "first_touch"] = "modulo"
     literal_sfc: bool = False
     heat_horizon: Literal["one-pass", "long-run"] = "one-pass"
-    device: str = "pcm-samsung-20nm"
+    device: EnduranceDevice = "pcm-samsung-20nm"
     write_rate_MBps: float = Field(0.0, ge=0, le=1e6)
 
     @field_validator("schemes")
@@ -56,7 +57,6 @@ st.markdown(
     "(1 = perfect leveling); lifetime improvement = life rate / SG's (Figure 9)."
 )
 
-endurance_devices = {n: d for n, d in all_devices().items() if d.endurance_writes_per_cell}
 trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
     st.multiselect("Schemes", list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
@@ -69,11 +69,8 @@ with settings:
     st.checkbox("SFC exactly as equation 1 (no per-cube rotation over ranks/banks)", key=S.key("literal_sfc"),
                 help="Literally, 32 consecutive stripes (one per cube) land in one bank; by default each cube's "
                      "curve is rotated so they spread over all ranks, as the paper's text intends.")
-    if st.session_state.get(S.key("device")) not in endurance_devices:
-        st.session_state[S.key("device")] = next(iter(endurance_devices))
-    st.selectbox("Device endurance from", list(endurance_devices), key=S.key("device"),
-                 format_func=lambda n: f"{endurance_devices[n].label or n} "
-                                       f"({endurance_devices[n].endurance_writes_per_cell:.0e} writes/cell)")
+    dev = device_picker("Device endurance from", key=S.key("device"), endurance=True,
+                        describe=lambda d: f"{d.label or d.name} ({d.endurance_writes_per_cell:.0e} writes/cell)")
     st.number_input("Write rate [MB/s] (0 = the trace's own rate)", min_value=0.0, max_value=1e6, step=10.0,
                     key=S.key("write_rate_MBps"))
 
@@ -97,7 +94,6 @@ if scn is not None and trace is not None:
         with st.spinner("Simulating the schemes …"):
             df, heat, cfg = _run(trace, trace_token(trace), tuple(scn.schemes), scn.gap_interval_writes, scn.address,
                                  scn.literal_sfc)
-        dev = endurance_devices[scn.device]
         rate = float("nan")
         if scn.write_rate_MBps > 0:
             rate = scn.write_rate_MBps * 1e6

@@ -9,23 +9,27 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.scenario import init_state
+from app.components.scenario import init_state, one_of, some_of
 from models import workload_fit as wf
 from models.filebench import bundled_personalities
 
 CONFIGS = wf.config_names()
+IOSIZES = [64 << i for i in range(19)]  # 64 B .. 16 MiB
+Personality = one_of(bundled_personalities, what="personality")
+Configs = some_of(CONFIGS, what="configuration")
+IoSize = one_of(IOSIZES, what="I/O size [bytes]", base=int)
 
 
 class WorkloadScenario(Scenario):
     PREFIX = "wl"
-    personality: str = "varmail"
+    personality: Personality = "varmail"
     table1: bool = True
-    configs: list[str] = Field(default_factory=lambda: ["hdd", "ssd", "pcm-dax", "pcm-hdd"])
+    configs: Configs = Field(default_factory=lambda: ["hdd", "ssd", "pcm-dax", "pcm-hdd"])
     threads: int = Field(50, ge=1, le=256)
-    iosize_bytes: int = Field(1 << 20, ge=64, le=1 << 24)
-    files_scale: float = Field(1.0, gt=0, le=100)
-    page_cache_gib: float = Field(wf.PAGE_CACHE_BYTES / (1 << 30), gt=0, le=4096)
-    zipf_alpha: float = Field(0.0, ge=0, le=3)
+    iosize_bytes: IoSize = 1 << 20
+    files_scale: float = Field(1.0, ge=0.001, le=100)
+    page_cache_gib: float = Field(wf.PAGE_CACHE_BYTES / (1 << 30), ge=0.01, le=4096)
+    zipf_alpha: float = Field(0.0, ge=0, le=2)
 
 
 S = WorkloadScenario
@@ -62,7 +66,7 @@ with c1:
                 help="100K files (50K for varmail), 128/64/32/16 KB files, 1 MB reads, 16 KB appends, 50 threads")
     st.multiselect("Configurations", CONFIGS, key=S.key("configs"))
     st.number_input("Threads", 1, 256, key=S.key("threads"))
-    st.select_slider("Read/write I/O size [bytes]", options=[64 << i for i in range(19)], key=S.key("iosize_bytes"))
+    st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
     st.number_input("Files scale (0.1 = 10x fewer files)", 0.001, 100.0, key=S.key("files_scale"))
     st.number_input("Page cache [GiB]", 0.01, 4096.0, key=S.key("page_cache_gib"),
                     help="ASSUMPTION 8 GiB: the paper's guest memory is unpublished (host 16 GB).")

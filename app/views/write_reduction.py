@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import zipfile
 from typing import Literal
 
 import numpy as np
@@ -41,9 +42,34 @@ class WriteReductionScenario(Scenario):
     metadata_in_nvm: bool = False
     seed: int = Field(0, ge=0, le=2**31 - 1)
     baseline_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1),
-                                      gt=0, le=1e9)
-    capacity_gb: float = Field(16.0, gt=0, le=1e6)
-    endurance: float = Field(1e7, gt=0, le=1e18)
+                                      ge=1e-6, le=1e9)
+    capacity_gb: float = Field(16.0, ge=0.001, le=1e6)
+    endurance: float = Field(1e7, ge=1, le=1e18)
+
+
+NPZ_HELP = "a NumPy .npz archive (numpy.savez) with uint8 arrays 'old' and 'new' of n x 4096 bytes"
+
+
+def _read_npz(data: bytes) -> wr.PagePairs:
+    """Page pairs of an uploaded .npz; ValueError saying what is wrong with the file."""
+    if not data:
+        raise ValueError(f"upload: the file is empty; expected {NPZ_HELP}")
+    if not data.startswith(b"PK"):  # zip magic: np.load would otherwise try (and refuse) to unpickle it
+        raise ValueError(f"upload: not a .npz file; expected {NPZ_HELP}")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as d:
+            if "old" not in d.files or "new" not in d.files:
+                raise ValueError(f"upload: the archive has arrays {d.files}; expected {NPZ_HELP}")
+            names = tuple(str(x) for x in d["workload_names"].tolist()) if "workload_names" in d.files \
+                else ("pages",)
+            return wr.PagePairs(d["old"], d["new"], d["workload"] if "workload" in d.files else None, names)
+    except (zipfile.BadZipFile, EOFError, OSError) as e:
+        raise ValueError(f"upload: corrupt or truncated .npz archive ({e.__class__.__name__}: {e})") from None
+    except ValueError as e:
+        if "pickle" in str(e):
+            raise ValueError("upload: an array in the archive holds Python objects; only numeric arrays "
+                             f"are read (save with numpy.savez, no object arrays); expected {NPZ_HELP}") from None
+        raise
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -51,11 +77,7 @@ def _table(source, upload_bytes, n_pages, dirty, zero, freq, changed, no_pin_old
     if source == "bundled":
         pages = wr.load_page_pairs()
     elif source == "upload":
-        with np.load(io.BytesIO(upload_bytes), allow_pickle=False) as d:
-            if "old" not in d.files or "new" not in d.files:
-                raise ValueError("pages: the .npz needs arrays 'old' and 'new' (n x 4096 uint8)")
-            names = tuple(d["workload_names"].tolist()) if "workload_names" in d.files else ("pages",)
-            pages = wr.PagePairs(d["old"], d["new"], d["workload"] if "workload" in d.files else None, names)
+        pages = _read_npz(upload_bytes)
     else:
         pages = wr.synthetic_page_pairs(n_pages, dirty_fraction=dirty, zero_fraction=zero,
                                         frequent_fraction=freq, changed_word_fraction=changed, seed=seed)

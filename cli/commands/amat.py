@@ -38,8 +38,8 @@ def _sizes(text: str) -> tuple[int, ...]:
                 break
         try:
             out.append(int(float(part) * mult))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"--page-sizes: {part!r} is not a size in bytes") from None
+        except (ValueError, OverflowError):  # OverflowError: inf
+            raise argparse.ArgumentTypeError(f"--page-sizes: {part!r} is not a finite size in bytes") from None
     if not out:
         raise argparse.ArgumentTypeError("--page-sizes: give at least one size")
     return tuple(out)

@@ -62,7 +62,7 @@ def load_mem_trace(args: argparse.Namespace):
             loader = importlib.import_module(mod).load_memtrace
         except (ImportError, AttributeError):
             continue
-        return loader(args.trace)
+        return loader(args.trace, getattr(args, "max_requests", None))
     return load_trace_from_args(args, kind="mem")
 
 

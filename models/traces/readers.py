@@ -128,6 +128,10 @@ def _field_count_error(ck: _Chunk, names: list[str], sep: str, err: Exception):
         parts = body.split() if sep == r"\s+" else next(csv.reader([body], delimiter=sep))
         if len(parts) > n:
             ck.fail_line(ln, f"expected {n} fields ({', '.join(names)}), found {len(parts)}")
+    if "inside string" in str(err):  # a quote opened a field that never closes
+        for ln, text in data_lines(ck.block, ck.line0, comment=ck.comment, skip_first=ck.skip_first):
+            if text.count('"') % 2:
+                ck.fail_line(ln, f"unbalanced quote '\"' (a quoted field must close on the same line): {text!r}")
     raise TraceFormatError(f"{ck.fmt}: cannot parse the block starting at line {ck.line0}: {err}") from err
 
 
@@ -143,6 +147,8 @@ def _read_frame(ck: _Chunk, names: list[str], sep: str, *, usecols=None, dtype=N
         return pd.DataFrame({c: pd.Series([], dtype=object) for c in (usecols or names)})
     except pd.errors.ParserError as e:
         _field_count_error(ck, names, sep, e)
+    except UnicodeDecodeError as e:
+        _utf8_error(ck, e)
     if dtype is None:  # every parsed field is required: report the first missing one
         na = df.isna().to_numpy()
         if na.any():
@@ -150,6 +156,17 @@ def _read_frame(ck: _Chunk, names: list[str], sep: str, *, usecols=None, dtype=N
             col = str(df.columns[int(np.argmax(na[r]))])
             ck.fail(r, (labels or {}).get(col, col), "is missing")
     return df
+
+
+def _utf8_error(ck: _Chunk, err: UnicodeDecodeError):
+    """Name the first line of the block that is not valid UTF-8 (after a decode error)."""
+    for i, raw in enumerate(ck.block.split(b"\n")):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad = raw[e.start:e.end].hex(" ")
+            ck.fail_line(ck.line0 + i, f"is not valid UTF-8 text (byte(s) {bad} at column {e.start + 1})")
+    raise TraceFormatError(f"{ck.fmt}: the block starting at line {ck.line0} is not valid UTF-8 text: {err}") from err
 
 
 def _skiprows(ck: _Chunk):
@@ -166,16 +183,49 @@ def _skiprows(ck: _Chunk):
     return skip
 
 
+_I64_MAX = 2**63 - 1
+
+
 def _ints(df: pd.DataFrame, col, field: str, ck: _Chunk) -> np.ndarray:
     s = df[col]
     if pd.api.types.is_integer_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        if pd.api.types.is_unsigned_integer_dtype(s.dtype):  # pandas reads 2**63..2**64-1 as uint64
+            u = s.to_numpy(np.uint64)
+            big = u > np.uint64(_I64_MAX)
+            if big.any():
+                r = int(np.argmax(big))
+                ck.fail(r, field, f"is too large (max {_I64_MAX})", s.iloc[r])
+            return u.astype(np.int64)
         return s.to_numpy(np.int64)
     v = pd.to_numeric(s, errors="coerce").to_numpy(np.float64, na_value=np.nan)
-    bad = ~np.isfinite(v) | (v != np.round(v)) | (np.abs(v) >= 2.0**63)
+    bad = ~np.isfinite(v) | (v != np.round(v))
     if bad.any():
         r = int(np.argmax(bad))
         ck.fail(r, field, "is not an integer", s.iloc[r])
+    big = np.abs(v) >= 2.0**63
+    if big.any():
+        r = int(np.argmax(big))
+        ck.fail(r, field, f"is too large (max {_I64_MAX})" if v[r] > 0 else "is below the 64-bit range", s.iloc[r])
     return v.astype(np.int64)
+
+
+def _scaled(df: pd.DataFrame, col, field: str, ck: _Chunk, factor: int, *, signed: bool = False,
+            unit: str = "") -> np.ndarray:
+    """Integer column times ``factor`` (e.g. sectors -> bytes), checked before multiplying.
+
+    Errors name the field's own value: negative values (unless ``signed``), and values whose
+    product would not fit in int64 ("is too large (max N)", N in the field's unit).
+    """
+    v = _ints(df, col, field, ck)
+    if not signed and (v < 0).any():
+        r = int(np.argmax(v < 0))
+        ck.fail(r, field, "is negative", df[col].iloc[r])
+    mx = _I64_MAX // int(factor)
+    big = (v > mx) | (v < -mx)
+    if big.any():
+        r = int(np.argmax(big))
+        ck.fail(r, field, f"is too large (max {mx}{unit})", df[col].iloc[r])
+    return v * np.int64(factor)
 
 
 def _floats(df: pd.DataFrame, col, field: str, ck: _Chunk) -> np.ndarray:
@@ -195,12 +245,17 @@ def _times_ns(df, col, field, ck, unit: str) -> np.ndarray:
     """Time column converted to int64 [ns]; integers stay exact for integer unit factors."""
     if unit not in TIME_UNITS:
         raise ValueError(f"time_unit must be one of {', '.join(TIME_UNITS)} (got {unit!r})")
-    f = TIME_UNITS[unit]
+    f = int(TIME_UNITS[unit])  # every unit is a whole number of ns
     s = df[col]
-    if pd.api.types.is_integer_dtype(s.dtype) and float(f).is_integer():
-        return s.to_numpy(np.int64) * np.int64(f)
+    if pd.api.types.is_integer_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        return _scaled(df, col, field, ck, f, signed=True, unit=f" {unit}")
     v = _floats(df, col, field, ck)
-    return np.round(v * f).astype(np.int64)
+    ns = np.round(v * f)
+    big = (np.abs(v) > _I64_MAX // f) | (np.abs(ns) >= 2.0**63)
+    if big.any():
+        r = int(np.argmax(big))
+        ck.fail(r, field, f"is too large (max {_I64_MAX // f} {unit})", s.iloc[r])
+    return ns.astype(np.int64)
 
 
 def _ops(df, col, field: str, ck: _Chunk, mapping: dict[str, bool]) -> np.ndarray:
@@ -224,6 +279,10 @@ def _finish(ck: _Chunk, cols: dict, off_field: str, size_field: str, drop: np.nd
     if (size < 0).any():
         r = int(np.argmax(size < 0))
         ck.fail(r, size_field, "is negative", str(size[r]))
+    past = off > _I64_MAX - size  # the request would end beyond the int64 byte range
+    if past.any():
+        r = int(np.argmax(past))
+        ck.fail(r, off_field, f"plus the request size ends beyond {_I64_MAX} bytes", f"{off[r]} + {size[r]} bytes")
     keep = size > 0
     cols["_zero"] = int((~keep).sum()) - (int((~keep & drop).sum()) if drop is not None else 0)
     if drop is not None:
@@ -277,9 +336,12 @@ def _drive(src, parse: Callable, *, fmt: str, name: str | None, max_requests: in
     cat = {k: np.concatenate([p[k] for p in parts])[:max_requests] for k in parts[0]}
     t = cat["time_ns"]
     origin = int(t.min())
+    if int(t.max()) - origin > _I64_MAX:
+        raise TraceFormatError(f"{fmt}: the arrival times span more than {_I64_MAX} ns (int64); check the time unit")
     for k in [k for k in cat if k.startswith("meta:")]:
         meta[k[5:]] = cat.pop(k)
-    meta.update(skipped_zero_size=zero, time_origin_ns=origin)
+    # readers whose absolute times do not fit in int64 ns (MSR FILETIME) shift them first
+    meta.update(skipped_zero_size=zero, time_origin_ns=origin + int(state.get("time_offset_ns", 0)))
     meta.update(state.get("meta", {}))
     return BlockTrace(t - origin, cat["is_write"], cat["offset_bytes"], cat["size_bytes"], cat["device"],
                       name=trace_name, meta=meta)
@@ -332,8 +394,8 @@ def read_mqsim(src, *, time_unit: str = "ns", sector_size: int = 512, name: str 
         cols = {
             "time_ns": _times_ns(df, "arrival_ns", "arrival_ns", ck, time_unit),
             "is_write": typ == 0,
-            "offset_bytes": _ints(df, "lba_sector", "lba_sector", ck) * sector_size,
-            "size_bytes": _ints(df, "size_sectors", "size_sectors", ck) * sector_size,
+            "offset_bytes": _scaled(df, "lba_sector", "lba_sector", ck, sector_size),
+            "size_bytes": _scaled(df, "size_sectors", "size_sectors", ck, sector_size),
             "device": _ints(df, "device", "device", ck),
         }
         return _finish(ck, cols, "lba_sector", "size_sectors")
@@ -380,14 +442,18 @@ def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = Non
             r = int(np.argmax(service < 0))
             ck.fail(r, "service_us", "is negative", str(service[r]))
         t_us = np.cumsum(inter) + state.get("t_us", 0.0)
+        late = ~(np.round(t_us * 1e3) < 2.0**63)
+        if late.any():
+            r = int(np.argmax(late))
+            ck.fail(r, "interarrival_us", f"makes the arrival time exceed {_I64_MAX // 1000} us", df["interarrival_us"].iloc[r])
         if len(t_us):
             state["t_us"] = float(t_us[-1])
         cache = df["cache"].astype("string").to_numpy(dtype=object, na_value="")
         cols = {
             "time_ns": np.round(t_us * 1e3).astype(np.int64),
             "is_write": op,
-            "offset_bytes": _ints(df, "lbn", "lbn", ck) * sector_size,
-            "size_bytes": _ints(df, "nsectors", "nsectors", ck) * sector_size,
+            "offset_bytes": _scaled(df, "lbn", "lbn", ck, sector_size),
+            "size_bytes": _scaled(df, "nsectors", "nsectors", ck, sector_size),
             "device": np.zeros(len(df), np.int32),
             "meta:service_us": service,
             "meta:interarrival_us": inter,
@@ -423,7 +489,7 @@ def read_spc(src, *, sector_size: int = 512, name: str | None = None, max_reques
         cols = {
             "time_ns": _times_ns(df, "timestamp", "timestamp", ck, "s"),
             "is_write": _ops(df, "opcode", "opcode", ck, {"r": False, "w": True}),
-            "offset_bytes": _ints(df, "lba", "lba", ck) * sector_size,
+            "offset_bytes": _scaled(df, "lba", "lba", ck, sector_size),
             "size_bytes": _ints(df, "size", "size", ck),
             "device": _ints(df, "asu", "asu", ck),
         }
@@ -456,12 +522,13 @@ def read_msr(src, *, name: str | None = None, max_requests: int | None = None, p
         if "hostname" not in state.setdefault("meta", {}) and len(df):
             state["meta"]["hostname"] = str(df["hostname"].iloc[0])
         cols = {
-            "time_ns": _ints(df, "timestamp", "timestamp", ck) * 100,
+            "time_ns": _filetime_ns(df, ck, state),
             "is_write": _ops(df, "type", "type", ck, {"read": False, "write": True}),
             "offset_bytes": _ints(df, "offset", "offset", ck),
             "size_bytes": _ints(df, "size", "size", ck),
             "device": _ints(df, "disk", "disk", ck),
-            "meta:response_ns": _ints(df, "response_time", "response_time", ck) * 100,
+            "meta:response_ns": _scaled(df, "response_time", "response_time", ck, 100, signed=True,
+                                        unit=" (100 ns)"),
         }
         return _finish(ck, cols, "offset", "size")
 
@@ -511,14 +578,37 @@ def read_blkparse(src, *, action: str = "Q", name: str | None = None, max_reques
         cols = {
             "time_ns": _times_ns(sub, "time", "time", sub_ck, "s"),
             "is_write": sub["rwbs"].str.contains("W", regex=False).to_numpy(dtype=bool),
-            "offset_bytes": _ints(sub, "sector", "sector", sub_ck) * 512,
-            "size_bytes": _ints(sub, "count", "count", sub_ck) * 512,
+            "offset_bytes": _scaled(sub, "sector", "sector", sub_ck, 512),
+            "size_bytes": _scaled(sub, "count", "count", sub_ck, 512),
             "device": remap[codes] if len(codes) else np.zeros(0, np.int32),
         }
         return _finish(sub_ck, cols, "sector", "count")
 
     return _drive(src, parse, fmt="blkparse", name=name, max_requests=max_requests, progress=progress,
                   chunk_bytes=chunk_bytes, meta={"action": action})
+
+
+def _filetime_ns(df: pd.DataFrame, ck: _Chunk, state: dict) -> np.ndarray:
+    """MSR FILETIME ticks (100 ns since 1601) -> ns relative to the earliest tick of the first block.
+
+    Absolute FILETIME in ns (~1.3e19) exceeds int64, so ticks are shifted before scaling; the
+    shift goes to ``meta["time_origin_ns"]`` through ``state["time_offset_ns"]``.
+    """
+    ticks = _ints(df, "timestamp", "timestamp", ck)
+    if (ticks < 0).any():
+        r = int(np.argmax(ticks < 0))
+        ck.fail(r, "timestamp", "is negative", df["timestamp"].iloc[r])
+    if "tick0" not in state and len(ticks):
+        state["tick0"] = int(ticks.min())
+        state["time_offset_ns"] = state["tick0"] * 100
+    rel = ticks - np.int64(state.get("tick0", 0))
+    mx = _I64_MAX // 100
+    far = (rel > mx) | (rel < -mx)
+    if far.any():
+        r = int(np.argmax(far))
+        ck.fail(r, "timestamp", f"is too far from the earliest timestamp (max span {mx} ticks of 100 ns)",
+                df["timestamp"].iloc[r])
+    return rel * np.int64(100)
 
 
 class _SubChunk(_Chunk):
@@ -687,7 +777,7 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
         if "offset" in c:
             off = _ints(df, c["offset"], field["offset"], ck)
         else:
-            off = _ints(df, c["lba"], field["lba"], ck) * sector_size
+            off = _scaled(df, c["lba"], field["lba"], ck, sector_size)
         if "time" in c:
             t = _times_ns(df, c["time"], field["time"], ck, time_unit)
         else:
@@ -697,7 +787,7 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
             "time_ns": t,
             "is_write": _ops(df, c["op"], field["op"], ck, ops) if "op" in c else np.zeros(n, bool),
             "offset_bytes": off,
-            "size_bytes": _ints(df, c["size"], field["size"], ck) * size_mult,
+            "size_bytes": _scaled(df, c["size"], field["size"], ck, size_mult),
             "device": _ints(df, c["device"], field["device"], ck) if "device" in c else np.zeros(n, np.int32),
         }
         return _finish(ck, cols, field.get("offset", field.get("lba")), field["size"])
