@@ -106,13 +106,14 @@ if scn is not None:
         for name in ("dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"):
             if name in devices:
                 b = fc.timings_from_device(devices[name], scn.block_size_bytes, io_stack_factor=scn.io_stack_factor)
-                marks.append((devices[name].label or name, b.T_ns, fc.required_hits(b.n_star), b.n_star))
+                marks.append((name, devices[name].label or name, b.T_ns, fc.required_hits(b.n_star), b.n_star))
+        symbols = ["circle", "square", "diamond", "triangle-up", "triangle-down", "hexagon"]
+        for (name, label, t_ns, hits, n_star), sym in zip(marks, symbols):  # one legend entry per device
+            fig.add_scatter(x=[t_ns], y=[hits], mode="markers", name=name, marker=dict(size=11, symbol=sym),
+                            hovertemplate=f"{label}<br>T = %{{x:,.0f}} ns<br>n* = {n_star:.3g}<extra></extra>")
         if scn.mode == "device":
-            marks.append((f"▶ {scn.device}", be.T_ns, fc.required_hits(be.n_star), be.n_star))
-        if marks:
-            mk = pd.DataFrame(marks, columns=["device", "T_ns", "hits_required", "n_star"])
-            fig.add_scatter(x=mk["T_ns"], y=mk["hits_required"], mode="markers+text", text=mk["device"],
-                            textposition="top right", name="devices", marker=dict(size=10))
+            fig.add_scatter(x=[be.T_ns], y=[fc.required_hits(be.n_star)], mode="markers", name=f"selected: {scn.device}",
+                            marker=dict(size=16, symbol="star-open", line=dict(width=2)))
         show(style(fig, x="storage access time T [ns]", y="hits needed for caching to gain [-]", logx=True),
              key="be-fig2")
         st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "

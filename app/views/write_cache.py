@@ -116,7 +116,10 @@ if scn is not None and trace is not None:
         fig = go.Figure()
         for pol in ("none", "lru", "halo"):
             fig.add_bar(x=[pol], y=[at.loc[pol, "exec_time_s"]], name=pol)
-        show(style(fig, title=f"Figure 5: execution time at {labels[idx]}", y="execution time [s]"), key="wc-fig5")
+        paper_sizes = scn.size_mode == "paper"
+        at_size = f"{labels[idx]}" + (f" (simulated {sizes[idx]:.3g} MB)" if paper_sizes else "")
+        show(style(fig, title=f"Figure 5: execution time at {at_size}", y="execution time [s]"), key="wc-fig5")
+        size_axis = "PCM cache size (paper's sizes, simulated scaled to the trace)" if paper_sizes else "PCM cache size"
         names = {"none": "no cache", "lru": f"LRU ({scn.lru_granularity})", "halo": "HALO"}
 
         def sweep_fig(col: str, title: str, ylab: str, key: str, logy: bool = False) -> None:
@@ -125,7 +128,7 @@ if scn is not None and trace is not None:
                 d = df[df.policy == pol]
                 fig.add_scatter(x=d.size_label, y=d[col], name=names[pol], mode="lines+markers",
                                 line_dash="dot" if pol == "none" else None)
-            show(style(fig, title=title, x="PCM cache size", y=ylab, logy=logy), key=key)
+            show(style(fig, title=title, x=size_axis, y=ylab, logy=logy), key=key)
 
         c1, c2 = st.columns(2)
         with c1:
