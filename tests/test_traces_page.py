@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 PAGE = str(Path(__file__).resolve().parents[1] / "app" / "views" / "trace_explorer.py")
@@ -70,3 +71,14 @@ def test_explorer_upload_mode_waits_for_a_file():
     # no columns given yet: a clear message, and the block size input is untouched
     assert any("address column and the size column" in e.value for e in at.error)
     assert at.select_slider(key="tx.block_size_bytes").value == 4096
+
+
+def test_upload_is_capped_unless_the_user_limits_it(monkeypatch):
+    # a small compressed upload can expand to billions of lines: uploads stop at UPLOAD_MAX_REQUESTS
+    from app.components import traces
+
+    monkeypatch.setattr(traces, "UPLOAD_MAX_REQUESTS", 3)
+    data = b"".join(f"{i} 0 {8 * i} 8 1\n".encode() for i in range(5))
+    with pytest.raises(ValueError, match="more than 3 requests; set 'Read at most"):
+        traces._parse_upload(data, "cap-test.trace", "mqsim", "{}")
+    assert len(traces._parse_upload(data, "cap-test.trace", "mqsim", '{"max_requests": 2}')) == 2

@@ -114,11 +114,24 @@ def _mem_synthetic(n_refs: int, data_mib: float, alpha: float, write_fraction: f
                      seed=seed)
 
 
+#: Most requests (or memory references) read from one upload: a compressed upload may expand
+#: far beyond the 512 MB upload limit, and the parsed trace is cached per session (~30 B/request).
+UPLOAD_MAX_REQUESTS = 20_000_000
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def _parse_upload(data: bytes, filename: str, fmt: str, opts_json: str):
     """Parse uploaded bytes (cache key: the bytes' hash, format and options)."""
+    opts = json.loads(opts_json)
+    capped = "max_requests" not in opts
+    if capped:
+        opts["max_requests"] = UPLOAD_MAX_REQUESTS + 1
     with progress_bar(f"Parsing {filename} …") as report:
-        return read_trace(io.BytesIO(data), fmt, name=filename, progress=report, **json.loads(opts_json))
+        trace = read_trace(io.BytesIO(data), fmt, name=filename, progress=report, **opts)
+    if capped and len(trace) > UPLOAD_MAX_REQUESTS:
+        raise ValueError(f"{filename}: more than {UPLOAD_MAX_REQUESTS:,} requests; set 'Read at most this many "
+                         "requests' to analyse the first ones")
+    return trace
 
 
 def _csv_options(key: str) -> dict:
@@ -172,8 +185,8 @@ def _upload(key: str, kinds: tuple[str, ...], label: str):
     elif fmt == "blkparse":
         opts["action"] = st.selectbox("blkparse action", ["Q", "D", "C", "I"], key=_k(key, "blk_action"),
                                       help="Q = queued, D = issued to the driver, C = completed")
-    st.number_input("Read at most this many requests (0 = all)", min_value=0, max_value=100_000_000,
-                    step=100_000, key=_k(key, "max_requests"))
+    st.number_input(f"Read at most this many requests (0 = all, up to {UPLOAD_MAX_REQUESTS / 1e6:g} M)", min_value=0,
+                    max_value=UPLOAD_MAX_REQUESTS, step=100_000, key=_k(key, "max_requests"))
     if up is None:
         st.info("Upload a trace file to analyse it.", icon=":material/upload_file:")
         return None
