@@ -96,14 +96,21 @@ def _why(e: Exception) -> str:
     return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
 
 
-def _filebench_rows(personalities, threads):
+def _guarded_rows(names, evaluate, roles, kind):
+    """``evaluate(name)`` rows for every name; a name the models reject gives ``pending`` rows
+    (with the reason) for its ``roles`` and the others are still evaluated."""
     rows = []
-    for p in personalities:
+    for name in names:
         try:
-            rows += _filebench_one(p, threads)
+            rows += evaluate(name)
         except _GUARDED as e:
-            rows += [_pending(f"storage-vs-{ref}", str(p), "filebench", _why(e)) for ref in ("hdd", "ssd")]
+            rows += [_pending(role, str(name), kind, _why(e)) for role in roles]
     return rows
+
+
+def _filebench_rows(personalities, threads):
+    return _guarded_rows(personalities, lambda p: _filebench_one(p, threads), ("storage-vs-hdd", "storage-vs-ssd"),
+                         "filebench")
 
 
 def _filebench_one(p, threads):
@@ -122,13 +129,7 @@ def _filebench_one(p, threads):
 
 
 def _trace_rows(traces, n_requests):
-    rows = []
-    for name in traces:
-        try:
-            rows += _trace_one(name, n_requests)
-        except _GUARDED as e:
-            rows += [_pending(role, str(name), "block trace", _why(e)) for role in ("file-cache", "write-cache")]
-    return rows
+    return _guarded_rows(traces, lambda t: _trace_one(t, n_requests), ("file-cache", "write-cache"), "block trace")
 
 
 def _trace_one(name, n_requests):
@@ -165,28 +166,29 @@ def _trace_one(name, n_requests):
     return rows
 
 
+def _memory_one(name, max_refs):
+    from models import memory_extension as me
+    from models.traces import bundled
+
+    tr = bundled.load_bundled_trace(name, max_requests=max_refs)
+    res = {d: me.simulate_memext(me.page_stream(tr), me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
+    sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
+    r = res["pcm-memext"]
+    return [_row("memory-extension", name, "memory trace", sd, 1 / sd,
+                 f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
+                 f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)")]
+
+
 def _memory_rows(max_refs):
     from models import lifetime as lt
-    from models import memory_extension as me
     from models.traces import bundled
 
     rows = []
     mem_names = list(bundled.bundled_traces("lackey"))
     if not mem_names:
         rows.append(_pending("memory-extension", "(memory traces)", "memory trace", "no bundled memory trace"))
-    for name in mem_names:
-        try:
-            tr = bundled.load_bundled_trace(name, max_requests=max_refs)
-            res = {d: me.simulate_memext(me.page_stream(tr), me.MemExtConfig(device=d))
-                   for d in ("pcm-memext", "nand-flash")}
-        except _GUARDED as e:
-            rows.append(_pending("memory-extension", name, "memory trace", _why(e)))
-            continue
-        sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
-        r = res["pcm-memext"]
-        rows.append(_row("memory-extension", name, "memory trace", sd, 1 / sd,
-                         f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
-                         f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"))
+    rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs), ("memory-extension",),
+                          "memory trace")
     tab = lt.figure2_table(dict(lt.SEED_WRITE_RATES))
     for r in tab.itertuples():
         rows.append(_row("memory-lifetime", str(r.workload), "memory workload", float(r.pcm_years),
