@@ -219,11 +219,11 @@ def _register_devices(items: Any) -> None:
             profiles.append(DeviceProfile.model_validate(d))
         except ValidationError as e:
             raise ValueError(f"{CUSTOM_DEVICES}[{i}]: {describe(e)}") from None
-    for p in profiles:
+    for i, p in enumerate(profiles):
         try:
             add_custom_device(p)
         except ValueError as e:
-            raise ValueError(f"{CUSTOM_DEVICES}[{profiles.index(p)}].{e}") from None
+            raise ValueError(f"{CUSTOM_DEVICES}[{i}].{e}") from None
 
 
 def _load_json(cls: type[Scenario]) -> None:
