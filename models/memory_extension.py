@@ -679,11 +679,14 @@ def synthetic_page_stream(pattern: str = "working-set", *, footprint_pages: int 
 
     These are NOT measured traces: they mimic the access structure the paper describes for its
     application classes so the models can be explored without a trace. ``write_fraction`` of
-    the pages (a contiguous region, like an output array) are written on every visit.
+    the pages it visits (a contiguous region, like an output array) are written on every visit.
 
     >>> s = synthetic_page_stream("streaming", footprint_pages=64, references=2048, seed=0)
     >>> len(s), s.footprint_pages
     (2048, 64)
+    >>> s = synthetic_page_stream("working-set", footprint_pages=2048, references=1_000_000, refs_per_visit=256)
+    >>> s.footprint_pages, round(float(np.unique(s.vpn[s.ids[s.is_write]]).size / s.footprint_pages), 2)
+    (819, 0.3)
     """
     from models._base import as_generator
 
@@ -712,8 +715,10 @@ def synthetic_page_stream(pattern: str = "working-set", *, footprint_pages: int 
         hot = rng.integers(0, table, size=visits)
         pages = np.where(np.arange(visits) % 2 == 0, hot, big)
     pages = np.repeat(pages, refs_per_visit)[:references]
-    # writes: a contiguous "output" region at the top of the footprint
-    w = pages >= F - int(round(write_fraction * F))
+    # writes: a contiguous "output" region at the top of the pages the stream visits (a short
+    # working-set stream may end before its first full sweep: the region must be among its pages)
+    top = int(pages.max()) + 1 if len(pages) else F
+    w = pages >= top - int(round(write_fraction * top))
     offs = np.tile(np.arange(refs_per_visit) * (PAGE_BYTES // refs_per_visit), visits)[:references]
     addr = pages.astype(np.int64) * PAGE_BYTES + offs
     return page_stream(address=addr, is_write=w, name=f"synthetic:{pattern}")
