@@ -28,14 +28,14 @@ $(CHROMIUM):
 	  || (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
 test: $(STAMP) $(CHROMIUM)
-	$(BIN)/ruff check models app cli tests bench
+	$(BIN)/ruff check models app cli reporting tests bench
 	$(BIN)/python -m pytest -p no:cacheprovider
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -m "not browser and not slow" -x -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check models app cli tests bench
+	$(BIN)/ruff check models app cli reporting tests bench
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

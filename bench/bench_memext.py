@@ -2,11 +2,11 @@
 
 Measured in the same run (after a warm-up call that compiles the numba kernels):
 
-1. the dedicated memory-extension kernel (``models.memory_extension._memext_kernel``, which adds
+1. the dedicated memory-extension kernel (``models.memory.memory_extension._memext_kernel``, which adds
    the age-based policy, prefetching and time tracking) vs the shared FIFO kernel of
    ``models.sim.policies`` on the same 5M-reference page stream (results must agree);
    prefetching (depth 8) throughput too;
-2. DCW cell counting (``models.write_reduction.page_costs``) vs a plain NumPy reference
+2. DCW cell counting (``models.endurance.write_reduction.page_costs``) vs a plain NumPy reference
    (``np.unpackbits(old ^ new).sum``) on the bundled real page pairs (results must agree), and
    the MFWR image builder throughput [pages/s].
 
@@ -23,8 +23,8 @@ import sys
 import numpy as np
 from _common import print_ratio, timed
 
-from models import memory_extension as me
-from models import write_reduction as wr
+from models.endurance import write_reduction as wr
+from models.memory import memory_extension as me
 
 
 def main(argv=None) -> int:

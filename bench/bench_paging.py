@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models import paging as pg  # noqa: E402
+from models.memory import paging as pg  # noqa: E402
 from models.sim.policies import simulate_clock, simulate_lru  # noqa: E402
 from models.traces.memtraces import load_memtrace  # noqa: E402
 

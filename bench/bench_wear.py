@@ -1,4 +1,4 @@
-"""Benchmark: wear-leveling simulation (models.wear, numba) vs a pure-Python reference.
+"""Benchmark: wear-leveling simulation (models.endurance.wear, numba) vs a pure-Python reference.
 
 Stream: 10M stripe writes, 90 % on a contiguous 10 % of the Table I device and 10 % uniform
 (seeded), psi = 100. For every scheme (none, sg, rr, sfc) measured in the same run:
@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models import wear  # noqa: E402
+from models.endurance import wear  # noqa: E402
 
 
 def hot_stream(cfg: wear.WearConfig, n: int, seed: int = 0) -> np.ndarray:

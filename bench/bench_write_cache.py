@@ -23,9 +23,9 @@ import time
 import numpy as np
 from _common import print_ratio, timed
 
-from models import hdd
-from models import write_cache as wc
 from models.sim.policies import simulate_lru
+from models.storage import hdd
+from models.storage import write_cache as wc
 from models.traces.synthetic import preset
 
 

@@ -7,7 +7,7 @@ import sys
 
 import pandas as pd
 
-from models._export import sanitize_frame
+from reporting.csv_safety import sanitize_frame
 
 
 def add_format_option(parser: argparse.ArgumentParser, name: str = "--format") -> None:

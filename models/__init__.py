@@ -6,7 +6,7 @@ Nothing here imports Streamlit. Submodules are imported lazily by callers
 Modules
 -------
 - :mod:`models.devices` -- the device catalogue (:class:`~models.devices.DeviceProfile`).
-- :mod:`models.file_cache` -- file-cache break-even (Park & Bahn 2020, eqs. 1-3).
+- :mod:`models.storage.file_cache` -- file-cache break-even (Park & Bahn 2020, eqs. 1-3).
 - :mod:`models.data` -- bundled data loading by name.
 """
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from models._export import safe_cell, sanitize_frame
+from reporting.csv_safety import safe_cell, sanitize_frame
 
 __all__ = ["safe_cell", "sanitize_frame", "csv_bytes", "download_csv"]
 

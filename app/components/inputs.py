@@ -20,11 +20,11 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from models import hdd
+from models.storage import hdd
 
 __all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "number_list", "number_text"]
 
-#: The generic 7200 rpm catalogue profile (:func:`models.hdd.generic_drive`).
+#: The generic 7200 rpm catalogue profile (:func:`models.storage.hdd.generic_drive`).
 GENERIC_HDD = "hdd-7200"
 
 

@@ -15,7 +15,7 @@ from app.components.charts import show, style
 from app.components.devices import DeviceName, all_devices
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES
-from models import file_cache as fc
+from models.storage import file_cache as fc
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 

@@ -14,8 +14,8 @@ from app.components import Scenario, download_csv, scenario_controls, user_error
 from app.components.charts import show, style
 from app.components.devices import add_custom_device
 from app.components.scenario import init_state, some_of
-from models import device_char as dc
 from models.data import data_path
+from models.storage import device_char as dc
 
 Profiles = some_of(lambda: list(dc.PRESETS), what="profile")
 

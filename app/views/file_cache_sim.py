@@ -18,7 +18,7 @@ from app.components.progress import progress_bar
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.devices import DeviceProfile
-from models.file_cache_sim import (
+from models.storage.file_cache_sim import (
     access_bytes,
     break_even_share,
     file_cache_curves,

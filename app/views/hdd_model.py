@@ -14,7 +14,7 @@ from app.components.charts import show, style
 from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
 from app.components.progress import progress_bar
 from app.components.scenario import init_state
-from models import hdd
+from models.storage import hdd
 
 SizesKib, parse_sizes_kib = number_text("sizes_kib", what="request sizes in KiB", example="4, 64", low=0,
                                         low_open=True, high=65536)

@@ -12,7 +12,7 @@ from app.components import Scenario, download_csv, scenario_controls, user_error
 from app.components.charts import show, style
 from app.components.devices import all_devices
 from app.components.scenario import init_state
-from models import lifetime as lt
+from models.endurance import lifetime as lt
 
 
 class LifetimeScenario(Scenario):
@@ -38,7 +38,7 @@ def _mc(cap, e, w, eta, sigma, f, line, trials, seed):
 @st.cache_data(show_spinner=False)
 def _derived_rates() -> tuple[dict, dict]:
     """Write rates derived from bundled memory traces (if any) and our synthetic page streams."""
-    from models.memory_extension import (
+    from models.memory.memory_extension import (
         SYNTHETIC_PATTERNS,
         MemExtConfig,
         page_stream,

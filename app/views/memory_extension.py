@@ -15,7 +15,7 @@ from app.components.devices import device_field, device_picker
 from app.components.progress import progress_bar
 from app.components.scenario import init_state, one_of
 from app.components.traces import TraceChoice, mem_trace_picker
-from models import memory_extension as me
+from models.memory import memory_extension as me
 
 FAST_KINDS = ("pcm", "scm")
 SLOW_KINDS = ("flash", "ssd", "pcm")

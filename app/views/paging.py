@@ -15,8 +15,8 @@ from app.components.charts import show, style
 from app.components.devices import DeviceName, all_devices
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, mem_trace_picker
-from models import paging as pg
 from models.devices import device_names
+from models.memory import paging as pg
 from models.traces.core import MemTrace
 from models.traces.memtraces import memtrace_stats
 

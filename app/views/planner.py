@@ -9,7 +9,7 @@ from app.components import Scenario, download_csv, scenario_controls, user_error
 from app.components.charts import show
 from app.components.scenario import init_state, some_of
 from models import planner
-from models.filebench import bundled_personalities
+from models.storage.filebench import bundled_personalities
 from models.traces.bundled import bundled_traces
 
 

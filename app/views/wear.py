@@ -16,7 +16,7 @@ from app.components.charts import show, style
 from app.components.devices import device_field, device_picker
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, trace_and_settings, trace_token
-from models import wear
+from models.endurance import wear
 from models.traces.core import BlockTrace
 
 EnduranceDevice = device_field(endurance=True)
@@ -152,7 +152,7 @@ if scn is not None and trace is not None:
         st.markdown(
             f"Lifetime = capacity × endurance × life rate / (write rate × (1 + movement overhead)) with "
             f"{cfg.capacity_bytes / 2**30:.0f} GiB, {dev.endurance_writes_per_cell:.0e} writes per cell and "
-            f"{rate / 1e6:,.3g} MB/s (closed form of `models.lifetime`, wear efficiency = life rate).")
+            f"{rate / 1e6:,.3g} MB/s (closed form of `models.endurance.lifetime`, wear efficiency = life rate).")
         fig = go.Figure()
         fig.add_bar(x=x, y=df["lifetime_years"], name="one pass")
         fig.add_bar(x=x, y=df["lifetime_years_long_run"], name="long run")

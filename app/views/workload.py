@@ -10,8 +10,8 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.scenario import init_state, one_of, some_of
-from models import workload_fit as wf
-from models.filebench import bundled_personalities
+from models.storage import workload_fit as wf
+from models.storage.filebench import bundled_personalities
 
 CONFIGS = wf.config_names()
 IOSIZES = [64 << i for i in range(19)]  # 64 B .. 16 MiB
@@ -38,7 +38,7 @@ init_state(S)
 
 @st.cache_data(show_spinner=False)
 def _workload(personality: str, table1: bool, iosize: int, files_scale: float, threads: int):
-    from models.filebench import load_workload
+    from models.storage.filebench import load_workload
 
     w = wf.paper_workload(personality) if table1 and personality in wf.TABLE1 else load_workload(personality)
     return w.with_changes(iosize_bytes=float(iosize), files_scale=files_scale, threads=threads)
@@ -119,4 +119,4 @@ if scn is not None:
             show(style(fig, x="configuration", y="throughput [ops/s]"), key="wl-files")
             download_csv(fl, "workload-files.csv", key="dl-wl-files")
         st.caption("Model limits: no dirty-page write-back timing (dirty_expire, throttling) in the guest or the "
-                   "host, no guest/host page-cache interaction beyond the hit ratio; see models/workload_fit.py.")
+                   "host, no guest/host page-cache interaction beyond the hit ratio; see models/storage/workload_fit.py.")

@@ -15,7 +15,7 @@ from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_
 from app.components.progress import progress_bar
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, trace_and_settings, trace_token
-from models import write_cache as wc
+from models.storage import write_cache as wc
 
 SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
                                       max_count=20)

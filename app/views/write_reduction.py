@@ -14,8 +14,8 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.scenario import init_state
-from models import lifetime as lt
-from models import write_reduction as wr
+from models.endurance import lifetime as lt
+from models.endurance import write_reduction as wr
 
 LABEL = {
     "baseline": "Baseline (non-inclusive)",

@@ -87,7 +87,7 @@ def load_mem_trace(src: str, max_requests: int | None = None):
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.paging import PAGE_SIZES, PagingInputs, run_paging
+    from models.memory.paging import PAGE_SIZES, PagingInputs, run_paging
 
     kw: dict = {"tlb_entries": args.tlb_entries, "policy": args.policy,
                 "fault_overhead_ns": args.fault_overhead_ns, "include_instructions": args.include_instructions,

@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.file_cache import BreakEvenInputs, required_hits, timings_from_device
+    from models.storage.file_cache import BreakEvenInputs, required_hits, timings_from_device
 
     rows = []
     given = [args.t_ns, args.T_ns, args.Tm_ns]

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.hdd import drive_names, validate_drive
+    from models.storage.hdd import drive_names, validate_drive
 
     names: list[str] = []
     for d in args.drive:

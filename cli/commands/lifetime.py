@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.lifetime import LifetimeInputs, lifetime_monte_carlo
+    from models.endurance.lifetime import LifetimeInputs, lifetime_monte_carlo
 
     if args.monte_carlo < 0:
         raise ValueError(f"--monte-carlo must be >= 0 (got {args.monte_carlo})")

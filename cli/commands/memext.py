@@ -8,7 +8,7 @@ TRACE is a valgrind lackey memory trace (file path) or a bundled memory-trace na
 pcm (= pcm-memext: 150 ns / 1500 ns per page), flash (= nand-flash: 25 us), or any catalogue name.
 Time = references x --base-ns-per-ref (an assumption: 1 ns by default) + faults x (fault
 overhead + page read) [+ write-backs x page write when --writeback sync]; see
-models/memory_extension.py.
+models/memory/memory_extension.py.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def load_mem_trace(args: argparse.Namespace):
 
     if Path(args.trace).exists() or args.trace in bundled_traces():
         return load_trace_from_args(args, kind="mem")
-    for mod in ("models.traces.memtraces", "models.paging"):
+    for mod in ("models.traces.memtraces", "models.memory.paging"):
         try:
             loader = importlib.import_module(mod).load_memtrace
         except (ImportError, AttributeError):
@@ -68,7 +68,7 @@ def load_mem_trace(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from models.devices import get_device
-    from models.memory_extension import MemExtConfig, page_stream, simulate_memext
+    from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
 
     trace = load_mem_trace(args)
     stream = page_stream(trace, include_instructions=args.include_instructions)

@@ -42,8 +42,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.file_cache_sim import access_bytes, log_sizes
     from models.sim import hit_ratio_curve, shards_mrc
+    from models.storage.file_cache_sim import access_bytes, log_sizes
     from models.traces.blocks import split_blocks
 
     trace = load_trace_from_args(args, kind="block")

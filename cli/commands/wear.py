@@ -7,7 +7,7 @@ Every write request counts one write per 32 KB stripe it touches (Table I geomet
 16 banks x 512 stripes). life_rate = avg / max bank writes; improvement_vs_sg = life rate / SG's
 (empty when sg is not among the schemes). --horizon one-pass (default) replays the trace once;
 long-run gives the expected bank writes once start-gap has rotated every line through its region
-(the workload repeating over the device lifetime). See models/wear.py.
+(the workload repeating over the device lifetime). See models/endurance/wear.py.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.wear import WearConfig, compare_schemes, stripe_write_stream
+    from models.endurance.wear import WearConfig, compare_schemes, stripe_write_stream
 
     schemes = [s.strip().lower() for s in str(args.scheme).split(",") if s.strip()]
     if not schemes:

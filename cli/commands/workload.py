@@ -35,8 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models import workload_fit as wf
-    from models.filebench import load_workload
+    from models.storage import workload_fit as wf
+    from models.storage.filebench import load_workload
 
     pers = args.personality
     if pers in wf.TABLE1 and not args.raw:

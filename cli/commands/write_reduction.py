@@ -33,7 +33,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.write_reduction import load_page_pairs, synthetic_page_pairs, write_reduction_table
+    from models.endurance.write_reduction import (
+        load_page_pairs,
+        synthetic_page_pairs,
+        write_reduction_table,
+    )
 
     if args.synthetic and args.pages:
         raise ValueError("give --pages or --synthetic, not both")

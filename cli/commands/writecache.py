@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.write_cache import (
+    from models.storage.write_cache import (
         footprint_bytes,
         prepare_requests,
         run_write_cache,

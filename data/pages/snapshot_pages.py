@@ -2,7 +2,7 @@
 """Snapshot the memory of real running processes twice and bundle sampled page version pairs.
 
 Used to build ``data/pages/page_pairs.npz`` for the write-reduction model
-(``models/write_reduction.py``, seed 002 section 5.1). Needs Linux and the right to read
+(``models/endurance/write_reduction.py``, seed 002 section 5.1). Needs Linux and the right to read
 ``/proc/PID/mem`` of the child processes it starts (run as root, or with
 ``kernel.yama.ptrace_scope = 0`` as the same user).
 

@@ -1,0 +1,1 @@
+"""Endurance models: lifetime, write reduction and wear leveling."""

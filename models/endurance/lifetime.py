@@ -1,0 +1,334 @@
+"""Lifetime of an NVM memory extension from its write rate and cell endurance (seed 002, section 2).
+
+Closed form
+-----------
+With wear leveling spreading writes over the whole device, every cell can be written
+``E`` times and the device absorbs ``W`` bytes of cell writes per second, so it lasts
+
+.. math::  L = \\frac{C \\, E \\, \\eta}{W}
+
+seconds, with ``C`` the capacity [bytes], ``E`` the endurance [writes per cell] and
+``eta`` in (0, 1] the wear-leveling efficiency (1 = perfect leveling: every cell reaches
+its endurance at the same time; the wear-leveling model supplies measured values).
+This is the calculation behind seed 002's Figures 2 and 9 ("every single cell of the NVM
+device can endure ten million writes and we have a 16GB NVM device. We calculate the rate
+of writing cells for every application and calculate the estimated lifetime").
+
+Monte Carlo with an endurance spread
+------------------------------------
+Real cells do not all fail after exactly ``E`` writes. :func:`lifetime_monte_carlo` gives
+each of the ``N = C / line_bytes`` lines a lognormal endurance ``E_i = E exp(sigma Z_i)``
+(median ``E``) and lets the device fail once a fraction ``f`` of the lines is worn out.
+Under leveled wear every line receives ``W / (C eta)`` writes per byte per second, so line
+``i`` dies at ``t_i = C E_i eta / W`` and the device at the ``k``-th smallest ``t_i``,
+``k = max(1, ceil(f N))``. The ``k``-th order statistic of ``N`` uniforms is
+``Beta(k, N - k + 1)``; mapping one Beta draw per trial through the lognormal quantile
+gives the exact lifetime distribution without sampling the ~10^8 lines (or any write).
+With ``sigma = 0`` every trial equals the closed form.
+
+References
+----------
+.. [1] A. Awad, S. Blagodurov, Y. Solihin, "Write-Aware Management of NVM-based Memory
+   Extensions", ICS 2016, doi:10.1145/2925426.2926284 (seed 002), sections 2 and 5.1.3.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from pydantic import Field, NonNegativeInt
+from scipy import special
+
+from models._base import ModelInput, NonNegativeFloat, as_generator
+
+__all__ = [
+    "SECONDS_PER_YEAR",
+    "GB",
+    "LifetimeInputs",
+    "lifetime_seconds",
+    "lifetime_years",
+    "write_rate_for_lifetime",
+    "lifetime_monte_carlo",
+    "lifetime_bruteforce_lines",
+    "LifetimeDistribution",
+    "SEED_WRITE_RATES",
+    "figure2_table",
+]
+
+#: Seconds in a Julian year [s].
+SECONDS_PER_YEAR = 365.25 * 24 * 3600.0
+#: Decimal gigabyte, the unit of the seed's "16GB" device [bytes].
+GB = 1e9
+
+
+class LifetimeInputs(ModelInput):
+    """Inputs of the closed-form lifetime.
+
+    >>> LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
+    ...                write_rate_bytes_per_s=1e9).years  # doctest: +ELLIPSIS
+    5.07...
+    """
+
+    capacity_bytes: float = Field(gt=0, le=1e18, description="device capacity [bytes]")
+    endurance_writes_per_cell: float = Field(gt=0, le=1e18, description="cell endurance [writes per cell]")
+    write_rate_bytes_per_s: float = Field(gt=0, le=1e15, description="cell write rate [bytes/s]")
+    wear_efficiency: float = Field(1.0, gt=0, le=1, description="wear-leveling efficiency (0, 1] [-]")
+
+    @property
+    def seconds(self) -> float:
+        """Lifetime [s]."""
+        return float(lifetime_seconds(self.capacity_bytes, self.endurance_writes_per_cell,
+                                      self.write_rate_bytes_per_s, wear_efficiency=self.wear_efficiency))
+
+    @property
+    def years(self) -> float:
+        """Lifetime [years]."""
+        return self.seconds / SECONDS_PER_YEAR
+
+
+def _pos(name: str, a: np.ndarray, *, upper: float | None = None) -> None:
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite (got NaN or infinity)")
+    if np.any(a <= 0):
+        raise ValueError(f"{name} must be > 0 (got {a[a <= 0].ravel()[0]:g})")
+    if upper is not None and np.any(a > upper):
+        raise ValueError(f"{name} must be <= {upper:g} (got {a[a > upper].ravel()[0]:g})")
+
+
+def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, *,
+                     wear_efficiency=1.0):
+    """Closed-form lifetime ``C E eta / W`` [s], vectorised over all arguments.
+
+    Parameters
+    ----------
+    capacity_bytes : array_like
+        Device capacity [bytes].
+    endurance_writes_per_cell : array_like
+        Writes each cell endures [writes per cell].
+    write_rate_bytes_per_s : array_like
+        Rate of cell writes reaching the device, in bytes of cells programmed [bytes/s].
+    wear_efficiency : array_like, keyword-only
+        Wear-leveling efficiency in (0, 1] [-]; 1 = perfectly even wear.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        Lifetime [s].
+
+    Raises
+    ------
+    ValueError
+        On a non-positive, NaN or infinite argument, or a wear efficiency above 1.
+
+    Examples
+    --------
+    PCM (1e7 writes per cell) vs NAND Flash (1e4) memory extensions of 16 GB at 100 MB/s:
+
+    >>> [round(lifetime_seconds(16e9, e, 1e8) / SECONDS_PER_YEAR, 4) for e in (1e7, 1e4)]
+    [50.7009, 0.0507]
+    """
+    c, e, w, eta = (np.asarray(x, dtype=float) for x in
+                    (capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, wear_efficiency))
+    _pos("capacity_bytes", c)
+    _pos("endurance_writes_per_cell", e)
+    _pos("write_rate_bytes_per_s", w)
+    _pos("wear_efficiency", eta, upper=1.0)
+    out = c * e * eta / w
+    return out.item() if out.ndim == 0 else out
+
+
+def lifetime_years(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, *,
+                   wear_efficiency=1.0):
+    """Closed-form lifetime [years] (Julian years); see :func:`lifetime_seconds`.
+
+    >>> round(lifetime_years(16e9, 1e7, 1e9), 2)
+    5.07
+    """
+    s = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s,
+                         wear_efficiency=wear_efficiency)
+    return s / SECONDS_PER_YEAR
+
+
+def write_rate_for_lifetime(capacity_bytes, endurance_writes_per_cell, lifetime_years_, *,
+                            wear_efficiency=1.0):
+    """Invert the closed form: cell write rate [bytes/s] that wears the device out in ``lifetime_years_``.
+
+    >>> round(write_rate_for_lifetime(16e9, 1e7, 5.0) / 1e6)  # seed 002 Fig. 9: Lulesh ~5 years
+    1014
+    """
+    y = np.asarray(lifetime_years_, dtype=float)
+    _pos("lifetime_years", y)
+    return lifetime_seconds(capacity_bytes, endurance_writes_per_cell, y * SECONDS_PER_YEAR,
+                            wear_efficiency=wear_efficiency)
+
+
+class LifetimeDistribution(ModelInput):
+    """Result of :func:`lifetime_monte_carlo` (all lifetimes in years)."""
+
+    closed_form_years: NonNegativeFloat
+    p10_years: NonNegativeFloat
+    p50_years: NonNegativeFloat
+    p90_years: NonNegativeFloat
+    mean_years: NonNegativeFloat
+    trials: NonNegativeInt
+    lines: NonNegativeInt
+    fail_rank: int = Field(description="k: the device fails when its k-th line wears out")
+    samples_years: tuple[float, ...] = Field(default=(), repr=False)
+
+    def as_frame(self) -> pd.DataFrame:
+        """One-row table of the summary (no samples)."""
+        return pd.DataFrame([self.model_dump(exclude={"samples_years"})])
+
+
+def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float,
+                         write_rate_bytes_per_s: float, *, wear_efficiency: float = 1.0,
+                         endurance_sigma: float = 0.0, fail_fraction: float = 1e-3,
+                         line_bytes: int = 64, trials: int = 1000, seed=0,
+                         keep_samples: bool = False) -> LifetimeDistribution:
+    """Lifetime distribution with a lognormal per-line endurance spread (order statistics).
+
+    Parameters
+    ----------
+    capacity_bytes : float
+        Device capacity [bytes].
+    endurance_writes_per_cell : float
+        Median endurance of a line [writes per cell].
+    write_rate_bytes_per_s : float
+        Cell write rate [bytes/s].
+    wear_efficiency : float, keyword-only
+        Wear-leveling efficiency in (0, 1] [-].
+    endurance_sigma : float, keyword-only
+        Standard deviation of ``ln(endurance)`` across lines [-]; 0 = identical lines.
+    fail_fraction : float, keyword-only
+        The device fails once this fraction of its lines is worn out, in (0, 1] [-]; the
+        rank is ``k = max(1, ceil(fail_fraction * N))``.
+    line_bytes : int, keyword-only
+        Wear unit (a memory line) [bytes]; ``N = floor(capacity_bytes / line_bytes)``.
+    trials : int, keyword-only
+        Number of Monte Carlo devices.
+    seed : int or numpy.random.Generator, keyword-only
+        Randomness source.
+    keep_samples : bool, keyword-only
+        Also return every trial's lifetime.
+
+    Returns
+    -------
+    LifetimeDistribution
+        P10/P50/P90/mean lifetime [years], the closed form, ``N`` and ``k``.
+
+    Examples
+    --------
+    >>> r = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.0, trials=10, seed=1)
+    >>> r.p10_years == r.p90_years == r.closed_form_years
+    True
+    >>> r = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.25, fail_fraction=1e-6, seed=1)
+    >>> round(r.p50_years / r.closed_form_years, 2)  # weakest ppm of lines: exp(0.25 * -4.75)
+    0.3
+    """
+    _pos("capacity_bytes", np.asarray(capacity_bytes, float))
+    if not (isinstance(line_bytes, (int, np.integer)) and 0 < line_bytes <= capacity_bytes):
+        raise ValueError(f"line_bytes must be a positive integer <= capacity_bytes (got {line_bytes!r})")
+    if not (isinstance(trials, (int, np.integer)) and 1 <= trials <= 10_000_000):
+        raise ValueError(f"trials must be an integer in 1..10^7 (got {trials!r})")
+    if not (np.isfinite(endurance_sigma) and 0 <= endurance_sigma <= 5):
+        raise ValueError(f"endurance_sigma must be in [0, 5] (got {endurance_sigma!r})")
+    if not (np.isfinite(fail_fraction) and 0 < fail_fraction <= 1):
+        raise ValueError(f"fail_fraction must be in (0, 1] (got {fail_fraction!r})")
+    closed = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s,
+                              wear_efficiency=wear_efficiency) / SECONDS_PER_YEAR
+    n = int(capacity_bytes // line_bytes)
+    k = max(1, min(n, math.ceil(fail_fraction * n)))
+    rng = as_generator(seed)
+    if endurance_sigma == 0.0:
+        years = np.full(trials, closed)
+    else:
+        # k-th smallest of n iid uniforms ~ Beta(k, n-k+1); sampled via its log-space inverse
+        # for numerical range (k=1 with n~1e8 puts u near 1e-8).
+        u = rng.beta(k, n - k + 1, size=trials)
+        u = np.clip(u, np.finfo(float).tiny, 1 - 1e-16)
+        z = special.ndtri(u)
+        years = closed * np.exp(endurance_sigma * z)
+    p10, p50, p90 = np.percentile(years, [10, 50, 90])
+    return LifetimeDistribution(
+        closed_form_years=float(closed), p10_years=float(p10), p50_years=float(p50),
+        p90_years=float(p90), mean_years=float(years.mean()), trials=int(trials), lines=n,
+        fail_rank=k, samples_years=tuple(years.tolist()) if keep_samples else (),
+    )
+
+
+def lifetime_bruteforce_lines(n_lines: int, endurance_writes_per_cell: float, seconds_per_write: float,
+                              *, endurance_sigma: float, fail_fraction: float, trials: int,
+                              seed=0) -> np.ndarray:
+    """Reference for tests: sample every line's endurance and take the k-th smallest [s].
+
+    Small devices only (``trials x n_lines`` values). ``seconds_per_write`` is the time
+    between two writes of one line under leveled wear [s].
+
+    >>> lifetime_bruteforce_lines(100, 10.0, 1.0, endurance_sigma=0.0, fail_fraction=0.5,
+    ...                           trials=2, seed=0).tolist()
+    [10.0, 10.0]
+    """
+    rng = as_generator(seed)
+    k = max(1, min(n_lines, math.ceil(fail_fraction * n_lines)))
+    e = endurance_writes_per_cell * np.exp(endurance_sigma * rng.standard_normal((trials, n_lines)))
+    return np.partition(e, k - 1, axis=1)[:, k - 1] * seconds_per_write
+
+
+#: Cell write rates taken from seed 002 [bytes/s]. The text gives one figure: Lulesh wears a
+#: 16 GB, 1e7-endurance PCM extension out "in about 5 years" (section 5.1.3, Figure 9,
+#: baseline); inverting the closed form gives 1.01 GB/s. Figure 2's other per-workload
+#: values are only drawn in the figure (not in the text), so they are not reproduced here;
+#: pass rates derived from our traces instead (``models.memory.memory_extension.trace_write_rate``).
+SEED_WRITE_RATES: dict[str, float] = {
+    "Lulesh (seed 002 Fig. 9: ~5 years)": float(write_rate_for_lifetime(16e9, 1e7, 5.0)),
+}
+
+
+def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,
+                  capacity_bytes: float = 16 * GB, pcm_endurance: float = 1e7,
+                  flash_endurance: float = 1e4, wear_efficiency: float = 1.0,
+                  sources: dict[str, str] | None = None) -> pd.DataFrame:
+    """Figure 2 analogue: PCM vs Flash memory-extension lifetime for workloads' write rates.
+
+    Parameters
+    ----------
+    write_rates_bytes_per_s : dict, optional
+        Workload name -> cell write rate [bytes/s]; default :data:`SEED_WRITE_RATES`.
+    capacity_bytes : float, keyword-only
+        Memory-extension capacity [bytes] (seed: 16 GB, 4x a 4 GB DRAM).
+    pcm_endurance, flash_endurance : float, keyword-only
+        Endurance [writes per cell] (seed: 1e7 and 1e4).
+    wear_efficiency : float, keyword-only
+        Wear-leveling efficiency (0, 1] [-].
+    sources : dict, optional
+        Workload name -> where its rate comes from (a ``source`` column).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``workload, write_rate_MBps, pcm_years, flash_years, flash_days, source``.
+
+    >>> t = figure2_table()
+    >>> float(t.pcm_years.iloc[0]), round(float(t.flash_days.iloc[0]), 2)
+    (5.0, 1.83)
+    """
+    rates = dict(SEED_WRITE_RATES if write_rates_bytes_per_s is None else write_rates_bytes_per_s)
+    if not rates:
+        raise ValueError("write_rates_bytes_per_s: give at least one workload")
+    names = list(rates)
+    w = np.array([rates[n] for n in names], dtype=float)
+    pcm = lifetime_years(capacity_bytes, pcm_endurance, w, wear_efficiency=wear_efficiency)
+    flash = lifetime_years(capacity_bytes, flash_endurance, w, wear_efficiency=wear_efficiency)
+    src = sources or {}
+    default_src = "seed 002 (derived from the text)" if write_rates_bytes_per_s is None else ""
+    return pd.DataFrame({
+        "workload": names,
+        "write_rate_MBps": w / 1e6,
+        "pcm_years": np.atleast_1d(pcm),
+        "flash_years": np.atleast_1d(flash),
+        "flash_days": np.atleast_1d(flash) * 365.25,
+        "source": [src.get(n, default_src) for n in names],
+    })
+

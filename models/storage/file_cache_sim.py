@@ -1,0 +1,298 @@
+"""Trace-driven file-cache study: no cache vs LRU vs admission-controlled cache (seed 004 §2).
+
+Park & Bahn replay web-server and proxy-server file traces and plot the total storage
+access time against the cache size (percent of the trace footprint) for an HDD (Figure 3:
+caching gains ~70 %), for SCM (Figure 4: LRU gains < 3 %) and for SCM with an
+admission-controlled cache that inserts a block only when it is used more than once
+(Figure 5: 20-40 % better than LRU). This module reproduces those curves for any block
+trace and any catalogue device with the per-access costs of equations 1-2:
+
+- a hit costs ``t`` (file-cache access),
+- a miss that inserts the block costs ``Tm`` (storage access + insertion; LRU always inserts),
+- a miss that bypasses the cache costs ``T`` (AC-cache before admission; no cache at all),
+
+with ``t``, ``T``, ``Tm`` from :func:`models.storage.file_cache.timings_from_device`. LRU hit
+counts for every size come from one stack-distance pass
+(:func:`models.sim.stack_distance.hit_ratio_curve`); the AC-cache is simulated per size
+(:func:`models.sim.policies.simulate`, policy ``"ac"``).
+
+:func:`break_even_share` applies the break-even rule (equation 3) to the trace's
+reuse-count histogram: the share of blocks (and of the bytes moved) whose access count
+exceeds ``n*``, i.e. that a clairvoyant, capacity-unconstrained cache would want to hold.
+
+References
+----------
+.. [1] Y. Park, H. Bahn, "Issues in File Caching and Virtual Memory Paging with Fast SCM
+   Storage", ASTESJ 5(5), 2020, doi:10.25046/aj050581 (seed 004), section 2, eqs. 1-3,
+   Figures 3-5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from models.devices import DeviceProfile
+from models.sim._util import as_ids, as_weights
+from models.sim.policies import simulate
+from models.sim.stack_distance import hit_ratio_curve
+from models.storage.file_cache import break_even_hits, timings_from_device
+
+__all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "gains", "reuse_histogram", "break_even_share"]
+
+#: Cache sizes as a fraction of the footprint, like the x axis of Figures 3-5.
+DEFAULT_FRACTIONS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def access_bytes(trace, accesses) -> np.ndarray:
+    """Bytes of each block access: the overlap of its request with the block [bytes].
+
+    Parameters
+    ----------
+    trace : models.traces.core.BlockTrace
+        The requests.
+    accesses : models.traces.blocks.BlockAccesses
+        ``split_blocks(trace, block_size)``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One value per access, in ``1..block_size``; the weights of byte hit ratios.
+
+    >>> from models.traces.core import BlockTrace
+    >>> from models.traces.blocks import split_blocks
+    >>> t = BlockTrace([0, 1], [False, False], [1024, 0], [8192, 512], [0, 0])
+    >>> access_bytes(t, split_blocks(t, 4096)).tolist()
+    [3072, 4096, 1024, 512]
+    """
+    bs = int(accesses.block_size)
+    r = accesses.request
+    start = trace.offset_bytes[r]
+    end = start + trace.size_bytes[r]
+    lo = accesses.lbn * bs
+    return np.minimum(end, lo + bs) - np.maximum(start, lo)
+
+
+def log_sizes(footprint_blocks: int, points: int) -> np.ndarray:
+    """About ``points`` log-spaced whole cache sizes from 1 to ``footprint_blocks`` [blocks].
+
+    >>> log_sizes(1000, 4).tolist()
+    [1, 10, 100, 1000]
+    """
+    if points < 1:
+        raise ValueError(f"points must be >= 1 (got {points})")
+    if footprint_blocks < 1:
+        raise ValueError(f"footprint_blocks must be >= 1 (got {footprint_blocks})")
+    s = np.unique(np.rint(np.geomspace(1, footprint_blocks, points)).astype(np.int64))
+    return s
+
+
+def _devices(device) -> list:
+    if isinstance(device, (str, DeviceProfile)):
+        return [device]
+    devs = list(device)
+    if not devs:
+        raise ValueError("device: give at least one device")
+    return devs
+
+
+def _dev_name(d) -> str:
+    return d if isinstance(d, str) else d.name
+
+
+def _fractions(cache_fractions) -> np.ndarray:
+    f = np.atleast_1d(np.asarray(DEFAULT_FRACTIONS if cache_fractions is None else cache_fractions, dtype=float))
+    if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f)) or f.min() <= 0 or f.max() > 1:
+        raise ValueError("cache_fractions must be a non-empty list of fractions of the footprint in (0, 1]")
+    return f
+
+
+def file_cache_curves(
+    ids,
+    device: str | DeviceProfile | Sequence[str | DeviceProfile],
+    *,
+    block_size_bytes: int = 4096,
+    cache_fractions: Sequence[float] | None = None,
+    ghost_fraction: float = 1.0,
+    progress: Callable[[float], None] | None = None,
+) -> pd.DataFrame:
+    """Storage access time vs cache size for no cache, LRU and AC-cache (Figures 3-5).
+
+    Parameters
+    ----------
+    ids : array_like of int
+        Block ids of the accesses, compact ``0..M-1`` (e.g. ``split_blocks(trace).block``).
+    device : str or DeviceProfile, or a list of them
+        Storage device(s) (catalogue names such as ``"hdd-7200"``, ``"optane-dcpmm"``).
+    block_size_bytes : int, keyword-only
+        Block size [bytes] for the timings (default 4096).
+    cache_fractions : sequence of float, optional, keyword-only
+        Cache sizes as fractions of the footprint, in (0, 1] (default
+        :data:`DEFAULT_FRACTIONS`). Sizes are rounded to whole blocks, at least 1.
+    ghost_fraction : float, keyword-only
+        AC-cache ghost window as a fraction of the cache size [-] (default 1).
+    progress : callable, optional, keyword-only
+        Called with the completed fraction (0..1) after each simulated size.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per device, cache size and policy (``none``, ``lru``, ``ac``) with columns
+        ``device, t_ns, T_ns, Tm_ns, cache_fraction, cache_blocks, policy, hits, misses,
+        inserts, hit_ratio, time_ns`` (total [ns]), ``mean_access_ns`` [ns] and
+        ``time_rel_none`` (time / time without a cache [-]).
+
+    Raises
+    ------
+    ValueError
+        On an empty trace, bad ids, fractions, ghost fraction or device.
+
+    Examples
+    --------
+    >>> ids = np.array([0, 1, 2, 0, 1, 3, 4, 0, 1, 5])
+    >>> df = file_cache_curves(ids, "hdd-7200", cache_fractions=[0.5])
+    >>> df.set_index("policy")["hits"].to_dict()
+    {'none': 0, 'lru': 2, 'ac': 2}
+    """
+    a = as_ids(ids)
+    n = len(a)
+    if n == 0:
+        raise ValueError("ids is empty: no accesses to replay")
+    if not (np.isfinite(ghost_fraction) and ghost_fraction >= 0):
+        raise ValueError(f"ghost_fraction must be >= 0 (got {ghost_fraction!r})")
+    devs = _devices(device)
+    timings = [(_dev_name(d), timings_from_device(d, block_size_bytes)) for d in devs]
+    frac = _fractions(cache_fractions)
+    footprint = int(np.count_nonzero(np.bincount(a)))
+    blocks = np.maximum(1, np.rint(frac * footprint)).astype(np.int64)
+    lru = hit_ratio_curve(a, sizes=blocks)
+    ac_hits, ac_ins = np.zeros(len(blocks), np.int64), np.zeros(len(blocks), np.int64)
+    for k, c in enumerate(blocks):
+        r = simulate(a, int(c), "ac", ghost_blocks=int(round(ghost_fraction * int(c))))
+        ac_hits[k], ac_ins[k] = r.hits, r.inserts
+        if progress is not None:
+            progress((k + 1) / len(blocks))
+    rows = []
+    for name, be in timings:
+        t, T, Tm = be.t_ns, be.T_ns, be.Tm_ns
+        t_none = n * T
+        for k, c in enumerate(blocks):
+            lh = int(lru.hits[k])
+            for pol, hits, ins in (("none", 0, 0), ("lru", lh, n - lh), ("ac", int(ac_hits[k]), int(ac_ins[k]))):
+                miss = n - hits
+                time_ns = hits * t + ins * Tm + (miss - ins) * T
+                rows.append((name, t, T, Tm, float(frac[k]), int(c), pol, hits, miss, ins, hits / n, time_ns,
+                             time_ns / n, time_ns / t_none))
+    return pd.DataFrame(rows, columns=["device", "t_ns", "T_ns", "Tm_ns", "cache_fraction", "cache_blocks", "policy",
+                                       "hits", "misses", "inserts", "hit_ratio", "time_ns", "mean_access_ns",
+                                       "time_rel_none"])
+
+
+def gains(curves: pd.DataFrame) -> pd.DataFrame:
+    """Relative time savings per device and cache size from :func:`file_cache_curves`.
+
+    Returns columns ``device, cache_fraction, cache_blocks, lru_vs_none`` (``1 - T_lru/T_none``,
+    the gain of Figures 3-4), ``ac_vs_none`` and ``ac_vs_lru`` (``1 - T_ac/T_lru``, the gain
+    of Figure 5) [-]; negative values are losses.
+
+    >>> df = file_cache_curves([0, 1, 0, 1, 2, 0], "hdd-7200", cache_fractions=[1.0])
+    >>> round(float(gains(df)["lru_vs_none"].iloc[0]), 2)   # 3 of 6 accesses hit on HDD
+    0.5
+    """
+    p = curves.pivot_table(index=["device", "cache_fraction", "cache_blocks"], columns="policy",
+                           values="time_ns", sort=False).reset_index()
+    return pd.DataFrame({
+        "device": p["device"],
+        "cache_fraction": p["cache_fraction"],
+        "cache_blocks": p["cache_blocks"],
+        "lru_vs_none": 1.0 - p["lru"] / p["none"],
+        "ac_vs_none": 1.0 - p["ac"] / p["none"],
+        "ac_vs_lru": 1.0 - p["ac"] / p["lru"],
+    })
+
+
+def reuse_histogram(ids, *, weights=None) -> pd.DataFrame:
+    """Reuse-count histogram: how many blocks are accessed exactly ``k`` times.
+
+    Parameters
+    ----------
+    ids : array_like of int
+        Block ids of the accesses.
+    weights : array_like of float, optional, keyword-only
+        Bytes moved by each access [bytes]; default 1 per access.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``access_count``, ``blocks``, ``accesses``, ``bytes`` (rows only for counts that occur).
+
+    >>> h = reuse_histogram([0, 1, 0, 2, 0])
+    >>> h["access_count"].tolist(), h["blocks"].tolist(), h["accesses"].tolist()
+    ([1, 3], [2, 1], [2, 3])
+    """
+    a = as_ids(ids)
+    if a.size == 0:
+        raise ValueError("ids is empty: no accesses")
+    w = as_weights(weights, len(a))
+    cnt = np.bincount(a)
+    byt = np.bincount(a, weights=w) if w is not None else cnt.astype(float)
+    used = cnt > 0
+    c, b = cnt[used], byt[used]
+    ks, inv = np.unique(c, return_inverse=True)
+    return pd.DataFrame({
+        "access_count": ks,
+        "blocks": np.bincount(inv).astype(np.int64),
+        "accesses": np.bincount(inv, weights=c).astype(np.int64),
+        "bytes": np.bincount(inv, weights=b),
+    })
+
+
+def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int = 4096, weights=None) -> dict:
+    """Share of blocks and bytes whose access count clears the break-even ``n*`` (eq. 3).
+
+    A block accessed ``n > n*`` times gains from caching on ``device`` (ignoring capacity);
+    the rest would be better served directly from storage.
+
+    Parameters
+    ----------
+    ids : array_like of int
+        Block ids of the accesses.
+    device : str or DeviceProfile
+        Storage device.
+    block_size_bytes : int, keyword-only
+        Block size [bytes].
+    weights : array_like of float, optional, keyword-only
+        Bytes moved by each access [bytes]; default ``block_size_bytes`` per access.
+
+    Returns
+    -------
+    dict
+        ``n_star`` [-], ``blocks`` (footprint), ``worth_blocks``, ``share_blocks`` (of the
+        footprint), ``share_footprint_bytes`` (= share_blocks: fixed-size blocks),
+        ``share_accesses`` and ``share_bytes`` (of all accesses / bytes moved, that go to
+        blocks worth caching).
+
+    >>> r = break_even_share([0, 1, 0, 2, 0, 0, 0], "optane-dcpmm")   # n* ~ 4.2 on Optane
+    >>> r["worth_blocks"], round(r["share_accesses"], 3)   # only block 0 (5 accesses) clears it
+    (1, 0.714)
+    >>> break_even_share([0, 1, 0, 2, 0], "hdd-7200")["share_blocks"]   # HDD: n* ~ 1, 1 of 3 blocks
+    0.3333333333333333
+    """
+    h = reuse_histogram(ids, weights=weights if weights is not None else None)
+    be = timings_from_device(device, block_size_bytes)
+    n_star = float(break_even_hits(be.t_ns, be.T_ns, be.Tm_ns))
+    worth = h["access_count"] > n_star
+    tot_bytes = float(h["bytes"].sum())
+    share_blocks = float(h.loc[worth, "blocks"].sum() / h["blocks"].sum())
+    return {
+        "device": _dev_name(device),
+        "n_star": n_star,
+        "blocks": int(h["blocks"].sum()),
+        "worth_blocks": int(h.loc[worth, "blocks"].sum()),
+        "share_blocks": share_blocks,
+        "share_footprint_bytes": share_blocks,
+        "share_accesses": float(h.loc[worth, "accesses"].sum() / h["accesses"].sum()),
+        "share_bytes": float(h.loc[worth, "bytes"].sum() / tot_bytes) if tot_bytes > 0 else 0.0,
+    }

@@ -1,0 +1,166 @@
+"""Real-browser test: start the server, open every page in Debian chromium via Playwright.
+
+Fails on any Streamlit exception box, downloads a CSV, saves screenshots to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from app.registry import PAGES
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+ART = ROOT / "tests" / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} missing: `make test` installs Debian's chromium (apt-get install chromium)")
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit server did not become healthy: " + proc.stdout.read().decode()[-2000:])
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    ART.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 3200}, accept_downloads=True)
+        pg = ctx.new_page()
+        yield pg
+        browser.close()
+
+
+def _wait_done(pg, timeout_ms: int = 180_000) -> None:
+    """Wait until the script finished and drew a title or an exception box."""
+    pg.wait_for_function(
+        "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+        " const drawn = document.querySelector('h1') || document.querySelector('[data-testid=\"stException\"]');"
+        " return a && drawn && a.getAttribute('data-test-script-state') === 'notRunning'; }",
+        timeout=timeout_ms,
+    )
+
+
+@pytest.mark.parametrize("url_path", [p[4] for p in PAGES])
+def test_every_page_renders_in_browser(server, page, url_path):
+    page.goto(f"{server}/{url_path}")
+    _wait_done(page)
+    page.wait_for_timeout(500)
+    exc = page.locator('[data-testid="stException"]')
+    assert exc.count() == 0, exc.first.inner_text()
+    page.screenshot(path=str(ART / f"{url_path}.png"), full_page=True)
+
+
+def test_break_even_csv_download_and_share_link(server, page):
+    page.goto(f"{server}/break-even?mode=manual&t_ns=10&T_ns=20&Tm_ns=40")
+    _wait_done(page)
+    assert "3" in page.locator('[data-testid="stMetricValue"]').nth(3).inner_text()
+    with page.expect_download() as dl:
+        page.get_by_role("button", name="Download CSV").first.click()
+    path = dl.value.path()
+    text = Path(path).read_text()
+    assert text.splitlines()[0] == "accesses,Tc_cached_ns,Tx_uncached_ns,caching_pays"
+    assert len(text.splitlines()) > 3
+
+
+def test_malformed_upload_names_the_line_and_keeps_the_page(server, page, tmp_path):
+    bad = tmp_path / "bad.trace"
+    good_lines = "".join(f"{i * 1000} 0 {i * 8} 8 1\n" for i in range(20))
+    bad.write_text(good_lines + "21000 0 abc 8 1\n")
+    page.goto(f"{server}/trace-explorer")
+    _wait_done(page)
+    page.get_by_text("Upload a file").first.click()
+    uploader = page.locator('[data-testid="stFileUploader"]').filter(has_text="trace file").locator('input[type="file"]')
+    uploader.wait_for(state="attached", timeout=60_000)
+    _wait_done(page)
+    uploader.set_input_files(str(bad))
+    page.wait_for_selector('[data-testid="stAlertContentError"]', timeout=60_000)
+    _wait_done(page)
+    text = page.locator('[data-testid="stAlertContentError"]').first.inner_text()
+    assert "line 21" in text, text
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(ART / "trace-explorer-bad-upload.png"), full_page=True)
+    good = tmp_path / "good.trace"
+    good.write_text(good_lines)
+    uploader.set_input_files(str(good))
+    # the rerun replaces the error by the trace's statistics
+    page.locator('[data-testid="stAlertContentError"]').first.wait_for(state="detached", timeout=60_000)
+    _wait_done(page)
+    page.locator('[data-testid="stDataFrame"]').first.wait_for(timeout=60_000)  # statistics table drawn
+    assert page.locator('[data-testid="stException"]').count() == 0
+    errs = page.locator('[data-testid="stAlertContentError"]')
+    assert errs.count() == 0, errs.first.inner_text()
+
+
+def _goto_via_sidebar(pg, link: str, title: str) -> None:
+    """Navigate inside the session (not a reload) and wait for the page's title."""
+    pg.locator('[data-testid="stSidebarNav"]').get_by_text(link, exact=True).first.click()
+    pg.locator("h1", has_text=title).first.wait_for(timeout=60_000)
+    _wait_done(pg)
+    pg.wait_for_timeout(500)
+
+
+def test_inputs_survive_navigating_away_and_back(server, page):
+    page.goto(f"{server}/break-even?mode=manual&t_ns=10&T_ns=20&Tm_ns=40&max_accesses=20")
+    _wait_done(page)
+    metric = page.locator('[data-testid="stMetricValue"]').nth(3)
+    assert metric.inner_text().strip() == "3"  # defaults would give n* = 2
+    _goto_via_sidebar(page, "Home", "PCM Planner")
+    _goto_via_sidebar(page, "File-cache break-even", "File-cache break-even")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.locator('[data-testid="stMetricValue"]').nth(3).inner_text().strip() == "3"
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Accesses shown")
+    assert slider.locator('[data-testid="stSliderThumbValue"]').inner_text().strip() == "20"
+    assert "t_ns=10" in page.url  # the URL is rewritten from the restored inputs
+
+
+def test_link_value_outside_the_widget_range_warns(server, page):
+    page.goto(f"{server}/break-even?max_accesses=500&block_size_bytes=1000")
+    _wait_done(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    warn = page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
+    assert "max_accesses" in warn and "block_size_bytes" in warn, warn

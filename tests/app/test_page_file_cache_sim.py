@@ -1,0 +1,40 @@
+"""The File-cache simulation page (AppTest)."""
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+PAGE = str(Path(__file__).resolve().parents[2] / "app" / "views" / "file_cache_sim.py")
+
+
+def _metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def test_page_runs_and_reacts():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["fcs.n_requests"] = 20_000
+    at.session_state["fcs.n_sizes"] = 4
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    m = _metrics(at)
+    assert any(k.startswith("AC vs LRU") for k in m), m
+    scm_gain = next(v for k, v in m.items() if k.startswith("LRU gain on optane"))
+    # a different SCM device changes the result (dram as "storage": caching pays even less)
+    at.selectbox(key="fcs.scm_device").set_value("hdd-7200").run()
+    assert not at.exception, [e.message for e in at.exception]
+    m2 = _metrics(at)
+    assert next(v for k, v in m2.items() if k.startswith("LRU gain on hdd")) != scm_gain
+    assert len(at.dataframe) >= 1
+
+
+def test_page_url_scenario_and_bad_link():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params["n_requests"] = "5000"
+    at.query_params["ghost_fraction"] = "-1"  # invalid: ignored with a warning, default kept
+    at.query_params["scm_device"] = "dram"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("ghost_fraction" in w.value for w in at.warning)
+    assert at.session_state["fcs.ghost_fraction"] == 1.0
+    assert any(k.startswith("LRU gain on dram") for k in _metrics(at))

@@ -1,0 +1,84 @@
+"""Trace explorer page (AppTest): renders, widgets change results, URL carries the trace choice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+PAGE = str(Path(__file__).resolve().parents[2] / "app" / "views" / "trace_explorer.py")
+
+
+def _metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def test_explorer_renders_bundled_trace_with_mrc():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    m = _metrics(at)
+    assert m["Requests"] == "6,999" and m["Writes"] == "37.4%"  # tpcc-small: 2,618 of 6,999 writes
+    assert any("stack-distance" in c.value for c in at.caption)  # the MRC section computed
+    assert len(at.get("plotly_chart")) == 4  # sizes, reuse, offset map, MRC
+    # one download button per table/chart
+    assert len([b for b in at.get("download_button")]) >= 5
+
+
+def test_explorer_widgets_change_results():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    before = _metrics(at)["Footprint"]
+    at.select_slider(key="tx.block_size_bytes").set_value(65536).run()
+    assert not at.exception
+    assert _metrics(at)["Footprint"] != before
+    at.selectbox(key="tx.trace_name").set_value("mqsim:wsrch-small").run()
+    assert _metrics(at)["Requests"] == "24,783"
+    at.radio(key="tx.trace_source").set_value("synthetic").run()
+    at.selectbox(key="tx.preset").set_value("tpce").run()
+    at.number_input(key="tx.n_requests").set_value(5000).run()
+    assert not at.exception
+    m = _metrics(at)
+    assert m["Requests"] == "5,000" and float(m["Writes"].rstrip("%")) > 99  # TPC-E: 99.8 % writes
+    at.radio(key="tx.mrc_method").set_value("shards").run()
+    assert not at.exception and any("SHARDS" in c.value for c in at.caption)
+
+
+def test_explorer_url_and_bad_params():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params["trace_source"] = "synthetic"
+    at.query_params["preset"] = "mail"
+    at.query_params["n_requests"] = "2000"
+    at.run()
+    assert not at.exception
+    assert _metrics(at)["Requests"] == "2,000"
+    assert at.selectbox(key="tx.preset").value == "mail"
+    bad = AppTest.from_file(PAGE, default_timeout=180)
+    bad.query_params["trace_name"] = "mqsim:nope"
+    bad.run()
+    assert not bad.exception
+    assert any("trace_name" in w.value for w in bad.warning)
+    assert _metrics(bad)["Requests"] == "6,999"  # falls back to the default trace
+
+
+def test_explorer_upload_mode_waits_for_a_file():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.radio(key="tx.trace_source").set_value("upload").run()
+    assert not at.exception
+    assert any("Upload a trace file" in i.value for i in at.info)
+    at.selectbox(key="tx.upload_format").set_value("csv").run()
+    assert not at.exception
+    # no columns given yet: a clear message, and the block size input is untouched
+    assert any("address column and the size column" in e.value for e in at.error)
+    assert at.select_slider(key="tx.block_size_bytes").value == 4096
+
+
+def test_upload_is_capped_unless_the_user_limits_it(monkeypatch):
+    # a small compressed upload can expand to billions of lines: uploads stop at UPLOAD_MAX_REQUESTS
+    from app.components import traces
+
+    monkeypatch.setattr(traces, "UPLOAD_MAX_REQUESTS", 3)
+    data = b"".join(f"{i} 0 {8 * i} 8 1\n".encode() for i in range(5))
+    with pytest.raises(ValueError, match="more than 3 requests; set 'Read at most"):
+        traces._parse_upload(data, "cap-test.trace", "mqsim", "{}")
+    assert len(traces._parse_upload(data, "cap-test.trace", "mqsim", '{"max_requests": 2}')) == 2

@@ -1,0 +1,225 @@
+"""Lifetime of NVM memory extensions (seed 002, sections 2 and 5.1.3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import ValidationError
+from scipy import stats
+
+from models.endurance.lifetime import (
+    GB,
+    SECONDS_PER_YEAR,
+    LifetimeInputs,
+    figure2_table,
+    lifetime_bruteforce_lines,
+    lifetime_monte_carlo,
+    lifetime_seconds,
+    lifetime_years,
+    write_rate_for_lifetime,
+)
+from tests import ROOT as _ROOT
+
+
+def test_closed_form_units():
+    # 16 GB x 1e7 writes / 1 GB/s = 1.6e8 s = 5.07 Julian years
+    assert lifetime_seconds(16e9, 1e7, 1e9) == pytest.approx(1.6e8)
+    assert lifetime_years(16e9, 1e7, 1e9) == pytest.approx(1.6e8 / SECONDS_PER_YEAR)
+    assert lifetime_seconds(16e9, 1e7, 1e9, wear_efficiency=0.5) == pytest.approx(0.8e8)
+    assert LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
+                          write_rate_bytes_per_s=1e9).years == pytest.approx(5.0699, rel=1e-4)
+
+
+def test_paper_figure9_lulesh_and_20x():
+    # Seed 002 §5.1.3: a 16 GB, 1e7 PCM extension under Lulesh "can wear out in about 5 years, but with
+    # proper write reduction techniques it can survive up to 100 years"; the best scheme writes "only 5%
+    # of the original baseline (increasing its lifetime by 20x)". The closed form must map a 95 % write
+    # reduction to exactly 20x (5 -> 100 years); tolerance 1e-9 (pure arithmetic).
+    w = write_rate_for_lifetime(16 * GB, 1e7, 5.0)
+    assert w == pytest.approx(1.014e9, rel=1e-3)  # ~1 GB/s of cell writes
+    assert lifetime_years(16 * GB, 1e7, 0.05 * w) == pytest.approx(100.0, rel=1e-9)
+
+
+def test_figure2_flash_months_pcm_years():
+    # Seed 002 §2 / Fig. 2: with 4x-DRAM 16 GB extensions, Flash (1e4) wears out "in less than a month for
+    # most of the HPC workloads" while PCM (1e7) "can last for a few years". At Lulesh's rate (the one rate
+    # the text lets us derive) Flash must fail within a month and PCM last > 1 year; the ratio is the
+    # endurance ratio 1000 exactly.
+    t = figure2_table()
+    assert (t.flash_days < 31).all()
+    assert (t.pcm_years > 1).all()
+    assert (t.pcm_years / t.flash_years).to_numpy() == pytest.approx(1000.0)
+    t2 = figure2_table({"a": 1e8, "b": 2e8}, sources={"a": "trace"})
+    assert list(t2.columns) == ["workload", "write_rate_MBps", "pcm_years", "flash_years", "flash_days", "source"]
+    assert t2.pcm_years.iloc[0] == pytest.approx(2 * t2.pcm_years.iloc[1])
+    assert t2.source.tolist() == ["trace", ""]
+
+
+def test_bad_inputs_name_the_field():
+    with pytest.raises(ValueError, match="write_rate_bytes_per_s"):
+        lifetime_seconds(16e9, 1e7, 0)
+    with pytest.raises(ValueError, match="wear_efficiency"):
+        lifetime_seconds(16e9, 1e7, 1e9, wear_efficiency=1.5)
+    with pytest.raises(ValueError, match="capacity_bytes"):
+        lifetime_seconds(float("nan"), 1e7, 1e9)
+    with pytest.raises(ValidationError, match="wear_efficiency"):
+        LifetimeInputs(capacity_bytes=1, endurance_writes_per_cell=1, write_rate_bytes_per_s=1, wear_efficiency=0)
+    with pytest.raises(ValueError, match="endurance_sigma"):
+        lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=-1)
+    with pytest.raises(ValueError, match="fail_fraction"):
+        lifetime_monte_carlo(16e9, 1e7, 1e9, fail_fraction=0)
+    with pytest.raises(ValueError, match="trials"):
+        lifetime_monte_carlo(16e9, 1e7, 1e9, trials=0)
+    with pytest.raises(ValueError, match="write_rates"):
+        figure2_table({})
+
+
+@pytest.mark.parametrize("fail_fraction", [1e-9, 1e-3, 0.5, 1.0])
+def test_monte_carlo_zero_spread_equals_closed_form(fail_fraction):
+    r = lifetime_monte_carlo(16e9, 1e7, 3e8, wear_efficiency=0.8, endurance_sigma=0.0,
+                             fail_fraction=fail_fraction, trials=50, seed=3, keep_samples=True)
+    closed = lifetime_years(16e9, 1e7, 3e8, wear_efficiency=0.8)
+    assert r.closed_form_years == closed
+    assert r.p10_years == r.p50_years == r.p90_years == closed
+    assert r.mean_years == pytest.approx(closed, rel=1e-12)  # summation rounding only
+    assert set(r.samples_years) == {closed}
+
+
+def test_monte_carlo_seeded_and_generator():
+    a = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.3, trials=200, seed=7)
+    b = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.3, trials=200, seed=np.random.default_rng(7))
+    c = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.3, trials=200, seed=8)
+    assert a == b
+    assert a != c
+    assert a.p10_years <= a.p50_years <= a.p90_years
+
+
+def test_order_statistic_matches_bruteforce():
+    # The Beta order-statistic shortcut must give the same distribution as sampling every line.
+    # 4000 lines of 64 B, sigma 0.4, failing at 1 % worn lines; 400 trials each: two-sample KS test at
+    # alpha = 1e-3 (seeded, so deterministic; a wrong rank or quantile map shifts the distribution by
+    # several standard deviations and fails by orders of magnitude).
+    lines, e, w = 4000, 1e6, 64 * 4000 / 1e4  # 1e4 s between two writes of a line
+    r = lifetime_monte_carlo(lines * 64, e, w, endurance_sigma=0.4, fail_fraction=0.01, trials=400,
+                             seed=1, keep_samples=True)
+    brute = lifetime_bruteforce_lines(lines, e, 1e4, endurance_sigma=0.4, fail_fraction=0.01,
+                                      trials=400, seed=2) / SECONDS_PER_YEAR
+    assert r.lines == lines and r.fail_rank == 40
+    assert stats.ks_2samp(np.array(r.samples_years), brute).pvalue > 1e-3
+    # and both sit well below the closed form: the weakest 1 % of lines fail at exp(0.4 * -2.33) = 0.39x
+    assert np.median(brute) / r.closed_form_years == pytest.approx(np.exp(0.4 * stats.norm.ppf(0.01)), rel=0.03)
+
+
+def test_median_line_lifetime_is_closed_form():
+    # fail_fraction 0.5 with a lognormal of median E: the device fails at its median line ~ closed form
+    # (2.7e8 lines: the order statistic's spread is ~1e-4 relative).
+    r = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.5, fail_fraction=0.5, trials=200, seed=0)
+    assert r.p50_years == pytest.approx(r.closed_form_years, rel=1e-3)
+    assert r.p90_years / r.p10_years < 1.001
+
+
+@given(cap=st.floats(1e6, 1e14), e=st.floats(1.0, 1e9), w=st.floats(1.0, 1e11), k=st.floats(1.01, 100.0),
+       eta=st.floats(0.01, 1.0))
+def test_lifetime_monotone(cap, e, w, k, eta):
+    base = lifetime_seconds(cap, e, w, wear_efficiency=eta)
+    assert lifetime_seconds(cap, e * k, w, wear_efficiency=eta) > base
+    assert lifetime_seconds(cap * k, e, w, wear_efficiency=eta) > base
+    assert lifetime_seconds(cap, e, w * k, wear_efficiency=eta) < base
+    assert lifetime_seconds(cap, e, w, wear_efficiency=eta / k) < base
+
+
+@given(sigma=st.floats(0.0, 1.5), f=st.floats(1e-9, 1.0), k=st.floats(1.5, 10.0))
+def test_monte_carlo_monotone_in_endurance(sigma, f, k):
+    # Same seed => same Beta draws: scaling the endurance scales every trial's lifetime by k.
+    a = lifetime_monte_carlo(1e9, 1e6, 1e8, endurance_sigma=sigma, fail_fraction=f, trials=20, seed=5)
+    b = lifetime_monte_carlo(1e9, 1e6 * k, 1e8, endurance_sigma=sigma, fail_fraction=f, trials=20, seed=5)
+    assert b.p50_years == pytest.approx(k * a.p50_years, rel=1e-9)
+    assert a.p50_years <= a.closed_form_years * np.exp(sigma * 6) + 1e-12
+
+
+def test_cli_lifetime(capsys):
+    from cli.main import main
+
+    assert main(["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "1014.4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "capacity_gb,endurance,write_rate_mbps,wear_efficiency,years,days"
+    assert float(out[1].split(",")[4]) == pytest.approx(5.0, rel=1e-3)
+    assert main(["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "100", "200",
+                 "--monte-carlo", "50", "--endurance-sigma", "0.2", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = lines[0].split(",")
+    assert {"p10_years", "p50_years", "p90_years"} <= set(head) and len(lines) == 3
+    row = dict(zip(head, lines[1].split(","), strict=True))
+    assert float(row["p10_years"]) <= float(row["p50_years"]) <= float(row["p90_years"]) < float(row["years"])
+    assert main(["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "-1"]) == 2
+    assert "--write-rate-mbps" in capsys.readouterr().err
+    assert main(["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "10",
+                 "--wear-efficiency", "2"]) == 2
+    assert "wear_efficiency" in capsys.readouterr().err
+
+
+def test_lifetime_page():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(_ROOT / "app/views/lifetime.py"), default_timeout=120).run()
+    assert not at.exception and not at.error
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Closed form [years]"] == "5"  # Lulesh rate, 16 GB, 1e7
+    at.number_input(key="lt.endurance").set_value(1e4).run()
+    assert not at.exception and not at.error
+    assert {m.label: m.value for m in at.metric}["Closed form [years]"] == "0.005"
+    # a shared link reproduces the view; an invalid link parameter is named and ignored
+    at = AppTest.from_file(str(_ROOT / "app/views/lifetime.py"), default_timeout=120)
+    at.query_params["endurance"] = "1e4"
+    at.query_params["capacity_gb"] = "-3"
+    at.run()
+    assert not at.exception and not at.error
+    assert any("capacity_gb" in w.value for w in at.warning)
+    assert {m.label: m.value for m in at.metric}["Closed form [years]"] == "0.005"
+
+
+def test_monte_carlo_percentiles_match_the_exact_order_statistic():
+    # 10 lines of 64 B failing at 25 % worn: k = ceil(2.5) = 3. The device lifetime is
+    # closed x exp(sigma x ndtri(U)) with U ~ Beta(k, N - k + 1) = Beta(3, 8); its q-quantile is exact:
+    # closed x exp(sigma x ndtri(beta.ppf(q, 3, 8))) (0.550, 0.723, 0.939 x closed at q = 0.1, 0.5, 0.9).
+    # 1e5 trials: the sample quantiles' relative standard error is 0.08-0.12 %, so rel=0.006 is 5 SE;
+    # Beta(3, 7) (rank off by one in the second parameter) is 3.4 % off at P10, Beta(2, 9) 18 %, the
+    # 5th/95th percentiles 10 %+.
+    from scipy import special
+
+    closed = lifetime_years(640, 1e6, 1e-3)
+    r = lifetime_monte_carlo(640, 1e6, 1e-3, endurance_sigma=0.5, fail_fraction=0.25, trials=100_000, seed=0,
+                             keep_samples=True)
+    assert (r.lines, r.fail_rank) == (10, 3)
+    want = closed * np.exp(0.5 * special.ndtri(stats.beta.ppf([0.1, 0.5, 0.9], 3, 8)))
+    assert [r.p10_years, r.p50_years, r.p90_years] == pytest.approx(want.tolist(), rel=0.006)
+    # the whole distribution: one-sample KS against the exact CDF (seeded; alpha 1e-3)
+    x = np.array(r.samples_years)
+
+    def cdf(y):
+        return stats.beta.cdf(stats.norm.cdf(np.log(y / closed) / 0.5), 3, 8)
+
+    assert stats.kstest(x, cdf).pvalue > 1e-3
+    assert r.mean_years == pytest.approx(x.mean(), rel=1e-12)
+
+
+@pytest.mark.parametrize("lines, fail_fraction, k", [(10, 0.25, 3), (10, 0.1, 1), (1000, 0.0015, 2), (7, 1.0, 7),
+                                                     (100, 1e-9, 1)])
+def test_monte_carlo_fail_rank_is_the_ceiling(lines, fail_fraction, k):
+    r = lifetime_monte_carlo(lines * 64, 1e6, 1.0, endurance_sigma=0.2, fail_fraction=fail_fraction, trials=5, seed=0)
+    assert (r.lines, r.fail_rank) == (lines, k)
+
+
+def test_figure2_flash_days_by_hand():
+    # Lulesh's rate wears 16 GB of PCM (1e7) out in 5.0 years, Flash (1e4) in 1000x less: 0.005 years
+    # = 0.005 x 365.25 = 1.82625 days (Julian years, as SECONDS_PER_YEAR).
+    t = figure2_table()
+    assert t.flash_years.iloc[0] == pytest.approx(0.005, rel=1e-9)
+    assert t.flash_days.iloc[0] == pytest.approx(1.82625, rel=1e-9)
+    t2 = figure2_table({"x": 1e8})
+    assert t2.flash_days.iloc[0] == pytest.approx(16e9 * 1e4 / 1e8 / 86400, rel=1e-12)  # days straight from seconds
+    # another Flash endurance: the days follow the Flash lifetime, not a fixed fraction of the PCM one
+    t3 = figure2_table({"x": 1e8}, flash_endurance=3e3)
+    assert t3.flash_days.iloc[0] == pytest.approx(16e9 * 3e3 / 1e8 / 86400, rel=1e-12)

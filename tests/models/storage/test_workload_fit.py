@@ -1,0 +1,576 @@
+"""Filebench parser, MVA and the seed-000 findings (PCM-DAX vs page-cached HDD/SSD)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models.storage import workload_fit as wf
+from models.storage.filebench import bundled_personalities, load_workload, parse_workload
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# ---------------------------------------------------------------- parser
+
+
+@pytest.mark.parametrize("name", bundled_personalities())
+def test_parser_reads_every_bundled_file(name):
+    w = load_workload(name)
+    assert w.nthreads >= 1
+    assert w.filesets and all(f.entries >= 1 for f in w.filesets.values())
+    assert all(len(t.flowops) >= 1 for t in w.threads)
+
+
+def test_parser_values_of_the_four_personalities():
+    fs = load_workload("fileserver")
+    assert fs.main_fileset.entries == 10000 and fs.main_fileset.size_mean_bytes == 131072
+    assert fs.main_fileset.size_gamma == 1.5 and fs.main_fileset.prealloc_pct == 80
+    assert fs.main_fileset.dirwidth == 20 and fs.nthreads == 50
+    kinds = [f.kind for f in fs.threads[0].flowops]
+    assert kinds == ["createfile", "writewholefile", "closefile", "openfile", "appendfilerand", "closefile",
+                     "openfile", "readwholefile", "closefile", "deletefile", "statfile"]
+    vm = load_workload("varmail")
+    assert [f.kind for f in vm.threads[0].flowops].count("fsync") == 2
+    assert vm.threads[0].flowops[2].iosize_bytes == 16384
+    ws = load_workload("webserver")
+    assert set(ws.filesets) == {"bigfileset", "logfiles"} and ws.filesets["bigfileset"].readonly
+    assert load_workload("oltp").nthreads == 1 + 10 + 200  # process x thread instances
+
+
+def test_table1_rw_ratios_follow_from_the_flowop_loops():
+    # Seed 000 Table 1: R/W 1:2, 10:1, 5:1, 1:1 (flowop counts of the loops).
+    for name, (r, w) in {"fileserver": (1, 2), "webserver": (10, 1), "webproxy": (5, 1), "varmail": (1, 1)}.items():
+        got_r, got_w = wf.paper_workload(name).read_write_ratio()
+        assert got_r * w == got_w * r, name
+
+
+def test_table1_preset():
+    for name, t in wf.TABLE1.items():
+        w = wf.paper_workload(name)
+        assert w.main_fileset.entries == t["nfiles"] and w.nthreads == 50
+        assert w.main_fileset.size_mean_bytes == t["file_size_bytes"]
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("set $x=1\nfrobnicate now", "line 2: unknown statement 'frobnicate'"),
+    ("define fileset name=a,size=1k,entries=1\ndefine process name=p\n{\nthread name=t\n{\nflowop zap name=z\n}\n}",
+     "line 6: unknown flowop 'zap'"),
+    ("define fileset name=a,size=1k,entries=1,colour=red", "line 1: unknown fileset attribute 'colour'"),
+    ("define fileset name=a,size=$nope,entries=1", "line 1: undefined variable $nope"),
+    ("define fileset name=a,size=1k,entries=1\ndefine process name=p\n{\nthread name=t\n{\nflowop openfile name=o,filesetname=b\n}\n}",
+     "line 6: flowop openfile: unknown fileset 'b'"),
+    ("define fileset name=a,size=1k,entries=1\ndefine process name=p\n{\nthread name=t\n{\nflowop statfile name=s,filesetname=a\n",
+     "unterminated"),
+    ("define fileset name=a,size=1k,entries=1e400", "line 1: entries: must be finite"),
+    ("define fileset name=a,size=1e400,entries=1", "line 1: fileset 'a': size must be a finite"),
+    ("define fileset name=a,size=1k,entries=1\ndefine process name=p,instances=0\n{\nthread name=t\n{\n"
+     "flowop statfile name=s,filesetname=a\n}\n}", "line 2: instances: must be a whole number >= 1"),
+    ("define fileset name=a,size=1k,entries=1\ndefine process name=p\n{\nthread name=t,instances=1.5\n{\n"
+     "flowop statfile name=s,filesetname=a\n}\n}", "line 4: instances: must be a whole number >= 1"),
+])
+def test_parser_errors_name_the_line(text, msg):
+    with pytest.raises(ValueError, match=msg.replace("$", r"\$")):
+        parse_workload(text, name="t")
+
+
+def test_parser_overrides_and_continuation():
+    w = load_workload("varmail", overrides={"nfiles": 5, "nthreads": 3})
+    assert w.main_fileset.entries == 5 and w.nthreads == 3
+    oltp = load_workload("oltp")  # flowops continued over two lines (trailing comma)
+    lg = oltp.threads[0].flowops[0]
+    assert lg.kind == "aiowrite" and lg.iosize_bytes == 256 * 1024 and lg.dsync
+
+
+# ---------------------------------------------------------------- MVA
+
+
+def _buzen_throughput(D, N):
+    """Independent check: Buzen's convolution for single-server stations, X(N) = G(N-1)/G(N)."""
+    g = np.zeros(N + 1)
+    g[0] = 1.0
+    for d in D:
+        for n in range(1, N + 1):
+            g[n] = g[n] + d * g[n - 1]
+    return g[N - 1] / g[N]
+
+
+def test_mva_single_station_closed_form():
+    r = wf.mva([5.0], [1], 10)
+    np.testing.assert_allclose(r["throughput_per_ns"], 1 / 5.0)  # X = N/(N*D)
+    np.testing.assert_allclose(r["response_ns"], 5.0 * np.arange(1, 11))
+
+
+def test_mva_balanced_two_station_textbook():
+    # Lazowska et al. ch. 5: K balanced stations, X(N) = N / (D (N + K - 1)).
+    r = wf.mva([2.0, 2.0], [1, 1], 8)
+    n = np.arange(1, 9)
+    np.testing.assert_allclose(r["throughput_per_ns"], n / (2.0 * (n + 1)), rtol=1e-12)
+
+
+@given(st.lists(st.floats(0.01, 10), min_size=1, max_size=4), st.integers(1, 30))
+def test_mva_matches_convolution(D, N):
+    r = wf.mva(D, [1] * len(D), N)
+    assert math.isclose(r["throughput_per_ns"][-1], _buzen_throughput(D, N), rel_tol=1e-9)
+    assert r["throughput_per_ns"][-1] <= 1 / max(D) * (1 + 1e-12)  # bottleneck bound
+
+
+def test_mva_multiserver_and_delay():
+    # c servers alone: X = min(N, c)/D exactly.
+    r = wf.mva([4.0], [3], 6)
+    np.testing.assert_allclose(r["throughput_per_ns"], np.minimum(np.arange(1, 7), 3) / 4.0, rtol=1e-9)
+    # machine-repairman (delay Z + one server D): p0 = 1/sum_k N!/(N-k)! (D/Z)^k, X = (1-p0)/D.
+    Z, D, N = 10.0, 2.0, 5
+    p0 = 1 / sum(math.factorial(N) / math.factorial(N - k) * (D / Z) ** k for k in range(N + 1))
+    r = wf.mva([Z, D], [0, 1], N)
+    assert math.isclose(r["throughput_per_ns"][-1], (1 - p0) / D, rel_tol=1e-9)
+
+
+def test_mva_rejects_bad_input():
+    with pytest.raises(ValueError, match="demands_ns"):
+        wf.mva([-1.0], [1], 3)
+    with pytest.raises(ValueError, match="n_max"):
+        wf.mva([1.0], [1], 0)
+
+
+# ---------------------------------------------------------------- seed 000 findings
+
+
+@pytest.fixture(scope="module")
+def fig2():
+    return wf.compare(configs=("hdd", "ssd", "pcm-dax", "pcm-hdd", "pcm-ssd"))
+
+
+def _x(df, w, c):
+    return float(df[(df.workload == w) & (df.config == c)].ops_per_s.iloc[0])
+
+
+def test_varmail_pcm_dax_far_ahead_of_hdd(fig2):
+    # Paper: "up to 500x" on varmail (the largest gap it saw; Fig. 2 values are not printed).
+    # Tolerance: the same order of magnitude, 100x..1000x (a factor 5 below / 2 above), since
+    # the paper gives only that one rounded figure and its HDD (5400 rpm class) is not ours.
+    # Model: 221x (PCM-DAX) and 193x (PCM-HDD) with group commit; it was 3,712x / 5,993x without.
+    for c in ("pcm-dax", "pcm-hdd"):
+        assert 100 <= _x(fig2, "varmail", c) / _x(fig2, "varmail", "hdd") <= 1000, c
+
+
+def test_varmail_fsync_latency_gap_and_share():
+    # Fig. 3 is the default setting (50 threads).
+    hdd = wf.evaluate(wf.paper_workload("varmail"), "hdd").breakdown
+    dax = wf.evaluate(wf.paper_workload("varmail"), "pcm-hdd").breakdown
+    ratio = hdd[hdd.kind == "fsync"].latency_ms.mean() / dax[dax.kind == "fsync"].latency_ms.mean()
+    # Paper: ~200x ("200 times longer", read off a bar chart). Tolerance: a factor 2 either way
+    # (the figure is rounded, the drives differ). Model: 361x (57,804x before group commit).
+    assert 100 <= ratio <= 400
+    assert hdd[hdd.kind == "fsync"].share.sum() > 0.95  # "almost all the latency of the HDD"
+    # Paper: "a small portion" on PCM-HDD. Known gap: with the measured memory-speed ext4
+    # fsync (an upper estimate, via a loop device) fsync is ~0.53 of the PCM-HDD loop. We
+    # assert what the model gives -- clearly below the HDD's share -- not the paper's claim.
+    assert dax[dax.kind == "fsync"].share.sum() < 0.7
+
+
+def test_fileserver_pcm_dax_ahead_of_hdd(fig2):
+    assert _x(fig2, "fileserver", "pcm-dax") > 10 * _x(fig2, "fileserver", "hdd")
+
+
+def test_write_intensive_pcm_ssd_ahead_of_ssd(fig2):
+    # §4.3: PCM-HDD/PCM-SSD outperform HDD/SSD on fileserver and varmail (no numbers given:
+    # direction only). Model: fileserver 1.13x (0.14x before the host SSD got its 8 service
+    # units), varmail 1.35x.
+    for w in ("fileserver", "varmail"):
+        assert _x(fig2, w, "pcm-ssd") > _x(fig2, w, "ssd"), w
+
+
+@pytest.mark.parametrize("w", ["webserver", "webproxy"])
+def test_read_mostly_page_cache_at_or_above_pcm(fig2, w):
+    # Paper §4.3: HDD and SSD outperform PCM on webserver and webproxy (page-cache hits).
+    for stg in ("hdd", "ssd"):
+        assert _x(fig2, w, stg) >= _x(fig2, w, "pcm-dax")
+        assert _x(fig2, w, stg) >= _x(fig2, w, "pcm-" + stg)
+
+
+def test_fewer_files_help_page_cache_not_pcm():
+    # §4.5: 10x fewer files -> fileserver on HDD much faster (fits the page cache); PCM-DAX unchanged.
+    df = wf.sweep_files("fileserver", ["hdd", "pcm-dax"])
+    h = df[df.config == "hdd"].set_index("files_scale").ops_per_s
+    p = df[df.config == "pcm-dax"].set_index("files_scale").ops_per_s
+    assert h[0.1] > 10 * h[1.0]
+    assert p[0.1] == pytest.approx(p[1.0], rel=0.05)
+
+
+def test_throughput_converges_by_4k():
+    # Fig. 4: throughput rises with I/O size and converges around 4 KB. Tolerance: at 4 KB
+    # within 10 % of 16 KB on PCM-DAX, while 64 B is at most half of it.
+    for w in wf.PERSONALITIES:
+        df = wf.sweep_iosize(w, "pcm-dax", [64, 4096, 16384]).set_index("iosize_bytes").ops_per_s
+        assert df[4096] >= 0.9 * df[16384], w
+        assert df[64] <= 0.5 * df[16384], w
+        assert df[64] <= df[4096] <= df[16384] * (1 + 1e-9)
+
+
+def test_latency_linear_in_threads_once_saturated():
+    # Fig. 5: "for most workloads" latency proportional to threads: doubling 16 -> 32 threads
+    # doubles it (+-10 %), on page-cached HDD and on PCM-DAX.
+    for w in ("fileserver", "webserver", "webproxy"):
+        df = wf.sweep_threads(w, ["hdd", "pcm-dax"], 32)
+        for c, g in df.groupby("config"):
+            lat = g.set_index("threads").latency_ms
+            assert lat[32] / lat[16] == pytest.approx(2.0, rel=0.1), (w, c)
+
+
+def test_varmail_latency_gentle_on_hdd_ssd_not_on_pcm():
+    # §4.5: in varmail "the slope of the graphs of HDD and SSD is very gradual because the guest
+    # page cache can be flushed simultaneously" (jbd2 group commit), steeper on PCM. Model
+    # 16 -> 32 threads: HDD 1.01, SSD 1.00 (2.00 before group commit), PCM-DRAM 1.91. Bounds:
+    # "gradual" = under 1.3x for a doubling; PCM at least 1.5x.
+    df = wf.sweep_threads("varmail", ["hdd", "ssd", "pcm-dram"], 32)
+    lat = {c: g.set_index("threads").latency_ms for c, g in df.groupby("config")}
+    for c in ("hdd", "ssd"):
+        assert lat[c][32] / lat[c][16] < 1.3, c
+    assert lat["pcm-dram"][32] / lat["pcm-dram"][16] > 1.5
+    assert (lat["hdd"] > 100 * lat["pcm-dram"]).all()  # "absolute value ... significantly higher"
+
+
+_FSYNC_BENCH_WML = """
+define fileset name=fs,path=/tmp,size=64k,entries=2048,prealloc
+define process name=p,instances=1
+{
+  thread name=t,memsize=1m,instances=8
+  {
+    flowop openfile name=o,filesetname=fs,fd=1
+    flowop appendfile name=a,fd=1,iosize=8k
+    flowop fsync name=s,fd=1
+    flowop closefile name=c,fd=1
+  }
+}
+"""
+
+
+def test_group_commit_batch_matches_measured_jbd2():
+    # Our bundled measurement (fsync_latency.csv): threads appending 8 KiB + fsync on ext4 over
+    # a memory-speed device, 2 cores; jbd2 reported 1.00 / 1.27 / 2.41 / 3.96 fsyncs per commit
+    # at 1 / 2 / 4 / 8 threads. The model of that loop (DAX on DRAM, 2 cores) gives 1.00 /
+    # 1.23 / 2.40 / 4.41. Tolerance 15 %: run-to-run spread of the measured batch on the shared
+    # machine (e.g. 3.92-4.13 at 8 threads, 1.15-1.33 at 2). Beyond 8 threads the model
+    # over-batches (16.0 vs 9.6 at 32): the journal thread's CPU is not on the CPU station and
+    # the 2 measuring cores were saturated -- so the comparison stops at 8.
+    w = parse_workload(_FSYNC_BENCH_WML, name="fsync-bench")
+    r = wf.evaluate(w, wf.get_config("pcm-dram", cpu_cores=2, virt_per_op_ns=0.0), threads=8)
+    meas = wf.fsync_costs()["batch_measured"]
+    for t in (1, 2, 4, 8):
+        assert float(r.curve.commit_batch.iloc[t - 1]) == pytest.approx(meas[t], rel=0.15), t
+
+
+def test_group_commit_batch_bounds_and_consistency():
+    r = wf.evaluate(wf.paper_workload("varmail"), "hdd")
+    b = r.curve.commit_batch.to_numpy()
+    assert b[0] == 1.0 and np.all(b >= 1.0) and np.all(b <= r.curve.threads.to_numpy())
+    assert np.all(np.diff(b) >= -1e-6) and b[-1] > 10  # grows with threads
+    # at b = 1 the batched per-flowop demands add up to flowop_demands' totals
+    d = r.demands
+    tot = d[["cpu_ns", "device_ns", "host_ns", "journal_ns"]].to_numpy().sum()
+    assert wf._batched(d, 1.0, 6).sum() == pytest.approx(tot, rel=1e-12)
+    # no fsync: no batching, same result as before
+    assert (wf.evaluate(wf.paper_workload("webserver"), "hdd").curve.commit_batch == 1.0).all()
+
+
+def test_breakdown_sums_to_loop_latency():
+    r = wf.evaluate(wf.paper_workload("fileserver"), "ssd", threads=8)
+    assert r.breakdown.latency_ms.sum() == pytest.approx(r.curve.loop_ms.iloc[-1], rel=1e-9)
+    assert r.breakdown.share.sum() == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- demands pinned by hand
+
+# One thread group of 4 threads; files: 1000 x 16 KiB mean, exponential sizes (gamma shape 1),
+# all preallocated: footprint F = 1000 * 16384 = 16,384,000 bytes.
+_HAND_WML = """
+define fileset name=fs,path=/tmp,size=16k,filesizegamma=1,entries=1000,prealloc
+define process name=p,instances=1
+{
+  thread name=t,memsize=1m,instances=4
+  {
+    flowop openfile name=open1,filesetname=fs,fd=1
+    flowop readwholefile name=read1,fd=1,iosize=8k
+    flowop appendfilerand name=app1,fd=1,iosize=64k
+    flowop fsync name=sync1,fd=1
+    flowop closefile name=close1,fd=1
+  }
+}
+"""
+_F = 1000 * 16384.0
+# Tolerance for every pinned value: rel 1e-9. The model's arithmetic is deterministic; the only
+# differences are float rounding (log/exp of the interpolation done in another order, ~1e-15) and
+# the model's numeric E[ceil(X/c)] series, truncated where the gamma tail is < 1e-12.
+
+
+def _constants():
+    """The documented inputs, read from the bundled measurements (data/measurements/*.csv)."""
+    from models.data import read_csv
+
+    md = read_csv("measurements/metadata_latency.csv").set_index("op")["latency_ns"]
+    pc = read_csv("measurements/pagecache_latency.csv").set_index("size_bytes")
+    fs = read_csv("measurements/fsync_latency.csv").set_index("threads").loc[1]
+    return md, pc, fs
+
+
+def _xfer(dev, size, write):
+    """DeviceProfile.transfer_ns written out: latency + (size - access unit)+ / bandwidth [ns]."""
+    lat = dev.write_latency_ns if write else dev.read_latency_ns
+    bw = dev.write_bandwidth_MBps if write else dev.read_bandwidth_MBps
+    return lat + max(0.0, size - dev.access_unit_bytes) / (bw * 1e6) * 1e9
+
+
+def _loglog(pc, col, size, lo, hi):
+    """Log-log interpolation of the page-cache table between its rows ``lo`` and ``hi`` [ns]."""
+    y0, y1 = pc.loc[lo, col], pc.loc[hi, col]
+    return math.exp(math.log(y0) + (math.log(size) - math.log(lo)) * (math.log(y1) - math.log(y0))
+                    / (math.log(hi) - math.log(lo)))
+
+
+def _hand_demands(config_name):
+    """Per-flowop demands [ns] of _HAND_WML computed from the module docstring's equations."""
+    from models.devices import get_device
+
+    md, pc, fs = _constants()
+    dram, hdd = get_device("dram"), get_device("hdd-7200")
+    # readwholefile, 8 KiB chunks: calls = E[ceil(X / c)] = sum_{k>=0} P(X > k c); exponential X with
+    # mean 16 KiB: sum_k exp(-k c / mean) = 1 / (1 - exp(-1/2)) = 2.5415 calls of 16384 / 2.5415 B
+    calls = 1.0 / (1.0 - math.exp(-8192.0 / 16384.0))
+    chunk = 16384.0 / calls  # 6446.6 B: between the 4 KiB and 8 KiB rows of the table
+    t_read = _loglog(pc, "cache_read_ns", chunk, 4096, 8192)
+    # appendfilerand appends a uniform amount up to iosize: mean 64 KiB / 2 = 32 KiB, one call
+    app = 32768.0
+    t_ins = pc.loc[32768, "cache_insert_ns"]
+    # fsync: caller CPU = measured CPU per fsync - the 8 KiB page-cache insertion it included;
+    # journal = rest of the 1-thread fsync latency; commit on the device = descriptor + 2 metadata
+    # blocks (12 KiB, one write) + commit block (4 KiB) -- JOURNAL_METADATA_BLOCKS = 3
+    caller = fs["caller_cpu_ns_per_fsync"] - pc.loc[8192, "cache_insert_ns"]
+    journal = fs["fsync_median_ns"] - fs["caller_cpu_ns_per_fsync"]
+    meta = {"open1": md["open"], "close1": md["close"]}
+    if config_name == "hdd":
+        # page cache 4,096,000 B of F: hit ratio C / F = 0.25 (uniform file choice), pressure 0.75
+        dev = hdd
+        h = 4_096_000 / _F
+        p = 1 - h
+        commit_dev = _xfer(dev, 3 * 4096, True) + _xfer(dev, 4096, True)
+        dirty = (1 - p) * app  # written bytes still dirty at fsync (the evicted share was written back)
+        return {
+            "open1": dict(cpu=meta["open1"], device=0.0, host=0.0),
+            "read1": dict(cpu=calls * t_read, device=(1 - h) * _xfer(dev, 16384, False), host=0.0),
+            "app1": dict(cpu=t_ins, device=p * _xfer(dev, app, True), host=0.0),
+            "sync1": dict(cpu=caller, device=_xfer(dev, dirty, True) + commit_dev, host=0.0,
+                          journal=journal, commit_device=commit_dev,
+                          packed_pos=dev.write_latency_ns),  # 16 KiB files < 16 blocks: packed
+            "close1": dict(cpu=meta["close1"], device=0.0, host=0.0),
+        }
+    if config_name in ("pcm-hdd", "pcm-dax"):
+        # DAX: copy path CPU (+ VM exit per call on pcm-hdd), device = extra over DRAM per call;
+        # pcm-hdd: vPCM on DRAM (extra = 0), host memory 8,192,000 B of F -> host fault share 0.5,
+        # one host-HDD read of the request each
+        virt = 2000.0 if config_name == "pcm-hdd" else 0.0
+        dev = dram if config_name == "pcm-hdd" else get_device("pcm-samsung-20nm")
+        fault = 1 - 8_192_000 / _F if config_name == "pcm-hdd" else 0.0
+
+        def extra(size, write):
+            return _xfer(dev, size, write) - _xfer(dram, size, write)
+
+        commit_dev = _xfer(dev, 3 * 4096, True) + _xfer(dev, 4096, True)
+        return {
+            "open1": dict(cpu=meta["open1"], device=0.0, host=0.0),
+            "read1": dict(cpu=calls * (t_read + virt), device=calls * extra(chunk, False),
+                          host=fault * _xfer(hdd, 16384, False)),
+            "app1": dict(cpu=t_ins + virt, device=extra(app, True), host=fault * _xfer(hdd, app, False)),
+            # metadata changed (append): commit; device = drain of flushed lines (one write latency)
+            "sync1": dict(cpu=caller + virt, device=dev.write_latency_ns + commit_dev, host=0.0,
+                          journal=journal, commit_device=commit_dev, packed_pos=0.0),
+            "close1": dict(cpu=meta["close1"], device=0.0, host=0.0),
+        }
+    raise KeyError(config_name)
+
+
+_HAND_CONFIGS = {
+    "hdd": lambda: wf.get_config("hdd", page_cache_bytes=4_096_000),
+    "pcm-hdd": lambda: wf.get_config("pcm-hdd", host_memory_bytes=8_192_000),
+    "pcm-dax": lambda: wf.get_config("pcm-dax"),
+}
+
+
+@pytest.mark.parametrize("name", list(_HAND_CONFIGS))
+def test_flowop_demands_pinned_by_hand(name):
+    w = parse_workload(_HAND_WML, name="hand")
+    d = wf.flowop_demands(w, _HAND_CONFIGS[name]()).set_index("flowop")
+    exp = _hand_demands(name)
+    assert list(d.index) == list(exp)
+    for op, e in exp.items():
+        for col in ("cpu", "device", "host", "journal", "commit_device", "packed_pos"):
+            assert d.loc[op, f"{col}_ns"] == pytest.approx(e.get(col, 0.0), rel=1e-9, abs=1e-9), (op, col)
+    assert d.loc["read1", "calls"] == pytest.approx(1 / (1 - math.exp(-0.5)), rel=1e-9)
+    assert d.loc["app1", "bytes"] == 32768.0 and d.loc["read1", "bytes"] == 16384.0
+
+
+@pytest.mark.parametrize("name", ["hdd", "pcm-hdd"])
+def test_station_demands_and_one_thread_curve_by_hand(name):
+    """Per-station demands at one thread (no group commit: b = 1), then the MVA with one customer:
+    no queueing, loop time R = sum of station demands, X = 1 / R; 5 flowops per loop, so
+    latency per flowop = R / 5 and ops/s = 5 / R; utilisation U_k = X D_k / servers_k (CPU: 6 cores)."""
+    cfg = _HAND_CONFIGS[name]()
+    exp = _hand_demands(name)
+    # stations: the jbd2 commit (journal thread + its device writes) moves to the journal station
+    D = {"cpu": sum(e["cpu"] for e in exp.values()),
+         "device": sum(e["device"] - e.get("commit_device", 0.0) for e in exp.values()),
+         "host": sum(e["host"] for e in exp.values()),
+         "journal": sum(e.get("journal", 0.0) + e.get("commit_device", 0.0) for e in exp.values())}
+    servers = {"cpu": 6, "device": 1, "host": 1, "journal": 1}
+    R = sum(D.values())
+    w = parse_workload(_HAND_WML, name="hand")
+    r = wf.evaluate(w, cfg, threads=2)
+    one = r.curve.iloc[0]
+    assert one.commit_batch == 1.0
+    assert one.loop_ms == pytest.approx(R / 1e6, rel=1e-9)
+    assert one.latency_ms == pytest.approx(R / 5 / 1e6, rel=1e-9)
+    assert one.ops_per_s == pytest.approx(5 / R * 1e9, rel=1e-9)
+    for s, dk in D.items():
+        assert one[f"util_{s}"] == pytest.approx(dk / R / servers[s], rel=1e-9, abs=1e-12), s
+    rows = wf._batched(r.demands, 1.0, cfg.cpu_cores).sum(axis=0)
+    np.testing.assert_allclose(rows, [D[s] for s in wf.STATIONS], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("config", ["pcm-dram", "ssd"])
+def test_utilisation_bounded_on_saturated_multiserver_station(config):
+    """64 threads saturate a multi-server station: the 6 CPU cores on PCM-DRAM (DAX), the SSD's 8
+    service units on SSD. Utilisation law U_k = X D_k(b) / c_k with the batched demands at the
+    commit batch b of each thread count; every U_k <= 1 and the bottleneck reaches ~1.
+
+    Tolerance on U <= 1: 1e-3. The load-dependent MVA recursion gets the idle probability of a
+    c-server station as 1 - sum(p_j) (clipped at 0), which drifts in deep saturation (1.6e-3 at
+    100 customers, 8 servers: review C; 1e-5 above 1 here if GATED_WAIT is changed to 1.0). An
+    utilisation not divided by the server count would read up to 6 (CPU) or 8 (SSD)."""
+    w = parse_workload(_HAND_WML, name="hand")
+    cfg = wf.get_config(config)
+    r = wf.evaluate(w, cfg, threads=64)
+    util = r.curve[[f"util_{s}" for s in wf.STATIONS]].to_numpy()
+    assert (util >= 0).all() and (util <= 1 + 1e-3).all()
+    station = "cpu" if config == "pcm-dram" else "device"
+    assert r.curve[f"util_{station}"].iloc[-1] > 0.99
+    servers = np.array([cfg.cpu_cores, cfg.device_servers, cfg.host_device_servers, 1])
+    for i in (0, 15, 63):
+        row = r.curve.iloc[i]
+        D = wf._batched(r.demands, float(row.commit_batch), cfg.cpu_cores).sum(axis=0)
+        X = row.ops_per_s / 5  # loops per second
+        np.testing.assert_allclose(util[i], X * D / 1e9 / servers, rtol=1e-6, atol=1e-12)
+
+
+def test_workload_features_by_hand():
+    # _HAND_WML: 5 flowops, 1 fsync -> 20 per 100; 1 read (readwholefile), 1 write (append) -> 1/2;
+    # I/O size of the non-append data flowops: 8 KiB; file set 1000 x 16 KiB
+    f = wf.workload_features(parse_workload(_HAND_WML, name="hand"))
+    assert f["fsyncs_per_100_ops"] == pytest.approx(20.0) and f["write_share"] == pytest.approx(0.5)
+    assert (f["iosize_bytes"], f["fileset_bytes"], f["nfiles"]) == (8192.0, _F, 1000)
+    # fileserver, Table 1 R/W 1:2: write share 2/3 of the data flowops, no fsync
+    f = wf.workload_features("fileserver")
+    assert f["write_share"] == pytest.approx(2 / 3) and f["fsyncs_per_100_ops"] == 0.0
+
+
+def _brute_force_network(D, c, N):
+    """Product-form closed network by enumeration of every state (n_1..n_K, sum = N):
+    P(n) ~ prod_k f_k(n_k), f_k(n) = D_k^n / prod_{j<=n} min(j, c_k) (c_k = 0: delay, min -> j).
+    Returns X(N) = G(N-1) / G(N) and the mean queue lengths at N."""
+    K = len(D)
+
+    def f(k, n):
+        v = 1.0
+        for j in range(1, n + 1):
+            v *= D[k] / (j if c[k] == 0 else min(j, c[k]))
+        return v
+
+    def states(n):
+        return [s for s in itertools.product(range(n + 1), repeat=K) if sum(s) == n]
+
+    def G(n):
+        return sum(math.prod(f(k, s[k]) for k in range(K)) for s in states(n))
+
+    gN = G(N)
+    q = [sum(s[k] * math.prod(f(j, s[j]) for j in range(K)) for s in states(N)) / gN for k in range(K)]
+    return G(N - 1) / gN, q
+
+
+def test_mva_mixed_network_fixed_case():
+    # delay (think) 10 + single server 2 + 3-server station of demand 6, N = 1..6
+    D, c = [10.0, 2.0, 6.0], [0, 1, 3]
+    r = wf.mva(D, c, 6)
+    for n in range(1, 7):
+        x, q = _brute_force_network(D, c, n)
+        assert r["throughput_per_ns"][n - 1] == pytest.approx(x, rel=1e-9), n
+        np.testing.assert_allclose(r["queue"][n - 1], q, rtol=1e-9)
+    # N = 1: no queueing, X = 1 / (10 + 2 + 6)
+    assert r["throughput_per_ns"][0] == pytest.approx(1 / 18)
+
+
+@given(st.lists(st.tuples(st.floats(0.1, 10), st.sampled_from([0, 1, 2, 3, 5])), min_size=2, max_size=4),
+       st.integers(1, 7))
+def test_mva_mixed_network_matches_brute_force(stations, N):
+    """Delay, single- and multi-server stations together vs the normalising constant computed by
+    enumerating every state (tolerance 1e-9: both are exact; the reviewer measured <= 1e-15)."""
+    D = [d for d, _ in stations]
+    c = [k for _, k in stations]
+    r = wf.mva(D, c, N)
+    x, q = _brute_force_network(D, c, N)
+    assert r["throughput_per_ns"][-1] == pytest.approx(x, rel=1e-9)
+    np.testing.assert_allclose(r["queue"][-1], q, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(r["residence_ns"][-1], np.array(q) / x, rtol=1e-9, atol=1e-12)  # Little
+
+
+def test_hit_ratio_and_journal():
+    assert wf.hit_ratio(1.0, 4.0, 100) == 0.25
+    assert wf.hit_ratio(1.0, 4.0, 1000, zipf_alpha=0.8) > 0.25
+    with pytest.raises(ValueError, match="zipf_alpha"):
+        wf.hit_ratio(1.0, 4.0, 10, zipf_alpha=-1)
+    assert wf.journal_commit_ns(wf.get_config("pcm-dax").device) < 1e4
+
+
+def test_unknown_config_and_workload():
+    with pytest.raises(KeyError, match="unknown configuration"):
+        wf.get_config("floppy")
+    with pytest.raises(KeyError, match="unknown Filebench personality"):
+        load_workload("nosuch")
+
+
+def test_workload_cli(capsys):
+    from cli.main import main
+
+    assert main(["workload", "--personality", "varmail", "--config", "pcm-dax", "--threads", "4"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == "personality,config,threads,ops_per_s,latency_ms"
+    assert len(out) == 2 and out[1].startswith("varmail,pcm-dax,4,")
+    assert main(["workload", "--personality", "varmail", "--config", "nope"]) == 2
+    for bad in (["--files-scale", "inf"], ["--iosize", "inf"], ["--threads", "100000"], ["--threads", "0"]):
+        assert main(["workload", "--personality", "varmail", *bad]) == 2, bad
+
+
+def test_workload_page():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app/views/workload.py"), default_timeout=60).run()
+    assert not at.exception
+    assert not at.error
+    assert len(at.get("plotly_chart")) >= 2
+
+
+def test_workload_page_threads_change_changes_throughput():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app/views/workload.py"), default_timeout=60)
+    at.run()
+    assert not at.exception
+    before = at.dataframe[0].value.copy()
+    at.number_input(key="wl.threads").set_value(1).run()
+    assert not at.exception
+    after = at.dataframe[0].value
+    num = before.select_dtypes("number").columns
+    assert not before[num].equals(after[num])

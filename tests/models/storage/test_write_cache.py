@@ -1,0 +1,326 @@
+"""HALO (seed 003 Algorithm 1) vs LRU write cache; crash consistency; paper directions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from models.storage import write_cache as wc
+from models.traces.core import BlockTrace
+
+
+def _trace(lbn_sectors, nsect, writes):
+    lbn = np.asarray(lbn_sectors, dtype=np.int64)
+    n = len(lbn)
+    return BlockTrace(np.arange(n), np.asarray(writes, bool), lbn * 512, np.asarray(nsect) * 512,
+                      np.zeros(n, np.int32))
+
+
+def test_halo_read_miss_not_allocated_write_hit_in_place():
+    # write 1 block, read it (hit), read another (miss, served by HDD, not allocated), read it again
+    t = _trace([0, 0, 4096, 4096], [8, 8, 8, 8], [True, False, False, False])
+    run = wc.simulate_halo(wc.prepare_requests(t), 64)
+    assert (run.hits, run.misses) == (1, 3)
+    assert run.hdd_lbn.tolist() == [4096, 4096] and not run.hdd_write.any()
+    assert run.dirty_blocks_at_end == 1
+
+
+def test_partial_block_read_goes_to_hdd_for_missing_sectors():
+    t = _trace([0, 0], [2, 8], [True, False])
+    run = wc.simulate_halo(wc.prepare_requests(t), 64)
+    assert run.hdd_lbn.tolist() == [2] and run.hdd_nsect.tolist() == [6]
+
+
+def test_destage_writes_whole_bucket_sorted_as_one_batch():
+    # 20 PCM blocks, threshold 95 % -> destage at 19 blocks. Fill region 0 with 16 blocks in
+    # descending order, then 3 blocks in three other regions far away.
+    lbn = [8 * k for k in range(15, -1, -1)] + [2048 * 5, 2048 * 9, 2048 * 13]
+    t = _trace(lbn, [8] * len(lbn), [True] * len(lbn))
+    run = wc.simulate_halo(wc.prepare_requests(t), 20)
+    assert run.destaged_buckets == 1
+    # the big bucket (16 > average 4.75 + TH_BCOUNTS 4) went out as one sequential request
+    assert run.hdd_lbn.tolist() == [0] and run.hdd_nsect.tolist() == [128] and run.hdd_write.all()
+
+
+def test_outdated_bucket_destaged_first():
+    p = wc.HaloParams(th_bcounts=1000, th_recency=1e9, outdate_recency=5)
+    # region 3 touched once at the start, then 18 writes into region 0
+    lbn = [2048 * 3] + [8 * k for k in range(18)]
+    t = _trace(lbn, [8] * len(lbn), [True] * len(lbn))
+    run = wc.simulate_halo(wc.prepare_requests(t), 20, p)
+    assert run.hdd_lbn.tolist() == [2048 * 3]
+
+
+def test_worked_example_bucket_granularity_costs_traffic():
+    # the module docstring's example: 10 blocks of region A, 9 single blocks of regions
+    # 1-9, a0 rewritten, then regions 10 and 11, then a0 again; capacity 20 blocks. HALO
+    # (threshold 100 % here, to isolate the granularity effect from the 95 % headroom)
+    # destages all of A -- a0 included, rewritten 1 request earlier -- as one 80-sector
+    # request; LRU evicts only a1 (8 sectors) and the last write of a0 hits.
+    R = wc.REGION_SECTORS
+    lbn = [8 * k for k in range(10)] + [R * k for k in range(1, 10)] + [0, R * 10, R * 11, 0]
+    req = wc.prepare_requests(_trace(lbn, [8] * len(lbn), [True] * len(lbn)))
+    p = wc.HaloParams(threshold=1.0, th_bcounts=0, th_recency=0, outdate_recency=1e9)
+    h, lru = wc.simulate_halo(req, 20, p), wc.simulate_lru_write_cache(req, 20)
+    assert h.hdd_lbn.tolist() == [0] and h.hdd_nsect.tolist() == [80] and (h.hits, h.misses) == (1, 22)
+    assert lru.hdd_lbn.tolist() == [8] and lru.hdd_nsect.tolist() == [8] and (lru.hits, lru.misses) == (2, 21)
+
+
+def test_lru_writes_back_dirty_block_on_eviction():
+    t = _trace([0, 8, 16, 0], [8, 8, 8, 8], [True, True, True, False])
+    run = wc.simulate_lru_write_cache(wc.prepare_requests(t), 2)
+    # block 0 evicted by block 16 (written back), then the read of block 0 misses
+    assert run.hdd_lbn.tolist() == [0, 0] and run.hdd_write.tolist() == [True, False]
+
+
+def test_block_lru_fills_partial_blocks_and_writes_back_whole_blocks():
+    # 1-block cache. r0 writes sectors 2-3 of block 0 (miss), r1 reads all of block 0,
+    # r2 writes block 1 whole (miss, evicts block 0), r3 writes sector 8 (hit), r4 writes
+    # sector 16 (miss, evicts block 1).
+    t = _trace([2, 0, 8, 8, 16], [2, 8, 8, 1, 1], [True, False, True, True, True])
+    req = wc.prepare_requests(t)
+    b = wc.simulate_lru_write_cache(req, 1)  # default: block granularity
+    # block: r0 fills sectors 0-1 and 4-7 from the HDD, so r1 hits; r2 needs no fill and
+    # writes back all 8 sectors of block 0; r4 writes back block 1 and fills sectors 17-23
+    assert list(zip(b.hdd_lbn.tolist(), b.hdd_nsect.tolist(), b.hdd_write.tolist(), strict=True)) == [
+        (0, 2, False), (4, 4, False), (0, 8, True), (8, 8, True), (17, 7, False)]
+    assert (b.hits, b.misses, b.fill_sectors, b.hdd_sectors) == (2, 3, 13, 29)
+    assert b.traffic_rate == pytest.approx(29 / 20)
+    s = wc.simulate_lru_write_cache(req, 1, lru_granularity="sector")
+    # sector: no fill, r1 misses the 6 uncached sectors, evictions write back dirty sectors only
+    assert list(zip(s.hdd_lbn.tolist(), s.hdd_nsect.tolist(), s.hdd_write.tolist(), strict=True)) == [
+        (0, 2, False), (4, 4, False), (2, 2, True), (8, 8, True)]
+    assert (s.hits, s.misses, s.fill_sectors, s.hdd_sectors) == (1, 4, 0, 16)
+    # 1 MB = 256 blocks: nothing is evicted, the fills still happen
+    r = wc.run_write_cache(req, "lru", 1)
+    assert (r["hdd_fill_sectors"], r["hdd_write_sectors"], r["hdd_read_sectors"]) == (13, 0, 13)
+    with pytest.raises(ValueError, match="lru_granularity"):
+        wc.run_write_cache(req, "lru", 1, lru_granularity="page")
+
+    t = _trace([0, 100], [8, 3], [True, False])
+    r = wc.run_write_cache(t, "none", 1)
+    assert r["traffic_rate"] == 1.0 and r["dram_bytes"] == 0
+    with pytest.raises(ValueError, match="policy"):
+        wc.run_write_cache(t, "fifo", 1)
+    with pytest.raises(ValueError, match="cache_mb"):
+        wc.run_write_cache(t, "halo", 0.001)
+
+
+def test_dram_model():
+    # cuckoo: 8 B per block at load 0.9, bucket table 12 B per MiB of volume
+    assert wc.halo_dram_bytes(1000, 2**30) == 12 * 1024 + int(np.ceil(8000 / 0.9))
+    assert wc.lru_dram_bytes(1000) > 8 * 1000
+
+
+def _recovered_value(pcm, rec, sector):
+    p = rec["map"].get(sector // wc.BLOCK_SECTORS)
+    if p is not None and (int(pcm["bits"][p]) >> (sector % wc.BLOCK_SECTORS)) & 1:
+        return int(pcm["data"][p, sector % wc.BLOCK_SECTORS])
+    return int(pcm["hdd"][sector])
+
+
+requests_st = st.lists(
+    # a small hot range (overwrites, partial blocks) mixed with 3 regions (destaging)
+    st.tuples(st.integers(0, 64) | st.integers(0, 3 * 2048 - 16), st.integers(1, 16), st.booleans()),
+    min_size=1, max_size=60)
+
+
+@given(reqs=requests_st, cap=st.integers(2, 24), crash=st.floats(0, 1))
+# a write hit that adds sectors to a block already in PCM (its bitmap must grow); the small
+# capacities above destage so early that this case is rarely drawn
+@example(reqs=[(0, 2, True), (2, 2, True)], cap=8, crash=1.0)
+@example(reqs=[(0, 2, True), (2, 2, True), (2048, 8, True), (4096, 8, True)], cap=2, crash=1.0)
+def test_crash_anywhere_then_recover_loses_no_written_data(reqs, cap, crash):
+    t = _trace([r[0] for r in reqs], [r[1] for r in reqs], [r[2] for r in reqs])
+    req = wc.prepare_requests(t)
+    full = wc.simulate_halo(req, cap, track_data=True)
+    crash_at = int(crash * full.pcm["steps"])
+    run = wc.simulate_halo(req, cap, crash_at=crash_at, track_data=True)
+    pcm = run.pcm
+    rec = wc.recover(pcm)  # metadata only; raises on inconsistent metadata
+    done = pcm["completed_requests"]
+    # expected content: the last completed write of each sector; the request in flight
+    # at the crash may have reached the sector or not
+    expect: dict[int, int] = {}
+    for r, (lbn, n, w) in enumerate(reqs[:done]):
+        if w:
+            for s in range(lbn, lbn + n):
+                expect[s] = r + 1
+    inflight = {}
+    if pcm["crashed"] and reqs[done][2]:
+        lbn, n, _ = reqs[done]
+        inflight = {s: done + 1 for s in range(lbn, lbn + n)}
+    for s in set(expect) | set(inflight):
+        got = _recovered_value(pcm, rec, s)
+        allowed = {expect.get(s, 0)} | ({inflight[s]} if s in inflight else set())
+        assert got in allowed, (s, got, allowed)
+    # the HDD holds data exactly where the emitted HDD write stream wrote (the data check
+    # above uses the simulator's per-sector bookkeeping; this ties it to the stream)
+    written = np.zeros(len(pcm["hdd"]), bool)
+    for lbn, n in zip(run.hdd_lbn[run.hdd_write], run.hdd_nsect[run.hdd_write]):
+        written[lbn:lbn + n] = True
+    assert np.array_equal(written, pcm["hdd"] > 0)
+
+
+def test_recover_detects_corruption():
+    t = _trace([0, 8], [8, 8], [True, True])
+    req = wc.prepare_requests(t)
+    pcm = dict(wc.simulate_halo(req, 8).pcm)
+    pcm["lbn_block"] = pcm["lbn_block"].copy()
+    pcm["lbn_block"][pcm["bits"] != 0] = 0
+    with pytest.raises(ValueError, match="both claim"):
+        wc.recover(pcm)
+
+
+def test_scaled_sizes_and_sweep_columns():
+    t = _trace(np.arange(0, 8 * 4000, 8), [8] * 4000, [True] * 4000)
+    sizes = wc.scaled_cache_sizes_mb(wc.footprint_bytes(t))
+    assert sizes[-1] / sizes[0] == pytest.approx(24)
+    df = wc.sweep_cache_sizes(t, [1.0, 2.0])
+    assert set(df.policy) == {"none", "lru", "halo"} and len(df) == 6
+
+
+@pytest.fixture(scope="module")
+def tpce():
+    from models.traces.synthetic import preset
+
+    return preset("tpce", 30_000, seed=0, scale=0.02)
+
+
+def test_paper_direction_random_writes(tpce):
+    # TPC-E-like, 99.8 % writes: HALO's HDD stream is far more sequential and it runs faster
+    # than either LRU baseline (measured here: distance LRU/HALO 13.6x block, 7.1x sector)
+    size = float(wc.scaled_cache_sizes_mb(wc.footprint_bytes(tpce))[4])  # "2 GB"
+    h = wc.run_write_cache(tpce, "halo", size)
+    lru = wc.run_write_cache(tpce, "lru", size)  # block granularity (default)
+    lru_s = wc.run_write_cache(tpce, "lru", size, lru_granularity="sector")
+    for ref in (lru, lru_s):
+        assert h["mean_lbn_distance"] < 0.5 * ref["mean_lbn_distance"]
+        assert h["exec_time_s"] < ref["exec_time_s"]
+    # traffic, paper: HALO 5-10 % below LRU. Against the block LRU ours is 24 % below (31 %
+    # of the written blocks are partial: fill reads + whole-block write-backs), so at least
+    # the paper's 5 % holds; against the sector LRU (HALO's own bitmap) ours is 1.5 % ABOVE
+    # (0-8 % over all presets and sizes: 95 % headroom, whole-bucket destaging; module
+    # docstring). The 10 % band bounds that gap in both directions.
+    assert h["traffic_rate"] <= 0.95 * lru["traffic_rate"]
+    assert h["traffic_rate"] == pytest.approx(lru_s["traffic_rate"], rel=0.10)
+
+
+@pytest.mark.parametrize("name", ["fin1", "tpce", "mail"])
+def test_traffic_vs_both_lru_baselines_on_write_heavy_presets(name):
+    # all 8 scaled sizes, 20k requests. Measured HALO / block-LRU traffic: fin1 0.51-0.52,
+    # tpce 0.75-0.77 (the paper's "5-10 % lower" holds and is exceeded: <= 0.95); mail has
+    # no partial writes, so both LRUs are the same cache. Paper: on Mail LRU's traffic is
+    # "about 2 % less" than HALO's at 512 MB-2 GB; measured here HALO +0.3..+3.2 %. HALO
+    # destages at 95 % utilization, so it holds up to 5 % fewer blocks than the LRU: a gap
+    # beyond 5 % (or HALO clearly below LRU on sequential writes) would be a defect.
+    from models.traces.synthetic import preset
+
+    req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
+    for c in wc.scaled_cache_sizes_mb(wc.footprint_bytes(req)):
+        cap = wc._capacity_blocks(float(c))
+        h = wc.simulate_halo(req, cap).traffic_rate
+        b = wc.simulate_lru_write_cache(req, cap)
+        s = wc.simulate_lru_write_cache(req, cap, lru_granularity="sector")
+        # fills and whole-block write-backs outweigh the reads a fill turns into hits
+        assert b.traffic_rate >= s.traffic_rate
+        if name == "mail":
+            assert b.fill_sectors == 0 and np.array_equal(b.hdd_nsect, s.hdd_nsect)
+            assert 0.995 * b.traffic_rate <= h <= 1.05 * b.traffic_rate
+        else:
+            assert b.fill_sectors > 0 and h <= 0.95 * b.traffic_rate
+            assert h == pytest.approx(s.traffic_rate, rel=0.10)  # HALO 0-8 % above sector LRU
+
+
+def test_execution_gain_small_on_sequential_mail_large_on_random_writes():
+    # Figure 5 sizes ("512 MB" for fin1, "2 GB" otherwise). Paper gains: Mail 2.65 %, fin1
+    # 47.1 %, TPC-E 66.1 %; measured here 0.4 %, 56.6 %, 70.1 %. The claim under test is the
+    # paper's ordering ("not much room" on sequential writes): Mail within 10 % of parity,
+    # the random-write traces above 30 %.
+    from models.traces.synthetic import preset
+
+    gain = {}
+    for name, k in (("mail", 4), ("tpce", 4), ("fin1", 1)):
+        req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
+        c = float(wc.scaled_cache_sizes_mb(wc.footprint_bytes(req))[k])
+        gain[name] = 1 - wc.run_write_cache(req, "halo", c)["exec_time_s"] / wc.run_write_cache(req, "lru", c)["exec_time_s"]
+    assert abs(gain["mail"]) < 0.10
+    assert gain["tpce"] > 0.30 and gain["fin1"] > 0.30
+
+
+def test_read_only_trace_gains_nothing():
+    rng = np.random.default_rng(0)
+    t = _trace(rng.integers(0, 10**6, 2000) * 8, [8] * 2000, [False] * 2000)
+    for p in ("halo", "lru"):
+        assert wc.run_write_cache(t, p, 1.0)["traffic_rate"] == 1.0
+
+
+def test_write_cache_page_renders_and_reacts():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    page = Path(__file__).resolve().parents[3] / "app" / "views" / "write_cache.py"
+    at = AppTest.from_file(str(page), default_timeout=300)
+    at.session_state["wc.n_requests"] = 20_000
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    m = {x.label: x.value for x in at.metric}
+    assert any(k.startswith("HALO vs LRU execution time") for k in m)
+    at.radio(key="wc.size_mode").set_value("manual").run()
+    at.text_input(key="wc.sizes_mb").set_value("1, 2").run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == 6  # 3 policies x 2 sizes
+    lru_block = at.dataframe[0].value.set_index("policy").loc["lru", "traffic_rate"].tolist()
+    at.radio(key="wc.lru_granularity").set_value("sector").run()
+    assert not at.exception
+    df = at.dataframe[0].value.set_index("policy")
+    assert (df.loc["lru", "hdd_fill_sectors"] == 0).all()
+    assert df.loc["lru", "traffic_rate"].tolist() != lru_block  # tpce preset: 31 % partial written blocks
+    at.text_input(key="wc.sizes_mb").set_value("2, 1, 2").run()  # repeated size: one run
+    assert not at.exception and len(at.dataframe[0].value) == 6
+    at.text_input(key="wc.sizes_mb").set_value("-1").run()
+    assert any("sizes_mb" in e.value for e in at.error)
+
+
+def test_cache_size_checks_and_caches_larger_than_the_trace():
+    t = _trace(np.arange(0, 8 * 500, 8), [8] * 500, [True] * 500)   # 500 blocks, ~2 MB
+    with pytest.raises(ValueError, match="cache_mb must be a finite number"):
+        wc.run_write_cache(t, "halo", float("inf"))
+    # a cache far beyond the footprint never fills: same result as one just above it, and
+    # the simulation does not allocate for the requested size (1e9 MB = 2.6e11 blocks)
+    for policy in ("halo", "lru"):
+        huge = wc.run_write_cache(t, policy, 1e9)
+        fits = wc.run_write_cache(t, policy, 4.0)
+        assert huge["traffic_rate"] == fits["traffic_rate"] == 0.0 and huge["dirty_blocks_at_end"] == 500
+        assert huge["dram_bytes"] > 1e9  # DRAM is modelled for the size asked for
+
+
+def test_cli_writecache(capsys, tmp_path):
+    from cli.main import main
+
+    assert main(["writecache", "mqsim:tpcc-small", "--policy", "halo", "--policy", "lru", "--policy", "none",
+                 "--cache-mb", "4"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == "policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes"
+    assert [r.split(",")[0] for r in out[1:]] == ["halo", "lru", "none"]
+    assert main(["writecache", "mqsim:tpcc-small", "--policy", "lru", "--cache-mb", "4",
+                 "--lru-granularity", "sector"]) == 0
+    sector = capsys.readouterr().out.strip().splitlines()[1].split(",")
+    block = out[2].split(",")
+    assert float(sector[2]) < float(block[2])  # tpcc-small: 57 % partial written blocks, fills cost traffic
+    with pytest.raises(SystemExit):
+        main(["writecache", "mqsim:tpcc-small", "--lru-granularity", "page"])
+    assert main(["writecache", "mqsim:tpcc-small", "--cache-mb", "4", "--drive", "nope"]) == 2
+    assert main(["writecache", str(tmp_path / "none.csv"), "--cache-mb", "4"]) == 2
+    capsys.readouterr()
+    tiny = tmp_path / "tiny.csv"
+    tiny.write_text("time,op,offset,size\n0,W,0,4096\n1,W,4096,4096\n")
+    assert main(["writecache", str(tiny), "--format", "csv", "--size-col", "size", "--offset-col", "offset"]) == 2
+    assert "give --cache-mb" in capsys.readouterr().err  # default sizes would hold < 2 blocks
+    assert main(["writecache", str(tiny), "--format", "csv"]) == 2  # no column mapping
+    assert "needs a column mapping" in capsys.readouterr().err
+    assert main(["writecache", "mqsim:tpcc-small", "--cache-mb", "inf"]) == 2
+    assert "cache_mb must be a finite number" in capsys.readouterr().err
