@@ -15,7 +15,7 @@ import sys
 from pydantic import ValidationError
 
 import cli.commands as _commands
-from models._base import format_validation_error
+from reporting.errors import INPUT_ERRORS, describe
 
 
 def _discover():
@@ -48,12 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args._run(args) or 0)
-    except ValidationError as e:
-        print(f"pcm-planner {args.command}: invalid input\n{format_validation_error(e)}", file=sys.stderr)
-        return 2
-    except (ValueError, KeyError, FileNotFoundError) as e:
-        msg = e.args[0] if isinstance(e, KeyError) and e.args else e
-        print(f"pcm-planner {args.command}: {msg}", file=sys.stderr)
+    except INPUT_ERRORS as e:
+        head = "invalid input\n" if isinstance(e, ValidationError) else ""
+        print(f"pcm-planner {args.command}: {head}{describe(e)}", file=sys.stderr)
         return 2
 
 

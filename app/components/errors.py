@@ -3,53 +3,13 @@
 from __future__ import annotations
 
 import logging
-import zipfile
 from contextlib import contextmanager
 
-from pydantic import ValidationError
+from reporting.errors import INPUT_ERRORS, describe
+
+__all__ = ["INPUT_ERRORS", "describe", "show_error", "user_errors"]
 
 log = logging.getLogger("pcm_planner.app")
-
-#: Exceptions raised by bad input (values, files): shown as an error naming the problem.
-#: OSError covers unreadable/truncated files (FileNotFoundError is one), EOFError and
-#: BadZipFile empty or corrupt archives.
-INPUT_ERRORS = (ValidationError, ValueError, KeyError, OSError, OverflowError, EOFError, zipfile.BadZipFile)
-
-
-def _validation_text(err: ValidationError) -> str:
-    """One line per bad field: ``field: message (got value)``.
-
-    Pydantic prefixes messages raised by validators with "Value error, " and our validators
-    already start with the field name: both are dropped so the field is named once.
-    """
-    lines = []
-    for e in err.errors():
-        loc = ".".join(str(p) for p in e.get("loc", ())) or "input"
-        msg = str(e.get("msg", "invalid"))
-        for pre in ("Value error, ", "Assertion failed, "):
-            msg = msg.removeprefix(pre)
-        field = loc.rsplit(".", 1)[-1]
-        for name in (loc, field):
-            if msg.startswith(f"{name}: "):
-                msg = msg[len(name) + 2:]
-                break
-        got = e.get("input")
-        shown = "" if isinstance(got, dict) or len(repr(got)) > 200 else f" (got {got!r})"
-        lines.append(f"{loc}: {msg}{shown}")
-    return "\n".join(lines)
-
-
-def describe(exc: BaseException) -> str:
-    """User-facing text for an exception raised by a model on bad input."""
-    if isinstance(exc, ValidationError):
-        return _validation_text(exc)
-    if isinstance(exc, KeyError) and exc.args:
-        return str(exc.args[0])
-    if isinstance(exc, zipfile.BadZipFile):
-        return f"not a valid zip archive ({exc})"
-    if isinstance(exc, EOFError):
-        return f"the file is empty or truncated ({exc})" if str(exc) else "the file is empty or truncated"
-    return str(exc) or exc.__class__.__name__
 
 
 def show_error(exc: BaseException, context: str = "") -> None:
