@@ -9,7 +9,7 @@ ADDRESS ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: run test test-fast lint bench venv clean
+.PHONY: run test test-fast lint bench validate venv clean
 
 venv: $(STAMP)
 
@@ -39,6 +39,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# The validation ledger: runs every claim of the seed papers (about a minute) and writes
+# docs/VALIDATION.md, models/validation/ledger.csv (read by the app) and the README summary.
+validate: $(STAMP)
+	$(BIN)/pcm-planner validate --write
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

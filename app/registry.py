@@ -8,6 +8,7 @@ from __future__ import annotations
 PAGES: list[tuple[str, str, str, str, str]] = [
     ("Overview", "home.py", "Home", ":material/home:", "home"),
     ("Overview", "devices.py", "Device catalogue", ":material/memory:", "devices"),
+    ("Overview", "validation.py", "Validation against the papers", ":material/fact_check:", "validation"),
     ("Storage", "break_even.py", "File-cache break-even", ":material/balance:", "break-even"),
     ("Storage", "file_cache_sim.py", "File-cache simulation", ":material/cached:", "file-cache-sim"),
     ("Storage", "trace_explorer.py", "Trace explorer", ":material/query_stats:", "trace-explorer"),

@@ -56,7 +56,7 @@ def main(argv=None) -> int:
     wr.page_costs(wr.synthetic_page_pairs(4, seed=0))  # compile
     t_dcw, c = timed(wr.page_costs, pages, schemes=("inclusive+dcw+pin",))
     t_np, ref = timed(lambda: np.unpackbits(pages.old ^ pages.new, axis=1).sum(axis=1))
-    assert np.array_equal(c["inclusive+dcw+pin"]["bits"], ref), "DCW counts disagree"
+    assert np.array_equal(c.bits["inclusive+dcw+pin"], ref), "DCW counts disagree"
     t_mf, _ = timed(wr.page_costs, pages, schemes=("inclusive+mfwr-1w",))
     print(f"DCW+PIN cells, numba: {len(pages) / t_dcw:,.0f} pages/s; NumPy unpackbits: {len(pages) / t_np:,.0f} pages/s")
     print(f"MFWR-1W images: {len(pages) / t_mf:,.0f} pages/s")

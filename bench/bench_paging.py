@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.memory import paging as pg  # noqa: E402
 from models.sim.policies import simulate_clock, simulate_lru  # noqa: E402
-from models.traces.memtraces import load_memtrace  # noqa: E402
+from models.traces import load  # noqa: E402
 
 FRACTIONS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5)
 
@@ -40,7 +40,7 @@ def main(argv=None) -> int:
     ap.add_argument("--subset", type=int, default=3, help="TLB sizes simulated per page size for the reference")
     a = ap.parse_args(argv)
 
-    trace = load_memtrace(a.trace, a.refs)
+    trace = load(a.trace, kind="memory", max_requests=a.refs)
     n = int(np.count_nonzero(trace.kind != 0))
     print(f"trace {a.trace}: {n:,} data references")
     # warm the numba caches so compile time is not timed

@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.traces.blocks import split_blocks  # noqa: E402
-from models.traces.readers import read_lackey, read_mqsim  # noqa: E402
+from models.traces.formats import read_lackey, read_mqsim  # noqa: E402
 
 
 def _mqsim_text(n: int, rng) -> bytes:

@@ -69,7 +69,7 @@ def main() -> int:
           f"{float(np.exp(np.mean(np.log(ratios)))):.1f}")
 
     if not args.no_traces:
-        from models.traces.bundled import bundled_traces, load_bundled_trace
+        from models.traces import bundled_traces, load
 
         print("\nper trace (bundled; synthetic presets at 100k requests, scale 0.05): life rate one pass / long run")
         print(f"{'trace':24s} {'writes':>8s} " + " ".join(f"{s + '_1p':>8s} {s + '_lr':>8s}" for s in ("sg", "rr", "sfc"))
@@ -79,7 +79,7 @@ def main() -> int:
         for name in bundled_traces():
             if name.startswith(("disksim:", "lackey:")):
                 continue
-            stream = wear.stripe_write_stream(load_bundled_trace(name), cfg)
+            stream = wear.stripe_write_stream(load(name), cfg)
             if len(stream) < 1_000:  # too few writes for 128 banks (e.g. 4 writes): skip
                 print(f"{name:24s} {len(stream):8d}  (skipped: < 1,000 stripe writes)")
                 continue

@@ -58,7 +58,7 @@ def main() -> None:
     n = 0
     t = time.perf_counter()
     for name in hdd.drive_names():
-        n += hdd.validate_drive(name)["requests"]
+        n += hdd.validate_drive(name).requests
     t = time.perf_counter() - t
     print(f"HDD service-time model: {n:,} validation requests in {t:.2f} s ({n / t:,.0f} requests/s)")
     print_ratio(t_halo, t_ref)

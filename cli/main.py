@@ -2,7 +2,8 @@
 
 Subcommands are discovered from the modules of :mod:`cli.commands`. Each module defines
 ``NAME`` (the subcommand), ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int``. Adding a subcommand is adding a module; nothing here changes.
+``run(args) -> int``. Adding a subcommand is adding a module; nothing here changes. The
+list of subcommands is documented in one place: ``pcm-planner --help``, built from them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from pydantic import ValidationError
 
 import cli.commands as _commands
-from reporting.errors import INPUT_ERRORS, describe
+from models.errors import INPUT_ERRORS, describe
 
 
 def _discover():
@@ -33,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pcm-planner",
         description="PCM Planner batch models: where phase-change memory and SCM pay off.",
+        epilog="Every command prints CSV, or JSON with --format json (--output is an alias). Commands that "
+               "read a trace take a file or a bundled name and --trace-format (default: auto-detect). "
+               "Run 'pcm-planner COMMAND --help' for a command's options.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for mod in _discover():

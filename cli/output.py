@@ -1,4 +1,10 @@
-"""Shared output helpers for subcommands: CSV (default) or JSON on stdout."""
+"""Shared output helpers for subcommands: ``--format csv|json`` (alias ``--output``) and :func:`emit`.
+
+Every subcommand calls :func:`add_format_option` once. On the subcommands that read a trace
+(:func:`cli.traceopts.add_trace_options`), ``--format`` with a trace-format name (mqsim,
+spc, ...) is the spelling of ``--trace-format`` before this release: still accepted for one
+release, with a warning on stderr.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,37 @@ import pandas as pd
 
 from reporting.csv_safety import sanitize_frame
 
+__all__ = ["OUTPUT_FORMATS", "add_format_option", "emit"]
 
-def add_format_option(parser: argparse.ArgumentParser, name: str = "--format") -> None:
-    """Add ``--format csv|json`` (output format) to ``parser``."""
-    parser.add_argument(name, dest="output_format", choices=("csv", "json"), default="csv",
-                        help="output format (default csv)")
+#: Output formats of every subcommand.
+OUTPUT_FORMATS = ("csv", "json")
+
+
+class _FormatAction(argparse.Action):
+    """``--format``/``--output``: csv or json; a trace-format name goes to ``--trace-format`` (deprecated)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if value in OUTPUT_FORMATS:
+            namespace.output_format = value
+            return
+        if hasattr(namespace, "trace_format") and option_string == "--format" and _is_trace_format(value):
+            print(f"{parser.prog}: warning: --format {value} is deprecated for the trace format; use "
+                  f"--trace-format {value} (--format now selects the output format: csv or json)", file=sys.stderr)
+            namespace.trace_format = value
+            return
+        parser.error(f"argument --format/--output: invalid choice: {value!r} (choose from {', '.join(OUTPUT_FORMATS)})")
+
+
+def _is_trace_format(value: str) -> bool:
+    from models.traces import FORMATS
+
+    return value == "auto" or value in FORMATS
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--format csv|json`` (output format; ``--output`` is an alias) to ``parser``."""
+    parser.add_argument("--format", "--output", dest="output_format", action=_FormatAction, default="csv",
+                        metavar="{csv,json}", help="output format: csv (default) or json; --output is an alias")
 
 
 def emit(df: pd.DataFrame, fmt: str = "csv", stream=None) -> None:

@@ -1,42 +1,72 @@
-"""Shared trace options for subcommands that read a trace (trace-stats, mrc, cache-sim, ...).
+"""Shared trace options for the subcommands that read a trace.
 
 Usage in a subcommand module::
 
+    from cli.output import add_format_option, emit
     from cli.traceopts import add_trace_options, load_trace_from_args
 
     def add_arguments(p):
-        add_trace_options(p)                  # TRACE, --format, --block-size, --max-requests, CSV columns
-        add_format_option(p, "--output")       # output format: --format is the *trace* format here
+        add_trace_options(p, kind="block")   # TRACE, --trace-format, --block-size, --max-requests, CSV columns
+        add_format_option(p)                 # --format csv|json (output), alias --output
 
     def run(args):
         trace = load_trace_from_args(args, kind="block")
 
-``TRACE`` is a file path (plain, .gz or .zst) or a bundled trace name such as
-``mqsim:tpcc-small`` or ``synthetic:fin1`` (see ``models.traces.bundled.bundled_traces``).
+``TRACE`` is a file path (plain, .gz or .zst) or a bundled name such as ``mqsim:tpcc-small``,
+``synthetic:fin1`` or ``lackey:xz`` (:func:`models.traces.bundled_traces`); loading is
+:func:`models.traces.load`, with its request limit.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 __all__ = ["add_trace_options", "load_trace_from_args", "trace_reader_options"]
 
+#: Reader options of the generic CSV format (``--trace-format csv``).
+_CSV_OPTIONS = ("time_col", "op_col", "offset_col", "lba_col", "size_col", "device_col", "op_map", "sep",
+                "size_unit", "header")
+#: Options that make "auto" read the generic CSV format (a column mapping).
+_CSV_MAPPING = ("size_col", "offset_col", "lba_col")
+_TRACE_HELP = {
+    None: "trace file (plain, gzip or zstd) or bundled name (e.g. mqsim:tpcc-small, synthetic:fin1, lackey:xz)",
+    "block": "block I/O trace file (plain, gzip or zstd) or bundled name (e.g. mqsim:tpcc-small, synthetic:fin1)",
+    "memory": "memory trace: bundled name (xz, sort, gcc, sqlite, numpy; also as lackey:NAME), "
+              "valgrind lackey file (plain, gzip or zstd) or .npz",
+}
 
-def add_trace_options(parser: argparse.ArgumentParser, *, block_size: bool = True) -> None:
-    """Add TRACE, ``--format``, ``--block-size``, ``--max-requests`` and the generic-CSV options."""
-    from models.traces.readers import FORMATS
 
-    parser.add_argument("trace", metavar="TRACE",
-                        help="trace file (plain, gzip or zstd) or bundled name (e.g. mqsim:tpcc-small, synthetic:fin1)")
-    parser.add_argument("--format", dest="trace_format", default="auto", choices=["auto", *FORMATS],
-                        help="trace format (default: auto-detect from the first lines)")
+def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = None, block_size: bool = True) -> None:
+    """Add TRACE, ``--trace-format``, ``--block-size``, ``--max-requests`` and the generic-CSV options.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser; call :func:`cli.output.add_format_option` on it too.
+    kind : {None, "block", "memory"}, keyword-only
+        The traces the subcommand reads: the formats offered (memory traces have no CSV
+        column options).
+    block_size : bool, keyword-only
+        Add ``--block-size`` (analysis block size).
+    """
+    from models.traces import FORMATS
+
+    formats = [name for name, f in FORMATS.items() if kind in (None, f.kind)]
+    parser.add_argument("trace", metavar="TRACE", help=_TRACE_HELP[kind])
+    csv_note = "" if kind == "memory" else ("; --format csv means CSV output, so a generic CSV trace needs "
+                                            "--trace-format csv (or a column mapping)")
+    parser.add_argument("--trace-format", dest="trace_format", default="auto", choices=["auto", *formats],
+                        help="trace format (default: auto-detect from the first lines). --format NAME with a "
+                             f"trace-format name is its deprecated spelling, accepted for one release{csv_note}")
     if block_size:
         parser.add_argument("--block-size", dest="block_size", type=int, default=4096,
                             help="cache/analysis block size, a power of two [bytes] (default 4096)")
     parser.add_argument("--max-requests", dest="max_requests", type=int, default=None,
-                        help="read at most this many requests")
-    g = parser.add_argument_group("generic CSV columns (--format csv; names or 0-based indexes)")
+                        help="read at most this many requests or memory references (default: all, up to "
+                             "20 million)")
+    if kind == "memory":
+        return
+    g = parser.add_argument_group("generic CSV columns (--trace-format csv; names or 0-based indexes)")
     g.add_argument("--time-col", dest="time_col", help="arrival time column")
     g.add_argument("--time-unit", dest="time_unit", default=None, choices=["ns", "us", "ms", "s", "filetime"],
                    help="unit of the time column (csv default s; mqsim default ns)")
@@ -57,10 +87,10 @@ def add_trace_options(parser: argparse.ArgumentParser, *, block_size: bool = Tru
 
 
 def trace_reader_options(args: argparse.Namespace) -> dict:
-    """Reader keyword options from parsed arguments (only those given)."""
+    """Reader keyword options from parsed arguments (only those given; digit column names become indexes)."""
     opts = {}
     for k in ("time_col", "op_col", "offset_col", "lba_col", "size_col", "device_col", "op_map", "sep",
-              "size_unit", "time_unit", "sector_size", "action", "max_requests"):
+              "size_unit", "time_unit", "sector_size", "action"):
         v = getattr(args, k, None)
         if v is not None:
             opts[k] = int(v) if isinstance(v, str) and v.isdigit() and k.endswith("_col") else v
@@ -69,34 +99,27 @@ def trace_reader_options(args: argparse.Namespace) -> dict:
     return opts
 
 
+def _format_options(fmt: str, opts: dict) -> dict:
+    """Keep the options the chosen format takes; column options without ``--trace-format csv`` are an error."""
+    given = set(opts)
+    if fmt not in ("csv", "auto") and given & set(_CSV_OPTIONS):
+        raise ValueError(f"column options (--time-col, --size-col, ...) need --trace-format csv "
+                         f"(got --trace-format {fmt})")
+    if fmt == "auto" and not given & set(_CSV_MAPPING):
+        opts = {k: v for k, v in opts.items() if k not in _CSV_OPTIONS}
+    if fmt not in ("blkparse", "auto"):
+        opts.pop("action", None)
+    return opts
+
+
 def load_trace_from_args(args: argparse.Namespace, *, kind: str | None = None, progress=None):
-    """Read the trace named by ``args`` (file or bundled name).
+    """The trace named by ``args`` (file or bundled name), via :func:`models.traces.load`.
 
-    ``kind="block"`` or ``"mem"`` rejects the other trace kind with a ValueError.
+    ``kind="block"`` or ``"memory"`` rejects the other trace kind with a ValueError.
     """
-    from models.traces.bundled import bundled_traces, load_bundled_trace
-    from models.traces.core import MemTrace
-    from models.traces.readers import read_trace
+    from models.traces import load
 
-    src = args.trace
-    opts = trace_reader_options(args)
     fmt = getattr(args, "trace_format", "auto") or "auto"
-    if not Path(src).exists() and src in bundled_traces():
-        trace = load_bundled_trace(src, max_requests=opts.get("max_requests"))
-    elif not Path(src).exists():
-        raise FileNotFoundError(f"trace file not found: {src} (bundled names: {', '.join(bundled_traces())})")
-    else:
-        csv_keys = {"time_col", "op_col", "offset_col", "lba_col", "size_col", "device_col", "op_map", "sep",
-                    "size_unit", "header"}
-        if fmt not in ("csv", "auto") and csv_keys & set(opts):
-            raise ValueError(f"column options (--time-col, --size-col, ...) need --format csv (got --format {fmt})")
-        if fmt == "auto" and not ({"size_col", "offset_col", "lba_col"} & set(opts)):
-            opts = {k: v for k, v in opts.items() if k not in csv_keys}
-        if fmt not in ("blkparse", "auto"):
-            opts.pop("action", None)
-        trace = read_trace(src, fmt, progress=progress, **opts)
-    if kind == "block" and isinstance(trace, MemTrace):
-        raise ValueError(f"{src}: a memory-reference (lackey) trace; this command needs a block I/O trace")
-    if kind == "mem" and not isinstance(trace, MemTrace):
-        raise ValueError(f"{src}: a block I/O trace; this command needs a memory-reference (lackey) trace")
-    return trace
+    opts = _format_options(fmt, trace_reader_options(args))
+    return load(args.trace, kind=kind, max_requests=getattr(args, "max_requests", None), format=fmt,
+                progress=progress, **opts)

@@ -1,13 +1,25 @@
 """PCM Planner models: pure, typed, documented analytical and trace-driven models.
 
-Nothing here imports Streamlit. Submodules are imported lazily by callers
-(``from models import file_cache``) so ``import models`` stays cheap.
+Nothing here imports Streamlit. Packages are grouped by the role PCM / SCM plays, as the
+app's navigation is; callers import the module they need (``from models.storage import
+file_cache``), so ``import models`` stays cheap.
 
-Modules
--------
-- :mod:`models.devices` -- the device catalogue (:class:`~models.devices.DeviceProfile`).
-- :mod:`models.storage.file_cache` -- file-cache break-even (Park & Bahn 2020, eqs. 1-3).
-- :mod:`models.data` -- bundled data loading by name.
+Packages
+--------
+- :mod:`models.storage` -- PCM as storage: file-cache break-even and simulation, Filebench
+  workloads on PCM-DAX vs page-cached storage, device characterization, the HDD model and
+  a PCM write cache in front of it.
+- :mod:`models.memory` -- PCM as memory: virtual-memory paging on SCM and NVM memory
+  extensions behind DRAM.
+- :mod:`models.endurance` -- how long PCM lasts: lifetime, write reduction, wear leveling.
+- :mod:`models.traces` -- block and memory traces: readers, bundled and synthetic traces,
+  statistics.
+- :mod:`models.sim` -- cache-simulation kernels (LRU stack distances, SHARDS, policies).
+- :mod:`models.planner` -- on top of all of them: ranks a workload library by PCM benefit
+  in each role.
+
+Shared by every package: :mod:`models._base` (input and result contracts),
+:mod:`models.devices` (the device catalogue) and :mod:`models.data` (bundled data by name).
 """
 
 __all__ = ["__version__"]

@@ -1,1 +1,1 @@
-"""Helpers below both the app and the CLI: formula-safe CSV, table formatting, error text, reports."""
+"""Helpers below both the app and the CLI: formula-safe CSV, table formatting, reports."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 
-from reporting.errors import INPUT_ERRORS, describe
+from models.errors import INPUT_ERRORS, describe
 
 __all__ = ["INPUT_ERRORS", "describe", "show_error", "user_errors"]
 

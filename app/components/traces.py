@@ -14,8 +14,10 @@ page's session keys and travels in the URL / scenario JSON)::
 Without a Scenario, any ``key`` works: the picker seeds its own session keys
 ``{key}.trace_source``, ``{key}.trace_name``, ``{key}.preset``, ``{key}.n_requests``,
 ``{key}.seed``, ``{key}.scale``, ``{key}.upload_format`` (+ upload/CSV-column keys).
-Parsing shows an ``st.progress`` bar and is cached with ``st.cache_data`` on the uploaded
-bytes; bad files give an error naming the line and field, and the other inputs stay.
+Every trace comes from :func:`models.traces.load` (bundled names and presets are cached
+there). Parsing an upload shows an ``st.progress`` bar and is cached with ``st.cache_data``
+on the uploaded bytes; bad files give an error naming the line and field, and the other
+inputs stay.
 """
 
 from __future__ import annotations
@@ -30,13 +32,13 @@ from pydantic import Field, field_validator
 from app.components.errors import show_error
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario
-from models.traces.bundled import DEFAULT_SYNTHETIC_SCALE, bundled_traces, load_bundled_trace
+from models.traces import FORMATS, MAX_REQUESTS, bundled_traces, load
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.readers import FORMATS, read_trace
-from models.traces.synthetic import PRESETS, mem_trace, preset, preset_names
+from models.traces.loader import DEFAULT_SYNTHETIC_SCALE
+from models.traces.synthetic import PRESETS, mem_trace, preset_names
 
 __all__ = ["TraceChoice", "block_trace_picker", "mem_trace_picker", "block_size_select", "BLOCK_SIZES",
-           "trace_and_settings", "trace_token"]
+           "trace_and_settings"]
 
 SOURCES = {"bundled": "Bundled trace", "synthetic": "Synthetic workload", "upload": "Upload a file"}
 BLOCK_SIZES = [512 << i for i in range(12)]  # 512 B .. 1 MiB
@@ -51,7 +53,7 @@ EXTRA_DEFAULTS = {"mem_refs": 200_000, "mem_data_mib": 16.0, "mem_alpha": 0.9, "
 
 
 def _real_block_names() -> list[str]:
-    return [n for n in bundled_traces() if not n.startswith(("synthetic:", "lackey:"))]
+    return [n for n in bundled_traces("block") if not n.startswith("synthetic:")]
 
 
 class TraceChoice(Scenario):
@@ -98,39 +100,24 @@ def _seed_state(key: str) -> None:
         st.session_state.setdefault(_k(key, f), v)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _bundled(name: str, n_requests: int | None, seed: int, scale: float | None):
-    return load_bundled_trace(name, n_requests=n_requests, seed=seed, scale=scale)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _preset(name: str, n_requests: int, seed: int, scale: float):
-    return preset(name, n_requests, seed=seed, scale=scale)
-
-
 @st.cache_data(show_spinner=False, max_entries=8)
 def _mem_synthetic(n_refs: int, data_mib: float, alpha: float, write_fraction: float, seed: int):
-    return mem_trace(n_refs, data_bytes=int(data_mib * (1 << 20)), alpha=alpha, write_fraction=write_fraction,
-                     seed=seed)
-
-
-#: Most requests (or memory references) read from one upload: a compressed upload may expand
-#: far beyond the 512 MB upload limit, and the parsed trace is cached per session (~30 B/request).
-UPLOAD_MAX_REQUESTS = 20_000_000
+    trace = mem_trace(n_refs, data_bytes=int(data_mib * (1 << 20)), alpha=alpha, write_fraction=write_fraction,
+                      seed=seed)
+    trace.fingerprint()  # memoised on the trace: the cached copies carry it
+    return trace
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _parse_upload(data: bytes, filename: str, fmt: str, opts_json: str):
-    """Parse uploaded bytes (cache key: the bytes' hash, format and options)."""
-    opts = json.loads(opts_json)
-    capped = "max_requests" not in opts
-    if capped:
-        opts["max_requests"] = UPLOAD_MAX_REQUESTS + 1
+def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: str):
+    """Parse uploaded bytes (cache key: the bytes' hash, kind, format and options).
+
+    The request limit is the model's (:data:`models.traces.MAX_REQUESTS`) unless the options
+    hold ``max_requests``; the fingerprint is memoised here so the cached copies carry it.
+    """
     with progress_bar(f"Parsing {filename} …") as report:
-        trace = read_trace(io.BytesIO(data), fmt, name=filename, progress=report, **opts)
-    if capped and len(trace) > UPLOAD_MAX_REQUESTS:
-        raise ValueError(f"{filename}: more than {UPLOAD_MAX_REQUESTS:,} requests; set 'Read at most this many "
-                         "requests' to analyse the first ones")
+        trace = load(io.BytesIO(data), kind=kind, format=fmt, name=filename, progress=report, **json.loads(opts_json))
+    trace.fingerprint()
     return trace
 
 
@@ -169,8 +156,8 @@ def _csv_options(key: str) -> dict:
     return {k: v for k, v in opts.items() if v is not None}
 
 
-def _upload(key: str, kinds: tuple[str, ...], label: str):
-    fmts = ["auto"] + [f for f, spec in FORMATS.items() if spec.kind in kinds]
+def _upload(key: str, kind: str, label: str):
+    fmts = ["auto"] + [f for f, spec in FORMATS.items() if spec.kind == kind]
     if st.session_state.get(_k(key, "upload_format")) not in fmts:
         st.session_state[_k(key, "upload_format")] = "auto"
     up = st.file_uploader(label, key=_k(key, "upload"),
@@ -185,14 +172,14 @@ def _upload(key: str, kinds: tuple[str, ...], label: str):
     elif fmt == "blkparse":
         opts["action"] = st.selectbox("blkparse action", ["Q", "D", "C", "I"], key=_k(key, "blk_action"),
                                       help="Q = queued, D = issued to the driver, C = completed")
-    st.number_input(f"Read at most this many requests (0 = all, up to {UPLOAD_MAX_REQUESTS / 1e6:g} M)", min_value=0,
-                    max_value=UPLOAD_MAX_REQUESTS, step=100_000, key=_k(key, "max_requests"))
+    st.number_input(f"Read at most this many requests (0 = all, up to {MAX_REQUESTS / 1e6:g} M)", min_value=0,
+                    max_value=MAX_REQUESTS, step=100_000, key=_k(key, "max_requests"))
     if up is None:
         st.info("Upload a trace file to analyse it.", icon=":material/upload_file:")
         return None
     if st.session_state.get(_k(key, "max_requests")):
         opts["max_requests"] = int(st.session_state[_k(key, "max_requests")])
-    return _parse_upload(up.getvalue(), up.name, fmt, json.dumps(opts, sort_keys=True))
+    return _parse_upload(up.getvalue(), up.name, kind, fmt, json.dumps(opts, sort_keys=True))
 
 
 def _valid(key: str, field: str, options) -> str:
@@ -219,14 +206,7 @@ def _pick(key: str, sources, label: str, container, branch):
 def _pick_bundled(key: str, names: list[str], label: str, **kw):
     name_key = _valid(key, "trace_name", names)
     st.selectbox(label, names, key=name_key, **kw)
-    return _bundled(st.session_state[name_key], None, 0, None)
-
-
-def _pick_upload(key: str, kinds: tuple[str, ...], label: str, cls: type, wrong: str):
-    trace = _upload(key, kinds, label)
-    if trace is not None and not isinstance(trace, cls):
-        raise ValueError(wrong)
-    return trace
+    return load(st.session_state[name_key])
 
 
 def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundled", "synthetic", "upload"),
@@ -252,10 +232,9 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
                             key=_k(key, "scale"),
                             help="Shrinks the preset's address range (Table II dataset size) or file count.")
             ss = st.session_state
-            return _preset(ss[preset_key], int(ss[_k(key, "n_requests")]), int(ss[_k(key, "seed")]),
-                           float(ss[_k(key, "scale")]))
-        return _pick_upload(key, ("block",), "Block I/O trace file", BlockTrace,
-                            "this is a memory-reference (lackey) trace; this page needs a block I/O trace")
+            return load(f"synthetic:{ss[preset_key]}", n_requests=int(ss[_k(key, "n_requests")]),
+                        seed=int(ss[_k(key, "seed")]), scale=float(ss[_k(key, "scale")]))
+        return _upload(key, "block", "Block I/O trace file")
 
     return _pick(key, sources, "Trace", container, branch)
 
@@ -263,7 +242,7 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
 def mem_trace_picker(key: str = "memtrace", *, container=None) -> MemTrace | None:
     """Pick a memory-reference trace: bundled lackey file (if any), synthetic, or upload."""
     _seed_state(key)
-    lackey = bundled_traces("lackey")
+    lackey = bundled_traces("memory")
     sources = (["bundled"] if lackey else []) + ["synthetic", "upload"]
 
     def branch(src: str) -> MemTrace | None:
@@ -281,8 +260,7 @@ def mem_trace_picker(key: str = "memtrace", *, container=None) -> MemTrace | Non
             ss = st.session_state
             return _mem_synthetic(int(ss[_k(key, "mem_refs")]), float(ss[_k(key, "mem_data_mib")]),
                                   float(ss[_k(key, "mem_alpha")]), 0.3, int(ss[_k(key, "seed")]))
-        return _pick_upload(key, ("mem",), "valgrind lackey trace (--tool=lackey --trace-mem=yes)", MemTrace,
-                            "this is a block I/O trace; this page needs a memory-reference (lackey) trace")
+        return _upload(key, "memory", "valgrind lackey trace (--tool=lackey --trace-mem=yes) or .npz memory trace")
 
     return _pick(key, sources, "Memory trace", container, branch)
 
@@ -303,14 +281,3 @@ def trace_and_settings(key: str, *, border: bool = True, widths: tuple[int, int]
     """
     c1, c2 = st.container(border=border).columns(list(widths))
     return block_trace_picker(key, container=c1), c2
-
-
-def trace_token(t: BlockTrace) -> tuple:
-    """Cheap identity of a block trace for ``st.cache_data`` keys: name, length, column checksums.
-
-    Pass the trace itself as an underscore argument (not hashed) and this token beside it.
-    """
-    if len(t) == 0:
-        return (t.name, 0, 0, 0, 0, 0)
-    return (t.name, len(t), int(t.offset_bytes.sum()), int(t.size_bytes.sum()), int(t.time_ns.sum()),
-            int(t.is_write.sum()))

@@ -66,9 +66,11 @@ scn = scenario_controls(S, page="break-even")
 if scn is not None:
     with user_errors("Break-even"):
         if scn.mode == "device":
-            be = fc.timings_from_device(devices[scn.device], scn.block_size_bytes, io_stack_factor=scn.io_stack_factor)
+            timings = fc.timings_from_device(devices[scn.device], scn.block_size_bytes,
+                                             io_stack_factor=scn.io_stack_factor)
         else:
-            be = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
+            timings = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
+        be = fc.break_even(timings)
         n_star = be.n_star
         with c2:
             m1, m2, m3, m4 = st.columns(4)
@@ -97,22 +99,22 @@ if scn is not None:
         st.subheader("Required hits vs storage latency (Figure 2)")
         ratio = np.logspace(np.log10(1.05), 5, 200)
         insert_ns = be.Tm_ns - be.T_ns
-        fig2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
-        f2 = pd.DataFrame({"storage_over_cache": ratio, **fig2})
+        f2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
         fig = go.Figure()
         fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required", line_shape="hv")
         fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="n* (continuous)", line_dash="dot")
         marks = []
         for name in ("dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"):
             if name in devices:
-                b = fc.timings_from_device(devices[name], scn.block_size_bytes, io_stack_factor=scn.io_stack_factor)
-                marks.append((name, devices[name].label or name, b.T_ns, fc.required_hits(b.n_star), b.n_star))
+                b = fc.break_even(fc.timings_from_device(devices[name], scn.block_size_bytes,
+                                                         io_stack_factor=scn.io_stack_factor))
+                marks.append((name, devices[name].label or name, b.T_ns, b.hits_required, b.n_star))
         symbols = ["circle", "square", "diamond", "triangle-up", "triangle-down", "hexagon"]
         for (name, label, t_ns, hits, n_star), sym in zip(marks, symbols):  # one legend entry per device
             fig.add_scatter(x=[t_ns], y=[hits], mode="markers", name=name, marker=dict(size=11, symbol=sym),
                             hovertemplate=f"{label}<br>T = %{{x:,.0f}} ns<br>n* = {n_star:.3g}<extra></extra>")
         if scn.mode == "device":
-            fig.add_scatter(x=[be.T_ns], y=[fc.required_hits(be.n_star)], mode="markers", name=f"selected: {scn.device}",
+            fig.add_scatter(x=[be.T_ns], y=[be.hits_required], mode="markers", name=f"selected: {scn.device}",
                             marker=dict(size=16, symbol="star-open", line=dict(width=2)))
         show(style(fig, x="storage access time T [ns]", y="hits needed for caching to gain [-]", logx=True),
              key="be-fig2")

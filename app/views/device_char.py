@@ -99,9 +99,9 @@ if scn is not None:
         elif scn.example != "none":
             measured = dc.read_fio_json(data_path(f"fio/{scn.example}.json"))
         if measured is not None:
-            prof = dc.fit_profile(measured, scn.custom_name)
-            cmp_ = dc.model_vs_measurement(prof, measured)
-            fitted_df = pd.DataFrame([prof.model_dump()])
+            fit = dc.fit_profile(measured, scn.custom_name)
+            prof, cmp_, dev = fit.profile, fit.comparison, fit.device
+            fitted_df = fit.to_frame()
             st.dataframe(fitted_df, hide_index=True)
             download_csv(fitted_df, "fitted-profile.csv", label="Download fitted profile (CSV)", key="dl-dch-prof")
             fig = px.scatter(cmp_, x="lat_mean_us", y="model_us", color="job", log_x=True, log_y=True)
@@ -110,7 +110,6 @@ if scn is not None:
             show(style(fig, title="Model vs measurement", x="measured latency [us]", y="model latency [us]"), key="dch-fit")
             st.dataframe(cmp_, hide_index=True)
             download_csv(cmp_, "fio-model-vs-measurement.csv", key="dl-dch-fit")
-            dev = dc.to_device_profile(prof, measured)
             b1, b2 = st.columns(2)
             if b1.button("Show fitted profile in the charts above", key="dch.show"):
                 st.session_state["dch.fitted"] = prof.model_dump()

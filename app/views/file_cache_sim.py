@@ -17,6 +17,7 @@ from app.components.devices import DeviceName, device_picker
 from app.components.progress import progress_bar
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
+from models._base import results_frame
 from models.devices import DeviceProfile
 from models.storage.file_cache_sim import (
     access_bytes,
@@ -127,7 +128,7 @@ if scn is not None and trace is not None:
         st.subheader("Break-even rule on the trace's reuse counts")
         w = access_bytes(trace, acc)
         rows = [break_even_share(ids, d, block_size_bytes=scn.block_size_bytes, weights=w) for d in devs]
-        be = pd.DataFrame(rows)
+        be = results_frame(rows)
         st.markdown(
             "A block accessed **n > n\\*** times gains from caching on that device (eq. 3). Share of the "
             "footprint's blocks, of the accesses and of the bytes moved that clear n\\* — what an ideal "
@@ -141,8 +142,8 @@ if scn is not None and trace is not None:
         fig.add_bar(x=hist.access_count, y=hist.blocks, name="blocks")
         fig.add_bar(x=hist.access_count, y=hist.accesses, name="accesses")
         for r in rows:
-            if np.isfinite(r["n_star"]):
-                fig.add_vline(x=r["n_star"], line_dash="dash", annotation_text=f"n* {r['device']} = {r['n_star']:.2g}")
+            if np.isfinite(r.n_star):
+                fig.add_vline(x=r.n_star, line_dash="dash", annotation_text=f"n* {r.device} = {r.n_star:.2g}")
         fig.update_layout(barmode="group")
         show(style(fig, title="Reuse-count histogram", x="accesses per block n [-]", y="count [-]", logx=True,
                    logy=True), key="fcs-hist")

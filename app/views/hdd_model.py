@@ -14,6 +14,7 @@ from app.components.charts import show, style
 from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
 from app.components.progress import progress_bar
 from app.components.scenario import init_state
+from models._base import results_frame
 from models.storage import hdd
 
 SizesKib, parse_sizes_kib = number_text("sizes_kib", what="request sizes in KiB", example="4, 64", low=0,
@@ -46,19 +47,15 @@ class HddScenario(Scenario):
 
 @st.cache_data(show_spinner=False)
 def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
-    rows, cdfs = [], {}
+    """Validation table of every bundled drive and its sorted (measured, predicted) times [ms]."""
+    results = []
     names = hdd.drive_names()
     with progress_bar("Replaying the measured traces …") as report:
         for k, n in enumerate(names):
-            r = hdd.validate_drive(n, rotation=rotation)
-            ref = hdd.DISKSIM_DEMERIT_MS.get(n, np.nan)
-            rows.append({"drive": n, "requests": r["requests"], "mean_measured_ms": r["mean_measured_ms"],
-                         "mean_predicted_ms": r["mean_predicted_ms"], "demerit_ms": r["demerit_ms"],
-                         "disksim_demerit_ms": ref, "ratio_to_disksim": r["demerit_ms"] / ref,
-                         "within_2x": "" if np.isnan(ref) else ("yes" if r["demerit_ms"] <= 2 * ref else "no")})
-            cdfs[n] = (np.sort(r["measured_ms"]), np.sort(r["predicted_ms"]))
+            results.append(hdd.validate_drive(n, rotation=rotation))
             report((k + 1) / len(names))
-    return pd.DataFrame(rows), cdfs
+    cdfs = {r.drive: (np.sort(r.measured_ms), np.sort(r.predicted_ms)) for r in results}
+    return results_frame(results), cdfs
 
 
 @st.cache_data(show_spinner=False)

@@ -37,27 +37,7 @@ def _mc(cap, e, w, eta, sigma, f, line, trials, seed):
 
 @st.cache_data(show_spinner=False)
 def _derived_rates() -> tuple[dict, dict]:
-    """Write rates derived from bundled memory traces (if any) and our synthetic page streams."""
-    from models.memory.memory_extension import (
-        SYNTHETIC_PATTERNS,
-        MemExtConfig,
-        page_stream,
-        synthetic_page_stream,
-        trace_write_rate,
-    )
-    from models.traces.memtraces import load_memtrace, memtrace_names
-
-    how = ("FIFO at DRAM:NVM 1:4, dirty write-backs x 4 KiB / modelled run time "
-           "(1 ns per reference ASSUMED)")
-    rates, src = {}, {}
-    for name in memtrace_names():
-        rates[name] = trace_write_rate(page_stream(load_memtrace(name)), MemExtConfig(dram_frac=0.25))
-        src[name] = f"derived from the bundled memory trace: {how}"
-    for p in SYNTHETIC_PATTERNS:
-        name = f"synthetic {p} (ours)"
-        rates[name] = trace_write_rate(synthetic_page_stream(p, seed=0), MemExtConfig(dram_frac=0.25))
-        src[name] = f"derived from our synthetic page stream: {how}"
-    return rates, src
+    return lt.derived_write_rates()
 
 
 S = LifetimeScenario
@@ -112,12 +92,7 @@ if scn is not None:
                        f"Closed form = {closed * 365.25:,.4g} days.")
             # lifetime vs write rate with the MC band (L ∝ 1/W, so the band's ratios are rate-independent)
             rates = np.logspace(np.log10(w) - 3, np.log10(w) + 2, 120)
-            base = lt.lifetime_years(cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
-            curve = pd.DataFrame({
-                "write_rate_MBps": rates / 1e6, "closed_form_years": base,
-                "p10_years": base * mc.p10_years / closed, "p50_years": base * mc.p50_years / closed,
-                "p90_years": base * mc.p90_years / closed,
-            })
+            curve = lt.lifetime_band(mc, cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
             fig = go.Figure()
             fig.add_scatter(x=curve.write_rate_MBps, y=curve.p90_years, line=dict(width=0), showlegend=False,
                             name="P90")

@@ -15,20 +15,18 @@ from app.components.charts import show, style
 from app.components.devices import DeviceName, all_devices
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, mem_trace_picker
-from models.devices import device_names
 from models.memory import paging as pg
+from models.traces import MAX_REQUESTS
 from models.traces.core import MemTrace
 from models.traces.memtraces import memtrace_stats
 
 #: Latency multiples of the heatmap (the paper's 1x-1000x and points between) [-].
 HEAT_MULTIPLES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
-#: References analysed at most (longer traces are truncated; the paper's traces have 0.5-21 M).
-MAX_REFS_CAP = 20_000_000
 
 
 class PagingScenario(TraceChoice):
     PREFIX = "pg"
-    max_refs: int = Field(2_000_000, ge=1000, le=MAX_REFS_CAP)
+    max_refs: int = Field(2_000_000, ge=1000, le=MAX_REQUESTS)
     tlb_entries: int = Field(pg.DEFAULT_TLB_ENTRIES, ge=1, le=1 << 16)
     memory_mode: Literal["fraction", "mib"] = "fraction"
     memory_fraction: float = Field(0.5, ge=0.001, le=4)
@@ -60,7 +58,7 @@ if st.session_state.get(S.key("device")) not in devices:  # e.g. a custom device
 c1, c2 = st.columns([3, 2])
 with c1:
     trace = mem_trace_picker(key=S.PREFIX)
-    st.number_input("Analyse at most this many references", min_value=1000, max_value=MAX_REFS_CAP, step=500_000,
+    st.number_input("Analyse at most this many references", min_value=1000, max_value=MAX_REQUESTS, step=500_000,
                     key=S.key("max_refs"), help="Longer traces are truncated to their first references.")
 with c2:
     st.number_input("TLB entries", min_value=1, max_value=1 << 16, key=S.key("tlb_entries"))
@@ -94,19 +92,17 @@ with c2:
 scn = scenario_controls(S, page="paging")
 
 
-def _token(t: MemTrace) -> tuple:
-    a = t.address
-    return (t.name, len(t), int(np.bitwise_xor.reduce(a)) if len(a) else 0, int(t.kind.sum()))
+def _memory(scn) -> dict:
+    """The page's memory size as :func:`models.memory.paging.paging_inputs` keywords."""
+    return ({"memory_fraction": scn.memory_fraction} if scn.memory_mode == "fraction"
+            else {"memory_mib": scn.memory_mib})
 
 
 @st.cache_data(show_spinner=False, max_entries=6)
-def _profile(_trace: MemTrace, token: tuple, max_refs: int, mem_kind: str, mem_value: float, clock: bool):
-    t = _trace
-    if len(t) > max_refs:
-        t = MemTrace(t.address[:max_refs], t.size[:max_refs], t.kind[:max_refs], name=t.name, meta=t.meta)
-    kw = {"memory_fraction": [mem_value]} if mem_kind == "fraction" else {"memory_bytes": [mem_value * 2**20]}
-    prof = pg.profile_trace(t, clock=clock, **kw)
-    return prof, memtrace_stats(t)
+def _profile(_trace: MemTrace, fingerprint: str, max_refs: int, memory: dict, policy: str):
+    """Stack distances (and CLOCK) of the trace: not recomputed when only storage or timing change."""
+    prof = pg.paging_profile(_trace, pg.paging_inputs(policy=policy, **memory), max_refs=max_refs)
+    return prof, memtrace_stats(_trace.subset(slice(None, max_refs)))
 
 
 def _fmt_page(p: int) -> str:
@@ -117,28 +113,20 @@ if scn is not None and trace is not None:
     with user_errors("Paging"):
         if len(trace) == 0:
             raise ValueError("the trace has no references")
-        mem_value = scn.memory_fraction if scn.memory_mode == "fraction" else scn.memory_mib
         with st.status("Simulating TLB and memory for 9 page sizes …", expanded=False) as status:
-            prof, stats = _profile(trace, _token(trace), scn.max_refs, scn.memory_mode, mem_value,
-                                   scn.policy == "clock")
+            prof, stats = _profile(trace, trace.fingerprint(), scn.max_refs, _memory(scn), scn.policy)
             status.update(label=f"Simulated {prof.n_refs:,} data references", state="complete")
-        mem_kw = ({"memory_fraction": (scn.memory_fraction,)} if scn.memory_mode == "fraction"
-                  else {"memory_bytes": (scn.memory_mib * 2**20,)})
         common = dict(tlb_entries=scn.tlb_entries, t_e_ns=scn.t_e_ns, t_r_ns=scn.t_r_ns,
-                      fault_overhead_ns=scn.fault_overhead_ns, policy=scn.policy, **mem_kw)
+                      fault_overhead_ns=scn.fault_overhead_ns, policy=scn.policy, **_memory(scn))
         if scn.storage_mode == "multiple":
-            chosen = pg.PagingInputs(latency_multiples=(scn.latency_multiple,), **common)
-        elif scn.storage_mode == "device":
-            chosen = pg.PagingInputs(device=scn.device, **common) if scn.device in device_names() else None
+            storage = {"latency_multiple": scn.latency_multiple}
+        elif scn.storage_mode == "device":  # a device defined in the session maps to its latency and bandwidth
+            storage = {"device": devices[scn.device]}
         else:
-            chosen = pg.PagingInputs(storage_latency_ns=scn.storage_latency_ns, **common)
-        if chosen is None:  # a custom device from the session (not in the bundled catalogue)
-            dev = devices[scn.device]
-            chosen = pg.PagingInputs(storage_latency_ns=dev.read_latency_ns,
-                                     storage_bandwidth_MBps=dev.effective_read_bandwidth_MBps, **common)
-        table = pg.paging_table(prof, chosen)
-        sweep = pg.paging_table(prof, pg.PagingInputs(latency_multiples=pg.LATENCY_MULTIPLES, **common))
-        heat = pg.paging_table(prof, pg.PagingInputs(latency_multiples=HEAT_MULTIPLES, **common))
+            storage = {"storage_latency_ns": scn.storage_latency_ns}
+        table = pg.paging_table(prof, pg.paging_inputs(**storage, **common))
+        sweep = pg.paging_table(prof, pg.paging_inputs(latency_multiple=pg.LATENCY_MULTIPLES, **common))
+        heat = pg.paging_table(prof, pg.paging_inputs(latency_multiple=HEAT_MULTIPLES, **common))
         best = pg.best_page_sizes(table).iloc[0]
 
         m1, m2, m3, m4 = st.columns(4)

@@ -10,7 +10,8 @@ from app.components.charts import show
 from app.components.scenario import init_state, some_of
 from models import planner
 from models.storage.filebench import bundled_personalities
-from models.traces.bundled import bundled_traces
+from models.traces import bundled_traces
+from reporting.planner_report import report_html, role_chart
 
 
 def _trace_names() -> list[str]:
@@ -66,7 +67,7 @@ if scn is not None:
         with c2:
             st.dataframe(df, hide_index=True)
             download_csv(df, "pcm-target-workloads.csv", label="Download ranking (CSV)", key="dl-plan")
-            st.download_button("Download HTML report (charts inline)", planner.report_html(df),
+            st.download_button("Download HTML report (charts inline)", report_html(df),
                                file_name="pcm-target-workloads.html", mime="text/html", key="dl-plan-html",
                                icon=":material/description:")
         for role in planner.ROLES:
@@ -75,7 +76,7 @@ if scn is not None:
                 continue
             st.subheader(role)
             if (sub.status == "ok").any():
-                show(planner.role_chart(df, role), key=f"plan-{role}")
+                show(role_chart(df, role), key=f"plan-{role}")
             for r in sub[sub.status != "ok"].itertuples():
                 st.info(f"{r.workload}: {r.reason}", icon=":material/hourglass_empty:")
             download_csv(sub, f"pcm-{role}.csv", key=f"dl-plan-{role}")

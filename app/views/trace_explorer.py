@@ -13,18 +13,12 @@ from pydantic import Field
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.scenario import init_state, one_of
-from app.components.traces import (
-    BLOCK_SIZES,
-    TraceChoice,
-    block_size_select,
-    trace_and_settings,
-    trace_token,
-)
+from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.sim.shards import shards_mrc
 from models.sim.stack_distance import hit_ratio_curve
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace
-from models.traces.stats import trace_stats
+from models.traces.stats import statistic_table, trace_stats
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 
@@ -63,13 +57,13 @@ scn = scenario_controls(S, page="trace-explorer")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _stats(_trace: BlockTrace, token: tuple, block_size: int):
+def _stats(_trace: BlockTrace, fingerprint: str, block_size: int):
     s = trace_stats(_trace, block_size)
-    return s.table(), s.reuse_count_hist, s.size_hist, s.footprint_blocks
+    return statistic_table(s.to_frame(), text=True), s.reuse_count_hist, s.size_hist, s.footprint_blocks
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _mrc(_trace: BlockTrace, token: tuple, block_size: int, method: str, rate: float) -> pd.DataFrame:
+def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rate: float) -> pd.DataFrame:
     acc = split_blocks(_trace, block_size)
     m = acc.n_unique
     sizes = np.unique(np.round(np.geomspace(1, max(m, 1), 200)).astype(np.int64))
@@ -89,7 +83,7 @@ if scn is not None and trace is not None:
         if len(trace) == 0:
             raise ValueError("the trace has no requests")
         bs = scn.block_size_bytes
-        tok = trace_token(trace)
+        tok = trace.fingerprint()
         table, reuse, sizes, footprint = _stats(trace, tok, bs)
         kv = dict(zip(table["statistic"], table["value"], strict=True))
         m1, m2, m3, m4 = st.columns(4)

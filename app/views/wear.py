@@ -15,7 +15,7 @@ from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import device_field, device_picker
 from app.components.scenario import init_state
-from app.components.traces import TraceChoice, trace_and_settings, trace_token
+from app.components.traces import TraceChoice, trace_and_settings
 from models.endurance import wear
 from models.traces.core import BlockTrace
 
@@ -92,7 +92,7 @@ def _run(_trace: BlockTrace, token: tuple, schemes: tuple[str, ...], psi: int, a
 if scn is not None and trace is not None:
     with user_errors("Wear leveling"):
         with st.spinner("Simulating the schemes …"):
-            df, heat, cfg = _run(trace, trace_token(trace), tuple(scn.schemes), scn.gap_interval_writes, scn.address,
+            df, heat, cfg = _run(trace, trace.fingerprint(), tuple(scn.schemes), scn.gap_interval_writes, scn.address,
                                  scn.literal_sfc)
         rate = float("nan")
         if scn.write_rate_MBps > 0:

@@ -10,7 +10,8 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.scenario import init_state, one_of, some_of
-from models.storage import workload_fit as wf
+from models._base import results_frame
+from models.storage import workload as wf
 from models.storage.filebench import bundled_personalities
 
 CONFIGS = wf.config_names()
@@ -38,9 +39,7 @@ init_state(S)
 
 @st.cache_data(show_spinner=False)
 def _workload(personality: str, table1: bool, iosize: int, files_scale: float, threads: int):
-    from models.storage.filebench import load_workload
-
-    w = wf.paper_workload(personality) if table1 and personality in wf.TABLE1 else load_workload(personality)
+    w = wf.paper_workload(personality) if table1 and personality in wf.TABLE1 else wf.load_workload(personality)
     return w.with_changes(iosize_bytes=float(iosize), files_scale=files_scale, threads=threads)
 
 
@@ -82,13 +81,11 @@ if scn is not None:
         results = [wf.evaluate(w, c, threads=scn.threads, zipf_alpha=scn.zipf_alpha) for c in cfgs]
         with c2:
             f = wf.workload_features(w)
-            st.caption(f"{w.name}: {f['nfiles']:,} files x {f['file_size_bytes'] / 1024:,.0f} KiB, "
-                       f"R:W flowops {f['reads']}:{f['writes']}, {f['fsyncs_per_100_ops']:.1f} fsyncs per 100 ops, "
+            st.caption(f"{w.name}: {f.nfiles:,} files x {f.file_size_bytes / 1024:,.0f} KiB, "
+                       f"R:W flowops {f.reads}:{f.writes}, {f.fsyncs_per_100_ops:.1f} fsyncs per 100 ops, "
                        f"{w.nthreads} threads")
 
-
-            summary = pd.DataFrame([{"config": r.config, "ops_per_s": r.ops_per_s, "latency_ms": r.latency_ms,
-                                     "hit_ratio": float(r.demands.hit_ratio.iloc[0])} for r in results])
+            summary = results_frame(results)[["config", "ops_per_s", "latency_ms", "hit_ratio"]]
             fig = px.bar(summary, x="config", y="ops_per_s", log_y=True, text_auto=".3s")
             show(style(fig, title=f"Throughput at {scn.threads} threads (Fig. 2)", x="configuration",
                        y="throughput [ops/s]"), key="wl-thr")
@@ -119,4 +116,4 @@ if scn is not None:
             show(style(fig, x="configuration", y="throughput [ops/s]"), key="wl-files")
             download_csv(fl, "workload-files.csv", key="dl-wl-files")
         st.caption("Model limits: no dirty-page write-back timing (dirty_expire, throttling) in the guest or the "
-                   "host, no guest/host page-cache interaction beyond the hit ratio; see models/storage/workload_fit.py.")
+                   "host, no guest/host page-cache interaction beyond the hit ratio; see docs/models/workload.md.")

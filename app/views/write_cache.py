@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Literal
 
-import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from annotated_types import Ge, Gt, Le
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
@@ -14,11 +15,29 @@ from app.components.charts import show, style
 from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
 from app.components.progress import progress_bar
 from app.components.scenario import init_state
-from app.components.traces import TraceChoice, trace_and_settings, trace_token
+from app.components.traces import TraceChoice, trace_and_settings
 from models.storage import write_cache as wc
 
 SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
                                       max_count=20)
+POLICIES = ("none", "lru", "halo")
+
+
+def halo_field(name: str):
+    """Scenario field mirroring ``HaloParams.<name>``: the model's default, bounds and description."""
+    return copy.copy(wc.HaloParams.model_fields[name])
+
+
+def halo_range(name: str) -> tuple[float, float]:
+    """Widget range [min, max] of ``HaloParams.<name>``: its lower (ge/gt) and upper (le) bound."""
+    meta = wc.HaloParams.model_fields[name].metadata
+    lo = next(float(m.ge if isinstance(m, Ge) else m.gt) for m in meta if isinstance(m, Ge | Gt))
+    hi = next(float(m.le) for m in meta if isinstance(m, Le))
+    return lo, hi
+
+
+TH_BCOUNTS_MIN, TH_BCOUNTS_MAX = halo_range("th_bcounts")
+THRESHOLD_MIN, THRESHOLD_MAX = halo_range("threshold")
 
 
 class WriteCacheScenario(TraceChoice):
@@ -28,18 +47,18 @@ class WriteCacheScenario(TraceChoice):
     drive: HddProfile = GENERIC_HDD
     size_mode: Literal["paper", "manual"] = "paper"
     sizes_mb: SizesMb = "16, 32, 64, 128"
-    exec_size_index: int = Field(4, ge=0, le=7)
-    th_bcounts: float = Field(4.0, ge=0, le=256)
-    threshold: float = Field(0.95, ge=0.06, le=1)
+    exec_size_index: int = Field(4, ge=0, le=len(wc.PAPER_CACHE_MB) - 1)
+    th_bcounts: float = halo_field("th_bcounts")
+    threshold: float = halo_field("threshold")
     lru_granularity: Literal["block", "sector"] = "block"
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float,
-           lru_granularity: str):
-    """Sweep of every policy and size; ``token`` (:func:`trace_token`) identifies the unhashed ``_req``."""
+           lru_granularity: str) -> wc.WriteCacheSweep:
+    """Sweep of every policy and size; ``token`` (``BlockTrace.fingerprint()``) identifies the unhashed ``_req``."""
     with progress_bar("Simulating HALO and LRU at each cache size …") as report:
-        return wc.sweep_cache_sizes(_req, list(sizes), drive=drive,
+        return wc.sweep_cache_sizes(_req, sizes, policies=POLICIES, drive=drive,
                                     params=wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold),
                                     progress=report, lru_granularity=lru_granularity)
 
@@ -69,7 +88,7 @@ with settings:
                   "relative to the trace's footprint.")
     if st.session_state[S.key("size_mode")] == "manual":
         st.text_input("Cache sizes [MB]", key=S.key("sizes_mb"))
-    st.slider("Figure 5 cache size (index in the sweep)", 0, 7, key=S.key("exec_size_index"),
+    st.slider("Figure 5 cache size (index in the sweep)", 0, len(wc.PAPER_CACHE_MB) - 1, key=S.key("exec_size_index"),
               help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
     st.radio("LRU baseline", ["block", "sector"], key=S.key("lru_granularity"), horizontal=True,
              format_func={"block": "4 KiB blocks (fill + whole-block write-back)",
@@ -77,10 +96,12 @@ with settings:
              help="Block: a conventional block cache; a partial write miss reads the block's other sectors "
                   "from the HDD (counted in the traffic) and an evicted block is written back whole. "
                   "Sector: HALO's per-sector bitmap, no fill. The paper's '5-10 % lower traffic' lies between "
-                  "the two (see the model's docstring).")
+                  "the two (docs/models/write_cache.md).")
     with st.expander("HALO constants"):
-        st.number_input("TH_BCOUNTS [blocks above the average]", 0.0, 256.0, step=1.0, key=S.key("th_bcounts"))
-        st.number_input("Destage threshold [utilization]", 0.06, 1.0, step=0.01, key=S.key("threshold"))
+        st.number_input("TH_BCOUNTS [blocks above the average]", min_value=TH_BCOUNTS_MIN, max_value=TH_BCOUNTS_MAX,
+                        step=1.0, key=S.key("th_bcounts"))
+        st.number_input("Destage threshold [utilization]", min_value=THRESHOLD_MIN, max_value=THRESHOLD_MAX,
+                        step=0.01, key=S.key("threshold"))
 
 scn = scenario_controls(S, page="write-cache")
 if scn is not None and trace is not None:
@@ -88,34 +109,30 @@ if scn is not None and trace is not None:
         req = wc.prepare_requests(trace)
         fp = wc.footprint_bytes(req)
         if scn.size_mode == "paper":
-            sizes = tuple(float(x) for x in wc.scaled_cache_sizes_mb(fp))
+            sizes = wc.sweep_sizes_mb(req)
             labels = [f"{m / 1024:g} GB" if m >= 1024 else f"{m} MB" for m in wc.PAPER_CACHE_MB]
         else:
-            sizes = tuple(sorted(set(parse_sizes_mb(scn.sizes_mb))))  # a repeated size is one run
+            sizes = wc.sweep_sizes_mb(req, sorted(set(parse_sizes_mb(scn.sizes_mb))))  # a repeated size is one run
             labels = [f"{s:g} MB" for s in sizes]
-        if min(sizes) * 2**20 < 2 * 4096:
-            raise ValueError(f"the smallest cache ({min(sizes):.4f} MB) holds fewer than 2 blocks; "
-                             "use a larger trace or manual sizes")
         st.caption(f"{trace.name}: {len(trace):,} requests, {req.is_write.mean():.1%} writes, "
                    f"footprint {fp / 2**20:,.1f} MiB; simulated sizes: "
                    + ", ".join(f"{s:.3g} MB" for s in sizes))
-        df = _sweep(trace_token(trace), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
-        df["size_label"] = df.cache_mb.map(dict(zip(sizes, labels, strict=False)))
+        sweep = _sweep(trace.fingerprint(), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
 
         idx = min(scn.exec_size_index, len(sizes) - 1)
-        at = df[np.isclose(df.cache_mb, sizes[idx])].set_index("policy")
+        at = {pol: sweep.at(pol, sizes[idx]) for pol in POLICIES}
         m1, m2, m3, m4 = st.columns(4)
-        imp = 1 - at.loc["halo", "exec_time_s"] / at.loc["lru", "exec_time_s"]
+        imp = 1 - at["halo"].exec_time_s / at["lru"].exec_time_s
         m1.metric("HALO vs LRU execution time", f"{imp:.1%}",
                   help=f"Time saved by HALO: 1 − HALO / LRU execution time, {labels[idx]} cache. "
                        "Paper Figure 5: 47 % Fin1, 27 % Fin2, 66 % TPC-E, 2.7 % Mail")
-        m2.metric("traffic rate HALO / LRU", f"{at.loc['halo', 'traffic_rate']:.3f} / {at.loc['lru', 'traffic_rate']:.3f}")
-        m3.metric("LBN distance LRU / HALO", f"{at.loc['lru', 'mean_lbn_distance'] / max(at.loc['halo', 'mean_lbn_distance'], 1e-9):.2f}×")
-        m4.metric("DRAM metadata HALO", f"{at.loc['halo', 'dram_bytes'] / 2**20:,.2f} MiB")
+        m2.metric("traffic rate HALO / LRU", f"{at['halo'].traffic_rate:.3f} / {at['lru'].traffic_rate:.3f}")
+        m3.metric("LBN distance LRU / HALO", f"{at['lru'].mean_lbn_distance / max(at['halo'].mean_lbn_distance, 1e-9):.2f}×")
+        m4.metric("DRAM metadata HALO", f"{at['halo'].dram_bytes / 2**20:,.2f} MiB")
 
         fig = go.Figure()
-        for pol in ("none", "lru", "halo"):
-            fig.add_bar(x=[pol], y=[at.loc[pol, "exec_time_s"]], name=pol)
+        for pol in POLICIES:
+            fig.add_bar(x=[pol], y=[at[pol].exec_time_s], name=pol)
         paper_sizes = scn.size_mode == "paper"
         at_size = f"{labels[idx]}" + (f" (simulated {sizes[idx]:.3g} MB)" if paper_sizes else "")
         show(style(fig, title=f"Figure 5: execution time at {at_size}", y="execution time [s]"), key="wc-fig5")
@@ -124,10 +141,9 @@ if scn is not None and trace is not None:
 
         def sweep_fig(col: str, title: str, ylab: str, key: str, logy: bool = False) -> None:
             fig = go.Figure()
-            for pol in ("none", "lru", "halo"):
-                d = df[df.policy == pol]
-                fig.add_scatter(x=d.size_label, y=d[col], name=names[pol], mode="lines+markers",
-                                line_dash="dot" if pol == "none" else None)
+            for pol in POLICIES:  # no cache: the same run at every size
+                fig.add_scatter(x=labels, y=[getattr(sweep.at(pol, c), col) for c in sizes], name=names[pol],
+                                mode="lines+markers", line_dash="dot" if pol == "none" else None)
             show(style(fig, title=title, x=size_axis, y=ylab, logy=logy), key=key)
 
         c1, c2 = st.columns(2)
@@ -141,7 +157,7 @@ if scn is not None and trace is not None:
             sweep_fig("exec_time_s", "Execution time vs cache size", "execution time [s]", "wc-exec")
         with c2:
             sweep_fig("hdd_throughput_mbps", "HDD average throughput", "throughput [MB/s]", "wc-tput")
-        out = df.drop(columns=["size_label"])
+        out = sweep.to_frame()
         st.dataframe(out.round(4), hide_index=True)
         download_csv(out, "write-cache-sweep.csv", label="Download sweep (CSV)", key="dl-wc-sweep")
         st.caption("HALO constants (TH_RECENCY = capacity/4 requests, OUTDATE_RECENCY = 4 × capacity, "

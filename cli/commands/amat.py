@@ -5,7 +5,7 @@ lackey text file (plain, gzip or zstd) or a memory-trace .npz. One row per page 
 
   pcm-planner amat sqlite --latency-multiple 100
   pcm-planner amat gcc --page-sizes 512,4096,65536 --tlb-entries 32 --memory-mb 8 --device optane-dcpmm
-  pcm-planner amat my.lackey.gz --memory-frac 0.25 --storage-latency-ns 3000 --output json
+  pcm-planner amat my.lackey.gz --memory-frac 0.25 --storage-latency-ns 3000 --format json
 
 Storage: --latency-multiple K (latency K*t_r, bandwidth DRAM/K; default 10), or
 --storage-latency-ns X [--storage-bandwidth-MBps B], or --device NAME. Memory: --memory-mb
@@ -15,9 +15,9 @@ M [MiB] or --memory-frac F of the 4 KiB-page footprint (default 0.5). Replacemen
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from cli.output import add_format_option, emit
+from cli.traceopts import add_trace_options, load_trace_from_args
 
 NAME = "amat"
 HELP = "AMAT vs page size on a memory trace (CSV page_size,tlb_miss_rate,fault_rate,t_addr_ns,t_data_ns,amat_ns)"
@@ -46,7 +46,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("trace", metavar="TRACE", help="bundled memory trace name, lackey file or .npz")
+    add_trace_options(p, kind="memory", block_size=False)
     p.add_argument("--page-sizes", type=_sizes, default=None,
                    help="comma-separated page sizes [bytes; k/m suffixes ok] (default 512..64k and 2m)")
     p.add_argument("--tlb-entries", type=int, default=64, help="TLB entries (default 64)")
@@ -63,54 +63,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--t-r-ns", type=float, default=None, help="memory access time t_r [ns] (default DRAM, 101.5)")
     p.add_argument("--fault-overhead-ns", type=float, default=0.0, help="page-fault software overhead [ns] (default 0)")
     p.add_argument("--policy", choices=("clock", "lru"), default="clock", help="memory replacement (default clock)")
-    p.add_argument("--max-requests", type=int, default=None, help="use only the first N references")
     p.add_argument("--include-instructions", action="store_true", help="count instruction fetches too")
-    add_format_option(p, "--output")
-
-
-def load_mem_trace(src: str, max_requests: int | None = None):
-    """A bundled memory trace, a ``.npz`` memory trace or a lackey text file."""
-    from models.traces.memtraces import load_memtrace, memtrace_names, read_memtrace_npz
-    from models.traces.readers import read_trace
-
-    if max_requests is not None and max_requests < 1:
-        raise ValueError(f"--max-requests must be >= 1 (got {max_requests})")
-    name = src[len("lackey:"):] if src.startswith("lackey:") else src
-    path = Path(src)
-    if not path.exists() and name in memtrace_names():
-        return load_memtrace(name, max_requests)
-    if not path.exists():
-        raise FileNotFoundError(f"trace file not found: {src} (bundled memory traces: {', '.join(memtrace_names())})")
-    if path.suffix == ".npz":
-        return read_memtrace_npz(path, max_requests=max_requests)
-    return read_trace(str(path), "lackey", max_requests=max_requests)
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.memory.paging import PAGE_SIZES, PagingInputs, run_paging
+    from models.memory.paging import paging_inputs, run_paging
 
-    kw: dict = {"tlb_entries": args.tlb_entries, "policy": args.policy,
-                "fault_overhead_ns": args.fault_overhead_ns, "include_instructions": args.include_instructions,
-                "page_sizes_bytes": args.page_sizes or PAGE_SIZES}
-    if args.memory_mb is not None:
-        kw["memory_bytes"] = (args.memory_mb * (1 << 20),)
-    else:
-        kw["memory_fraction"] = (0.5 if args.memory_frac is None else args.memory_frac,)
-    if args.storage_latency_ns is not None:
-        kw["storage_latency_ns"] = args.storage_latency_ns
-        kw["storage_bandwidth_MBps"] = args.storage_bandwidth_MBps
-    elif args.storage_bandwidth_MBps is not None:
-        raise ValueError("--storage-bandwidth-MBps needs --storage-latency-ns")
-    elif args.device is not None:
-        kw["device"] = args.device
-    else:
-        kw["latency_multiples"] = (10.0 if args.latency_multiple is None else args.latency_multiple,)
-    if args.t_e_ns is not None:
-        kw["t_e_ns"] = args.t_e_ns
-    if args.t_r_ns is not None:
-        kw["t_r_ns"] = args.t_r_ns
-    inputs = PagingInputs(**kw)  # validation errors name the field
-    trace = load_mem_trace(args.trace, args.max_requests)
-    df = run_paging(trace, inputs)
-    emit(df[COLUMNS].reset_index(drop=True), args.output_format)
+    inputs = paging_inputs(  # validation errors name the field
+        memory_mib=args.memory_mb, memory_fraction=args.memory_frac, latency_multiple=args.latency_multiple,
+        device=args.device, storage_latency_ns=args.storage_latency_ns,
+        storage_bandwidth_MBps=args.storage_bandwidth_MBps, page_sizes_bytes=args.page_sizes,
+        tlb_entries=args.tlb_entries, t_e_ns=args.t_e_ns, t_r_ns=args.t_r_ns,
+        fault_overhead_ns=args.fault_overhead_ns, policy=args.policy, include_instructions=args.include_instructions)
+    trace = load_trace_from_args(args, kind="memory")
+    emit(run_paging(trace, inputs)[COLUMNS].reset_index(drop=True), args.output_format)
     return 0

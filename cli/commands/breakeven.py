@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from cli.output import add_format_option, emit
 
 NAME = "breakeven"
@@ -29,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.storage.file_cache import BreakEvenInputs, required_hits, timings_from_device
+    from models._base import results_frame
+    from models.storage.file_cache import BreakEvenInputs, break_even, timings_from_device
 
     rows = []
     given = [args.t_ns, args.T_ns, args.Tm_ns]
@@ -41,15 +40,7 @@ def run(args: argparse.Namespace) -> int:
         rows.append((name, timings_from_device(name, args.block_size)))
     if not rows:
         raise ValueError("nothing to compute: give --t-ns/--T-ns/--Tm-ns or --device NAME")
-    df = pd.DataFrame(
-        {
-            "t_ns": [b.t_ns for _, b in rows],
-            "T_ns": [b.T_ns for _, b in rows],
-            "Tm_ns": [b.Tm_ns for _, b in rows],
-            "n_star": [b.n_star for _, b in rows],
-            "hits_required": [required_hits(b.n_star) for _, b in rows],
-        }
-    )
+    df = results_frame([break_even(b) for _, b in rows])
     if args.device:
         df.insert(0, "device", [n for n, _ in rows])
     emit(df, args.output_format)

@@ -1,7 +1,7 @@
 """Simulate one cache replacement policy on a block trace.
 
   pcm-planner cache-sim mqsim:tpcc-small --policy clock --cache-blocks 4096
-  pcm-planner cache-sim trace.gz --format spc --policy ac --cache-blocks 1000,10000 --ghost-blocks 2000
+  pcm-planner cache-sim trace.gz --trace-format spc --policy ac --cache-blocks 1000,10000 --ghost-blocks 2000
 
 Policies: lru, fifo, clock (second chance), ac (admission-controlled LRU: a block is cached
 only on its second miss within a ghost window of --ghost-blocks ids, default the cache size).
@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 
@@ -22,16 +20,17 @@ HELP = "simulate lru|fifo|clock|ac at a cache size (CSV columns policy,cache_blo
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_trace_options(p)
+    add_trace_options(p, kind="block")
     p.add_argument("--policy", required=True, choices=["lru", "clock", "fifo", "ac"], help="replacement policy")
     p.add_argument("--cache-blocks", dest="cache_blocks", required=True,
                    help="cache size [blocks]; several as N,N,...")
     p.add_argument("--ghost-blocks", dest="ghost_blocks", type=int, default=None,
                    help="ac: ghost-window length [blocks] (default: the cache size)")
-    add_format_option(p, "--output")
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    from models._base import results_frame
     from models.sim import simulate
     from models.traces.blocks import split_blocks
 
@@ -43,13 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--cache-blocks is empty")
     trace = load_trace_from_args(args, kind="block")
     acc = split_blocks(trace, args.block_size)
-    rows = []
-    for c in sizes:
-        r = simulate(acc.block, c, args.policy, is_write=acc.is_write, ghost_blocks=args.ghost_blocks)
-        rows.append({
-            "policy": r.policy, "cache_blocks": r.cache_blocks, "requests": r.requests, "hits": r.hits,
-            "misses": r.misses, "inserts": r.inserts, "writebacks": r.writebacks,
-            "dirty_at_end": r.dirty_at_end, "hit_ratio": r.hit_ratio,
-        })
-    emit(pd.DataFrame(rows), args.output_format)
+    results = [simulate(acc.block, c, args.policy, is_write=acc.is_write, ghost_blocks=args.ghost_blocks)
+               for c in sizes]
+    emit(results_frame(results), args.output_format)
     return 0

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from cli.output import add_format_option, emit
 
 NAME = "hdd"
@@ -33,14 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.storage.hdd import drive_names, validate_drive
+    from models.storage.hdd import drive_names, validation_table
 
     names: list[str] = []
     for d in args.drive:
         names.extend(drive_names() if d == "all" else [d])
-    rows = []
-    for d in names:
-        r = validate_drive(d, rotation=args.rotation)
-        rows.append({k: r[k] for k in COLUMNS})
-    emit(pd.DataFrame(rows, columns=COLUMNS), args.output_format)
+    emit(validation_table(names, rotation=args.rotation)[COLUMNS], args.output_format)
     return 0

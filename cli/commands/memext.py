@@ -14,11 +14,11 @@ models/memory/memory_extension.py.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 import pandas as pd
 
 from cli.output import add_format_option, emit
+from cli.traceopts import add_trace_options, load_trace_from_args
 
 NAME = "memext"
 HELP = "page faults and slowdown of a DRAM + PCM/Flash memory extension (CSV: device,dram_frac,faults,slowdown,...)"
@@ -27,9 +27,7 @@ ALIASES = {"pcm": "pcm-memext", "flash": "nand-flash"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from cli.traceopts import add_trace_options
-
-    add_trace_options(p, block_size=False)
+    add_trace_options(p, kind="memory", block_size=False)
     p.add_argument("--dram-frac", type=float, nargs="+", default=[0.25],
                    help="DRAM:NVM capacity ratio(s) (default 0.25 = 1:4)")
     p.add_argument("--device", nargs="+", default=["pcm"], help="pcm, flash or catalogue device name(s)")
@@ -44,33 +42,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fault-overhead-ns", type=float, default=None,
                    help="OS fault cost besides the device read [ns] (default derived from the paper, ~5062)")
     p.add_argument("--include-instructions", action="store_true", help="also page instruction fetches")
-    add_format_option(p, "--output")
-
-
-def load_mem_trace(args: argparse.Namespace):
-    """A MemTrace from a file path or a bundled name (``lackey:...`` via the trace layer, or the paging
-    module's ``load_memtrace`` names)."""
-    import importlib
-
-    from cli.traceopts import load_trace_from_args
-    from models.traces.bundled import bundled_traces
-
-    if Path(args.trace).exists() or args.trace in bundled_traces():
-        return load_trace_from_args(args, kind="mem")
-    for mod in ("models.traces.memtraces", "models.memory.paging"):
-        try:
-            loader = importlib.import_module(mod).load_memtrace
-        except (ImportError, AttributeError):
-            continue
-        return loader(args.trace, getattr(args, "max_requests", None))
-    return load_trace_from_args(args, kind="mem")
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from models.devices import get_device
     from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
 
-    trace = load_mem_trace(args)
+    trace = load_trace_from_args(args, kind="memory")
     stream = page_stream(trace, include_instructions=args.include_instructions)
     extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", args.base_ns_per_ref),
                                ("fault_overhead_ns", args.fault_overhead_ns)) if v is not None}
@@ -81,9 +60,8 @@ def run(args: argparse.Namespace) -> int:
             cfg = MemExtConfig(dram_frac=f, device=dev.name, accounting=args.accounting, policy=args.policy,
                                prefetch_depth=args.prefetch_depth, writeback=args.writeback, **extra)
             r = simulate_memext(stream, cfg, device=dev)
-            rows.append({"trace": stream.name, "device": dev.name, "dram_frac": f, "dram_pages": r.dram_pages,
-                         "footprint_pages": r.footprint_pages, "references": r.references, "faults": r.faults,
-                         "full_misses": r.full_misses, "partial_misses": r.partial_misses,
-                         "writebacks": r.writebacks, "time_ns": r.time_ns, "slowdown": r.slowdown})
-    emit(pd.DataFrame(rows), args.output_format)
+            rows.append(r.to_frame().assign(trace=stream.name, device=dev.name, dram_frac=f)[
+                ["trace", "device", "dram_frac", "dram_pages", "footprint_pages", "references", "faults",
+                 "full_misses", "partial_misses", "writebacks", "time_ns", "slowdown"]])
+    emit(pd.concat(rows, ignore_index=True), args.output_format)
     return 0

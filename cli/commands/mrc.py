@@ -1,7 +1,7 @@
 """LRU hit-ratio (miss-ratio) curve of a block trace, exact or SHARDS-sampled.
 
   pcm-planner mrc mqsim:tpcc-small --points 20
-  pcm-planner mrc trace.csv.gz --format msr --block-size 8192 --sizes 1000,10000,100000
+  pcm-planner mrc trace.csv.gz --trace-format msr --block-size 8192 --sizes 1000,10000,100000
   pcm-planner mrc big.trace --shards 0.01 --points 50
 
 Output columns ``cache_blocks,hit_ratio,byte_hit_ratio``: the LRU hit ratio of requests and
@@ -31,14 +31,14 @@ def _int_list(text: str) -> list[int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_trace_options(p)
+    add_trace_options(p, kind="block")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--sizes", type=str, default=None, help="cache sizes N,N,... [blocks]")
     g.add_argument("--points", type=int, default=None, help="K log-spaced sizes from 1 block to the footprint")
     p.add_argument("--shards", type=float, default=None, metavar="RATE",
                    help="SHARDS sampling rate in (0, 1] instead of the exact curve")
     p.add_argument("--seed", type=int, default=0, help="SHARDS hash seed (default 0)")
-    add_format_option(p, "--output")
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,6 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from models import planner
+    from reporting.planner_report import report_html
 
     kw = {}
     if args.personality:
@@ -44,6 +45,6 @@ def run(args: argparse.Namespace) -> int:
         emit(df, args.output_format)
     if args.html:
         with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(planner.report_html(df))
+            fh.write(report_html(df))
         print(f"wrote {args.html}", file=sys.stderr)
     return 0

@@ -4,18 +4,16 @@ The trace is a file (MQSim, DiskSim, SPC, MSR, blkparse, generic CSV, lackey; pl
 zstd; format auto-detected) or a bundled name:
 
   pcm-planner trace-stats mqsim:tpcc-small
-  pcm-planner trace-stats my.csv --format csv --time-col ts --op-col op --op-map R=read,W=write \\
-      --lba-col lba --size-col len --size-unit sectors --output json
+  pcm-planner trace-stats my.csv --trace-format csv --time-col ts --op-col op --op-map R=read,W=write \\
+      --lba-col lba --size-col len --size-unit sectors --format json
   pcm-planner trace-stats trace.blk.gz --table reuse        # reuse-count histogram
 
-Output: CSV ``statistic,value`` (``--output json``: one record), or a histogram table.
+Output: CSV ``statistic,value`` (``--format json``: one record), or a histogram table.
 """
 
 from __future__ import annotations
 
 import argparse
-
-import pandas as pd
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
@@ -26,7 +24,7 @@ HELP = "trace statistics (CSV statistic,value): requests, writes, footprint, siz
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p)
-    add_format_option(p, "--output")
+    add_format_option(p)
     p.add_argument("--table", choices=("stats", "reuse", "sizes"), default="stats",
                    help="stats (default), reuse (reuse-count histogram) or sizes (request-size histogram)")
 
@@ -34,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from models.traces.blocks import check_block_size
     from models.traces.core import MemTrace
-    from models.traces.stats import trace_stats
+    from models.traces.stats import statistic_table, trace_stats
 
     check_block_size(args.block_size)
     trace = load_trace_from_args(args)
@@ -46,11 +44,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--table sizes needs a block I/O trace (this is a memory-reference trace)")
         df = s.size_hist
     else:
-        d = s.to_dict()
-        d["format"] = trace.meta.get("format", "synthetic" if trace.name.startswith("synthetic:") else "")
-        if args.output_format == "json":
-            df = pd.DataFrame([d])
-        else:
-            df = pd.DataFrame({"statistic": list(d), "value": list(d.values())})
+        fmt = trace.meta.get("format", "synthetic" if trace.name.startswith("synthetic:") else "")
+        df = s.to_frame().assign(format=fmt)
+        if args.output_format != "json":
+            df = statistic_table(df)
     emit(df, args.output_format)
     return 0

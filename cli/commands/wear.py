@@ -1,7 +1,7 @@
 """PCM wear leveling (seed 003 section IV, Figure 9): bank-write balance of none/sg/rr/sfc.
 
   pcm-planner wear synthetic:fin1 --scheme sg,rr,sfc
-  pcm-planner wear trace.gz --format spc --scheme none,sg,rr,sfc --gap-interval 100 --horizon long-run
+  pcm-planner wear trace.gz --trace-format spc --scheme none,sg,rr,sfc --gap-interval 100 --horizon long-run
 
 Every write request counts one write per 32 KB stripe it touches (Table I geometry: 8 ranks x
 16 banks x 512 stripes). life_rate = avg / max bank writes; improvement_vs_sg = life rate / SG's
@@ -24,7 +24,7 @@ COLUMNS = ["scheme", "writes", "avg_bank_writes", "max_bank_writes", "life_rate"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_trace_options(p, block_size=False)
+    add_trace_options(p, kind="block", block_size=False)
     p.add_argument("--scheme", default="none,sg,rr,sfc",
                    help="schemes, comma separated: none, sg, rr, sfc (default all)")
     p.add_argument("--gap-interval", dest="gap_interval", type=int, default=100,
@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="one replay of the trace (default) or the long-run expectation after full rotations")
     p.add_argument("--literal-sfc", dest="literal_sfc", action="store_true",
                    help="SFC exactly as equation 1 (no per-cube rotation over ranks/banks)")
-    add_format_option(p, "--output")
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:

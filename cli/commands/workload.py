@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from cli.output import add_format_option, emit
 
 NAME = "workload"
@@ -35,14 +33,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.storage import workload_fit as wf
-    from models.storage.filebench import load_workload
+    from models._base import results_frame
+    from models.storage import workload as wf
 
     pers = args.personality
     if pers in wf.TABLE1 and not args.raw:
         w = wf.paper_workload(pers)
     else:
-        w = load_workload(pers)
+        w = wf.load_workload(pers)
     changes = {}
     if args.threads is not None:
         changes["threads"] = args.threads
@@ -52,11 +50,7 @@ def run(args: argparse.Namespace) -> int:
         changes["files_scale"] = args.files_scale
     if changes:
         w = w.with_changes(**changes)
-    rows = []
-    for c in args.config or ["pcm-dax"]:
-        r = wf.evaluate(w, c, threads=w.nthreads)
-        rows.append({"personality": w.name, "config": r.config, "threads": int(r.curve.threads.iloc[-1]),
-                     "ops_per_s": r.ops_per_s, "latency_ms": r.latency_ms})
-    emit(pd.DataFrame(rows, columns=["personality", "config", "threads", "ops_per_s", "latency_ms"]),
-         args.output_format)
+    results = [wf.evaluate(w, c, threads=w.nthreads) for c in args.config or ["pcm-dax"]]
+    df = results_frame(results).rename(columns={"workload": "personality"})
+    emit(df[["personality", "config", "threads", "ops_per_s", "latency_ms"]], args.output_format)
     return 0

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 
@@ -38,27 +36,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lru-granularity", dest="lru_granularity", choices=["block", "sector"], default="block",
                    help="LRU baseline: block (fill partial blocks from the HDD, write back whole 4 KiB "
                         "blocks; default) or sector (per-sector dirty bitmap, no fill)")
-    add_format_option(p, "--output")
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.storage.write_cache import (
-        footprint_bytes,
-        prepare_requests,
-        run_write_cache,
-        scaled_cache_sizes_mb,
-    )
+    from models.storage.write_cache import sweep_cache_sizes
 
     trace = load_trace_from_args(args, kind="block")
-    req = prepare_requests(trace)
-    sizes = args.cache_mb or scaled_cache_sizes_mb(footprint_bytes(req)).tolist()
-    if not args.cache_mb and min(sizes) * 2**20 < 2 * 4096:
-        raise ValueError(f"the trace touches only {req.footprint_blocks} blocks of 4 KiB: the paper's cache sizes "
-                         f"scaled to it start at {min(sizes):.3g} MB (< 2 blocks); give --cache-mb")
-    rows = []
-    for pol in args.policy or ["halo"]:
-        for c in sizes if pol != "none" else sizes[:1]:
-            r = run_write_cache(req, pol, c, drive=args.drive, lru_granularity=args.lru_granularity)
-            rows.append({k: r[k] for k in COLUMNS})
-    emit(pd.DataFrame(rows, columns=COLUMNS), args.output_format)
+    sweep = sweep_cache_sizes(trace, args.cache_mb, policies=args.policy or ["halo"], drive=args.drive,
+                              lru_granularity=args.lru_granularity)
+    emit(sweep.to_frame()[COLUMNS], args.output_format)
     return 0

@@ -3,7 +3,7 @@
 
 Used by ``make_memtraces.sh``: ``valgrind --tool=lackey --trace-mem=yes --log-fd=3 PROG
 3>&1 >/dev/null | lackey_to_npz.py OUT.npz --skip S --keep N ...``. The text is parsed
-in line-aligned blocks by the project's reader (:func:`models.traces.readers.read_lackey`);
+in line-aligned blocks by the project's reader (:func:`models.traces.formats.read_lackey`);
 the first ``--skip`` data references (program start-up) are dropped, the next ``--keep``
 are kept, then the input is closed (valgrind then stops on SIGPIPE). Instruction fetches
 are dropped unless ``--keep-instructions`` (they are counted in the metadata).
@@ -22,8 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from models.traces.memtraces import save_memtrace_npz  # noqa: E402
-from models.traces.readers import read_lackey  # noqa: E402
+from models.traces.formats import read_lackey, save_memtrace_npz  # noqa: E402
 
 
 def main(argv=None) -> int:

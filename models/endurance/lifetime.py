@@ -24,7 +24,14 @@ Under leveled wear every line receives ``W / (C eta)`` writes per byte per secon
 ``k = max(1, ceil(f N))``. The ``k``-th order statistic of ``N`` uniforms is
 ``Beta(k, N - k + 1)``; mapping one Beta draw per trial through the lognormal quantile
 gives the exact lifetime distribution without sampling the ~10^8 lines (or any write).
-With ``sigma = 0`` every trial equals the closed form.
+With ``sigma = 0`` every trial equals the closed form. Since ``L`` is proportional to ``1 / W``,
+the distribution at another write rate is the same one scaled (:func:`lifetime_band`).
+
+Write rates from traces
+-----------------------
+:func:`derived_write_rates` replays the bundled memory traces and our synthetic page
+streams through the memory-extension model (FIFO, DRAM:NVM 1:4) and divides the dirty
+write-backs x 4 KiB by the modelled run time, for Figure 2 rows beyond the seed's one rate.
 
 References
 ----------
@@ -35,13 +42,14 @@ References
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from pydantic import Field, NonNegativeInt
+from pydantic import Field
 from scipy import special
 
-from models._base import ModelInput, NonNegativeFloat, as_generator
+from models._base import ModelInput, ModelResult, as_generator
 
 __all__ = [
     "SECONDS_PER_YEAR",
@@ -53,7 +61,9 @@ __all__ = [
     "lifetime_monte_carlo",
     "lifetime_bruteforce_lines",
     "LifetimeDistribution",
+    "lifetime_band",
     "SEED_WRITE_RATES",
+    "derived_write_rates",
     "figure2_table",
 ]
 
@@ -164,22 +174,35 @@ def write_rate_for_lifetime(capacity_bytes, endurance_writes_per_cell, lifetime_
                             wear_efficiency=wear_efficiency)
 
 
-class LifetimeDistribution(ModelInput):
-    """Result of :func:`lifetime_monte_carlo` (all lifetimes in years)."""
+@dataclass(frozen=True)
+class LifetimeDistribution(ModelResult):
+    """Result of :func:`lifetime_monte_carlo` (all lifetimes in years).
 
-    closed_form_years: NonNegativeFloat
-    p10_years: NonNegativeFloat
-    p50_years: NonNegativeFloat
-    p90_years: NonNegativeFloat
-    mean_years: NonNegativeFloat
-    trials: NonNegativeInt
-    lines: NonNegativeInt
-    fail_rank: int = Field(description="k: the device fails when its k-th line wears out")
-    samples_years: tuple[float, ...] = Field(default=(), repr=False)
+    Attributes
+    ----------
+    closed_form_years, p10_years, p50_years, p90_years, mean_years : float
+        Closed-form lifetime and the Monte Carlo percentiles and mean [years].
+    trials : int
+        Simulated devices [-].
+    lines : int
+        Lines per device ``N`` [-].
+    fail_rank : int
+        ``k``: the device fails when its k-th line wears out [-].
+    samples_years : tuple of float
+        Every trial's lifetime [years] (empty unless ``keep_samples``).
 
-    def as_frame(self) -> pd.DataFrame:
-        """One-row table of the summary (no samples)."""
-        return pd.DataFrame([self.model_dump(exclude={"samples_years"})])
+    ``to_frame()`` is one row of the summary (no samples).
+    """
+
+    closed_form_years: float
+    p10_years: float
+    p50_years: float
+    p90_years: float
+    mean_years: float
+    trials: int
+    lines: int
+    fail_rank: int
+    samples_years: tuple[float, ...] = field(default=(), repr=False)
 
 
 def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float,
@@ -258,6 +281,45 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
     )
 
 
+def lifetime_band(distribution: LifetimeDistribution, capacity_bytes: float, endurance_writes_per_cell: float,
+                  write_rates_bytes_per_s, *, wear_efficiency: float = 1.0) -> pd.DataFrame:
+    """Closed-form lifetime and the Monte Carlo P10/P50/P90 band at other write rates.
+
+    ``L`` is proportional to ``1 / W`` for every line, so the distribution's percentiles keep
+    their ratio to the closed form at any write rate: ``P_q(W) = L(W) P_q / L_closed``.
+
+    Parameters
+    ----------
+    distribution : LifetimeDistribution
+        A :func:`lifetime_monte_carlo` result for this capacity, endurance and efficiency.
+    capacity_bytes, endurance_writes_per_cell : float
+        As for :func:`lifetime_seconds` [bytes], [writes per cell].
+    write_rates_bytes_per_s : array_like
+        Cell write rates [bytes/s].
+    wear_efficiency : float, keyword-only
+        Wear-leveling efficiency (0, 1] [-].
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``write_rate_MBps`` [MB/s], ``closed_form_years``, ``p10_years``,
+        ``p50_years``, ``p90_years`` [years], one row per rate.
+
+    >>> mc = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.25, seed=1)
+    >>> band = lifetime_band(mc, 16e9, 1e7, [1e9, 2e9])
+    >>> bool(np.allclose(band.p50_years * [1, 2], mc.p50_years)), band.write_rate_MBps.tolist()
+    (True, [1000.0, 2000.0])
+    """
+    w = np.asarray(write_rates_bytes_per_s, dtype=float)
+    base = lifetime_years(capacity_bytes, endurance_writes_per_cell, w, wear_efficiency=wear_efficiency)
+    closed = distribution.closed_form_years
+    return pd.DataFrame({
+        "write_rate_MBps": w / 1e6, "closed_form_years": base,
+        "p10_years": base * distribution.p10_years / closed, "p50_years": base * distribution.p50_years / closed,
+        "p90_years": base * distribution.p90_years / closed,
+    })
+
+
 def lifetime_bruteforce_lines(n_lines: int, endurance_writes_per_cell: float, seconds_per_write: float,
                               *, endurance_sigma: float, fail_fraction: float, trials: int,
                               seed=0) -> np.ndarray:
@@ -284,6 +346,44 @@ def lifetime_bruteforce_lines(n_lines: int, endurance_writes_per_cell: float, se
 SEED_WRITE_RATES: dict[str, float] = {
     "Lulesh (seed 002 Fig. 9: ~5 years)": float(write_rate_for_lifetime(16e9, 1e7, 5.0)),
 }
+
+
+def derived_write_rates(*, dram_frac: float = 0.25) -> tuple[dict[str, float], dict[str, str]]:
+    """Cell write rates [bytes/s] of the bundled memory traces and our synthetic page streams.
+
+    Each trace (by program name) and each synthetic pattern (``synthetic <pattern> (ours)``,
+    seed 0) runs through :func:`models.memory.memory_extension.trace_write_rate` with FIFO
+    at ``dram_frac`` (DRAM:NVM 1:4 by default): dirty write-backs x 4 KiB / modelled run time,
+    1 ns per reference ASSUMED.
+
+    Returns
+    -------
+    rates : dict
+        Workload name -> cell write rate [bytes/s].
+    sources : dict
+        Workload name -> how the rate was derived (a ``source`` column of :func:`figure2_table`).
+    """
+    from models.memory.memory_extension import (
+        SYNTHETIC_PATTERNS,
+        MemExtConfig,
+        page_stream,
+        synthetic_page_stream,
+        trace_write_rate,
+    )
+    from models.traces import bundled_traces, load
+
+    cfg = MemExtConfig(dram_frac=dram_frac)
+    how = (f"FIFO at DRAM:NVM 1:{1 / dram_frac:g}, dirty write-backs x 4 KiB / modelled run time "
+           "(1 ns per reference ASSUMED)")
+    rates, sources = {}, {}
+    for name in (n.split(":", 1)[1] for n in bundled_traces("memory")):
+        rates[name] = trace_write_rate(page_stream(load(name, kind="memory")), cfg)
+        sources[name] = f"derived from the bundled memory trace: {how}"
+    for p in SYNTHETIC_PATTERNS:
+        name = f"synthetic {p} (ours)"
+        rates[name] = trace_write_rate(synthetic_page_stream(p, seed=0), cfg)
+        sources[name] = f"derived from our synthetic page stream: {how}"
+    return rates, sources
 
 
 def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,

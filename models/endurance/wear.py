@@ -1,7 +1,7 @@
 """PCM wear leveling over stripes: static, start-gap, round-robin and space-filling-curve schemes.
 
-Seed 003 (Sun et al., section IV, section V-B, Table I, equation 1, Figure 9) levels the
-wear of a PCM write cache in units of *stripes* (32 KB = 64 blocks of 512 B). The device
+Seed 003 (Liu et al., MASCOTS 2012, section IV, section V-B, Table I, equation 1, Figure 9)
+levels the wear of a PCM write cache in units of *stripes* (32 KB = 64 blocks of 512 B). The device
 is a 3-D array of ``ranks x banks x stripes`` (Table I: 8 x 16 x 512 = 65,536 stripes,
 2 GiB). A scheme maps the logical stripe number ``LSN = LBN // 64`` of every write to a
 physical ``(rank, bank, stripe)`` that may change over time; we count the writes every
@@ -102,8 +102,9 @@ is computed from data writes like the paper's Figure 9, and
 
 References
 ----------
-.. [1] Z. Sun et al., "A High Performance and Durable Hybrid PCM-HDD Storage" (HALO and
-   SFC wear leveling) (seed 003), section IV, Table I, equation 1; section V-B, Figure 9.
+.. [1] Z. Liu, B. Wang, P. Carpenter, D. Li, J. S. Vetter, W. Yu, "PCM-Based Durable Write
+   Cache for Fast Disk I/O", MASCOTS 2012 (HALO and SFC wear leveling) (seed 003), section IV,
+   Table I, equation 1; section V-B, Figure 9.
 .. [2] M. K. Qureshi, J. Karidis, M. Franceschini, V. Srinivasan, L. Lastras, B. Abali,
    "Enhancing Lifetime and Security of PCM-Based Main Memory with Start-Gap Wear
    Leveling", MICRO 2009 (start-gap, region-based start-gap, psi = 100).
@@ -117,14 +118,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numba import njit
 from pydantic import Field, model_validator
 
-from models._base import ModelInput
+from models._base import ModelInput, ModelResult, results_frame
+from models.provenance import param
 
 __all__ = [
     "SCHEMES",
@@ -170,15 +172,19 @@ class WearConfig(ModelInput):
     ([65536, 65504, 65408, 65504], 65408)
     """
 
-    block_bytes: int = Field(512, ge=1, le=1 << 20, description="block (sector) size [bytes]")
-    stripe_blocks: int = Field(64, ge=1, le=1 << 16, description="blocks per stripe [blocks]")
-    stripes_per_bank: int = Field(512, ge=2, le=1 << 20, description="stripes in a bank [stripes]")
-    banks_per_rank: int = Field(16, ge=1, le=1024, description="banks in a rank [banks]")
-    ranks: int = Field(8, ge=1, le=1024, description="ranks in the device [ranks]")
-    cubes: int = Field(32, ge=1, le=1 << 16, description="SFC cubes, splitting the stripe dimension [-]")
-    sg_regions: int = Field(32, ge=1, le=1 << 20,
+    block_bytes: int = Field(param("wear.block_bytes").value, ge=1, le=1 << 20,
+                             description="block (sector) size [bytes]")
+    stripe_blocks: int = Field(param("wear.stripe_blocks").value, ge=1, le=1 << 16,
+                               description="blocks per stripe [blocks]")
+    stripes_per_bank: int = Field(param("wear.stripes_per_bank").value, ge=2, le=1 << 20,
+                                  description="stripes in a bank [stripes]")
+    banks_per_rank: int = Field(param("wear.banks_per_rank").value, ge=1, le=1024, description="banks in a rank [banks]")
+    ranks: int = Field(param("wear.ranks").value, ge=1, le=1024, description="ranks in the device [ranks]")
+    cubes: int = Field(param("wear.cubes").value, ge=1, le=1 << 16,
+                       description="SFC cubes, splitting the stripe dimension [-]")
+    sg_regions: int = Field(param("wear.sg_regions").value, ge=1, le=1 << 20,
                             description="start-gap regions of the SG scheme (contiguous physical stripes) [-]")
-    gap_interval_writes: int = Field(100, ge=1, le=1 << 40,
+    gap_interval_writes: int = Field(param("wear.gap_interval_writes").value, ge=1, le=1 << 40,
                                      description="psi: writes to a region between two gap moves [writes]")
     sfc_rotate_cubes: bool = Field(True, description="rotate each cube's curve over ranks/banks (see module doc)")
 
@@ -461,8 +467,11 @@ def _wear_kernel(lsn, code, R, B, S, C, N, psi, table, start, gap, count,
 
 
 @dataclass(frozen=True)
-class WearResult:
+class WearResult(ModelResult):
     """Write counts of one scheme over one write stream.
+
+    ``to_frame()``: one row ``scheme, writes, moves, avg_bank_writes, max_bank_writes,
+    life_rate, movement_overhead, life_rate_with_movement``.
 
     Attributes
     ----------
@@ -491,6 +500,9 @@ class WearResult:
     move_stripe_writes: np.ndarray
     moves: int
     state: WearState = field(repr=False)
+
+    FRAME_EXTRAS: ClassVar[tuple[str, ...]] = ("avg_bank_writes", "max_bank_writes", "life_rate",
+                                               "movement_overhead", "life_rate_with_movement")
 
     @property
     def avg_bank_writes(self) -> float:
@@ -903,17 +915,10 @@ def compare_schemes(stream, schemes=SCHEMES, config: WearConfig | None = None, *
         raise ValueError("the write stream is empty (no writes to level)")
     res = {s: simulate_wear(stream, s, config, fold=fold) for s in schemes}
     sg = res["sg"].life_rate if "sg" in res else float("nan")
-    df = pd.DataFrame({
-        "scheme": schemes,
-        "writes": [res[s].writes for s in schemes],
-        "avg_bank_writes": [res[s].avg_bank_writes for s in schemes],
-        "max_bank_writes": [res[s].max_bank_writes for s in schemes],
-        "life_rate": [res[s].life_rate for s in schemes],
-        "improvement_vs_sg": [res[s].life_rate / sg for s in schemes],
-        "moves": [res[s].moves for s in schemes],
-        "movement_overhead": [res[s].movement_overhead for s in schemes],
-        "life_rate_with_movement": [res[s].life_rate_with_movement for s in schemes],
-    })
+    one = results_frame([res[s] for s in schemes])
+    one["improvement_vs_sg"] = [res[s].life_rate / sg for s in schemes]
+    df = one[["scheme", "writes", "avg_bank_writes", "max_bank_writes", "life_rate", "improvement_vs_sg",
+              "moves", "movement_overhead", "life_rate_with_movement"]].copy()
     lr = []
     for s in schemes:
         w = long_run_bank_writes(stream, s, config, fold=fold)

@@ -44,13 +44,15 @@ from __future__ import annotations
 
 import json
 import zipfile
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from models._base import as_generator
+from models._base import ModelResult, as_generator
+from models.provenance import param
 
 __all__ = [
     "PAGE_BYTES",
@@ -61,6 +63,7 @@ __all__ = [
     "PagePairs",
     "load_page_pairs",
     "synthetic_page_pairs",
+    "PageCosts",
     "page_costs",
     "write_reduction_table",
     "lifetime_by_scheme",
@@ -68,7 +71,8 @@ __all__ = [
 ]
 
 PAGE_BYTES = 4096
-LINE_BYTES = 64
+#: NVM write granularity [bytes] (registry ``write_reduction.line_bytes``, seed 002 §5.1.1).
+LINE_BYTES = param("write_reduction.line_bytes").value
 _WORDS = PAGE_BYTES // 4
 _LINE_WORDS = LINE_BYTES // 4
 
@@ -383,8 +387,40 @@ def _words(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a).view(np.uint32).reshape(a.shape[0], _WORDS)
 
 
+@dataclass(frozen=True)
+class PageCosts(ModelResult):
+    """Per-page cost of writing every evicted page under each scheme (from :func:`page_costs`).
+
+    Attributes
+    ----------
+    schemes : tuple of str
+        Scheme names, in the order asked for.
+    bits : dict of str to int64 array
+        Scheme -> cells programmed per page [bits] (length ``n`` pages).
+    lines : dict of str to int64 array
+        Scheme -> 64-byte lines written per page [lines].
+    """
+
+    schemes: tuple[str, ...]
+    bits: dict[str, np.ndarray]
+    lines: dict[str, np.ndarray]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (scheme, page), schemes in order: ``scheme, page, bits_written,
+        bytes_written, lines_written`` (bytes = cells / 8).
+
+        >>> page_costs(synthetic_page_pairs(2, seed=0), schemes=("baseline",)).to_frame().columns.tolist()
+        ['scheme', 'page', 'bits_written', 'bytes_written', 'lines_written']
+        """
+        frames = [pd.DataFrame({"scheme": s, "page": np.arange(len(self.bits[s])), "bits_written": self.bits[s],
+                                "bytes_written": self.bits[s] / 8.0, "lines_written": self.lines[s]})
+                  for s in self.schemes]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+            columns=["scheme", "page", "bits_written", "bytes_written", "lines_written"])
+
+
 def page_costs(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str = "random",
-               metadata_in_nvm: bool = False, seed=0) -> dict[str, dict[str, np.ndarray]]:
+               metadata_in_nvm: bool = False, seed=0) -> PageCosts:
     """Per-page cost of writing each evicted page under each scheme.
 
     Parameters
@@ -402,12 +438,12 @@ def page_costs(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str = "random",
 
     Returns
     -------
-    dict
-        scheme -> ``{"bits": int64[n], "lines": int64[n]}`` (cells and 64-B lines written per page).
+    PageCosts
+        Cells (``bits``) and 64-B lines (``lines``) written per page, by scheme.
 
     >>> p = synthetic_page_pairs(50, seed=3)
     >>> c = page_costs(p, schemes=("baseline", "inclusive+dcw+pin"))
-    >>> int(c["baseline"]["bits"][0]), bool((c["inclusive+dcw+pin"]["bits"] <= 32768).all())
+    >>> int(c.bits["baseline"][0]), bool((c.bits["inclusive+dcw+pin"] <= 32768).all())
     (32768, True)
     """
     schemes = tuple(schemes)
@@ -450,7 +486,8 @@ def page_costs(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str = "random",
             mf[k] = (_mfwr_images(new, k, metadata_in_nvm, width), _mfwr_images(old, k, metadata_in_nvm, width))
         return mf[k]
 
-    out: dict[str, dict[str, np.ndarray]] = {}
+    out_bits: dict[str, np.ndarray] = {}
+    out_lines: dict[str, np.ndarray] = {}
     for s in schemes:
         if s == "baseline":
             bits, lines = full_bits.copy(), full_lines.copy()
@@ -471,8 +508,9 @@ def page_costs(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str = "random",
         if s != "baseline":
             bits = np.where(dirty, bits, 0)
             lines = np.where(dirty, lines, 0)
-        out[s] = {"bits": np.asarray(bits, np.int64), "lines": np.asarray(lines, np.int64)}
-    return out
+        out_bits[s] = np.asarray(bits, np.int64)
+        out_lines[s] = np.asarray(lines, np.int64)
+    return PageCosts(tuple(out_bits), out_bits, out_lines)
 
 
 def write_reduction_table(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str = "random",
@@ -500,13 +538,13 @@ def write_reduction_table(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str 
         c = page_costs(p, schemes=schemes, no_pin_old=no_pin_old, metadata_in_nvm=metadata_in_nvm, seed=seed)
         base_bits = PAGE_BYTES * 8.0
         for s in schemes:
-            b = float(c[s]["bits"].mean())
+            b = float(c.bits[s].mean())
             rows.append({
                 "workload": gname,
                 "scheme": s,
                 "bits_written_per_page": b,
                 "bytes_written_per_page": b / 8.0,
-                "lines_written_per_page": float(c[s]["lines"].mean()),
+                "lines_written_per_page": float(c.lines[s].mean()),
                 "saving_vs_baseline": 1.0 - b / base_bits,
                 "paper_saving": PAPER_SAVINGS.get(s, np.nan),
             })
@@ -515,26 +553,33 @@ def write_reduction_table(pages: PagePairs, *, schemes=SCHEMES, no_pin_old: str 
 
 
 def lifetime_by_scheme(table: pd.DataFrame, baseline_write_rate_bytes_per_s: float, *,
-                       capacity_bytes: float = 16e9, endurance_writes_per_cell: float = 1e7,
-                       wear_efficiency: float = 1.0) -> pd.DataFrame:
+                       capacity_bytes: float = param("memext.nvm_capacity_bytes").value,
+                       endurance_writes_per_cell: float | None = None,
+                       wear_efficiency: float = param("lifetime.wear_efficiency").value) -> pd.DataFrame:
     """Figure 9 analogue: lifetime [years] when each scheme scales the baseline write rate.
 
     ``rate = baseline_rate x bytes_written_per_page / 4096``; lifetime from
     :func:`models.endurance.lifetime.lifetime_years` (infinite when nothing is written).
+    Defaults: seed 002's 16 GB extension (registry ``memext.nvm_capacity_bytes``), the
+    catalogue ``pcm-memext`` endurance (1e7) and ideal wear leveling
+    (``lifetime.wear_efficiency``, assumed).
 
     >>> t = pd.DataFrame({"scheme": ["baseline", "x"], "bytes_written_per_page": [4096.0, 204.8]})
     >>> lifetime_by_scheme(t, 1.0144e9).lifetime_years.round(1).tolist()
     [5.0, 100.0]
     """
+    from models.devices import get_device
     from models.endurance.lifetime import lifetime_years
 
+    if endurance_writes_per_cell is None:
+        endurance_writes_per_cell = get_device("pcm-memext").endurance_writes_per_cell
     out = table.copy()
     frac = out["bytes_written_per_page"].to_numpy(float) / PAGE_BYTES
     rate = baseline_write_rate_bytes_per_s * frac
     years = np.full(len(out), np.inf)
     pos = rate > 0
     if pos.any():
-        years[pos] = lifetime_years(capacity_bytes, endurance_writes_per_cell, rate[pos],
+        years[pos] = lifetime_years(16e9, endurance_writes_per_cell, rate[pos],
                                     wear_efficiency=wear_efficiency)
     out["write_rate_MBps"] = rate / 1e6
     out["lifetime_years"] = years

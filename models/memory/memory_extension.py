@@ -29,6 +29,14 @@ every page) keeps ``r`` of the footprint in DRAM, an exclusive one ``r / (1 + r)
 25 % vs 20 %). Exclusive extensions write every evicted page, inclusive ones only dirty
 pages. First touches allocate in DRAM without an NVM read unless ``cold_start_in_nvm``.
 
+Replacement (§5.4): DRAM pages sit on a ring swept by one hand, the kernel shared with
+:mod:`models.sim.policies` (:func:`models.sim.primitives.ring_victim`). FIFO evicts the page
+under the hand; CLOCK clears set reference bits until it finds a clear one; the age-based
+policy adds 1 to a page's counter (at most ``age_max``) when the sweep finds its bit set
+(clearing it), subtracts 1 otherwise and evicts at ``<= 0``. Pages enter with a clear bit
+and counter 0; ``age_max = 1`` is CLOCK. The counter follows the paper's text, not
+libCacheSim's n-bit Clock, which adds 1 per hit (``docs/models/sim.md``).
+
 Prefetcher (§5.3): the page-fault handler trains a stride detector on the faulting virtual
 page numbers: it keeps the 8 most recent distinct strides with a count each; strides seen
 at least 5 times are "confirmed". On a fault, if no prefetch is in progress and some
@@ -49,16 +57,17 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numba import njit
-from pydantic import Field, NonNegativeInt
+from pydantic import Field
 
-from models._base import ModelInput, NonNegativeFloat
+from models._base import ModelInput, ModelResult, results_frame
 from models.devices import DeviceProfile, get_device
-from models.sim.policies import _evict
+from models.provenance import param
+from models.sim.primitives import evict_block, ring_advance, ring_victim
 
 __all__ = [
     "PAGE_BYTES",
@@ -89,16 +98,19 @@ DRAM_FRACTIONS = (0.5, 0.25, 0.125, 0.0625)
 #: Seed 002 §5.2, Figure 11: average slowdown vs DRAM-only at 1:4 (PCM "63.8 % performance
 #: degradation", Flash "368 %").
 PAPER_SLOWDOWN_25 = {"pcm-memext": 1.638, "nand-flash": 4.68}
-#: DRAM-only time per (data) memory reference [ns]. ASSUMPTION: the seed does not publish
-#: run times per reference. 1 ns = a ~3.7 GHz core (the paper's A10-7850K) at CPI ~1.5 with
-#: ~0.4 data references per instruction; override per workload when its run time is known.
-BASE_NS_PER_REF = 1.0
-#: Submission of a prefetch work item to a kernel worker, "about 3-4 microseconds" (§5.3) [ns].
-SUBMIT_NS = 3500.0
+#: DRAM-only time per (data) memory reference [ns]. ASSUMPTION (registry
+#: ``memext.base_ns_per_ref``): the seed does not publish run times per reference. 1 ns = a
+#: ~3.7 GHz core (the paper's A10-7850K) at CPI ~1.5 with ~0.4 data references per
+#: instruction; override per workload when its run time is known.
+BASE_NS_PER_REF = param("memext.base_ns_per_ref").value
+#: Submission of a prefetch work item to a kernel worker, "about 3-4 microseconds" (§5.3) [ns]
+#: (registry ``memext.submit_ns``, published).
+SUBMIT_NS = param("memext.submit_ns").value
 
 
-def implied_fault_overhead_ns(pcm_slowdown: float = 1.638, flash_slowdown: float = 4.68, *,
-                              pcm_read_ns: float = 150.0, flash_read_ns: float = 25000.0) -> float:
+def implied_fault_overhead_ns(pcm_slowdown: float = PAPER_SLOWDOWN_25["pcm-memext"],
+                              flash_slowdown: float = PAPER_SLOWDOWN_25["nand-flash"], *,
+                              pcm_read_ns: float | None = None, flash_read_ns: float | None = None) -> float:
     """OS fault cost (outside the device read) implied by two slowdowns of the same workloads [ns].
 
     With the same faults per reference, ``(S - 1) ∝ (t_fault + t_read)``, so the ratio of the
@@ -107,11 +119,16 @@ def implied_fault_overhead_ns(pcm_slowdown: float = 1.638, flash_slowdown: float
     paper's averages at 1:4 (1.638x and 4.68x, Figure 11) it gives ~5.1 us: the paper's
     slowdowns cannot come from the device latencies alone (150 ns vs 25 us would make the
     Flash excess 166x the PCM one, not 5.8x); the emulated fault path (trap, PerMA driver,
-    4 KiB copy, remap) costs microseconds.
+    4 KiB copy, remap) costs microseconds. The read latencies default to the catalogue's
+    ``pcm-memext`` and ``nand-flash`` (150 ns and 25 us, seed 002).
 
     >>> round(implied_fault_overhead_ns())
     5062
     """
+    if pcm_read_ns is None:
+        pcm_read_ns = get_device("pcm-memext").read_latency_ns
+    if flash_read_ns is None:
+        flash_read_ns = get_device("nand-flash").read_latency_ns
     q = (flash_slowdown - 1.0) / (pcm_slowdown - 1.0)
     if not (np.isfinite(q) and q > 1.0):
         raise ValueError("flash_slowdown - 1 must exceed pcm_slowdown - 1 (both > 1)")
@@ -122,8 +139,9 @@ def implied_fault_overhead_ns(pcm_slowdown: float = 1.638, flash_slowdown: float
 
 
 #: OS page-fault handling cost besides the device read [ns]: DERIVED from the paper's two
-#: published averages (Figure 11) by :func:`implied_fault_overhead_ns`, not measured.
-FAULT_OVERHEAD_NS = round(implied_fault_overhead_ns(), 0)
+#: published averages (Figure 11) by :func:`implied_fault_overhead_ns`, not measured (registry
+#: ``memext.fault_overhead_ns``; a test checks it equals ``round(implied_fault_overhead_ns())``).
+FAULT_OVERHEAD_NS = param("memext.fault_overhead_ns").value
 
 
 @dataclass(frozen=True)
@@ -219,10 +237,10 @@ class MemExtConfig(ModelInput):
     (25000.0, 400000.0)
     """
 
-    dram_frac: float = Field(0.25, gt=0, le=1, description="DRAM:NVM capacity ratio [-]")
+    dram_frac: float = Field(param("memext.dram_frac").value, gt=0, le=1, description="DRAM:NVM capacity ratio [-]")
     accounting: Literal["inclusive", "exclusive"] = "inclusive"
     policy: Literal["fifo", "clock", "age"] = "fifo"
-    age_max: int = Field(3, ge=1, le=255, description="age-based counter saturation [-]")
+    age_max: int = Field(param("memext.age_max").value, ge=1, le=255, description="age-based counter saturation [-]")
     device: str = Field("pcm-memext", description="catalogue device of the NVM")
     read_ns: float | None = Field(None, gt=0, le=1e9, description="page read latency override [ns]")
     write_ns: float | None = Field(None, gt=0, le=1e9, description="page write latency override [ns]")
@@ -230,8 +248,10 @@ class MemExtConfig(ModelInput):
     base_ns_per_ref: float = Field(BASE_NS_PER_REF, gt=0, le=1e6, description="DRAM-only time per reference [ns]")
     writeback: Literal["buffered", "sync"] = "buffered"
     prefetch_depth: int = Field(0, ge=0, le=256, description="pages prefetched per confirmed stride [-]")
-    prefetch_strides: int = Field(8, ge=1, le=64, description="strides remembered [-]")
-    prefetch_threshold: int = Field(5, ge=1, le=1000, description="repeats that confirm a stride [-]")
+    prefetch_strides: int = Field(param("memext.prefetch_strides").value, ge=1, le=64,
+                                  description="strides remembered [-]")
+    prefetch_threshold: int = Field(param("memext.prefetch_threshold").value, ge=1, le=1000,
+                                    description="repeats that confirm a stride [-]")
     submit_ns: float = Field(SUBMIT_NS, ge=0, le=1e8, description="prefetch submission overhead [ns]")
     cold_start_in_nvm: bool = False
 
@@ -243,25 +263,52 @@ class MemExtConfig(ModelInput):
         return float(r), float(w)
 
 
-class MemExtResult(ModelInput):
-    """Outcome of :func:`simulate_memext` (counts and times)."""
+@dataclass(frozen=True)
+class MemExtResult(ModelResult):
+    """Outcome of :func:`simulate_memext` (counts and times).
 
-    references: NonNegativeInt
-    footprint_pages: NonNegativeInt
-    dram_pages: NonNegativeInt
-    full_misses: NonNegativeInt
-    partial_misses: NonNegativeInt
-    cold_allocations: NonNegativeInt
-    evictions: NonNegativeInt
-    dirty_evictions: NonNegativeInt
-    writebacks: int = Field(description="pages written to the NVM [pages]")
-    prefetch_submissions: NonNegativeInt
-    prefetched_pages: NonNegativeInt
-    prefetch_useful: NonNegativeInt
-    cpu_ns: NonNegativeFloat
-    device_busy_ns: NonNegativeFloat
-    time_ns: NonNegativeFloat
-    dram_only_ns: NonNegativeFloat
+    Attributes
+    ----------
+    references : int
+        Page references simulated [references].
+    footprint_pages, dram_pages : int
+        Distinct pages referenced; DRAM capacity [pages].
+    full_misses, partial_misses : int
+        NVM faults on pages neither in DRAM nor in flight / on pages whose prefetch is still
+        in flight [faults].
+    cold_allocations : int
+        First touches allocated in DRAM without an NVM read [pages].
+    evictions, dirty_evictions : int
+        Pages evicted from DRAM, of which dirty [pages].
+    writebacks : int
+        Pages written to the NVM [pages] (every eviction when exclusive, else the dirty ones).
+    prefetch_submissions, prefetched_pages, prefetch_useful : int
+        Prefetch work items submitted; pages prefetched; prefetched pages referenced before
+        eviction [-].
+    cpu_ns, device_busy_ns, time_ns, dram_only_ns : float
+        Critical-path time, device busy time, modelled run time, DRAM-only run time [ns].
+
+    ``to_frame()``: one row of these fields, then ``faults`` and ``slowdown``.
+    """
+
+    references: int
+    footprint_pages: int
+    dram_pages: int
+    full_misses: int
+    partial_misses: int
+    cold_allocations: int
+    evictions: int
+    dirty_evictions: int
+    writebacks: int
+    prefetch_submissions: int
+    prefetched_pages: int
+    prefetch_useful: int
+    cpu_ns: float
+    device_busy_ns: float
+    time_ns: float
+    dram_only_ns: float
+
+    FRAME_EXTRAS: ClassVar[tuple[str, ...]] = ("faults", "slowdown")
 
     @property
     def faults(self) -> int:
@@ -278,60 +325,23 @@ class MemExtResult(ModelInput):
         """Bytes written to the NVM [bytes] (whole pages)."""
         return self.writebacks * PAGE_BYTES
 
-    def row(self) -> dict:
-        d = self.model_dump()
-        d.update(faults=self.faults, slowdown=self.slowdown)
-        return d
 
-
-_POL = {"fifo": 0, "clock": 1, "age": 2}
-# _evict is models.sim.policies' (numba's on-disk cache misses edits there, numba#1833).
-
-
-@njit(cache=True)
-def _advance(hand, cap):
-    """The hand one slot further round a ring of ``cap`` slots."""
-    hand += 1
-    return 0 if hand == cap else hand
-
-
-@njit(cache=True)
-def _victim(ring, hand, cap, policy, ref, cnt, age_max):
-    """Sweep the hand to the page to evict; return (page, hand).
-
-    FIFO (policy 0) takes the page under the hand; CLOCK (1) clears set reference bits until
-    it finds a clear one; the age policy (2) adds 1 (at most ``age_max``) to the counter of a
-    page whose bit is set (clearing the bit), else subtracts 1, and evicts at <= 0.
-    Stays specialised: ``models.sim.policies._ring`` sweeps CLOCK inline and has no age counters.
-    """
-    while True:
-        v = ring[hand]
-        if policy == 0:
-            return v, hand
-        if ref[v]:
-            ref[v] = False
-            if policy == 2:
-                cnt[v] = min(cnt[v] + 1, age_max)
-        elif policy == 1:
-            return v, hand
-        else:
-            cnt[v] -= 1
-            if cnt[v] <= 0:
-                return v, hand
-        hand = _advance(hand, cap)
+#: Ring sweep of each policy: the counter ceiling of :func:`models.sim.primitives.ring_victim`
+#: (0 FIFO, 1 CLOCK); the age policy uses ``age_max`` (1 is CLOCK exactly).
+_COUNTER_MAX = {"fifo": 0, "clock": 1}
 
 
 @njit(cache=True)
 def _replace(v, page, ring, hand, cap, resident, dirty, pref):
     """Evict ``v`` (under the hand) and put ``page`` in its slot; return (1 if v was dirty else 0, hand)."""
-    d = _evict(v, resident, dirty)
+    d = evict_block(v, resident, dirty)
     pref[v] = False
     ring[hand] = page
-    return d, _advance(hand, cap)
+    return d, ring_advance(hand, cap)
 
 
 @njit(cache=True)
-def _memext_kernel(ids, vpn, is_write, cap, policy, age_max, depth, n_strides, threshold,
+def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, wb_stall_ns, submit_ns, cold_in_nvm, exclusive):
     n = ids.shape[0]
     m = vpn.shape[0]
@@ -385,7 +395,7 @@ def _memext_kernel(ids, vpn, is_write, cap, policy, age_max, depth, n_strides, t
                 ring[size] = x
                 size += 1
             else:
-                v, hand = _victim(ring, hand, cap, policy, ref, cnt, age_max)
+                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
                 d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
                 evictions += 1
                 dirty_ev += d
@@ -447,9 +457,9 @@ def _memext_kernel(ids, vpn, is_write, cap, policy, age_max, depth, n_strides, t
                                 ring[size] = c
                                 size += 1
                             else:
-                                v, hand = _victim(ring, hand, cap, policy, ref, cnt, age_max)
+                                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
                                 if v == x:  # never evict the page just faulted in
-                                    hand = _advance(hand, cap)
+                                    hand = ring_advance(hand, cap)
                                     continue
                                 d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
                                 evictions += 1
@@ -490,8 +500,10 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
     device : DeviceProfile, keyword-only
         Device profile to use instead of the catalogue entry ``cfg.device``.
     use_sim_kernels : bool, keyword-only
-        Count FIFO/CLOCK faults without prefetching with :mod:`models.sim.policies` (the
-        shared kernels); the dedicated kernel here handles the age policy and prefetching.
+        Count FIFO/CLOCK faults without prefetching with :func:`models.sim.policies.simulate`
+        and derive the times in closed form; otherwise (and always for the age policy or
+        prefetching) the dedicated kernel here, which tracks time reference by reference. Both
+        evict with the same ring sweep.
 
     Returns
     -------
@@ -528,7 +540,7 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
                       submits=0, pf_pages=0, pf_useful=0)
     else:
         out, now = _memext_kernel(
-            stream.ids, stream.vpn, stream.is_write, cap, _POL[cfg.policy], cfg.age_max,
+            stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
             cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
             cfg.fault_overhead_ns, read_ns, wb_stall, cfg.submit_ns, cfg.cold_start_in_nvm, exclusive)
         keys = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful")
@@ -559,6 +571,12 @@ def _progress(cb, i, total):
         cb(i / total)
 
 
+def _sweep_table(keys: list[dict], results: list[MemExtResult], after: list[dict] | None = None) -> pd.DataFrame:
+    """One row per run: its ``keys`` columns, its result (``to_frame()`` columns), then ``after``."""
+    parts = [pd.DataFrame(keys), results_frame(results)] + ([pd.DataFrame(after)] if after is not None else [])
+    return pd.concat(parts, axis=1)
+
+
 def ratio_sweep(stream: PageStream, *, devices=("pcm-memext", "nand-flash"),
                 fractions=DRAM_FRACTIONS, progress=None, **cfg) -> pd.DataFrame:
     """Figures 10/11: faults and slowdown vs DRAM:NVM ratio for each device.
@@ -572,14 +590,14 @@ def ratio_sweep(stream: PageStream, *, devices=("pcm-memext", "nand-flash"),
         ``device, dram_frac, dram_pages, faults, writebacks, time_ns, slowdown`` and the other
         :class:`MemExtResult` fields.
     """
-    rows = []
+    keys, results = [], []
     jobs = [(d, f) for d in devices for f in fractions]
     for i, (d, f) in enumerate(jobs):
         dev = d if isinstance(d, DeviceProfile) else get_device(d)
-        r = simulate_memext(stream, MemExtConfig(**{**cfg, "dram_frac": f, "device": dev.name}), device=dev)
-        rows.append({"device": dev.name, "dram_frac": f, **r.row()})
+        results.append(simulate_memext(stream, MemExtConfig(**{**cfg, "dram_frac": f, "device": dev.name}), device=dev))
+        keys.append({"device": dev.name, "dram_frac": f})
         _progress(progress, i + 1, len(jobs))
-    return pd.DataFrame(rows)
+    return _sweep_table(keys, results)
 
 
 def prefetch_sweep(stream: PageStream, *, depths=(0, 1, 2, 4, 8, 16), progress=None, **cfg) -> pd.DataFrame:
@@ -593,14 +611,15 @@ def prefetch_sweep(stream: PageStream, *, depths=(0, 1, 2, 4, 8, 16), progress=N
         ``depth, full_misses, partial_misses, faults, saved_misses, time_ns, slowdown,
         speedup_vs_no_prefetch`` and the other result fields.
     """
-    rows = []
+    keys, results, after = [], [], []
     base = _run(stream, {**cfg, "prefetch_depth": 0})
     for i, d in enumerate(depths):
         r = base if d == 0 else _run(stream, {**cfg, "prefetch_depth": int(d)})
-        rows.append({"depth": int(d), **r.row(), "saved_misses": base.faults - r.faults,
-                     "speedup_vs_no_prefetch": base.time_ns / r.time_ns})
+        keys.append({"depth": int(d)})
+        results.append(r)
+        after.append({"saved_misses": base.faults - r.faults, "speedup_vs_no_prefetch": base.time_ns / r.time_ns})
         _progress(progress, i + 1, len(depths))
-    return pd.DataFrame(rows)
+    return _sweep_table(keys, results, after)
 
 
 def policy_sweep(stream: PageStream, *, policies=("fifo", "clock", "age"), fractions=DRAM_FRACTIONS,
@@ -612,16 +631,17 @@ def policy_sweep(stream: PageStream, *, policies=("fifo", "clock", "age"), fract
     pandas.DataFrame
         ``policy, dram_frac, faults, faults_rel_fifo, slowdown`` and the other result fields.
     """
-    rows = []
+    keys, results = [], []
     jobs = [(f, p) for f in fractions for p in policies]
     fifo = {}
     for i, (f, p) in enumerate(jobs):
         r = _run(stream, {**cfg, "dram_frac": f, "policy": p})
         if p == "fifo":
             fifo[f] = r.faults
-        rows.append({"policy": p, "dram_frac": f, **r.row()})
+        keys.append({"policy": p, "dram_frac": f})
+        results.append(r)
         _progress(progress, i + 1, len(jobs))
-    df = pd.DataFrame(rows)
+    df = _sweep_table(keys, results)
     if "fifo" not in policies:
         for f in fractions:
             fifo[f] = _run(stream, {**cfg, "dram_frac": f, "policy": "fifo"}).faults
@@ -639,15 +659,15 @@ def write_latency_sweep(stream: PageStream, *, flash_write_ns=(25e3, 100e3, 200e
     pandas.DataFrame
         ``config, write_ns, dram_frac, slowdown, ...`` (``config`` = ``pcm`` or ``flash-w<us>``).
     """
-    rows = []
+    keys, results = [], []
     cfgs = [("pcm", "pcm-memext", None)] + [(f"flash-w{w / 1e3:g}us", "nand-flash", float(w)) for w in flash_write_ns]
     jobs = [(c, f) for c in cfgs for f in fractions]
     for i, ((label, dev, w), f) in enumerate(jobs):
         c = MemExtConfig(**{**cfg, "dram_frac": f, "device": dev, "write_ns": w})
-        r = simulate_memext(stream, c)
-        rows.append({"config": label, "write_ns": c.latencies()[1], "dram_frac": f, **r.row()})
+        results.append(simulate_memext(stream, c))
+        keys.append({"config": label, "write_ns": c.latencies()[1], "dram_frac": f})
         _progress(progress, i + 1, len(jobs))
-    return pd.DataFrame(rows)
+    return _sweep_table(keys, results)
 
 
 def trace_write_rate(stream: PageStream, cfg: MemExtConfig | None = None) -> float:

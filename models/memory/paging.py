@@ -74,8 +74,8 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, field_validator, model_validator
 
-from models._base import ModelInput
-from models.devices import DeviceProfile, get_device
+from models._base import ModelInput, ModelResult
+from models.devices import DeviceProfile, device_names, get_device
 from models.sim.policies import simulate_clock
 from models.sim.stack_distance import hit_ratio_curve, stack_distances
 from models.traces.core import MemTrace
@@ -100,6 +100,8 @@ __all__ = [
     "PagingProfile",
     "profile_trace",
     "PagingInputs",
+    "paging_inputs",
+    "paging_profile",
     "paging_table",
     "run_paging",
     "best_page_sizes",
@@ -315,8 +317,10 @@ def compact_page_ids(address, page_sizes) -> dict[int, np.ndarray]:
 
 
 @dataclass(frozen=True)
-class PageSizeProfile:
+class PageSizeProfile(ModelResult):
     """LRU hit counts at every capacity and CLOCK faults at chosen memory sizes, for one page size.
+
+    ``to_frame()``: one row ``page_size_bytes, n_refs, footprint_pages, footprint_bytes``.
 
     Attributes
     ----------
@@ -338,6 +342,8 @@ class PageSizeProfile:
     footprint_pages: int
     lru_hits: np.ndarray
     clock_faults: dict = field(default_factory=dict)
+
+    FRAME_EXTRAS = ("footprint_bytes",)
 
     @property
     def footprint_bytes(self) -> int:
@@ -376,8 +382,11 @@ class PageSizeProfile:
 
 
 @dataclass(frozen=True)
-class PagingProfile:
-    """Per-page-size profiles of one trace (see :func:`profile_trace`)."""
+class PagingProfile(ModelResult):
+    """Per-page-size profiles of one trace (see :func:`profile_trace`).
+
+    ``to_frame()``: one row per page size (:class:`PageSizeProfile` rows).
+    """
 
     name: str
     n_refs: int
@@ -388,6 +397,10 @@ class PagingProfile:
     @property
     def page_sizes(self) -> list[int]:
         return sorted(self.pages)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``page_size_bytes, n_refs, footprint_pages, footprint_bytes``, one row per page size."""
+        return pd.concat([self.pages[p].to_frame() for p in self.page_sizes], ignore_index=True)
 
     def reference_footprint_bytes(self) -> int:
         """Footprint in :data:`REFERENCE_PAGE_BYTES` pages [bytes] (memory fractions refer to it)."""
@@ -590,6 +603,89 @@ class PagingInputs(ModelInput):
         return {"memory_fraction": list(self.memory_fraction or (0.5,))}
 
 
+def _storage_fields(latency_multiple, device, storage_latency_ns, storage_bandwidth_MBps) -> dict:
+    """PagingInputs storage fields for one storage choice (default: 10x DRAM)."""
+    given = [n for n, v in (("latency_multiple", latency_multiple), ("device", device),
+                            ("storage_latency_ns", storage_latency_ns)) if v is not None]
+    if len(given) > 1:
+        raise ValueError(f"storage: give only one of latency_multiple, device, storage_latency_ns (got {given})")
+    if storage_bandwidth_MBps is not None and storage_latency_ns is None:
+        raise ValueError("storage_bandwidth_MBps needs storage_latency_ns")
+    if storage_latency_ns is not None:
+        return {"storage_latency_ns": storage_latency_ns, "storage_bandwidth_MBps": storage_bandwidth_MBps}
+    if isinstance(device, DeviceProfile) and device.name not in device_names():
+        # a device outside the catalogue (e.g. defined in the app): its read latency and bandwidth
+        return {"storage_latency_ns": float(device.read_latency_ns),
+                "storage_bandwidth_MBps": float(device.effective_read_bandwidth_MBps)}
+    if device is not None:
+        return {"device": device.name if isinstance(device, DeviceProfile) else device}
+    k = 10.0 if latency_multiple is None else latency_multiple
+    return {"latency_multiples": tuple(np.atleast_1d(np.asarray(k, dtype=float)).tolist())}
+
+
+def paging_inputs(*, memory_fraction: float | None = None, memory_mib: float | None = None,
+                  latency_multiple=None, device: DeviceProfile | str | None = None,
+                  storage_latency_ns: float | None = None, storage_bandwidth_MBps: float | None = None,
+                  **options) -> PagingInputs:
+    """:class:`PagingInputs` from one memory size and one storage choice (the CLI's and the page's mapping).
+
+    Parameters
+    ----------
+    memory_fraction : float, optional, keyword-only
+        Memory as a fraction of the 4 KiB-page footprint [-] (default 0.5).
+    memory_mib : float, optional, keyword-only
+        Memory [MiB = 2**20 bytes] (instead of ``memory_fraction``).
+    latency_multiple : float or sequence of float, optional, keyword-only
+        Storage latency as multiples of ``t_r`` [-] (default 10 when no storage is given).
+    device : str or DeviceProfile, optional, keyword-only
+        Storage device: a catalogue name, or a profile (one outside the catalogue gives its
+        read latency [ns] and effective read bandwidth [MB/s]).
+    storage_latency_ns : float, optional, keyword-only
+        Storage latency [ns]; ``storage_bandwidth_MBps`` [MB/s] optionally with it.
+    **options
+        The other :class:`PagingInputs` fields (``tlb_entries``, ``t_e_ns``, ``t_r_ns``,
+        ``fault_overhead_ns``, ``policy``, ``include_instructions``, ``page_sizes_bytes``);
+        None means the default.
+
+    Raises
+    ------
+    ValueError or pydantic.ValidationError
+        Two memory sizes or two storage choices, or a field out of range (named).
+
+    >>> p = paging_inputs(memory_mib=8, storage_latency_ns=3000, tlb_entries=32)
+    >>> p.memory_bytes, p.storage_latency_ns, p.tlb_entries, paging_inputs().latency_multiples
+    ((8388608.0,), 3000.0, 32, (10.0,))
+    """
+    if memory_fraction is not None and memory_mib is not None:
+        raise ValueError("memory: give memory_fraction or memory_mib, not both")
+    memory = ({"memory_bytes": (memory_mib * (1 << 20),)} if memory_mib is not None
+              else {"memory_fraction": (0.5 if memory_fraction is None else memory_fraction,)})
+    storage = _storage_fields(latency_multiple, device, storage_latency_ns, storage_bandwidth_MBps)
+    fields = {**memory, **storage, **options}
+    return PagingInputs(**{k: v for k, v in fields.items() if v is not None})
+
+
+def paging_profile(trace, inputs: PagingInputs, *, max_refs: int | None = None) -> PagingProfile:
+    """:func:`profile_trace` of ``trace`` (its first ``max_refs`` references) for what ``inputs`` needs.
+
+    Uses the page sizes, memory sizes, policy (CLOCK runs only for ``policy="clock"``) and
+    ``include_instructions`` of ``inputs``; the storage and timing fields are applied later
+    by :func:`paging_table`, so one profile serves every storage choice.
+
+    >>> from models.traces import load
+    >>> prof = paging_profile(load("sqlite", max_requests=5000), PagingInputs(page_sizes_bytes=(4096,)),
+    ...                       max_refs=2000)
+    >>> prof.n_refs, prof.page_sizes
+    (2000, [4096])
+    """
+    if max_refs is not None and max_refs < 1:
+        raise ValueError(f"max_refs must be >= 1 (got {max_refs})")
+    if max_refs is not None and len(trace) > max_refs:
+        trace = trace.subset(slice(None, max_refs)) if isinstance(trace, MemTrace) else np.asarray(trace)[:max_refs]
+    return profile_trace(trace, page_sizes=inputs.page_sizes_bytes, include_instructions=inputs.include_instructions,
+                         clock=inputs.policy == "clock", **inputs.memory_kwargs())
+
+
 def paging_table(profile: PagingProfile, inputs: PagingInputs) -> pd.DataFrame:
     """AMAT table: one row per (storage, memory size, page size), all vectorised.
 
@@ -643,15 +739,13 @@ def paging_table(profile: PagingProfile, inputs: PagingInputs) -> pd.DataFrame:
 def run_paging(trace, inputs: PagingInputs | None = None) -> pd.DataFrame:
     """Profile ``trace`` and return :func:`paging_table` (convenience; see :class:`PagingInputs`).
 
-    >>> from models.traces.memtraces import load_memtrace
-    >>> df = run_paging(load_memtrace("sqlite", 20_000), PagingInputs(latency_multiples=(1, 100)))
+    >>> from models.traces import load
+    >>> df = run_paging(load("sqlite", max_requests=20_000), PagingInputs(latency_multiples=(1, 100)))
     >>> sorted(df["storage"].unique()), len(df)
     (['100x DRAM', '1x DRAM'], 18)
     """
     inputs = inputs or PagingInputs()
-    prof = profile_trace(trace, page_sizes=inputs.page_sizes_bytes, include_instructions=inputs.include_instructions,
-                         clock=inputs.policy == "clock", **inputs.memory_kwargs())
-    return paging_table(prof, inputs)
+    return paging_table(paging_profile(trace, inputs), inputs)
 
 
 def best_page_sizes(table: pd.DataFrame, *, baseline_page: int = 4096) -> pd.DataFrame:

@@ -8,8 +8,8 @@ reason in words:
 ==================  =====================================================  ==========================
 role                metric (model)                                          workloads
 ==================  =====================================================  ==========================
-storage-vs-hdd      PCM-DAX / HDD throughput (:mod:`models.storage.workload_fit`)   Filebench personalities
-storage-vs-ssd      PCM-DAX / SSD throughput (:mod:`models.storage.workload_fit`)   Filebench personalities
+storage-vs-hdd      PCM-DAX / HDD throughput (:mod:`models.storage.workload`)       Filebench personalities
+storage-vs-ssd      PCM-DAX / SSD throughput (:mod:`models.storage.workload`)       Filebench personalities
 file-cache          1 - share of blocks for which a DRAM cache over PCM     block traces
                     still pays (:func:`models.storage.file_cache_sim.break_even_share`)
 write-cache         HDD time without / with a HALO PCM write cache          block traces
@@ -20,10 +20,10 @@ memory-lifetime     PCM extension lifetime [years]                          memo
                     (:func:`models.endurance.lifetime.figure2_table`)
 ==================  =====================================================  ==========================
 
-Every other model is imported lazily and guarded: when a workload cannot be evaluated
-(unknown name, unreadable trace, a model that rejects it: ``ValueError``, ``KeyError``,
-``FileNotFoundError``, ``ImportError``), its rows say ``pending`` with the reason and the
-other workloads are still ranked -- never an invented number.
+A workload the models cannot evaluate (unknown name, unreadable trace, a model that
+rejects it: ``ValueError``, ``KeyError``, ``FileNotFoundError``) gets ``pending`` rows with
+the reason and the other workloads are still ranked -- never an invented number. The
+HTML report and the charts of a ranking are in :mod:`reporting.planner_report`.
 
 References
 ----------
@@ -37,7 +37,16 @@ import math
 import numpy as np
 import pandas as pd
 
-__all__ = ["ROLES", "DEFAULT_TRACES", "rank_workloads", "describe_filebench", "report_html", "role_chart"]
+from models import traces
+from models.endurance import lifetime as lt
+from models.errors import describe
+from models.memory import memory_extension as me
+from models.provenance import param
+from models.storage import file_cache_sim as fcs
+from models.storage import workload as wf
+from models.storage import write_cache as wc
+
+__all__ = ["ROLES", "DEFAULT_TRACES", "rank_workloads", "describe_filebench"]
 
 ROLES = {
     "storage-vs-hdd": "PCM-DAX speedup vs page-cached HDD [x]",
@@ -52,7 +61,8 @@ DEFAULT_TRACES = ("mqsim:tpcc-small", "mqsim:wsrch-small", "synthetic:fin1", "sy
                   "synthetic:exchange", "synthetic:tpce", "synthetic:mail", "synthetic:randw",
                   "synthetic:web-server", "synthetic:web-proxy")
 PCM_STORAGE = "pcm-samsung-20nm"
-WRITE_CACHE_MB = 64.0
+#: PCM write-cache size of the write-cache role [MB] (registry ``planner.write_cache_mb``, assumed).
+WRITE_CACHE_MB = param("planner.write_cache_mb").value
 
 
 def _row(role, workload, kind, value, benefit, reason, status="ok", metric=None):
@@ -64,20 +74,25 @@ def _pending(role, workload, kind, why):
     return _row(role, workload, kind, float("nan"), float("nan"), f"pending: {why}", status="pending")
 
 
-def describe_filebench(features: dict, hit: float, speedup: float, ref: str) -> str:
+def describe_filebench(features: wf.WorkloadFeatures, hit: float, speedup: float, ref: str) -> str:
     """§4.6 reason in words, e.g. ``"fsync-heavy, 1:1 R/W, low locality -> PCM-DAX 180x faster than HDD"``.
 
-    >>> describe_filebench({"fsyncs_per_100_ops": 15.4, "reads": 2, "writes": 2, "iosize_bytes": 1 << 20}, 0.5, 180, "HDD")
+    ``features`` from :func:`models.storage.workload.workload_features`, ``hit`` the
+    page-cache hit ratio [-], ``speedup`` PCM-DAX over ``ref`` [x].
+
+    >>> f = wf.WorkloadFeatures(fsyncs_per_100_ops=15.4, write_share=0.5, reads=2, writes=2,
+    ...                         fileset_bytes=8e8, nfiles=50_000, iosize_bytes=1 << 20, file_size_bytes=16384)
+    >>> describe_filebench(f, 0.5, 180, "HDD")
     'fsync-heavy, 1:1 R/W, low locality (50% cache hits), 1 MiB I/O -> PCM-DAX 180x faster than HDD'
     """
     parts = []
-    f = features["fsyncs_per_100_ops"]
+    f = features.fsyncs_per_100_ops
     parts.append("fsync-heavy" if f >= 5 else ("some fsyncs" if f > 0 else "no fsync"))
-    r, w = features["reads"], features["writes"]
+    r, w = features.reads, features.writes
     g = math.gcd(int(r), int(w)) or 1
     parts.append(f"{int(r) // g}:{int(w) // g} R/W" + (" (write-intensive)" if w > r else ""))
     parts.append(f"{'low' if hit < 0.9 else 'high'} locality ({hit:.0%} cache hits)")
-    io = features.get("iosize_bytes", float("nan"))
+    io = features.iosize_bytes
     if io == io:
         parts.append(f"{io / (1 << 20):g} MiB I/O" if io >= 1 << 20 else f"{io / 1024:g} KiB I/O")
     def num(x):
@@ -89,11 +104,7 @@ def describe_filebench(features: dict, hit: float, speedup: float, ref: str) -> 
 
 
 #: Errors that make one workload pending instead of aborting the ranking.
-_GUARDED = (ValueError, KeyError, FileNotFoundError, ImportError)
-
-
-def _why(e: Exception) -> str:
-    return str(e.args[0]) if isinstance(e, KeyError) and e.args else str(e)
+_GUARDED = (ValueError, KeyError, FileNotFoundError)
 
 
 def _guarded_rows(names, evaluate, roles, kind):
@@ -104,7 +115,7 @@ def _guarded_rows(names, evaluate, roles, kind):
         try:
             rows += evaluate(name)
         except _GUARDED as e:
-            rows += [_pending(role, str(name), kind, _why(e)) for role in roles]
+            rows += [_pending(role, str(name), kind, describe(e)) for role in roles]
     return rows
 
 
@@ -114,13 +125,11 @@ def _filebench_rows(personalities, threads):
 
 
 def _filebench_one(p, threads):
-    from models.storage import workload_fit as wf
-
     rows = []
-    w = wf.paper_workload(p) if p in wf.TABLE1 else wf.load_workload(p)
+    w = wf.as_workload(p)
     feats = wf.workload_features(w)
     res = {c: wf.evaluate(w, c, threads=threads) for c in ("pcm-dax", "hdd", "ssd")}
-    hit = float(res["hdd"].demands.hit_ratio.iloc[0])
+    hit = res["hdd"].hit_ratio
     for ref in ("hdd", "ssd"):
         s = res["pcm-dax"].ops_per_s / res[ref].ops_per_s
         rows.append(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
@@ -133,28 +142,24 @@ def _trace_rows(traces, n_requests):
 
 
 def _trace_one(name, n_requests):
-    from models.storage import file_cache_sim as fcs
-    from models.storage import write_cache as wc
-    from models.traces import blocks, bundled
-
     rows = []
-    tr = bundled.load_bundled_trace(name, n_requests=n_requests) if name.startswith("synthetic:") \
-        else bundled.load_bundled_trace(name, max_requests=n_requests)
+    tr = traces.load(name, kind="block", n_requests=n_requests) if name.startswith("synthetic:") \
+        else traces.load(name, kind="block", max_requests=n_requests)
     wshare = float(np.mean(tr.is_write)) if len(tr) else float("nan")
     msize = float(np.mean(tr.size_bytes)) if len(tr) else float("nan")
     desc = f"{wshare:.0%} writes, mean request {msize / 1024:.3g} KiB"
-    acc = blocks.split_blocks(tr)
+    acc = traces.split_blocks(tr)
     be = fcs.break_even_share(acc.block, PCM_STORAGE)
-    share = float(be["share_blocks"])
+    share = be.share_blocks
     rows.append(_row("file-cache", name, "block trace", 1 - share, 1 - share,
-                     f"{desc}; {share:.1%} of blocks are reused more than n* = {be['n_star']:.3g} times, "
+                     f"{desc}; {share:.1%} of blocks are reused more than n* = {be.n_star:.3g} times, "
                      f"so a DRAM cache over PCM storage pays only for them"))
     if not tr.is_write.any():
         rows.append(_pending("write-cache", name, "block trace", "the trace has no writes"))
         return rows
     none = wc.run_write_cache(tr, "none", 0.0)
     halo = wc.run_write_cache(tr, "halo", WRITE_CACHE_MB)
-    t_none, t_halo = float(none["exec_time_s"]), float(halo["exec_time_s"])
+    t_none, t_halo = float(none.exec_time_s), float(halo.exec_time_s)
     if t_halo > 0:
         gain = t_none / t_halo
         verdict = f"{gain:.3g}x less HDD time"
@@ -162,15 +167,12 @@ def _trace_one(name, n_requests):
         gain, verdict = float("inf"), "no HDD time at all (the cache absorbs every write)"
     rows.append(_row("write-cache", name, "block trace", gain, gain,
                      f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
-                     f"{halo['traffic_rate']:.0%} -> {verdict}"))
+                     f"{halo.traffic_rate:.0%} -> {verdict}"))
     return rows
 
 
 def _memory_one(name, max_refs):
-    from models.memory import memory_extension as me
-    from models.traces import bundled
-
-    tr = bundled.load_bundled_trace(name, max_requests=max_refs)
+    tr = traces.load(name, kind="memory", max_requests=max_refs)
     res = {d: me.simulate_memext(me.page_stream(tr), me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
     sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
     r = res["pcm-memext"]
@@ -180,11 +182,8 @@ def _memory_one(name, max_refs):
 
 
 def _memory_rows(max_refs):
-    from models.endurance import lifetime as lt
-    from models.traces import bundled
-
     rows = []
-    mem_names = list(bundled.bundled_traces("lackey"))
+    mem_names = list(traces.bundled_traces("memory"))
     if not mem_names:
         rows.append(_pending("memory-extension", "(memory traces)", "memory trace", "no bundled memory trace"))
     rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs), ("memory-extension",),
@@ -208,7 +207,7 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     personalities : sequence of str
         Filebench personalities (Table 1 preset for the four of seed 000).
     traces : sequence of str
-        Bundled block-trace names (``models.traces.bundled``).
+        Bundled block-trace names (:func:`models.traces.bundled_traces`).
     threads : int, keyword-only
         Threads for the Filebench model (default: the preset's 50).
     n_requests : int, keyword-only
@@ -253,42 +252,3 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     df["rank"] = df["rank"].astype("Int64")
     return df[["role", "rank", "workload", "kind", "metric", "value", "benefit", "status", "reason"]].reset_index(drop=True)
 
-
-def role_chart(df: pd.DataFrame, role: str):
-    """A horizontal bar chart (plotly) of one role's ranking."""
-    import plotly.express as px
-
-    sub = df[(df.role == role) & (df.status == "ok")]
-    fig = px.bar(sub, x="value", y="workload", orientation="h", hover_data=["reason"],
-                 log_x=bool(len(sub)) and role.startswith("storage"), title=ROLES.get(role, role))
-    fig.update_layout(template="plotly_white", yaxis=dict(autorange="reversed"), margin=dict(l=10, r=10, t=50, b=10))
-    return fig
-
-
-def report_html(df: pd.DataFrame, title: str = "PCM Planner: target-workload ranking") -> str:
-    """A self-contained HTML report: one chart per role (plotly inlined) and the full table.
-
-    >>> html = report_html(rank_workloads(["varmail"], traces=(), memory=False))
-    >>> html.startswith("<!DOCTYPE html>") and "plotly" in html and "varmail" in html
-    True
-    """
-    import html as _h
-
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_h.escape(title)}</title>"
-             "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;font-size:90%}"
-             "td,th{border:1px solid #ccc;padding:4px}</style></head><body>",
-             f"<h1>{_h.escape(title)}</h1>",
-             "<p>Seed 000 §4.6: PCM storage pays for workloads with many syncs, write-intensive, low locality, "
-             "~4 KB I/O. Ranks are within each role; <em>pending</em> rows await a model or data.</p>"]
-    first = True
-    for role in ROLES:
-        if not (df.role == role).any():
-            continue
-        parts.append(f"<h2>{_h.escape(role)}</h2>")
-        if ((df.role == role) & (df.status == "ok")).any():
-            parts.append(role_chart(df, role).to_html(full_html=False, include_plotlyjs="inline" if first else False))
-            first = False
-    parts.append("<h2>Full ranking</h2>")
-    parts.append(df.to_html(index=False, escape=True, na_rep="", float_format=lambda x: f"{x:.4g}"))
-    parts.append("</body></html>")
-    return "\n".join(parts)

@@ -2,7 +2,10 @@
 
 - :mod:`models.sim.stack_distance`: exact LRU stack distances and the full hit-ratio curve.
 - :mod:`models.sim.shards`: SHARDS spatially sampled miss-ratio curves for huge traces.
-- :mod:`models.sim.policies`: LRU, FIFO, CLOCK and admission-controlled LRU at one size.
+- :mod:`models.sim.policies`: LRU, FIFO, CLOCK, the age-based counter and admission-controlled
+  LRU at one size.
+- :mod:`models.sim.primitives`: the shared input checks and numba helpers (LRU list, ring
+  sweep, Fenwick mark set), and the numba cache rule.
 """
 
 from models.sim.policies import SimResult, simulate

@@ -1,4 +1,4 @@
-"""Cache replacement simulators at one size: LRU, FIFO, CLOCK and admission-controlled LRU.
+"""Cache replacement simulators at one size: LRU, FIFO, CLOCK, age counter and admission-controlled LRU.
 
 All simulators take compact block ids (``0..M-1``) and keep their state in arrays indexed
 by id (no hash tables), so one request costs a handful of array accesses.
@@ -19,6 +19,10 @@ Policies
     Second chance (CLOCK): blocks sit on a circular list; a hit sets the block's reference
     bit; on a miss with a full cache the hand clears set bits and advances until it finds a
     clear bit, evicts that block and puts the new one (bit clear) in its place.
+``age`` (:func:`simulate_age`, not offered by :func:`simulate`)
+    The age-based counter policy of seed 002 §5.4 on the CLOCK ring: the sweep adds 1 (at
+    most ``age_max``) to the counter of a block whose bit is set, clearing it, subtracts 1
+    otherwise, and evicts at ``<= 0``. ``age_max = 1`` is CLOCK.
 ``ac``
     Admission-controlled LRU, the "AC-cache" of Park & Bahn (seed 004, section 2): a missed
     block is inserted only if it is *used more than once*, i.e. on a miss it is admitted
@@ -27,6 +31,11 @@ Policies
     window and the request is served from storage. Eviction among admitted blocks is LRU.
     A first reference is never admitted.
 
+FIFO, CLOCK and age run one ring kernel whose sweep takes a counter ceiling (0, 1,
+``age_max``), as libCacheSim's Clock takes ``n-bit-counter``
+(:func:`models.sim.primitives.ring_victim`); the counter semantics differ from
+libCacheSim's for ``age_max > 1`` (``docs/models/sim.md``).
+
 References
 ----------
 .. [1] Y. Park, H. Bahn, "Issues in File Caching and Virtual Memory Paging with Fast SCM
@@ -34,6 +43,8 @@ References
    AC-cache), section 3 (second-chance algorithm).
 .. [2] F. J. Corbato, "A paging experiment with the Multics system", MIT Project MAC
    report MAC-M-384, 1968 (CLOCK).
+.. [3] A. Awad, S. Blagodurov, Y. Solihin, "Write-Aware Management of NVM-based Memory
+   Extensions", ICS 2016, doi:10.1145/2925426.2926284 (seed 002), section 5.4 (age-based policy).
 """
 
 from __future__ import annotations
@@ -41,17 +52,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from numba import njit
 
-from models.sim._util import as_flags, as_ids
+from models._base import ModelResult
+from models.provenance import param
+from models.sim.primitives import (
+    as_flags,
+    as_ids,
+    evict_block,
+    lru_move_to_head,
+    lru_pop_tail,
+    lru_push_head,
+    ring_advance,
+    ring_victim,
+)
 
-__all__ = ["POLICIES", "SimResult", "simulate", "simulate_lru", "simulate_fifo", "simulate_clock", "simulate_ac"]
+__all__ = [
+    "POLICIES",
+    "SimResult",
+    "simulate",
+    "simulate_lru",
+    "simulate_fifo",
+    "simulate_clock",
+    "simulate_age",
+    "simulate_ac",
+]
 
 POLICIES = ("lru", "fifo", "clock", "ac")
+#: Default saturation of the age-based counter (registry ``memext.age_max``, assumed).
+_AGE_MAX = param("memext.age_max").value
+
+
+#: Per-request record fields of :class:`SimResult` (arrays, or None without ``record=True``).
+_RECORDS = ("hit", "inserted", "writeback")
 
 
 @dataclass(frozen=True)
-class SimResult:
+class SimResult(ModelResult):
     """Outcome of one simulation.
 
     Attributes
@@ -85,6 +123,8 @@ class SimResult:
     inserted: np.ndarray | None = None
     writeback: np.ndarray | None = None
 
+    FRAME_EXTRAS = ("hit_ratio",)
+
     @property
     def hit_ratio(self) -> float:
         """Hits / requests [-] (0 for an empty trace)."""
@@ -95,74 +135,22 @@ class SimResult:
         """Misses / requests [-] (0 for an empty trace)."""
         return self.misses / self.requests if self.requests else 0.0
 
-    def as_dict(self) -> dict:
-        """Scalar fields as a dict (per-request arrays left out)."""
-        return {
-            "policy": self.policy,
-            "cache_blocks": self.cache_blocks,
-            "requests": self.requests,
-            "hits": self.hits,
-            "misses": self.misses,
-            "inserts": self.inserts,
-            "writebacks": self.writebacks,
-            "dirty_at_end": self.dirty_at_end,
-            "hit_ratio": self.hit_ratio,
-        }
+    def to_frame(self) -> pd.DataFrame:
+        """One row: ``policy, cache_blocks, requests, hits, misses, inserts, writebacks,
+        dirty_at_end, hit_ratio`` (the per-request arrays are left out).
+
+        >>> simulate([0, 1, 0], 2).to_frame().columns.tolist()[-3:]
+        ['writebacks', 'dirty_at_end', 'hit_ratio']
+        """
+        return super().to_frame().drop(columns=list(_RECORDS), errors="ignore")
 
 
 # --------------------------------------------------------------------------- kernels
 # Each kernel returns (hits, inserts, writebacks, dirty_at_end) and fills the record arrays
 # when ``rec`` is True (they have length N then, length 0 otherwise). LRU and AC share one
-# kernel, FIFO and CLOCK another, with small @njit list helpers; measured against the former
-# one-kernel-per-policy loops on 4M Zipf(0.9) requests: within 5 % (run-to-run noise). numba's
-# inline="always" on the helpers was 1.4-1.6x slower, hence plain @njit.
-
-
-@njit(cache=True)
-def _evict(v, cached, dirty):
-    """Drop block ``v``; return 1 if it was dirty (one writeback), else 0."""
-    cached[v] = False
-    if dirty[v]:
-        dirty[v] = False
-        return 1
-    return 0
-
-
-@njit(cache=True)
-def _push_head(x, head, tail, prev, nxt):
-    """Link ``x`` in front of the LRU list; return the new (head, tail)."""
-    prev[x] = -1
-    nxt[x] = head
-    if head >= 0:
-        prev[head] = x
-    else:
-        tail = x
-    return x, tail
-
-
-@njit(cache=True)
-def _move_to_head(x, head, tail, prev, nxt):
-    """Move ``x`` (cached, not the head) to the front of the LRU list; return (head, tail)."""
-    p = prev[x]
-    q = nxt[x]
-    nxt[p] = q
-    if q >= 0:
-        prev[q] = p
-    else:
-        tail = p
-    return _push_head(x, head, tail, prev, nxt)
-
-
-@njit(cache=True)
-def _pop_tail(head, tail, prev, nxt):
-    """Unlink the least recently used block; return (block, head, tail)."""
-    v = tail
-    tail = prev[v]
-    if tail >= 0:
-        nxt[tail] = -1
-    else:
-        head = -1
-    return v, head, tail
+# kernel, FIFO, CLOCK and the age-based counter policy another (one ring and its sweep,
+# models.sim.primitives.ring_victim, also used by models.memory.memory_extension). Design
+# measurements: docs/models/sim.md.
 
 
 @njit(cache=True)
@@ -191,7 +179,7 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
             if rec:
                 r_hit[i] = True
             if head != x:  # move to the head
-                head, tail = _move_to_head(x, head, tail, prev, nxt)
+                head, tail = lru_move_to_head(x, head, tail, prev, nxt)
         else:
             if not admit_all:
                 g = gstamp[x]
@@ -201,8 +189,8 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
                     continue
                 gstamp[x] = -1  # second reference within the window: admit
             if size == cap:
-                v, head, tail = _pop_tail(head, tail, prev, nxt)
-                if _evict(v, cached, dirty):
+                v, head, tail = lru_pop_tail(head, tail, prev, nxt)
+                if evict_block(v, cached, dirty):
                     wbs += 1
                     if rec:
                         r_wb[i] = True
@@ -212,25 +200,26 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
             inserts += 1
             if rec:
                 r_ins[i] = True
-            head, tail = _push_head(x, head, tail, prev, nxt)
+            head, tail = lru_push_head(x, head, tail, prev, nxt)
         if is_write[i]:
             dirty[x] = True
     return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
 
 
 @njit(cache=True)
-def _ring(ids, is_write, cap, second_chance, ref_on_insert, n_ids, rec, r_hit, r_ins, r_wb):
-    """FIFO, or CLOCK with ``second_chance``: blocks on a ring of ``cap`` slots, one hand.
+def _ring(ids, is_write, cap, counter_max, ref_on_insert, n_ids, rec, r_hit, r_ins, r_wb):
+    """FIFO (``counter_max`` 0), CLOCK (1) or the age-based counter (> 1): a ring of ``cap`` slots, one hand.
 
     ``ref_on_insert``: a newly inserted block starts with its reference bit set (the
-    virtual-memory reading: the faulting access is a use) instead of clear.
+    virtual-memory reading: the faulting access is a use) instead of clear. Counters start at 0.
     """
     n = ids.shape[0]
     if cap <= 0:
         return 0, 0, 0, 0
     ring = np.empty(cap, np.int64)
     cached = np.zeros(n_ids, np.bool_)
-    ref = np.zeros(n_ids if second_chance else 0, np.bool_)  # CLOCK reference bits
+    ref = np.zeros(n_ids if counter_max > 0 else 0, np.bool_)  # reference bits
+    cnt = np.zeros(n_ids if counter_max > 1 else 0, np.int64)  # age counters
     dirty = np.zeros(n_ids, np.bool_)
     size = 0
     hand = 0
@@ -241,33 +230,27 @@ def _ring(ids, is_write, cap, second_chance, ref_on_insert, n_ids, rec, r_hit, r
         x = ids[i]
         if cached[x]:
             hits += 1
-            if second_chance:
+            if counter_max > 0:
                 ref[x] = True
             if rec:
                 r_hit[i] = True
         else:
             if size == cap:
-                v = ring[hand]
-                while second_chance and ref[v]:
-                    ref[v] = False
-                    hand += 1
-                    if hand == cap:
-                        hand = 0
-                    v = ring[hand]
-                if _evict(v, cached, dirty):
+                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
+                if evict_block(v, cached, dirty):
                     wbs += 1
                     if rec:
                         r_wb[i] = True
                 ring[hand] = x
-                hand += 1
-                if hand == cap:
-                    hand = 0
+                hand = ring_advance(hand, cap)
             else:
                 ring[size] = x
                 size += 1
             cached[x] = True
-            if second_chance:
+            if counter_max > 0:
                 ref[x] = ref_on_insert
+            if counter_max > 1:
+                cnt[x] = 0
             inserts += 1
             if rec:
                 r_ins[i] = True
@@ -315,13 +298,13 @@ def simulate_lru(ids, cache_blocks: int, *, is_write=None, record: bool = False)
 
 
 def simulate_fifo(ids, cache_blocks: int, *, is_write=None, record: bool = False) -> SimResult:
-    """Simulate a FIFO cache of ``cache_blocks`` blocks.
+    """Simulate a FIFO cache of ``cache_blocks`` blocks (the ring with no reference bit).
 
     >>> simulate_fifo([0, 1, 0, 2, 0], 2).hits
     1
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("fifo", cap, n, _ring(a, w, cap, False, False, n_ids, record, *recs), record, recs)
+    return _result("fifo", cap, n, _ring(a, w, cap, 0, False, n_ids, record, *recs), record, recs)
 
 
 def simulate_clock(ids, cache_blocks: int, *, is_write=None, record: bool = False,
@@ -342,7 +325,34 @@ def simulate_clock(ids, cache_blocks: int, *, is_write=None, record: bool = Fals
     (0, 0)
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("clock", cap, n, _ring(a, w, cap, True, bool(referenced_on_insert), n_ids, record, *recs), record, recs)
+    return _result("clock", cap, n, _ring(a, w, cap, 1, bool(referenced_on_insert), n_ids, record, *recs),
+                   record, recs)
+
+
+def simulate_age(ids, cache_blocks: int, *, age_max: int = _AGE_MAX, is_write=None, record: bool = False) -> SimResult:
+    """Simulate the age-based counter policy of seed 002 §5.4 on the CLOCK ring.
+
+    The sweep adds 1 (at most ``age_max``) to the counter of a block whose reference bit
+    is set, clearing the bit, and subtracts 1 otherwise; it evicts the first block whose
+    counter is ``<= 0``. Inserted blocks start with a clear bit and counter 0. ``age_max=1``
+    is CLOCK. The page-fault model of :mod:`models.memory.memory_extension` uses the same
+    sweep (:func:`models.sim.primitives.ring_victim`).
+
+    Parameters
+    ----------
+    age_max : int, keyword-only
+        Counter saturation, ``>= 1`` [-].
+
+    >>> ids = [0, 1, 0, 2, 0, 3, 1, 0, 2, 0]
+    >>> simulate_age(ids, 2, age_max=1).hits == simulate_clock(ids, 2).hits
+    True
+    >>> simulate_age(ids, 2, age_max=3).hits   # 0 banks age and outlives 1 and 2
+    4
+    """
+    if isinstance(age_max, bool) or not isinstance(age_max, (int, np.integer)) or age_max < 1:
+        raise ValueError(f"age_max must be an integer >= 1 (got {age_max!r})")
+    a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
+    return _result("age", cap, n, _ring(a, w, cap, int(age_max), False, n_ids, record, *recs), record, recs)
 
 
 def simulate_ac(ids, cache_blocks: int, *, is_write=None, ghost_blocks: int | None = None,

@@ -16,17 +16,12 @@ sampled reference stands for ``1 / R`` references.
 
 Spreading (a departure from the paper, which puts a sampled distance ``d`` at ``d/R``): the
 mass of a reference with sampled distance ``d`` is spread evenly over the true distances
-``[d/R, (d+1)/R)``, and the SHARDS_adj correction over ``[0, 1/R)``. Measured effect on the
-mean absolute hit-ratio error at sizes up to ``4/R`` (4-8 hash salts): on the bundled block
-traces (mqsim tpcc/wsrch, synthetic web-proxy, mail, fin1; R = 0.1 and 0.01) differences of
-at most 0.003, mostly gains (fin1 at R = 0.01: a 0.002 loss); a gain of 0.05 on a 300-block
-loop at R = 0.02 (0.355 vs 0.405); but a loss where reuse is concentrated far below ``1/R``:
-lackey:sqlite at R = 0.1 (0.11 vs 0.05) and a trace of reuses 1-100 requests back at
-R = 0.02 (0.099 vs 0.063). Over all sizes the two agree within 0.0001 on the bundled block
-traces. So it is a smoothing choice, not a uniform improvement.
+``[d/R, (d+1)/R)``, and the SHARDS_adj correction over ``[0, 1/R)``. It is a smoothing
+choice, not a uniform improvement (measurements on the bundled traces:
+``docs/models/sim.md``).
 
 The stack distances inside the sample use the bitset + Fenwick primitives of
-:mod:`models.sim.stack_distance` (removing a dropped block clears its mark).
+:mod:`models.sim.primitives` (removing a dropped block clears its mark).
 
 References
 ----------
@@ -42,8 +37,8 @@ import numpy as np
 from numba import njit
 
 from models._base import as_generator
-from models.sim._util import as_ids, as_weights, popcount64
-from models.sim.stack_distance import HitRatioCurve, _curve_from_hist, _fen_add, _unmark
+from models.sim.primitives import as_ids, as_weights, fenwick_add, popcount64, unmark_time
+from models.sim.stack_distance import HitRatioCurve, curve_from_histogram
 
 __all__ = ["ShardsCurve", "shards_mrc", "block_hashes"]
 
@@ -158,7 +153,7 @@ def _shards(ids, hv, thresh, smax, w, use_w, n_ids, nb):
                         tracked[y] = False
                         ntracked -= 1
                         if last[y] >= 0:
-                            fen_total = _unmark(bits, fen, fen_total, nw, last[y], wc)
+                            fen_total = unmark_time(bits, fen, fen_total, nw, last[y], wc)
                             last[y] = -1
                     thresh = top
                     if hv[x] >= thresh:
@@ -208,7 +203,7 @@ def _shards(ids, hv, thresh, smax, w, use_w, n_ids, nb):
         last[x] = t
         if (t & 63) == 63:
             c = np.int32(popcount64(bits[wc]))
-            _fen_add(fen, wc, nw, c)
+            fenwick_add(fen, wc, nw, c)
             fen_total += c
         t += 1
     return hist, bhist, cold, bcold, thresh, nsamp, ntracked
@@ -292,7 +287,7 @@ def shards_mrc(ids, *, rate: float = 0.01, max_samples: int | None = None, sizes
         bhist, btotal = hist, total
     if sizes is None:
         sizes = np.arange(1, n_ids + 1, dtype=np.int64)
-    curve = _curve_from_hist(hist, bhist, total, btotal, sizes, n, 0, np.float64)
+    curve = curve_from_histogram(hist, bhist, total, btotal, sizes, n, 0, np.float64)
     est_footprint = int(round(cold))  # each sampled first reference stands for 1/R blocks
     return ShardsCurve(
         curve.cache_blocks, curve.hit_ratio, curve.byte_hit_ratio, curve.hits * (n / total if total > 0 else 0.0),

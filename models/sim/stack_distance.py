@@ -33,36 +33,12 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from models.sim._util import as_ids, as_weights, popcount64
+from models._base import ModelResult
+from models.sim.primitives import as_ids, as_weights, fenwick_add, popcount64
 
-__all__ = ["HitRatioCurve", "stack_distances", "hit_ratio_curve", "lru_hits", "as_sizes"]
+__all__ = ["HitRatioCurve", "stack_distances", "hit_ratio_curve", "lru_hits", "as_sizes", "curve_from_histogram"]
 
 _ONE = np.uint64(1)
-
-
-# Mark-set primitives for the cold paths, shared with models.sim.shards. ``bits`` holds one
-# mark bit per access time; ``fen`` is a Fenwick tree (1-indexed) over the mark counts of the
-# completed 64-bit words, ``fen_total`` their sum; the word being filled (``wc``) stays out.
-
-
-@njit(cache=True)
-def _fen_add(fen, w, nw, c):
-    """Add ``c`` to the count of word ``w`` in the Fenwick tree."""
-    j = w + 1
-    while j <= nw:
-        fen[j] += c
-        j += j & -j
-
-
-@njit(cache=True)
-def _unmark(bits, fen, fen_total, nw, p, wc):
-    """Clear the mark at time ``p``; return the new ``fen_total``."""
-    w = p >> 6
-    bits[w] &= ~(_ONE << np.uint64(p & 63))
-    if w != wc:
-        _fen_add(fen, w, nw, -1)
-        fen_total -= 1
-    return fen_total
 
 
 @njit(cache=True)
@@ -81,8 +57,8 @@ def _stack_distances(ids, n_ids):
         if p < 0:
             out[i] = -1
         else:
-            # hot path written out, as in models.sim.shards: numba does not inline @njit calls and a
-            # call per reference measured 15-35 % slower (4M Zipf references)
+            # hot path written out, as in models.sim.shards (a helper call per reference was
+            # slower: docs/models/sim.md)
             w = p >> 6
             b = np.uint64(p & 63)
             d = np.int64(popcount64((bits[w] >> b) >> _ONE))
@@ -105,7 +81,7 @@ def _stack_distances(ids, n_ids):
         last[x] = i
         if (i & 63) == 63:
             c = np.int32(popcount64(bits[wc]))
-            _fen_add(fen, wc, nw, c)
+            fenwick_add(fen, wc, nw, c)
             fen_total += c
     return out
 
@@ -171,7 +147,7 @@ def as_sizes(sizes, name: str = "sizes") -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class HitRatioCurve:
+class HitRatioCurve(ModelResult):
     """LRU hit ratio at many cache sizes; unpacks as ``(cache_blocks, hit_ratio, byte_hit_ratio)``.
 
     Attributes
@@ -212,8 +188,17 @@ class HitRatioCurve:
         )
 
 
-def _curve_from_hist(hist, bhist, total, btotal, sizes, requests, footprint, hits_dtype) -> HitRatioCurve:
-    """Cumulate distance histograms (bin k = distance k) into a curve at ``sizes``."""
+def curve_from_histogram(hist, bhist, total, btotal, sizes, requests, footprint, hits_dtype) -> HitRatioCurve:
+    """Cumulate stack-distance histograms (bin k = distance k) into a curve at ``sizes``.
+
+    ``hist``/``bhist``: reuses / bytes per distance; ``total``/``btotal``: all requests /
+    bytes (first references included); ``sizes`` None = every size ``1..len(hist)``;
+    ``hits_dtype`` ``np.int64`` rounds the hit counts (exact curves), else they stay float
+    (sampled estimates). Shared by :func:`hit_ratio_curve` and :func:`models.sim.shards.shards_mrc`.
+
+    >>> curve_from_histogram(np.array([1, 2]), np.array([1, 2]), 4.0, 4.0, None, 4, 1, np.int64).hits.tolist()
+    [1, 3]
+    """
     cum = np.concatenate(([0.0], np.cumsum(hist, dtype=np.float64)))
     bcum = np.concatenate(([0.0], np.cumsum(bhist, dtype=np.float64)))
     top = len(hist)
@@ -282,7 +267,7 @@ def hit_ratio_curve(ids, *, sizes=None, weights=None, distances=None) -> HitRati
     else:
         bhist = np.bincount(dr, weights=w[reuse], minlength=len(hist))[: len(hist)]
         btotal = float(w.sum())
-    return _curve_from_hist(hist, bhist, float(n), btotal, sizes, n, m, np.int64)
+    return curve_from_histogram(hist, bhist, float(n), btotal, sizes, n, m, np.int64)
 
 
 def lru_hits(ids, sizes) -> np.ndarray:

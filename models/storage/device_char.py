@@ -31,7 +31,7 @@ Preset profiles (sources)
   their own FPGA controllers, §II.A).
 - ``ssd``: 4 KiB random read 90 us (catalogue ``sata-ssd``, ASSUMPTION), sequential read at
   depth 1 the same, random write 1.5x and sequential write 1.2x the reads (Fig. 2), 8
-  service units for random requests (ASSUMPTION, as :mod:`models.storage.workload_fit`) and
+  service units for random requests (ASSUMPTION, as :mod:`models.storage.workload.configs`) and
   6 x 8 = 48 for sequential ones: the one constant set from the paper's "+500 %" maximum
   of Fig. 1 (a calibration, stated as such).
 
@@ -45,6 +45,7 @@ References
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -52,8 +53,9 @@ import numpy as np
 import pandas as pd
 from pydantic import Field
 
-from models._base import ModelInput
+from models._base import ModelInput, ModelResult
 from models.devices import DeviceProfile
+from models.provenance import param
 
 __all__ = [
     "CharProfile",
@@ -64,6 +66,7 @@ __all__ = [
     "write_read_ratio",
     "mix_sensitivity",
     "read_fio_json",
+    "ProfileFit",
     "fit_profile",
     "model_vs_measurement",
     "to_device_profile",
@@ -101,15 +104,31 @@ class CharProfile(ModelInput):
         return float(self.servers_rand if pattern == "rand" else self.servers_seq)
 
 
-PRESETS: dict[str, CharProfile] = {
-    "psd": CharProfile(name="psd", label="Micron PCIe PCM prototype (PSD, seed 001)", read_rand_us=10.0,
-                       read_seq_us=10.0, write_rand_us=190.0, write_seq_us=190.0, servers_rand=3, servers_seq=3,
-                       source="seed 001 Figs. 1-2 ratios; 10 us read ASSUMED; 3 daughter-board controllers"),
-    "ssd": CharProfile(name="ssd", label="SATA SSD (seed 001 ratios)", read_rand_us=90.0, read_seq_us=90.0,
-                       write_rand_us=135.0, write_seq_us=108.0, servers_rand=8, servers_seq=48,
-                       source="seed 001 Fig. 2 ratios (1.5x rand, 1.2x seq); 90 us read and 8 units ASSUMED; "
-                              "seq parallelism 6x calibrated on Fig. 1's +500 % maximum"),
-}
+def _presets() -> dict[str, CharProfile]:
+    """The preset profiles, built from the registry's ``device_char.*`` values."""
+    def v(name):
+        return param(f"device_char.{name}").value
+
+    psd_read, ssd_read = v("psd.read_us"), v("ssd.read_us")
+    return {
+        "psd": CharProfile(name="psd", label="Micron PCIe PCM prototype (PSD, seed 001)", read_rand_us=psd_read,
+                           read_seq_us=psd_read, write_rand_us=psd_read * v("psd.write_read_ratio"),
+                           write_seq_us=psd_read * v("psd.write_read_ratio"), servers_rand=v("psd.servers"),
+                           servers_seq=v("psd.servers"),
+                           source="seed 001 Figs. 1-2 ratios (DERIVED: set to reproduce them); 10 us read ASSUMED; "
+                                  "3 daughter-board controllers"),
+        "ssd": CharProfile(name="ssd", label="SATA SSD (seed 001 ratios)", read_rand_us=ssd_read, read_seq_us=ssd_read,
+                           write_rand_us=ssd_read * v("ssd.write_read_ratio_rand"),
+                           write_seq_us=ssd_read * v("ssd.write_read_ratio_seq"), servers_rand=v("ssd.servers_rand"),
+                           servers_seq=v("ssd.servers_rand") * v("ssd.seq_parallelism"),
+                           source="seed 001 Fig. 2 ratios (1.5x rand, 1.2x seq; DERIVED: set to reproduce them); "
+                                  "90 us read and 8 units ASSUMED; seq parallelism 6x calibrated on Fig. 1's +500 % "
+                                  "maximum"),
+    }
+
+
+#: Preset profiles (values and their provenance: registry ``device_char.*``).
+PRESETS: dict[str, CharProfile] = _presets()
 
 
 def get_profile(name: str) -> CharProfile:
@@ -303,17 +322,55 @@ def read_fio_json(src) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def fit_profile(measured: pd.DataFrame, name: str = "my-device", *, label: str = "") -> CharProfile:
+@dataclass(frozen=True)
+class ProfileFit(ModelResult):
+    """A profile fitted to fio results, the model against each measurement, and the device it gives.
+
+    ``to_frame()`` is one row: the fitted profile's fields.
+
+    Attributes
+    ----------
+    profile : CharProfile
+        Fitted service times [us] and parallelism [-].
+    comparison : pandas.DataFrame
+        :func:`model_vs_measurement` of the profile on the measurements.
+    device : DeviceProfile
+        :func:`to_device_profile` of the profile and the measurements (catalogue form).
+    """
+
+    profile: CharProfile
+    comparison: pd.DataFrame
+    device: DeviceProfile
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row with the fitted profile's fields (``name``, ``read_rand_us``, ...)."""
+        return pd.DataFrame([self.profile.model_dump()])
+
+
+def fit_profile(measured: pd.DataFrame, name: str = "my-device", *, label: str = "") -> ProfileFit:
     """Fit service times and parallelism to fio results (SciPy least squares on log latency).
 
     For each (op, pattern) present: ``s`` and ``c`` of ``L(d) = s max(1, d/c)`` (``c`` is
     fixed to 1 when only one depth was measured). A missing pattern copies the other one;
     a missing op copies the other op.
 
+    Parameters
+    ----------
+    measured : pandas.DataFrame
+        :func:`read_fio_json` rows (at least ``op``, ``pattern``, ``iodepth``, ``lat_mean_us``).
+    name, label : str
+        Name and label of the fitted profile and device.
+
+    Returns
+    -------
+    ProfileFit
+
     >>> from models.data import data_path
-    >>> p = fit_profile(read_fio_json(data_path("fio/disk.json")), "vda")
-    >>> 10 < p.read_rand_us < 1000 and p.servers_rand > 1
+    >>> fit = fit_profile(read_fio_json(data_path("fio/disk.json")), "vda")
+    >>> p = fit.profile; 10 < p.read_rand_us < 1000 and p.servers_rand > 1
     True
+    >>> bool(fit.comparison.rel_error.abs().max() < 0.25), fit.device.name
+    (True, 'vda')
     """
     from scipy.optimize import least_squares
 
@@ -351,20 +408,24 @@ def fit_profile(measured: pd.DataFrame, name: str = "my-device", *, label: str =
         return next(iter(fits.values()))
 
     bs = int(measured["bs_bytes"].median()) if "bs_bytes" in measured else 4096
-    return CharProfile(name=name, label=label or name, read_rand_us=get("read", "rand")[0],
+    prof = CharProfile(name=name, label=label or name, read_rand_us=get("read", "rand")[0],
                        read_seq_us=get("read", "seq")[0], write_rand_us=get("write", "rand")[0],
                        write_seq_us=get("write", "seq")[0],
                        servers_rand=max(1.0, float(np.mean([get(o, "rand")[1] for o in ("read", "write")]))),
                        servers_seq=max(1.0, float(np.mean([get(o, "seq")[1] for o in ("read", "write")]))),
                        block_bytes=max(1, bs), source="fitted to fio JSON results")
+    return ProfileFit(profile=prof, comparison=model_vs_measurement(prof, measured),
+                      device=to_device_profile(prof, measured))
 
 
 def model_vs_measurement(profile: CharProfile, measured: pd.DataFrame) -> pd.DataFrame:
     """Measured vs modelled latency per fio row, with the relative error [-].
 
-    Note: the fitted profile shares one parallelism per pattern between reads and writes.
+    Columns ``job`` (when measured has it), ``op``, ``pattern``, ``iodepth``,
+    ``lat_mean_us``, ``model_us``, ``rel_error``. Note: the fitted profile shares one
+    parallelism per pattern between reads and writes.
     """
-    out = measured[["job", "op", "pattern", "iodepth", "lat_mean_us"]].copy()
+    out = measured[[c for c in ("job", "op", "pattern", "iodepth", "lat_mean_us") if c in measured]].copy()
     out["model_us"] = [latency_us(profile, o, p, d) for o, p, d in zip(out.op, out.pattern, out.iodepth, strict=True)]
     out["rel_error"] = out["model_us"] / out["lat_mean_us"] - 1.0
     return out
@@ -375,17 +436,28 @@ def to_device_profile(profile: CharProfile, measured: pd.DataFrame | None = None
     """A catalogue :class:`~models.devices.DeviceProfile` from a (fitted) profile.
 
     Latencies are the random service times; bandwidths the best measured sequential
-    throughput when ``measured`` is given.
+    throughput when ``measured`` is given. Provenance of the values: a preset's as in the
+    registry (read assumed, write derived from seed 001), anything else ``user-defined``
+    (the user's own fio run or numbers).
 
     >>> d = to_device_profile(get_profile("ssd")); d.read_latency_ns, d.write_latency_ns
     (90000.0, 135000.0)
+    >>> d.value_kind("write_latency_ns")
+    'derived from a seed result'
     """
+    from models.provenance import ASSUMED, DERIVED, PUBLISHED, USER_DEFINED
+
     bw = {}
-    if measured is not None and len(measured):
+    if measured is not None and len(measured) and "bw_MBps" in measured:
         for op in ("read", "write"):
             sel = measured[(measured.op == op)]
             if len(sel) and sel.bw_MBps.max() > 0:
                 bw[f"{op}_bandwidth_MBps"] = float(sel.bw_MBps.max())
+    preset = PRESETS.get(profile.name) == profile
+    prov = {c: USER_DEFINED for c in ("access_unit_bytes", "read_latency_ns", "write_latency_ns", *bw)}
+    if preset:
+        prov.update(access_unit_bytes=PUBLISHED, read_latency_ns=ASSUMED, write_latency_ns=DERIVED)
     return DeviceProfile(name=name or profile.name, label=profile.label or profile.name, kind="custom",
                          access_unit_bytes=profile.block_bytes, read_latency_ns=profile.read_rand_us * 1e3,
-                         write_latency_ns=profile.write_rand_us * 1e3, source=profile.source[:2000], **bw)
+                         write_latency_ns=profile.write_rand_us * 1e3, source=profile.source[:2000], **bw,
+                         provenance=prov)

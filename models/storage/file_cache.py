@@ -7,7 +7,8 @@ time from storage and ``Tm`` the storage access time including insertion into th
 
 .. math::  T_c = T_m + (n - 1) t \\qquad T_x = n T
 
-and caching gains (``T_c < T_x``) iff ``n > n^* = (T_m - t) / (T - t)`` (equation 3).
+and caching gains (``T_c < T_x``) iff ``n > n^* = (T_m - t) / (T - t)`` (equation 3):
+:func:`break_even` turns :class:`BreakEvenInputs` into a :class:`BreakEven` result.
 
 Timings from a device
 ---------------------
@@ -31,17 +32,22 @@ References
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import pandas as pd
 from pydantic import Field, model_validator
 
-from models._base import ModelInput
+from models._base import ModelInput, ModelResult
 from models.devices import DeviceProfile, get_device
+from models.provenance import param
 
 __all__ = [
     "IO_STACK_FACTOR",
     "BreakEvenInputs",
+    "BreakEven",
+    "break_even",
     "break_even_hits",
     "required_hits",
     "caching_pays",
@@ -53,14 +59,15 @@ __all__ = [
     "hits_vs_storage_latency",
 ]
 
-#: Storage path / file-cache latency on DRAM-speed storage (Park & Bahn 2020, Fig. 1: 30 % slower).
-IO_STACK_FACTOR = 1.3
+#: Storage path / file-cache latency on DRAM-speed storage (Park & Bahn 2020, Fig. 1: 30 % slower);
+#: registry ``file_cache.io_stack_factor`` (published).
+IO_STACK_FACTOR = param("file_cache.io_stack_factor").value
 
 
 class BreakEvenInputs(ModelInput):
     """Inputs of equation 3, all in nanoseconds.
 
-    >>> BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160).n_star
+    >>> break_even(BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160)).n_star
     2.0
     >>> BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=120)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -81,10 +88,39 @@ class BreakEvenInputs(ModelInput):
             )
         return self
 
-    @property
-    def n_star(self) -> float:
-        """Break-even access count n* (``inf`` when caching never pays)."""
-        return float(break_even_hits(self.t_ns, self.T_ns, self.Tm_ns))
+
+@dataclass(frozen=True)
+class BreakEven(ModelResult):
+    """Break-even of one set of timings (equation 3); ``to_frame()`` is one row of these fields.
+
+    Attributes
+    ----------
+    t_ns, T_ns, Tm_ns : float
+        Access time from the file cache, from storage, and from storage including cache
+        insertion [ns].
+    n_star : float
+        Break-even access count n* [-] (``inf`` when caching never pays).
+    hits_required : float
+        Hits after the inserting miss needed for caching to gain [-] (:func:`required_hits`).
+    """
+
+    t_ns: float
+    T_ns: float
+    Tm_ns: float
+    n_star: float
+    hits_required: float
+
+
+def break_even(inputs: BreakEvenInputs) -> BreakEven:
+    """n* and the hits it takes for the timings ``inputs`` (equation 3).
+
+    >>> break_even(BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160)).to_frame()
+        t_ns   T_ns  Tm_ns  n_star  hits_required
+    0  100.0  130.0  160.0     2.0            2.0
+    """
+    n = float(break_even_hits(inputs.t_ns, inputs.T_ns, inputs.Tm_ns))
+    return BreakEven(t_ns=inputs.t_ns, T_ns=inputs.T_ns, Tm_ns=inputs.Tm_ns, n_star=n,
+                     hits_required=float(required_hits(n)))
 
 
 def _check(name: str, a: np.ndarray) -> None:
@@ -256,7 +292,7 @@ def timings_from_device(
     >>> be = timings_from_device("dram")
     >>> round(be.T_ns / be.t_ns, 2)
     1.3
-    >>> timings_from_device("hdd-7200").n_star < 1.01
+    >>> break_even(timings_from_device("hdd-7200")).n_star < 1.01
     True
     """
     if block_size_bytes <= 0:
@@ -271,7 +307,7 @@ def timings_from_device(
     return BreakEvenInputs(t_ns=float(t), T_ns=float(T), Tm_ns=float(T + insert))
 
 
-def hits_vs_storage_latency(storage_ratio, *, t_ns: float, insert_ns: float) -> dict[str, np.ndarray]:
+def hits_vs_storage_latency(storage_ratio, *, t_ns: float, insert_ns: float) -> pd.DataFrame:
     """Figure 2: break-even n* and required hits vs storage latency.
 
     Parameters
@@ -285,14 +321,16 @@ def hits_vs_storage_latency(storage_ratio, *, t_ns: float, insert_ns: float) -> 
 
     Returns
     -------
-    dict
-        ``storage_latency_ns``, ``n_star``, ``hits_required`` arrays.
+    pandas.DataFrame
+        One row per ratio: ``storage_over_cache`` (the ratio), ``storage_latency_ns``,
+        ``n_star``, ``hits_required``.
 
     >>> r = hits_vs_storage_latency([1.3, 1e4], t_ns=1000, insert_ns=1000)
     >>> r["hits_required"].tolist()
     [4.0, 1.0]
     """
-    ratio = np.asarray(storage_ratio, dtype=float)
+    ratio = np.atleast_1d(np.asarray(storage_ratio, dtype=float))
     T = ratio * t_ns
     n = np.asarray(break_even_hits(np.full_like(T, t_ns), T, T + insert_ns), dtype=float)
-    return {"storage_latency_ns": T, "n_star": n, "hits_required": np.asarray(required_hits(n), dtype=float)}
+    return pd.DataFrame({"storage_over_cache": ratio, "storage_latency_ns": T, "n_star": n,
+                         "hits_required": np.asarray(required_hits(n), dtype=float)})

@@ -30,17 +30,21 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from models._base import ModelResult
 from models.devices import DeviceProfile
-from models.sim._util import as_ids, as_weights
+from models.provenance import param
 from models.sim.policies import simulate
+from models.sim.primitives import as_ids, as_weights
 from models.sim.stack_distance import hit_ratio_curve
 from models.storage.file_cache import break_even_hits, timings_from_device
 
-__all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "gains", "reuse_histogram", "break_even_share"]
+__all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "gains", "reuse_histogram",
+           "BreakEvenShare", "break_even_share"]
 
 #: Cache sizes as a fraction of the footprint, like the x axis of Figures 3-5.
 DEFAULT_FRACTIONS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -115,7 +119,7 @@ def file_cache_curves(
     *,
     block_size_bytes: int = 4096,
     cache_fractions: Sequence[float] | None = None,
-    ghost_fraction: float = 1.0,
+    ghost_fraction: float = param("file_cache_sim.ghost_fraction").value,
     progress: Callable[[float], None] | None = None,
 ) -> pd.DataFrame:
     """Storage access time vs cache size for no cache, LRU and AC-cache (Figures 3-5).
@@ -249,7 +253,42 @@ def reuse_histogram(ids, *, weights=None) -> pd.DataFrame:
     })
 
 
-def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int = 4096, weights=None) -> dict:
+@dataclass(frozen=True)
+class BreakEvenShare(ModelResult):
+    """Blocks and bytes of a trace whose access count clears the break-even n* on a device.
+
+    ``to_frame()`` is one row of these fields.
+
+    Attributes
+    ----------
+    device : str
+        Storage device.
+    n_star : float
+        Break-even access count on the device [-].
+    blocks : int
+        Footprint [blocks].
+    worth_blocks : int
+        Blocks accessed more than ``n_star`` times [blocks].
+    share_blocks : float
+        ``worth_blocks / blocks`` [-].
+    share_footprint_bytes : float
+        Share of the footprint's bytes (= ``share_blocks``: fixed-size blocks) [-].
+    share_accesses, share_bytes : float
+        Share of all accesses / bytes moved that go to blocks worth caching [-].
+    """
+
+    device: str
+    n_star: float
+    blocks: int
+    worth_blocks: int
+    share_blocks: float
+    share_footprint_bytes: float
+    share_accesses: float
+    share_bytes: float
+
+
+def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int = 4096,
+                     weights=None) -> BreakEvenShare:
     """Share of blocks and bytes whose access count clears the break-even ``n*`` (eq. 3).
 
     A block accessed ``n > n*`` times gains from caching on ``device`` (ignoring capacity);
@@ -268,16 +307,12 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
 
     Returns
     -------
-    dict
-        ``n_star`` [-], ``blocks`` (footprint), ``worth_blocks``, ``share_blocks`` (of the
-        footprint), ``share_footprint_bytes`` (= share_blocks: fixed-size blocks),
-        ``share_accesses`` and ``share_bytes`` (of all accesses / bytes moved, that go to
-        blocks worth caching).
+    BreakEvenShare
 
     >>> r = break_even_share([0, 1, 0, 2, 0, 0, 0], "optane-dcpmm")   # n* ~ 4.2 on Optane
-    >>> r["worth_blocks"], round(r["share_accesses"], 3)   # only block 0 (5 accesses) clears it
+    >>> r.worth_blocks, round(r.share_accesses, 3)   # only block 0 (5 accesses) clears it
     (1, 0.714)
-    >>> break_even_share([0, 1, 0, 2, 0], "hdd-7200")["share_blocks"]   # HDD: n* ~ 1, 1 of 3 blocks
+    >>> break_even_share([0, 1, 0, 2, 0], "hdd-7200").share_blocks   # HDD: n* ~ 1, 1 of 3 blocks
     0.3333333333333333
     """
     h = reuse_histogram(ids, weights=weights if weights is not None else None)
@@ -286,13 +321,13 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
     worth = h["access_count"] > n_star
     tot_bytes = float(h["bytes"].sum())
     share_blocks = float(h.loc[worth, "blocks"].sum() / h["blocks"].sum())
-    return {
-        "device": _dev_name(device),
-        "n_star": n_star,
-        "blocks": int(h["blocks"].sum()),
-        "worth_blocks": int(h.loc[worth, "blocks"].sum()),
-        "share_blocks": share_blocks,
-        "share_footprint_bytes": share_blocks,
-        "share_accesses": float(h.loc[worth, "accesses"].sum() / h["accesses"].sum()),
-        "share_bytes": float(h.loc[worth, "bytes"].sum() / tot_bytes) if tot_bytes > 0 else 0.0,
-    }
+    return BreakEvenShare(
+        device=_dev_name(device),
+        n_star=n_star,
+        blocks=int(h["blocks"].sum()),
+        worth_blocks=int(h.loc[worth, "blocks"].sum()),
+        share_blocks=share_blocks,
+        share_footprint_bytes=share_blocks,
+        share_accesses=float(h.loc[worth, "accesses"].sum() / h["accesses"].sum()),
+        share_bytes=float(h.loc[worth, "bytes"].sum() / tot_bytes) if tot_bytes > 0 else 0.0,
+    )

@@ -39,6 +39,8 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from models.provenance import param
+
 __all__ = [
     "FileSet",
     "Flowop",
@@ -569,7 +571,7 @@ class _Parser:
         gamma = None
         if isinstance(size, dict):
             if size["type"] == "cvar-gamma":
-                gamma = float(size.get("gamma", 1.5))
+                gamma = float(size.get("gamma", param("workload.cvar_gamma_default").value))
             size = size["mean"]
         if not isinstance(size, (int, float)) or isinstance(size, bool) or not 0 <= size < math.inf:
             raise self.err(line, f"fileset {name!r}: size must be a finite non-negative number, got {size!r}")

@@ -26,89 +26,51 @@ from that metadata alone after a crash (sec. III "Integrity upon system crashes"
 
 The LRU baseline is a write cache of the same capacity (4 KiB blocks, write-allocate,
 read misses not allocated as in HALO) that writes a dirty block back when it is evicted
-(:func:`simulate_lru_write_cache`), at one of two granularities:
+(:func:`simulate_lru_write_cache`), at one of two granularities: ``"block"`` (default; a
+partial write miss first *fills* the block's other sectors from the HDD, an evicted block
+is written back whole) or ``"sector"`` (a per-sector dirty bitmap as HALO's, no fill).
 
-- ``"block"`` (default; a conventional block cache, the issue's "dirty-block write-back"):
-  a write miss covering part of a block first *fills* the block's other sectors by
-  reading them from the HDD (in the HDD stream and the traffic); an evicted dirty block
-  is written back whole (8 sectors);
-- ``"sector"``: a per-sector dirty bitmap -- HALO's own feature in the paper -- no fill,
-  only the dirty sectors are written back.
+The HDD sees read misses plus destaged/evicted writes (and fills). Outputs
+(:func:`run_write_cache`, :class:`WriteCacheResult`), as in sec. V-A::
 
-The HDD sees read misses plus destaged/evicted writes. Outputs (:func:`run_write_cache`):
-traffic rate = HDD sectors / requested sectors, mean inter-request LBN distance of the
-HDD stream, the stream's average HDD throughput from :mod:`models.storage.hdd`, execution time
-``Total_IO_Size * Traffic_Rate / Average_Throughput`` (sec. V) and DRAM metadata bytes.
+    traffic rate   = HDD sectors / requested sectors                                [-]
+    LBN distance   = mean |LBN_i - LBN_(i-1)| over the HDD stream                   [sectors]
+    throughput     = HDD stream bytes / sum of its service times                    [MB/s]
+                     (:func:`models.storage.hdd.stream_throughput_MBps`)
+    execution time = Total_IO_Size * Traffic_Rate / Average_Throughput              [s]
 
-Measured against the paper (presets fin1, fin2, tpce, mail: 100k requests, scale 0.05,
-seed 0; mqsim tpcc-small; the 8 scaled sizes; generic 7200 rpm drive). HALO / LRU traffic
-rate, paper: "5-10 % lower":
-
-============ =============== ================ ====================== ============
-trace        vs block LRU    vs sector LRU    exec gain block/sector paper gain
-============ =============== ================ ====================== ============
-fin1         0.52-0.54       1.02-1.08        57.9 % / 18.9 %        47.1 %
-fin2         0.77-0.88       1.01-1.06        15.6 % / 0.8 %         27.5 %
-tpce         0.75-0.79       1.00-1.06        71.6 % / 30.2 %        66.1 %
-mail         1.00-1.03       1.00-1.03        1.2 % / 1.2 %          2.65 %
-tpcc-small   0.77-0.81       1.00-1.03        51.5 % / 12.0 %        --
-============ =============== ================ ====================== ============
-
-(execution-time gain ``1 - HALO/LRU`` at the paper's Figure 5 sizes, "512 MB" for
-fin1/fin2, "2 GB" otherwise). The paper's band lies between our two baselines:
-
-- against the block LRU HALO's traffic is 12-48 % lower (beyond the paper's 5-10 %) on
-  every trace with partial writes: each partial write miss costs a fill read and a
-  whole-block write-back. 69 % of fin1's written blocks are partial (fin2 82 %, tpce
-  31 %, tpcc-small 57 %); fin1's fill reads alone are 30-43 % of the requested sectors
-  and its block-LRU traffic rate exceeds 1 (1.64 at "256 MB", 0.91 at "6 GB");
-- against the sector LRU HALO's traffic is 0-8 % *higher*. With a like-for-like LRU two
-  effects of Algorithm 1 remain: (1) the 95 % threshold (HALO destages below 95 %, LRU
-  uses 100 % of the PCM; with ``threshold=1.0`` the gap at the largest size shrinks:
-  fin1 8.0 % -> 5.0 %, tpce 5.5 % -> 2.3 %, tpcc-small 2.8 % -> 0.1 %); (2) bucket
-  granularity: HALO evicts a whole 1 MiB region, including blocks written a moment ago,
-  where LRU evicts one block. Worked example (capacity 20 blocks, ``threshold=1.0``,
-  th_bcounts = th_recency = 0, tested): write a0..a9 of region A, one block in each of
-  regions 1-9, rewrite a0, write regions 10 and 11, rewrite a0. HALO destages A, a0
-  included, as one 80-sector request and the final rewrite of a0 misses; LRU evicts a1
-  (8 sectors) and the final rewrite hits;
-- mail has no partial writes, so both baselines coincide; HALO's traffic is 0-3 % above
-  LRU's (paper: LRU "about 2 % less" at 512 MB-2 GB) and its execution-time gain is 1.2 %
-  at "2 GB" (-0.8..+2.8 % over the sizes; paper 2.65 %). The preset's writes are all
-  sequential runs issued in bursts (:mod:`models.traces.synthetic`, ``_mail``): with reads
-  interleaved request by request the gain would be 35-43 %, with a tenth of the writes
-  random 7-34 % -- HALO's Mail gain measures how non-sequential the disk's write stream is;
-- mean LBN distance LRU / HALO: fin1 2.9-3.5 (block) / 2.4-2.9 (sector), fin2 1.0-1.2,
-  tpce 8-51 / 4-27, mail 0.11-0.16 (LRU evicts the runs in write order, HALO in bucket
-  scan order), tpcc-small 0.77-0.95 / 0.72-0.92 (HALO's stream is
-  *more* scattered there: few requests, little region locality); the paper has HALO's
-  distance far lower on all but Fin2.
-
-HALO is not tuned to close these gaps.
-
-The paper gives no values for TH_BCOUNTS, TH_RECENCY, OUTDATE_RECENCY or the relaxation
-steps; :class:`HaloParams` fixes ours (chosen once, not tuned to the paper's figures).
+plus the DRAM held by the cache's metadata. :func:`sweep_cache_sizes` runs every policy
+at every cache size (Figures 5-8; default: the paper's sizes scaled to the trace's
+footprint, :func:`sweep_sizes_mb`). The paper gives no values for TH_BCOUNTS,
+TH_RECENCY, OUTDATE_RECENCY or the relaxation steps; :class:`HaloParams` fixes ours.
+Measured results against the paper's figures: ``docs/models/write_cache.md``.
 
 References
 ----------
-.. [1] Z. Sun, et al., "A PCM-based hybrid storage with HALO caching and space filling
-   curve wear leveling" (seed 003), sec. III (Algorithm 1, data structures, destaging,
-   integrity) and sec. V-A (traffic rate, LBN distance, execution time; Figures 5-8).
+.. [1] Z. Liu, B. Wang, P. Carpenter, D. Li, J. S. Vetter, W. Yu, "PCM-Based Durable Write
+   Cache for Fast Disk I/O", MASCOTS 2012 (seed 003), sec. III (Algorithm 1, data
+   structures, destaging, integrity) and sec. V-A (traffic rate, LBN distance, execution
+   time; Figures 5-8).
 .. [2] R. Pagh, F. Rodler, "Cuckoo hashing", ESA 2001 (the DRAM map).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numba import njit
 from pydantic import Field
 
-from models._base import ModelInput
-from models.sim.policies import _move_to_head, _pop_tail, _push_head
+from models._base import ModelInput, ModelResult, results_frame
+from models.provenance import param
+from models.sim.primitives import lru_move_to_head as _move_to_head
+from models.sim.primitives import lru_pop_tail as _pop_tail
+from models.sim.primitives import lru_push_head as _push_head
+from models.storage import hdd
 
 __all__ = [
     "SECTOR_BYTES",
@@ -117,7 +79,10 @@ __all__ = [
     "PAPER_CACHE_MB",
     "HaloParams",
     "CacheRun",
+    "WriteCacheResult",
+    "WriteCacheSweep",
     "prepare_requests",
+    "cache_blocks",
     "simulate_halo",
     "simulate_lru_write_cache",
     "recover",
@@ -125,6 +90,7 @@ __all__ = [
     "lru_dram_bytes",
     "run_write_cache",
     "sweep_cache_sizes",
+    "sweep_sizes_mb",
     "scaled_cache_sizes_mb",
     "footprint_bytes",
 ]
@@ -137,27 +103,40 @@ REGION_SECTORS = 2048
 #: Cache sizes of the paper's sweep (Figures 6-8) [MB].
 PAPER_CACHE_MB = (256, 512, 768, 1024, 2048, 3072, 4096, 6144)
 #: Fin1's dataset (Table II) that the paper's cache sizes are relative to [MB].
-_FIN1_DATASET_MB = 18.0 * 1024
+_FIN1_DATASET_MB = param("write_cache.fin1_dataset_mb").value
 
 
 class HaloParams(ModelInput):
-    """HALO tuning constants (not published in the paper; ours, fixed once).
+    """HALO tuning constants (not published in the paper except the 95 % threshold; ours, fixed once).
 
     Recency thresholds are in requests of the global clock; ``None`` means relative to
     the cache capacity ``C`` [blocks]: ``TH_RECENCY = C / 4`` and ``OUTDATE_RECENCY =
-    4 C`` (so ``OUTDATE_RECENCY >> TH_RECENCY`` as the paper asks).
+    4 C`` (so ``OUTDATE_RECENCY >> TH_RECENCY`` as the paper asks). Defaults and their
+    provenance: registry ``write_cache.*`` (:mod:`models.provenance`).
     """
 
-    threshold: float = Field(default=0.95, gt=0, le=1, description="PCM utilization that starts destaging")
-    th_bcounts: float = Field(default=4.0, ge=0, le=1e6, description="TH_BCOUNTS [blocks above the average]")
+    threshold: float = Field(default=param("write_cache.destage_threshold").value, gt=0, le=1,
+                             description="PCM utilization that starts destaging")
+    th_bcounts: float = Field(default=param("write_cache.th_bcounts").value, ge=0, le=1e6,
+                              description="TH_BCOUNTS [blocks above the average]")
     th_recency: float | None = Field(default=None, ge=0, le=1e12, description="TH_RECENCY [requests]")
     outdate_recency: float | None = Field(default=None, ge=0, le=1e12, description="OUTDATE_RECENCY [requests]")
-    relax_bcounts: float = Field(default=1.0, gt=0, le=1e6, description="TH_BCOUNTS decrease per scanned bucket [blocks]")
-    relax_recency_fraction: float = Field(default=1 / 16, gt=0, le=1, description="TH_RECENCY decrease per scanned bucket [fraction of TH_RECENCY]")
+    relax_bcounts: float = Field(default=param("write_cache.relax_bcounts").value, gt=0, le=1e6,
+                                 description="TH_BCOUNTS decrease per scanned bucket [blocks]")
+    relax_recency_fraction: float = Field(default=param("write_cache.relax_recency_fraction").value, gt=0, le=1,
+                                          description="TH_RECENCY decrease per scanned bucket [fraction of TH_RECENCY]")
 
     def resolved(self, capacity_blocks: int) -> tuple[float, float, float, float]:
-        th_r = self.th_recency if self.th_recency is not None else capacity_blocks / 4
-        out_r = self.outdate_recency if self.outdate_recency is not None else 4.0 * capacity_blocks
+        """(TH_BCOUNTS [blocks], TH_RECENCY [requests], OUTDATE_RECENCY [requests], TH_RECENCY
+        decrease per scanned bucket [requests]) for a PCM of ``capacity_blocks`` 4 KiB blocks.
+
+        >>> HaloParams().resolved(1024)
+        (4.0, 256.0, 4096.0, 16.0)
+        """
+        th_r = (self.th_recency if self.th_recency is not None
+                else capacity_blocks * param("write_cache.th_recency_per_capacity").value)
+        out_r = (self.outdate_recency if self.outdate_recency is not None
+                 else param("write_cache.outdate_recency_per_capacity").value * capacity_blocks)
         return self.th_bcounts, float(th_r), float(out_r), self.relax_recency_fraction * max(th_r, 1.0)
 
 
@@ -247,8 +226,8 @@ def scaled_cache_sizes_mb(footprint: int, sizes_mb=PAPER_CACHE_MB) -> np.ndarray
 
 
 # ----------------------------------------------------------------------------- kernels
-# The LRU list helpers come from models.sim.policies (same speed, measured on 1M requests);
-# numba's on-disk cache misses edits to another file's helpers (numba#1833): clear it after.
+# The LRU list helpers come from models.sim.primitives (its docstring states the numba
+# on-disk cache rule for kernels calling helpers of another file).
 @njit(cache=True)
 def _grow(a, n):
     if n < len(a):
@@ -537,13 +516,15 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity, whole_
 
 # ----------------------------------------------------------------------------- results
 @dataclass(frozen=True)
-class CacheRun:
-    """Outcome of one write-cache simulation.
+class CacheRun(ModelResult):
+    """Outcome of one write-cache simulation (before the HDD model).
 
     ``hdd_lbn``, ``hdd_nsect``, ``hdd_write`` describe the request stream the HDD sees
     [sectors]; ``pcm`` holds the persistent metadata after the run (HALO only);
     ``fill_sectors`` are the HDD sectors read to complete partially written blocks
     (block-granular LRU only) [sectors], part of the stream and of the traffic.
+    ``to_frame()``: one row of the counts, ``hdd_sectors``, ``traffic_rate`` and
+    ``mean_lbn_distance``.
     """
 
     policy: str
@@ -560,8 +541,11 @@ class CacheRun:
     pcm: dict | None = None
     fill_sectors: int = 0
 
+    FRAME_EXTRAS: ClassVar[tuple[str, ...]] = ("hdd_sectors", "traffic_rate", "mean_lbn_distance")
+
     @property
     def hdd_sectors(self) -> int:
+        """Sectors the HDD reads and writes [sectors]."""
         return int(self.hdd_nsect.sum())
 
     @property
@@ -577,7 +561,12 @@ class CacheRun:
         return float(np.abs(np.diff(self.hdd_lbn)).mean())
 
 
-def _capacity_blocks(cache_mb: float) -> int:
+def cache_blocks(cache_mb: float) -> int:
+    """4 KiB PCM blocks in a cache of ``cache_mb`` [MB = 2^20 bytes]; ValueError below 2 blocks.
+
+    >>> cache_blocks(1.0)
+    256
+    """
     if not np.isfinite(cache_mb) or not cache_mb > 0:
         raise ValueError(f"cache_mb must be a finite number > 0, got {cache_mb}")
     cap = int(cache_mb * 2**20 // (BLOCK_SECTORS * SECTOR_BYTES))
@@ -714,7 +703,8 @@ def recover(pcm: dict) -> dict:
 
 
 # ----------------------------------------------------------------------------- DRAM
-def halo_dram_bytes(capacity_blocks: int, volume_bytes: int, *, load_factor: float = 0.9) -> int:
+def halo_dram_bytes(capacity_blocks: int, volume_bytes: int, *,
+                    load_factor: float = param("write_cache.halo_load_factor").value) -> int:
     """DRAM of HALO's metadata [bytes].
 
     - bucketinfo table: one 12-byte entry (listhead 4 B PBN, bcounts 4 B, recency 4 B) per
@@ -730,7 +720,7 @@ def halo_dram_bytes(capacity_blocks: int, volume_bytes: int, *, load_factor: flo
     return int(12 * regions + np.ceil(8 * capacity_blocks / load_factor))
 
 
-def lru_dram_bytes(capacity_blocks: int, *, load_factor: float = 0.75) -> int:
+def lru_dram_bytes(capacity_blocks: int, *, load_factor: float = param("write_cache.lru_load_factor").value) -> int:
     """DRAM of the LRU cache's metadata [bytes]: hash map (4 B LBN + 4 B PBN at
     ``load_factor``) + doubly linked list (2 x 4 B) + 1 B per block: the dirty bitmap
     (sector LRU) or dirty flag (block LRU)."""
@@ -738,92 +728,192 @@ def lru_dram_bytes(capacity_blocks: int, *, load_factor: float = 0.75) -> int:
 
 
 # ----------------------------------------------------------------------------- driver
+@dataclass(frozen=True)
+class WriteCacheResult(ModelResult):
+    """One write-cache simulation with the HDD model (:func:`run_write_cache`).
+
+    ``to_frame()``: one row of the fields below, in this order (the CLI's columns are the
+    first seven).
+    """
+
+    #: Cache policy: ``"halo"``, ``"lru"`` or ``"none"``.
+    policy: str
+    #: PCM cache size [MB = 2^20 bytes]; 0 for ``"none"``.
+    cache_mb: float
+    #: HDD sectors / requested sectors [-].
+    traffic_rate: float
+    #: Mean inter-request LBN distance of the HDD stream [sectors] (the trace's LBNs).
+    mean_lbn_distance: float
+    #: Average throughput of the HDD stream [MB/s = 1e6 B/s]; NaN when the HDD sees nothing.
+    hdd_throughput_mbps: float
+    #: Total requested bytes x traffic rate / throughput [s]; 0 when the HDD sees nothing.
+    exec_time_s: float
+    #: DRAM of the cache's metadata [bytes] (:func:`halo_dram_bytes`, :func:`lru_dram_bytes`).
+    dram_bytes: int
+    #: Cache hits [4 KiB items].
+    hits: int
+    #: Cache misses [4 KiB items].
+    misses: int
+    #: Requests the HDD sees.
+    hdd_requests: int
+    #: Sectors written to the HDD [sectors].
+    hdd_write_sectors: int
+    #: Sectors read from the HDD, fills included [sectors].
+    hdd_read_sectors: int
+    #: Sectors read to fill partially written blocks (block LRU) [sectors].
+    hdd_fill_sectors: int
+    #: Dirty blocks left in PCM at the end of the trace (not flushed) [blocks].
+    dirty_blocks_at_end: int
+    #: The HDD stream reaches past the drive's end and was folded onto it for the throughput.
+    lbn_folded: bool
+
+
+@dataclass(frozen=True)
+class WriteCacheSweep(ModelResult):
+    """Every policy at every cache size (:func:`sweep_cache_sizes`; Figures 5-8).
+
+    ``to_frame()``: one row per simulation (:class:`WriteCacheResult` columns), policies in
+    the order asked, each policy's sizes in order; ``"none"`` (size-independent) once, with
+    ``cache_mb = 0``.
+    """
+
+    #: Cache sizes simulated [MB = 2^20 bytes].
+    cache_mb: tuple[float, ...]
+    #: One result per simulation, in the order of ``to_frame()``.
+    results: tuple[WriteCacheResult, ...]
+
+    def to_frame(self) -> pd.DataFrame:
+        return results_frame(self.results)
+
+    def at(self, policy: str, cache_mb: float) -> WriteCacheResult:
+        """The result of ``policy`` at size ``cache_mb`` [MB] (``"none"``: at any size)."""
+        for r in self.results:
+            if r.policy == policy and (policy == "none" or np.isclose(r.cache_mb, cache_mb)):
+                return r
+        raise KeyError(f"no {policy!r} run at {cache_mb} MB in this sweep")
+
+
 def _drive_lbns(spec, lbn: np.ndarray) -> np.ndarray:
     """Fold LBNs into the drive's capacity (traces larger than the drive wrap around)."""
     return np.mod(lbn, spec.block_count - 1024)
 
 
+def _drive_spec(drive: str) -> hdd.DriveSpec:
+    """``"hdd-..."``: a catalogue profile (:func:`models.storage.hdd.generic_drive`); else a
+    DiskSim drive (:func:`models.storage.hdd.load_drive`)."""
+    return hdd.generic_drive(drive) if str(drive).startswith("hdd-") else hdd.load_drive(drive)
+
+
+def _simulate(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec, params: HaloParams | None,
+              lru_granularity: str) -> tuple[CacheRun, int]:
+    """(cache run, DRAM of its metadata [bytes]) of one policy and size [MB]."""
+    if policy == "none":
+        return _no_cache(req), 0
+    cap = cache_blocks(cache_mb)
+    if policy == "halo":
+        # the bucket table covers the disk volume (a trace larger than the drive wraps onto it)
+        volume = max(spec.block_count, int((req.block_key.max() + 1) * BLOCK_SECTORS)) * SECTOR_BYTES
+        return simulate_halo(req, cap, params), halo_dram_bytes(cap, volume)
+    if policy == "lru":
+        return simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity), lru_dram_bytes(cap)
+    raise ValueError(f"policy must be one of halo, lru, none (got {policy!r})")
+
+
 def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: float, *, drive="hdd-7200",
-                    params: HaloParams | None = None, lru_granularity: Literal["block", "sector"] = "block") -> dict:
-    """One simulation: policy and PCM size on a trace, HDD metrics from the drive model.
+                    params: HaloParams | None = None,
+                    lru_granularity: Literal["block", "sector"] = "block") -> WriteCacheResult:
+    """One simulation: policy and PCM size [MB] on a trace, HDD metrics from the drive model.
 
-    ``drive`` is ``"hdd-7200"`` (the generic catalogue profile, :func:`models.storage.hdd.generic_drive`)
-    or a DiskSim drive name (:func:`models.storage.hdd.load_drive`); ``lru_granularity`` selects
-    the LRU baseline (:func:`simulate_lru_write_cache`). Returns a dict with ``policy,
-    cache_mb, traffic_rate, mean_lbn_distance, hdd_throughput_mbps, exec_time_s,
-    dram_bytes`` and more detail (hits, misses, hdd_requests, hdd_fill_sectors, ...).
-    ``dram_bytes`` of HALO counts a bucket entry for every 1 MiB region of the drive (or of
-    the trace's address range if larger) plus the cuckoo map for the PCM capacity asked for.
+    ``trace`` is a :class:`~models.traces.core.BlockTrace` or :class:`Requests`; ``drive``
+    is ``"hdd-7200"`` (the generic catalogue profile,
+    :func:`models.storage.hdd.generic_drive`) or a DiskSim drive name
+    (:func:`models.storage.hdd.load_drive`); ``lru_granularity`` selects the LRU baseline
+    (:func:`simulate_lru_write_cache`). ``dram_bytes`` of HALO counts a bucket entry for
+    every 1 MiB region of the drive (or of the trace's address range if larger) plus the
+    cuckoo map for the PCM capacity asked for.
+
+    >>> from models.traces.core import BlockTrace
+    >>> t = BlockTrace([0, 1], [True, False], [0, 1 << 20], [4096, 4096], [0, 0])
+    >>> r = run_write_cache(t, "halo", 1.0)
+    >>> r.traffic_rate, r.hits, r.misses, r.dirty_blocks_at_end
+    (0.5, 0, 2, 1)
     """
-    from models.storage import hdd
-
     if lru_granularity not in ("block", "sector"):
         raise ValueError(f"lru_granularity must be 'block' or 'sector', got {lru_granularity!r}")
     req = trace if isinstance(trace, Requests) else prepare_requests(trace)
-    spec = hdd.generic_drive(drive) if str(drive).startswith("hdd-") else hdd.load_drive(drive)
-    if policy == "none":
-        run = _no_cache(req)
-        dram = 0
-    else:
-        cap = _capacity_blocks(cache_mb)
-        if policy == "halo":
-            run = simulate_halo(req, cap, params)
-            # the bucket table covers the disk volume (a trace larger than the drive wraps onto it)
-            volume = max(spec.block_count, int((req.block_key.max() + 1) * BLOCK_SECTORS)) * SECTOR_BYTES
-            dram = halo_dram_bytes(cap, volume)
-        elif policy == "lru":
-            run = simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity)
-            dram = lru_dram_bytes(cap)
-        else:
-            raise ValueError(f"policy must be one of halo, lru, none (got {policy!r})")
+    spec = _drive_spec(drive)
+    run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
     if len(run.hdd_lbn):
         tput = hdd.stream_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write)
     else:
         tput = float("nan")
     total_bytes = req.requested_sectors * SECTOR_BYTES
     exec_s = total_bytes * run.traffic_rate / (tput * 1e6) if run.hdd_sectors else 0.0
-    return {
-        "policy": policy,
-        "cache_mb": float(cache_mb) if policy != "none" else 0.0,
-        "traffic_rate": run.traffic_rate,
-        "mean_lbn_distance": run.mean_lbn_distance,
-        "hdd_throughput_mbps": tput,
-        "exec_time_s": exec_s,
-        "dram_bytes": int(dram),
-        "hits": run.hits,
-        "misses": run.misses,
-        "hdd_requests": len(run.hdd_lbn),
-        "hdd_write_sectors": int(run.hdd_nsect[run.hdd_write].sum()),
-        "hdd_read_sectors": int(run.hdd_nsect[~run.hdd_write].sum()),
-        "hdd_fill_sectors": run.fill_sectors,
-        "dirty_blocks_at_end": run.dirty_blocks_at_end,
+    return WriteCacheResult(
+        policy=policy,
+        cache_mb=float(cache_mb) if policy != "none" else 0.0,
+        traffic_rate=run.traffic_rate,
+        mean_lbn_distance=run.mean_lbn_distance,
+        hdd_throughput_mbps=tput,
+        exec_time_s=exec_s,
+        dram_bytes=int(dram),
+        hits=run.hits,
+        misses=run.misses,
+        hdd_requests=len(run.hdd_lbn),
+        hdd_write_sectors=int(run.hdd_nsect[run.hdd_write].sum()),
+        hdd_read_sectors=int(run.hdd_nsect[~run.hdd_write].sum()),
+        hdd_fill_sectors=run.fill_sectors,
+        dirty_blocks_at_end=run.dirty_blocks_at_end,
         # the HDD model folds LBNs past the drive's end onto it (throughput); the LBN
         # distance stays the trace's, as in the paper
-        "lbn_folded": bool(len(run.hdd_lbn) and int(run.hdd_lbn.max()) >= spec.block_count - 1024),
-    }
+        lbn_folded=bool(len(run.hdd_lbn) and int(run.hdd_lbn.max()) >= spec.block_count - 1024),
+    )
 
 
-def sweep_cache_sizes(trace, cache_mb=None, *, policies=("none", "lru", "halo"), drive="hdd-7200",
-                      params: HaloParams | None = None, progress=None,
-                      lru_granularity: Literal["block", "sector"] = "block") -> pd.DataFrame:
-    """Figures 5-8: every policy at every cache size [MB] (default: the paper's sizes
-    scaled to the trace's footprint, :func:`scaled_cache_sizes_mb`). ``progress`` is an
-    optional callable(fraction) for long runs; ``lru_granularity`` as in
-    :func:`run_write_cache`."""
+def sweep_sizes_mb(trace, cache_mb: Sequence[float] | None = None) -> tuple[float, ...]:
+    """Cache sizes of a sweep [MB]: ``cache_mb`` as given, or by default the paper's sizes
+    scaled to the trace's footprint (:func:`scaled_cache_sizes_mb`), which must hold at
+    least 2 blocks of 4 KiB (ValueError otherwise: give the sizes).
+
+    >>> from models.traces.core import BlockTrace
+    >>> sweep_sizes_mb(BlockTrace([0], [True], [0], [4096], [0]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the trace touches only 1 blocks of 4 KiB: the paper's cache sizes scaled to it start at ...
+    """
+    if cache_mb is not None:
+        return tuple(float(c) for c in cache_mb)
     req = trace if isinstance(trace, Requests) else prepare_requests(trace)
-    if cache_mb is None:
-        cache_mb = scaled_cache_sizes_mb(footprint_bytes(req))
-    sizes = [float(c) for c in cache_mb]
-    rows = []
+    sizes = scaled_cache_sizes_mb(footprint_bytes(req))
+    if sizes.min() * 2**20 < 2 * BLOCK_SECTORS * SECTOR_BYTES:
+        raise ValueError(f"the trace touches only {req.footprint_blocks} blocks of 4 KiB: the paper's cache sizes "
+                         f"scaled to it start at {sizes.min():.3g} MB (< 2 blocks); give the cache sizes")
+    return tuple(float(c) for c in sizes)
+
+
+def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
+                      policies: Sequence[str] = ("none", "lru", "halo"), drive="hdd-7200",
+                      params: HaloParams | None = None, progress: Callable[[float], None] | None = None,
+                      lru_granularity: Literal["block", "sector"] = "block") -> WriteCacheSweep:
+    """Figures 5-8: every policy at every cache size [MB] (:func:`sweep_sizes_mb`: default
+    the paper's sizes scaled to the trace's footprint); ``"none"`` is simulated once.
+    ``progress`` is an optional callable(fraction done) for long runs; the other arguments
+    as in :func:`run_write_cache`.
+
+    >>> from models.traces.core import BlockTrace
+    >>> t = BlockTrace(list(range(600)), [True] * 600, [4096 * k for k in range(600)], [4096] * 600, [0] * 600)
+    >>> sweep_cache_sizes(t, [1.0, 2.0], policies=["halo", "none"]).to_frame()[["policy", "cache_mb"]]
+      policy  cache_mb
+    0   halo       1.0
+    1   halo       2.0
+    2   none       0.0
+    """
+    req = trace if isinstance(trace, Requests) else prepare_requests(trace)
+    sizes = sweep_sizes_mb(req, cache_mb)
     jobs = [(p, c) for p in policies for c in (sizes if p != "none" else sizes[:1])]
-    none_row = None
+    results = []
     for k, (p, c) in enumerate(jobs):
-        if p == "none":
-            none_row = run_write_cache(req, "none", c, drive=drive)
-        else:
-            rows.append(run_write_cache(req, p, c, drive=drive, params=params, lru_granularity=lru_granularity))
+        results.append(run_write_cache(req, p, c, drive=drive, params=params, lru_granularity=lru_granularity))
         if progress:
             progress((k + 1) / len(jobs))
-    if none_row is not None:
-        rows = [dict(none_row, cache_mb=c) for c in sizes] + rows
-    return pd.DataFrame(rows)
+    return WriteCacheSweep(cache_mb=sizes, results=tuple(results))

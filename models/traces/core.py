@@ -2,11 +2,13 @@
 
 :class:`BlockTrace` holds block-storage requests; :class:`MemTrace` holds memory
 references (valgrind lackey kinds). Both are immutable bundles of NumPy arrays of equal
-length, validated on construction.
+length, validated on construction. ``subset()`` selects rows; ``fingerprint()`` is a stable
+hash of the name and the columns, usable as a cache key (``st.cache_data``, ``functools``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +25,24 @@ def _arr(x, dtype) -> np.ndarray:
         raise ValueError("trace columns must be one-dimensional")
     a.setflags(write=False)
     return a
+
+
+def _fingerprint(trace, columns: tuple[str, ...]) -> str:
+    """BLAKE2b-128 hex digest of the class, the name and the columns (memoised on the instance).
+
+    The columns are read-only arrays, so the digest stays valid; ``meta`` is left out.
+    """
+    memo = trace.__dict__.get("_fingerprint")
+    if memo is None:
+        h = hashlib.blake2b(digest_size=16)
+        h.update(f"{type(trace).__name__}\0{trace.name}\0{len(trace)}".encode())
+        for c in columns:
+            a = getattr(trace, c)
+            h.update(f"\0{c}:{a.dtype.str}\0".encode())
+            h.update(a.data)
+        memo = h.hexdigest()
+        object.__setattr__(trace, "_fingerprint", memo)
+    return memo
 
 
 @dataclass(frozen=True)
@@ -84,6 +104,15 @@ class BlockTrace:
                           self.offset_bytes[mask_or_index], self.size_bytes[mask_or_index],
                           self.device[mask_or_index], name=self.name, meta=dict(self.meta))
 
+    def fingerprint(self) -> str:
+        """Stable content hash (name and columns, not ``meta``) [32 hex digits], e.g. a cache key.
+
+        >>> a = BlockTrace([0, 1], [False, True], [0, 4096], [512, 512], [0, 0], name="t")
+        >>> a.fingerprint() == a.subset(slice(None)).fingerprint() != a.subset([0]).fingerprint()
+        True
+        """
+        return _fingerprint(self, ("time_ns", "is_write", "offset_bytes", "size_bytes", "device"))
+
 
 @dataclass(frozen=True)
 class MemTrace:
@@ -126,7 +155,23 @@ class MemTrace:
         """True for stores and modifies."""
         return self.kind >= 2
 
+    def subset(self, mask_or_index) -> MemTrace:
+        """A new trace with the selected rows (a boolean mask, indexes or a slice).
+
+        >>> MemTrace([0, 64, 128], [8, 8, 8], [1, 2, 3]).subset(slice(None, 2)).kind.tolist()
+        [1, 2]
+        """
+        return MemTrace(self.address[mask_or_index], self.size[mask_or_index], self.kind[mask_or_index],
+                        name=self.name, meta=dict(self.meta))
+
     def data_only(self) -> MemTrace:
         """The trace without instruction fetches."""
-        m = self.kind != 0
-        return MemTrace(self.address[m], self.size[m], self.kind[m], name=self.name, meta=dict(self.meta))
+        return self.subset(self.kind != 0)
+
+    def fingerprint(self) -> str:
+        """Stable content hash (name and columns, not ``meta``) [32 hex digits], e.g. a cache key.
+
+        >>> MemTrace([0, 64], [8, 8], [1, 2]).fingerprint() == MemTrace([0, 64], [8, 8], [1, 2]).fingerprint()
+        True
+        """
+        return _fingerprint(self, ("address", "size", "kind"))

@@ -22,22 +22,27 @@ reuse distance
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from models._base import ModelResult
 from models.traces.blocks import check_block_size, split_blocks
 from models.traces.core import BlockTrace, MemTrace
 
-__all__ = ["TraceStats", "MemTraceStats", "trace_stats", "reuse_count_histogram", "reuse_distances"]
-
-_PCTS = (50, 90, 99)
+__all__ = ["TraceStats", "MemTraceStats", "trace_stats", "statistic_table", "reuse_count_histogram",
+           "reuse_distances"]
 
 
 @dataclass(frozen=True)
-class TraceStats:
-    """Summary of a block trace. Sizes in bytes, times in ns, distances in 512-byte sectors."""
+class TraceStats(ModelResult):
+    """Summary of a block trace. Sizes in bytes, times in ns, distances in 512-byte sectors.
+
+    ``to_frame()`` is one row of the scalar statistics (the histograms ``reuse_count_hist``
+    and ``size_hist`` are tables of their own); :func:`statistic_table` gives the
+    two-column ``statistic, value`` form.
+    """
 
     name: str
     block_size: int
@@ -70,21 +75,14 @@ class TraceStats:
     reuse_count_hist: pd.DataFrame = field(repr=False, compare=False)
     size_hist: pd.DataFrame = field(repr=False, compare=False)
 
-    def to_dict(self) -> dict:
-        """Scalar statistics as a dict (histograms left out)."""
-        d = asdict(self)
-        d.pop("reuse_count_hist")
-        d.pop("size_hist")
-        return d
-
-    def table(self) -> pd.DataFrame:
-        """Scalar statistics as a two-column text table (statistic, value)."""
-        return _table(self.to_dict())
-
 
 @dataclass(frozen=True)
-class MemTraceStats:
-    """Summary of a memory-reference trace; footprint in pages of ``page_size`` [bytes]."""
+class MemTraceStats(ModelResult):
+    """Summary of a memory-reference trace; footprint in pages of ``page_size`` [bytes].
+
+    ``to_frame()`` is one row of the scalar statistics (``reuse_count_hist`` is a table of
+    its own).
+    """
 
     name: str
     page_size: int
@@ -102,25 +100,32 @@ class MemTraceStats:
     mean_accesses_per_page: float
     reuse_count_hist: pd.DataFrame = field(repr=False, compare=False)
 
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d.pop("reuse_count_hist")
-        return d
 
-    def table(self) -> pd.DataFrame:
-        """Scalar statistics as a two-column text table (statistic, value)."""
-        return _table(self.to_dict())
+def _text(v) -> str:
+    return f"{v:.10g}" if isinstance(v, float) else str(v)
 
 
-def _fmt(v) -> str:
-    if isinstance(v, float):
-        return f"{v:.10g}"
-    return str(v)
+def statistic_table(row: pd.DataFrame, *, text: bool = False) -> pd.DataFrame:
+    """The two-column form (``statistic``, ``value``) of a one-row table such as ``TraceStats.to_frame()``.
 
+    Parameters
+    ----------
+    row : pandas.DataFrame
+        One row; its columns become the ``statistic`` names, in order.
+    text : bool, keyword-only
+        Values as text (floats to 10 significant digits) in a string column, so the mixed
+        types survive Arrow (the app's tables); else the values themselves in an object
+        column (the CLI prints them in full).
 
-def _table(d: dict) -> pd.DataFrame:
-    """Two text columns (statistic, value) so mixed types survive Arrow/CSV round trips."""
-    return pd.DataFrame({"statistic": list(d), "value": [_fmt(v) for v in d.values()]}, dtype="string")
+    >>> statistic_table(pd.DataFrame([{"requests": 3, "write_fraction": 1 / 3}]), text=True)["value"].tolist()
+    ['3', '0.3333333333']
+    """
+    if len(row) != 1:
+        raise ValueError(f"statistic_table needs a one-row table (got {len(row)} rows)")
+    values = row.astype(object).iloc[0].tolist()
+    if text:
+        return pd.DataFrame({"statistic": list(row.columns), "value": [_text(v) for v in values]}, dtype="string")
+    return pd.DataFrame({"statistic": list(row.columns), "value": pd.Series(values, dtype=object)})
 
 
 def reuse_count_histogram(ids: np.ndarray) -> pd.DataFrame:

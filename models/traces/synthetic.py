@@ -2,9 +2,8 @@
 
 Building blocks (each returns a :class:`BlockTrace`): :func:`zipf_trace` (skewed block
 popularity), :func:`uniform_trace`, :func:`sequential_trace` (scans of contiguous requests),
-:func:`working_set_trace` (phases with changing hot sets), :func:`mixture` (random
-interleaving of generators), :func:`web_files_trace` (whole-file reads with Zipf file
-popularity and heavy-tailed file sizes). Every generator takes a keyword-only ``seed`` (int or
+:func:`mixture` (random interleaving of generators), :func:`web_files_trace` (whole-file
+reads with Zipf file popularity and heavy-tailed file sizes). Every generator takes a keyword-only ``seed`` (int or
 ``numpy.random.Generator``), a write ratio and a request-size distribution
 (:func:`sample_sizes`); arrivals are a Poisson process at ``iops`` requests per second.
 
@@ -46,7 +45,6 @@ __all__ = [
     "zipf_trace",
     "uniform_trace",
     "sequential_trace",
-    "working_set_trace",
     "mixture",
     "web_files_trace",
     "PresetSpec",
@@ -271,40 +269,6 @@ def sequential_trace(n_requests: int, *, n_blocks: int, run_requests: float = 32
                   meta={"generator": "sequential", "n_blocks": nb, "run_requests": run_requests}, offsets=off)
     w = (rng.random(n_runs) < write_ratio)[run] if n else np.zeros(0, bool)
     return BlockTrace(t.time_ns, w, t.offset_bytes, t.size_bytes, t.device, name=name, meta=t.meta)
-
-
-def working_set_trace(n_requests: int, *, n_blocks: int, working_set_blocks: int, n_phases: int = 4,
-                      alpha: float = 0.0, write_ratio: float = 0.0, mean_size_bytes: float = 4096,
-                      size_dist: str = "fixed", block_size: int = 4096, iops: float = 1000.0, seed=0,
-                      name: str = "working-set") -> BlockTrace:
-    """Phases of equal length, each drawing from its own random working set.
-
-    Each phase picks ``working_set_blocks`` random blocks of the address space and draws
-    requests from them uniformly (``alpha=0``) or with Zipf(``alpha``) popularity.
-
-    >>> t = working_set_trace(4000, n_blocks=10**6, working_set_blocks=50, n_phases=2, seed=0)
-    >>> [len(np.unique(t.offset_bytes[i * 2000:(i + 1) * 2000])) for i in range(2)]
-    [50, 50]
-    """
-    n, nb = _common_checks(n_requests, n_blocks, write_ratio, block_size)
-    ws = int(working_set_blocks)
-    if not 1 <= ws <= nb:
-        raise ValueError(f"working_set_blocks must be within 1..n_blocks={nb} (got {working_set_blocks!r})")
-    if int(n_phases) < 1:
-        raise ValueError(f"n_phases must be >= 1 (got {n_phases!r})")
-    rng = as_generator(seed)
-    phase = (np.arange(n) * int(n_phases)) // max(n, 1)
-    blocks = np.empty(n, np.int64)
-    for p in range(int(n_phases)):  # a handful of phases: loop over phases, vectorised inside
-        idx = np.flatnonzero(phase == p)
-        members = rng.choice(nb, ws, replace=False) if nb <= 1 << 24 else \
-            np.unique(rng.integers(0, nb, 2 * ws))[:ws]
-        pick = zipf_ranks(len(idx), len(members), alpha, seed=rng) if alpha > 0 else rng.integers(0, len(members), len(idx))
-        blocks[idx] = members[pick]
-    sizes = sample_sizes(n, mean_size_bytes, dist=size_dist, seed=rng)
-    return _assemble(blocks, sizes, write_ratio, block_size=block_size, iops=iops, rng=rng, name=name,
-                     meta={"generator": "working_set", "n_blocks": nb, "working_set_blocks": ws,
-                           "n_phases": int(n_phases)})
 
 
 def mixture(n_requests: int, parts: list[tuple[float, Callable[..., BlockTrace], dict]], *, iops: float = 1000.0,

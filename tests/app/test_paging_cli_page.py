@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from models.traces.memtraces import load_memtrace, memtrace_names, save_memtrace_npz
+from models.traces import bundled_traces, load
+from models.traces.formats import save_memtrace_npz
 
 ROOT = Path(__file__).resolve().parents[2]
 COLS = ["page_size", "tlb_miss_rate", "fault_rate", "t_addr_ns", "t_data_ns", "amat_ns"]
@@ -48,13 +49,13 @@ def test_amat_options_and_lackey_file(tmp_path, run_cli):
     # with 40 KiB of memory a 64 KiB page cannot be held at all: every reference faults
     rc, out, _ = run_cli("amat", str(p), "--page-sizes", "4k,64k", "--memory-frac", "1")
     assert pd.read_csv(io.StringIO(out))["fault_rate"].tolist() == pytest.approx([10 / n, 1.0])
-    rc, out, _ = run_cli("amat", str(p), "--device", "optane-dcpmm", "--memory-mb", "0.01", "--output", "json")
+    rc, out, _ = run_cli("amat", str(p), "--device", "optane-dcpmm", "--memory-mb", "0.01", "--format", "json")
     assert rc == 0
     assert len(json.loads(out)) == 9
 
 
 def test_amat_npz_file(tmp_path, run_cli):
-    t = load_memtrace("gcc", 20_000)
+    t = load("gcc", max_requests=20_000)
     f = save_memtrace_npz(tmp_path / "g.npz", t.address, t.kind, t.size, {"program": "test"})
     rc, out, err = run_cli("amat", str(f), "--latency-multiple", "1", "--page-sizes", "4096")
     assert rc == 0, err
@@ -63,12 +64,13 @@ def test_amat_npz_file(tmp_path, run_cli):
 
 
 @pytest.mark.parametrize("argv, msg", [
-    (["amat", "nope-trace"], "bundled memory traces: " + ", ".join(memtrace_names())),
+    (["amat", "nope-trace"], "bundled memory traces: " + ", ".join(bundled_traces("memory"))),
+    (["amat", "mqsim:tpcc-small"], "needs a memory-reference (lackey) trace"),
     (["amat", "sqlite", "--page-sizes", "3000"], "page_sizes_bytes"),
     (["amat", "sqlite", "--tlb-entries", "0"], "tlb_entries"),
     (["amat", "sqlite", "--device", "floppy"], "floppy"),
     (["amat", "sqlite", "--memory-frac", "-1"], "memory_fraction"),
-    (["amat", "sqlite", "--storage-bandwidth-MBps", "10"], "--storage-latency-ns"),
+    (["amat", "sqlite", "--storage-bandwidth-MBps", "10"], "storage_bandwidth_MBps needs storage_latency_ns"),
 ])
 def test_amat_bad_input_is_a_clean_error(argv, msg, run_cli):
     rc, out, err = run_cli(*argv)
@@ -80,7 +82,7 @@ def test_amat_bad_input_is_a_clean_error(argv, msg, run_cli):
 def test_amat_bad_lackey_line_names_the_line(tmp_path, run_cli):
     p = tmp_path / "bad.lackey"
     p.write_text(" L 0400,8\n S zz,8\n")
-    rc, _, err = run_cli("amat", str(p), "--format", "csv") if False else run_cli("amat", str(p))
+    rc, _, err = run_cli("amat", str(p))
     assert rc == 2
     assert "line 2" in err
 

@@ -74,11 +74,14 @@ def test_explorer_upload_mode_waits_for_a_file():
 
 
 def test_upload_is_capped_unless_the_user_limits_it(monkeypatch):
-    # a small compressed upload can expand to billions of lines: uploads stop at UPLOAD_MAX_REQUESTS
+    # a small compressed upload can expand to billions of lines: uploads stop at the model's MAX_REQUESTS
     from app.components import traces
+    from models.traces import loader
 
-    monkeypatch.setattr(traces, "UPLOAD_MAX_REQUESTS", 3)
+    monkeypatch.setattr(loader, "MAX_REQUESTS", 3)
     data = b"".join(f"{i} 0 {8 * i} 8 1\n".encode() for i in range(5))
-    with pytest.raises(ValueError, match="more than 3 requests; set 'Read at most"):
-        traces._parse_upload(data, "cap-test.trace", "mqsim", "{}")
-    assert len(traces._parse_upload(data, "cap-test.trace", "mqsim", '{"max_requests": 2}')) == 2
+    with pytest.raises(ValueError, match="cap-test.trace: more than 3 requests"):
+        traces._parse_upload(data, "cap-test.trace", "block", "mqsim", "{}")
+    assert len(traces._parse_upload(data, "cap-test.trace", "block", "mqsim", '{"max_requests": 2}')) == 2
+    with pytest.raises(ValueError, match="needs a memory-reference"):
+        traces._parse_upload(data, "cap-test.trace", "memory", "auto", '{"max_requests": 2}')

@@ -81,8 +81,7 @@ def _examples():
 
     from models import devices
     from models.endurance import lifetime
-    from models.memory import memory_extension
-    from models.storage import device_char, file_cache, hdd, workload_fit
+    from models.storage import device_char, file_cache, hdd, workload
 
     drive = hdd.load_drive("ibm18es")
     seek = np.array([[1, 1.5], [10, 2.0], [100, 3.2], [1000, 6.0], [5000, 13.0]])
@@ -90,16 +89,14 @@ def _examples():
         "models.storage.device_char.CharProfile": lambda: device_char.get_profile(next(iter(device_char.PRESETS))),
         "models.devices.DeviceProfile": lambda: devices.get_device("pcm-memext"),
         "models.storage.file_cache.BreakEvenInputs": lambda: file_cache.BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160),
-        "models.storage.hdd.DriveSpec": lambda: drive,
-        "models.storage.hdd.SeekFit": lambda: hdd.fit_seek_curve(seek[:, 0], seek[:, 1]),
-        "models.storage.hdd.Zone": lambda: drive.zones[0],
+        "models.storage.hdd.spec.DriveSpec": lambda: drive,
+        "models.storage.hdd.seek.SeekFit": lambda: hdd.fit_seek_curve(seek[:, 0], seek[:, 1]),
+        "models.storage.hdd.spec.Zone": lambda: drive.zones[0],
         "models.endurance.lifetime.LifetimeDistribution": lambda: lifetime.lifetime_monte_carlo(
             16e9, 1e7, 1e9, endurance_sigma=0.2, trials=50, seed=1, keep_samples=True),
         "models.endurance.lifetime.LifetimeInputs": lambda: lifetime.LifetimeInputs(
             capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9),
-        "models.memory.memory_extension.MemExtResult": lambda: memory_extension.simulate_memext(
-            memory_extension.page_stream(address=(np.arange(5000) % 700) * 4096)),
-        "models.storage.workload_fit.StorageConfig": lambda: workload_fit.get_config("pcm-dax"),
+        "models.storage.workload.configs.StorageConfig": lambda: workload.get_config("pcm-dax"),
     }
 
 

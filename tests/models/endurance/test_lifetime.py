@@ -14,6 +14,7 @@ from models.endurance.lifetime import (
     SECONDS_PER_YEAR,
     LifetimeInputs,
     figure2_table,
+    lifetime_band,
     lifetime_bruteforce_lines,
     lifetime_monte_carlo,
     lifetime_seconds,
@@ -167,6 +168,12 @@ def test_lifetime_page():
     assert not at.exception and not at.error
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Closed form [years]"] == "5"  # Lulesh rate, 16 GB, 1e7
+    # Figure 2 rows: the seed's rate, the user's, and the rates derived from the bundled memory traces
+    # and our synthetic page streams (models.endurance.lifetime.derived_write_rates)
+    fig2 = at.dataframe[0].value.set_index("workload")
+    assert {"xz", "sqlite", "synthetic working-set (ours)", "your write rate"} <= set(fig2.index)
+    assert fig2.loc["xz", "source"].startswith("derived from the bundled memory trace: FIFO at DRAM:NVM 1:4")
+    assert (fig2["write_rate_MBps"] > 0).all()
     at.number_input(key="lt.endurance").set_value(1e4).run()
     assert not at.exception and not at.error
     assert {m.label: m.value for m in at.metric}["Closed form [years]"] == "0.005"
@@ -223,3 +230,24 @@ def test_figure2_flash_days_by_hand():
     # another Flash endurance: the days follow the Flash lifetime, not a fixed fraction of the PCM one
     t3 = figure2_table({"x": 1e8}, flash_endurance=3e3)
     assert t3.flash_days.iloc[0] == pytest.approx(16e9 * 3e3 / 1e8 / 86400, rel=1e-12)
+
+
+def test_lifetime_band_scales_the_distribution_by_hand():
+    # L = C E eta / W: at twice the rate every lifetime halves, so the band is the distribution scaled
+    mc = lifetime_monte_carlo(16e9, 1e7, 1e9, wear_efficiency=0.5, endurance_sigma=0.3, trials=200, seed=2)
+    band = lifetime_band(mc, 16e9, 1e7, [5e8, 1e9, 2e9], wear_efficiency=0.5)
+    assert band.columns.tolist() == ["write_rate_MBps", "closed_form_years", "p10_years", "p50_years", "p90_years"]
+    assert band.write_rate_MBps.tolist() == [500.0, 1000.0, 2000.0]
+    at_mc_rate = band.iloc[1]
+    assert at_mc_rate.closed_form_years == pytest.approx(mc.closed_form_years, rel=1e-12)
+    for q in ("p10_years", "p50_years", "p90_years"):
+        assert at_mc_rate[q] == pytest.approx(getattr(mc, q), rel=1e-12)
+        assert band[q].tolist() == pytest.approx([2 * getattr(mc, q), getattr(mc, q), getattr(mc, q) / 2], rel=1e-12)
+
+
+def test_distribution_is_a_result_with_one_row():
+    mc = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.3, trials=20, seed=1, keep_samples=True)
+    row = mc.to_frame()
+    assert row.columns.tolist() == ["closed_form_years", "p10_years", "p50_years", "p90_years", "mean_years",
+                                    "trials", "lines", "fail_rank"]  # no samples
+    assert len(row) == 1 and row["trials"].item() == 20 and len(mc.samples_years) == 20

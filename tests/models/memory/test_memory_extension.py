@@ -10,7 +10,6 @@ from pydantic import ValidationError
 
 from models.memory.memory_extension import (
     FAULT_OVERHEAD_NS,
-    PAPER_SLOWDOWN_25,
     MemExtConfig,
     dram_pages,
     implied_fault_overhead_ns,
@@ -23,7 +22,6 @@ from models.memory.memory_extension import (
     write_latency_sweep,
 )
 from models.traces.core import MemTrace
-from tests import ROOT as _ROOT
 
 
 def _hpc_like(seed=0, sweeps=4, n_arrays=3, pages=600, table=200, lookups=4000):
@@ -94,7 +92,36 @@ def test_age_with_one_level_is_clock(hpc):
     for f in (0.25, 0.0625):
         clock = simulate_memext(hpc, MemExtConfig(dram_frac=f, policy="clock"))
         age1 = simulate_memext(hpc, MemExtConfig(dram_frac=f, policy="age", age_max=1))
-        assert age1.model_dump() == clock.model_dump()
+        assert age1 == clock
+
+
+@pytest.mark.parametrize("age_max", [1, 2, 3, 7])
+def test_age_policy_runs_the_shared_ring_kernel(hpc, age_max):
+    from models.sim.policies import simulate_age
+
+    for f in (0.25, 0.0625):
+        r = simulate_memext(hpc, MemExtConfig(dram_frac=f, policy="age", age_max=age_max))
+        s = simulate_age(hpc.ids, r.dram_pages, age_max=age_max, is_write=hpc.is_write)
+        assert r.full_misses + r.cold_allocations == s.misses
+        assert (r.evictions, r.dirty_evictions) == (s.inserts - r.dram_pages, s.writebacks)
+
+
+def test_result_is_a_frozen_model_result_with_one_table(hpc):
+    import dataclasses
+
+    from models._base import ModelInput, ModelResult
+    from models.memory.memory_extension import MemExtResult
+
+    r = simulate_memext(hpc, MemExtConfig(dram_frac=0.25))
+    assert isinstance(r, ModelResult) and not issubclass(MemExtResult, ModelInput)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.faults_total = 1
+    df = r.to_frame()
+    fields = [f.name for f in dataclasses.fields(MemExtResult)]
+    assert df.columns.tolist() == fields + ["faults", "slowdown"] and len(df) == 1
+    assert df.faults.item() == r.faults and df.slowdown.item() == r.slowdown
+    sweep = ratio_sweep(hpc, fractions=(0.25,))
+    assert sweep.columns.tolist() == ["device", "dram_frac"] + fields + ["faults", "slowdown"]
 
 
 def test_time_model_closed_form(hpc):
@@ -123,18 +150,35 @@ def test_cold_start_in_nvm_adds_footprint_faults(hpc):
     assert b.full_misses == a.full_misses + hpc.footprint_pages
 
 
-def test_paper_fault_overhead_and_flash_pcm_ratio(hpc):
-    # The default fault overhead is derived from the paper's Figure 11 averages (1.638x / 4.68x); the model
-    # must then reproduce the paper's Flash/PCM excess-slowdown ratio (3.68 / 0.638 = 5.77) for ANY trace
-    # whose Flash write-backs do not saturate the device (checked here with sync-free, write-free reads).
-    assert FAULT_OVERHEAD_NS == pytest.approx(5062, abs=1)
-    s = page_stream(address=hpc.vpn[hpc.ids] * 4096)  # same references, no writes
-    p = simulate_memext(s, MemExtConfig(device="pcm-memext"))
-    f = simulate_memext(s, MemExtConfig(device="nand-flash"))
-    q = (PAPER_SLOWDOWN_25["nand-flash"] - 1) / (PAPER_SLOWDOWN_25["pcm-memext"] - 1)
-    assert (f.slowdown - 1) / (p.slowdown - 1) == pytest.approx(q, rel=1e-3)  # rounding of the overhead
-    with pytest.raises(ValueError):
+def test_implied_fault_overhead_by_hand():
+    # S_P = 1.5, S_F = 3.0 with reads of 100 and 1000 ns: q = (3 - 1) / (1.5 - 1) = 4,
+    # t_fault = (1000 - 4 x 100) / (4 - 1) = 200 ns exactly
+    assert implied_fault_overhead_ns(1.5, 3.0, pcm_read_ns=100.0, flash_read_ns=1000.0) == pytest.approx(200.0,
+                                                                                                          rel=1e-12)
+    with pytest.raises(ValueError, match="exceed"):
         implied_fault_overhead_ns(2.0, 1.5)
+    with pytest.raises(ValueError, match="negative"):  # q = 4 with equal reads: t_fault = -100
+        implied_fault_overhead_ns(1.5, 3.0, pcm_read_ns=100.0, flash_read_ns=100.0)
+
+
+@pytest.mark.parametrize("overhead_ns", [0.0, 800.0, 5062.0, 20_000.0])
+def test_fault_overhead_inverts_the_time_model(hpc, overhead_ns):
+    """On a write-free stream the same faults hit both devices, so (S - 1) is proportional to
+    (t_fault + t_read): the excess-slowdown ratio is (t_fault + t_read,F) / (t_fault + t_read,P) for ANY
+    fault overhead, and implied_fault_overhead_ns recovers the overhead from the two slowdowns.
+
+    (The default overhead is derived from seed 002's Figure 11 averages, so reproducing their ratio is
+    circular: the ledger marks 002-fig11-* as such.)"""
+    s = page_stream(address=hpc.vpn[hpc.ids] * 4096)  # same references, no writes
+    cp = MemExtConfig(device="pcm-memext", fault_overhead_ns=overhead_ns)
+    cf = cp.model_copy(update={"device": "nand-flash"})
+    p, f = simulate_memext(s, cp), simulate_memext(s, cf)
+    rp, rf = cp.latencies()[0], cf.latencies()[0]
+    assert p.full_misses == f.full_misses > 0 and p.writebacks == f.writebacks == 0
+    q = (f.slowdown - 1) / (p.slowdown - 1)
+    assert q == pytest.approx((overhead_ns + rf) / (overhead_ns + rp), rel=1e-9)
+    got = implied_fault_overhead_ns(p.slowdown, f.slowdown, pcm_read_ns=rp, flash_read_ns=rf)
+    assert got == pytest.approx(overhead_ns, rel=1e-6, abs=1e-6)
 
 
 def test_ratio_sweep_flash_slower(hpc):
@@ -223,74 +267,6 @@ def test_config_validation():
         MemExtConfig(policy="lru")
     with pytest.raises(KeyError, match="valid names"):
         simulate_memext(page_stream(address=[0]), MemExtConfig(device="tape"))
-
-
-def _lackey(path):
-    lines = []
-    for _ in range(3):
-        for p in range(200):
-            for k in range(4):
-                lines.append(f" {'S' if p >= 150 else 'L'} {0x10000000 + p * 4096 + k * 512:08x},8")
-        lines.append("I  04001000,4")
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def test_cli_memext(capsys, tmp_path):
-    from cli.main import main
-
-    f = _lackey(tmp_path / "t.lackey")
-    assert main(["memext", str(f), "--dram-frac", "0.25", "--device", "pcm", "flash"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    head = out[0].split(",")
-    assert {"device", "dram_frac", "faults", "slowdown"} <= set(head) and len(out) == 3
-    rows = [dict(zip(head, x.split(","), strict=True)) for x in out[1:]]
-    assert [r["device"] for r in rows] == ["pcm-memext", "nand-flash"]
-    assert rows[0]["faults"] == rows[1]["faults"] == "400"  # 3 sweeps of 200 pages, DRAM 50 pages: 2 x 200 refaults
-    assert float(rows[1]["slowdown"]) > float(rows[0]["slowdown"]) > 1
-    assert main(["memext", str(f), "--device", "tape"]) == 2
-    assert "unknown device" in capsys.readouterr().err
-    assert main(["memext", str(tmp_path / "missing.lackey")]) == 2
-    capsys.readouterr()
-    # a bundled trace by its short name honours --max-requests (it used to run all 5M references)
-    assert main(["memext", "sqlite", "--max-requests", "1000", "--dram-frac", "0.25", "--device", "pcm"]) == 0
-    assert capsys.readouterr().out.splitlines()[1].split(",")[head.index("references")] == "1000"
-
-
-def test_memory_extension_page():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(_ROOT / "app/views/memory_extension.py"), default_timeout=300)
-    at.session_state["mx.references"] = 200_000
-    at.session_state["mx.footprint_pages"] = 256  # 781 page visits: ~3 passes over the footprint
-    at.run()
-    assert not at.exception and not at.error
-    m = {x.label: x.value for x in at.metric}
-    pcm, flash = (float(m[f"{d} slowdown at 1:4"].rstrip("×")) for d in ("pcm-memext", "nand-flash"))
-    assert flash > pcm > 1
-    at.radio(key="mx.accounting").set_value("exclusive").run()
-    assert not at.exception and not at.error
-    # the same device as fast and slow memory is named, not a crash ("unexpected internal error")
-    at.session_state["mx.slow_device"] = "pcm-memext"
-    at.run()
-    assert not at.exception and any("slow_device" in e.value for e in at.error)
-
-
-def test_memory_extension_page_bad_sweep_entry_keeps_the_fields():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(_ROOT / "app/views/memory_extension.py"), default_timeout=300)
-    at.session_state["mx.references"] = 50_000
-    at.session_state["mx.footprint_pages"] = 256
-    at.run()
-    at.multiselect(key="mx.prefetch_depths").set_value([]).run()
-    assert not at.exception
-    assert any("prefetch_depths" in e.value for e in at.error)
-    # the emptied field is still on screen to be corrected, and the other inputs are kept
-    assert at.multiselect(key="mx.prefetch_depths").value == []
-    assert at.number_input(key="mx.references").value == 50_000
-    at.multiselect(key="mx.prefetch_depths").set_value(["0", "8"]).run()
-    assert not at.exception and not at.error
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -348,3 +348,49 @@ def test_best_page_sizes_ties_and_decomposition_by_hand():
     # gain over the 4 KiB baseline: T_ADDR 1.5 - 1.0 = +0.5, T_DATA 1.5 - 2.0 = -0.5
     assert b["d_addr_ns"] == pytest.approx(0.5) and b["d_data_ns"] == pytest.approx(-0.5)
     assert b["baseline_amat_ns"] == 3.0 and b["memory_fraction"] == 0.5
+
+
+# ----------------------------------------------------------------------------- one mapping for CLI and page
+def test_paging_inputs_maps_one_memory_size_and_one_storage_choice():
+    from models.devices import get_device
+
+    assert pg.paging_inputs() == pg.PagingInputs(memory_fraction=(0.5,), latency_multiples=(10.0,))
+    p = pg.paging_inputs(memory_mib=2.0, device="optane-dcpmm", tlb_entries=8, t_e_ns=None)
+    assert (p.memory_bytes, p.device, p.tlb_entries, p.t_e_ns) == ((2.0 * 2**20,), "optane-dcpmm", 8,
+                                                                   pg.DEFAULT_TLB_ACCESS_NS)
+    assert pg.paging_inputs(latency_multiple=pg.LATENCY_MULTIPLES).latency_multiples == pg.LATENCY_MULTIPLES
+    # a catalogue profile keeps its name; a profile defined elsewhere (e.g. in the app) maps to its timings
+    assert pg.paging_inputs(device=get_device("optane-dcpmm")).device == "optane-dcpmm"
+    mine = get_device("optane-dcpmm").model_copy(update={"name": "my-scm", "read_latency_ns": 777.0})
+    q = pg.paging_inputs(device=mine)
+    assert q.device is None and q.storage_latency_ns == 777.0
+    assert q.storage_bandwidth_MBps == mine.effective_read_bandwidth_MBps
+    assert q.storages()[0].latency_ns == 777.0
+    with pytest.raises(ValueError, match="storage: give only one"):
+        pg.paging_inputs(latency_multiple=10, storage_latency_ns=100)
+    with pytest.raises(ValueError, match="storage_bandwidth_MBps needs storage_latency_ns"):
+        pg.paging_inputs(device="optane-dcpmm", storage_bandwidth_MBps=10)
+    with pytest.raises(ValueError, match="memory: give memory_fraction or memory_mib"):
+        pg.paging_inputs(memory_fraction=0.5, memory_mib=1)
+    with pytest.raises(ValidationError, match="tlb_entries"):
+        pg.paging_inputs(tlb_entries=0)
+
+
+def test_paging_profile_uses_the_inputs_and_truncates():
+    tr = MemTrace(np.arange(40, dtype=np.uint64) % 10 * 4096, np.full(40, 8), np.where(np.arange(40) % 4, 1, 0))
+    inp = pg.PagingInputs(page_sizes_bytes=(4096,), memory_fraction=(0.5,), policy="lru")
+    prof = pg.paging_profile(tr, inp, max_refs=20)
+    assert prof.n_refs == 15  # the first 20 references hold 15 data references
+    assert prof.pages[4096].clock_faults == {}  # LRU asked: no CLOCK run
+    full = pg.paging_profile(tr, inp.model_copy(update={"policy": "clock"}))
+    assert full.n_refs == 30 and full.pages[4096].clock_faults
+    assert pg.paging_table(full, inp).equals(pg.run_paging(tr, inp))
+    with pytest.raises(ValueError, match="max_refs"):
+        pg.paging_profile(tr, inp, max_refs=0)
+
+
+def test_profiles_are_results_with_one_table():
+    prof = pg.profile_trace(np.array([0, 4096, 8192, 0], np.uint64), page_sizes=[4096, 8192])
+    df = prof.to_frame()
+    assert df.columns.tolist() == ["page_size_bytes", "n_refs", "footprint_pages", "footprint_bytes"]
+    assert df.values.tolist() == [[4096, 4, 3, 12288], [8192, 4, 2, 16384]]

@@ -30,7 +30,8 @@ import numpy as np
 import pytest
 
 from models.memory import paging as pg
-from models.traces.memtraces import load_memtrace, memtrace_names, memtrace_stats, memtrace_table
+from models.traces import bundled_traces, load
+from models.traces.memtraces import memtrace_stats, memtrace_table
 
 PREFIX = 1_000_000
 FRACTION = 0.25
@@ -39,7 +40,7 @@ TRACES = ["xz", "sort", "gcc", "sqlite", "numpy"]
 
 @pytest.fixture(scope="module")
 def profiles():
-    return {n: pg.profile_trace(load_memtrace(n, PREFIX), memory_fraction=[FRACTION, 1.0]) for n in TRACES}
+    return {n: pg.profile_trace(load(n, max_requests=PREFIX), memory_fraction=[FRACTION, 1.0]) for n in TRACES}
 
 
 def best(prof, k, frac=FRACTION):
@@ -48,7 +49,7 @@ def best(prof, k, frac=FRACTION):
 
 
 def test_bundle_has_four_real_traces_with_thousands_of_small_pages():
-    assert set(TRACES) <= set(memtrace_names())
+    assert {f"lackey:{n}" for n in TRACES} <= set(bundled_traces("memory"))
     tab = memtrace_table(TRACES)
     assert (tab["total"] >= 5_000_000).all()
     rw = tab.set_index("trace")[["reads", "writes"]]
@@ -63,7 +64,7 @@ def test_bundle_has_four_real_traces_with_thousands_of_small_pages():
     assert all(pages4k[n] >= 2000 for n in ("xz", "sort", "sqlite", "numpy")), pages4k
     assert pages4k["gcc"] > 700, pages4k
     for n in TRACES:
-        assert memtrace_stats(load_memtrace(n), page_size_bytes=512)["pages"] > 4000, n
+        assert memtrace_stats(load(n), page_size_bytes=512)["pages"] > 4000, n
 
 
 def test_tlb_hit_rate_rises_with_page_size_and_flattens(profiles):

@@ -1,17 +1,14 @@
-"""Device characterization (seed 001) and fio import."""
+"""Device characterization (seed 001) and fio import. The page tests are in tests/app/test_device_char_page.py."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from models.data import data_path
 from models.storage import device_char as dc
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_psd_random_equals_sequential():
@@ -50,10 +47,10 @@ def test_mix_sensitivity_normalised_and_monotone():
 
 
 def test_latency_depth_model_matches_single_station_mva():
-    from models.storage.workload_fit import mva
+    from models.storage.workload.mva import mva
 
     p = dc.get_profile("ssd")
-    r = mva([p.read_rand_us], [int(p.servers_rand)], 40)["response_ns"]
+    r = mva([p.read_rand_us], [int(p.servers_rand)], 40).response_ns
     np.testing.assert_allclose(dc.latency_us(p, "read", "rand", np.arange(1, 41)), r, rtol=1e-9)
 
 
@@ -61,13 +58,17 @@ def test_latency_depth_model_matches_single_station_mva():
 def test_bundled_fio_json_fits(name):
     m = dc.read_fio_json(data_path(f"fio/{name}.json"))
     assert len(m) == 8 and set(m.pattern) == {"rand", "seq"} and set(m.iodepth) == {1, 16}
-    prof = dc.fit_profile(m, name)
-    cmp_ = dc.model_vs_measurement(prof, m)
+    fit = dc.fit_profile(m, name)
+    prof, cmp_ = fit.profile, fit.comparison
     # one parallelism per pattern is shared by reads and writes: allow 25 % per point.
     assert np.abs(cmp_.rel_error).max() < 0.25
-    dev = dc.to_device_profile(prof, m)
+    assert cmp_.equals(dc.model_vs_measurement(prof, m))
+    dev = fit.device
+    assert dev == dc.to_device_profile(prof, m) and dev.name == name
     assert dev.read_latency_ns == pytest.approx(prof.read_rand_us * 1e3)
     assert dev.read_bandwidth_MBps and dev.read_bandwidth_MBps > 0
+    row = fit.to_frame()
+    assert len(row) == 1 and row.iloc[0].to_dict() == prof.model_dump()
 
 
 def test_fit_recovers_synthetic_parameters():
@@ -78,7 +79,7 @@ def test_fit_recovers_synthetic_parameters():
                              lat_mean_us=s * max(1, d / 4), bw_MBps=1.0))
     import pandas as pd
 
-    p = dc.fit_profile(pd.DataFrame(rows))
+    p = dc.fit_profile(pd.DataFrame(rows)).profile
     assert p.read_rand_us == pytest.approx(50, rel=1e-3) and p.write_rand_us == pytest.approx(80, rel=1e-3)
     assert p.servers_rand == pytest.approx(4, rel=1e-3)
 
@@ -97,27 +98,3 @@ def test_fio_json_errors():
                      ({"jobs": [{"write": {"io_bytes": 8, "lat_ns": {"mean": 0}}}]}, "latency mean must be > 0")]:
         with pytest.raises(ValueError, match=msg):
             dc.read_fio_json(json.dumps(doc))
-
-
-def test_device_char_page():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app/views/device_char.py"), default_timeout=60).run()
-    assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) >= 4
-    at.button(key="dch.add").click().run()
-    assert not at.exception
-    assert "my-fio-device" in at.session_state["custom_devices"]
-
-
-def test_page_bad_name_keeps_the_field_and_other_inputs():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app/views/device_char.py"), default_timeout=60).run()
-    at.number_input(key="dch.max_depth").set_value(16).run()
-    at.text_input(key="dch.custom_name").set_value("").run()  # min_length 1: the scenario is invalid
-    assert not at.exception and any("custom_name" in e.value for e in at.error)
-    assert at.text_input(key="dch.custom_name").value == ""  # still on screen, so it can be corrected
-    assert at.number_input(key="dch.max_depth").value == 16
-    at.text_input(key="dch.custom_name").set_value("mine").run()
-    assert not at.exception and not at.error

@@ -94,8 +94,8 @@ def test_figure2_scm_needs_at_least_two_hits_hdd_one():
     # half the measured insertion cost, so it does not hinge on measurement noise (~10 %).
     assert fc.hits_vs_storage_latency([1.3], t_ns=t, insert_ns=ins / 2)["hits_required"][0] >= 2
     # HDD: T ~ 8 ms >> t ~ 1 us, so n* - 1 = (Tm - T)/(T - t) < 1e-3: one hit suffices.
-    hdd = fc.timings_from_device("hdd-7200", 4096)
-    assert fc.required_hits(hdd.n_star) == 1
+    hdd = fc.break_even(fc.timings_from_device("hdd-7200", 4096))
+    assert hdd.hits_required == fc.required_hits(hdd.n_star) == 1
     assert hdd.n_star - 1 < 1e-3
 
 
@@ -103,12 +103,12 @@ def test_figure2_required_hits_fall_with_storage_latency():
     t, ins = fc.pagecache_latency(4096)
     r = fc.hits_vs_storage_latency(np.logspace(0.05, 5, 100), t_ns=t, insert_ns=ins)
     assert np.all(np.diff(r["hits_required"]) <= 0)
-    assert r["hits_required"][-1] == 1
+    assert r["hits_required"].iloc[-1] == 1
 
 
 def test_device_ordering_of_break_even():
     names = ["dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"]
-    ns = [fc.timings_from_device(n, 4096).n_star for n in names]
+    ns = [fc.break_even(fc.timings_from_device(n, 4096)).n_star for n in names]
     assert ns == sorted(ns, reverse=True)  # faster storage -> more hits needed
 
 
@@ -156,7 +156,7 @@ _DRAM = 101.5 + (4096 - 64) / 105.56
 def test_timings_from_device_by_hand(name, transfer, T_lit, nstar_lit):
     T = 1.3 * _T_READ + (transfer - _DRAM)
     Tm = T + _T_INS
-    be = fc.timings_from_device(name, 4096)
+    be = fc.break_even(fc.timings_from_device(name, 4096))
     assert be.t_ns == pytest.approx(_T_READ, rel=1e-12)
     assert be.T_ns == pytest.approx(T, rel=1e-12) and be.T_ns == pytest.approx(T_lit, abs=1e-3)
     assert be.Tm_ns == pytest.approx(Tm, rel=1e-12) and be.Tm_ns == pytest.approx(T_lit + _T_INS, abs=1e-3)
@@ -178,3 +178,17 @@ def test_pagecache_latency_log_log_extrapolation():
     assert rd[0] == pytest.approx(271_058.5, abs=0.1)
     # and below 512 B the first segment: y(256) = y(512)^2 / y(1024)
     assert fc.pagecache_latency(256)[0] == pytest.approx(564.4**2 / 721.2, rel=1e-12)
+
+
+def test_break_even_result_frame():
+    r = fc.break_even(fc.BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160))
+    assert r.to_frame().to_dict("records") == [dict(t_ns=100.0, T_ns=130.0, Tm_ns=160.0, n_star=2.0,
+                                                    hits_required=2.0)]
+    never = fc.break_even(fc.BreakEvenInputs(t_ns=100, T_ns=100, Tm_ns=150))
+    assert math.isinf(never.n_star) and math.isinf(never.hits_required)
+
+
+def test_figure2_table_columns():
+    df = fc.hits_vs_storage_latency(2.0, t_ns=100, insert_ns=100)  # a scalar ratio gives one row
+    assert list(df.columns) == ["storage_over_cache", "storage_latency_ns", "n_star", "hits_required"]
+    assert df.iloc[0].tolist() == [2.0, 200.0, 2.0, 2.0]

@@ -1,20 +1,26 @@
-"""Filebench parser, MVA and the seed-000 findings (PCM-DAX vs page-cached HDD/SSD)."""
+"""Filebench parser, MVA and the seed-000 findings (PCM-DAX vs page-cached HDD/SSD).
+
+Model: models/storage/workload/; its comparison with the paper is in docs/models/workload.md.
+The CLI and page tests are in tests/cli/test_workload_cli.py and tests/app/test_workload_page.py.
+"""
 
 from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.storage import workload_fit as wf
-from models.storage.filebench import bundled_personalities, load_workload, parse_workload
-
-ROOT = Path(__file__).resolve().parents[3]
+from models.storage import workload as wf
+from models.storage.filebench import (
+    FLOWOP_KINDS,
+    bundled_personalities,
+    load_workload,
+    parse_workload,
+)
 
 # ---------------------------------------------------------------- parser
 
@@ -102,33 +108,33 @@ def _buzen_throughput(D, N):
 
 def test_mva_single_station_closed_form():
     r = wf.mva([5.0], [1], 10)
-    np.testing.assert_allclose(r["throughput_per_ns"], 1 / 5.0)  # X = N/(N*D)
-    np.testing.assert_allclose(r["response_ns"], 5.0 * np.arange(1, 11))
+    np.testing.assert_allclose(r.throughput_per_ns, 1 / 5.0)  # X = N/(N*D)
+    np.testing.assert_allclose(r.response_ns, 5.0 * np.arange(1, 11))
 
 
 def test_mva_balanced_two_station_textbook():
     # Lazowska et al. ch. 5: K balanced stations, X(N) = N / (D (N + K - 1)).
     r = wf.mva([2.0, 2.0], [1, 1], 8)
     n = np.arange(1, 9)
-    np.testing.assert_allclose(r["throughput_per_ns"], n / (2.0 * (n + 1)), rtol=1e-12)
+    np.testing.assert_allclose(r.throughput_per_ns, n / (2.0 * (n + 1)), rtol=1e-12)
 
 
 @given(st.lists(st.floats(0.01, 10), min_size=1, max_size=4), st.integers(1, 30))
 def test_mva_matches_convolution(D, N):
     r = wf.mva(D, [1] * len(D), N)
-    assert math.isclose(r["throughput_per_ns"][-1], _buzen_throughput(D, N), rel_tol=1e-9)
-    assert r["throughput_per_ns"][-1] <= 1 / max(D) * (1 + 1e-12)  # bottleneck bound
+    assert math.isclose(r.throughput_per_ns[-1], _buzen_throughput(D, N), rel_tol=1e-9)
+    assert r.throughput_per_ns[-1] <= 1 / max(D) * (1 + 1e-12)  # bottleneck bound
 
 
 def test_mva_multiserver_and_delay():
     # c servers alone: X = min(N, c)/D exactly.
     r = wf.mva([4.0], [3], 6)
-    np.testing.assert_allclose(r["throughput_per_ns"], np.minimum(np.arange(1, 7), 3) / 4.0, rtol=1e-9)
+    np.testing.assert_allclose(r.throughput_per_ns, np.minimum(np.arange(1, 7), 3) / 4.0, rtol=1e-9)
     # machine-repairman (delay Z + one server D): p0 = 1/sum_k N!/(N-k)! (D/Z)^k, X = (1-p0)/D.
     Z, D, N = 10.0, 2.0, 5
     p0 = 1 / sum(math.factorial(N) / math.factorial(N - k) * (D / Z) ** k for k in range(N + 1))
     r = wf.mva([Z, D], [0, 1], N)
-    assert math.isclose(r["throughput_per_ns"][-1], (1 - p0) / D, rel_tol=1e-9)
+    assert math.isclose(r.throughput_per_ns[-1], (1 - p0) / D, rel_tol=1e-9)
 
 
 def test_mva_rejects_bad_input():
@@ -136,6 +142,15 @@ def test_mva_rejects_bad_input():
         wf.mva([-1.0], [1], 3)
     with pytest.raises(ValueError, match="n_max"):
         wf.mva([1.0], [1], 0)
+
+
+def test_mva_result_frame():
+    r = wf.mva([1.0, 2.0], [1, 3], 4)
+    df = r.to_frame()
+    assert list(df.columns) == ["n", "throughput_per_ns", "response_ns", "residence_ns_0", "residence_ns_1",
+                                "queue_0", "queue_1"]
+    assert df.n.tolist() == [1, 2, 3, 4]
+    np.testing.assert_allclose(df.residence_ns_0 + df.residence_ns_1, df.response_ns, rtol=1e-12)
 
 
 # ---------------------------------------------------------------- seed 000 findings
@@ -274,7 +289,7 @@ def test_group_commit_batch_bounds_and_consistency():
     # at b = 1 the batched per-flowop demands add up to flowop_demands' totals
     d = r.demands
     tot = d[["cpu_ns", "device_ns", "host_ns", "journal_ns"]].to_numpy().sum()
-    assert wf._batched(d, 1.0, 6).sum() == pytest.approx(tot, rel=1e-12)
+    assert wf.batched_demands(d, 1.0, 6).sum() == pytest.approx(tot, rel=1e-12)
     # no fsync: no batching, same result as before
     assert (wf.evaluate(wf.paper_workload("webserver"), "hdd").curve.commit_batch == 1.0).all()
 
@@ -437,7 +452,7 @@ def test_station_demands_and_one_thread_curve_by_hand(name):
     assert one.ops_per_s == pytest.approx(5 / R * 1e9, rel=1e-9)
     for s, dk in D.items():
         assert one[f"util_{s}"] == pytest.approx(dk / R / servers[s], rel=1e-9, abs=1e-12), s
-    rows = wf._batched(r.demands, 1.0, cfg.cpu_cores).sum(axis=0)
+    rows = wf.batched_demands(r.demands, 1.0, cfg.cpu_cores).sum(axis=0)
     np.testing.assert_allclose(rows, [D[s] for s in wf.STATIONS], rtol=1e-9, atol=1e-9)
 
 
@@ -461,7 +476,7 @@ def test_utilisation_bounded_on_saturated_multiserver_station(config):
     servers = np.array([cfg.cpu_cores, cfg.device_servers, cfg.host_device_servers, 1])
     for i in (0, 15, 63):
         row = r.curve.iloc[i]
-        D = wf._batched(r.demands, float(row.commit_batch), cfg.cpu_cores).sum(axis=0)
+        D = wf.batched_demands(r.demands, float(row.commit_batch), cfg.cpu_cores).sum(axis=0)
         X = row.ops_per_s / 5  # loops per second
         np.testing.assert_allclose(util[i], X * D / 1e9 / servers, rtol=1e-6, atol=1e-12)
 
@@ -470,11 +485,13 @@ def test_workload_features_by_hand():
     # _HAND_WML: 5 flowops, 1 fsync -> 20 per 100; 1 read (readwholefile), 1 write (append) -> 1/2;
     # I/O size of the non-append data flowops: 8 KiB; file set 1000 x 16 KiB
     f = wf.workload_features(parse_workload(_HAND_WML, name="hand"))
-    assert f["fsyncs_per_100_ops"] == pytest.approx(20.0) and f["write_share"] == pytest.approx(0.5)
-    assert (f["iosize_bytes"], f["fileset_bytes"], f["nfiles"]) == (8192.0, _F, 1000)
+    assert f.fsyncs_per_100_ops == pytest.approx(20.0) and f.write_share == pytest.approx(0.5)
+    assert (f.iosize_bytes, f.fileset_bytes, f.nfiles) == (8192.0, _F, 1000)
+    row = f.to_frame()  # reads / writes per loop pass weighted by the 4 thread instances
+    assert (row.loc[0, "reads"], row.loc[0, "writes"], len(row)) == (4, 4, 1)
     # fileserver, Table 1 R/W 1:2: write share 2/3 of the data flowops, no fsync
     f = wf.workload_features("fileserver")
-    assert f["write_share"] == pytest.approx(2 / 3) and f["fsyncs_per_100_ops"] == 0.0
+    assert f.write_share == pytest.approx(2 / 3) and f.fsyncs_per_100_ops == 0.0
 
 
 def _brute_force_network(D, c, N):
@@ -506,10 +523,10 @@ def test_mva_mixed_network_fixed_case():
     r = wf.mva(D, c, 6)
     for n in range(1, 7):
         x, q = _brute_force_network(D, c, n)
-        assert r["throughput_per_ns"][n - 1] == pytest.approx(x, rel=1e-9), n
-        np.testing.assert_allclose(r["queue"][n - 1], q, rtol=1e-9)
+        assert r.throughput_per_ns[n - 1] == pytest.approx(x, rel=1e-9), n
+        np.testing.assert_allclose(r.queue[n - 1], q, rtol=1e-9)
     # N = 1: no queueing, X = 1 / (10 + 2 + 6)
-    assert r["throughput_per_ns"][0] == pytest.approx(1 / 18)
+    assert r.throughput_per_ns[0] == pytest.approx(1 / 18)
 
 
 @given(st.lists(st.tuples(st.floats(0.1, 10), st.sampled_from([0, 1, 2, 3, 5])), min_size=2, max_size=4),
@@ -521,9 +538,9 @@ def test_mva_mixed_network_matches_brute_force(stations, N):
     c = [k for _, k in stations]
     r = wf.mva(D, c, N)
     x, q = _brute_force_network(D, c, N)
-    assert r["throughput_per_ns"][-1] == pytest.approx(x, rel=1e-9)
-    np.testing.assert_allclose(r["queue"][-1], q, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(r["residence_ns"][-1], np.array(q) / x, rtol=1e-9, atol=1e-12)  # Little
+    assert r.throughput_per_ns[-1] == pytest.approx(x, rel=1e-9)
+    np.testing.assert_allclose(r.queue[-1], q, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(r.residence_ns[-1], np.array(q) / x, rtol=1e-9, atol=1e-12)  # Little
 
 
 def test_hit_ratio_and_journal():
@@ -541,36 +558,13 @@ def test_unknown_config_and_workload():
         load_workload("nosuch")
 
 
-def test_workload_cli(capsys):
-    from cli.main import main
-
-    assert main(["workload", "--personality", "varmail", "--config", "pcm-dax", "--threads", "4"]) == 0
-    out = capsys.readouterr().out.strip().splitlines()
-    assert out[0] == "personality,config,threads,ops_per_s,latency_ms"
-    assert len(out) == 2 and out[1].startswith("varmail,pcm-dax,4,")
-    assert main(["workload", "--personality", "varmail", "--config", "nope"]) == 2
-    for bad in (["--files-scale", "inf"], ["--iosize", "inf"], ["--threads", "100000"], ["--threads", "0"]):
-        assert main(["workload", "--personality", "varmail", *bad]) == 2, bad
+def test_every_flowop_kind_has_a_demand_function():
+    assert set(wf.FLOWOP_DEMANDS) == set(FLOWOP_KINDS)
 
 
-def test_workload_page():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app/views/workload.py"), default_timeout=60).run()
-    assert not at.exception
-    assert not at.error
-    assert len(at.get("plotly_chart")) >= 2
-
-
-def test_workload_page_threads_change_changes_throughput():
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(ROOT / "app/views/workload.py"), default_timeout=60)
-    at.run()
-    assert not at.exception
-    before = at.dataframe[0].value.copy()
-    at.number_input(key="wl.threads").set_value(1).run()
-    assert not at.exception
-    after = at.dataframe[0].value
-    num = before.select_dtypes("number").columns
-    assert not before[num].equals(after[num])
+def test_workload_result_frame_is_the_summary_row():
+    r = wf.evaluate(wf.paper_workload("varmail"), "ssd", threads=4)
+    row = r.to_frame()
+    assert list(row.columns) == ["workload", "config", "threads", "ops_per_s", "latency_ms", "hit_ratio"]
+    assert row.iloc[0].tolist() == ["varmail", "ssd", 4, r.curve.ops_per_s.iloc[-1], r.curve.latency_ms.iloc[-1],
+                                    r.demands.hit_ratio.iloc[0]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import example, given
@@ -54,7 +56,7 @@ def test_outdated_bucket_destaged_first():
 
 
 def test_worked_example_bucket_granularity_costs_traffic():
-    # the module docstring's example: 10 blocks of region A, 9 single blocks of regions
+    # docs/models/write_cache.md's worked example: 10 blocks of region A, 9 single blocks of regions
     # 1-9, a0 rewritten, then regions 10 and 11, then a0 again; capacity 20 blocks. HALO
     # (threshold 100 % here, to isolate the granularity effect from the 95 % headroom)
     # destages all of A -- a0 included, rewritten 1 request earlier -- as one 80-sector
@@ -95,13 +97,13 @@ def test_block_lru_fills_partial_blocks_and_writes_back_whole_blocks():
     assert (s.hits, s.misses, s.fill_sectors, s.hdd_sectors) == (1, 4, 0, 16)
     # 1 MB = 256 blocks: nothing is evicted, the fills still happen
     r = wc.run_write_cache(req, "lru", 1)
-    assert (r["hdd_fill_sectors"], r["hdd_write_sectors"], r["hdd_read_sectors"]) == (13, 0, 13)
+    assert (r.hdd_fill_sectors, r.hdd_write_sectors, r.hdd_read_sectors) == (13, 0, 13)
     with pytest.raises(ValueError, match="lru_granularity"):
         wc.run_write_cache(req, "lru", 1, lru_granularity="page")
 
     t = _trace([0, 100], [8, 3], [True, False])
     r = wc.run_write_cache(t, "none", 1)
-    assert r["traffic_rate"] == 1.0 and r["dram_bytes"] == 0
+    assert r.traffic_rate == 1.0 and r.dram_bytes == 0
     with pytest.raises(ValueError, match="policy"):
         wc.run_write_cache(t, "fifo", 1)
     with pytest.raises(ValueError, match="cache_mb"):
@@ -178,8 +180,31 @@ def test_scaled_sizes_and_sweep_columns():
     t = _trace(np.arange(0, 8 * 4000, 8), [8] * 4000, [True] * 4000)
     sizes = wc.scaled_cache_sizes_mb(wc.footprint_bytes(t))
     assert sizes[-1] / sizes[0] == pytest.approx(24)
-    df = wc.sweep_cache_sizes(t, [1.0, 2.0])
-    assert set(df.policy) == {"none", "lru", "halo"} and len(df) == 6
+    sweep = wc.sweep_cache_sizes(t, [1.0, 2.0])
+    df = sweep.to_frame()
+    # no cache is size-independent: simulated once, reported with cache_mb 0
+    assert df.policy.tolist() == ["none", "lru", "lru", "halo", "halo"]
+    assert df.cache_mb.tolist() == [0.0, 1.0, 2.0, 1.0, 2.0] and sweep.cache_mb == (1.0, 2.0)
+    assert df.columns.tolist() == [f.name for f in dataclasses.fields(wc.WriteCacheResult)]
+    assert sweep.at("none", 2.0) is sweep.results[0] and sweep.at("halo", 2.0) is sweep.results[4]
+    with pytest.raises(KeyError, match="no 'lru' run at 3.0 MB"):
+        sweep.at("lru", 3.0)
+    # each row is the single run it stands for
+    assert sweep.at("lru", 2.0) == wc.run_write_cache(t, "lru", 2.0)
+    # CLI order: the policies as asked, default sizes = the paper's scaled to the footprint
+    df = wc.sweep_cache_sizes(t, policies=["halo", "none"]).to_frame()
+    assert df.policy.tolist() == ["halo"] * 8 + ["none"]
+    assert df.cache_mb[:8].tolist() == pytest.approx(sizes.tolist())
+    fractions = []
+    wc.sweep_cache_sizes(t, [1.0], policies=["lru", "none"], progress=fractions.append)
+    assert fractions == [0.5, 1.0]
+
+
+def test_default_sizes_need_two_blocks():
+    t = _trace(np.arange(0, 8 * 3, 8), [8] * 3, [True] * 3)  # 3 blocks: the smallest scaled size is ~0.2 KB
+    with pytest.raises(ValueError, match="touches only 3 blocks.*give the cache sizes"):
+        wc.sweep_sizes_mb(t)
+    assert wc.sweep_sizes_mb(t, [4, 1]) == (4.0, 1.0)  # given sizes are kept as given
 
 
 @pytest.fixture(scope="module")
@@ -197,15 +222,15 @@ def test_paper_direction_random_writes(tpce):
     lru = wc.run_write_cache(tpce, "lru", size)  # block granularity (default)
     lru_s = wc.run_write_cache(tpce, "lru", size, lru_granularity="sector")
     for ref in (lru, lru_s):
-        assert h["mean_lbn_distance"] < 0.5 * ref["mean_lbn_distance"]
-        assert h["exec_time_s"] < ref["exec_time_s"]
+        assert h.mean_lbn_distance < 0.5 * ref.mean_lbn_distance
+        assert h.exec_time_s < ref.exec_time_s
     # traffic, paper: HALO 5-10 % below LRU. Against the block LRU ours is 24 % below (31 %
     # of the written blocks are partial: fill reads + whole-block write-backs), so at least
     # the paper's 5 % holds; against the sector LRU (HALO's own bitmap) ours is 1.5 % ABOVE
-    # (0-8 % over all presets and sizes: 95 % headroom, whole-bucket destaging; module
-    # docstring). The 10 % band bounds that gap in both directions.
-    assert h["traffic_rate"] <= 0.95 * lru["traffic_rate"]
-    assert h["traffic_rate"] == pytest.approx(lru_s["traffic_rate"], rel=0.10)
+    # (0-8 % over all presets and sizes: 95 % headroom, whole-bucket destaging;
+    # docs/models/write_cache.md). The 10 % band bounds that gap in both directions.
+    assert h.traffic_rate <= 0.95 * lru.traffic_rate
+    assert h.traffic_rate == pytest.approx(lru_s.traffic_rate, rel=0.10)
 
 
 @pytest.mark.parametrize("name", ["fin1", "tpce", "mail"])
@@ -220,7 +245,7 @@ def test_traffic_vs_both_lru_baselines_on_write_heavy_presets(name):
 
     req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
     for c in wc.scaled_cache_sizes_mb(wc.footprint_bytes(req)):
-        cap = wc._capacity_blocks(float(c))
+        cap = wc.cache_blocks(float(c))
         h = wc.simulate_halo(req, cap).traffic_rate
         b = wc.simulate_lru_write_cache(req, cap)
         s = wc.simulate_lru_write_cache(req, cap, lru_granularity="sector")
@@ -245,7 +270,7 @@ def test_execution_gain_small_on_sequential_mail_large_on_random_writes():
     for name, k in (("mail", 4), ("tpce", 4), ("fin1", 1)):
         req = wc.prepare_requests(preset(name, 20_000, seed=0, scale=0.02))
         c = float(wc.scaled_cache_sizes_mb(wc.footprint_bytes(req))[k])
-        gain[name] = 1 - wc.run_write_cache(req, "halo", c)["exec_time_s"] / wc.run_write_cache(req, "lru", c)["exec_time_s"]
+        gain[name] = 1 - wc.run_write_cache(req, "halo", c).exec_time_s / wc.run_write_cache(req, "lru", c).exec_time_s
     assert abs(gain["mail"]) < 0.10
     assert gain["tpce"] > 0.30 and gain["fin1"] > 0.30
 
@@ -254,35 +279,7 @@ def test_read_only_trace_gains_nothing():
     rng = np.random.default_rng(0)
     t = _trace(rng.integers(0, 10**6, 2000) * 8, [8] * 2000, [False] * 2000)
     for p in ("halo", "lru"):
-        assert wc.run_write_cache(t, p, 1.0)["traffic_rate"] == 1.0
-
-
-def test_write_cache_page_renders_and_reacts():
-    from pathlib import Path
-
-    from streamlit.testing.v1 import AppTest
-
-    page = Path(__file__).resolve().parents[3] / "app" / "views" / "write_cache.py"
-    at = AppTest.from_file(str(page), default_timeout=300)
-    at.session_state["wc.n_requests"] = 20_000
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    m = {x.label: x.value for x in at.metric}
-    assert any(k.startswith("HALO vs LRU execution time") for k in m)
-    at.radio(key="wc.size_mode").set_value("manual").run()
-    at.text_input(key="wc.sizes_mb").set_value("1, 2").run()
-    assert not at.exception
-    assert len(at.dataframe[0].value) == 6  # 3 policies x 2 sizes
-    lru_block = at.dataframe[0].value.set_index("policy").loc["lru", "traffic_rate"].tolist()
-    at.radio(key="wc.lru_granularity").set_value("sector").run()
-    assert not at.exception
-    df = at.dataframe[0].value.set_index("policy")
-    assert (df.loc["lru", "hdd_fill_sectors"] == 0).all()
-    assert df.loc["lru", "traffic_rate"].tolist() != lru_block  # tpce preset: 31 % partial written blocks
-    at.text_input(key="wc.sizes_mb").set_value("2, 1, 2").run()  # repeated size: one run
-    assert not at.exception and len(at.dataframe[0].value) == 6
-    at.text_input(key="wc.sizes_mb").set_value("-1").run()
-    assert any("sizes_mb" in e.value for e in at.error)
+        assert wc.run_write_cache(t, p, 1.0).traffic_rate == 1.0
 
 
 def test_cache_size_checks_and_caches_larger_than_the_trace():
@@ -294,33 +291,5 @@ def test_cache_size_checks_and_caches_larger_than_the_trace():
     for policy in ("halo", "lru"):
         huge = wc.run_write_cache(t, policy, 1e9)
         fits = wc.run_write_cache(t, policy, 4.0)
-        assert huge["traffic_rate"] == fits["traffic_rate"] == 0.0 and huge["dirty_blocks_at_end"] == 500
-        assert huge["dram_bytes"] > 1e9  # DRAM is modelled for the size asked for
-
-
-def test_cli_writecache(capsys, tmp_path):
-    from cli.main import main
-
-    assert main(["writecache", "mqsim:tpcc-small", "--policy", "halo", "--policy", "lru", "--policy", "none",
-                 "--cache-mb", "4"]) == 0
-    out = capsys.readouterr().out.strip().splitlines()
-    assert out[0] == "policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes"
-    assert [r.split(",")[0] for r in out[1:]] == ["halo", "lru", "none"]
-    assert main(["writecache", "mqsim:tpcc-small", "--policy", "lru", "--cache-mb", "4",
-                 "--lru-granularity", "sector"]) == 0
-    sector = capsys.readouterr().out.strip().splitlines()[1].split(",")
-    block = out[2].split(",")
-    assert float(sector[2]) < float(block[2])  # tpcc-small: 57 % partial written blocks, fills cost traffic
-    with pytest.raises(SystemExit):
-        main(["writecache", "mqsim:tpcc-small", "--lru-granularity", "page"])
-    assert main(["writecache", "mqsim:tpcc-small", "--cache-mb", "4", "--drive", "nope"]) == 2
-    assert main(["writecache", str(tmp_path / "none.csv"), "--cache-mb", "4"]) == 2
-    capsys.readouterr()
-    tiny = tmp_path / "tiny.csv"
-    tiny.write_text("time,op,offset,size\n0,W,0,4096\n1,W,4096,4096\n")
-    assert main(["writecache", str(tiny), "--format", "csv", "--size-col", "size", "--offset-col", "offset"]) == 2
-    assert "give --cache-mb" in capsys.readouterr().err  # default sizes would hold < 2 blocks
-    assert main(["writecache", str(tiny), "--format", "csv"]) == 2  # no column mapping
-    assert "needs a column mapping" in capsys.readouterr().err
-    assert main(["writecache", "mqsim:tpcc-small", "--cache-mb", "inf"]) == 2
-    assert "cache_mb must be a finite number" in capsys.readouterr().err
+        assert huge.traffic_rate == fits.traffic_rate == 0.0 and huge.dirty_blocks_at_end == 500
+        assert huge.dram_bytes > 1e9  # DRAM is modelled for the size asked for

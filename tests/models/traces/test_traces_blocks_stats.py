@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from models.traces.blocks import check_block_size, split_blocks
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.readers import read_lackey, read_mqsim
-from models.traces.stats import reuse_count_histogram, reuse_distances, trace_stats
+from models.traces.formats import read_lackey, read_mqsim
+from models.traces.stats import reuse_count_histogram, reuse_distances, statistic_table, trace_stats
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -100,8 +100,13 @@ def test_trace_stats_block():
     assert s.size_p50_bytes == np.median(t.size_bytes)
     lbn = t.offset_bytes // 512
     assert s.mean_lbn_distance_sectors == pytest.approx(np.abs(np.diff(lbn)).mean())
-    tab = s.table()
-    assert list(tab.columns) == ["statistic", "value"] and "footprint_blocks" in tab["statistic"].tolist()
+    row = s.to_frame()
+    assert len(row) == 1 and row["footprint_blocks"].item() == s.footprint_blocks
+    assert "reuse_count_hist" not in row and "size_hist" not in row  # histograms are tables of their own
+    tab = statistic_table(row, text=True)
+    assert list(tab.columns) == ["statistic", "value"] and tab["statistic"].tolist() == list(row.columns)
+    assert tab.set_index("statistic").loc["write_fraction", "value"] == f"{s.write_fraction:.10g}"
+    assert statistic_table(row)["value"].tolist() == row.iloc[0].tolist()
     # a bigger block never has a bigger footprint in blocks
     assert trace_stats(t, 65536).footprint_blocks <= s.footprint_blocks
 

@@ -10,12 +10,17 @@ import numpy as np
 import pytest
 import zstandard
 
-from models.traces.bundled import bundled_trace_path, bundled_traces, load_bundled_trace
-from models.traces.core import BlockTrace, MemTrace
-from models.traces.readers import (
+from models.traces import (
     FORMATS,
     TraceFormatError,
+    bundled_trace_path,
+    bundled_traces,
     detect_format,
+    load,
+    read_trace,
+)
+from models.traces.core import BlockTrace, MemTrace
+from models.traces.formats import (
     parse_op_map,
     read_blkparse,
     read_csv_trace,
@@ -24,7 +29,6 @@ from models.traces.readers import (
     read_mqsim,
     read_msr,
     read_spc,
-    read_trace,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -102,10 +106,10 @@ def test_disksim_validate_real_trace():
 def test_bundled_names_and_unknown():
     names = bundled_traces()
     assert {"mqsim:tpcc-small", "mqsim:wsrch-small", "synthetic:fin1", "synthetic:web-proxy"} <= set(names)
-    assert len(load_bundled_trace("synthetic:fin2", n_requests=500)) == 500
-    assert load_bundled_trace("mqsim:wsrch-small", max_requests=10).name == "mqsim:wsrch-small"
-    with pytest.raises(KeyError, match="valid names: .*mqsim:tpcc-small"):
-        load_bundled_trace("mqsim:nope")
+    assert len(load("synthetic:fin2", n_requests=500)) == 500
+    assert load("mqsim:wsrch-small", max_requests=10).name == "mqsim:wsrch-small"
+    with pytest.raises(FileNotFoundError, match="neither a file nor a bundled trace .*mqsim:tpcc-small"):
+        load("mqsim:nope")
     assert bundled_trace_path("mqsim:tpcc-small").endswith("tpcc-small.trace.gz")
 
 
@@ -305,8 +309,8 @@ def test_missing_file_and_text_mode(tmp_path):
 
 def test_empty_input_and_registry():
     assert len(read_mqsim(b"")) == 0 and len(read_lackey(b"==1== nothing\n")) == 0
-    assert set(FORMATS) == {"mqsim", "disksim", "spc", "msr", "blkparse", "csv", "lackey"}
-    assert FORMATS["lackey"].kind == "mem"
+    assert set(FORMATS) == {"mqsim", "disksim", "spc", "msr", "blkparse", "csv", "lackey", "npz"}
+    assert FORMATS["lackey"].kind == FORMATS["npz"].kind == "memory"
 
 
 def test_csv_missing_cell_names_header_field():

@@ -1,4 +1,4 @@
-"""One error formatter for the app and the CLI: the text a user sees for a bad input.
+"""One error formatter for the app, the CLI and the planner: the text a user sees for a bad input.
 
 Both front ends catch :data:`INPUT_ERRORS` around a model call and show :func:`describe` of
 the exception (the app in an error box next to the input, the CLI on stderr with exit code

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TraceFormatError", "open_source", "iter_blocks", "data_lines", "source_name", "peek_text"]
+__all__ = ["CHUNK_BYTES", "TraceFormatError", "open_source", "iter_blocks", "data_lines", "source_name", "peek_text"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"

@@ -1,10 +1,10 @@
 """The File-cache simulation page (AppTest)."""
 
-from pathlib import Path
-
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "app" / "views" / "file_cache_sim.py")
+from tests import ROOT
+
+PAGE = str(ROOT / "app" / "views" / "file_cache_sim.py")
 
 
 def _metrics(at):

@@ -1,0 +1,308 @@
+"""Service demand of every Filebench flowop on the CPU, the device, the VM host and the journal.
+
+Each flowop kind has one small function in :data:`FLOWOP_DEMANDS` giving the demand [ns]
+of one execution at each station (:data:`STATIONS`); :func:`flowop_demands` walks a
+workload's loops and dispatches on the kind. A per-thread-group record of open files
+(which file set each fd is on, its dirty bytes, whether its metadata changed) links the
+writes to the fsyncs that follow them.
+
+*ext4 + page cache over a block device* (``mode="pagecache"``)
+  - read of ``c`` bytes: CPU = measured ``pread()`` of a cached block
+    (:func:`models.storage.file_cache.pagecache_latency`); device = miss ratio x one device
+    access of the whole request (``DeviceProfile.transfer_ns``: positioning + streaming,
+    i.e. read-ahead turns a whole-file read into one request);
+  - write / append of ``c`` bytes: CPU = measured ``pwrite()`` into the page cache;
+    device = write-back under pressure: the evicted share (= miss ratio) of the written
+    bytes is written back, one device write per flowop;
+  - fsync: caller CPU = the measured ext4 fsync path
+    (:func:`~models.storage.workload.costs.fsync_costs`); device = the file's still-dirty
+    bytes in one write; journal = one jbd2 commit
+    (:func:`~models.storage.workload.costs.journal_commit_ns` on the device, plus the
+    measured commit work of the journal thread), shared by group commit
+    (:mod:`models.storage.workload.group_commit`). Files smaller than ``mb_stream_req``
+    blocks are packed by ext4's per-CPU locality-group allocator, so a batch's data writes
+    pay one positioning per locality group, not one per file (``packed_pos_ns``);
+  - page-cache hit ratio ``h`` from file-set size vs cache size and locality
+    (:func:`~models.storage.workload.costs.hit_ratio`).
+
+*ext4-DAX on a byte-addressable device* (``mode="dax"``)
+  - read / write of ``c`` bytes: the same system-call + copy path as above (CPU), plus the
+    device's extra time over DRAM for ``c`` bytes on the device station
+    (``dev.transfer_ns(c) - dram.transfer_ns(c)``);
+  - fsync: a cache-line flush drain (one device write latency); when metadata changed, the
+    measured caller CPU and a group-committed jbd2 commit. ext4-DAX still journals
+    metadata; file data written by ``write()`` is already flushed;
+  - optional virtualisation (the paper's PCM-DRAM / PCM-SSD / PCM-HDD emulation):
+    ``virt_per_op_ns`` per data or sync call on the CPU, and the host-side faults of the
+    vPCM backing file (share ``1 - host_memory / footprint``, one host-device access of
+    the request each) on the host station.
+
+*Metadata* flowops (open, close, stat, create, delete) cost the same in both modes: the
+system-call latencies measured on tmpfs. ``hog`` costs ~1 ns per iteration of CPU
+(ASSUMPTION: a busy loop); the other control flowops (delay, semaphores, limits) do no
+file-system work.
+
+References
+----------
+.. [1] Seed 000: Filebench on a DAX PCM file system (Table 1, Figs. 2-5, §4.5-4.6).
+.. [2] Filebench flowop semantics, github.com/filebench/filebench (``flowop_library.c``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from models.provenance import param
+from models.storage.file_cache import pagecache_latency
+from models.storage.filebench import (
+    CONTROL_FLOWOPS,
+    READ_FLOWOPS,
+    WRITE_FLOWOPS,
+    FileSet,
+    Flowop,
+    Workload,
+)
+from models.storage.workload.configs import StorageConfig, get_config
+from models.storage.workload.costs import (
+    BLOCK,
+    MB_STREAM_REQ_BLOCKS,
+    calls_per_file,
+    dax_extra_ns,
+    fsync_costs,
+    hit_ratio,
+    journal_commit_ns,
+    metadata_latency,
+)
+
+__all__ = ["STATIONS", "Demand", "FLOWOP_DEMANDS", "flowop_demands"]
+
+#: Stations of the queueing network, in the order of the demand columns.
+STATIONS = ("cpu", "device", "host", "journal")
+#: I/O size of a read/write flowop without ``iosize`` [bytes] (registry ``workload.default_iosize_bytes``).
+_DEFAULT_IOSIZE = param("workload.default_iosize_bytes").value
+#: CPU time of one hog iteration [ns] (registry ``workload.hog_ns_per_iteration``, assumed).
+_HOG_NS = param("workload.hog_ns_per_iteration").value
+
+
+@dataclass
+class Demand:
+    """Demand of one flowop execution at each station [ns], the data it moves and its calls.
+
+    ``commit_device_ns`` (the jbd2 commit's device writes) and ``packed_pos_ns`` (the
+    positioning of a packed small file) are parts of ``device_ns`` that group commit shares.
+    """
+
+    cpu_ns: float = 0.0
+    device_ns: float = 0.0
+    host_ns: float = 0.0
+    journal_ns: float = 0.0
+    commit_device_ns: float = 0.0
+    packed_pos_ns: float = 0.0
+    bytes: float = 0.0
+    calls: float = 1.0
+
+
+@dataclass(frozen=True)
+class _Env:
+    """What every flowop of one evaluation shares: configuration, measured costs, hit ratio."""
+
+    cfg: StorageConfig
+    md: dict
+    fc: dict
+    hit: float
+    pressure: float
+    host_fault: float
+
+
+@dataclass
+class _OpenFiles:
+    """Per thread group: the file set each fd is on, its dirty bytes and metadata state."""
+
+    fileset: dict = field(default_factory=dict)
+    dirty: dict = field(default_factory=dict)
+    meta_dirty: dict = field(default_factory=dict)
+
+    def open(self, fd, fs: FileSet, *, created: bool) -> None:
+        self.fileset[fd] = fs.name
+        self.dirty[fd] = 0.0
+        self.meta_dirty[fd] = created
+
+
+Handler = Callable[[Flowop, FileSet, _Env, _OpenFiles], Demand]
+
+
+def _openfile(op, fs, env, files) -> Demand:
+    files.open(op.fd, fs, created=False)
+    return Demand(cpu_ns=env.md["open"])
+
+
+def _createfile(op, fs, env, files) -> Demand:
+    files.open(op.fd, fs, created=True)
+    return Demand(cpu_ns=env.md["create"] - env.md["close"])
+
+
+def _closefile(op, fs, env, files) -> Demand:
+    return Demand(cpu_ns=env.md["close"])
+
+
+def _stat(op, fs, env, files) -> Demand:
+    return Demand(cpu_ns=env.md["stat"])
+
+
+def _unlink(op, fs, env, files) -> Demand:
+    return Demand(cpu_ns=env.md["unlink"])
+
+
+def _makedir(op, fs, env, files) -> Demand:
+    return Demand(cpu_ns=env.md["create"] - env.md["close"])
+
+
+def _data(op, fs, env, files) -> Demand:
+    """Read or write of file data: system call + copy on the CPU, the device part by mode."""
+    cfg, dev = env.cfg, env.cfg.device
+    write = op.category == "write"
+    io = op.iosize_bytes or (_DEFAULT_IOSIZE if op.kind in ("read", "write", "aiowrite", "aioread") else 1 << 20)
+    calls = 1.0
+    if op.kind in ("readwholefile", "writewholefile"):
+        nbytes = fs.size_mean_bytes
+        calls = calls_per_file(nbytes, fs.size_gamma, io)
+    elif op.kind == "appendfilerand":
+        nbytes = io / 2.0  # uniform random amount in (0, iosize]
+    else:
+        nbytes = io
+    chunk = nbytes / calls
+    t_read, t_ins = pagecache_latency(max(chunk, 1.0))
+    sync_io = op.directio or op.dsync
+    host = 0.0
+    if cfg.mode == "pagecache":
+        cpu = calls * (t_ins if write else t_read)
+        if sync_io:
+            dev_ns = dev.transfer_ns(nbytes, write=write)
+        elif write:
+            dev_ns = env.pressure * dev.transfer_ns(nbytes, write=True)
+        else:
+            dev_ns = (1.0 - env.hit) * dev.transfer_ns(nbytes, write=False)
+    else:
+        cpu = calls * ((t_ins if write else t_read) + cfg.virt_per_op_ns)
+        dev_ns = calls * dax_extra_ns(dev, chunk, write=write)
+        if cfg.host_device is not None:
+            host = env.host_fault * cfg.host_device.transfer_ns(nbytes, write=False)
+    if write:
+        if cfg.mode == "pagecache" and not sync_io:
+            files.dirty[op.fd] = files.dirty.get(op.fd, 0.0) + (1.0 - env.pressure) * nbytes
+        files.meta_dirty[op.fd] = files.meta_dirty.get(op.fd, False) or op.kind != "write"
+    return Demand(cpu_ns=cpu, device_ns=dev_ns, host_ns=host, bytes=nbytes, calls=calls)
+
+
+def _fsync(op, fs, env, files) -> Demand:
+    """fsync: dirty data and a jbd2 commit (page cache), or a flush drain and a commit (DAX)."""
+    cfg, dev = env.cfg, env.cfg.device
+    d = files.dirty.get(op.fd, 0.0)
+    commit = files.meta_dirty.get(op.fd, False) or (cfg.mode == "pagecache" and d > 0)
+    # caller's CPU: measured ext4 fsync path when there is work, else the bare call
+    cpu = env.fc["caller_cpu"] if commit else env.md["fsync"]
+    dev_ns = jour = commit_dev = packed_pos = 0.0
+    if commit:
+        jour = env.fc["commit"]  # jbd2 thread's share, batched by group commit
+        commit_dev = journal_commit_ns(dev)
+    if cfg.mode == "pagecache":
+        if d > 0:
+            dev_ns += dev.transfer_ns(d, write=True)
+            if fs.size_mean_bytes < MB_STREAM_REQ_BLOCKS * BLOCK:  # packed: positioning shared
+                packed_pos = dev.write_latency_ns
+        dev_ns += commit_dev
+    else:
+        cpu += cfg.virt_per_op_ns
+        dev_ns = dev.write_latency_ns + commit_dev  # drain of flushed lines + commit
+    files.dirty[op.fd] = 0.0
+    files.meta_dirty[op.fd] = False
+    return Demand(cpu_ns=cpu, device_ns=dev_ns, journal_ns=jour, commit_device_ns=commit_dev,
+                  packed_pos_ns=packed_pos)
+
+
+def _hog(op, fs, env, files) -> Demand:
+    return Demand(cpu_ns=(op.value or 0.0) * _HOG_NS)  # ~1 ns per hog iteration (busy loop) -- ASSUMPTION
+
+
+def _no_work(op, fs, env, files) -> Demand:
+    return Demand()
+
+
+#: Demand function of every flowop kind the parser accepts (:data:`models.storage.filebench.FLOWOP_KINDS`).
+FLOWOP_DEMANDS: dict[str, Handler] = {
+    "openfile": _openfile,
+    "createfile": _createfile,
+    "closefile": _closefile,
+    "statfile": _stat,
+    "listdir": _stat,
+    "deletefile": _unlink,
+    "removedir": _unlink,
+    "makedir": _makedir,
+    "fsync": _fsync,
+    "fsyncset": _fsync,
+    **dict.fromkeys(sorted(READ_FLOWOPS | WRITE_FLOWOPS), _data),
+    **dict.fromkeys(sorted(CONTROL_FLOWOPS), _no_work),
+    "hog": _hog,
+}
+
+
+def flowop_demands(workload: Workload, config: StorageConfig | str, *, zipf_alpha: float = 0.0) -> pd.DataFrame:
+    """Service demand of every flowop of the loop on each station [ns].
+
+    Parameters
+    ----------
+    workload : Workload
+        Parsed personality (:func:`models.storage.filebench.load_workload`).
+    config : StorageConfig or str
+        Storage configuration (preset name or object).
+    zipf_alpha : float, keyword-only
+        Locality of file choice (0 = uniform, as Filebench).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per flowop (thread groups concatenated) with ``group``, ``instances``,
+        ``flowop``, ``kind``, ``category``, ``bytes`` (data moved per execution),
+        ``calls`` (system calls), ``cpu_ns``, ``device_ns``, ``host_ns``, ``journal_ns``,
+        ``commit_device_ns``, ``packed_pos_ns`` [ns per execution, ``iters`` included]
+        and the page-cache ``hit_ratio`` used.
+
+    Examples
+    --------
+    >>> from models.storage.workload import paper_workload
+    >>> d = flowop_demands(paper_workload("varmail"), "hdd")
+    >>> fs = d[d.kind == "fsync"]; bool((fs.device_ns > 1e7).all())
+    True
+    >>> dax = flowop_demands(paper_workload("varmail"), "pcm-dax")
+    >>> bool((dax[dax.kind == "fsync"].device_ns < 1e4).all())
+    True
+    """
+    cfg = get_config(config)
+    total_files = sum(f.total_bytes for f in workload.filesets.values())
+    footprint = max(total_files, 1.0)
+    h = hit_ratio(cfg.page_cache_bytes, footprint, max(1, workload.main_fileset.entries), zipf_alpha=zipf_alpha)
+    host_fault = 0.0
+    if cfg.mode == "dax" and cfg.host_device is not None:
+        host_fault = max(0.0, 1.0 - cfg.host_memory_bytes / footprint)
+    env = _Env(cfg=cfg, md=metadata_latency(), fc=fsync_costs(), hit=h, pressure=1.0 - h, host_fault=host_fault)
+
+    rows = []
+    for g in workload.threads:
+        files = _OpenFiles()
+        for op in g.flowops:
+            fs = workload.fileset_of(op, files.fileset)
+            try:
+                handler = FLOWOP_DEMANDS[op.kind]
+            except KeyError:
+                raise ValueError(f"{workload.name}: line {op.line}: no demand model for flowop {op.kind!r}") from None
+            d = handler(op, fs, env, files)
+            it = float(op.iters)
+            rows.append(dict(group=g.name, instances=g.instances, flowop=op.name, kind=op.kind,
+                             category=op.category, bytes=d.bytes * it, calls=d.calls * it,
+                             cpu_ns=d.cpu_ns * it, device_ns=d.device_ns * it, host_ns=d.host_ns * it,
+                             journal_ns=d.journal_ns * it, commit_device_ns=d.commit_device_ns * it,
+                             packed_pos_ns=d.packed_pos_ns * it, hit_ratio=h))
+    return pd.DataFrame(rows)

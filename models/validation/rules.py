@@ -1,0 +1,331 @@
+"""Rules that turn a computed value into a ledger status.
+
+A claim's status is never set by hand: the claim names a rule, the runner applies it to the
+paper's value and our computed :class:`Outcome`, and a circular claim (an input derived from
+that same paper result) is capped so it is never ``reproduced``. The only status a claim may
+state itself is ``not reproducible here`` (:class:`NotHere`), a property of the data we have.
+
+Statuses
+--------
+``reproduced``            within the rule's tolerance (or the direction holds in every case asked for)
+``partly``                within twice the tolerance on the paper's side, or the direction holds in
+                          some of the cases
+``not reproduced``        outside that, without showing the opposite
+``contradicted``          ours shows the opposite effect (other side of the reference value, or the
+                          opposite direction in most cases)
+``not reproducible here`` the data the claim needs is not available (e.g. the Android traces)
+``circular``              a circular claim whose rule outcome was ``reproduced`` or ``partly``: the
+                          agreement is (partly) built in, so it is no evidence
+``error``                 the computation failed (not a paper status; the ledger's tests fail on it)
+
+Every rule carries ``why``: the one-line justification of its tolerance, fixed with the claim
+and not tuned to our number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = [
+    "REPRODUCED",
+    "PARTLY",
+    "NOT_REPRODUCED",
+    "CONTRADICTED",
+    "NOT_HERE",
+    "CIRCULAR",
+    "ERROR",
+    "STATUSES",
+    "Outcome",
+    "Rule",
+    "Near",
+    "Between",
+    "AtMost",
+    "AtLeast",
+    "Share",
+    "NotHere",
+    "apply_circular",
+]
+
+REPRODUCED = "reproduced"
+PARTLY = "partly"
+NOT_REPRODUCED = "not reproduced"
+CONTRADICTED = "contradicted"
+NOT_HERE = "not reproducible here"
+CIRCULAR = "circular"
+ERROR = "error"
+#: Statuses in display order (``error`` last: it is not a statement about the paper).
+STATUSES: tuple[str, ...] = (REPRODUCED, PARTLY, NOT_REPRODUCED, CONTRADICTED, NOT_HERE, CIRCULAR, ERROR)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a claim's computation returns.
+
+    Attributes
+    ----------
+    value : float or None
+        Our value in the claim's unit (``None`` only for ``not reproducible here``).
+    opposite : float or None
+        For :class:`Share` rules: the share of cases showing the opposite effect [-].
+    note : str
+        One computed sentence of detail (e.g. the per-case values), shown in the reason
+        when the claim is not reproduced. Numbers in it are formatted from computed values.
+    cases : str
+        Short "k/n" description of the cases for :class:`Share` rules.
+    """
+
+    value: float | None
+    opposite: float | None = None
+    note: str = ""
+    cases: str = ""
+
+
+def _finite(x) -> bool:
+    return x is not None and isinstance(x, (int, float)) and math.isfinite(float(x))
+
+
+def _side(x: float, ref: float, eps: float) -> int:
+    """-1, 0 or +1: where ``x`` lies relative to ``ref`` (0 within ``eps``)."""
+    if x > ref + eps:
+        return 1
+    if x < ref - eps:
+        return -1
+    return 0
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Base class: ``judge(paper, outcome) -> status``, ``text(paper) -> str``."""
+
+    why: str = ""
+
+    def judge(self, paper, outcome: Outcome) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def text(self, paper) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Near(Rule):
+    """Ours within ``tol`` of the paper's number.
+
+    ``scale``: ``"abs"`` (``|ours - paper| <= tol``, in the claim's unit), ``"rel"``
+    (``|ours / paper - 1| <= tol``) or ``"factor"`` (``max(ours/paper, paper/ours) <= tol``).
+    ``partly`` when within twice the tolerance (``tol**2`` for factors) *and* on the paper's
+    side of ``ref``. With ``ref`` (e.g. 0 for a gain, 1 for a speedup) ours on the other side
+    of ``ref`` is ``contradicted``, and ours at ``ref`` (within ``ref_eps``) shows no effect at
+    all, so it is ``not reproduced`` whatever the tolerance.
+
+    >>> r = Near(tol=10, scale="abs", ref=0, why="t")
+    >>> [r.judge(47.1, Outcome(v)) for v in (40.0, 30.0, 20.0, -5.0)]
+    ['reproduced', 'partly', 'not reproduced', 'contradicted']
+    >>> f = Near(tol=2, scale="factor", ref=1, why="t")
+    >>> [f.judge(500, Outcome(v)) for v in (300.0, 150.0, 50.0, 1.0, 0.5)]
+    ['reproduced', 'partly', 'not reproduced', 'not reproduced', 'contradicted']
+    """
+
+    tol: float = 0.0
+    scale: str = "abs"
+    ref: float | None = None
+    ref_eps: float = 1e-3
+
+    def __post_init__(self):
+        if self.scale not in ("abs", "rel", "factor"):
+            raise ValueError(f"scale must be abs, rel or factor (got {self.scale!r})")
+        if self.scale == "factor" and self.tol < 1:
+            raise ValueError("a factor tolerance must be >= 1")
+
+    def _dev(self, paper: float, v: float) -> float:
+        if self.scale == "abs":
+            return abs(v - paper)
+        if self.scale == "rel":
+            return abs(v / paper - 1.0)
+        if v <= 0 or paper <= 0:
+            return math.inf
+        return max(v / paper, paper / v)
+
+    def judge(self, paper, outcome: Outcome) -> str:
+        v = outcome.value
+        if not _finite(v):
+            return NOT_REPRODUCED
+        v, p = float(v), float(paper)
+        if self.ref is not None:
+            eps = self.ref_eps * max(1.0, abs(self.ref))
+            s_ours, s_paper = _side(v, self.ref, eps), _side(p, self.ref, eps)
+            if s_ours == 0:
+                return NOT_REPRODUCED
+            if s_ours == -s_paper:
+                return CONTRADICTED
+        d = self._dev(p, v)
+        if d <= self.tol:
+            return REPRODUCED
+        wide = self.tol**2 if self.scale == "factor" else 2 * self.tol
+        return PARTLY if d <= wide else NOT_REPRODUCED
+
+    def text(self, paper) -> str:
+        p = _num(paper)
+        if self.scale == "abs":
+            s = f"|ours − {p}| ≤ {_num(self.tol)} (partly ≤ {_num(2 * self.tol)})"
+        elif self.scale == "rel":
+            s = f"|ours / {p} − 1| ≤ {_num(self.tol)} (partly ≤ {_num(2 * self.tol)})"
+        else:
+            s = f"within a factor {_num(self.tol)} of {p} (partly {_num(self.tol ** 2)})"
+        if self.ref is not None:
+            s += f"; other side of {_num(self.ref)}: contradicted"
+        return s
+
+
+@dataclass(frozen=True)
+class Between(Rule):
+    """Ours inside the paper's range ``paper = (lo, hi)``; ``partly`` within ``slack`` of it.
+
+    With ``ref``, ours on the other side of ``ref`` from the whole range is ``contradicted``.
+
+    >>> r = Between(slack=5, ref=0, why="t")
+    >>> [r.judge((5, 10), Outcome(v)) for v in (7.0, 13.0, 20.0, -1.0)]
+    ['reproduced', 'partly', 'not reproduced', 'contradicted']
+    """
+
+    slack: float = 0.0
+    ref: float | None = None
+
+    def judge(self, paper, outcome: Outcome) -> str:
+        v = outcome.value
+        if not _finite(v):
+            return NOT_REPRODUCED
+        lo, hi = (float(x) for x in paper)
+        v = float(v)
+        if self.ref is not None:
+            if (lo > self.ref and v < self.ref) or (hi < self.ref and v > self.ref):
+                return CONTRADICTED
+        if lo <= v <= hi:
+            return REPRODUCED
+        if lo - self.slack <= v <= hi + self.slack:
+            return PARTLY
+        return NOT_REPRODUCED
+
+    def text(self, paper) -> str:
+        lo, hi = paper
+        s = f"{_num(lo)} ≤ ours ≤ {_num(hi)} (partly within ±{_num(self.slack)})"
+        if self.ref is not None:
+            s += f"; other side of {_num(self.ref)}: contradicted"
+        return s
+
+
+@dataclass(frozen=True)
+class AtMost(Rule):
+    """The paper bounds the value from above (``paper`` is the bound): ours ≤ bound;
+    ``partly`` up to ``bound + slack``.
+
+    >>> r = AtMost(slack=1, why="t")
+    >>> [r.judge(1.0, Outcome(v)) for v in (0.5, 1.8, 3.0)]
+    ['reproduced', 'partly', 'not reproduced']
+    """
+
+    slack: float = 0.0
+
+    def judge(self, paper, outcome: Outcome) -> str:
+        v = outcome.value
+        if not _finite(v):
+            return NOT_REPRODUCED
+        b = float(paper)
+        if v <= b:
+            return REPRODUCED
+        return PARTLY if v <= b + self.slack else NOT_REPRODUCED
+
+    def text(self, paper) -> str:
+        return f"ours ≤ {_num(paper)} (partly ≤ {_num(float(paper) + self.slack)})"
+
+
+@dataclass(frozen=True)
+class AtLeast(Rule):
+    """The paper bounds the value from below: ours ≥ bound; ``partly`` down to ``bound - slack``.
+
+    >>> r = AtLeast(slack=1, why="t")
+    >>> [r.judge(2.0, Outcome(v)) for v in (4.0, 1.5, 0.0)]
+    ['reproduced', 'partly', 'not reproduced']
+    """
+
+    slack: float = 0.0
+
+    def judge(self, paper, outcome: Outcome) -> str:
+        v = outcome.value
+        if not _finite(v):
+            return NOT_REPRODUCED
+        b = float(paper)
+        if v >= b:
+            return REPRODUCED
+        return PARTLY if v >= b - self.slack else NOT_REPRODUCED
+
+    def text(self, paper) -> str:
+        return f"ours ≥ {_num(paper)} (partly ≥ {_num(float(paper) - self.slack)})"
+
+
+@dataclass(frozen=True)
+class Share(Rule):
+    """A direction claim checked case by case; ``value`` = share of cases where it holds.
+
+    ``reproduced`` when the share reaches ``required`` (1 = every case; the paper's own share
+    when it says "most" or "all but one"); ``partly`` when some cases hold; ``contradicted``
+    when none holds and at least half show the opposite (``Outcome.opposite``); else
+    ``not reproduced`` (no effect either way).
+
+    >>> r = Share(required=1.0, why="t")
+    >>> [r.judge("dir", Outcome(v, o)) for v, o in ((1.0, 0.0), (0.5, 0.5), (0.0, 1.0), (0.0, 0.0))]
+    ['reproduced', 'partly', 'contradicted', 'not reproduced']
+    """
+
+    required: float = 1.0
+
+    def judge(self, paper, outcome: Outcome) -> str:
+        v = outcome.value
+        if not _finite(v):
+            return NOT_REPRODUCED
+        if v >= self.required - 1e-12:
+            return REPRODUCED
+        if v > 0:
+            return PARTLY
+        if outcome.opposite is not None and outcome.opposite >= 0.5:
+            return CONTRADICTED
+        return NOT_REPRODUCED
+
+    def text(self, paper) -> str:
+        if self.required >= 1:
+            return "holds in every case (partly: in some)"
+        return f"holds in ≥ {self.required:.0%} of the cases (partly: in some)"
+
+
+@dataclass(frozen=True)
+class NotHere(Rule):
+    """The data the claim needs is not available here: status ``not reproducible here``.
+
+    >>> NotHere(why="no Android traces").judge(None, Outcome(None))
+    'not reproducible here'
+    """
+
+    def judge(self, paper, outcome: Outcome) -> str:
+        return NOT_HERE
+
+    def text(self, paper) -> str:
+        return "no data to compute it"
+
+
+def apply_circular(status: str, circular: bool) -> str:
+    """Cap a circular claim: an agreement (``reproduced`` or ``partly``) becomes ``circular``.
+
+    >>> apply_circular("reproduced", True), apply_circular("partly", True), apply_circular("reproduced", False)
+    ('circular', 'circular', 'reproduced')
+    >>> apply_circular("not reproduced", True)
+    'not reproduced'
+    """
+    if circular and status in (REPRODUCED, PARTLY):
+        return CIRCULAR
+    return status
+
+
+def _num(x) -> str:
+    from models.validation.render import fmt_number
+
+    return fmt_number(float(x))

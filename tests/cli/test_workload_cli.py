@@ -1,0 +1,37 @@
+"""``pcm-planner workload``: the Filebench model on the command line (column contract, bad input)."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from models.storage import workload as wf
+
+
+def test_workload_cli(run_cli):
+    rc, out, err = run_cli("workload", "--personality", "varmail", "--config", "pcm-dax", "--threads", "4")
+    assert rc == 0, err
+    lines = out.strip().splitlines()
+    assert lines[0] == "personality,config,threads,ops_per_s,latency_ms"
+    assert len(lines) == 2 and lines[1].startswith("varmail,pcm-dax,4,")
+    df = pd.read_csv(io.StringIO(out))
+    r = wf.evaluate(wf.paper_workload("varmail", threads=4), "pcm-dax")
+    assert df.ops_per_s[0] == pytest.approx(r.ops_per_s, rel=1e-9)  # CSV keeps 10 significant digits
+
+
+def test_workload_cli_several_configs_and_raw(run_cli):
+    rc, out, err = run_cli("workload", "--personality", "varmail", "--config", "hdd", "--config", "pcm-dax",
+                           "--threads", "2", "--raw")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    assert df.config.tolist() == ["hdd", "pcm-dax"] and (df.threads == 2).all()
+    assert df.ops_per_s[1] > df.ops_per_s[0]
+
+
+@pytest.mark.parametrize("bad", [["--config", "nope"], ["--files-scale", "inf"], ["--iosize", "inf"],
+                                 ["--threads", "100000"], ["--threads", "0"]])
+def test_workload_cli_bad_input_exits_2(run_cli, bad):
+    rc, _, err = run_cli("workload", "--personality", "varmail", *bad)
+    assert rc == 2 and "Traceback" not in err, bad

@@ -1,0 +1,48 @@
+"""``pcm-planner writecache``: column contract, policy order, LRU granularity, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_cli_writecache(run_cli, tmp_path):
+    rc, out, err = run_cli("writecache", "mqsim:tpcc-small", "--policy", "halo", "--policy", "lru", "--policy", "none",
+                           "--cache-mb", "4")
+    assert rc == 0, err
+    out = out.strip().splitlines()
+    assert out[0] == "policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes"
+    assert [r.split(",")[:2] for r in out[1:]] == [["halo", "4"], ["lru", "4"], ["none", "0"]]
+    rc, sector, err = run_cli("writecache", "mqsim:tpcc-small", "--policy", "lru", "--cache-mb", "4",
+                              "--lru-granularity", "sector")
+    assert rc == 0, err
+    sector = sector.strip().splitlines()[1].split(",")
+    block = out[2].split(",")
+    assert float(sector[2]) < float(block[2])  # tpcc-small: 57 % partial written blocks, fills cost traffic
+    with pytest.raises(SystemExit):
+        run_cli("writecache", "mqsim:tpcc-small", "--lru-granularity", "page")
+    assert run_cli("writecache", "mqsim:tpcc-small", "--cache-mb", "4", "--drive", "nope")[0] == 2
+    assert run_cli("writecache", tmp_path / "none.csv", "--cache-mb", "4")[0] == 2
+    tiny = tmp_path / "tiny.csv"
+    tiny.write_text("time,op,offset,size\n0,W,0,4096\n1,W,4096,4096\n")
+    rc, _, err = run_cli("writecache", tiny, "--trace-format", "csv", "--size-col", "size", "--offset-col", "offset")
+    assert rc == 2 and "give the cache sizes" in err  # default sizes would hold < 2 blocks
+    rc, _, err = run_cli("writecache", tiny, "--trace-format", "csv")  # no column mapping
+    assert rc == 2 and "needs a column mapping" in err
+    rc, _, err = run_cli("writecache", "mqsim:tpcc-small", "--cache-mb", "inf")
+    assert rc == 2 and "cache_mb must be a finite number" in err
+
+
+def test_cli_writecache_default_sizes_are_the_papers_scaled(run_cli):
+    import io
+
+    import pandas as pd
+
+    from models.storage import write_cache as wc
+    from models.traces import load
+
+    rc, out, err = run_cli("writecache", "mqsim:tpcc-small")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    req = wc.prepare_requests(load("mqsim:tpcc-small"))
+    assert (df.policy == "halo").all()
+    assert df.cache_mb.tolist() == pytest.approx(wc.scaled_cache_sizes_mb(wc.footprint_bytes(req)).tolist(), rel=1e-9)

@@ -1,0 +1,180 @@
+"""Rule functions of the validation ledger, on crafted values (no model runs)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from models.validation.core import Claim, share
+from models.validation.render import fmt_number
+from models.validation.rules import (
+    CIRCULAR,
+    CONTRADICTED,
+    NOT_HERE,
+    NOT_REPRODUCED,
+    PARTLY,
+    REPRODUCED,
+    STATUSES,
+    AtLeast,
+    AtMost,
+    Between,
+    Near,
+    NotHere,
+    Outcome,
+    Share,
+    apply_circular,
+)
+from models.validation.runner import reason_for, run_claim
+
+
+def judge(rule, paper, value, opposite=None):
+    return rule.judge(paper, Outcome(value, opposite))
+
+
+@pytest.mark.parametrize("value, status", [
+    (47.11, REPRODUCED), (57.0, REPRODUCED), (57.2, PARTLY), (27.2, PARTLY), (67.0, PARTLY), (67.2, NOT_REPRODUCED),
+    (0.5, NOT_REPRODUCED), (0.0, NOT_REPRODUCED), (-0.5, CONTRADICTED), (float("nan"), NOT_REPRODUCED),
+])
+def test_near_absolute_with_reference(value, status):
+    # paper 47.11 %, +-10 points, partly +-20, a gain on the other side of 0 contradicts; exactly 0 is no effect
+    r = Near(tol=10, scale="abs", ref=0, why="t")
+    assert judge(r, 47.11, value) == status
+
+
+@pytest.mark.parametrize("value, status", [
+    (500.0, REPRODUCED), (250.0, REPRODUCED), (1000.0, REPRODUCED), (249.0, PARTLY), (125.0, PARTLY),
+    (2000.0, PARTLY), (124.0, NOT_REPRODUCED), (1.0, NOT_REPRODUCED), (1.0005, NOT_REPRODUCED), (0.9, CONTRADICTED),
+])
+def test_near_factor_with_reference(value, status):
+    r = Near(tol=2, scale="factor", ref=1, why="t")
+    assert judge(r, 500.0, value) == status
+
+
+def test_near_relative_and_bad_settings():
+    r = Near(tol=0.1, scale="rel", why="t")
+    assert [judge(r, 19.0, v) for v in (19.0, 20.8, 22.0, 24.0)] == [REPRODUCED, REPRODUCED, PARTLY, NOT_REPRODUCED]
+    with pytest.raises(ValueError, match="scale"):
+        Near(tol=1, scale="log", why="t")
+    with pytest.raises(ValueError, match="factor"):
+        Near(tol=0.5, scale="factor", why="t")
+
+
+def test_near_factor_non_positive_value_without_reference_is_not_reproduced():
+    assert judge(Near(tol=2, scale="factor", why="t"), 3.0, 0.0) == NOT_REPRODUCED
+
+
+@pytest.mark.parametrize("value, status", [
+    (5.0, REPRODUCED), (10.0, REPRODUCED), (7.5, REPRODUCED), (4.9, PARTLY), (15.0, PARTLY), (0.0, PARTLY),
+    (15.1, NOT_REPRODUCED), (-0.1, CONTRADICTED),
+])
+def test_between_with_slack_and_reference(value, status):
+    assert judge(Between(slack=5, ref=0, why="t"), (5.0, 10.0), value) == status
+
+
+def test_between_without_reference_never_contradicts():
+    assert judge(Between(slack=3, why="t"), (0.0, 3.0), -14.6) == NOT_REPRODUCED
+
+
+def test_bounds():
+    assert [judge(AtMost(slack=1, why="t"), 1.0, v) for v in (-5.0, 1.0, 2.0, 2.01)] == [
+        REPRODUCED, REPRODUCED, PARTLY, NOT_REPRODUCED]
+    assert [judge(AtLeast(slack=10, why="t"), 90.0, v) for v in (99.9, 90.0, 80.0, 79.9)] == [
+        REPRODUCED, REPRODUCED, PARTLY, NOT_REPRODUCED]
+    assert judge(AtMost(why="t"), 1.0, None) == NOT_REPRODUCED
+
+
+@pytest.mark.parametrize("value, opposite, required, status", [
+    (1.0, 0.0, 1.0, REPRODUCED), (0.75, 0.25, 1.0, PARTLY), (0.75, 0.0, 0.5, REPRODUCED),
+    (0.5, 0.5, 0.5, REPRODUCED), (0.4, 0.6, 0.5, PARTLY), (0.0, 1.0, 1.0, CONTRADICTED),
+    (0.0, 0.5, 1.0, CONTRADICTED), (0.0, 0.4, 1.0, NOT_REPRODUCED), (0.0, 0.0, 1.0, NOT_REPRODUCED),
+    (5 / 6, 1 / 6, 5 / 6, REPRODUCED), (4 / 6, 2 / 6, 5 / 6, PARTLY),
+])
+def test_share(value, opposite, required, status):
+    assert judge(Share(required=required, why="t"), "direction", value, opposite) == status
+
+
+def test_share_helper_counts_cases():
+    o = share([("a", 1), ("b", 1), ("c", -1)], unit_label="traces")
+    assert (o.value, o.opposite, o.cases) == (2 / 3, 1 / 3, "2/3 traces")
+    assert o.note == "Holds: a, b; opposite: c."
+    with pytest.raises(ValueError):
+        share([])
+
+
+def test_not_here():
+    assert judge(NotHere(why="no traces"), None, None) == NOT_HERE
+
+
+@given(st.sampled_from(STATUSES), st.booleans())
+def test_a_circular_claim_is_never_reproduced(status, circular):
+    out = apply_circular(status, circular)
+    assert out in STATUSES
+    if circular:
+        assert out != REPRODUCED
+        assert out == (CIRCULAR if status in (REPRODUCED, PARTLY) else status)
+    else:
+        assert out == status
+
+
+def _claim(**kw):
+    base = dict(claim_id="003-test-x", seed="003", where="Fig. 0", statement="s", paper=10.0, unit="%",
+                rule=Near(tol=1, scale="abs", why="t"), compute=lambda: Outcome(10.5), data="crafted")
+    base.update(kw)
+    return Claim(**base)
+
+
+def test_run_claim_applies_the_rule_and_caps_circular_claims():
+    ok = run_claim(_claim())
+    assert ok.status == REPRODUCED and ok.reason == ""
+    circ = run_claim(_claim(circular="input inverted from this result"))
+    assert circ.status == CIRCULAR and circ.rule_status == REPRODUCED
+    assert "input inverted from this result" in circ.reason
+    off = run_claim(_claim(compute=lambda: Outcome(30.0, note="computed detail"), why_differs="because"))
+    assert off.status == NOT_REPRODUCED and off.reason.startswith("because") and "computed detail" in off.reason
+    default = run_claim(_claim(compute=lambda: Outcome(30.0)))
+    assert default.reason.startswith("Outside the rule")
+
+
+def test_run_claim_records_or_raises_a_failing_computation():
+    def boom():
+        raise RuntimeError("model API changed")
+
+    r = run_claim(_claim(compute=boom))
+    assert r.status == "error" and "model API changed" in r.reason
+    with pytest.raises(RuntimeError):
+        run_claim(_claim(compute=boom), strict=True)
+    bad = run_claim(_claim(compute=lambda: 3.0))
+    assert bad.status == "error" and "Outcome" in bad.reason
+
+
+def test_claim_definitions_are_checked():
+    with pytest.raises(ValueError, match="start with the seed"):
+        _claim(claim_id="004-x")
+    with pytest.raises(ValueError, match="justification"):
+        _claim(rule=Near(tol=1, scale="abs"))
+    with pytest.raises(ValueError, match="without a computation"):
+        _claim(compute=None)
+    with pytest.raises(ValueError, match="why"):
+        _claim(compute=None, rule=NotHere())
+    with pytest.raises(ValueError, match="data"):
+        _claim(data="")
+    nh = run_claim(_claim(compute=None, rule=NotHere(why="we lack the traces")))
+    assert nh.status == NOT_HERE and nh.reason == "we lack the traces"
+
+
+def test_reason_is_empty_only_when_reproduced():
+    c = _claim(why_differs="w")
+    for status in STATUSES:
+        text = reason_for(c, Outcome(1.0), status, status)
+        assert (text == "") == (status == REPRODUCED)
+
+
+@pytest.mark.parametrize("x, text", [
+    (221.053, "221.1"), (0.61623, "0.6162"), (3580.2, "3580"), (1.0, "1"), (-14.56, "-14.56"), (0.0, "0"),
+    (-0.0, "0"), (2.5e-5, "2.500e-05"), (1.2e7, "1.200e+07"), (None, "–"), (math.nan, "–"), (math.inf, "–"),
+])
+def test_number_format_is_fixed(x, text):
+    assert fmt_number(x) == text
