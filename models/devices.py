@@ -26,7 +26,7 @@ from pydantic import Field, field_validator, model_validator
 from models._base import ModelInput
 
 __all__ = ["DeviceProfile", "DeviceKind", "NUMERIC_COLUMNS", "parse_provenance", "format_provenance",
-           "load_catalogue", "get_device", "device_names", "catalogue_provenance"]
+           "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance"]
 
 DeviceKind = Literal["dram", "scm", "pcm", "flash", "ssd", "hdd", "custom"]
 #: Numeric columns of a device profile: each value carries a provenance kind.
@@ -205,10 +205,21 @@ def _optional(v):
 
 @cache
 def load_catalogue() -> dict[str, DeviceProfile]:
-    """All bundled device profiles, by name (from ``data/devices.csv``)."""
+    """All bundled device profiles, by name (from ``data/devices.csv``, :func:`catalogue_from_frame`)."""
     from models.data import read_csv
 
-    df = read_csv("devices.csv", dtype={"provenance": str})
+    return catalogue_from_frame(read_csv("devices.csv", dtype={"provenance": str}))
+
+
+def catalogue_from_frame(df) -> dict[str, DeviceProfile]:
+    """Device profiles of a catalogue table (the columns of ``data/devices.csv``), strictly.
+
+    ValueError naming the row when the ``provenance`` column is missing, names an unknown
+    column or kind, leaves a numeric value without a kind or gives a kind to an empty
+    column, or when a name repeats; pydantic's ValidationError for a bad value.
+    """
+    from models.provenance import USER_DEFINED
+
     if "provenance" not in df.columns:
         raise ValueError("devices.csv: missing the provenance column")
     out: dict[str, DeviceProfile] = {}
@@ -221,11 +232,15 @@ def load_catalogue() -> dict[str, DeviceProfile]:
         except ValueError as e:
             raise ValueError(f"{where}: {e}") from None
         have = {c for c in NUMERIC_COLUMNS if row.get(c) is not None}
-        if have - set(prov):
-            raise ValueError(f"{where}: provenance: no kind for {', '.join(c for c in NUMERIC_COLUMNS if c in have - set(prov))}")
-        if set(prov) - have:
-            raise ValueError(f"{where}: provenance: kind for empty column(s) "
-                             f"{', '.join(c for c in NUMERIC_COLUMNS if c in set(prov) - have)}")
+        missing = [c for c in NUMERIC_COLUMNS if c in have - set(prov)]
+        if missing:
+            raise ValueError(f"{where}: provenance: no kind for {', '.join(missing)}")
+        extra = [c for c in NUMERIC_COLUMNS if c in set(prov) - have]
+        if extra:
+            raise ValueError(f"{where}: provenance: kind for empty column(s) {', '.join(extra)}")
+        typed = [c for c, k in prov.items() if k == USER_DEFINED]
+        if typed:
+            raise ValueError(f"{where}: provenance: a bundled value cannot be user-defined ({', '.join(typed)})")
         row["provenance"] = prov
         if row["name"] in out:
             raise ValueError(f"{where}: duplicate device name")

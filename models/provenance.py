@@ -59,7 +59,9 @@ __all__ = [
     "param_names",
     "NOT_PARAMETERS",
     "provenance_of",
+    "device_keys",
     "depends_on_unverified",
+    "provenance_table",
 ]
 
 MEASURED = "measured here"
@@ -262,6 +264,13 @@ def _declare_lifetime() -> None:
          DERIVED, "inverted from seed 002 §5.1.3 / Fig. 9: Lulesh wears a 16 GB, 1e7-endurance PCM extension "
                   "out 'in about 5 years' (baseline)", rate * 5.0 / 7.0, rate * 5.0 / 3.0,
          "'about 5 years' read as 3-7 years", "002")
+    _add("lifetime.fail_fraction", 1e-3, "-", "share of worn-out lines at which the device counts as failed",
+         ASSUMED, "seed 002 gives no failure criterion; one line in a thousand (spare lines cover fewer)",
+         1e-6, 0.1, "wide stated range", "002")
+    _add("lifetime.endurance_sigma", 0.25, "-", "spread (sd of ln endurance) of the per-line endurance on the "
+         "Lifetime page (the models' default 0 = identical lines)",
+         ASSUMED, "seed 002 gives one endurance per technology; a moderate lognormal spread to show its effect",
+         0.0, 1.0, "wide stated range", "002")
     _add("lifetime.wear_efficiency", 1.0, "-", "wear-leveling efficiency (1 = perfectly even wear)",
          ASSUMED, "ideal wear leveling, the seed's closed form; measured life rates (wear page) go down to ~0.06",
          0.05, 1.0, "from seed 003's worst average life rate (SG 0.0598) to ideal", "003")
@@ -280,7 +289,8 @@ def _declare_paging() -> None:
 
 
 def _declare_write_reduction() -> None:
-    _add("write_reduction.line_bytes", 64, "bytes", "NVM write granularity (cache line) of MFWR packing and DCW",
+    _add("nvm.line_bytes", 64, "bytes", "NVM write granularity (cache line): MFWR packing, DCW, wear unit of the "
+         "lifetime Monte Carlo",
          PUBLISHED, "seed 002 §5.1.1: 'DIMM-based NVMs can be written in cache line granularity (e.g., 64B)'",
          *_exact(64), _EXACT, "002")
 
@@ -439,9 +449,9 @@ def _declare_planner() -> None:
 def _declare_traces() -> None:
     t2 = "seed 003 Table II"
     table2 = {  # write fraction, dataset [GiB], average request [KiB]
-        "fin1": (0.846, 18.0, 3.38), "fin2": (0.215, 8.85, 2.4), "dap": (0.549, 84.2, 77.0),
-        "exchange": (0.74, 163.8, 13.65), "tpce": (0.998, 13.2, 10.48), "mail": (0.901, 85.0, 4.0),
-        "randw": (1.0, 5.9, 4.0),
+        "fin1": (0.846, 18.0, 3.38), "fin2": (0.215, 8.85, 2.4), "dap": (0.549, 84.2, 77),
+        "exchange": (0.74, 163.8, 13.65), "tpce": (0.998, 13.2, 10.48), "mail": (0.901, 85, 4),
+        "randw": (1.0, 5.9, 4),
     }
     for name, (w, gib, kib) in table2.items():
         src = "seed 003 §V.A.1 text (IOmeter 4 KB 100 % random writes over 5.9 GB)" if name == "randw" else t2
@@ -486,10 +496,10 @@ def _declare_traces() -> None:
     _add("trace.web-proxy.n_files", 50000, "files", "files of the web-proxy stand-in (before scaling)",
          ASSUMED, "a proxy sees more distinct files than one site; seed 004 describes no file set",
          1000, 1_000_000, "wide stated range", "004")
-    _add("trace.web-server.median_file_bytes", 12000.0, "bytes", "median file size of the web-server stand-in",
+    _add("trace.web-server.median_file_bytes", 12000, "bytes", "median file size of the web-server stand-in",
          PUBLISHED, "Barford & Crovella, SIGMETRICS'98: lognormal web file body, median ~10 KB", 5000.0, 20000.0,
          "stated band")
-    _add("trace.web-proxy.median_file_bytes", 10000.0, "bytes", "median file size of the web-proxy stand-in",
+    _add("trace.web-proxy.median_file_bytes", 10000, "bytes", "median file size of the web-proxy stand-in",
          PUBLISHED, "Barford & Crovella, SIGMETRICS'98: lognormal web file body, median ~10 KB", 5000.0, 20000.0,
          "stated band")
     _add("trace.synthetic_scale", 0.05, "-", "dataset scale of the synthetic presets loaded by name",
@@ -568,6 +578,47 @@ def provenance_of(key: str, devices: dict | None = None) -> tuple[str, str, str]
     return p.description, p.kind, p.provenance.source
 
 
+def device_keys(name: str, columns=None) -> list[str]:
+    """Keys ``"device:<name>.<column>"`` of a catalogue device's set numeric values (all, or ``columns``).
+
+    >>> device_keys("hdd-7200", ["avg_seek_ns", "endurance_writes_per_cell"])
+    ['device:hdd-7200.avg_seek_ns']
+    """
+    from models.devices import NUMERIC_COLUMNS, get_device
+
+    dev = get_device(name)
+    return [f"device:{name}.{c}" for c in (NUMERIC_COLUMNS if columns is None else columns)
+            if getattr(dev, c) is not None]
+
+
+_DEVICE_UNITS = {"access_unit_bytes": "bytes", "read_latency_ns": "ns", "write_latency_ns": "ns",
+                 "read_bandwidth_MBps": "MB/s", "write_bandwidth_MBps": "MB/s",
+                 "endurance_writes_per_cell": "writes/cell", "avg_seek_ns": "ns", "rpm": "rev/min"}
+
+
+def provenance_table(keys, devices: dict | None = None) -> pd.DataFrame:
+    """Registry names and device keys resolved to ``key, what, value, unit, kind, source`` rows (no repeats).
+
+    >>> provenance_table(["memext.submit_ns", "device:dram.read_latency_ns"])[["key", "value", "kind"]]
+                               key   value       kind
+    0             memext.submit_ns  3500.0  published
+    1  device:dram.read_latency_ns   101.5  published
+    """
+    from models.devices import get_device
+
+    rows = []
+    for k in dict.fromkeys(keys):
+        what, kind, source = provenance_of(k, devices)
+        if k.startswith("device:"):
+            dev_name, _, col = k[len("device:"):].rpartition(".")
+            dev = (devices or {}).get(dev_name) or get_device(dev_name)
+            value, unit = getattr(dev, col), _DEVICE_UNITS.get(col, "-")
+        else:
+            value, unit = PARAMS[k].value, PARAMS[k].unit
+        rows.append({"key": k, "what": what, "value": value, "unit": unit, "kind": kind, "source": source})
+    return pd.DataFrame(rows, columns=["key", "what", "value", "unit", "kind", "source"])
+
+
 def depends_on_unverified(keys, devices: dict | None = None) -> list[tuple[str, str, str, str]]:
     """The keys among ``keys`` whose kind is derived or assumed: ``(key, what, kind, source)``.
 
@@ -615,6 +666,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.storage.hdd.validation.DISKSIM_DEMERIT_MS": "DiskSim's own results for comparison, not an input",
     "models.storage.workload.costs.BLOCK": "unit (4 KiB file-system block)",
     "models.storage.workload.fit.IOSIZES": "sweep grid (I/O sizes of seed 000 Fig. 5)",
+    "models.storage.workload.personalities.TABLE1": "seed 000 Table 1 (published): the paper's workload "
+                                                    "settings, a workload definition rather than a model constant",
     "models.storage.write_cache.SECTOR_BYTES": "unit (512 B sector)",
     "models.storage.write_cache.BLOCK_SECTORS": "format (4 KiB PCM block = 8 sectors, one 8-bit bitmap)",
     "models.storage.write_cache.REGION_SECTORS": "format (HALO's 1 MiB bucket region, seed 003 §III)",

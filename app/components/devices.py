@@ -12,10 +12,10 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from models.devices import DeviceProfile, load_catalogue
+from models.devices import NUMERIC_COLUMNS, DeviceProfile, load_catalogue
 
 __all__ = ["CUSTOM_KEY", "all_devices", "add_custom_device", "custom_devices", "device_names", "device_field",
-           "DeviceName", "device_picker", "device_table"]
+           "DeviceName", "device_picker", "device_table", "device_provenance_table", "inherit_provenance"]
 
 CUSTOM_KEY = "custom_devices"
 
@@ -104,8 +104,41 @@ def device_picker(label: str, *, key: str, kinds: tuple[str, ...] | None = None,
 
 
 def device_table():
-    """The device catalogue (and custom devices) as a DataFrame for display/export."""
+    """The device catalogue (and custom devices) as a DataFrame for display/export.
+
+    The ``provenance`` column is the catalogue's ``column=kind;...`` text (every numeric value's kind).
+    """
     import pandas as pd
 
-    rows = [d.model_dump() for d in all_devices().values()]
+    from models.devices import format_provenance
+
+    rows = []
+    for d in all_devices().values():
+        row = d.model_dump()
+        row["provenance"] = format_provenance({c: d.value_kind(c) for c in NUMERIC_COLUMNS
+                                               if getattr(d, c) is not None})
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+def device_provenance_table():
+    """One row per device, one column per numeric value: the value's provenance kind ("" = no value)."""
+    import pandas as pd
+
+    devs = list(all_devices().values())
+    rows = [{"device": d.name, **{c: (d.value_kind(c) if getattr(d, c) is not None else "") for c in NUMERIC_COLUMNS}}
+            for d in devs]
+    return pd.DataFrame(rows, columns=["device", *NUMERIC_COLUMNS])
+
+
+def inherit_provenance(base: DeviceProfile, values: dict) -> dict[str, str]:
+    """Kinds of a custom device's values: a value equal to the base device's keeps its kind, any
+    other is ``user-defined``."""
+    from models.provenance import USER_DEFINED
+
+    out = {}
+    for c, v in values.items():
+        if v is None:
+            continue
+        out[c] = base.value_kind(c) if getattr(base, c) == v else USER_DEFINED
+    return out

@@ -1,6 +1,13 @@
-"""CSV export safe to open in a spreadsheet (no formula injection)."""
+"""CSV export safe to open in a spreadsheet (no formula injection), with a provenance header.
+
+``provenance=`` (keys of :mod:`app.components.provenance`: registry names and
+``"device:<name>.<column>"``) puts ``# `` comment lines naming the provenance of the defaults
+the result used before the table; read it back with ``pandas.read_csv(..., comment="#")``.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
@@ -9,14 +16,23 @@ from reporting.csv_safety import safe_cell, sanitize_frame
 __all__ = ["safe_cell", "sanitize_frame", "csv_bytes", "download_csv"]
 
 
-def csv_bytes(df: pd.DataFrame) -> bytes:
-    """UTF-8 CSV of ``df``, formula-safe, without the index."""
-    return sanitize_frame(df).to_csv(index=False, float_format="%.10g").encode("utf-8")
+def csv_bytes(df: pd.DataFrame, provenance: Iterable[str] | None = None,
+              values: Mapping[str, object] | None = None) -> bytes:
+    """UTF-8 CSV of ``df``, formula-safe, without the index; ``provenance`` adds ``# `` header lines."""
+    body = sanitize_frame(df).to_csv(index=False, float_format="%.10g")
+    if provenance:
+        from app.components.provenance import export_header
+
+        head = export_header(provenance, values)
+        if head:
+            body = "\n".join(head) + "\n" + body
+    return body.encode("utf-8")
 
 
-def download_csv(df: pd.DataFrame, filename: str, label: str = "Download CSV", *, key: str | None = None) -> None:
-    """A Streamlit download button for the table ``df`` (formula-safe CSV)."""
+def download_csv(df: pd.DataFrame, filename: str, label: str = "Download CSV", *, key: str | None = None,
+                 provenance: Iterable[str] | None = None, values: Mapping[str, object] | None = None) -> None:
+    """A Streamlit download button for the table ``df`` (formula-safe CSV, provenance header)."""
     import streamlit as st
 
-    st.download_button(label, data=csv_bytes(df), file_name=filename, mime="text/csv",
+    st.download_button(label, data=csv_bytes(df, provenance, values), file_name=filename, mime="text/csv",
                        key=key or f"dl-{filename}", icon=":material/download:")

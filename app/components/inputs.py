@@ -1,4 +1,7 @@
-"""Shared input fields of the pages: comma-separated number lists and the HDD profile choice.
+"""Shared input fields of the pages: comma-separated number lists, the HDD profile choice, provenance help.
+
+Help texts of inputs whose default is a registered model constant come from the registry
+(:func:`param_help`: the text, the default and ``[kind: source]``), never typed by hand.
 
 Scenario field types that validate themselves (errors name the field), and the parser the page
 uses on the validated text, so both read it the same way::
@@ -20,9 +23,11 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from app.components.provenance import param_help, params_help
 from models.storage import hdd
 
-__all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "number_list", "number_text"]
+__all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "hdd_keys", "hdd_help",
+           "number_list", "number_text", "param_help", "params_help"]
 
 #: The generic 7200 rpm catalogue profile (:func:`models.storage.hdd.generic_drive`).
 GENERIC_HDD = "hdd-7200"
@@ -39,6 +44,28 @@ def check_hdd_profile(v: str) -> str:
     if v not in valid:
         raise ValueError(f"unknown drive {v!r}; valid: {', '.join(valid)}")
     return v
+
+
+def hdd_keys(profile: str) -> list[str]:
+    """Provenance keys (:mod:`app.components.provenance`) of an HDD profile's numbers: the generic
+    profile's catalogue row and ``hdd.generic.*``; a DiskSim drive's registered bus times (the rest
+    of a DiskSim drive is read from its published files)."""
+    from models.provenance import device_keys, param_names
+
+    if profile == GENERIC_HDD:
+        return [*param_names("hdd.generic."), *device_keys(GENERIC_HDD)]
+    return param_names(f"hdd.bus_ms_per_block.{profile}.")
+
+
+def hdd_help(text: str = "") -> str:
+    """Help of an HDD-profile choice: ``text`` and the generic profile's provenance."""
+    from models.devices import get_device
+
+    d = get_device(GENERIC_HDD)
+    cols = ("avg_seek_ns", "rpm", "read_bandwidth_MBps")
+    kinds = "; ".join(f"{c} {getattr(d, c):g} [{d.value_kind(c)}]" for c in cols)
+    return (f"{text} {GENERIC_HDD}: {kinds} ({d.source}). " if text else f"{GENERIC_HDD}: {kinds} ({d.source}). ") \
+        + params_help(["hdd.generic.capacity_bytes", "hdd.generic.surfaces"])
 
 
 #: Scenario field type: a drive of :func:`hdd_profiles`.

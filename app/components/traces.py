@@ -223,14 +223,22 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
                                  help="MQSim example traces (MIT) and DiskSim validation traces; see data/SOURCES.md")
         if src == "synthetic":
             preset_key = _valid(key, "preset", preset_names())
+            from app.components.provenance import param_help, params_help
+            from models.provenance import param_names
+
+            chosen = st.session_state.get(preset_key)
             st.selectbox("Workload preset", preset_names(), key=preset_key,
-                         format_func=lambda p: f"{p} — {PRESETS[p].description}")
+                         format_func=lambda p: f"{p} — {PRESETS[p].description}",
+                         help=params_help(param_names(f"trace.{chosen}.") if chosen in PRESETS else [],
+                                          "Synthetic stand-in for a paper workload. Its parameters and their "
+                                          "provenance (Table II targets published, locality assumed):"))
             c1, c2, c3 = st.columns(3)
             c1.number_input("Requests", min_value=100, max_value=5_000_000, step=10_000, key=_k(key, "n_requests"))
             c2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
             c3.number_input("Dataset scale [-]", min_value=0.001, max_value=1.0, step=0.01, format="%.3f",
                             key=_k(key, "scale"),
-                            help="Shrinks the preset's address range (Table II dataset size) or file count.")
+                            help=param_help("trace.synthetic_scale",
+                                            "Shrinks the preset's address range (Table II dataset size) or file count."))
             ss = st.session_state
             return load(f"synthetic:{ss[preset_key]}", n_requests=int(ss[_k(key, "n_requests")]),
                         seed=int(ss[_k(key, "seed")]), scale=float(ss[_k(key, "scale")]))

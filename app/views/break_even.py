@@ -13,6 +13,7 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import DeviceName, all_devices
+from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES
 from models.storage import file_cache as fc
@@ -55,7 +56,9 @@ with c1:
         st.select_slider("Block size [bytes]", options=BLOCK_SIZES, key=S.key("block_size_bytes"))
         st.number_input("I/O stack factor (storage path / cache on DRAM-speed storage) [-]", min_value=1.0,
                         max_value=10.0, step=0.05, key=S.key("io_stack_factor"),
-                        help="Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the file cache).")
+                        help=param_help("file_cache.io_stack_factor",
+                                        "Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the "
+                                        "file cache)."))
     else:
         st.number_input("t: access time from the file cache [ns]", min_value=0.001, max_value=1e10, key=S.key("t_ns"))
         st.number_input("T: access time from storage [ns]", min_value=0.001, max_value=1e10, key=S.key("T_ns"))
@@ -72,6 +75,13 @@ if scn is not None:
             timings = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
         be = fc.break_even(timings)
         n_star = be.n_star
+        _LAT = ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")
+        if scn.mode == "device":
+            keys = ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns",
+                    *device_keys(devices[scn.device], _LAT), *device_keys("dram", _LAT)]
+        else:
+            keys = []  # every timing typed by the user
+        values = {"file_cache.io_stack_factor": scn.io_stack_factor}
         with c2:
             m1, m2, m3, m4 = st.columns(4)
             m1.metric("t [ns]", f"{be.t_ns:,.0f}")
@@ -79,6 +89,7 @@ if scn is not None:
             m3.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
             m4.metric("n*", "∞" if not np.isfinite(n_star) else f"{n_star:.3g}")
             st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
+            assumption_note(keys, values)
 
             n = np.arange(1, scn.max_accesses + 1)
             curves = pd.DataFrame({
@@ -94,7 +105,7 @@ if scn is not None:
                 fig.add_vline(x=n_star, line_dash="dash", annotation_text=f"n* = {n_star:.3g}")
             show(style(fig, title="Total access time vs accesses (eqs. 1-2)", x="accesses n [-]", y="total time [ns]"),
                  key="be-curves")
-            download_csv(curves, "break-even-curves.csv", key="dl-be-curves")
+            download_csv(curves, "break-even-curves.csv", key="dl-be-curves", provenance=keys, values=values)
 
         st.subheader("Required hits vs storage latency (Figure 2)")
         ratio = np.logspace(np.log10(1.05), 5, 200)
@@ -120,4 +131,7 @@ if scn is not None:
              key="be-fig2")
         st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
                    "storage latency varies along the x axis.")
-        download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2")
+        fig2_keys = [*keys, *(k for m in marks for k in device_keys(devices[m[0]], _LAT))]
+        assumption_note(fig2_keys, values)
+        download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2",
+                     provenance=fig2_keys, values=values)

@@ -13,8 +13,10 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import add_custom_device
+from app.components.provenance import assumption_note, params_help
 from app.components.scenario import init_state, some_of
 from models.data import data_path
+from models.provenance import param_names
 from models.storage import device_char as dc
 
 Profiles = some_of(lambda: list(dc.PRESETS), what="profile")
@@ -43,7 +45,10 @@ st.markdown(
 )
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.multiselect("Profiles", list(dc.PRESETS), key=S.key("profiles"))
+    st.multiselect("Profiles", list(dc.PRESETS), key=S.key("profiles"),
+                   help=params_help(param_names("device_char."),
+                                    "Preset values and their provenance (the ratios were set to reproduce the "
+                                    "paper's Figures 1-2, so those figures cannot validate them):"))
     st.number_input("Largest I/O depth", 1, 1024, key=S.key("max_depth"))
     st.radio("Mix: pattern", ["rand", "seq"], key=S.key("mix_pattern"), horizontal=True)
     st.number_input("Mix: I/O depth (paper: 64)", 1, 1024, key=S.key("mix_depth"))
@@ -52,6 +57,7 @@ scn = scenario_controls(S, page="device-characterization")
 if scn is not None:
     with user_errors("Device characterization"):
         profs = [dc.get_profile(p) for p in scn.profiles]
+        keys = [k for p in scn.profiles for k in param_names(f"device_char.{p}.")]
         fitted = st.session_state.get("dch.fitted")
         if fitted is not None:
             profs.append(dc.CharProfile.model_validate(fitted))
@@ -68,12 +74,14 @@ if scn is not None:
             fig = px.line(ratio, x="iodepth", y="rand_over_seq", color="profile", line_dash="op", log_x=True, markers=True)
             show(style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
                        y="random / sequential latency [-]"), key="dch-rs")
-            download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs")
+            assumption_note(keys)
+            download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs", provenance=keys)
         asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
                              for p in profs for pat in ("rand", "seq")])
         fig = px.bar(asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
         show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency [-]"), key="dch-wr")
-        download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr")
+        assumption_note(keys)
+        download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr", provenance=keys)
         w = np.linspace(0, 1, 11)
         mix = pd.concat([dc.mix_sensitivity(p, scn.mix_pattern, w, depth=scn.mix_depth).assign(profile=p.name)
                          for p in profs], ignore_index=True)
@@ -82,7 +90,8 @@ if scn is not None:
         fig = px.line(long, x="write_fraction", y="latency_rel_50_50", color="profile", line_dash="request", markers=True)
         show(style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3)", x="write fraction [-]",
                    y="latency / latency at 50 % writes [-]"), key="dch-mix")
-        download_csv(mix, "rw-mix.csv", key="dl-dch-mix")
+        assumption_note(keys)
+        download_csv(mix, "rw-mix.csv", key="dl-dch-mix", provenance=keys)
 
 # Outside ``if scn``: the fio inputs stay on screen (with the upload) while another input is invalid.
 st.subheader("Your device: fio JSON → fitted profile")

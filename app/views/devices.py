@@ -3,15 +3,44 @@
 import streamlit as st
 
 from app.components import download_csv, show_error
-from app.components.devices import CUSTOM_KEY, add_custom_device, all_devices, device_table
+from app.components.devices import (
+    CUSTOM_KEY,
+    add_custom_device,
+    all_devices,
+    device_provenance_table,
+    device_table,
+    inherit_provenance,
+)
 from models.devices import DeviceProfile, load_catalogue
+from models.provenance import params_frame
 
 st.title("Device catalogue")
 st.markdown("Latency, bandwidth and endurance of every device the models use. The `source` column cites each "
-            "number; rows marked ASSUMED are assumptions you can replace with a custom device.")
+            "number; the `provenance` column and the table below give the kind of every value: **published**, "
+            "**derived** from a seed result, **assumed** (replace those with a custom device when you know better) "
+            "or **user-defined**.")
 df = device_table()
 st.dataframe(df, width="stretch", hide_index=True)
 download_csv(df, "devices.csv", key="dl-devices")
+
+st.subheader("Provenance of every value")
+prov = device_provenance_table()
+_COLOURS = {"derived from a seed result": "background-color: #fde2c8", "assumed": "background-color: #fff3b0",
+            "user-defined": "background-color: #dbeafe"}
+st.dataframe(prov.style.map(lambda v: _COLOURS.get(v, "")), width="stretch", hide_index=True)
+st.caption("Derived values were inverted from a seed paper's result (e.g. hdd-7200's seek and 8.2 ms random "
+           "access from seed 003's 0.5 MB/s), so that result cannot validate a model that uses them; assumed values "
+           "have no source. Model constants (not device values) are listed with their provenance in "
+           "models/provenance.py; each page's inputs show theirs in the help text.")
+download_csv(prov, "device-provenance.csv", key="dl-devices-prov")
+
+with st.expander("Model constants and their provenance (models/provenance.py)", icon=":material/fact_check:"):
+    consts = params_frame()
+    counts = consts.kind.value_counts()
+    st.caption(f"{len(consts)} registered constants: " + ", ".join(f"{n} {k}" for k, n in counts.items())
+               + ". Every model reads its constants from this registry; low/high is the stated range of each.")
+    st.dataframe(consts.style.map(lambda v: _COLOURS.get(v, ""), subset=["kind"]), width="stretch", hide_index=True)
+    download_csv(consts, "model-constants.csv", key="dl-devices-consts")
 
 st.subheader("Add or edit a custom device")
 saved = st.session_state.pop("dev.__saved", None)  # set before the rerun that follows a save
@@ -43,12 +72,12 @@ with st.form("custom-device"):
     rpm = c3.number_input("RPM (HDD only, 0 = n/a)", min_value=0.0, max_value=30000.0, value=base.rpm or 0.0)
     if st.form_submit_button("Save device"):
         try:
-            prof = DeviceProfile(
-                name=name.strip(), label=label, kind=kind, access_unit_bytes=int(unit), read_latency_ns=rl,
-                write_latency_ns=wl, read_bandwidth_MBps=rb or None, write_bandwidth_MBps=wb or None,
-                endurance_writes_per_cell=en or None, avg_seek_ns=seek or None, rpm=rpm or None,
-                source=f"user-defined (from {base_name})",
-            )
+            nums = dict(access_unit_bytes=int(unit), read_latency_ns=rl, write_latency_ns=wl,
+                        read_bandwidth_MBps=rb or None, write_bandwidth_MBps=wb or None,
+                        endurance_writes_per_cell=en or None, avg_seek_ns=seek or None, rpm=rpm or None)
+            prof = DeviceProfile(name=name.strip(), label=label, kind=kind, **nums,
+                                 source=f"user-defined (from {base_name})",
+                                 provenance=inherit_provenance(base, nums))
             add_custom_device(prof)
             st.session_state["dev.__saved"] = (f"Saved {prof.name}; it is now in every device picker for this "
                                                "session.")

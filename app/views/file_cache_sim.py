@@ -15,10 +15,12 @@ from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import DeviceName, device_picker
 from app.components.progress import progress_bar
+from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models._base import results_frame
 from models.devices import DeviceProfile
+from models.provenance import param
 from models.storage.file_cache_sim import (
     access_bytes,
     break_even_share,
@@ -39,7 +41,7 @@ class FileCacheSimScenario(TraceChoice):
     scm_device: DeviceName = "optane-dcpmm"
     block_size_bytes: BlockSize = 4096
     n_sizes: int = Field(10, ge=2, le=40)
-    ghost_fraction: float = Field(1.0, ge=0.0, le=10.0)
+    ghost_fraction: float = Field(param("file_cache_sim.ghost_fraction").value, ge=0.0, le=10.0)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -71,8 +73,9 @@ with settings:
               help="Evenly spaced from 1/n of the footprint to 100 %.")
     st.number_input("AC ghost window [× cache size]", min_value=0.0, max_value=10.0, step=0.25,
                     key=S.key("ghost_fraction"),
-                    help="A missed block is admitted if its previous miss is among the last "
-                         "(window × cache size) blocks the AC-cache turned away.")
+                    help=param_help("file_cache_sim.ghost_fraction",
+                                    "A missed block is admitted if its previous miss is among the last "
+                                    "(window × cache size) blocks the AC-cache turned away."))
 
 scn = scenario_controls(S, page="file-cache-sim")
 if scn is not None and trace is not None:
@@ -86,6 +89,13 @@ if scn is not None and trace is not None:
         df = _study(ids, tuple(d.model_dump_json() for d in devs), scn.block_size_bytes, fractions,
                     scn.ghost_fraction)
         g = gains(df)
+        _LAT = ("access_unit_bytes", "read_latency_ns", "read_bandwidth_MBps")
+        tkeys, values = trace_keys(trace)
+        keys = [*tkeys, "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns",
+                "file_cache.pagecache_insert_4k_ns", *(k for d in devs for k in device_keys(d, _LAT)),
+                *device_keys("dram", _LAT)]
+        curve_keys = [*keys, "file_cache_sim.ghost_fraction"]
+        values["file_cache_sim.ghost_fraction"] = scn.ghost_fraction
         st.caption(f"{trace.name}: {len(trace):,} requests → {len(ids):,} block accesses of "
                    f"{scn.block_size_bytes:,} B, footprint {acc.n_unique:,} blocks "
                    f"({acc.footprint_bytes / 2**20:,.1f} MiB).")
@@ -119,11 +129,13 @@ if scn is not None and trace is not None:
         with c2:
             fig_for(scm.name, ["none", "lru"], f"Figure 4: caching on {scm.name}", "fcs-fig4")
         fig_for(scm.name, ["none", "lru", "ac"], f"Figure 5: LRU vs admission control on {scm.name}", "fcs-fig5")
-        download_csv(df, "file-cache-sim.csv", label="Download curves (CSV)", key="dl-fcs-curves")
+        assumption_note(curve_keys, values)
+        download_csv(df, "file-cache-sim.csv", label="Download curves (CSV)", key="dl-fcs-curves",
+                     provenance=curve_keys, values=values)
         with st.expander("Relative gains per cache size"):
             st.dataframe(g.style.format({c: "{:.1%}" for c in ("lru_vs_none", "ac_vs_none", "ac_vs_lru")}),
                          hide_index=True)
-            download_csv(g, "file-cache-gains.csv", key="dl-fcs-gains")
+            download_csv(g, "file-cache-gains.csv", key="dl-fcs-gains", provenance=curve_keys, values=values)
 
         st.subheader("Break-even rule on the trace's reuse counts")
         w = access_bytes(trace, acc)
@@ -136,7 +148,8 @@ if scn is not None and trace is not None:
         )
         st.dataframe(be.style.format({"n_star": "{:.3g}", "share_blocks": "{:.1%}", "share_footprint_bytes": "{:.1%}",
                                       "share_accesses": "{:.1%}", "share_bytes": "{:.1%}"}), hide_index=True)
-        download_csv(be, "break-even-share.csv", key="dl-fcs-be")
+        assumption_note(keys, values)
+        download_csv(be, "break-even-share.csv", key="dl-fcs-be", provenance=keys, values=values)
         hist = reuse_histogram(ids, weights=w)
         fig = go.Figure()
         fig.add_bar(x=hist.access_count, y=hist.blocks, name="blocks")
@@ -147,6 +160,6 @@ if scn is not None and trace is not None:
         fig.update_layout(barmode="group")
         show(style(fig, title="Reuse-count histogram", x="accesses per block n [-]", y="count [-]", logx=True,
                    logy=True), key="fcs-hist")
-        download_csv(hist, "reuse-histogram.csv", key="dl-fcs-hist")
+        download_csv(hist, "reuse-histogram.csv", key="dl-fcs-hist", provenance=tkeys, values=values)
         st.caption("Assumptions: " + json.dumps({"block_size_bytes": scn.block_size_bytes,
                                                  "ghost_window": f"{scn.ghost_fraction:g} × cache size"}))

@@ -11,8 +11,16 @@ from pydantic import Field, field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
+from app.components.inputs import (
+    GENERIC_HDD,
+    HddProfile,
+    hdd_help,
+    hdd_keys,
+    hdd_profiles,
+    number_text,
+)
 from app.components.progress import progress_bar
+from app.components.provenance import assumption_note
 from app.components.scenario import init_state
 from models._base import results_frame
 from models.storage import hdd
@@ -129,7 +137,9 @@ if scn is not None:
         st.subheader("Validation against measured service times")
         table, cdfs = _validation(scn.rotation)
         st.dataframe(table.round(4), hide_index=True)
-        download_csv(table, "hdd-validation.csv", label="Download validation table (CSV)", key="dl-hdd-val")
+        val_keys = [k for n in names for k in hdd_keys(n)]
+        download_csv(table, "hdd-validation.csv", label="Download validation table (CSV)", key="dl-hdd-val",
+                     provenance=val_keys)
         st.caption("demerit = RMS horizontal distance between predicted and measured service-time CDFs "
                    "(DiskSim's figure of merit; DiskSim's own values from its valid/runvalid). "
                    "Target: within 2× of DiskSim's. st41601n has no published DiskSim figure.")
@@ -148,7 +158,7 @@ if scn is not None:
 # (with the user's text) so it can be corrected.
 st.subheader("Throughput vs inter-request distance")
 t1, t2 = st.columns(2)
-t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"))
+t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"), help=hdd_help())
 t2.text_input("Request sizes [KiB]", key=S.key("sizes_kib"))
 if scn is not None:
     with user_errors("Throughput"):
@@ -161,7 +171,9 @@ if scn is not None:
                             name=f"{size / 1024:g} KiB")
         show(style(fig, x="mean inter-request LBN distance [sectors]", y="throughput [MB/s]", logx=True, logy=True),
              key="hdd-tput")
-        download_csv(tp, "hdd-throughput.csv", label="Download throughput curve (CSV)", key="dl-hdd-tput")
+        assumption_note(hdd_keys(scn.profile_drive))
+        download_csv(tp, "hdd-throughput.csv", label="Download throughput curve (CSV)", key="dl-hdd-tput",
+                     provenance=hdd_keys(scn.profile_drive))
         st.caption("Back-to-back requests whose start-to-start jumps are exponential with the given mean; "
                    "half-rotation latency, no drive cache. The leftmost point is a sequential stream. Sizes are "
                    "rounded to whole 512 B sectors.")

@@ -11,20 +11,23 @@ from pydantic import Field
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import all_devices
+from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import init_state
+from models.devices import get_device
 from models.endurance import lifetime as lt
+from models.provenance import param
 
 
 class LifetimeScenario(Scenario):
     PREFIX = "lt"
-    capacity_gb: float = Field(16.0, ge=0.001, le=1e6)
-    endurance: float = Field(1e7, ge=1, le=1e18)
+    capacity_gb: float = Field(param("memext.nvm_capacity_bytes").value / 1e9, ge=0.001, le=1e6)
+    endurance: float = Field(get_device("pcm-memext").endurance_writes_per_cell, ge=1, le=1e18)
     write_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1), ge=1e-6, le=1e9)
-    wear_efficiency: float = Field(1.0, ge=0.01, le=1)
-    endurance_sigma: float = Field(0.25, ge=0, le=5)
-    fail_fraction: float = Field(1e-3, ge=1e-12, le=1)
+    wear_efficiency: float = Field(param("lifetime.wear_efficiency").value, ge=0.01, le=1)
+    endurance_sigma: float = Field(param("lifetime.endurance_sigma").value, ge=0, le=5)
+    fail_fraction: float = Field(param("lifetime.fail_fraction").value, ge=1e-12, le=1)
     trials: int = Field(2000, ge=10, le=200_000)
-    line_bytes: int = Field(64, ge=1, le=1 << 20)
+    line_bytes: int = Field(param("nvm.line_bytes").value, ge=1, le=1 << 20)
     seed: int = Field(0, ge=0, le=2**31 - 1)
     trace_rates: bool = True
 
@@ -53,23 +56,28 @@ st.markdown(
 devs = {n: d for n, d in all_devices().items() if d.endurance_writes_per_cell}
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.number_input("Capacity C [GB]", min_value=0.001, max_value=1e6, step=1.0, key=S.key("capacity_gb"))
+    st.number_input("Capacity C [GB]", min_value=0.001, max_value=1e6, step=1.0, key=S.key("capacity_gb"),
+                    help=param_help("memext.nvm_capacity_bytes"))
     st.number_input("Endurance E [writes per cell]", min_value=1.0, max_value=1e18, format="%.3g",
                     key=S.key("endurance"),
-                    help="Seed 002: PCM 1e7, NAND Flash 1e4. Catalogue: "
-                         + ", ".join(f"{n} {d.endurance_writes_per_cell:.0e}" for n, d in devs.items()))
+                    help="Default: catalogue pcm-memext. Catalogue: "
+                         + ", ".join(f"{n} {d.endurance_writes_per_cell:.0e} [{d.value_kind('endurance_writes_per_cell')}]"
+                                     for n, d in devs.items()))
     st.number_input("Cell write rate W [MB/s]", min_value=1e-6, max_value=1e9, format="%.4g",
                     key=S.key("write_rate_MBps"),
-                    help="Default: Lulesh's baseline rate implied by seed 002 Fig. 9 (about 5 years on 16 GB PCM).")
+                    help=param_help("lifetime.lulesh_write_rate_Bps",
+                                    "Default: Lulesh's baseline rate (about 5 years on 16 GB PCM), rounded to 0.1 MB/s."))
     st.slider("Wear-leveling efficiency η [-]", 0.01, 1.0, step=0.01, key=S.key("wear_efficiency"),
-              help="1 = perfect leveling. The Wear leveling page measures life rates of real schemes.")
+              help=param_help("lifetime.wear_efficiency",
+                              "1 = perfect leveling. The Wear leveling page measures life rates of real schemes."))
     with st.expander("Monte Carlo: endurance spread", expanded=True):
         st.number_input("σ of ln(endurance) across lines [-]", min_value=0.0, max_value=5.0, step=0.05,
-                        key=S.key("endurance_sigma"))
+                        key=S.key("endurance_sigma"), help=param_help("lifetime.endurance_sigma"))
         st.number_input("Device fails when this fraction of lines is worn [-]", min_value=1e-12, max_value=1.0,
-                        format="%.3g", key=S.key("fail_fraction"))
+                        format="%.3g", key=S.key("fail_fraction"), help=param_help("lifetime.fail_fraction"))
         st.number_input("Simulated devices [-]", min_value=10, max_value=200_000, step=500, key=S.key("trials"))
-        st.number_input("Line size [bytes]", min_value=1, max_value=1 << 20, key=S.key("line_bytes"))
+        st.number_input("Line size [bytes]", min_value=1, max_value=1 << 20, key=S.key("line_bytes"),
+                        help=param_help("nvm.line_bytes"))
         st.number_input("Seed", min_value=0, max_value=2**31 - 1, key=S.key("seed"))
     st.checkbox("Add write rates derived from memory traces / synthetic page streams to the Figure 2 table",
                 key=S.key("trace_rates"))
@@ -80,6 +88,16 @@ if scn is not None:
         cap = scn.capacity_gb * 1e9
         w = scn.write_rate_MBps * 1e6
         closed = lt.lifetime_years(cap, scn.endurance, w, wear_efficiency=scn.wear_efficiency)
+        default_rate = S.model_fields["write_rate_MBps"].default
+        lulesh = param("lifetime.lulesh_write_rate_Bps").value
+        values = {"lifetime.lulesh_write_rate_Bps": lulesh if scn.write_rate_MBps == default_rate else w,
+                  "memext.nvm_capacity_bytes": cap, "lifetime.wear_efficiency": scn.wear_efficiency,
+                  "lifetime.endurance_sigma": scn.endurance_sigma, "lifetime.fail_fraction": scn.fail_fraction,
+                  "nvm.line_bytes": scn.line_bytes}
+        keys = ["memext.nvm_capacity_bytes", "lifetime.lulesh_write_rate_Bps", "lifetime.wear_efficiency"]
+        if scn.endurance == get_device("pcm-memext").endurance_writes_per_cell:
+            keys += device_keys("pcm-memext", ["endurance_writes_per_cell"])
+        mc_keys = [*keys, "lifetime.endurance_sigma", "lifetime.fail_fraction", "nvm.line_bytes"]
         mc = _mc(cap, scn.endurance, w, scn.wear_efficiency, scn.endurance_sigma, scn.fail_fraction,
                  scn.line_bytes, scn.trials, scn.seed)
         with c2:
@@ -90,6 +108,7 @@ if scn is not None:
             m4.metric("P90 [years]", f"{mc.p90_years:,.3g}")
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
                        f"Closed form = {closed * 365.25:,.4g} days.")
+            assumption_note(mc_keys, values)
             # lifetime vs write rate with the MC band (L ∝ 1/W, so the band's ratios are rate-independent)
             rates = np.logspace(np.log10(w) - 3, np.log10(w) + 2, 120)
             curve = lt.lifetime_band(mc, cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
@@ -103,7 +122,7 @@ if scn is not None:
             fig.add_vline(x=scn.write_rate_MBps, line_dash="dash", annotation_text="your W")
             show(style(fig, title="Lifetime vs write rate", x="cell write rate W [MB/s]", y="lifetime [years]",
                        logx=True, logy=True), key="lt-curve")
-            download_csv(curve, "lifetime-vs-write-rate.csv", key="dl-lt-curve")
+            download_csv(curve, "lifetime-vs-write-rate.csv", key="dl-lt-curve", provenance=mc_keys, values=values)
             if mc.samples_years and scn.endurance_sigma > 0:
                 hist = pd.DataFrame({"lifetime_years": mc.samples_years})
                 fig = go.Figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
@@ -111,7 +130,7 @@ if scn is not None:
                     fig.add_vline(x=v, line_dash="dot", annotation_text=q)
                 show(style(fig, title="Monte Carlo lifetime distribution", x="lifetime [years]",
                            y="devices [-]"), key="lt-hist")
-                download_csv(hist, "lifetime-monte-carlo.csv", key="dl-lt-hist")
+                download_csv(hist, "lifetime-monte-carlo.csv", key="dl-lt-hist", provenance=mc_keys, values=values)
 
         st.subheader("PCM vs Flash memory extensions (Figure 2)")
         st.markdown(
@@ -138,4 +157,11 @@ if scn is not None:
         fig.update_layout(barmode="group")
         show(style(fig, y="lifetime [years]", logy=True), key="lt-fig2")
         st.dataframe(tab, hide_index=True)
-        download_csv(tab, "lifetime-figure2.csv", key="dl-lt-fig2")
+        fig2_keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
+                     *device_keys("pcm-memext", ["endurance_writes_per_cell"]),
+                     *device_keys("nand-flash", ["endurance_writes_per_cell"])]
+        if scn.trace_rates:
+            fig2_keys += ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.dram_frac"]
+        fig2_values = {k: v for k, v in values.items() if k not in ("lifetime.lulesh_write_rate_Bps",)}
+        assumption_note(fig2_keys, fig2_values)
+        download_csv(tab, "lifetime-figure2.csv", key="dl-lt-fig2", provenance=fig2_keys, values=fig2_values)

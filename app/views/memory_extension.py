@@ -13,9 +13,11 @@ from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import device_field, device_picker
 from app.components.progress import progress_bar
+from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import init_state, one_of
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import memory_extension as me
+from models.provenance import param
 
 FAST_KINDS = ("pcm", "scm")
 SLOW_KINDS = ("flash", "ssd", "pcm")
@@ -35,16 +37,16 @@ class MemExtScenario(TraceChoice):
     slow_device: SlowDevice = "nand-flash"
     accounting: Literal["inclusive", "exclusive"] = "inclusive"
     policy: Literal["fifo", "clock", "age"] = "fifo"
-    age_max: int = Field(3, ge=1, le=255)
+    age_max: int = Field(param("memext.age_max").value, ge=1, le=255)
     base_ns_per_ref: float = Field(me.BASE_NS_PER_REF, ge=0.001, le=1e6)
     fault_overhead_ns: float = Field(me.FAULT_OVERHEAD_NS, ge=0, le=1e8)
     writeback: Literal["buffered", "sync"] = "buffered"
     cold_start_in_nvm: bool = False
     flash_write_us: list[str] = ["25", "100", "200", "400"]
     prefetch_depths: list[str] = ["0", "1", "2", "4", "8", "16"]
-    prefetch_frac: DramFraction = 0.25
-    prefetch_threshold: int = Field(5, ge=1, le=1000)
-    prefetch_strides: int = Field(8, ge=1, le=64)
+    prefetch_frac: DramFraction = param("memext.dram_frac").value
+    prefetch_threshold: int = Field(param("memext.prefetch_threshold").value, ge=1, le=1000)
+    prefetch_strides: int = Field(param("memext.prefetch_strides").value, ge=1, le=64)
     submit_us: float = Field(me.SUBMIT_NS / 1e3, ge=0, le=1e5)
 
     @field_validator("pattern")
@@ -126,12 +128,12 @@ with c2:
             format_func={"buffered": "eviction buffer (paper)", "sync": "synchronous"}.get)
     a.number_input("DRAM-only time per reference t_ref [ns]", min_value=0.001, max_value=1e6, format="%.3g",
                    key=S.key("base_ns_per_ref"),
-                   help="ASSUMPTION (the paper publishes no per-reference times): 1 ns ≈ 3.7 GHz core, CPI 1.5, "
-                        "0.4 data references per instruction.")
+                   help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."))
     b.number_input("OS fault overhead besides the read [ns]", min_value=0.0, max_value=1e8, format="%.4g",
                    key=S.key("fault_overhead_ns"),
-                   help="Default ≈ 5.06 µs, DERIVED from the paper's two averages at 1:4 (PCM 1.638×, Flash 4.68×): "
-                        "with device latencies alone, Flash's excess slowdown would be 166× PCM's, not 5.8×.")
+                   help=param_help("memext.fault_overhead_ns",
+                                   "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
+                                   "not the paper's 5.8×."))
     st.checkbox("Pages start in NVM (first touches fault too, as in the paper's PerMA emulation)",
                 key=S.key("cold_start_in_nvm"))
 
@@ -143,13 +145,15 @@ with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fi
     a, b, c, d = st.columns(4)
     a.multiselect("Prefetch depths [pages]", ["0", "1", "2", "4", "8", "16", "32", "64"],
                   key=S.key("prefetch_depths"), accept_new_options=True)
-    b.select_slider("Prefetch DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"))
-    c.number_input("Repeats to confirm a stride", min_value=1, max_value=1000, key=S.key("prefetch_threshold"))
+    b.select_slider("Prefetch DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"),
+                    help=param_help("memext.dram_frac"))
+    c.number_input("Repeats to confirm a stride", min_value=1, max_value=1000, key=S.key("prefetch_threshold"),
+                   help=param_help("memext.prefetch_threshold"))
     d.number_input("Submission overhead [µs]", min_value=0.0, max_value=1e5, step=0.5, key=S.key("submit_us"),
-                   help="Paper: about 3-4 µs per work item submitted to a kernel worker.")
+                   help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."))
     st.number_input("Age-based counter maximum", min_value=1, max_value=255, key=S.key("age_max"),
-                    help="Counter +1 when the reference bit is found set, −1 otherwise; evict at ≤ 0. "
-                         "Maximum 1 behaves exactly like CLOCK.")
+                    help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
+                                                      "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))
 
 scn = scenario_controls(S, page="memory-extension")
 if scn is not None:
@@ -162,6 +166,14 @@ if scn is not None:
         common = dict(accounting=scn.accounting, base_ns_per_ref=scn.base_ns_per_ref,
                       fault_overhead_ns=scn.fault_overhead_ns, writeback=scn.writeback,
                       cold_start_in_nvm=scn.cold_start_in_nvm, age_max=scn.age_max)
+        values = {"memext.base_ns_per_ref": scn.base_ns_per_ref, "memext.fault_overhead_ns": scn.fault_overhead_ns,
+                  "memext.submit_ns": scn.submit_us * 1e3, "memext.age_max": scn.age_max,
+                  "memext.prefetch_threshold": scn.prefetch_threshold,
+                  "memext.prefetch_strides": scn.prefetch_strides, "memext.dram_frac": scn.prefetch_frac}
+        _LAT = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
+                "write_bandwidth_MBps")
+        keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys(fast, _LAT),
+                *device_keys(slow, _LAT)]
         st.caption(f"{stream.name}: {len(stream):,} references, footprint {stream.footprint_pages:,} pages "
                    f"({stream.footprint_pages * 4096 / 2**20:,.1f} MiB), {stream.is_write.mean():.1%} writes.")
         t_ratio, t_lat, t_pf, t_rep = st.tabs(["DRAM:NVM ratio (Figs. 10-11)", "Flash write latency (Fig. 15)",
@@ -184,7 +196,8 @@ if scn is not None:
                        logy=True), key="mx-ratio")
             st.dataframe(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "time_ns"]],
                          hide_index=True)
-            download_csv(df, "memext-ratio.csv", key="dl-mx-ratio")
+            assumption_note(keys, values)
+            download_csv(df, "memext-ratio.csv", key="dl-mx-ratio", provenance=keys, values=values)
         with t_lat:
             with progress_bar("Simulating write latencies …") as report:
                 df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
@@ -195,7 +208,10 @@ if scn is not None:
             fig.update_layout(barmode="group")
             show(style(fig, x="DRAM:NVM ratio", y="slowdown [×]", logy=True), key="mx-lat")
             st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
-            download_csv(df, "memext-write-latency.csv", key="dl-mx-lat")
+            lat_keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys("pcm-memext", _LAT),
+                        *device_keys("nand-flash", ("read_latency_ns", "access_unit_bytes"))]
+            assumption_note(lat_keys, values)
+            download_csv(df, "memext-write-latency.csv", key="dl-mx-lat", provenance=lat_keys, values=values)
         with t_pf:
             depths = sorted({int(float(x)) for x in scn.prefetch_depths})
             rows = []
@@ -220,7 +236,10 @@ if scn is not None:
             fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="slowdown [×]"))
             show(style(fig, title=f"Stride prefetcher (misses for {fast.name})", x="prefetch depth [pages]",
                        y="page faults [-]"), key="mx-pf")
-            download_csv(df, "memext-prefetch.csv", key="dl-mx-pf")
+            pf_keys = [*keys, "memext.submit_ns", "memext.prefetch_threshold", "memext.prefetch_strides",
+                       "memext.dram_frac"]
+            assumption_note(pf_keys, values)
+            download_csv(df, "memext-prefetch.csv", key="dl-mx-pf", provenance=pf_keys, values=values)
         with t_rep:
             with progress_bar("Simulating replacement policies …") as report:
                 df = me.policy_sweep(stream, progress=report, device=fast, **common)
@@ -230,4 +249,6 @@ if scn is not None:
             fig.update_layout(barmode="group")
             show(style(fig, title="Page faults relative to FIFO", x="DRAM:NVM ratio", y="faults / FIFO faults [-]"),
                  key="mx-rep")
-            download_csv(df, "memext-replacement.csv", key="dl-mx-rep")
+            rep_keys = ["memext.age_max", *device_keys(fast, _LAT)]
+            assumption_note(rep_keys, values)
+            download_csv(df, "memext-replacement.csv", key="dl-mx-rep", provenance=rep_keys, values=values)

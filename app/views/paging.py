@@ -13,6 +13,7 @@ from pydantic import Field
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import DeviceName, all_devices
+from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import paging as pg
@@ -36,7 +37,7 @@ class PagingScenario(TraceChoice):
     device: DeviceName = "optane-dcpmm"
     storage_latency_ns: float = Field(1000.0, ge=0.01, le=1e10)
     t_e_ns: float = Field(pg.DEFAULT_TLB_ACCESS_NS, ge=0, le=1e4)
-    t_r_ns: float = Field(101.5, ge=0.01, le=1e5)
+    t_r_ns: float = Field(pg.default_memory_ns(), ge=0.01, le=1e5)
     fault_overhead_ns: float = Field(pg.DEFAULT_FAULT_OVERHEAD_NS, ge=0, le=1e9)
     policy: Literal["clock", "lru"] = "clock"
 
@@ -61,7 +62,8 @@ with c1:
     st.number_input("Analyse at most this many references", min_value=1000, max_value=MAX_REQUESTS, step=500_000,
                     key=S.key("max_refs"), help="Longer traces are truncated to their first references.")
 with c2:
-    st.number_input("TLB entries", min_value=1, max_value=1 << 16, key=S.key("tlb_entries"))
+    st.number_input("TLB entries", min_value=1, max_value=1 << 16, key=S.key("tlb_entries"),
+                    help=param_help("paging.tlb_entries"))
     st.radio("Memory size", ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
              format_func={"fraction": "fraction of footprint", "mib": "MiB"}.get)
     if st.session_state[S.key("memory_mode")] == "fraction":
@@ -81,11 +83,13 @@ with c2:
         st.number_input("Storage latency [ns]", min_value=0.01, max_value=1e10, key=S.key("storage_latency_ns"))
     with st.expander("Timing parameters"):
         st.number_input("t_e: TLB access [ns]", min_value=0.0, max_value=1e4, key=S.key("t_e_ns"),
-                        help="Default 0.5 ns: one cycle at 2 GHz (Hennessy & Patterson: 0.5-1 cycle).")
+                        help=param_help("paging.tlb_access_ns"))
         st.number_input("t_r: memory access [ns]", min_value=0.01, max_value=1e5, key=S.key("t_r_ns"),
-                        help="Default: catalogue DRAM read latency (Yang et al., FAST'20).")
+                        help="Default: catalogue DRAM read latency "
+                             f"[{all_devices()['dram'].value_kind('read_latency_ns')}: {all_devices()['dram'].source}]")
         st.number_input("Fault-handling overhead [ns]", min_value=0.0, max_value=1e9, key=S.key("fault_overhead_ns"),
-                        help="Software cost per fault on top of the storage access (paper: not given; default 0).")
+                        help=param_help("paging.fault_overhead_ns",
+                                        "Software cost per fault on top of the storage access."))
         st.radio("Memory replacement", ["clock", "lru"], key=S.key("policy"), horizontal=True,
                  format_func={"clock": "second chance (CLOCK)", "lru": "LRU"}.get)
 
@@ -128,6 +132,13 @@ if scn is not None and trace is not None:
         sweep = pg.paging_table(prof, pg.paging_inputs(latency_multiple=pg.LATENCY_MULTIPLES, **common))
         heat = pg.paging_table(prof, pg.paging_inputs(latency_multiple=HEAT_MULTIPLES, **common))
         best = pg.best_page_sizes(table).iloc[0]
+        values = {"paging.tlb_entries": scn.tlb_entries, "paging.tlb_access_ns": scn.t_e_ns,
+                  "paging.fault_overhead_ns": scn.fault_overhead_ns}
+        keys = ["paging.tlb_entries", "paging.tlb_access_ns", "paging.fault_overhead_ns"]
+        if scn.t_r_ns == pg.default_memory_ns():
+            keys += device_keys("dram", ["read_latency_ns", "read_bandwidth_MBps"])
+        if scn.storage_mode == "device":
+            keys += device_keys(devices[scn.device], ["read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes"])
 
         m1, m2, m3, m4 = st.columns(4)
         m1.metric("Data references", f"{stats['total']:,}")
@@ -143,6 +154,7 @@ if scn is not None and trace is not None:
             f"page would be **{_fmt_page(int(best['best_page_fault']))}**.", icon=":material/lightbulb:")
         st.caption(f"Reads {stats['reads']:,} · writes {stats['writes']:,} (Table 1/2 style; M counts as both). "
                    f"t_e = {scn.t_e_ns:g} ns, t_r = {scn.t_r_ns:g} ns, fault overhead = {scn.fault_overhead_ns:g} ns.")
+        assumption_note(keys, values)
 
         tab1, tab2, tab3, tab4 = st.tabs(["TLB", "Page faults", "AMAT", "Table"])
         with tab1:
@@ -158,7 +170,7 @@ if scn is not None and trace is not None:
             fig.add_vline(x=scn.tlb_entries, line_dash="dash", annotation_text=f"{scn.tlb_entries} entries")
             show(style(fig, title="TLB hit rate vs TLB size (Fig. 10 analogue)", x="TLB entries [-]",
                        y="TLB hit rate [-]", logx=True), key="pg-tlb-size")
-            download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size")
+            download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size", provenance=keys, values=values)
             tp = table.drop_duplicates("page_size")[["page_size", "tlb_entries", "tlb_hit_rate", "t_addr_ns"]]
             fig = go.Figure()
             fig.add_scatter(x=tp["page_size"], y=tp["tlb_hit_rate"], mode="lines+markers", name="TLB hit rate")
@@ -168,7 +180,7 @@ if scn is not None and trace is not None:
             show(style(fig, title=f"TLB hit rate and translation time vs page size, {scn.tlb_entries} entries "
                                   "(Figs. 6 and 11 analogues)", x="page size [bytes]", y="TLB hit rate [-]",
                        logx=True), key="pg-tlb-page")
-            download_csv(tp, "paging-tlb-vs-page.csv", key="dl-pg-tlb-page")
+            download_csv(tp, "paging-tlb-vs-page.csv", key="dl-pg-tlb-page", provenance=keys, values=values)
         with tab2:
             fp = table[["page_size", "frames", "fault_rate", "fault_rate_lru"]].copy()
             fig = go.Figure()
@@ -179,7 +191,7 @@ if scn is not None and trace is not None:
                        y="page faults per reference [-]", logx=True, logy=True), key="pg-faults")
             st.caption("Memory is the same number of bytes for every page size (frames = memory / page size); "
                        "faults include the first touch of each page.")
-            download_csv(fp, "paging-faults-vs-page.csv", key="dl-pg-faults")
+            download_csv(fp, "paging-faults-vs-page.csv", key="dl-pg-faults", provenance=keys, values=values)
         with tab3:
             fig = go.Figure()
             for lab, g in sweep.groupby("storage", sort=False):
@@ -189,7 +201,7 @@ if scn is not None and trace is not None:
                                 name=f"▶ {table['storage'].iloc[0]}", line=dict(width=4))
             show(style(fig, title="AMAT vs page size per storage latency (Figs. 8, 9 and 13 analogues)",
                        x="page size [bytes]", y="AMAT [ns]", logx=True, logy=True), key="pg-amat")
-            download_csv(sweep, "paging-amat-sweep.csv", key="dl-pg-amat")
+            download_csv(sweep, "paging-amat-sweep.csv", key="dl-pg-amat", provenance=keys, values=values)
             piv = heat.pivot_table(index="page_size", columns="latency_multiple", values="amat_ns")
             rel = piv / piv.min(axis=0)
             fig = go.Figure(go.Heatmap(z=np.log10(rel.to_numpy()), x=[f"{c:g}x" for c in rel.columns],
@@ -203,7 +215,7 @@ if scn is not None and trace is not None:
                                                         line=dict(color="black", width=1)), name="best page size")
             show(style(fig, title="AMAT relative to the best page size, per storage latency (★ = best)",
                        x="storage latency / DRAM latency", y="page size"), key="pg-heat")
-            download_csv(heat, "paging-amat-heatmap.csv", key="dl-pg-heat")
+            download_csv(heat, "paging-amat-heatmap.csv", key="dl-pg-heat", provenance=keys, values=values)
             dec = table[["page_size", "t_addr_ns", "t_data_ns"]]
             fig = go.Figure()
             fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_addr_ns"], name="T_ADDR")
@@ -213,8 +225,8 @@ if scn is not None and trace is not None:
                        x="page size", y="time per reference [ns]"), key="pg-decomp")
         with tab4:
             st.dataframe(table, hide_index=True, width="stretch")
-            download_csv(table, "paging-amat.csv", key="dl-pg-table")
+            download_csv(table, "paging-amat.csv", key="dl-pg-table", provenance=keys, values=values)
             st.markdown("**Best page size per storage latency** (memory as chosen)")
             bt = pg.best_page_sizes(heat)
             st.dataframe(bt, hide_index=True, width="stretch")
-            download_csv(bt, "paging-best-page.csv", key="dl-pg-best")
+            download_csv(bt, "paging-best-page.csv", key="dl-pg-best", provenance=keys, values=values)

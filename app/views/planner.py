@@ -7,6 +7,7 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show
+from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
 from models import planner
 from models.storage.filebench import bundled_personalities
@@ -66,7 +67,10 @@ if scn is not None:
             df = _rank(tuple(scn.personalities), tuple(scn.traces), scn.threads, scn.n_requests, scn.memory)
         with c2:
             st.dataframe(df, hide_index=True)
-            download_csv(df, "pcm-target-workloads.csv", label="Download ranking (CSV)", key="dl-plan")
+            keys = planner.provenance_keys([r for r in planner.ROLES if (df.role == r).any()])
+            assumption_note(keys)
+            download_csv(df, "pcm-target-workloads.csv", label="Download ranking (CSV)", key="dl-plan",
+                         provenance=keys)
             st.download_button("Download HTML report (charts inline)", report_html(df),
                                file_name="pcm-target-workloads.html", mime="text/html", key="dl-plan-html",
                                icon=":material/description:")
@@ -79,4 +83,5 @@ if scn is not None:
                 show(role_chart(df, role), key=f"plan-{role}")
             for r in sub[sub.status != "ok"].itertuples():
                 st.info(f"{r.workload}: {r.reason}", icon=":material/hourglass_empty:")
-            download_csv(sub, f"pcm-{role}.csv", key=f"dl-plan-{role}")
+            assumption_note(planner.ROLE_PROVENANCE[role])
+            download_csv(sub, f"pcm-{role}.csv", key=f"dl-plan-{role}", provenance=planner.ROLE_PROVENANCE[role])

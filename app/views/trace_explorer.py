@@ -12,6 +12,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.sim.shards import shards_mrc
@@ -85,6 +86,8 @@ if scn is not None and trace is not None:
         bs = scn.block_size_bytes
         tok = trace.fingerprint()
         table, reuse, sizes, footprint = _stats(trace, tok, bs)
+        keys, values = trace_keys(trace)  # a synthetic preset's locality mix is assumed
+        assumption_note(keys, values)
         kv = dict(zip(table["statistic"], table["value"], strict=True))
         m1, m2, m3, m4 = st.columns(4)
         m1.metric("Requests", f"{int(kv['requests']):,}")
@@ -94,7 +97,7 @@ if scn is not None and trace is not None:
 
         st.subheader("Statistics")
         st.dataframe(table, hide_index=True, width="stretch")
-        download_csv(table, "trace-stats.csv", key="dl-tx-stats")
+        download_csv(table, "trace-stats.csv", key="dl-tx-stats", provenance=keys, values=values)
 
         h1, h2 = st.columns(2)
         with h1:
@@ -102,12 +105,12 @@ if scn is not None and trace is not None:
             labels = [f"{int(a) // 1024} KiB" if a >= 1024 else f"{int(a)} B" for a in sz["size_from_bytes"]]
             fig = go.Figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
             show(style(fig, title="Request sizes", x="request size ≥ [bytes]", y="requests [-]"), key="tx-sizes")
-            download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes")
+            download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes", provenance=keys, values=values)
         with h2:
             fig = go.Figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
             show(style(fig, title=f"Reuse counts ({bs} B blocks)", x="accesses per block [-]", y="blocks [-]",
                        logy=True), key="tx-reuse")
-            download_csv(reuse, "trace-reuse-counts.csv", key="dl-tx-reuse")
+            download_csv(reuse, "trace-reuse-counts.csv", key="dl-tx-reuse", provenance=keys, values=values)
 
         st.subheader("Where the trace goes: offset over time")
         rng = np.random.default_rng(0)
@@ -124,7 +127,7 @@ if scn is not None and trace is not None:
         fig.update_layout(hovermode="closest")
         show(style(fig, title=f"{k:,} of {len(trace):,} requests (uniform sample)", x="time [s]",
                    y="offset [GiB]"), key="tx-lbn")
-        download_csv(pts, "trace-offset-sample.csv", key="dl-tx-lbn")
+        download_csv(pts, "trace-offset-sample.csv", key="dl-tx-lbn", provenance=keys, values=values)
 
         st.subheader("LRU miss-ratio curve")
         with st.spinner("Computing the miss-ratio curve …"):
@@ -137,4 +140,4 @@ if scn is not None and trace is not None:
             f"SHARDS estimate at sampling rate {scn.shards_rate:g}"
         st.caption(f"Per {bs}-byte block access, {how}; footprint {footprint:,} blocks. Cold misses make the "
                    "curve flatten at 1 − (reuses / accesses) once the cache holds the whole footprint.")
-        download_csv(mrc, "trace-mrc.csv", key="dl-tx-mrc")
+        download_csv(mrc, "trace-mrc.csv", key="dl-tx-mrc", provenance=keys, values=values)

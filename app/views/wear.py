@@ -14,9 +14,11 @@ from pydantic import Field, field_validator
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.devices import device_field, device_picker
+from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, trace_and_settings
 from models.endurance import wear
+from models.provenance import param, param_names
 from models.traces.core import BlockTrace
 
 EnduranceDevice = device_field(endurance=True)
@@ -27,7 +29,7 @@ class WearScenario(TraceChoice):
     PREFIX = "wear"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     schemes: list[str] = ["none", "sg", "rr", "sfc"]
-    gap_interval_writes: int = Field(100, ge=1, le=1_000_000)
+    gap_interval_writes: int = Field(param("wear.gap_interval_writes").value, ge=1, le=1_000_000)
     address: Literal["modulo", "first_touch"] = "modulo"
     literal_sfc: bool = False
     heat_horizon: Literal["one-pass", "long-run"] = "one-pass"
@@ -62,7 +64,7 @@ with settings:
     st.multiselect("Schemes", list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
     st.number_input("ψ: writes to a region between gap moves [writes]", min_value=1, max_value=1_000_000,
                     step=10, key=S.key("gap_interval_writes"),
-                    help="Qureshi et al. (MICRO'09) use 100; the paper does not give its value.")
+                    help=param_help("wear.gap_interval_writes", "Seed 003 does not give its value."))
     st.radio("Trace address → stripe", ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
              format_func={"modulo": "disk stripe folded onto the device",
                           "first_touch": "allocated in order of first write"}.get)
@@ -114,6 +116,9 @@ if scn is not None and trace is not None:
         df["lifetime_years"] = _life("life_rate")
         df["lifetime_years_long_run"] = _life("life_rate_long_run")
         df["write_rate_bytes_per_s"] = rate
+        tkeys, values = trace_keys(trace)
+        values["wear.gap_interval_writes"] = scn.gap_interval_writes
+        keys = [*tkeys, *param_names("wear."), *device_keys(dev, ["endurance_writes_per_cell"])]
 
         cols = st.columns(len(df))
         for col, row in zip(cols, df.itertuples(), strict=True):
@@ -146,7 +151,8 @@ if scn is not None and trace is not None:
                     "movement_overhead", "life_rate_with_movement", "write_rate_bytes_per_s", "lifetime_years",
                     "lifetime_years_long_run"]]
         st.dataframe(table, hide_index=True, width="stretch")
-        download_csv(table, "wear-leveling.csv", key="dl-wl-table")
+        assumption_note(keys, values)
+        download_csv(table, "wear-leveling.csv", key="dl-wl-table", provenance=keys, values=values)
 
         st.subheader(f"Lifetime on {dev.label or dev.name}")
         st.markdown(
@@ -184,4 +190,5 @@ if scn is not None and trace is not None:
         hm.update_xaxes(title_text="bank")
         hm.update_yaxes(title_text="rank")
         show(style(hm), key="wl-heat")
-        download_csv(pd.concat(rows, ignore_index=True), "wear-bank-writes.csv", key="dl-wl-heat")
+        download_csv(pd.concat(rows, ignore_index=True), "wear-bank-writes.csv", key="dl-wl-heat", provenance=keys,
+                     values=values)

@@ -9,8 +9,10 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import init_state, one_of, some_of
 from models._base import results_frame
+from models.provenance import param_names
 from models.storage import workload as wf
 from models.storage.filebench import bundled_personalities
 
@@ -68,7 +70,7 @@ with c1:
     st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
     st.number_input("Files scale (0.1 = 10x fewer files)", 0.001, 100.0, key=S.key("files_scale"))
     st.number_input("Page cache [GiB]", 0.01, 4096.0, key=S.key("page_cache_gib"),
-                    help="ASSUMPTION 8 GiB: the paper's guest memory is unpublished (host 16 GB).")
+                    help=param_help("workload.page_cache_bytes", "Guest page cache."))
     st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
 
 scn = scenario_controls(S, page="workloads")
@@ -79,6 +81,10 @@ if scn is not None:
         w = _workload(scn.personality, scn.table1, scn.iosize_bytes, scn.files_scale, scn.threads)
         cfgs = _cfgs(scn.configs, scn.page_cache_gib)
         results = [wf.evaluate(w, c, threads=scn.threads, zipf_alpha=scn.zipf_alpha) for c in cfgs]
+        devs = {d.name: d for c in cfgs for d in (c.device, c.host_device) if d is not None}
+        keys = ["file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns", *param_names("workload."),
+                *(k for d in devs.values() for k in device_keys(d)), *device_keys("dram")]
+        values = {"workload.page_cache_bytes": scn.page_cache_gib * (1 << 30)}
         with c2:
             f = wf.workload_features(w)
             st.caption(f"{w.name}: {f.nfiles:,} files x {f.file_size_bytes / 1024:,.0f} KiB, "
@@ -90,13 +96,14 @@ if scn is not None:
             show(style(fig, title=f"Throughput at {scn.threads} threads (Fig. 2)", x="configuration",
                        y="throughput [ops/s]"), key="wl-thr")
             st.dataframe(summary, hide_index=True)
-            download_csv(summary, "workload-summary.csv", key="dl-wl-sum")
+            assumption_note(keys, values)
+            download_csv(summary, "workload-summary.csv", key="dl-wl-sum", provenance=keys, values=values)
 
         st.subheader("Per-flowop latency breakdown (Fig. 3)")
         br = pd.concat([r.breakdown.assign(config=r.config) for r in results], ignore_index=True)
         fig = px.bar(br, x="config", y="latency_ms", color="flowop", hover_data=["kind", "cpu_ms", "device_ms", "host_ms"])
         show(style(fig, x="configuration", y="latency per loop [ms]"), key="wl-br")
-        download_csv(br, "workload-breakdown.csv", key="dl-wl-br")
+        download_csv(br, "workload-breakdown.csv", key="dl-wl-br", provenance=keys, values=values)
 
         st.subheader("Sweeps (§4.5)")
         t1, t2, t3 = st.tabs(["Threads 1-32 (Fig. 5)", "I/O size 64 B-16 KB (Fig. 4)", "Files: default vs 10x fewer"])
@@ -104,16 +111,16 @@ if scn is not None:
             th = wf.sweep_threads(w, cfgs, 32, zipf_alpha=scn.zipf_alpha)
             fig = px.line(th, x="threads", y="latency_ms", color="config", log_y=True, markers=True)
             show(style(fig, x="threads [-]", y="mean latency per op [ms]"), key="wl-th")
-            download_csv(th, "workload-threads.csv", key="dl-wl-th")
+            download_csv(th, "workload-threads.csv", key="dl-wl-th", provenance=keys, values=values)
         with t2:
             io = wf.sweep_iosize(w, cfgs, threads=scn.threads, zipf_alpha=scn.zipf_alpha)
             fig = px.line(io, x="iosize_bytes", y="ops_per_s", color="config", log_x=True, log_y=True, markers=True)
             show(style(fig, x="I/O size [bytes]", y="throughput [ops/s]"), key="wl-io")
-            download_csv(io, "workload-iosize.csv", key="dl-wl-io")
+            download_csv(io, "workload-iosize.csv", key="dl-wl-io", provenance=keys, values=values)
         with t3:
             fl = wf.sweep_files(w, cfgs, threads=scn.threads, zipf_alpha=scn.zipf_alpha)
             fig = px.bar(fl, x="config", y="ops_per_s", color=fl.files_scale.astype(str), barmode="group", log_y=True)
             show(style(fig, x="configuration", y="throughput [ops/s]"), key="wl-files")
-            download_csv(fl, "workload-files.csv", key="dl-wl-files")
+            download_csv(fl, "workload-files.csv", key="dl-wl-files", provenance=keys, values=values)
         st.caption("Model limits: no dirty-page write-back timing (dirty_expire, throttling) in the guest or the "
                    "host, no guest/host page-cache interaction beyond the hit ratio; see docs/models/workload.md.")

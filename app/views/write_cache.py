@@ -12,10 +12,19 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
-from app.components.inputs import GENERIC_HDD, HddProfile, hdd_profiles, number_text
+from app.components.inputs import (
+    GENERIC_HDD,
+    HddProfile,
+    hdd_help,
+    hdd_keys,
+    hdd_profiles,
+    number_text,
+)
 from app.components.progress import progress_bar
+from app.components.provenance import assumption_note, param_help, trace_keys
 from app.components.scenario import init_state
 from app.components.traces import TraceChoice, trace_and_settings
+from models.provenance import param_names
 from models.storage import write_cache as wc
 
 SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
@@ -80,8 +89,7 @@ st.markdown(
 trace, settings = trace_and_settings(S.PREFIX)
 with settings:
     st.selectbox("HDD", hdd_profiles(), key=S.key("drive"),
-                 help="hdd-7200: generic 7200 rpm profile (100 MB/s sequential, 0.5 MB/s 4 KiB random); "
-                      "others: DiskSim drives (traces larger than the drive wrap around).")
+                 help=hdd_help("Others: DiskSim drives (traces larger than the drive wrap around)."))
     st.radio("Cache sizes", ["paper", "manual"], key=S.key("size_mode"), horizontal=True,
              format_func={"paper": "paper's 256 MB-6 GB, scaled", "manual": "manual [MB]"}.get,
              help="The paper sweeps 256 MB-6 GB on an 18 GB dataset (Fin1); 'scaled' keeps those ratios "
@@ -99,9 +107,9 @@ with settings:
                   "the two (docs/models/write_cache.md).")
     with st.expander("HALO constants"):
         st.number_input("TH_BCOUNTS [blocks above the average]", min_value=TH_BCOUNTS_MIN, max_value=TH_BCOUNTS_MAX,
-                        step=1.0, key=S.key("th_bcounts"))
+                        step=1.0, key=S.key("th_bcounts"), help=param_help("write_cache.th_bcounts"))
         st.number_input("Destage threshold [utilization]", min_value=THRESHOLD_MIN, max_value=THRESHOLD_MAX,
-                        step=0.01, key=S.key("threshold"))
+                        step=0.01, key=S.key("threshold"), help=param_help("write_cache.destage_threshold"))
 
 scn = scenario_controls(S, page="write-cache")
 if scn is not None and trace is not None:
@@ -120,6 +128,9 @@ if scn is not None and trace is not None:
         sweep = _sweep(trace.fingerprint(), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
 
         idx = min(scn.exec_size_index, len(sizes) - 1)
+        tkeys, values = trace_keys(trace)
+        values.update({"write_cache.th_bcounts": scn.th_bcounts, "write_cache.destage_threshold": scn.threshold})
+        keys = [*tkeys, *param_names("write_cache."), *hdd_keys(scn.drive)]
         at = {pol: sweep.at(pol, sizes[idx]) for pol in POLICIES}
         m1, m2, m3, m4 = st.columns(4)
         imp = 1 - at["halo"].exec_time_s / at["lru"].exec_time_s
@@ -159,7 +170,9 @@ if scn is not None and trace is not None:
             sweep_fig("hdd_throughput_mbps", "HDD average throughput", "throughput [MB/s]", "wc-tput")
         out = sweep.to_frame()
         st.dataframe(out.round(4), hide_index=True)
-        download_csv(out, "write-cache-sweep.csv", label="Download sweep (CSV)", key="dl-wc-sweep")
+        assumption_note(keys, values)
+        download_csv(out, "write-cache-sweep.csv", label="Download sweep (CSV)", key="dl-wc-sweep", provenance=keys,
+                     values=values)
         st.caption("HALO constants (TH_RECENCY = capacity/4 requests, OUTDATE_RECENCY = 4 × capacity, "
                    "thresholds relaxed per scanned bucket) are ours: the paper publishes none. Blocks still "
                    "dirty at the end of the trace are not flushed (column dirty_blocks_at_end).")

@@ -13,9 +13,12 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import init_state
+from models.devices import get_device
 from models.endurance import lifetime as lt
 from models.endurance import write_reduction as wr
+from models.provenance import param
 
 LABEL = {
     "baseline": "Baseline (non-inclusive)",
@@ -43,8 +46,8 @@ class WriteReductionScenario(Scenario):
     seed: int = Field(0, ge=0, le=2**31 - 1)
     baseline_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1),
                                       ge=1e-6, le=1e9)
-    capacity_gb: float = Field(16.0, ge=0.001, le=1e6)
-    endurance: float = Field(1e7, ge=1, le=1e18)
+    capacity_gb: float = Field(param("memext.nvm_capacity_bytes").value / 1e9, ge=0.001, le=1e6)
+    endurance: float = Field(get_device("pcm-memext").endurance_writes_per_cell, ge=1, le=1e18)
 
 
 NPZ_HELP = "a NumPy .npz archive (numpy.savez) with uint8 arrays 'old' and 'new' of n x 4096 bytes"
@@ -122,10 +125,15 @@ with c1:
     st.number_input("Seed", min_value=0, max_value=2**31 - 1, key=S.key("seed"))
     st.markdown("**Lifetime (Figure 9)**")
     st.number_input("Baseline cell write rate [MB/s]", min_value=1e-6, max_value=1e9, format="%.4g",
-                    key=S.key("baseline_rate_MBps"), help="Default: Lulesh (~5 years on 16 GB PCM, Fig. 9).")
-    st.number_input("Capacity [GB]", min_value=0.001, max_value=1e6, key=S.key("capacity_gb"))
+                    key=S.key("baseline_rate_MBps"),
+                    help=param_help("lifetime.lulesh_write_rate_Bps", "Default: Lulesh (~5 years on 16 GB PCM, "
+                                    "Fig. 9), rounded to 0.1 MB/s."))
+    st.number_input("Capacity [GB]", min_value=0.001, max_value=1e6, key=S.key("capacity_gb"),
+                    help=param_help("memext.nvm_capacity_bytes"))
     st.number_input("Endurance [writes per cell]", min_value=1.0, max_value=1e18, format="%.3g",
-                    key=S.key("endurance"))
+                    key=S.key("endurance"),
+                    help=f"Default: catalogue pcm-memext [{get_device('pcm-memext').value_kind('endurance_writes_per_cell')}: "
+                         f"{get_device('pcm-memext').source}]")
 
 scn = scenario_controls(S, page="write-reduction")
 if scn is not None:
@@ -152,7 +160,7 @@ if scn is not None:
             fig.update_layout(barmode="group")
             show(style(fig, title="Cells written per evicted page (Figure 8)", y="bytes of cells written per page [bytes]"),
                  key="wr-fig8")
-            download_csv(tab, "write-reduction-figure8.csv", key="dl-wr-fig8")
+            download_csv(tab, "write-reduction-figure8.csv", key="dl-wr-fig8", provenance=["nvm.line_bytes"])
         st.subheader("Savings vs the non-inclusive baseline: ours and the paper's")
         cmp_ = allrows[["scheme", "bytes_written_per_page", "lines_written_per_page", "saving_vs_baseline",
                         "paper_saving"]].copy()
@@ -160,7 +168,7 @@ if scn is not None:
         st.dataframe(cmp_, hide_index=True, column_config={
             "saving_vs_baseline": st.column_config.NumberColumn("saving (ours)", format="percent"),
             "paper_saving": st.column_config.NumberColumn("saving (paper avg.)", format="percent")})
-        download_csv(cmp_, "write-reduction-vs-paper.csv", key="dl-wr-cmp")
+        download_csv(cmp_, "write-reduction-vs-paper.csv", key="dl-wr-cmp", provenance=["nvm.line_bytes"])
         st.caption(
             "Paper: averages over six DOE proxy applications with ~16 GB footprints (inclusion 49.5 %, +MFWR-1W "
             "61.5 %, DCW 83.8 % without / 95 % with PIN). Ours: the pages sampled here. Inclusion saves exactly "
@@ -175,7 +183,16 @@ if scn is not None:
         fig = go.Figure(go.Bar(x=[LABEL[s] for s in life.scheme],
                                y=life.lifetime_years.replace(np.inf, np.nan), name="lifetime"))
         show(style(fig, y="lifetime [years]", logy=True), key="wr-fig9")
-        download_csv(life, "write-reduction-figure9.csv", key="dl-wr-fig9")
+        default_rate = S.model_fields["baseline_rate_MBps"].default
+        lulesh = param("lifetime.lulesh_write_rate_Bps").value
+        values = {"lifetime.lulesh_write_rate_Bps": lulesh if scn.baseline_rate_MBps == default_rate
+                  else scn.baseline_rate_MBps * 1e6, "memext.nvm_capacity_bytes": scn.capacity_gb * 1e9}
+        life_keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
+                     "nvm.line_bytes"]
+        if scn.endurance == get_device("pcm-memext").endurance_writes_per_cell:
+            life_keys += device_keys("pcm-memext", ["endurance_writes_per_cell"])
+        assumption_note(life_keys, values)
+        download_csv(life, "write-reduction-figure9.csv", key="dl-wr-fig9", provenance=life_keys, values=values)
         if meta:
             with st.expander("Where the pages come from"):
                 st.json(meta)

@@ -18,6 +18,7 @@ import argparse
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from models.provenance import param
 
 NAME = "amat"
 HELP = "AMAT vs page size on a memory trace (CSV page_size,tlb_miss_rate,fault_rate,t_addr_ns,t_data_ns,amat_ns)"
@@ -49,7 +50,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="memory", block_size=False)
     p.add_argument("--page-sizes", type=_sizes, default=None,
                    help="comma-separated page sizes [bytes; k/m suffixes ok] (default 512..64k and 2m)")
-    p.add_argument("--tlb-entries", type=int, default=64, help="TLB entries (default 64)")
+    p.add_argument("--tlb-entries", type=int, default=param("paging.tlb_entries").value,
+                   help=f"TLB entries (default {param('paging.tlb_entries').value}, {param('paging.tlb_entries').kind})")
     mem = p.add_mutually_exclusive_group()
     mem.add_argument("--memory-mb", type=float, help="memory size [MiB]")
     mem.add_argument("--memory-frac", type=float, help="memory as a fraction of the 4 KiB-page footprint (default 0.5)")
@@ -59,9 +61,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     st.add_argument("--device", help="storage device from the catalogue (e.g. optane-dcpmm)")
     p.add_argument("--storage-bandwidth-MBps", dest="storage_bandwidth_MBps", type=float,
                    help="storage bandwidth with --storage-latency-ns [MB/s] (default: DRAM bandwidth scaled)")
-    p.add_argument("--t-e-ns", type=float, default=None, help="TLB access time t_e [ns] (default 0.5)")
+    p.add_argument("--t-e-ns", type=float, default=None,
+                   help=f"TLB access time t_e [ns] (default {param('paging.tlb_access_ns').value:g}, "
+                        f"{param('paging.tlb_access_ns').kind})")
     p.add_argument("--t-r-ns", type=float, default=None, help="memory access time t_r [ns] (default DRAM, 101.5)")
-    p.add_argument("--fault-overhead-ns", type=float, default=0.0, help="page-fault software overhead [ns] (default 0)")
+    p.add_argument("--fault-overhead-ns", type=float, default=param("paging.fault_overhead_ns").value,
+                   help=f"page-fault software overhead [ns] (default {param('paging.fault_overhead_ns').value:g}, "
+                        f"{param('paging.fault_overhead_ns').kind})")
     p.add_argument("--policy", choices=("clock", "lru"), default="clock", help="memory replacement (default clock)")
     p.add_argument("--include-instructions", action="store_true", help="count instruction fetches too")
     add_format_option(p)

@@ -17,6 +17,7 @@ import argparse
 import pandas as pd
 
 from cli.output import add_format_option, emit
+from models.provenance import param
 
 NAME = "lifetime"
 HELP = "NVM memory-extension lifetime in years (CSV: capacity_gb,endurance,write_rate_mbps,...,years[,p10/p50/p90])"
@@ -27,12 +28,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--endurance", type=float, required=True, help="cell endurance [writes per cell]")
     p.add_argument("--write-rate-mbps", type=float, nargs="+", required=True,
                    help="cell write rate(s) reaching the device [MB/s, 1e6 bytes/s]")
-    p.add_argument("--wear-efficiency", type=float, default=1.0, help="wear-leveling efficiency in (0, 1] (default 1)")
+    p.add_argument("--wear-efficiency", type=float, default=param("lifetime.wear_efficiency").value,
+                   help=f"wear-leveling efficiency in (0, 1] (default {param('lifetime.wear_efficiency').value:g}, "
+                        f"{param('lifetime.wear_efficiency').kind})")
     p.add_argument("--monte-carlo", type=int, default=0, metavar="N", help="Monte Carlo devices (default 0: closed form only)")
     p.add_argument("--endurance-sigma", type=float, default=0.0, help="log-sd of per-line endurance (default 0)")
-    p.add_argument("--fail-fraction", type=float, default=1e-3,
-                   help="fraction of worn lines at which the device fails (default 1e-3)")
-    p.add_argument("--line-bytes", type=int, default=64, help="wear unit [bytes] (default 64)")
+    p.add_argument("--fail-fraction", type=float, default=param("lifetime.fail_fraction").value,
+                   help=f"fraction of worn lines at which the device fails (default "
+                        f"{param('lifetime.fail_fraction').value:g}, {param('lifetime.fail_fraction').kind})")
+    p.add_argument("--line-bytes", type=int, default=param("nvm.line_bytes").value,
+                   help=f"wear unit [bytes] (default {param('nvm.line_bytes').value}, {param('nvm.line_bytes').kind})")
     p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     add_format_option(p)
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from models.provenance import param
 
 NAME = "memext"
 HELP = "page faults and slowdown of a DRAM + PCM/Flash memory extension (CSV: device,dram_frac,faults,slowdown,...)"
@@ -28,8 +29,9 @@ ALIASES = {"pcm": "pcm-memext", "flash": "nand-flash"}
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="memory", block_size=False)
-    p.add_argument("--dram-frac", type=float, nargs="+", default=[0.25],
-                   help="DRAM:NVM capacity ratio(s) (default 0.25 = 1:4)")
+    p.add_argument("--dram-frac", type=float, nargs="+", default=[param("memext.dram_frac").value],
+                   help=f"DRAM:NVM capacity ratio(s) (default {param('memext.dram_frac').value:g} = 1:4, "
+                        f"{param('memext.dram_frac').kind})")
     p.add_argument("--device", nargs="+", default=["pcm"], help="pcm, flash or catalogue device name(s)")
     p.add_argument("--accounting", choices=("inclusive", "exclusive"), default="inclusive",
                    help="DRAM share of the footprint: r (inclusive) or r/(1+r) (exclusive)")

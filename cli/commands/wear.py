@@ -16,6 +16,7 @@ import argparse
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from models.provenance import param
 
 NAME = "wear"
 HELP = "wear leveling none|sg|rr|sfc (CSV columns scheme,writes,avg_bank_writes,max_bank_writes,life_rate,improvement_vs_sg)"
@@ -27,8 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="block", block_size=False)
     p.add_argument("--scheme", default="none,sg,rr,sfc",
                    help="schemes, comma separated: none, sg, rr, sfc (default all)")
-    p.add_argument("--gap-interval", dest="gap_interval", type=int, default=100,
-                   help="psi: writes to a start-gap region between gap moves (default 100)")
+    p.add_argument("--gap-interval", dest="gap_interval", type=int, default=param("wear.gap_interval_writes").value,
+                   help=f"psi: writes to a start-gap region between gap moves (default "
+                        f"{param('wear.gap_interval_writes').value}, {param('wear.gap_interval_writes').kind})")
     p.add_argument("--address", choices=["modulo", "first_touch"], default="modulo",
                    help="trace address -> stripe: disk stripe number folded onto the device (modulo, default) "
                         "or distinct stripes numbered in order of first write (first_touch)")

@@ -50,6 +50,7 @@ from pydantic import Field
 from scipy import special
 
 from models._base import ModelInput, ModelResult, as_generator
+from models.provenance import param
 
 __all__ = [
     "SECONDS_PER_YEAR",
@@ -71,6 +72,8 @@ __all__ = [
 SECONDS_PER_YEAR = 365.25 * 24 * 3600.0
 #: Decimal gigabyte, the unit of the seed's "16GB" device [bytes].
 GB = 1e9
+#: Default wear-leveling efficiency: ideal (registry ``lifetime.wear_efficiency``, assumed).
+_WEAR = param("lifetime.wear_efficiency").value
 
 
 class LifetimeInputs(ModelInput):
@@ -84,7 +87,7 @@ class LifetimeInputs(ModelInput):
     capacity_bytes: float = Field(gt=0, le=1e18, description="device capacity [bytes]")
     endurance_writes_per_cell: float = Field(gt=0, le=1e18, description="cell endurance [writes per cell]")
     write_rate_bytes_per_s: float = Field(gt=0, le=1e15, description="cell write rate [bytes/s]")
-    wear_efficiency: float = Field(1.0, gt=0, le=1, description="wear-leveling efficiency (0, 1] [-]")
+    wear_efficiency: float = Field(_WEAR, gt=0, le=1, description="wear-leveling efficiency (0, 1] [-]")
 
     @property
     def seconds(self) -> float:
@@ -108,7 +111,7 @@ def _pos(name: str, a: np.ndarray, *, upper: float | None = None) -> None:
 
 
 def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, *,
-                     wear_efficiency=1.0):
+                     wear_efficiency=_WEAR):
     """Closed-form lifetime ``C E eta / W`` [s], vectorised over all arguments.
 
     Parameters
@@ -150,7 +153,7 @@ def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes
 
 
 def lifetime_years(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, *,
-                   wear_efficiency=1.0):
+                   wear_efficiency=_WEAR):
     """Closed-form lifetime [years] (Julian years); see :func:`lifetime_seconds`.
 
     >>> round(lifetime_years(16e9, 1e7, 1e9), 2)
@@ -162,7 +165,7 @@ def lifetime_years(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_p
 
 
 def write_rate_for_lifetime(capacity_bytes, endurance_writes_per_cell, lifetime_years_, *,
-                            wear_efficiency=1.0):
+                            wear_efficiency=_WEAR):
     """Invert the closed form: cell write rate [bytes/s] that wears the device out in ``lifetime_years_``.
 
     >>> round(write_rate_for_lifetime(16e9, 1e7, 5.0) / 1e6)  # seed 002 Fig. 9: Lulesh ~5 years
@@ -206,9 +209,9 @@ class LifetimeDistribution(ModelResult):
 
 
 def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float,
-                         write_rate_bytes_per_s: float, *, wear_efficiency: float = 1.0,
-                         endurance_sigma: float = 0.0, fail_fraction: float = 1e-3,
-                         line_bytes: int = 64, trials: int = 1000, seed=0,
+                         write_rate_bytes_per_s: float, *, wear_efficiency: float = _WEAR,
+                         endurance_sigma: float = 0.0, fail_fraction: float = param("lifetime.fail_fraction").value,
+                         line_bytes: int = param("nvm.line_bytes").value, trials: int = 1000, seed=0,
                          keep_samples: bool = False) -> LifetimeDistribution:
     """Lifetime distribution with a lognormal per-line endurance spread (order statistics).
 
@@ -282,7 +285,7 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
 
 
 def lifetime_band(distribution: LifetimeDistribution, capacity_bytes: float, endurance_writes_per_cell: float,
-                  write_rates_bytes_per_s, *, wear_efficiency: float = 1.0) -> pd.DataFrame:
+                  write_rates_bytes_per_s, *, wear_efficiency: float = _WEAR) -> pd.DataFrame:
     """Closed-form lifetime and the Monte Carlo P10/P50/P90 band at other write rates.
 
     ``L`` is proportional to ``1 / W`` for every line, so the distribution's percentiles keep
@@ -344,11 +347,13 @@ def lifetime_bruteforce_lines(n_lines: int, endurance_writes_per_cell: float, se
 #: values are only drawn in the figure (not in the text), so they are not reproduced here;
 #: pass rates derived from our traces instead (``models.memory.memory_extension.trace_write_rate``).
 SEED_WRITE_RATES: dict[str, float] = {
-    "Lulesh (seed 002 Fig. 9: ~5 years)": float(write_rate_for_lifetime(16e9, 1e7, 5.0)),
+    # DERIVED from a seed result (registry ``lifetime.lulesh_write_rate_Bps``): a test checks it
+    # equals write_rate_for_lifetime(16e9, 1e7, 5.0)
+    "Lulesh (seed 002 Fig. 9: ~5 years)": param("lifetime.lulesh_write_rate_Bps").value,
 }
 
 
-def derived_write_rates(*, dram_frac: float = 0.25) -> tuple[dict[str, float], dict[str, str]]:
+def derived_write_rates(*, dram_frac: float = param("memext.dram_frac").value) -> tuple[dict[str, float], dict[str, str]]:
     """Cell write rates [bytes/s] of the bundled memory traces and our synthetic page streams.
 
     Each trace (by program name) and each synthetic pattern (``synthetic <pattern> (ours)``,
@@ -387,8 +392,9 @@ def derived_write_rates(*, dram_frac: float = 0.25) -> tuple[dict[str, float], d
 
 
 def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,
-                  capacity_bytes: float = 16 * GB, pcm_endurance: float = 1e7,
-                  flash_endurance: float = 1e4, wear_efficiency: float = 1.0,
+                  capacity_bytes: float = param("memext.nvm_capacity_bytes").value,
+                  pcm_endurance: float | None = None, flash_endurance: float | None = None,
+                  wear_efficiency: float = _WEAR,
                   sources: dict[str, str] | None = None) -> pd.DataFrame:
     """Figure 2 analogue: PCM vs Flash memory-extension lifetime for workloads' write rates.
 
@@ -399,7 +405,8 @@ def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,
     capacity_bytes : float, keyword-only
         Memory-extension capacity [bytes] (seed: 16 GB, 4x a 4 GB DRAM).
     pcm_endurance, flash_endurance : float, keyword-only
-        Endurance [writes per cell] (seed: 1e7 and 1e4).
+        Endurance [writes per cell] (default: the catalogue's ``pcm-memext`` and ``nand-flash``,
+        seed 002's 1e7 and 1e4).
     wear_efficiency : float, keyword-only
         Wear-leveling efficiency (0, 1] [-].
     sources : dict, optional
@@ -414,6 +421,12 @@ def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,
     >>> float(t.pcm_years.iloc[0]), round(float(t.flash_days.iloc[0]), 2)
     (5.0, 1.83)
     """
+    from models.devices import get_device
+
+    if pcm_endurance is None:
+        pcm_endurance = get_device("pcm-memext").endurance_writes_per_cell
+    if flash_endurance is None:
+        flash_endurance = get_device("nand-flash").endurance_writes_per_cell
     rates = dict(SEED_WRITE_RATES if write_rates_bytes_per_s is None else write_rates_bytes_per_s)
     if not rates:
         raise ValueError("write_rates_bytes_per_s: give at least one workload")

@@ -71,8 +71,8 @@ __all__ = [
 ]
 
 PAGE_BYTES = 4096
-#: NVM write granularity [bytes] (registry ``write_reduction.line_bytes``, seed 002 §5.1.1).
-LINE_BYTES = param("write_reduction.line_bytes").value
+#: NVM write granularity [bytes] (registry ``nvm.line_bytes``, seed 002 §5.1.1).
+LINE_BYTES = param("nvm.line_bytes").value
 _WORDS = PAGE_BYTES // 4
 _LINE_WORDS = LINE_BYTES // 4
 
@@ -579,7 +579,7 @@ def lifetime_by_scheme(table: pd.DataFrame, baseline_write_rate_bytes_per_s: flo
     years = np.full(len(out), np.inf)
     pos = rate > 0
     if pos.any():
-        years[pos] = lifetime_years(16e9, endurance_writes_per_cell, rate[pos],
+        years[pos] = lifetime_years(capacity_bytes, endurance_writes_per_cell, rate[pos],
                                     wear_efficiency=wear_efficiency)
     out["write_rate_MBps"] = rate / 1e6
     out["lifetime_years"] = years

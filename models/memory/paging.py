@@ -76,6 +76,7 @@ from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput, ModelResult
 from models.devices import DeviceProfile, device_names, get_device
+from models.provenance import param
 from models.sim.policies import simulate_clock
 from models.sim.stack_distance import hit_ratio_curve, stack_distances
 from models.traces.core import MemTrace
@@ -114,9 +115,10 @@ PAGE_SIZES: tuple[int, ...] = (512, KiB, 2 * KiB, 4 * KiB, 8 * KiB, 16 * KiB, 32
 LATENCY_MULTIPLES: tuple[float, ...] = (1.0, 10.0, 100.0, 1000.0)
 #: Page size whose footprint defines memory fractions [bytes].
 REFERENCE_PAGE_BYTES = 4096
-DEFAULT_TLB_ENTRIES = 64
-DEFAULT_TLB_ACCESS_NS = 0.5
-DEFAULT_FAULT_OVERHEAD_NS = 0.0
+#: Defaults of t_e, the fault overhead and the TLB size: registry ``paging.*`` (all assumed, see above).
+DEFAULT_TLB_ENTRIES = param("paging.tlb_entries").value
+DEFAULT_TLB_ACCESS_NS = param("paging.tlb_access_ns").value
+DEFAULT_FAULT_OVERHEAD_NS = param("paging.fault_overhead_ns").value
 
 
 def default_memory_ns() -> float:

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from models.data import data_dir
+from models.provenance import param
 from models.traces.core import BlockTrace, MemTrace
 from models.traces.detect import detect_text
 from models.traces.formats import read_disksim_validate, read_lackey, read_memtrace_npz, read_mqsim
@@ -57,8 +58,9 @@ __all__ = [
 MAX_REQUESTS = 20_000_000
 #: Requests in a bundled synthetic preset trace.
 DEFAULT_SYNTHETIC_REQUESTS = 100_000
-#: Address-range scale of the bundled synthetic presets (keeps footprints laptop-sized).
-DEFAULT_SYNTHETIC_SCALE = 0.05
+#: Address-range scale of the bundled synthetic presets (keeps footprints laptop-sized; registry
+#: ``trace.synthetic_scale``, assumed).
+DEFAULT_SYNTHETIC_SCALE = param("trace.synthetic_scale").value
 #: Trace kinds: block I/O requests (:class:`BlockTrace`), memory references (:class:`MemTrace`).
 TRACE_KINDS = ("block", "memory")
 _KIND_TEXT = {"block": "a block I/O trace", "memory": "a memory-reference (lackey) trace"}

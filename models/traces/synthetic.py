@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models._base import as_generator
+from models.provenance import param
 from models.traces.blocks import check_block_size
 from models.traces.core import BlockTrace, MemTrace
 
@@ -450,29 +451,57 @@ def _web(alpha: float, one_timer: float, n_files: int, median: float) -> Callabl
 
 
 _T2 = "seed 003 Table II (write %, dataset GB, average request KB); locality mix assumed"
-PRESETS: dict[str, PresetSpec] = {
-    "fin1": PresetSpec("Fin1: OLTP (SPC-1 financial), small random writes", 0.846, int(18.0 * GIB), 3.38 * KIB, _T2,
-                       _table2(0.846, 18.0, 3.38, zipf=0.8, seq=0.1)),
-    "fin2": PresetSpec("Fin2: OLTP (SPC-1 financial), read-mostly", 0.215, int(8.85 * GIB), 2.4 * KIB, _T2,
-                       _table2(0.215, 8.85, 2.4, zipf=0.8, seq=0.1)),
-    "dap": PresetSpec("Dap: display-advertisement payload server, poor locality, large requests", 0.549,
-                      int(84.2 * GIB), 77 * KIB, _T2, _table2(0.549, 84.2, 77, zipf=0.1, seq=0.3)),
-    "exchange": PresetSpec("Exchange: Microsoft Exchange 2007 mail server, 5,000 users", 0.74, int(163.8 * GIB),
-                           13.65 * KIB, _T2, _table2(0.74, 163.8, 13.65, zipf=0.6, seq=0.2, alpha=0.8)),
-    "tpce": PresetSpec("TPC-E: OLTP benchmark on 12 RAID-0 arrays, almost all writes", 0.998, int(13.2 * GIB),
-                       10.48 * KIB, _T2, _table2(0.998, 13.2, 10.48, zipf=0.7, seq=0.1, alpha=0.7)),
-    "mail": PresetSpec("Mail: FIU mail server, sequential write runs, Zipf reads, in bursts", 0.901, int(85 * GIB), 4 * KIB, _T2,
-                       _mail(0.901, 85, 4)),
-    "randw": PresetSpec("Randw: IOmeter 4 KB 100 % random writes over 5.9 GB (seed 003 §V.A.1)", 1.0,
-                        int(5.9 * GIB), 4 * KIB, "seed 003 §V.A.1 text",
-                        _table2(1.0, 5.9, 4, zipf=0.0, seq=0.0, size_dist="fixed")),
-    "web-server": PresetSpec("Web server: whole-file reads, Zipf(0.8) popularity, lognormal sizes", 0.0, None, None,
-                             "seed 004 §2 (workload type); Breslau 1999 alpha; Barford & Crovella 1998 sizes",
-                             _web(0.8, 0.0, 20_000, 12_000)),
-    "web-proxy": PresetSpec("Web proxy: Zipf(0.7) popularity with 40 % one-timer requests", 0.0, None, None,
-                            "seed 004 §2 (workload type); Breslau 1999 alpha and one-timers",
-                            _web(0.7, 0.4, 50_000, 10_000)),
-}
+
+
+def _p(name: str) -> float:
+    return param(f"trace.{name}").value
+
+
+def _t2(name: str, **kw) -> tuple:
+    """(write fraction, dataset [bytes], mean size [bytes], builder) of a Table II preset from the registry."""
+    w, gib, kib = _p(f"{name}.write_fraction"), _p(f"{name}.dataset_gib"), _p(f"{name}.avg_request_kib")
+    return w, int(gib * GIB), kib * KIB, gib, kib, kw
+
+
+def _table2_preset(name: str, description: str, source: str = _T2, **kw) -> PresetSpec:
+    w, ds, mean, gib, kib, _ = _t2(name)
+    return PresetSpec(description, w, ds, mean, source, _table2(w, gib, kib, **kw))
+
+
+def _mix(name: str) -> dict:
+    """The assumed locality mix of a Table II stand-in (registry ``trace.<name>.*``)."""
+    return {"zipf": _p(f"{name}.zipf_fraction"), "seq": _p(f"{name}.seq_fraction"), "alpha": _p(f"{name}.zipf_alpha")}
+
+
+def _presets() -> dict[str, PresetSpec]:
+    """The presets; every number and its provenance: registry ``trace.*`` (:mod:`models.provenance`)."""
+    w, ds, mean, gib, kib, _ = _t2("mail")
+    return {
+        "fin1": _table2_preset("fin1", "Fin1: OLTP (SPC-1 financial), small random writes", **_mix("fin1")),
+        "fin2": _table2_preset("fin2", "Fin2: OLTP (SPC-1 financial), read-mostly", **_mix("fin2")),
+        "dap": _table2_preset("dap", "Dap: display-advertisement payload server, poor locality, large requests",
+                              **_mix("dap")),
+        "exchange": _table2_preset("exchange", "Exchange: Microsoft Exchange 2007 mail server, 5,000 users",
+                                   **_mix("exchange")),
+        "tpce": _table2_preset("tpce", "TPC-E: OLTP benchmark on 12 RAID-0 arrays, almost all writes", **_mix("tpce")),
+        "mail": PresetSpec("Mail: FIU mail server, sequential write runs, Zipf reads, in bursts", w, ds, mean, _T2,
+                           _mail(w, gib, kib, run=_p("mail.run_requests"), alpha=_p("mail.zipf_alpha"))),
+        "randw": _table2_preset("randw", "Randw: IOmeter 4 KB 100 % random writes over 5.9 GB (seed 003 §V.A.1)",
+                                "seed 003 §V.A.1 text", zipf=0.0, seq=0.0, size_dist="fixed"),
+        "web-server": PresetSpec("Web server: whole-file reads, Zipf(0.8) popularity, lognormal sizes", 0.0, None, None,
+                                 "seed 004 §2 (workload type); Breslau 1999 alpha; Barford & Crovella 1998 sizes",
+                                 _web(_p("web-server.zipf_alpha"), 0.0, int(_p("web-server.n_files")),
+                                      _p("web-server.median_file_bytes"))),
+        "web-proxy": PresetSpec("Web proxy: Zipf(0.7) popularity with 40 % one-timer requests", 0.0, None, None,
+                                "seed 004 §2 (workload type); Breslau 1999 alpha and one-timers",
+                                _web(_p("web-proxy.zipf_alpha"), _p("web-proxy.one_timer_fraction"),
+                                     int(_p("web-proxy.n_files")), _p("web-proxy.median_file_bytes"))),
+    }
+
+
+#: The preset workloads (registry ``trace.*``: Table II targets published, locality mixes assumed,
+#: the Mail preset reshaped after seeing the result).
+PRESETS: dict[str, PresetSpec] = _presets()
 
 
 def preset_names() -> list[str]:

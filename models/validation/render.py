@@ -212,7 +212,7 @@ def render_markdown(results: Sequence[ClaimResult]) -> str:
                             "reason", "data"], rows)
         lines += ["", "Rules:", ""]
         for cid, rule, why in part[["claim_id", "rule", "justification"]].values.tolist():
-            lines.append(f"- `{cid}`: {_cell(rule)}. {_cell(why)}")
+            lines.append(f"- `{cid}`: {_cell(rule).rstrip('.')}. Why: {_cell(why).rstrip('.')}.")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -22,7 +22,7 @@ from models.validation.rules import (
     apply_circular,
 )
 
-__all__ = ["all_claims", "select_claims", "run_claim", "run_ledger", "reason_for"]
+__all__ = ["all_claims", "select_claims", "run_claim", "run_ledger", "reason_for", "clear_caches"]
 
 
 def all_claims() -> list[Claim]:
@@ -104,21 +104,36 @@ def run_claim(claim: Claim, *, strict: bool = False) -> ClaimResult:
                        time.perf_counter() - t0, rule_status)
 
 
+def clear_caches() -> None:
+    """Drop the computations shared within a run (traces, sweeps, profiles: up to ~2 GB)."""
+    from models.validation import claims_000, claims_001, claims_002, claims_003, claims_004, shared
+
+    for mod in (shared, claims_000, claims_001, claims_002, claims_003, claims_004):
+        for obj in vars(mod).values():
+            if callable(getattr(obj, "cache_clear", None)):
+                obj.cache_clear()
+
+
 def run_ledger(claims: Sequence[Claim] | None = None, *, seeds: Iterable[str] | None = None,
                progress: Callable[[int, int, Claim, float | None], None] | None = None,
-               strict: bool = False) -> list[ClaimResult]:
+               strict: bool = False, keep_cache: bool = False) -> list[ClaimResult]:
     """Run ``claims`` (default: every claim of ``seeds``, or all) in registry order.
 
     ``progress(k, n, claim, seconds)`` is called before each claim (``seconds`` None) and after
-    it (its run time [s]).
+    it (its run time [s]). Shared computations are cached for the run and dropped after it
+    unless ``keep_cache``.
     """
     todo = list(claims) if claims is not None else select_claims(seeds)
     out = []
-    for k, c in enumerate(todo, 1):
-        if progress:
-            progress(k, len(todo), c, None)
-        r = run_claim(c, strict=strict)
-        out.append(r)
-        if progress:
-            progress(k, len(todo), c, r.seconds)
+    try:
+        for k, c in enumerate(todo, 1):
+            if progress:
+                progress(k, len(todo), c, None)
+            r = run_claim(c, strict=strict)
+            out.append(r)
+            if progress:
+                progress(k, len(todo), c, r.seconds)
+    finally:
+        if not keep_cache:
+            clear_caches()
     return out

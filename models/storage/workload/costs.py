@@ -17,9 +17,9 @@
   (``alpha = 0``, Filebench's uniform file choice, gives ``min(1, C/F)``).
 - **jbd2 commit** (:func:`journal_commit_ns`): descriptor + metadata blocks in one
   sequential write, then the commit block after a cache flush, two ordered device writes.
-  ``JOURNAL_METADATA_BLOCKS = param("workload.journal_metadata_blocks").value``: descriptor block + inode-table block + block bitmap of
+  ``JOURNAL_METADATA_BLOCKS = 3``: descriptor block + inode-table block + block bitmap of
   one file's fsync (ext4 journal format, kernel doc ``filesystems/ext4/journal``).
-- ``MB_STREAM_REQ_BLOCKS = param("workload.mb_stream_req_blocks").value``: ext4's ``mb_stream_req`` default (kernel doc
+- ``MB_STREAM_REQ_BLOCKS = 16``: ext4's ``mb_stream_req`` default (kernel doc
   ``admin-guide/ext4``): files with fewer blocks are packed by the per-CPU locality-group
   allocator.
 - **DAX copy** (:func:`dax_extra_ns`): the device's time beyond a DRAM access of the same
@@ -56,11 +56,11 @@ __all__ = [
 #: File-system block [bytes].
 BLOCK = 4096
 #: Blocks of one jbd2 commit written before the commit block (descriptor, inode table, bitmap) [-].
-JOURNAL_METADATA_BLOCKS = 3
+JOURNAL_METADATA_BLOCKS = param("workload.journal_metadata_blocks").value
 #: ext4 ``mb_stream_req`` default [blocks]: files with fewer blocks are allocated from the
 #: per-CPU locality-group preallocation, "so that small files are packed closely together"
 #: (kernel doc ``admin-guide/ext4``, /sys/fs/ext4/<dev>/mb_stream_req).
-MB_STREAM_REQ_BLOCKS = 16
+MB_STREAM_REQ_BLOCKS = param("workload.mb_stream_req_blocks").value
 
 
 @cache

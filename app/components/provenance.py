@@ -1,0 +1,176 @@
+"""Provenance in the app: help texts, "depends on assumed values" notes, export headers.
+
+Every page names the registered parameters (:mod:`models.provenance`) and device values
+(``"device:<name>.<column>"``) a result used, as a list of *keys*, and passes the same list
+to :func:`assumption_note` (under the result), to :func:`app.components.export.download_csv`
+(``provenance=``: ``# `` header lines of the CSV) and, for inputs, uses :func:`param_help`
+for the help text, so no page writes a provenance by hand.
+
+``values`` (key -> the value the result used) marks keys whose value the user changed: they
+are reported as ``user-defined`` instead of the registry's kind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+from models.devices import NUMERIC_COLUMNS, DeviceProfile
+from models.provenance import PARAMS, UNVERIFIED, USER_DEFINED, param, provenance_of
+
+__all__ = ["param_help", "params_help", "device_keys", "trace_keys", "resolve", "unverified", "assumption_note", "export_header",
+           "provenance_frame"]
+
+
+def _devices() -> dict[str, DeviceProfile]:
+    from app.components.devices import all_devices
+
+    return all_devices()
+
+
+def _fmt(v) -> str:
+    return f"{v:g}" if isinstance(v, (int, float)) else str(v)
+
+
+def param_help(name: str, text: str | None = None) -> str:
+    """Help text of an input whose default is the registered parameter ``name``.
+
+    ``text`` (default: the parameter's description) followed by the default and ``[kind: source]``.
+
+    >>> param_help("memext.base_ns_per_ref", "t_ref.")  # doctest: +ELLIPSIS
+    't_ref. Default 1 ns [assumed: seed 002 publishes no per-reference run times: ...]'
+    """
+    p = param(name)
+    head = text if text is not None else p.description[:1].upper() + p.description[1:] + "."
+    unit = "" if p.unit == "-" else f" {p.unit}"
+    return f"{head} Default {_fmt(p.value)}{unit} {p.label()}"
+
+
+def params_help(names: Iterable[str], text: str = "") -> str:
+    """Help text of an input standing for several registered parameters (e.g. a preset choice):
+    ``text`` then one line ``name = value unit [kind: source]`` per parameter."""
+    lines = []
+    for n in names:
+        p = param(n)
+        unit = "" if p.unit == "-" else f" {p.unit}"
+        lines.append(f"- `{n}` = {_fmt(p.value)}{unit} {p.label()}")
+    return (text + "\n\n" if text else "") + "\n".join(lines)
+
+
+def device_keys(device: DeviceProfile | str, columns: Iterable[str] | None = None) -> list[str]:
+    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (all, or ``columns``).
+
+    >>> device_keys("pcm-memext", ["read_latency_ns", "avg_seek_ns"])
+    ['device:pcm-memext.read_latency_ns']
+    """
+    if isinstance(device, str):
+        from models.devices import get_device
+
+        device = _devices().get(device) or get_device(device)
+    cols = NUMERIC_COLUMNS if columns is None else tuple(columns)
+    return [f"device:{device.name}.{c}" for c in cols if getattr(device, c) is not None]
+
+
+def trace_keys(trace) -> tuple[list[str], dict[str, object]]:
+    """(keys, values) of a trace's registered parameters: a synthetic preset's ``trace.<preset>.*``
+    and the dataset scale it was generated at; nothing for a real (bundled or uploaded) trace.
+
+    >>> from models.traces import load
+    >>> keys, values = trace_keys(load("synthetic:mail", n_requests=100))
+    >>> "trace.mail.run_requests" in keys, values
+    (True, {'trace.synthetic_scale': 0.05})
+    """
+    from models.provenance import param_names
+
+    meta = getattr(trace, "meta", None) or {}
+    preset = meta.get("preset")
+    if not preset:
+        return [], {}
+    keys = param_names(f"trace.{preset}.")
+    if "scale" in meta:
+        keys.append("trace.synthetic_scale")
+        return keys, {"trace.synthetic_scale": meta["scale"]}
+    return keys, {}
+
+
+def resolve(key: str, values: Mapping[str, object] | None = None) -> dict:
+    """``{key, what, value, kind, source}`` of a key; a ``values`` entry differing from the
+    registered default makes it ``user-defined``."""
+    if key.startswith("device:"):
+        devs = _devices()
+        what, kind, source = provenance_of(key, devs)
+        dev_name, _, col = key[len("device:"):].rpartition(".")
+        dev = devs.get(dev_name)
+        value = getattr(dev, col) if dev is not None else None
+    else:
+        what, kind, source = provenance_of(key)
+        value = PARAMS[key].value
+        if values and key in values:
+            used = values[key]
+            try:
+                same = math.isclose(float(used), float(value), rel_tol=1e-9, abs_tol=1e-12)
+            except (TypeError, ValueError):
+                same = used == value
+            if not same:
+                kind, source, value = USER_DEFINED, f"set on the page (default {_fmt(value)}: {kind})", used
+    return {"key": key, "what": what, "value": value, "kind": kind, "source": source}
+
+
+def unverified(keys: Iterable[str], values: Mapping[str, object] | None = None) -> list[dict]:
+    """The resolved keys whose kind is derived or assumed (in order, without repeats)."""
+    return [r for r in (resolve(k, values) for k in dict.fromkeys(keys)) if r["kind"] in UNVERIFIED]
+
+
+def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = None) -> list[dict]:
+    """Under a result: say which derived or assumed values it depends on (nothing if none).
+
+    Returns the flagged entries (see :func:`unverified`).
+    """
+    import streamlit as st
+
+    flagged = unverified(keys, values)
+    if flagged:
+        items = "; ".join(f"**{r['what']}** = {_fmt(r['value'])} ({r['kind']}: {_short(r['source'])})"
+                          for r in flagged)
+        st.caption(f":material/warning: This result depends on derived/assumed values: {items}. "
+                   "Change them where the page offers an input, or replace the device with a custom one.")
+    return flagged
+
+
+def _short(text: str, n: int = 220) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _comment(text: str) -> str:
+    """One ``# `` CSV comment line: no line breaks, no field separators or quotes (formula-safe:
+    the whole line stays one cell starting with ``#``)."""
+    t = " ".join(str(text).split())
+    return "# " + t.replace(",", ";").replace('"', "'")
+
+
+def export_header(keys: Iterable[str], values: Mapping[str, object] | None = None) -> list[str]:
+    """``# `` comment lines naming the provenance of every key a result used (for CSV exports).
+
+    >>> export_header(["memext.submit_ns"])[1]  # doctest: +ELLIPSIS
+    '# memext.submit_ns = 3500 ns: published: seed 002 §5.3: ...'
+    """
+    keys = list(dict.fromkeys(keys))
+    if not keys:
+        return []
+    lines = [_comment("PCM Planner export. Provenance of the defaults this result used (kind: source; "
+                      "kinds: measured here / published / derived from a seed result / assumed / user-defined):")]
+    for k in keys:
+        r = resolve(k, values)
+        unit = ""
+        if not k.startswith("device:") and PARAMS[k].unit != "-":
+            unit = f" {PARAMS[k].unit}"
+        lines.append(_comment(f"{k} = {_fmt(r['value'])}{unit}: {r['kind']}: {r['source']}"))
+    return lines
+
+
+def provenance_frame(keys: Iterable[str], values: Mapping[str, object] | None = None):
+    """The resolved keys as a table (columns ``key, what, value, kind, source``)."""
+    import pandas as pd
+
+    return pd.DataFrame([resolve(k, values) for k in dict.fromkeys(keys)],
+                        columns=["key", "what", "value", "kind", "source"])

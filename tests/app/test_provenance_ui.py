@@ -1,0 +1,112 @@
+"""Provenance in the app: input help texts, "depends on derived/assumed values" notes, export headers."""
+
+import io
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from app.components.export import csv_bytes
+from app.components.provenance import export_header, param_help, params_help, resolve, unverified
+from models.provenance import ASSUMED, DERIVED, PUBLISHED, USER_DEFINED, param
+from tests import ROOT
+
+VIEWS = ROOT / "app" / "views"
+NOTE = "depends on derived/assumed values"
+
+
+def _notes(at) -> list[str]:
+    return [c.value for c in at.caption if NOTE in c.value]
+
+
+# ----------------------------------------------------------------------------- the helpers
+def test_param_help_shows_the_kind_and_source_from_the_registry():
+    h = param_help("memext.base_ns_per_ref", "Time per reference.")
+    assert h.startswith("Time per reference.") and f"[{ASSUMED}: " in h and "Default 1 ns" in h
+    assert param("memext.base_ns_per_ref").provenance.source in h
+    assert f"[{DERIVED}: " in param_help("memext.fault_overhead_ns")
+    assert f"[{PUBLISHED}: " in params_help(["memext.submit_ns"], "x")
+
+
+def test_a_value_changed_on_the_page_is_user_defined_not_the_registry_kind():
+    assert resolve("memext.fault_overhead_ns")["kind"] == DERIVED
+    changed = resolve("memext.fault_overhead_ns", {"memext.fault_overhead_ns": 2000.0})
+    assert changed["kind"] == USER_DEFINED and "default 5062" in changed["source"]
+    same = resolve("memext.fault_overhead_ns", {"memext.fault_overhead_ns": 5062.0})
+    assert same["kind"] == DERIVED
+    assert [r["key"] for r in unverified(["memext.submit_ns", "device:hdd-7200.avg_seek_ns"])] == [
+        "device:hdd-7200.avg_seek_ns"]
+
+
+def test_csv_export_header_names_provenance_stays_parseable_and_formula_safe():
+    df = pd.DataFrame({"x": [1.5, 2.0], "label": ["=cmd()", "ok"]})
+    keys = ["memext.fault_overhead_ns", "device:hdd-7200.avg_seek_ns", "file_cache.pagecache_read_4k_ns"]
+    text = csv_bytes(df, provenance=keys).decode()
+    head = [line for line in text.splitlines() if line.startswith("#")]
+    assert len(head) == 1 + len(keys) and text.startswith("# PCM Planner export")
+    assert DERIVED in head[1] and "seed 002" in head[1] and "measured here" in head[3]
+    # one spreadsheet cell per comment line: no separators, no quotes, starts with '#'
+    assert all(line.startswith("# ") and "," not in line and '"' not in line for line in head)
+    back = pd.read_csv(io.StringIO(text), comment="#")
+    assert list(back.columns) == ["x", "label"] and back.x.tolist() == [1.5, 2.0]
+    assert back.label.tolist() == ["'=cmd()", "ok"]  # the table itself stays formula-safe
+    assert csv_bytes(df) == csv_bytes(df, provenance=[])  # no keys: no header
+    assert not csv_bytes(df).startswith(b"#")
+
+
+def test_export_header_marks_page_overrides():
+    lines = export_header(["memext.base_ns_per_ref"], {"memext.base_ns_per_ref": 2.5})
+    assert "= 2.5 ns: user-defined: set on the page (default 1: assumed)" in lines[1]
+
+
+# ----------------------------------------------------------------------------- on the pages
+def test_assumption_note_appears_only_when_a_result_uses_a_derived_or_assumed_value():
+    at = AppTest.from_file(str(VIEWS / "break_even.py"), default_timeout=60).run()
+    assert not at.exception
+    # Optane: published latencies, measured page cache, published I/O factor -> only Figure 2's note
+    # (its reference marks include the SATA SSD's assumed and the generic HDD's derived latency)
+    base = _notes(at)
+    assert len(base) == 1 and "sata-ssd read_latency_ns" in base[0] and "optane" not in base[0]
+    at.selectbox(key="be.device").set_value("hdd-7200").run()
+    notes = _notes(at)
+    assert len(notes) == 2 and "hdd-7200 read_latency_ns" in notes[0] and DERIVED in notes[0]
+    assert "sata-ssd" not in notes[0]
+    at.radio(key="be.mode").set_value("manual").run()  # every timing typed by the user
+    assert _notes(at) == base
+
+
+def test_input_help_on_a_page_carries_the_kind():
+    at = AppTest.from_file(str(VIEWS / "break_even.py"), default_timeout=60).run()
+    assert f"[{PUBLISHED}: seed 004" in at.number_input(key="be.io_stack_factor").help
+
+
+def test_memory_extension_page_flags_its_assumed_time_per_reference():
+    at = AppTest.from_file(str(VIEWS / "memory_extension.py"), default_timeout=180)
+    at.session_state["mx.references"] = 20_000
+    at.session_state["mx.footprint_pages"] = 256
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert f"[{ASSUMED}: " in at.number_input(key="mx.base_ns_per_ref").help
+    assert f"[{DERIVED}: " in at.number_input(key="mx.fault_overhead_ns").help
+    notes = _notes(at)
+    assert notes and "DRAM-only run time per data memory reference" in notes[0] and "5062" in notes[0]
+
+
+def test_device_catalogue_page_shows_the_kind_of_every_value():
+    at = AppTest.from_file(str(VIEWS / "devices.py"), default_timeout=60).run()
+    assert not at.exception
+    frames = [d.value for d in at.dataframe]
+    cat = frames[0]
+    assert "provenance" in cat.columns
+    assert "avg_seek_ns=derived" in cat.set_index("name").loc["hdd-7200", "provenance"]
+    prov = frames[1].data if hasattr(frames[1], "data") else frames[1]
+    row = prov.set_index("device").loc["hdd-7200"]
+    assert row["avg_seek_ns"] == DERIVED and row["rpm"] == PUBLISHED and row["endurance_writes_per_cell"] == ""
+
+
+def test_a_custom_device_keeps_the_kinds_of_unchanged_values():
+    from app.components.devices import inherit_provenance
+    from models.devices import get_device
+
+    base = get_device("hdd-7200")
+    kinds = inherit_provenance(base, {"rpm": 7200.0, "avg_seek_ns": 3e6, "endurance_writes_per_cell": None})
+    assert kinds == {"rpm": PUBLISHED, "avg_seek_ns": USER_DEFINED}
