@@ -23,6 +23,8 @@ PAPER_STATUSES = [s for s in STATUSES if s != "error"]
 PageName = one_of(lambda: ["all", *[p[4] for p in PAGES]], what="page")
 Seeds = some_of(SEEDS, what="seed")
 Statuses = some_of(STATUSES, what="status")
+#: a unit of the ledger's claims (the chart plots one unit at a time)
+Unit = one_of(lambda: sorted(load_ledger()["unit"].dropna().astype(str).unique()), what="unit")
 
 
 class ValidationScenario(Scenario):
@@ -32,7 +34,7 @@ class ValidationScenario(Scenario):
     statuses: Statuses = list(PAPER_STATUSES)
     page: PageName = "all"
     search: str = ""
-    unit: str = "%"
+    unit: Unit = "%"
 
 
 @st.cache_data(show_spinner=False)
