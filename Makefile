@@ -9,7 +9,7 @@ ADDRESS ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: run test test-fast lint bench validate venv clean
+.PHONY: run test test-fast lint bench fuzz validate venv clean
 
 venv: $(STAMP)
 
@@ -39,6 +39,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# Fuzz campaign over the trace readers (issue 20): 10,000 cases per format, counts and peak RSS.
+fuzz: $(STAMP)
+	$(BIN)/python bench/fuzz.py
 
 # The validation ledger: runs every claim of the seed papers (about a minute) and writes
 # docs/VALIDATION.md, models/validation/ledger.csv (read by the app) and the README summary.

@@ -64,6 +64,12 @@ def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = Non
     parser.add_argument("--max-requests", dest="max_requests", type=int, default=None,
                         help="read at most this many requests or memory references (default: all, up to "
                              "20 million)")
+    from models.traces.source import MAX_INPUT_BYTES, MAX_LINE_BYTES
+
+    parser.add_argument("--max-line-bytes", dest="max_line_bytes", type=int, default=None,
+                        help=f"longest line a text trace may hold [bytes] (default {MAX_LINE_BYTES:,})")
+    parser.add_argument("--max-input-bytes", dest="max_input_bytes", type=int, default=None,
+                        help=f"most (decompressed) bytes read from a trace file [bytes] (default {MAX_INPUT_BYTES:,})")
     if kind == "memory":
         return
     g = parser.add_argument_group("generic CSV columns (--trace-format csv; names or 0-based indexes)")
@@ -90,7 +96,7 @@ def trace_reader_options(args: argparse.Namespace) -> dict:
     """Reader keyword options from parsed arguments (only those given; digit column names become indexes)."""
     opts = {}
     for k in ("time_col", "op_col", "offset_col", "lba_col", "size_col", "device_col", "op_map", "sep",
-              "size_unit", "time_unit", "sector_size", "action"):
+              "size_unit", "time_unit", "sector_size", "action", "max_line_bytes", "max_input_bytes"):
         v = getattr(args, k, None)
         if v is not None:
             opts[k] = int(v) if isinstance(v, str) and v.isdigit() and k.endswith("_col") else v

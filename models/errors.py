@@ -42,8 +42,17 @@ def _validation_text(err: ValidationError) -> str:
     return "\n".join(lines)
 
 
+#: Longest message shown [characters]: a message quoting a huge input (a 100 MB field, a 5,000-character
+#: name) is cut, so neither a terminal nor a browser tab is flooded.
+MAX_MESSAGE_CHARS = 2000
+
+
 def describe(exc: BaseException) -> str:
-    """User-facing text for an exception raised by a model on bad input.
+    """User-facing text for an exception raised by a model on bad input (at most
+    :data:`MAX_MESSAGE_CHARS` characters).
+
+    >>> len(describe(ValueError("x" * 10**6))) < 2100
+    True
 
     >>> from pydantic import Field
     >>> from models._base import ModelInput
@@ -57,6 +66,13 @@ def describe(exc: BaseException) -> str:
     >>> describe(KeyError("unknown device 'x'")), describe(EOFError())
     ("unknown device 'x'", 'the file is empty or truncated')
     """
+    text = _describe(exc)
+    if len(text) > MAX_MESSAGE_CHARS:
+        text = f"{text[:MAX_MESSAGE_CHARS]}... (message cut: {len(text):,} characters)"
+    return text
+
+
+def _describe(exc: BaseException) -> str:
     if isinstance(exc, ValidationError):
         return _validation_text(exc)
     if isinstance(exc, KeyError) and exc.args:

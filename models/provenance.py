@@ -476,9 +476,10 @@ def _declare_traces() -> None:
              ASSUMED, why, 0.5, 1.2, "wide stated range", "003")
     _add("trace.mail.run_requests", 256.0, "requests",
          "Mail stand-in: mean sequential write run, also the burst length alternating writes and reads",
-         ASSUMED, "RESHAPED AFTER SEEING THE RESULT: the bursts were added once HALO's gain on Mail came out "
-                  "far above seed 003's 2.65 % (reads interleaved request by request give +35..+43 %); seed 003 "
-                  "§V-A says only that Mail's writes are 'already in a uniform sequential pattern'",
+         DERIVED, "seed 003 Fig. 5 (HALO's 2.65 % gain on Mail): RESHAPED AFTER SEEING THE RESULT: the "
+                  "bursts were added once HALO's gain on Mail came out far above seed 003's 2.65 % (reads "
+                  "interleaved request by request give +35..+43 %); seed 003 §V-A says only that Mail's writes "
+                  "are 'already in a uniform sequential pattern'",
          16.0, 1024.0, "wide stated range", "003")
     _add("trace.mail.zipf_alpha", 0.9, "-", "Zipf exponent of the Mail stand-in's reads",
          ASSUMED, why, 0.5, 1.2, "wide stated range", "003")
@@ -661,6 +662,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.sim.stack_distance._ONE": "math constant",
     "models.storage.file_cache_sim.DEFAULT_FRACTIONS": "sweep grid (x axis of Figures 3-5)",
     "models.storage.filebench.MAX_THREADS": "input limit",
+    "models.storage.filebench.MAX_FILES": "input limit",
+    "models.storage.filebench.MAX_IOSIZE_BYTES": "input limit",
     "models.storage.filebench._MULT": "unit suffixes",
     "models.storage.hdd.spec.SECTOR_BYTES": "unit (512 B sector)",
     "models.storage.hdd.validation.DISKSIM_DEMERIT_MS": "DiskSim's own results for comparison, not an input",
@@ -685,6 +688,16 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.loader.DEFAULT_SYNTHETIC_REQUESTS": "trace length of a preset loaded by name (a size, "
                                                        "not a property of the workload)",
     "models.traces.source.CHUNK_BYTES": "reader buffer size",
+    "models.traces.source.MAX_LINE_BYTES": "input limit",
+    "models.errors.MAX_MESSAGE_CHARS": "message format (longest message shown)",
+    "models.traces.source.MAX_INPUT_BYTES": "input limit",
+    "models.traces.source.QUOTE_CHARS": "message format (quoted content length)",
+    "models.traces.source.GZIP_MAGIC": "format (magic bytes)",
+    "models.traces.source.ZSTD_MAGIC": "format (magic bytes)",
+    "models.traces.formats.parsing.DEVICE_MAX": "math constant (int32 range)",
+    "models.traces.formats.npz._META_CHARS": "input limit",
+    "models.traces.blocks.MAX_REQUEST_BLOCKS": "memory limit",
+    "models.storage.write_cache.MAX_CACHE_MB": "input limit",
     "models.traces.synthetic.KIB": "unit",
     "models.traces.synthetic.GIB": "unit",
 }

@@ -12,13 +12,16 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.provenance import assumption_note, device_keys, param_help
-from app.components.scenario import init_state, one_of
+from app.components.scenario import field_range, init_state, model_field, one_of
 from app.components.traces import BLOCK_SIZES
 from models.storage import file_cache as fc
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
+#: Manual timings: BreakEvenInputs' range (> 0, <= 1e12 ns), the same for t, T and Tm.
+T_MIN, T_MAX = field_range(fc.BreakEvenInputs, "t_ns")
 
 
 class BreakEvenScenario(Scenario):
@@ -27,15 +30,16 @@ class BreakEvenScenario(Scenario):
     device: DeviceName = "optane-dcpmm"
     block_size_bytes: BlockSize = 4096
     io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0)
-    t_ns: float = Field(100.0, ge=0.001, le=1e10)
-    T_ns: float = Field(130.0, ge=0.001, le=1e10)
-    Tm_ns: float = Field(160.0, ge=0.001, le=1e10)
+    t_ns: float = model_field(fc.BreakEvenInputs, "t_ns", default=100.0)
+    T_ns: float = model_field(fc.BreakEvenInputs, "T_ns", default=130.0)
+    Tm_ns: float = model_field(fc.BreakEvenInputs, "Tm_ns", default=160.0)
     max_accesses: int = Field(10, ge=2, le=50)
 
 
 S = BreakEvenScenario
 init_state(S)
 st.title("File-cache break-even")
+claims_strip("break-even")
 st.markdown(
     "Caching a block costs an insertion on its first access; it pays only if later hits save more. "
     "With cache access time **t**, storage access time **T** and storage-plus-insertion time **Tm**, "
@@ -60,9 +64,10 @@ with c1:
                                         "Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the "
                                         "file cache)."))
     else:
-        st.number_input("t: access time from the file cache [ns]", min_value=0.001, max_value=1e10, key=S.key("t_ns"))
-        st.number_input("T: access time from storage [ns]", min_value=0.001, max_value=1e10, key=S.key("T_ns"))
-        st.number_input("Tm: storage access incl. cache insertion [ns]", min_value=0.001, max_value=1e10, key=S.key("Tm_ns"))
+        st.number_input("t: access time from the file cache [ns]", min_value=T_MIN, max_value=T_MAX, key=S.key("t_ns"))
+        st.number_input("T: access time from storage [ns]", min_value=T_MIN, max_value=T_MAX, key=S.key("T_ns"))
+        st.number_input("Tm: storage access incl. cache insertion [ns]", min_value=T_MIN, max_value=T_MAX,
+                        key=S.key("Tm_ns"))
     st.slider("Accesses shown in the chart", 2, 50, key=S.key("max_accesses"))
 
 scn = scenario_controls(S, page="break-even")

@@ -12,9 +12,10 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import add_custom_device
 from app.components.provenance import assumption_note, params_help
-from app.components.scenario import init_state, some_of
+from app.components.scenario import init_state, model_field, some_of
 from models.data import data_path
 from models.provenance import param_names
 from models.storage import device_char as dc
@@ -29,12 +30,13 @@ class DeviceCharScenario(Scenario):
     mix_pattern: Literal["rand", "seq"] = "seq"
     mix_depth: int = Field(64, ge=1, le=1024)
     example: Literal["none", "tmpfs", "disk"] = "disk"
-    custom_name: str = Field("my-fio-device", min_length=1, max_length=64)
+    custom_name: str = model_field(dc.CharProfile, "name", default="my-fio-device")
 
 
 S = DeviceCharScenario
 init_state(S)
 st.title("Device characterization")
+claims_strip("device-characterization")
 st.markdown(
     "Seed 001 compared a real PCM storage device (Micron PSD) with a SATA SSD: random/sequential latency vs I/O "
     "depth (PSD ≈ 1×, SSD up to 6×), write/read asymmetry (PSD up to 19×, SSD 1.5× random / 1.2× sequential) "

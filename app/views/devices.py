@@ -3,6 +3,7 @@
 import streamlit as st
 
 from app.components import download_csv, show_error
+from app.components.claims import claims_strip
 from app.components.devices import (
     CUSTOM_KEY,
     add_custom_device,
@@ -15,6 +16,7 @@ from models.devices import DeviceProfile, load_catalogue
 from models.provenance import params_frame
 
 st.title("Device catalogue")
+claims_strip("devices")
 st.markdown("Latency, bandwidth and endurance of every device the models use. The `source` column cites each "
             "number; the `provenance` column and the table below give the kind of every value: **published**, "
             "**derived** from a seed result, **assumed** (replace those with a custom device when you know better) "

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import DeviceName, device_picker
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
@@ -56,6 +57,7 @@ def _study(ids: np.ndarray, devices_json: tuple[str, ...], block_size: int, frac
 S = FileCacheSimScenario
 init_state(S)
 st.title("File-cache simulation: LRU vs admission control")
+claims_strip("file-cache-sim")
 st.markdown(
     "Replay a block trace through a file cache and total the storage access time (Park & Bahn 2020, §2): "
     "a hit costs **t**, a miss that inserts the block costs **Tm**, a miss served directly from storage "

@@ -7,10 +7,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.inputs import (
     GENERIC_HDD,
     HddProfile,
@@ -21,12 +22,15 @@ from app.components.inputs import (
 )
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
-from app.components.scenario import init_state
+from app.components.scenario import init_state, model_field
 from models._base import results_frame
 from models.storage import hdd
 
 SizesKib, parse_sizes_kib = number_text("sizes_kib", what="request sizes in KiB", example="4, 64", low=0,
                                         low_open=True, high=65536)
+#: Manual seek boundary [cylinders]: inside SeekFit.boundary_cyl's range (> 0, unbounded), narrowed to
+#: [1, 1e6] -- no drive has a fraction of a cylinder or a million of them, and the widget needs a maximum.
+BOUNDARY_CYL = (1.0, 1e6)
 
 
 class HddScenario(Scenario):
@@ -34,7 +38,8 @@ class HddScenario(Scenario):
     drive: str = "ibm18es"
     rotation: str = "clock"
     boundary_auto: bool = True
-    boundary_cyl: float = Field(600.0, ge=1, le=1e6)
+    boundary_cyl: float = model_field(hdd.SeekFit, "boundary_cyl", default=600.0, ge=BOUNDARY_CYL[0],
+                                      le=BOUNDARY_CYL[1])
     profile_drive: HddProfile = GENERIC_HDD
     sizes_kib: SizesKib = "4, 64, 1024"
 
@@ -76,6 +81,7 @@ def _throughput(profile: str, sizes: tuple[int, ...]) -> pd.DataFrame:
 S = HddScenario
 init_state(S)
 st.title("HDD service-time model")
+claims_strip("hdd-model")
 st.markdown(
     "A hard disk per request: **controller overhead + seek(cylinder distance) + rotational latency + "
     "transfer** (zone blocks per track × rpm), with the drive's segmented read cache, read-ahead and "
@@ -95,7 +101,8 @@ c2.radio("Rotational latency", ["clock", "expected"], key=S.key("rotation"), hor
 with c3:
     st.checkbox("Fit the short/long boundary", key=S.key("boundary_auto"))
     if not st.session_state[S.key("boundary_auto")]:
-        st.number_input("Boundary [cylinders]", min_value=1.0, max_value=1e6, key=S.key("boundary_cyl"))
+        st.number_input("Boundary [cylinders]", min_value=BOUNDARY_CYL[0], max_value=BOUNDARY_CYL[1],
+                        key=S.key("boundary_cyl"))
 
 scn = scenario_controls(S, page="hdd-model")
 if scn is not None:

@@ -10,20 +10,31 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.provenance import assumption_note, device_keys, param_help
-from app.components.scenario import init_state
+from app.components.scenario import field_range, init_state, model_field
 from models.devices import get_device
 from models.endurance import lifetime as lt
 from models.provenance import param
 
+# Closed-form inputs: LifetimeInputs' fields, in the page's units (GB, MB/s).
+CAPACITY_GB = field_range(lt.LifetimeInputs, "capacity_bytes", unit=1e9)
+ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
+RATE_MBPS = field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)
+#: Slider of η: the model accepts (0, 1]; a slider needs a closed range, so it starts at 0.01.
+WEAR_EFFICIENCY = (0.01, field_range(lt.LifetimeInputs, "wear_efficiency")[1])
+
 
 class LifetimeScenario(Scenario):
     PREFIX = "lt"
-    capacity_gb: float = Field(param("memext.nvm_capacity_bytes").value / 1e9, ge=0.001, le=1e6)
-    endurance: float = Field(get_device("pcm-memext").endurance_writes_per_cell, ge=1, le=1e18)
-    write_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1), ge=1e-6, le=1e9)
-    wear_efficiency: float = Field(param("lifetime.wear_efficiency").value, ge=0.01, le=1)
+    capacity_gb: float = model_field(lt.LifetimeInputs, "capacity_bytes", unit=1e9,
+                                     default=param("memext.nvm_capacity_bytes").value / 1e9)
+    endurance: float = model_field(lt.LifetimeInputs, "endurance_writes_per_cell",
+                                   default=get_device("pcm-memext").endurance_writes_per_cell)
+    write_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
+                                         default=round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1))
+    wear_efficiency: float = model_field(lt.LifetimeInputs, "wear_efficiency", ge=WEAR_EFFICIENCY[0])
     endurance_sigma: float = Field(param("lifetime.endurance_sigma").value, ge=0, le=5)
     fail_fraction: float = Field(param("lifetime.fail_fraction").value, ge=1e-12, le=1)
     trials: int = Field(2000, ge=10, le=200_000)
@@ -46,6 +57,7 @@ def _derived_rates() -> tuple[dict, dict]:
 S = LifetimeScenario
 init_state(S)
 st.title("Memory-extension lifetime")
+claims_strip("lifetime")
 st.markdown(
     "An NVM memory extension with perfect wear leveling lasts **L = C · E · η / W**: capacity **C**, cell "
     "endurance **E** (writes per cell), wear-leveling efficiency **η** ∈ (0, 1] and the rate **W** at which "
@@ -56,18 +68,20 @@ st.markdown(
 devs = {n: d for n, d in all_devices().items() if d.endurance_writes_per_cell}
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.number_input("Capacity C [GB]", min_value=0.001, max_value=1e6, step=1.0, key=S.key("capacity_gb"),
+    st.number_input("Capacity C [GB]", min_value=CAPACITY_GB[0], max_value=CAPACITY_GB[1], step=1.0,
+                    key=S.key("capacity_gb"),
                     help=param_help("memext.nvm_capacity_bytes"))
-    st.number_input("Endurance E [writes per cell]", min_value=1.0, max_value=1e18, format="%.3g",
+    st.number_input("Endurance E [writes per cell]", min_value=ENDURANCE[0], max_value=ENDURANCE[1], format="%.3g",
                     key=S.key("endurance"),
                     help="Default: catalogue pcm-memext. Catalogue: "
                          + ", ".join(f"{n} {d.endurance_writes_per_cell:.0e} [{d.value_kind('endurance_writes_per_cell')}]"
                                      for n, d in devs.items()))
-    st.number_input("Cell write rate W [MB/s]", min_value=1e-6, max_value=1e9, format="%.4g",
+    st.number_input("Cell write rate W [MB/s]", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1], format="%.4g",
                     key=S.key("write_rate_MBps"),
                     help=param_help("lifetime.lulesh_write_rate_Bps",
                                     "Default: Lulesh's baseline rate (about 5 years on 16 GB PCM), rounded to 0.1 MB/s."))
-    st.slider("Wear-leveling efficiency η [-]", 0.01, 1.0, step=0.01, key=S.key("wear_efficiency"),
+    st.slider("Wear-leveling efficiency η [-]", WEAR_EFFICIENCY[0], WEAR_EFFICIENCY[1], step=0.01,
+              key=S.key("wear_efficiency"),
               help=param_help("lifetime.wear_efficiency",
                               "1 = perfect leveling. The Wear leveling page measures life rates of real schemes."))
     with st.expander("Monte Carlo: endurance spread", expanded=True):

@@ -11,10 +11,11 @@ from pydantic import Field, field_validator, model_validator
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import device_field, device_picker
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
-from app.components.scenario import init_state, one_of
+from app.components.scenario import field_range, init_state, model_field, one_of
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import memory_extension as me
 from models.provenance import param
@@ -24,6 +25,16 @@ SLOW_KINDS = ("flash", "ssd", "pcm")
 FastDevice = device_field(FAST_KINDS)
 SlowDevice = device_field(SLOW_KINDS)
 DramFraction = one_of(me.DRAM_FRACTIONS, what="DRAM fraction", base=float)
+# Model settings: MemExtConfig's fields (submission overhead and Flash write latency in µs on the page, ns there).
+Cfg = me.MemExtConfig
+AGE_MAX = field_range(Cfg, "age_max")
+BASE_NS_PER_REF = field_range(Cfg, "base_ns_per_ref")
+FAULT_OVERHEAD_NS = field_range(Cfg, "fault_overhead_ns")
+PREFETCH_THRESHOLD = field_range(Cfg, "prefetch_threshold")
+SUBMIT_US = field_range(Cfg, "submit_ns", unit=1e3)
+FLASH_WRITE_US = field_range(Cfg, "write_ns", unit=1e3)
+PREFETCH_DEPTH = field_range(Cfg, "prefetch_depth")
+
 
 class MemExtScenario(TraceChoice):
     PREFIX = "mx"
@@ -37,17 +48,17 @@ class MemExtScenario(TraceChoice):
     slow_device: SlowDevice = "nand-flash"
     accounting: Literal["inclusive", "exclusive"] = "inclusive"
     policy: Literal["fifo", "clock", "age"] = "fifo"
-    age_max: int = Field(param("memext.age_max").value, ge=1, le=255)
-    base_ns_per_ref: float = Field(me.BASE_NS_PER_REF, ge=0.001, le=1e6)
-    fault_overhead_ns: float = Field(me.FAULT_OVERHEAD_NS, ge=0, le=1e8)
+    age_max: int = model_field(Cfg, "age_max")
+    base_ns_per_ref: float = model_field(Cfg, "base_ns_per_ref")
+    fault_overhead_ns: float = model_field(Cfg, "fault_overhead_ns")
     writeback: Literal["buffered", "sync"] = "buffered"
     cold_start_in_nvm: bool = False
     flash_write_us: list[str] = ["25", "100", "200", "400"]
     prefetch_depths: list[str] = ["0", "1", "2", "4", "8", "16"]
     prefetch_frac: DramFraction = param("memext.dram_frac").value
-    prefetch_threshold: int = Field(param("memext.prefetch_threshold").value, ge=1, le=1000)
-    prefetch_strides: int = Field(param("memext.prefetch_strides").value, ge=1, le=64)
-    submit_us: float = Field(me.SUBMIT_NS / 1e3, ge=0, le=1e5)
+    prefetch_threshold: int = model_field(Cfg, "prefetch_threshold")
+    prefetch_strides: int = model_field(Cfg, "prefetch_strides")
+    submit_us: float = model_field(Cfg, "submit_ns", unit=1e3)
 
     @field_validator("pattern")
     @classmethod
@@ -61,15 +72,19 @@ class MemExtScenario(TraceChoice):
     def _numbers(cls, v: list[str], info) -> list[str]:
         if not v:
             raise ValueError("give at least one value")
-        depths = info.field_name == "prefetch_depths"  # pages in flight: whole numbers up to MemExtConfig's cap
-        hi = me.MemExtConfig.model_fields["prefetch_depth"].metadata[-1].le if depths else 1e6
+        # prefetch depths: whole pages in flight, within MemExtConfig.prefetch_depth's range; Flash write
+        # latencies [µs]: within MemExtConfig.write_ns's range (> 0)
+        depths = info.field_name == "prefetch_depths"
+        lo, hi = PREFETCH_DEPTH if depths else FLASH_WRITE_US
         for x in v:
             try:
                 f = float(x)
             except ValueError:
                 raise ValueError(f"not a number: {x!r}") from None
-            if not (0 <= f <= hi) or (depths and f != int(f)):
-                raise ValueError(f"{'not a whole number within' if depths else 'out of range'} [0, {hi:g}]: {x!r}")
+            if depths and not (lo <= f <= hi and f == int(f)):
+                raise ValueError(f"not a whole number within [{lo:g}, {hi:g}]: {x!r}")
+            if not depths and not (lo < f <= hi):
+                raise ValueError(f"out of range ({lo:g}, {hi:g}]: {x!r}")
         return v
 
     @model_validator(mode="after")
@@ -88,6 +103,7 @@ def _pattern_stream(pattern, footprint, refs, per_visit, wfrac, seed):
 S = MemExtScenario
 init_state(S)
 st.title("NVM memory extension")
+claims_strip("memory-extension")
 st.markdown(
     "DRAM holds a fraction of an application's pages; the rest live in an NVM **memory extension** and any "
     "access to them page-faults: the OS copies the page into DRAM and evicts another one (FIFO in the paper), "
@@ -126,10 +142,12 @@ with c2:
                  "Exclusive extensions write every evicted page back.")
     b.radio("Write-back", ["buffered", "sync"], key=S.key("writeback"),
             format_func={"buffered": "eviction buffer (paper)", "sync": "synchronous"}.get)
-    a.number_input("DRAM-only time per reference t_ref [ns]", min_value=0.001, max_value=1e6, format="%.3g",
+    a.number_input("DRAM-only time per reference t_ref [ns]", min_value=BASE_NS_PER_REF[0],
+                   max_value=BASE_NS_PER_REF[1], format="%.3g",
                    key=S.key("base_ns_per_ref"),
                    help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."))
-    b.number_input("OS fault overhead besides the read [ns]", min_value=0.0, max_value=1e8, format="%.4g",
+    b.number_input("OS fault overhead besides the read [ns]", min_value=FAULT_OVERHEAD_NS[0],
+                   max_value=FAULT_OVERHEAD_NS[1], format="%.4g",
                    key=S.key("fault_overhead_ns"),
                    help=param_help("memext.fault_overhead_ns",
                                    "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
@@ -147,11 +165,13 @@ with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fi
                   key=S.key("prefetch_depths"), accept_new_options=True)
     b.select_slider("Prefetch DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"),
                     help=param_help("memext.dram_frac"))
-    c.number_input("Repeats to confirm a stride", min_value=1, max_value=1000, key=S.key("prefetch_threshold"),
+    c.number_input("Repeats to confirm a stride", min_value=PREFETCH_THRESHOLD[0], max_value=PREFETCH_THRESHOLD[1],
+                   key=S.key("prefetch_threshold"),
                    help=param_help("memext.prefetch_threshold"))
-    d.number_input("Submission overhead [µs]", min_value=0.0, max_value=1e5, step=0.5, key=S.key("submit_us"),
+    d.number_input("Submission overhead [µs]", min_value=SUBMIT_US[0], max_value=SUBMIT_US[1], step=0.5,
+                   key=S.key("submit_us"),
                    help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."))
-    st.number_input("Age-based counter maximum", min_value=1, max_value=255, key=S.key("age_max"),
+    st.number_input("Age-based counter maximum", min_value=AGE_MAX[0], max_value=AGE_MAX[1], key=S.key("age_max"),
                     help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
                                                       "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))
 

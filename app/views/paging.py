@@ -12,9 +12,10 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.provenance import assumption_note, device_keys, param_help
-from app.components.scenario import init_state
+from app.components.scenario import field_range, init_state, model_field
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import paging as pg
 from models.traces import MAX_REQUESTS
@@ -23,28 +24,35 @@ from models.traces.memtraces import memtrace_stats
 
 #: Latency multiples of the heatmap (the paper's 1x-1000x and points between) [-].
 HEAT_MULTIPLES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+# Model settings: PagingInputs' fields (defaults of the optional ones are the page's own).
+TLB_ENTRIES = field_range(pg.PagingInputs, "tlb_entries")
+STORAGE_LATENCY_NS = field_range(pg.PagingInputs, "storage_latency_ns")
+T_E_NS = field_range(pg.PagingInputs, "t_e_ns")
+T_R_NS = field_range(pg.PagingInputs, "t_r_ns")
+FAULT_OVERHEAD_NS = field_range(pg.PagingInputs, "fault_overhead_ns")
 
 
 class PagingScenario(TraceChoice):
     PREFIX = "pg"
     max_refs: int = Field(2_000_000, ge=1000, le=MAX_REQUESTS)
-    tlb_entries: int = Field(pg.DEFAULT_TLB_ENTRIES, ge=1, le=1 << 16)
+    tlb_entries: int = model_field(pg.PagingInputs, "tlb_entries")
     memory_mode: Literal["fraction", "mib"] = "fraction"
     memory_fraction: float = Field(0.5, ge=0.001, le=4)
     memory_mib: float = Field(16.0, ge=0.001, le=1 << 20)
     storage_mode: Literal["multiple", "device", "latency"] = "multiple"
     latency_multiple: float = Field(10.0, ge=0.01, le=1e6)
     device: DeviceName = "optane-dcpmm"
-    storage_latency_ns: float = Field(1000.0, ge=0.01, le=1e10)
-    t_e_ns: float = Field(pg.DEFAULT_TLB_ACCESS_NS, ge=0, le=1e4)
-    t_r_ns: float = Field(pg.default_memory_ns(), ge=0.01, le=1e5)
-    fault_overhead_ns: float = Field(pg.DEFAULT_FAULT_OVERHEAD_NS, ge=0, le=1e9)
+    storage_latency_ns: float = model_field(pg.PagingInputs, "storage_latency_ns", default=1000.0)
+    t_e_ns: float = model_field(pg.PagingInputs, "t_e_ns")
+    t_r_ns: float = model_field(pg.PagingInputs, "t_r_ns", default=pg.default_memory_ns())
+    fault_overhead_ns: float = model_field(pg.PagingInputs, "fault_overhead_ns")
     policy: Literal["clock", "lru"] = "clock"
 
 
 S = PagingScenario
 init_state(S)
 st.title("Virtual memory on SCM: which page size?")
+claims_strip("paging")
 st.markdown(
     "Every data reference is translated by a fully associative LRU **TLB**, then served from memory or, on a "
     "**page fault** (second-chance / CLOCK replacement), from storage. Park & Bahn's equations 4-6: "
@@ -62,7 +70,7 @@ with c1:
     st.number_input("Analyse at most this many references", min_value=1000, max_value=MAX_REQUESTS, step=500_000,
                     key=S.key("max_refs"), help="Longer traces are truncated to their first references.")
 with c2:
-    st.number_input("TLB entries", min_value=1, max_value=1 << 16, key=S.key("tlb_entries"),
+    st.number_input("TLB entries", min_value=TLB_ENTRIES[0], max_value=TLB_ENTRIES[1], key=S.key("tlb_entries"),
                     help=param_help("paging.tlb_entries"))
     st.radio("Memory size", ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
              format_func={"fraction": "fraction of footprint", "mib": "MiB"}.get)
@@ -80,14 +88,16 @@ with c2:
     elif mode == "device":
         st.selectbox("Storage device", list(devices), key=S.key("device"), format_func=lambda n: devices[n].label or n)
     else:
-        st.number_input("Storage latency [ns]", min_value=0.01, max_value=1e10, key=S.key("storage_latency_ns"))
+        st.number_input("Storage latency [ns]", min_value=STORAGE_LATENCY_NS[0], max_value=STORAGE_LATENCY_NS[1],
+                        key=S.key("storage_latency_ns"))
     with st.expander("Timing parameters"):
-        st.number_input("t_e: TLB access [ns]", min_value=0.0, max_value=1e4, key=S.key("t_e_ns"),
+        st.number_input("t_e: TLB access [ns]", min_value=T_E_NS[0], max_value=T_E_NS[1], key=S.key("t_e_ns"),
                         help=param_help("paging.tlb_access_ns"))
-        st.number_input("t_r: memory access [ns]", min_value=0.01, max_value=1e5, key=S.key("t_r_ns"),
+        st.number_input("t_r: memory access [ns]", min_value=T_R_NS[0], max_value=T_R_NS[1], key=S.key("t_r_ns"),
                         help="Default: catalogue DRAM read latency "
                              f"[{all_devices()['dram'].value_kind('read_latency_ns')}: {all_devices()['dram'].source}]")
-        st.number_input("Fault-handling overhead [ns]", min_value=0.0, max_value=1e9, key=S.key("fault_overhead_ns"),
+        st.number_input("Fault-handling overhead [ns]", min_value=FAULT_OVERHEAD_NS[0], max_value=FAULT_OVERHEAD_NS[1],
+                        key=S.key("fault_overhead_ns"),
                         help=param_help("paging.fault_overhead_ns",
                                         "Software cost per fault on top of the storage access."))
         st.radio("Memory replacement", ["clock", "lru"], key=S.key("policy"), horizontal=True,

@@ -7,6 +7,7 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show
+from app.components.claims import claims_strip
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
 from models import planner
@@ -42,6 +43,7 @@ def _rank(personalities: tuple, traces: tuple, threads: int, n_requests: int, me
 
 
 st.title("Target-workload finder")
+claims_strip("planner")
 st.markdown(
     "Which workloads should PCM target? Every workload of the library is run through the project's models and "
     "ranked within each role: **storage** (PCM-DAX vs page-cached HDD/SSD, Filebench model), **file cache** "

@@ -12,6 +12,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
@@ -35,6 +36,7 @@ class TraceExplorerScenario(TraceChoice):
 S = TraceExplorerScenario
 init_state(S)
 st.title("Trace explorer")
+claims_strip("trace-explorer")
 st.markdown(
     "Pick a bundled trace, a synthetic workload (seed 003 Table II presets, web server / proxy) or upload your own "
     "(MQSim/DiskSim, DiskSim validation, UMass SPC, MSR Cambridge, blkparse, generic CSV; plain, gzip or zstd). "

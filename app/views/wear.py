@@ -13,28 +13,33 @@ from pydantic import Field, field_validator
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.devices import device_field, device_picker
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
-from app.components.scenario import init_state
+from app.components.scenario import field_range, init_state, model_field
 from app.components.traces import TraceChoice, trace_and_settings
+from models.endurance import lifetime as lt
 from models.endurance import wear
-from models.provenance import param, param_names
+from models.provenance import param_names
 from models.traces.core import BlockTrace
 
 EnduranceDevice = device_field(endurance=True)
 LABEL = {"none": "none (static)", "sg": "SG (start-gap)", "rr": "RR (round-robin)", "sfc": "SFC (Hilbert cubes)"}
+GAP_INTERVAL = field_range(wear.WearConfig, "gap_interval_writes")
+#: Write rate [MB/s]: LifetimeInputs' cell write rate, plus 0 meaning "the trace's own rate".
+RATE_MBPS = (0.0, field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)[1])
 
 
 class WearScenario(TraceChoice):
     PREFIX = "wear"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     schemes: list[str] = ["none", "sg", "rr", "sfc"]
-    gap_interval_writes: int = Field(param("wear.gap_interval_writes").value, ge=1, le=1_000_000)
+    gap_interval_writes: int = model_field(wear.WearConfig, "gap_interval_writes")
     address: Literal["modulo", "first_touch"] = "modulo"
     literal_sfc: bool = False
     heat_horizon: Literal["one-pass", "long-run"] = "one-pass"
     device: EnduranceDevice = "pcm-samsung-20nm"
-    write_rate_MBps: float = Field(0.0, ge=0, le=1e6)
+    write_rate_MBps: float = Field(0.0, ge=RATE_MBPS[0], le=RATE_MBPS[1])
 
     @field_validator("schemes")
     @classmethod
@@ -50,6 +55,7 @@ class WearScenario(TraceChoice):
 S = WearScenario
 init_state(S)
 st.title("Wear leveling")
+claims_strip("wear-leveling")
 st.markdown(
     "PCM cells endure a limited number of writes, so a PCM cache must spread writes over its banks. "
     "Seed 003 levels wear in 32 KB **stripes** on a device of 8 ranks × 16 banks × 512 stripes (Table I) and "
@@ -62,7 +68,8 @@ st.markdown(
 trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
     st.multiselect("Schemes", list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
-    st.number_input("ψ: writes to a region between gap moves [writes]", min_value=1, max_value=1_000_000,
+    st.number_input("ψ: writes to a region between gap moves [writes]", min_value=GAP_INTERVAL[0],
+                    max_value=GAP_INTERVAL[1],
                     step=10, key=S.key("gap_interval_writes"),
                     help=param_help("wear.gap_interval_writes", "Seed 003 does not give its value."))
     st.radio("Trace address → stripe", ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
@@ -73,7 +80,8 @@ with settings:
                      "curve is rotated so they spread over all ranks, as the paper's text intends.")
     dev = device_picker("Device endurance from", key=S.key("device"), endurance=True,
                         describe=lambda d: f"{d.label or d.name} ({d.endurance_writes_per_cell:.0e} writes/cell)")
-    st.number_input("Write rate [MB/s] (0 = the trace's own rate)", min_value=0.0, max_value=1e6, step=10.0,
+    st.number_input("Write rate [MB/s] (0 = the trace's own rate)", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1],
+                    step=10.0,
                     key=S.key("write_rate_MBps"))
 
 scn = scenario_controls(S, page="wear-leveling")

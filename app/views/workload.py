@@ -9,8 +9,9 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.provenance import assumption_note, device_keys, param_help
-from app.components.scenario import init_state, one_of, some_of
+from app.components.scenario import field_range, init_state, model_field, one_of, some_of
 from models._base import results_frame
 from models.provenance import param_names
 from models.storage import workload as wf
@@ -21,6 +22,8 @@ IOSIZES = [64 << i for i in range(19)]  # 64 B .. 16 MiB
 Personality = one_of(bundled_personalities, what="personality")
 Configs = some_of(CONFIGS, what="configuration")
 IoSize = one_of(IOSIZES, what="I/O size [bytes]", base=int)
+#: Page cache [GiB]: StorageConfig.page_cache_bytes' range.
+PAGE_CACHE_GIB = field_range(wf.StorageConfig, "page_cache_bytes", unit=1 << 30)
 
 
 class WorkloadScenario(Scenario):
@@ -31,7 +34,7 @@ class WorkloadScenario(Scenario):
     threads: int = Field(50, ge=1, le=256)
     iosize_bytes: IoSize = 1 << 20
     files_scale: float = Field(1.0, ge=0.001, le=100)
-    page_cache_gib: float = Field(wf.PAGE_CACHE_BYTES / (1 << 30), ge=0.01, le=4096)
+    page_cache_gib: float = model_field(wf.StorageConfig, "page_cache_bytes", unit=1 << 30)
     zipf_alpha: float = Field(0.0, ge=0, le=2)
 
 
@@ -50,6 +53,7 @@ def _cfgs(names, cache_gib):
 
 
 st.title("Filebench workloads: PCM-DAX vs page-cached storage")
+claims_strip("workloads")
 st.markdown(
     "Which file workloads benefit from PCM? Each Filebench flowop gets a service demand on the CPU and the "
     "device: **ext4 + page cache** (reads hit the cache with a probability from file-set size vs cache size; "
@@ -69,7 +73,7 @@ with c1:
     st.number_input("Threads", 1, 256, key=S.key("threads"))
     st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
     st.number_input("Files scale (0.1 = 10x fewer files)", 0.001, 100.0, key=S.key("files_scale"))
-    st.number_input("Page cache [GiB]", 0.01, 4096.0, key=S.key("page_cache_gib"),
+    st.number_input("Page cache [GiB]", PAGE_CACHE_GIB[0], PAGE_CACHE_GIB[1], key=S.key("page_cache_gib"),
                     help=param_help("workload.page_cache_bytes", "Guest page cache."))
     st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
 

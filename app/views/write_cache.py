@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Literal
 
 import plotly.graph_objects as go
 import streamlit as st
-from annotated_types import Ge, Gt, Le
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.inputs import (
     GENERIC_HDD,
     HddProfile,
@@ -22,7 +21,7 @@ from app.components.inputs import (
 )
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, param_help, trace_keys
-from app.components.scenario import init_state
+from app.components.scenario import field_range, init_state, model_field
 from app.components.traces import TraceChoice, trace_and_settings
 from models.provenance import param_names
 from models.storage import write_cache as wc
@@ -30,23 +29,9 @@ from models.storage import write_cache as wc
 SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
                                       max_count=20)
 POLICIES = ("none", "lru", "halo")
-
-
-def halo_field(name: str):
-    """Scenario field mirroring ``HaloParams.<name>``: the model's default, bounds and description."""
-    return copy.copy(wc.HaloParams.model_fields[name])
-
-
-def halo_range(name: str) -> tuple[float, float]:
-    """Widget range [min, max] of ``HaloParams.<name>``: its lower (ge/gt) and upper (le) bound."""
-    meta = wc.HaloParams.model_fields[name].metadata
-    lo = next(float(m.ge if isinstance(m, Ge) else m.gt) for m in meta if isinstance(m, Ge | Gt))
-    hi = next(float(m.le) for m in meta if isinstance(m, Le))
-    return lo, hi
-
-
-TH_BCOUNTS_MIN, TH_BCOUNTS_MAX = halo_range("th_bcounts")
-THRESHOLD_MIN, THRESHOLD_MAX = halo_range("threshold")
+# HALO constants: the model's own fields, defaults and bounds (HaloParams).
+TH_BCOUNTS_MIN, TH_BCOUNTS_MAX = field_range(wc.HaloParams, "th_bcounts")
+THRESHOLD_MIN, THRESHOLD_MAX = field_range(wc.HaloParams, "threshold")
 
 
 class WriteCacheScenario(TraceChoice):
@@ -57,8 +42,8 @@ class WriteCacheScenario(TraceChoice):
     size_mode: Literal["paper", "manual"] = "paper"
     sizes_mb: SizesMb = "16, 32, 64, 128"
     exec_size_index: int = Field(4, ge=0, le=len(wc.PAPER_CACHE_MB) - 1)
-    th_bcounts: float = halo_field("th_bcounts")
-    threshold: float = halo_field("threshold")
+    th_bcounts: float = model_field(wc.HaloParams, "th_bcounts")
+    threshold: float = model_field(wc.HaloParams, "threshold")
     lru_granularity: Literal["block", "sector"] = "block"
 
 
@@ -75,6 +60,7 @@ def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts:
 S = WriteCacheScenario
 init_state(S)
 st.title("PCM write cache before a disk: HALO vs LRU")
+claims_strip("write-cache")
 st.markdown(
     "A PCM write cache absorbs writes; the HDD sees read misses and the cache's write-backs. **HALO** "
     "(seed 003, Algorithm 1) groups cached 4 KiB blocks by 1 MiB disk region and, at 95 % PCM "

@@ -13,8 +13,9 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
+from app.components.claims import claims_strip
 from app.components.provenance import assumption_note, device_keys, param_help
-from app.components.scenario import init_state
+from app.components.scenario import field_range, init_state, model_field
 from models.devices import get_device
 from models.endurance import lifetime as lt
 from models.endurance import write_reduction as wr
@@ -31,6 +32,10 @@ LABEL = {
     "inclusive+mfwr-1w+dcw": "Inclusive + MFWR + DCW (no PIN)",
     "inclusive+mfwr-1w+dcw+pin": "Inclusive + MFWR + DCW + PIN",
 }
+# Lifetime inputs: LifetimeInputs' fields, in the page's units (MB/s, GB).
+RATE_MBPS = field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)
+CAPACITY_GB = field_range(lt.LifetimeInputs, "capacity_bytes", unit=1e9)
+ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
 
 
 class WriteReductionScenario(Scenario):
@@ -44,10 +49,12 @@ class WriteReductionScenario(Scenario):
     no_pin_old: Literal["random", "other-page"] = "random"
     metadata_in_nvm: bool = False
     seed: int = Field(0, ge=0, le=2**31 - 1)
-    baseline_rate_MBps: float = Field(round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1),
-                                      ge=1e-6, le=1e9)
-    capacity_gb: float = Field(param("memext.nvm_capacity_bytes").value / 1e9, ge=0.001, le=1e6)
-    endurance: float = Field(get_device("pcm-memext").endurance_writes_per_cell, ge=1, le=1e18)
+    baseline_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
+                                            default=round(lt.SEED_WRITE_RATES[next(iter(lt.SEED_WRITE_RATES))] / 1e6, 1))
+    capacity_gb: float = model_field(lt.LifetimeInputs, "capacity_bytes", unit=1e9,
+                                     default=param("memext.nvm_capacity_bytes").value / 1e9)
+    endurance: float = model_field(lt.LifetimeInputs, "endurance_writes_per_cell",
+                                   default=get_device("pcm-memext").endurance_writes_per_cell)
 
 
 NPZ_HELP = "a NumPy .npz archive (numpy.savez) with uint8 arrays 'old' and 'new' of n x 4096 bytes"
@@ -94,6 +101,7 @@ def _table(source, upload_bytes, n_pages, dirty, zero, freq, changed, no_pin_old
 S = WriteReductionScenario
 init_state(S)
 st.title("Write reduction in memory extensions")
+claims_strip("write-reduction")
 st.markdown(
     "When DRAM evicts a page to an NVM extension, how many NVM cells get programmed? **Inclusive** extensions "
     "keep the NVM copy and write back only dirty pages; **MFWR** (most frequent word reduction) replaces the "
@@ -124,13 +132,13 @@ with c1:
                 help="Off: kept in the page's struct page, as the paper allows.")
     st.number_input("Seed", min_value=0, max_value=2**31 - 1, key=S.key("seed"))
     st.markdown("**Lifetime (Figure 9)**")
-    st.number_input("Baseline cell write rate [MB/s]", min_value=1e-6, max_value=1e9, format="%.4g",
+    st.number_input("Baseline cell write rate [MB/s]", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1], format="%.4g",
                     key=S.key("baseline_rate_MBps"),
                     help=param_help("lifetime.lulesh_write_rate_Bps", "Default: Lulesh (~5 years on 16 GB PCM, "
                                     "Fig. 9), rounded to 0.1 MB/s."))
-    st.number_input("Capacity [GB]", min_value=0.001, max_value=1e6, key=S.key("capacity_gb"),
+    st.number_input("Capacity [GB]", min_value=CAPACITY_GB[0], max_value=CAPACITY_GB[1], key=S.key("capacity_gb"),
                     help=param_help("memext.nvm_capacity_bytes"))
-    st.number_input("Endurance [writes per cell]", min_value=1.0, max_value=1e18, format="%.3g",
+    st.number_input("Endurance [writes per cell]", min_value=ENDURANCE[0], max_value=ENDURANCE[1], format="%.3g",
                     key=S.key("endurance"),
                     help=f"Default: catalogue pcm-memext [{get_device('pcm-memext').value_kind('endurance_writes_per_cell')}: "
                          f"{get_device('pcm-memext').source}]")

@@ -13,7 +13,8 @@ import argparse
 from cli.output import add_format_option, emit
 
 NAME = "breakeven"
-HELP = "file-cache break-even access count n* (CSV columns t_ns,T_ns,Tm_ns,n_star)"
+HELP = ("file-cache break-even access count n* (CSV columns t_ns,T_ns,Tm_ns,n_star,hits_required; "
+        "plus verdict when caching never pays)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,8 +28,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models._base import results_frame
-    from models.storage.file_cache import BreakEvenInputs, break_even, timings_from_device
+    from models.storage.file_cache import (
+        BreakEvenInputs,
+        break_even,
+        break_even_table,
+        timings_from_device,
+    )
 
     rows = []
     given = [args.t_ns, args.T_ns, args.Tm_ns]
@@ -40,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         rows.append((name, timings_from_device(name, args.block_size)))
     if not rows:
         raise ValueError("nothing to compute: give --t-ns/--T-ns/--Tm-ns or --device NAME")
-    df = results_frame([break_even(b) for _, b in rows])
+    df = break_even_table([break_even(b) for _, b in rows])
     if args.device:
         df.insert(0, "device", [n for n, _ in rows])
     emit(df, args.output_format)

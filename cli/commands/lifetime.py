@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.endurance.lifetime import LifetimeInputs, lifetime_monte_carlo
+    from models.endurance.lifetime import LifetimeInputs, check_spread_inputs, lifetime_monte_carlo
 
     if args.monte_carlo < 0:
         raise ValueError(f"--monte-carlo must be >= 0 (got {args.monte_carlo})")
@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
                    *(("--write-rate-mbps", w) for w in args.write_rate_mbps)):
         if not (v > 0 and v < float("inf")):
             raise ValueError(f"{opt} must be a positive finite number (got {v:g})")
+    check_spread_inputs(args.capacity_gb * 1e9, endurance_sigma=args.endurance_sigma,
+                        fail_fraction=args.fail_fraction, line_bytes=args.line_bytes)
     rows = []
     for w in args.write_rate_mbps:
         li = LifetimeInputs(capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,

@@ -60,6 +60,7 @@ __all__ = [
     "lifetime_years",
     "write_rate_for_lifetime",
     "lifetime_monte_carlo",
+    "check_spread_inputs",
     "lifetime_bruteforce_lines",
     "LifetimeDistribution",
     "lifetime_band",
@@ -208,6 +209,27 @@ class LifetimeDistribution(ModelResult):
     samples_years: tuple[float, ...] = field(default=(), repr=False)
 
 
+def check_spread_inputs(capacity_bytes: float, *, endurance_sigma: float, fail_fraction: float,
+                        line_bytes: int) -> None:
+    """Validate the endurance-spread inputs of :func:`lifetime_monte_carlo` (ValueError naming the field).
+
+    Front ends call it whether or not a Monte Carlo run is asked for, so a bad value is never
+    silently ignored.
+
+    >>> check_spread_inputs(16e9, endurance_sigma=float("nan"), fail_fraction=0.01, line_bytes=64)
+    Traceback (most recent call last):
+    ...
+    ValueError: endurance_sigma must be in [0, 5] (got nan)
+    """
+    _pos("capacity_bytes", np.asarray(capacity_bytes, float))
+    if isinstance(line_bytes, bool) or not (isinstance(line_bytes, (int, np.integer)) and 0 < line_bytes <= capacity_bytes):
+        raise ValueError(f"line_bytes must be a positive integer <= capacity_bytes (got {line_bytes!r})")
+    if not (np.isfinite(endurance_sigma) and 0 <= endurance_sigma <= 5):
+        raise ValueError(f"endurance_sigma must be in [0, 5] (got {endurance_sigma!r})")
+    if not (np.isfinite(fail_fraction) and 0 < fail_fraction <= 1):
+        raise ValueError(f"fail_fraction must be in (0, 1] (got {fail_fraction!r})")
+
+
 def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float,
                          write_rate_bytes_per_s: float, *, wear_efficiency: float = _WEAR,
                          endurance_sigma: float = 0.0, fail_fraction: float = param("lifetime.fail_fraction").value,
@@ -253,15 +275,10 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
     >>> round(r.p50_years / r.closed_form_years, 2)  # weakest ppm of lines: exp(0.25 * -4.75)
     0.3
     """
-    _pos("capacity_bytes", np.asarray(capacity_bytes, float))
-    if not (isinstance(line_bytes, (int, np.integer)) and 0 < line_bytes <= capacity_bytes):
-        raise ValueError(f"line_bytes must be a positive integer <= capacity_bytes (got {line_bytes!r})")
+    check_spread_inputs(capacity_bytes, endurance_sigma=endurance_sigma, fail_fraction=fail_fraction,
+                        line_bytes=line_bytes)
     if not (isinstance(trials, (int, np.integer)) and 1 <= trials <= 10_000_000):
         raise ValueError(f"trials must be an integer in 1..10^7 (got {trials!r})")
-    if not (np.isfinite(endurance_sigma) and 0 <= endurance_sigma <= 5):
-        raise ValueError(f"endurance_sigma must be in [0, 5] (got {endurance_sigma!r})")
-    if not (np.isfinite(fail_fraction) and 0 < fail_fraction <= 1):
-        raise ValueError(f"fail_fraction must be in (0, 1] (got {fail_fraction!r})")
     closed = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s,
                               wear_efficiency=wear_efficiency) / SECONDS_PER_YEAR
     n = int(capacity_bytes // line_bytes)

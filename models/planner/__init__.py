@@ -45,6 +45,7 @@ from models.provenance import param
 from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
 from models.storage import write_cache as wc
+from models.traces import loader as _trace_loader
 
 __all__ = ["ROLES", "DEFAULT_TRACES", "ROLE_PROVENANCE", "provenance_keys", "rank_workloads", "describe_filebench"]
 
@@ -268,8 +269,10 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     >>> df[df.role == "storage-vs-hdd"].iloc[0].workload
     'varmail'
     """
-    if n_requests < 1:
-        raise ValueError(f"n_requests must be >= 1, got {n_requests}")
+    if isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer)) \
+            or not 1 <= n_requests <= _trace_loader.MAX_REQUESTS:
+        raise ValueError(f"n_requests must be a whole number within 1..{_trace_loader.MAX_REQUESTS:,} (the trace request "
+                         f"limit), got {n_requests!r}")
     rows = []
     steps = 3
     rows += _filebench_rows(list(personalities), threads)

@@ -274,6 +274,8 @@ def _prepare(ids, cache_blocks, is_write, record):
     if cap < 0:
         raise ValueError(f"cache_blocks must be >= 0 (got {cap})")
     w = as_flags(is_write, n)
+    # a cache (ghost window, age bound) larger than the trace's distinct ids (references) behaves
+    # exactly as one of that size: the kernels get the smaller value (no int64 overflow, no allocation)
     m = n if record else 0
     recs = (np.zeros(m, np.bool_), np.zeros(m, np.bool_), np.zeros(m, np.bool_))
     n_ids = int(a.max()) + 1 if n else 1
@@ -294,7 +296,7 @@ def simulate_lru(ids, cache_blocks: int, *, is_write=None, record: bool = False)
     (1, 5, 1)
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("lru", cap, n, _lru(a, w, cap, -1, n_ids, record, *recs), record, recs)
+    return _result("lru", cap, n, _lru(a, w, min(cap, n_ids), -1, n_ids, record, *recs), record, recs)
 
 
 def simulate_fifo(ids, cache_blocks: int, *, is_write=None, record: bool = False) -> SimResult:
@@ -304,7 +306,7 @@ def simulate_fifo(ids, cache_blocks: int, *, is_write=None, record: bool = False
     1
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("fifo", cap, n, _ring(a, w, cap, 0, False, n_ids, record, *recs), record, recs)
+    return _result("fifo", cap, n, _ring(a, w, min(cap, n_ids), 0, False, n_ids, record, *recs), record, recs)
 
 
 def simulate_clock(ids, cache_blocks: int, *, is_write=None, record: bool = False,
@@ -325,7 +327,7 @@ def simulate_clock(ids, cache_blocks: int, *, is_write=None, record: bool = Fals
     (0, 0)
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("clock", cap, n, _ring(a, w, cap, 1, bool(referenced_on_insert), n_ids, record, *recs),
+    return _result("clock", cap, n, _ring(a, w, min(cap, n_ids), 1, bool(referenced_on_insert), n_ids, record, *recs),
                    record, recs)
 
 
@@ -352,7 +354,7 @@ def simulate_age(ids, cache_blocks: int, *, age_max: int = _AGE_MAX, is_write=No
     if isinstance(age_max, bool) or not isinstance(age_max, (int, np.integer)) or age_max < 1:
         raise ValueError(f"age_max must be an integer >= 1 (got {age_max!r})")
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("age", cap, n, _ring(a, w, cap, int(age_max), False, n_ids, record, *recs), record, recs)
+    return _result("age", cap, n, _ring(a, w, min(cap, n_ids), min(int(age_max), n + 1), False, n_ids, record, *recs), record, recs)
 
 
 def simulate_ac(ids, cache_blocks: int, *, is_write=None, ghost_blocks: int | None = None,
@@ -372,7 +374,7 @@ def simulate_ac(ids, cache_blocks: int, *, is_write=None, ghost_blocks: int | No
     g = cap if ghost_blocks is None else ghost_blocks
     if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g < 0:
         raise ValueError(f"ghost_blocks must be an integer >= 0 (got {ghost_blocks!r})")
-    return _result("ac", cap, n, _lru(a, w, cap, int(g), n_ids, record, *recs), record, recs)
+    return _result("ac", cap, n, _lru(a, w, min(cap, n_ids), min(int(g), n + 1), n_ids, record, *recs), record, recs)
 
 
 def simulate(ids, cache_blocks: int, policy: str = "lru", *, is_write=None, ghost_blocks: int | None = None,

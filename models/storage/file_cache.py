@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, model_validator
 
-from models._base import ModelInput, ModelResult
+from models._base import ModelInput, ModelResult, results_frame
 from models.devices import DeviceProfile, get_device
 from models.provenance import param
 
@@ -48,6 +48,8 @@ __all__ = [
     "BreakEvenInputs",
     "BreakEven",
     "break_even",
+    "break_even_table",
+    "NEVER_PAYS",
     "break_even_hits",
     "required_hits",
     "caching_pays",
@@ -109,6 +111,36 @@ class BreakEven(ModelResult):
     Tm_ns: float
     n_star: float
     hits_required: float
+
+    @property
+    def pays(self) -> bool:
+        """Whether caching can pay at all (``T > t``: a finite n*)."""
+        return bool(np.isfinite(self.n_star))
+
+
+#: The ``verdict`` of timings where caching never pays (``T <= t``).
+NEVER_PAYS = "never pays: storage is as fast as the cache (T <= t)"
+
+
+def break_even_table(results) -> pd.DataFrame:
+    """Rows of several :class:`BreakEven` (columns ``t_ns, T_ns, Tm_ns, n_star, hits_required``).
+
+    Where caching never pays (``T <= t``) ``n_star`` and ``hits_required`` are left empty and a
+    ``verdict`` column says so (the column is added only then, so the usual table keeps its
+    five columns).
+
+    >>> r = [break_even(BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160)),
+    ...      break_even(BreakEvenInputs(t_ns=100, T_ns=100, Tm_ns=160))]
+    >>> break_even_table(r)[["n_star", "verdict"]].to_dict("list")
+    {'n_star': [2.0, nan], 'verdict': ['', 'never pays: storage is as fast as the cache (T <= t)']}
+    """
+    results = list(results)
+    df = results_frame(results)
+    never = np.array([not r.pays for r in results], bool)
+    if never.any():
+        df.loc[never, ["n_star", "hits_required"]] = np.nan
+        df["verdict"] = np.where(never, NEVER_PAYS, "")
+    return df
 
 
 def break_even(inputs: BreakEvenInputs) -> BreakEven:

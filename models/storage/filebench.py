@@ -76,6 +76,11 @@ _FILESET_ATTRS = {"name", "path", "size", "entries", "dirwidth", "prealloc", "re
                   "cached", "writeonly"}
 #: Largest thread count a workload may be given (the MVA solver is O(threads^2)).
 MAX_THREADS = 4096
+#: Most files in the main file set after ``files_scale`` / ``nfiles`` [files] (input limit: 2**30, beyond any
+#: Filebench run on one machine).
+MAX_FILES = 1 << 30
+#: Largest flowop I/O size (``iosize_bytes``, ``append_bytes``) [bytes] (input limit: 1 GiB).
+MAX_IOSIZE_BYTES = 1 << 30
 _PROCESS_ATTRS = {"name", "instances", "nice"}
 _THREAD_ATTRS = {"name", "memsize", "instances", "useism"}
 _FLOWOP_ATTRS = {"name", "filesetname", "filename", "fd", "srcfd", "iosize", "random", "dsync",
@@ -272,10 +277,15 @@ class Workload:
         if files_scale is not None:
             if not 0 < files_scale < math.inf:
                 raise ValueError(f"files_scale must be a finite number > 0, got {files_scale}")
+            if main.entries * files_scale > MAX_FILES:
+                raise ValueError(f"files_scale={files_scale:g} gives {main.entries * files_scale:.3g} files, more than "
+                                 f"{MAX_FILES:,}")
             ch["entries"] = max(1, round(main.entries * files_scale))
         if nfiles is not None:
-            if not 1 <= nfiles < math.inf:
-                raise ValueError(f"nfiles must be a finite number >= 1, got {nfiles}")
+            if not 1 <= nfiles <= MAX_FILES:
+                raise ValueError(f"nfiles must be a number within 1..{MAX_FILES:,}, got {nfiles}")
+            if files_scale is not None and nfiles * files_scale > MAX_FILES:
+                raise ValueError(f"nfiles * files_scale = {nfiles * files_scale:.3g} files, more than {MAX_FILES:,}")
             ch["entries"] = int(nfiles) if files_scale is None else max(1, round(nfiles * files_scale))
         if file_size_bytes is not None:
             if not 0 < file_size_bytes < math.inf:
@@ -298,8 +308,8 @@ class Workload:
             groups = [g for g in groups if g.instances > 0]
         if iosize_bytes is not None or append_bytes is not None:
             for v, nm in ((iosize_bytes, "iosize_bytes"), (append_bytes, "append_bytes")):
-                if v is not None and not 0 < v < math.inf:
-                    raise ValueError(f"{nm} must be a finite number > 0, got {v}")
+                if v is not None and not 1 <= v <= MAX_IOSIZE_BYTES:
+                    raise ValueError(f"{nm} must be within 1..{MAX_IOSIZE_BYTES:,} bytes, got {v:g}")
             new = []
             for g in groups:
                 ops = []

@@ -561,14 +561,18 @@ class CacheRun(ModelResult):
         return float(np.abs(np.diff(self.hdd_lbn)).mean())
 
 
+#: Largest write cache [MB = 2^20 bytes] (input limit: 1 PiB, far beyond any drive's write cache).
+MAX_CACHE_MB = 1 << 30
+
+
 def cache_blocks(cache_mb: float) -> int:
     """4 KiB PCM blocks in a cache of ``cache_mb`` [MB = 2^20 bytes]; ValueError below 2 blocks.
 
     >>> cache_blocks(1.0)
     256
     """
-    if not np.isfinite(cache_mb) or not cache_mb > 0:
-        raise ValueError(f"cache_mb must be a finite number > 0, got {cache_mb}")
+    if not np.isfinite(cache_mb) or not 0 < cache_mb <= MAX_CACHE_MB:
+        raise ValueError(f"cache_mb must be a finite number within (0, {MAX_CACHE_MB:,}] [MB], got {cache_mb:g}")
     cap = int(cache_mb * 2**20 // (BLOCK_SECTORS * SECTOR_BYTES))
     if cap < 2:
         raise ValueError(f"cache_mb={cache_mb} holds fewer than 2 blocks of 4 KiB")

@@ -16,12 +16,15 @@ import pandas as pd
 
 from models.traces.core import BlockTrace
 
-__all__ = ["BlockAccesses", "split_blocks", "check_block_size", "MAX_BLOCK_ACCESSES"]
+__all__ = ["BlockAccesses", "split_blocks", "check_block_size", "MAX_BLOCK_ACCESSES", "MAX_REQUEST_BLOCKS"]
 
 #: Default bound on the rows :func:`split_blocks` may create [block accesses]. Measured peak
 #: memory of the split: 51 bytes per access (29 kept), so 1e8 accesses ~ 5 GB. The largest
 #: bundled trace, synthetic:dap (100k requests) in 512-byte blocks, gives 15.4 million.
 MAX_BLOCK_ACCESSES = 100_000_000
+#: Default bound on the blocks one request may touch [blocks]: 2**20 blocks is 4 GiB at 4 KiB blocks (512 MiB at
+#: 512 B), far above real requests (<= a few MiB), while a one-line file could otherwise ask for ~1e18 blocks.
+MAX_REQUEST_BLOCKS = 1 << 20
 
 
 def check_block_size(block_size: int) -> int:
@@ -85,7 +88,8 @@ class BlockAccesses:
 
 
 def split_blocks(trace: BlockTrace, block_size: int = 4096, *, per_device: bool = True,
-                 max_block_accesses: int = MAX_BLOCK_ACCESSES) -> BlockAccesses:
+                 max_block_accesses: int = MAX_BLOCK_ACCESSES,
+                 max_request_blocks: int = MAX_REQUEST_BLOCKS) -> BlockAccesses:
     """Expand ``trace`` into the fixed-size blocks each request touches.
 
     Parameters
@@ -99,6 +103,8 @@ def split_blocks(trace: BlockTrace, block_size: int = 4096, *, per_device: bool 
     max_block_accesses : int, keyword-only
         Refuse traces that would expand into more block accesses than this (default
         :data:`MAX_BLOCK_ACCESSES`), checked before any allocation.
+    max_request_blocks : int, keyword-only
+        Refuse a request touching more blocks than this (default :data:`MAX_REQUEST_BLOCKS`).
 
     Returns
     -------
@@ -127,6 +133,15 @@ def split_blocks(trace: BlockTrace, block_size: int = 4096, *, per_device: bool 
     if isinstance(max_block_accesses, bool) or not isinstance(max_block_accesses, (int, np.integer)) \
             or max_block_accesses < 0:
         raise ValueError(f"max_block_accesses must be an integer >= 0 (got {max_block_accesses!r})")
+    if isinstance(max_request_blocks, bool) or not isinstance(max_request_blocks, (int, np.integer)) \
+            or max_request_blocks < 1:
+        raise ValueError(f"max_request_blocks must be an integer >= 1 (got {max_request_blocks!r})")
+    if n and int(count.max()) > max_request_blocks:
+        i = int(np.argmax(count > max_request_blocks))
+        raise ValueError(
+            f"request {i} ({int(trace.size_bytes[i])} bytes at offset {int(off[i])}) touches {int(count[i])} "
+            f"{bs}-byte blocks, more than max_request_blocks={max_request_blocks} (the limit per request); "
+            "check the size unit, or use a larger block size (--block-size)")
     total_f = float(count.sum(dtype=np.float64)) if n else 0.0  # float: no int64 wrap on absurd sizes
     if total_f > max_block_accesses:
         i = int(np.argmax(count))

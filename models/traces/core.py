@@ -74,6 +74,9 @@ class BlockTrace:
     meta: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
+        dev = np.asarray(self.device)
+        if dev.size and dev.dtype.kind in "iuf" and (dev.min() < 0 or dev.max() > 2**31 - 1):
+            raise ValueError(f"device numbers must be within 0..{2**31 - 1} (got {dev.min()}..{dev.max()})")
         object.__setattr__(self, "time_ns", _arr(self.time_ns, np.int64))
         object.__setattr__(self, "is_write", _arr(self.is_write, np.bool_))
         object.__setattr__(self, "offset_bytes", _arr(self.offset_bytes, np.int64))

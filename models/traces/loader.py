@@ -65,6 +65,8 @@ DEFAULT_SYNTHETIC_SCALE = param("trace.synthetic_scale").value
 TRACE_KINDS = ("block", "memory")
 _KIND_TEXT = {"block": "a block I/O trace", "memory": "a memory-reference (lackey) trace"}
 _SYNTHETIC_OPTIONS = ("n_requests", "seed", "scale")
+#: Input limits of the file readers: accepted (and moot) for bundled traces.
+_LIMIT_OPTIONS = ("max_line_bytes", "max_input_bytes")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,6 +170,7 @@ def _load_bundled(given: str, limit: int, n_requests: int, seed: int, scale: flo
 
 def _bundled(b: BundledTrace, given: str, max_requests: int | None, options: dict) -> BlockTrace | MemTrace:
     allowed = _SYNTHETIC_OPTIONS if b.path is None else ()
+    options = {k: v for k, v in options.items() if k not in _LIMIT_OPTIONS}
     extra = sorted(set(options) - set(allowed))
     if extra:
         raise ValueError(f"option(s) {', '.join(extra)} do not apply to the bundled trace {given!r}"

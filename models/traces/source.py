@@ -11,17 +11,33 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CHUNK_BYTES", "TraceFormatError", "open_source", "iter_blocks", "data_lines", "source_name", "peek_text"]
+import numpy as np
+
+__all__ = ["CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
+           "iter_blocks", "data_lines", "source_name", "peek_text", "quote", "check_limit"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: Default block size handed to the parsers [bytes of decompressed text].
 CHUNK_BYTES = 8 << 20
+#: Longest line a text trace may hold [bytes] (option ``max_line_bytes``, CLI ``--max-line-bytes``). Trace lines
+#: are < 200 bytes; a wide CSV stays far below. Also keeps every field under the csv module's 131,072-character
+#: field limit, and bounds the memory a line without a newline can take.
+MAX_LINE_BYTES = 1 << 16
+#: Most decompressed bytes read from one source [bytes] (option ``max_input_bytes``, CLI ``--max-input-bytes``):
+#: bounds the time spent on input that holds few requests (comments, skipped events, a decompression bomb).
+#: 20 million requests (the request limit) of blkparse text, ~8 events of ~90 bytes each, is ~14 GB.
+MAX_INPUT_BYTES = 16 << 30
+#: Most characters of file content quoted in an error message [characters].
+QUOTE_CHARS = 80
+#: Decompression errors of corrupt or truncated gzip / zstd input.
+_DECOMPRESS_ERRORS: tuple = (EOFError, OSError, zlib.error)
 
 
 class TraceFormatError(ValueError):
@@ -39,6 +55,33 @@ class TraceFormatError(ValueError):
         super().__init__(message)
         self.line = line
         self.field = field
+
+
+def quote(text: str | bytes, limit: int = QUOTE_CHARS) -> str:
+    """``repr`` of file content for an error message, cut to ``limit`` characters.
+
+    >>> quote("x" * 200, 5)
+    "'xxxxx'... (200 characters)"
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text[: limit * 4]).decode("utf-8", errors="replace") + ("\ufffd" * (len(text) > limit * 4))
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def check_limit(name: str, value: Any) -> int:
+    """Validate a size limit option (an integer >= 1) and return it.
+
+    >>> check_limit("max_line_bytes", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_line_bytes must be an integer >= 1 (got 0)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1 (got {value!r})")
+    return int(value)
 
 
 def source_name(src: Any) -> str:
@@ -61,6 +104,7 @@ class _Counting(io.RawIOBase):
         self.raw = raw
         self.prefix = prefix
         self.count = 0
+        self.tap = None  # called with every chunk read (zstd frame check)
 
     def readable(self) -> bool:
         return True
@@ -70,6 +114,8 @@ class _Counting(io.RawIOBase):
         if self.prefix:
             k = min(n, len(self.prefix))
             b[:k] = self.prefix[:k]
+            if self.tap is not None:
+                self.tap(self.prefix[:k])
             self.prefix = self.prefix[k:]
             self.count += k
             return k
@@ -78,6 +124,8 @@ class _Counting(io.RawIOBase):
             return 0
         k = len(data)
         b[:k] = data
+        if self.tap is not None:
+            self.tap(data)
         self.count += k
         return k
 
@@ -99,12 +147,126 @@ def _total_size(src: Any, fh) -> int | None:
     return None
 
 
+def _label(src: Any) -> str:
+    """How messages name a source: the path as given, else the upload's name."""
+    if isinstance(src, (str, os.PathLike)):
+        return os.fspath(src)
+    name = getattr(src, "name", None)
+    return str(name) if name else "the uploaded data"
+
+
+class _ZstdFrames:
+    """Follows the frame structure of a Zstandard stream (RFC 8878) as its bytes are read.
+
+    The decompressor returns end-of-data quietly when the input stops inside a frame; this
+    tells a complete stream (every frame closed) from a truncated or corrupt one.
+    """
+
+    def __init__(self):
+        self.state, self.need, self.hdr, self.skip = "magic", 4, b"", 0
+        self.checksum = 0
+        self.error = ""
+
+    def feed(self, data: bytes) -> None:
+        i, n = 0, len(data)
+        while i < n and not self.error:
+            if self.skip:
+                k = min(self.skip, n - i)
+                self.skip -= k
+                i += k
+                continue
+            k = min(self.need - len(self.hdr), n - i)
+            self.hdr += data[i:i + k]
+            i += k
+            if len(self.hdr) == self.need:
+                h, self.hdr = self.hdr, b""
+                self._step(h)
+
+    def _step(self, h: bytes) -> None:
+        v = int.from_bytes(h, "little")
+        if self.state == "magic":
+            if v == 0xFD2FB528:
+                self.state, self.need = "descriptor", 1
+            elif v & 0xFFFFFFF0 == 0x184D2A50:  # skippable frame
+                self.state, self.need = "skippable", 4
+            else:
+                self.error = "data after the last frame is not a zstd frame"
+        elif self.state == "skippable":
+            self.skip, self.state, self.need = v, "magic", 4
+        elif self.state == "descriptor":
+            single = (v >> 5) & 1
+            self.checksum = (v >> 2) & 1
+            rest = (1 - single) + (0, 1, 2, 4)[v & 3] + (single, 2, 4, 8)[v >> 6]
+            self.state, self.need = ("header", rest) if rest else ("block", 3)
+        elif self.state == "header":
+            self.state, self.need = "block", 3
+        elif self.state == "block":
+            kind, size = (v >> 1) & 3, v >> 3
+            if kind == 3:
+                self.error = "reserved block type"
+                return
+            self.skip = 1 if kind == 1 else size
+            if v & 1:  # last block of the frame
+                self.state, self.need = ("checksum", 4) if self.checksum else ("magic", 4)
+        elif self.state == "checksum":
+            self.state, self.need = "magic", 4
+
+    def complete(self) -> bool:
+        return not self.error and self.state == "magic" and not self.hdr and not self.skip
+
+
+class _Checked(io.RawIOBase):
+    """The decompressed stream: decompression errors and the byte limit become TraceFormatError naming the file."""
+
+    def __init__(self, stream, label: str, codec: str | None, frames: _ZstdFrames | None, max_input_bytes: int | None):
+        self.stream, self.label, self.codec, self.frames = stream, label, codec, frames
+        self.max_input_bytes = max_input_bytes
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def _corrupt(self, why: str) -> TraceFormatError:
+        return TraceFormatError(f"{self.label}: corrupt or truncated {self.codec} data ({why})")
+
+    def read(self, n: int = -1) -> bytes:
+        if self.max_input_bytes is not None:
+            n = self.max_input_bytes + 1 - self.count if n is None or n < 0 else min(n, self.max_input_bytes + 1
+                                                                                       - self.count)
+        try:
+            data = self.stream.read(n) if n is not None and n >= 0 else self.stream.read()
+        except TraceFormatError:
+            raise
+        except _DECOMPRESS_ERRORS as e:
+            raise self._corrupt(str(e) or type(e).__name__) from None
+        except Exception as e:  # zstandard.ZstdError (not imported unless needed)
+            if type(e).__name__ != "ZstdError":
+                raise
+            raise self._corrupt(str(e)) from None
+        self.count += len(data)
+        if self.max_input_bytes is not None and self.count > self.max_input_bytes:
+            raise TraceFormatError(
+                f"{self.label}: more than {self.max_input_bytes:,} bytes of (decompressed) text, the limit "
+                "max_input_bytes (CLI --max-input-bytes); raise it to read a larger trace, or give a maximum "
+                "number of requests")
+        if not data and n != 0 and self.frames is not None and not self.frames.complete():
+            raise self._corrupt(self.frames.error or "the data ends inside a frame")
+        return data
+
+    def readinto(self, b) -> int:
+        data = self.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+
 @contextmanager
-def open_source(src: Any, progress: Callable[[float], None] | None = None):
+def open_source(src: Any, progress: Callable[[float], None] | None = None, *, max_input_bytes: int | None = None):
     """Open ``src`` as a decompressed binary stream.
 
     Yields ``(stream, report)``: ``report()`` calls ``progress`` with the fraction of the
     input consumed (0..1) when the input size is known, else with the bytes consumed.
+    Reading raises :class:`TraceFormatError` naming the file on corrupt or truncated gzip /
+    zstd data and when more than ``max_input_bytes`` decompressed bytes are read.
     """
     own = False
     if isinstance(src, (bytes, bytearray, memoryview)):
@@ -126,20 +288,27 @@ def open_source(src: Any, progress: Callable[[float], None] | None = None):
         total = _total_size(src, fh)
     else:
         raise TypeError(f"trace source must be a path, bytes or a binary file object, not {type(src).__name__}")
+    if max_input_bytes is not None:
+        max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
     try:
         head = fh.read(4)
         if isinstance(head, str):
             raise TypeError("open the trace in binary mode ('rb'), not text mode")
         counting = _Counting(fh, head)
         buffered = io.BufferedReader(counting, buffer_size=1 << 20)
+        frames = None
         if head.startswith(GZIP_MAGIC):
-            stream = gzip.GzipFile(fileobj=buffered, mode="rb")
+            codec, raw = "gzip", gzip.GzipFile(fileobj=buffered, mode="rb")
         elif head.startswith(ZSTD_MAGIC):
             import zstandard
 
-            stream = zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)
+            frames = _ZstdFrames()
+            counting.tap = frames.feed
+            codec = "zstd"
+            raw = zstandard.ZstdDecompressor().stream_reader(buffered, read_across_frames=True)
         else:
-            stream = buffered
+            codec, raw = None, buffered
+        stream = _Checked(raw, _label(src), codec, frames, max_input_bytes)
 
         def report(done: bool = False) -> None:
             if progress is None:
@@ -155,26 +324,56 @@ def open_source(src: Any, progress: Callable[[float], None] | None = None):
             fh.close()
 
 
-def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES) -> Iterator[tuple[bytes, int]]:
+def _long_line(fmt: str, line: int, max_line_bytes: int) -> TraceFormatError:
+    return TraceFormatError(f"{fmt}: line {line}: longer than {max_line_bytes:,} bytes, the limit max_line_bytes "
+                            "(CLI --max-line-bytes); is this a text trace?", line=line)
+
+
+def _check_line_lengths(block: bytes, line0: int, max_line_bytes: int, fmt: str) -> None:
+    if len(block) <= max_line_bytes:
+        return
+    buf = np.frombuffer(block, np.uint8)
+    ends = np.flatnonzero(buf == 10)
+    if not len(ends) or ends[-1] != len(buf) - 1:
+        ends = np.append(ends, len(buf))
+    lengths = np.diff(ends, prepend=-1) - 1
+    long = lengths > max_line_bytes
+    if long.any():
+        raise _long_line(fmt, line0 + int(np.argmax(long)), max_line_bytes)
+
+
+def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int | None = None,
+                fmt: str = "trace") -> Iterator[tuple[bytes, int]]:
     """Yield ``(block, first_line_number)``: blocks of whole lines from ``stream``.
 
     Every block but possibly the last ends with a newline; line numbers are 1-based.
-    A single line longer than ``chunk_bytes`` is kept whole.
+    A single line longer than ``chunk_bytes`` is kept whole; a line longer than
+    ``max_line_bytes`` (None: no limit) raises :class:`TraceFormatError` naming it.
     """
     line_no = 1
-    tail = b""
+    pending: list[bytes] = []  # a partial line, in pieces (no re-copy as it grows)
+    plen = 0
     while True:
         data = stream.read(chunk_bytes)
         if not data:
-            if tail:
+            if pending:
+                tail = b"".join(pending)
+                if max_line_bytes is not None:
+                    _check_line_lengths(tail, line_no, max_line_bytes, fmt)
                 yield tail, line_no
             return
-        buf = tail + data if tail else data
-        cut = buf.rfind(b"\n")
+        cut = data.rfind(b"\n")
         if cut < 0:
-            tail = buf
+            pending.append(data)
+            plen += len(data)
+            if max_line_bytes is not None and plen > max_line_bytes:
+                raise _long_line(fmt, line_no, max_line_bytes)
             continue
-        block, tail = buf[: cut + 1], buf[cut + 1:]
+        block = b"".join([*pending, data[: cut + 1]]) if pending else data[: cut + 1]
+        rest = data[cut + 1:]
+        pending, plen = ([rest], len(rest)) if rest else ([], 0)
+        if max_line_bytes is not None:
+            _check_line_lengths(block, line_no, max_line_bytes, fmt)
         yield block, line_no
         line_no += block.count(b"\n")
 
@@ -203,6 +402,11 @@ def peek_text(src: Any, n_bytes: int = 64 << 10) -> str:
     """The first ``n_bytes`` of the decompressed source as text (for format sniffing)."""
     with open_source(src) as (stream, _):
         data = stream.read(n_bytes)
+        while len(data) < n_bytes:  # a decompressor may return less than asked before the end
+            more = stream.read(n_bytes - len(data))
+            if not more:
+                break
+            data += more
     if hasattr(src, "seek") and not isinstance(src, (str, os.PathLike)):
         try:
             src.seek(0)

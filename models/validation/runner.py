@@ -17,6 +17,7 @@ from models.validation.rules import (
     NOT_HERE,
     REPRODUCED,
     STATUSES,
+    Catalogue,
     NotHere,
     Outcome,
     apply_circular,
@@ -71,8 +72,14 @@ def reason_for(claim: Claim, outcome: Outcome, status: str, rule_status: str) ->
         parts.append(f"Circular: {claim.circular.rstrip('.')}.")
         if status == CIRCULAR:
             parts.append(f"The rule alone says {rule_status}.")
+    rule = claim.rule
+    capped = isinstance(rule, Catalogue) and rule.assumed and rule.inner.judge(claim.paper, outcome) == REPRODUCED
+    if isinstance(rule, Catalogue) and rule.assumed:
+        parts.append(f"Catalogue check, not a model run: rests on assumed catalogue value(s) "
+                     f"({', '.join(rule.assumed)} in data/devices.csv), so it counts as partly at most.")
     if status != CIRCULAR:
-        parts.append(claim.why_differs or f"Outside the rule: {claim.rule.text(claim.paper)}.")
+        if not capped:
+            parts.append(claim.why_differs or f"Outside the rule: {claim.rule.text(claim.paper)}.")
         if outcome.note:
             parts.append(outcome.note)
     text = " ".join(p.strip() for p in parts if p.strip())

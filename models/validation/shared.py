@@ -38,6 +38,9 @@ __all__ = [
     "paging_best",
     "file_cache_gains",
     "device",
+    "catalogue_values",
+    "catalogue_data",
+    "catalogue_rule",
 ]
 
 #: Seed 003's seven traces, by our synthetic preset names (Table II + Randw).
@@ -87,6 +90,33 @@ def device(name: str):
     from models.devices import get_device
 
     return get_device(name)
+
+
+def catalogue_values(refs) -> list[tuple[str, float, str]]:
+    """``(ref, value, provenance kind)`` of catalogue entries ``"device.column"``."""
+    out = []
+    for ref in refs:
+        name, col = ref.split(".", 1)
+        d = device(name)
+        out.append((ref, float(getattr(d, col)), d.provenance.get(col, "assumed")))
+    return out
+
+
+def catalogue_data(refs) -> str:
+    """The ``data`` text of a catalogue check: each entry with its value and provenance kind."""
+    from models.validation.render import fmt_number
+
+    items = ", ".join(f"{ref} = {fmt_number(v)} ({kind})" for ref, v, kind in catalogue_values(refs))
+    return f"catalogue check on data/devices.csv: {items}"
+
+
+def catalogue_rule(inner, refs):
+    """A :class:`~models.validation.rules.Catalogue` rule around ``inner``, listing the assumed entries."""
+    from models.provenance import ASSUMED
+    from models.validation.rules import Catalogue
+
+    assumed = tuple(ref for ref, _, kind in catalogue_values(refs) if kind == ASSUMED)
+    return Catalogue(inner=inner, assumed=assumed, why=inner.why)
 
 
 # ----------------------------------------------------------------------------- seed 000

@@ -271,7 +271,7 @@ def _page(name: str, **query) -> AppTest:
     ("break_even.py", {"max_accesses": "500"}, "max_accesses"),           # field le=1000 vs slider max 50
     ("break_even.py", {"block_size_bytes": "1000"}, "block_size_bytes"),  # not a power of two
     ("break_even.py", {"device": "no-such-device"}, "device"),
-    ("break_even.py", {"mode": "manual", "t_ns": "0.0001"}, "t_ns"),      # below the widget's 0.001
+    ("break_even.py", {"mode": "manual", "t_ns": "0"}, "t_ns"),           # BreakEvenInputs: t_ns > 0
     ("workload.py", {"zipf_alpha": "2.5"}, "zipf_alpha"),
     ("workload.py", {"iosize_bytes": "1000"}, "iosize_bytes"),
     ("workload.py", {"configs": "hdd,nosuch"}, "configs"),

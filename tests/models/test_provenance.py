@@ -117,7 +117,10 @@ def test_device_char_presets_are_built_from_the_registry():
 
 def test_the_mail_preset_says_it_was_reshaped_after_the_result():
     p = param("trace.mail.run_requests")
-    assert p.kind == pv.ASSUMED and "after seeing the result" in p.provenance.source.lower()
+    # reshaped after seeing seed 003's Fig. 5 Mail result: derived from that result, not merely assumed
+    assert p.kind == pv.DERIVED and p.provenance.seed == "003"
+    assert "after seeing the result" in p.provenance.source.lower() and "fig. 5" in p.provenance.source.lower()
+    assert (p.provenance.low, p.provenance.high) == (16.0, 1024.0)
 
 
 # ----------------------------------------------------------------------------- models read the registry

@@ -15,6 +15,16 @@ the line and field on bad input. Common keyword options of every reader:
     when the input size is unknown.
 ``chunk_bytes``
     Size of the text blocks handed to the parser [bytes].
+``max_line_bytes``
+    Longest line accepted [bytes] (default :data:`~models.traces.source.MAX_LINE_BYTES`;
+    CLI ``--max-line-bytes``).
+``max_input_bytes``
+    Most decompressed bytes read [bytes] (default :data:`~models.traces.source.MAX_INPUT_BYTES`;
+    CLI ``--max-input-bytes``).
+
+Integers are parsed exactly (int64, never through a float), device numbers must fit 0..2**31-1,
+corrupt or truncated gzip / zstd input is a TraceFormatError naming the file, and a result never
+depends on ``chunk_bytes``.
 
 >>> [f.name for f in FORMATS.values() if f.kind == "memory"]
 ['lackey', 'npz']

@@ -22,7 +22,7 @@ from models.traces.formats.parsing import (
     scaled_column,
     time_column_ns,
 )
-from models.traces.source import CHUNK_BYTES
+from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 __all__ = ["read_blkparse", "DESCRIPTION", "PATTERN"]
 
@@ -33,7 +33,8 @@ _FIELDS = ["dev", "cpu", "seq", "time", "pid", "action", "rwbs", "sector", "plus
 
 
 def read_blkparse(src, *, action: str = "Q", name: str | None = None, max_requests: int | None = None,
-                  progress=None, chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
+                  progress=None, chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read blkparse's default text output, keeping the events of one ``action``.
 
     Event lines look like ``8,0 3 1 0.000000000 697 Q R 223490 + 8 [kjournald]``: device
@@ -56,7 +57,7 @@ def read_blkparse(src, *, action: str = "Q", name: str | None = None, max_reques
 
     def parse(block, line0, state):
         ck = Chunk("blkparse", block, line0, comment=None)
-        df = read_frame(ck, _FIELDS, r"\s+", usecols=_FIELDS, dtype=str)
+        df = read_frame(ck, _FIELDS, r"\s+", usecols=_FIELDS, dtype=str, short_rows=True)
         if not len(df):
             return None
         is_ev = df["dev"].str.fullmatch(r"\d+,\d+", na=False) & (df["action"] == action) & (df["plus"] == "+")
@@ -79,4 +80,5 @@ def read_blkparse(src, *, action: str = "Q", name: str | None = None, max_reques
         return finish_chunk(sub_ck, cols, "sector", "count")
 
     return parse_source(src, parse, fmt="blkparse", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, meta={"action": action})
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes, meta={"action": action})

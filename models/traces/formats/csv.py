@@ -17,6 +17,7 @@ from models.traces.formats.parsing import (
     TIME_UNITS,
     Chunk,
     check_sector_size,
+    device_column,
     finish_chunk,
     int_column,
     op_column,
@@ -25,7 +26,14 @@ from models.traces.formats.parsing import (
     scaled_column,
     time_column_ns,
 )
-from models.traces.source import CHUNK_BYTES, data_lines
+from models.traces.source import (
+    CHUNK_BYTES,
+    MAX_INPUT_BYTES,
+    MAX_LINE_BYTES,
+    TraceFormatError,
+    data_lines,
+    quote,
+)
 
 __all__ = ["read_csv_trace", "parse_op_map", "guess_columns", "SCSI_OP_MAP", "DESCRIPTION"]
 
@@ -139,6 +147,9 @@ def guess_columns(text: str) -> dict | None:
 
 
 def _split_header(line: str, sep: str) -> list[str]:
+    if line.count('"') % 2:  # pandas would let the quote run into the data lines (chunk-size dependent)
+        raise TraceFormatError(f"csv: the first line has an unbalanced quote '\"' (a quoted field must close on "
+                               f"the same line): {quote(line)}", line=None)
     if sep == r"\s+":
         return line.split()
     try:
@@ -160,7 +171,9 @@ def _resolve(ref, names: list[str], what: str) -> int:
         return low.index(s.lower())
     if s.isdigit() and int(s) < len(names):
         return int(s)
-    raise ValueError(f"{what} {ref!r} not found; columns: {', '.join(names)}")
+    cols = ", ".join(names)
+    cols = cols if len(cols) <= 200 else f"{cols[:200]}... ({len(names)} columns)"
+    raise ValueError(f"{what} {quote(str(ref))} not found; columns: {cols}")
 
 
 def _separator(sep: str) -> str:
@@ -176,7 +189,8 @@ def _separator(sep: str) -> str:
 def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_col=None, op_col=None, device_col=None,
                    sector_size: int = 512, size_unit: str = "bytes", time_unit: str = "s",
                    op_map: str | dict | None = None, header: bool = True, sep: str = ",", name: str | None = None,
-                   max_requests: int | None = None, progress=None, chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
+                   max_requests: int | None = None, progress=None, chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read a delimited text trace with a column mapping.
 
     Parameters
@@ -266,9 +280,10 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
             "is_write": op_column(df, c["op"], field["op"], ck, ops) if "op" in c else np.zeros(n, bool),
             "offset_bytes": off,
             "size_bytes": scaled_column(df, c["size"], field["size"], ck, size_mult),
-            "device": int_column(df, c["device"], field["device"], ck) if "device" in c else np.zeros(n, np.int32),
+            "device": device_column(df, c["device"], field["device"], ck) if "device" in c else np.zeros(n, np.int32),
         }
         return finish_chunk(ck, cols, field.get("offset", field.get("lba")), field["size"])
 
     return parse_source(src, parse, fmt="csv", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, meta={"sector_size": sector_size})
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})

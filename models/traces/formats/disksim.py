@@ -22,7 +22,7 @@ from models.traces.formats.parsing import (
     read_frame,
     scaled_column,
 )
-from models.traces.source import CHUNK_BYTES
+from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 __all__ = ["read_disksim_validate", "DESCRIPTION", "PATTERN"]
 
@@ -33,7 +33,8 @@ _FIELDS = ["op", "cache", "lbn", "nsectors", "service_us", "interarrival_us"]
 
 
 def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = None, max_requests: int | None = None,
-                          progress=None, chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
+                          progress=None, chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read a DiskSim validation trace (``R|W Hit|Miss lbn nsectors service_us interarrival_us``).
 
     These traces (DiskSim ``valid/*.trace``) record a measured drive's service time per
@@ -62,8 +63,9 @@ def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = Non
         if (service < 0).any():
             r = int(np.argmax(service < 0))
             ck.fail(r, "service_us", "is negative", str(service[r]))
-        t_us = np.cumsum(inter) + state.get("t_us", 0.0)
-        late = ~(np.round(t_us * 1e3) < 2.0**63)
+        with np.errstate(over="ignore"):  # an overflow to inf is reported just below
+            t_us = np.cumsum(inter) + state.get("t_us", 0.0)
+            late = ~(np.round(t_us * 1e3) < 2.0**63)
         if late.any():
             r = int(np.argmax(late))
             ck.fail(r, "interarrival_us", f"makes the arrival time exceed {I64_MAX // 1000} us",
@@ -84,4 +86,5 @@ def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = Non
         return finish_chunk(ck, cols, "lbn", "nsectors")
 
     return parse_source(src, parse, fmt="disksim", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, meta={"sector_size": sector_size})
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})

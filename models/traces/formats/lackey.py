@@ -11,7 +11,13 @@ import numpy as np
 
 from models.traces.core import MemTrace
 from models.traces.formats.parsing import parse_source
-from models.traces.source import CHUNK_BYTES, TraceFormatError
+from models.traces.source import (
+    CHUNK_BYTES,
+    MAX_INPUT_BYTES,
+    MAX_LINE_BYTES,
+    TraceFormatError,
+    quote,
+)
 
 __all__ = ["read_lackey", "DESCRIPTION", "PATTERN"]
 
@@ -94,16 +100,19 @@ def _parse_lackey_block(block: bytes, line0: int):
             field = "address"
         else:
             what, field = "field 'size' is not a decimal size [bytes]", "size"
-        raise TraceFormatError(f"lackey: line {line}: {what}: {text!r}", line=line, field=field)
-    if (size > 65535).any():
-        i = int(np.argmax(size > 65535))
-        raise TraceFormatError(f"lackey: line {line0 + int(r[i])}: field 'size' is larger than 65535 bytes",
+        raise TraceFormatError(f"lackey: line {line}: {what}: {quote(text)}", line=line, field=field)
+    bad = (size < 1) | (size > 65535)
+    if bad.any():
+        i = int(np.argmax(bad))
+        what = "is 0 (an access of at least 1 byte)" if size[i] < 1 else "is larger than 65535 bytes"
+        raise TraceFormatError(f"lackey: line {line0 + int(r[i])}: field 'size' {what}",
                                line=line0 + int(r[i]), field="size")
     return addr, size.astype(np.uint16), kind
 
 
 def read_lackey(src, *, name: str | None = None, max_requests: int | None = None, progress=None,
-                chunk_bytes: int = CHUNK_BYTES) -> MemTrace:
+                chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> MemTrace:
     """Read a valgrind ``--tool=lackey --trace-mem=yes`` trace into a :class:`MemTrace`.
 
     Records are ``I  0400d7d4,8`` (instruction fetch) and `` L|S|M 04222cac,8`` (load, store,
@@ -126,5 +135,6 @@ def read_lackey(src, *, name: str | None = None, max_requests: int | None = None
         return {"address": a, "size": s, "kind": k}
 
     return parse_source(src, parse, fmt="lackey", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, kind="memory")
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes, kind="memory")
 

@@ -13,6 +13,7 @@ from models.traces.core import BlockTrace
 from models.traces.formats.parsing import (
     Chunk,
     check_sector_size,
+    device_column,
     finish_chunk,
     int_column,
     parse_source,
@@ -20,7 +21,7 @@ from models.traces.formats.parsing import (
     scaled_column,
     time_column_ns,
 )
-from models.traces.source import CHUNK_BYTES
+from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 __all__ = ["read_mqsim", "DESCRIPTION", "PATTERN"]
 
@@ -31,7 +32,8 @@ _FIELDS = ["arrival_ns", "device", "lba_sector", "size_sectors", "type"]
 
 
 def read_mqsim(src, *, time_unit: str = "ns", sector_size: int = 512, name: str | None = None,
-               max_requests: int | None = None, progress=None, chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
+               max_requests: int | None = None, progress=None, chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read an MQSim / DiskSim ASCII trace.
 
     One request per line: ``arrival device lba_sector size_sectors type`` with type 1 = read,
@@ -74,9 +76,10 @@ def read_mqsim(src, *, time_unit: str = "ns", sector_size: int = 512, name: str 
             "is_write": typ == 0,
             "offset_bytes": scaled_column(df, "lba_sector", "lba_sector", ck, sector_size),
             "size_bytes": scaled_column(df, "size_sectors", "size_sectors", ck, sector_size),
-            "device": int_column(df, "device", "device", ck),
+            "device": device_column(df, "device", "device", ck),
         }
         return finish_chunk(ck, cols, "lba_sector", "size_sectors")
 
     return parse_source(src, parse, fmt="mqsim", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, meta={"sector_size": sector_size})
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})

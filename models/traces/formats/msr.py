@@ -15,6 +15,7 @@ from models.traces.core import BlockTrace
 from models.traces.formats.parsing import (
     I64_MAX,
     Chunk,
+    device_column,
     finish_chunk,
     int_column,
     op_column,
@@ -22,7 +23,7 @@ from models.traces.formats.parsing import (
     read_frame,
     scaled_column,
 )
-from models.traces.source import CHUNK_BYTES
+from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 __all__ = ["read_msr", "DESCRIPTION", "PATTERN"]
 
@@ -56,7 +57,8 @@ def _filetime_ns(df: pd.DataFrame, ck: Chunk, state: dict) -> np.ndarray:
 
 
 def read_msr(src, *, name: str | None = None, max_requests: int | None = None, progress=None,
-             chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
+             chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read an MSR Cambridge trace (``Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime``).
 
     ``Timestamp`` and ``ResponseTime`` are Windows FILETIME ticks (100 ns), ``Type`` is Read or
@@ -80,11 +82,12 @@ def read_msr(src, *, name: str | None = None, max_requests: int | None = None, p
             "is_write": op_column(df, "type", "type", ck, {"read": False, "write": True}),
             "offset_bytes": int_column(df, "offset", "offset", ck),
             "size_bytes": int_column(df, "size", "size", ck),
-            "device": int_column(df, "disk", "disk", ck),
+            "device": device_column(df, "disk", "disk", ck),
             "meta:response_ns": scaled_column(df, "response_time", "response_time", ck, 100, signed=True,
                                               unit=" (100 ns)"),
         }
         return finish_chunk(ck, cols, "offset", "size")
 
     return parse_source(src, parse, fmt="msr", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes)
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes)

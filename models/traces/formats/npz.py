@@ -26,11 +26,18 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
+import os
+import struct
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 
 from models.traces.core import MemTrace
+from models.traces.formats.parsing import I64_MAX
+from models.traces.source import MAX_INPUT_BYTES, TraceFormatError, check_limit, quote
 
 __all__ = ["FORMAT_VERSION", "LINE_BYTES", "MAGIC", "DESCRIPTION", "read_memtrace_npz", "save_memtrace_npz"]
 
@@ -84,12 +91,68 @@ def save_memtrace_npz(path, address, kind, size, meta: dict | None = None, *, li
     return path
 
 
+#: Errors of a corrupt zip archive or ``.npy`` member (turned into TraceFormatError naming the file).
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError, RuntimeError,
+               struct.error, lzma.LZMAError, KeyError)
+#: Largest ``meta`` member [characters].
+_META_CHARS = 1 << 20
+
+
+def _member(zf: zipfile.ZipFile, name: str, max_items: int | None, max_input_bytes: int, label: str,
+            limit: str = "the limit max_input_bytes={:,} (CLI --max-input-bytes)") -> np.ndarray:
+    """Array ``name`` of the archive, reading at most ``max_items`` elements (never more than the byte limit)."""
+    with zf.open(name + ".npy") as fp:
+        version = np.lib.format.read_magic(fp)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
+        else:
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
+        if dtype.hasobject:
+            raise TraceFormatError(f"{label}: array {name!r} holds Python objects, not numbers")
+        n = int(np.prod(shape, dtype=object))
+        take = n if max_items is None else min(n, max_items)
+        nbytes = take * dtype.itemsize
+        if nbytes > max_input_bytes:
+            raise TraceFormatError(f"{label}: array {name!r} holds {nbytes:,} bytes, more than "
+                                   + limit.format(max_input_bytes))
+        data = fp.read(nbytes)
+        if take == n:
+            fp.read(1)  # reach the member's end: zipfile checks its CRC-32 there
+    if len(data) != nbytes:
+        raise TraceFormatError(f"{label}: array {name!r} is truncated ({len(data)} of {nbytes} bytes)")
+    a = np.frombuffer(data, dtype=dtype)
+    return a.reshape(shape) if take == n else a
+
+
+def _int_array(a: np.ndarray, name: str, label: str, lo: int, hi: int) -> np.ndarray:
+    """A 1-D integer array with values in lo..hi (as int64), else TraceFormatError."""
+    if a.ndim != 1:
+        raise TraceFormatError(f"{label}: array {name!r} must be one-dimensional (shape {a.shape})")
+    if a.dtype.kind not in "iu":
+        raise TraceFormatError(f"{label}: array {name!r} must hold integers (dtype {a.dtype})")
+    if len(a):
+        if a.dtype.kind == "u":
+            bad = a > np.uint64(hi)
+            if lo > 0:
+                bad |= a < np.uint64(lo)
+        else:
+            bad = (a < lo) | (a > hi)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise TraceFormatError(f"{label}: array {name!r}: element {i} is {a[i]}, outside {lo}..{hi}")
+    return a.astype(np.int64)
+
+
 def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None = None, progress=None,
-                      chunk_bytes: int | None = None) -> MemTrace:
+                      chunk_bytes: int | None = None, max_line_bytes: int | None = None,
+                      max_input_bytes: int = MAX_INPUT_BYTES) -> MemTrace:
     """Read a ``.npz`` memory trace (path, bytes or binary file object) into a :class:`MemTrace`.
 
-    ``progress`` and ``chunk_bytes`` are the common reader options; they have no effect here
-    (loading is one decompression).
+    ``progress``, ``chunk_bytes`` and ``max_line_bytes`` are the common reader options; they have no
+    effect here (loading is one decompression). Only the first ``max_requests`` elements of each
+    array are decompressed, and at most ``max_input_bytes`` per array. Every value is checked:
+    ``line_bytes`` a power of two, ``kind`` 0..3, ``size`` 1..65535, addresses inside 0..2**63-1;
+    a corrupt archive or value raises :class:`~models.traces.source.TraceFormatError` naming the file.
 
     >>> buf = io.BytesIO()
     >>> np.savez(buf, line_delta=np.array([1, 1, -1]), line_bytes=np.int64(64), kind=np.uint8([1, 2, 3]),
@@ -100,26 +163,70 @@ def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None 
     """
     if max_requests is not None and max_requests < 1:
         raise ValueError(f"max_requests must be >= 1 (got {max_requests})")
-    is_path = isinstance(src, (str, Path))
-    data = io.BytesIO(bytes(src)) if isinstance(src, (bytes, bytearray, memoryview)) else src
+    max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
+    is_path = isinstance(src, (str, os.PathLike))
+    label = os.fspath(src) if is_path else (getattr(src, "name", None) or "the uploaded .npz file")
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        data = io.BytesIO(bytes(src))
+    else:
+        data = src
+        if hasattr(src, "seek"):
+            try:
+                src.seek(0)
+            except (OSError, ValueError):
+                pass
     try:
-        z = np.load(data, allow_pickle=False)
-    except Exception as exc:  # noqa: BLE001 - re-raised with the file named
-        raise ValueError(f"not a memory-trace .npz file ({src if is_path else 'upload'}): {exc}") from None
-    with z:
-        missing = {"line_delta", "line_bytes", "kind", "size"} - set(z.files)
-        if missing:
-            raise ValueError(f"memory-trace .npz: missing array(s) {', '.join(sorted(missing))}")
-        sl = slice(None, max_requests)
-        delta = z["line_delta"][sl].astype(np.int64, copy=False)
-        line = int(z["line_bytes"])
-        kind = z["kind"][sl]
-        size = z["size"][sl]
-        meta = json.loads(str(z["meta"])) if "meta" in z.files else {}
-    addr = np.cumsum(delta, dtype=np.int64)
-    if len(addr) and addr.min() < 0:
-        raise ValueError("memory-trace .npz: negative address after decoding line_delta")
-    addr *= line
-    stem = Path(str(src)).stem if is_path else "memtrace"
-    meta = dict(meta, format="npz", source=str(src) if is_path else "upload")
-    return MemTrace(addr.view(np.uint64), size.astype(np.uint16), kind, name=name or stem, meta=meta)
+        with zipfile.ZipFile(data) as zf:
+            files = {n[:-4] for n in zf.namelist() if n.endswith(".npy")}
+            missing = {"line_delta", "line_bytes", "kind", "size"} - files
+            if missing:
+                raise TraceFormatError(f"{label}: not a memory-trace .npz file: missing array(s) "
+                                       f"{', '.join(sorted(missing))}")
+            delta = _member(zf, "line_delta", max_requests, max_input_bytes, label)
+            line_a = _member(zf, "line_bytes", None, 8, label, "{} (one integer)")
+            kind = _member(zf, "kind", max_requests, max_input_bytes, label)
+            size = _member(zf, "size", max_requests, max_input_bytes, label)
+            meta_a = _member(zf, "meta", None, 4 * _META_CHARS, label, "{:,} (a JSON text)") if "meta" in files else None
+    except TraceFormatError:
+        raise
+    except _ZIP_ERRORS as exc:
+        raise TraceFormatError(f"{label}: not a valid memory-trace .npz file ({quote(str(exc) or type(exc).__name__)})"
+                               ) from None
+    if line_a.size != 1 or line_a.dtype.kind not in "iu":
+        raise TraceFormatError(f"{label}: 'line_bytes' must be one integer (got shape {line_a.shape}, "
+                               f"dtype {line_a.dtype})")
+    line = int(line_a.reshape(-1)[0])
+    if line < 1 or line & (line - 1) or line > 1 << 30:
+        raise TraceFormatError(f"{label}: 'line_bytes' must be a power of two 1..2**30 [bytes] (got {line})")
+    delta = _int_array(delta, "line_delta", label, -I64_MAX, I64_MAX)
+    kind = _int_array(kind, "kind", label, 0, 3)
+    size = _int_array(size, "size", label, 1, 65535)
+    if not len(delta) == len(kind) == len(size):
+        raise TraceFormatError(f"{label}: arrays line_delta, kind and size differ in length "
+                               f"({len(delta)}, {len(kind)}, {len(size)})")
+    lines = np.cumsum(delta, dtype=np.int64)
+    prev = lines - delta
+    over = ((prev ^ lines) & (delta ^ lines)) < 0  # int64 overflow of the running sum
+    top = I64_MAX // line
+    bad = over | (lines < 0) | (lines > top)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise TraceFormatError(f"{label}: reference {i}: the address (line_delta summed up to it, times "
+                               f"line_bytes={line}) is outside 0..{I64_MAX} bytes")
+    meta: dict = {}
+    if meta_a is not None:
+        if meta_a.ndim != 0 or meta_a.dtype.kind not in "US":
+            raise TraceFormatError(f"{label}: 'meta' must be one JSON string (got shape {meta_a.shape}, "
+                                   f"dtype {meta_a.dtype})")
+        text = meta_a.item()
+        text = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else str(text)
+        try:
+            meta = json.loads(text)
+        except ValueError as exc:
+            raise TraceFormatError(f"{label}: 'meta' is not valid JSON ({exc})") from None
+        if not isinstance(meta, dict):
+            raise TraceFormatError(f"{label}: 'meta' must be a JSON object (got {quote(text)})")
+    addr = lines * np.int64(line)
+    stem = Path(os.fspath(src)).stem if is_path else "memtrace"
+    meta = dict(meta, format="npz", source=os.fspath(src) if is_path else "upload")
+    return MemTrace(addr.view(np.uint64), size.astype(np.uint16), kind.astype(np.uint8), name=name or stem, meta=meta)

@@ -17,23 +17,37 @@ from __future__ import annotations
 
 import csv
 import io
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.source import TraceFormatError, data_lines, iter_blocks, open_source, source_name
+from models.traces.source import (
+    MAX_INPUT_BYTES,
+    MAX_LINE_BYTES,
+    TraceFormatError,
+    check_limit,
+    data_lines,
+    iter_blocks,
+    open_source,
+    quote,
+    source_name,
+)
 
 __all__ = [
     "I64_MAX",
+    "DEVICE_MAX",
     "TIME_UNITS",
     "Chunk",
     "SubChunk",
     "read_frame",
     "int_column",
+    "device_column",
     "scaled_column",
     "float_column",
     "time_column_ns",
@@ -45,6 +59,8 @@ __all__ = [
 
 #: Largest int64 value: the range of every integer column [-].
 I64_MAX = 2**63 - 1
+#: Largest device number (int32) [-].
+DEVICE_MAX = 2**31 - 1
 #: Nanoseconds per unit for ``time_unit`` options. ``filetime`` is Windows FILETIME (100 ns).
 TIME_UNITS: dict[str, float] = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "filetime": 100}
 
@@ -58,6 +74,7 @@ class Chunk:
     line0: int
     comment: str | None = "#"
     skip_first: int = 0
+    frame_args: dict | None = None  # how read_frame parsed the block (to re-read a column as text)
 
     def line_of(self, row: int) -> int | None:
         lines = data_lines(self.block, self.line0, comment=self.comment, skip_first=self.skip_first)
@@ -69,8 +86,16 @@ class Chunk:
         if value is None or (not isinstance(value, str) and pd.isna(value)):
             msg = f"{self.fmt}: {where}: field '{field}' is missing"
         else:
-            msg = f"{self.fmt}: {where}: field '{field}' {what}: {str(value)!r}"
+            msg = f"{self.fmt}: {where}: field '{field}' {what}: {quote(str(value))}"
         raise TraceFormatError(msg, line=ln, field=field)
+
+    def raw_column(self, col) -> np.ndarray:
+        """Column ``col`` of the block as the text of each field (object array), re-read with pandas."""
+        a = dict(self.frame_args or {})
+        df = pd.read_csv(io.BytesIO(self.block), sep=a["sep"], header=None, names=a["names"], index_col=False,
+                         usecols=[col], comment=self.comment, engine="c", dtype=str, skiprows=_skiprows(self),
+                         skipinitialspace=a["sep"] != r"\s+")
+        return df[col].to_numpy(dtype=object)
 
     def fail_line(self, ln: int | None, what: str, field: str | None = None):
         raise TraceFormatError(f"{self.fmt}: line {ln}: {what}", line=ln, field=field)
@@ -80,8 +105,11 @@ class SubChunk(Chunk):
     """A chunk whose frame rows are a selection (``rows``) of the block's data rows."""
 
     def __init__(self, ck: Chunk, rows: np.ndarray):
-        super().__init__(ck.fmt, ck.block, ck.line0, ck.comment, ck.skip_first)
+        super().__init__(ck.fmt, ck.block, ck.line0, ck.comment, ck.skip_first, ck.frame_args)
         self.rows = rows
+
+    def raw_column(self, col) -> np.ndarray:
+        return super().raw_column(col)[self.rows]
 
     def line_of(self, row: int) -> int | None:
         return super().line_of(int(self.rows[row])) if 0 <= row < len(self.rows) else None
@@ -92,14 +120,21 @@ def _field_count_error(ck: Chunk, names: list[str], sep: str, err: Exception):
     n = len(names)
     for ln, text in data_lines(ck.block, ck.line0, comment=ck.comment, skip_first=ck.skip_first):
         body = text.split(ck.comment, 1)[0] if ck.comment else text
-        parts = body.split() if sep == r"\s+" else next(csv.reader([body], delimiter=sep))
+        if sep == r"\s+":
+            parts = body.split()
+        else:
+            try:
+                parts = next(csv.reader([body], delimiter=sep))
+            except csv.Error:  # e.g. a field over the csv module's size limit: count separators instead
+                parts = body.split(sep)
         if len(parts) > n:
             ck.fail_line(ln, f"expected {n} fields ({', '.join(names)}), found {len(parts)}")
     if "inside string" in str(err):  # a quote opened a field that never closes
         for ln, text in data_lines(ck.block, ck.line0, comment=ck.comment, skip_first=ck.skip_first):
             if text.count('"') % 2:
-                ck.fail_line(ln, f"unbalanced quote '\"' (a quoted field must close on the same line): {text!r}")
-    raise TraceFormatError(f"{ck.fmt}: cannot parse the block starting at line {ck.line0}: {err}") from err
+                ck.fail_line(ln, f"unbalanced quote '\"' (a quoted field must close on the same line): {quote(text)}")
+    raise TraceFormatError(f"{ck.fmt}: cannot parse the block starting at line {ck.line0}: "
+                           f"{quote(str(err), 200)}") from err
 
 
 def _utf8_error(ck: Chunk, err: UnicodeDecodeError):
@@ -128,22 +163,46 @@ def _skiprows(ck: Chunk):
 
 
 def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=None,
-               labels: dict | None = None) -> pd.DataFrame:
+               labels: dict | None = None, short_rows: bool = False) -> pd.DataFrame:
     """Parse ``ck.block`` with the pandas C engine (no header; rows map to data lines).
 
     Without ``dtype`` every parsed field is required: the first missing one is reported
-    (``labels`` maps column names to the field names shown in the message).
+    (``labels`` maps column names to the field names shown in the message). A line with
+    more fields than ``names`` is an error (also on the block's first line). With
+    ``short_rows`` a block whose lines all have fewer fields than ``usecols`` is read padded with
+    missing values (blkparse: a block of summary lines) instead of an error.
     """
+    empty = pd.DataFrame({c: pd.Series([], dtype=object) for c in (usecols or names)})
     try:
-        df = pd.read_csv(io.BytesIO(ck.block), sep=sep, header=None, names=names, index_col=False, usecols=usecols,
-                         comment=ck.comment, engine="c", dtype=dtype, skiprows=_skiprows(ck),
-                         skipinitialspace=sep != r"\s+", quoting=csv.QUOTE_NONE if dtype is str else 0)
-    except pd.errors.EmptyDataError:
-        return pd.DataFrame({c: pd.Series([], dtype=object) for c in (usecols or names)})
-    except pd.errors.ParserError as e:
-        _field_count_error(ck, names, sep, e)
+        ck.block.decode("utf-8")  # pandas checks only some fields (depends on the block): check every line
     except UnicodeDecodeError as e:
         _utf8_error(ck, e)
+    try:
+        with warnings.catch_warnings():
+            # pandas drops the extra fields of the first line with only this warning
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            df = pd.read_csv(io.BytesIO(ck.block), sep=sep, header=None, names=names, index_col=False,
+                             usecols=usecols, comment=ck.comment, engine="c", dtype=dtype, skiprows=_skiprows(ck),
+                             skipinitialspace=sep != r"\s+", quoting=csv.QUOTE_NONE if dtype is str else 0)
+    except pd.errors.EmptyDataError:
+        return empty
+    except pd.errors.ParserWarning as e:
+        _field_count_error(ck, names, sep, e)
+    except pd.errors.ParserError as e:
+        if not (short_rows and "Too many columns specified" in str(e)):
+            _field_count_error(ck, names, sep, e)
+        # every line has fewer fields than usecols: read them padded (a short event line must still be seen)
+        try:
+            df = pd.read_csv(io.BytesIO(ck.block), sep=sep, header=None, names=names, index_col=False,
+                             comment=ck.comment, engine="c", dtype=dtype, skiprows=_skiprows(ck),
+                             skipinitialspace=sep != r"\s+", quoting=csv.QUOTE_NONE if dtype is str else 0)
+        except pd.errors.EmptyDataError:
+            return empty
+        except pd.errors.ParserError as e2:
+            _field_count_error(ck, names, sep, e2)
+    except UnicodeDecodeError as e:
+        _utf8_error(ck, e)
+    ck.frame_args = {"names": names, "sep": sep}
     if dtype is None:
         na = df.isna().to_numpy()
         if na.any():
@@ -153,10 +212,47 @@ def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=Non
     return df
 
 
-def int_column(df: pd.DataFrame, col, field: str, ck: Chunk) -> np.ndarray:
-    """Integer column as int64; non-integers and values outside int64 name their line."""
+def _decimal(text) -> Decimal | None:
+    """The exact value of a numeric field's text, or None."""
+    try:
+        d = Decimal(str(text).strip())
+    except (InvalidOperation, ValueError):
+        return None
+    return d if d.is_finite() else None
+
+
+def _raw(df: pd.DataFrame, col, ck: Chunk) -> np.ndarray:
     s = df[col]
-    if pd.api.types.is_integer_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+    return s.to_numpy(dtype=object) if s.dtype == object else ck.raw_column(col)
+
+
+def _exact_rows(df, col, ck: Chunk, rows: np.ndarray, factor: int, integral: bool) -> dict[int, int | None]:
+    """Exact int64 value (text times ``factor``, rounded half to even) of ``rows``; None when invalid.
+
+    Used for the rows a float conversion cannot hold exactly (|value| >= 2**53), so a result
+    never depends on the other values parsed with it (the chunk size).
+    """
+    raw = _raw(df, col, ck)
+    out: dict[int, int | None] = {}
+    for r in rows.tolist():
+        d = _decimal(raw[r])
+        if d is None or (integral and d != d.to_integral_value()):
+            out[r] = None
+            continue
+        out[r] = int((d * factor).to_integral_value(rounding=ROUND_HALF_EVEN))
+    return out
+
+
+def _not_bool(df, col, field: str, ck: Chunk, what: str) -> None:
+    if pd.api.types.is_bool_dtype(df[col].dtype) and len(df):
+        ck.fail(0, field, what, df[col].iloc[0])
+
+
+def int_column(df: pd.DataFrame, col, field: str, ck: Chunk) -> np.ndarray:
+    """Integer column as int64, parsed exactly; non-integers and values outside int64 name their line."""
+    s = df[col]
+    _not_bool(df, col, field, ck, "is not an integer")
+    if pd.api.types.is_integer_dtype(s.dtype):
         if pd.api.types.is_unsigned_integer_dtype(s.dtype):  # pandas reads 2**63..2**64-1 as uint64
             u = s.to_numpy(np.uint64)
             big = u > np.uint64(I64_MAX)
@@ -166,15 +262,38 @@ def int_column(df: pd.DataFrame, col, field: str, ck: Chunk) -> np.ndarray:
             return u.astype(np.int64)
         return s.to_numpy(np.int64)
     v = pd.to_numeric(s, errors="coerce").to_numpy(np.float64, na_value=np.nan)
-    bad = ~np.isfinite(v) | (v != np.round(v))
-    if bad.any():
-        r = int(np.argmax(bad))
-        ck.fail(r, field, "is not an integer", s.iloc[r])
-    big = np.abs(v) >= 2.0**63
-    if big.any():
-        r = int(np.argmax(big))
-        ck.fail(r, field, f"is too large (max {I64_MAX})" if v[r] > 0 else "is below the 64-bit range", s.iloc[r])
-    return v.astype(np.int64)
+    fin = np.isfinite(v)
+    wide = fin & (np.abs(v) >= 2.0**53)  # a float holds these only approximately: parse the text exactly
+    exact = _exact_rows(df, col, ck, np.flatnonzero(wide), 1, True) if wide.any() else {}
+    bad = ~fin | (~wide & (v != np.round(v)))
+    for r, x in exact.items():
+        bad[r] = x is None
+    out_of_range = np.zeros(len(v), bool)
+    for r, x in exact.items():
+        out_of_range[r] = x is not None and not -(2**63) <= x <= I64_MAX
+    first_bad = int(np.argmax(bad)) if bad.any() else len(v)
+    first_big = int(np.argmax(out_of_range)) if out_of_range.any() else len(v)
+    if first_bad < first_big:
+        ck.fail(first_bad, field, "is not an integer", s.iloc[first_bad])
+    if first_big < len(v):
+        r = first_big
+        ck.fail(r, field, f"is too large (max {I64_MAX})" if exact[r] > 0 else "is below the 64-bit range", s.iloc[r])
+    out = np.where(wide, 0, v).astype(np.int64)
+    for r, x in exact.items():
+        out[r] = x
+    return out
+
+
+def device_column(df: pd.DataFrame, col, field: str, ck: Chunk) -> np.ndarray:
+    """Device / volume number column: an integer 0..2**31-1 (int32, never wrapped)."""
+    v = int_column(df, col, field, ck)
+    if (v < 0).any():
+        r = int(np.argmax(v < 0))
+        ck.fail(r, field, "is negative", df[col].iloc[r])
+    if (v > DEVICE_MAX).any():
+        r = int(np.argmax(v > DEVICE_MAX))
+        ck.fail(r, field, f"is too large (max {DEVICE_MAX})", df[col].iloc[r])
+    return v.astype(np.int32)
 
 
 def scaled_column(df: pd.DataFrame, col, field: str, ck: Chunk, factor: int, *, signed: bool = False,
@@ -199,7 +318,8 @@ def scaled_column(df: pd.DataFrame, col, field: str, ck: Chunk, factor: int, *, 
 def float_column(df: pd.DataFrame, col, field: str, ck: Chunk) -> np.ndarray:
     """Finite float column; NaN, infinity and text name their line."""
     s = df[col]
-    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+    _not_bool(df, col, field, ck, "is not a number")
+    if pd.api.types.is_numeric_dtype(s.dtype):
         v = s.to_numpy(np.float64, na_value=np.nan)
     else:
         v = pd.to_numeric(s, errors="coerce").to_numpy(np.float64, na_value=np.nan)
@@ -219,12 +339,20 @@ def time_column_ns(df, col, field, ck, unit: str) -> np.ndarray:
     if pd.api.types.is_integer_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
         return scaled_column(df, col, field, ck, f, signed=True, unit=f" {unit}")
     v = float_column(df, col, field, ck)
-    ns = np.round(v * f)
-    big = (np.abs(v) > I64_MAX // f) | (np.abs(ns) >= 2.0**63)
+    with np.errstate(over="ignore"):  # beyond float range: inf, handled exactly below
+        ns = np.round(v * f)
+    wide = np.abs(ns) >= 2.0**53  # not exact in a float: convert the text exactly
+    exact = _exact_rows(df, col, ck, np.flatnonzero(wide), f, False) if wide.any() else {}
+    big = np.zeros(len(v), bool)
+    for r, x in exact.items():
+        big[r] = x is None or not -(2**63) <= x <= I64_MAX
     if big.any():
         r = int(np.argmax(big))
         ck.fail(r, field, f"is too large (max {I64_MAX // f} {unit})", s.iloc[r])
-    return ns.astype(np.int64)
+    out = np.where(wide, 0, ns).astype(np.int64)
+    for r, x in exact.items():
+        out[r] = x
+    return out
 
 
 def op_column(df, col, field: str, ck: Chunk, mapping: dict[str, bool]) -> np.ndarray:
@@ -296,7 +424,8 @@ def _block_trace(parts: list[dict], max_requests: int | None, name: str, meta: d
 
 
 def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_requests: int | None,
-                 progress, chunk_bytes: int, kind: str = "block", meta: dict | None = None):
+                 progress, chunk_bytes: int, kind: str = "block", meta: dict | None = None,
+                 max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES):
     """Run ``parse(block, first_line, state) -> dict of arrays`` over the blocks of ``src``; build the trace.
 
     Parameters
@@ -312,6 +441,9 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
         Format name (error messages and ``meta["format"]``).
     kind : {"block", "memory"}
         The trace built.
+    max_line_bytes, max_input_bytes : int
+        Longest line and most decompressed bytes read [bytes]
+        (:data:`~models.traces.source.MAX_LINE_BYTES`, :data:`~models.traces.source.MAX_INPUT_BYTES`).
 
     Returns
     -------
@@ -319,15 +451,16 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     """
     if max_requests is not None and max_requests < 1:
         raise ValueError(f"max_requests must be >= 1 (got {max_requests})")
-    if chunk_bytes < 1:
-        raise ValueError(f"chunk_bytes must be >= 1 (got {chunk_bytes})")
+    chunk_bytes = check_limit("chunk_bytes", chunk_bytes)
+    max_line_bytes = check_limit("max_line_bytes", max_line_bytes)
+    max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
     parts: list[dict] = []
     n = 0
     zero = 0
     state: dict = {}
     key = "time_ns" if kind == "block" else "address"
-    with open_source(src, progress) as (stream, report):
-        for block, line0 in iter_blocks(stream, chunk_bytes):
+    with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+        for block, line0 in iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt):
             nul = block.find(b"\x00")
             if nul >= 0:
                 line = line0 + block.count(b"\n", 0, nul)

@@ -12,6 +12,7 @@ from models.traces.core import BlockTrace
 from models.traces.formats.parsing import (
     Chunk,
     check_sector_size,
+    device_column,
     finish_chunk,
     int_column,
     op_column,
@@ -20,7 +21,7 @@ from models.traces.formats.parsing import (
     scaled_column,
     time_column_ns,
 )
-from models.traces.source import CHUNK_BYTES
+from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 __all__ = ["read_spc", "DESCRIPTION", "PATTERN"]
 
@@ -31,7 +32,8 @@ _FIELDS = ["asu", "lba", "size", "opcode", "timestamp"]
 
 
 def read_spc(src, *, sector_size: int = 512, name: str | None = None, max_requests: int | None = None,
-             progress=None, chunk_bytes: int = CHUNK_BYTES) -> BlockTrace:
+             progress=None, chunk_bytes: int = CHUNK_BYTES,
+                max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read a UMass Trace Repository SPC trace (``ASU,LBA,size,opcode,timestamp``).
 
     ``LBA`` is in 512-byte sectors, ``size`` in bytes, ``opcode`` r/R/w/W, ``timestamp`` in
@@ -53,9 +55,10 @@ def read_spc(src, *, sector_size: int = 512, name: str | None = None, max_reques
             "is_write": op_column(df, "opcode", "opcode", ck, {"r": False, "w": True}),
             "offset_bytes": scaled_column(df, "lba", "lba", ck, sector_size),
             "size_bytes": int_column(df, "size", "size", ck),
-            "device": int_column(df, "asu", "asu", ck),
+            "device": device_column(df, "asu", "asu", ck),
         }
         return finish_chunk(ck, cols, "lba", "size")
 
     return parse_source(src, parse, fmt="spc", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, meta={"sector_size": sector_size})
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})

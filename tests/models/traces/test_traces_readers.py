@@ -401,9 +401,12 @@ def test_huge_request_is_refused_before_splitting():
 
     # one 2 TiB request (2**32 sectors) = 2**29 blocks of 4 KiB: refused, never allocated
     t = read_mqsim(b"0 0 8 8 1\n10 0 0 4294967296 1\n")
+    with pytest.raises(ValueError, match=r"request 1 \(2199023255552 bytes at offset 0\) touches 536870912 "
+                                         r"4096-byte blocks, more than max_request_blocks=1048576"):
+        split_blocks(t, 4096)
     with pytest.raises(ValueError, match=r"536870913 accesses .* max_block_accesses=100000000; the largest is "
                                          r"request 1 \(2199023255552 bytes at offset 0, 536870912 blocks\)"):
-        split_blocks(t, 4096)
+        split_blocks(t, 4096, max_request_blocks=2**40)
     # the bound is on the total: 3 requests of 4 blocks pass a limit of 12 and fail 11
     t = read_mqsim(b"0 0 0 32 1\n1 0 64 32 1\n2 0 128 32 0\n")
     assert len(split_blocks(t, 4096, max_block_accesses=12)) == 12
@@ -413,3 +416,17 @@ def test_huge_request_is_refused_before_splitting():
         split_blocks(t, 4096, max_block_accesses=-1)
     # the default leaves room for the largest bundled trace (synthetic:dap, 512-byte blocks: 15.4 M)
     assert MAX_BLOCK_ACCESSES >= 5 * 15_438_492
+
+
+def test_one_line_bomb_is_refused_per_request():
+    """Issue 20: an 18-byte file asking for 97 M blocks in one request is refused before any allocation."""
+    from models.traces.blocks import MAX_REQUEST_BLOCKS, split_blocks
+
+    t = read_mqsim(b"0 0 0 781000000 1\n")
+    with pytest.raises(ValueError, match=r"touches 97625000 4096-byte blocks, more than max_request_blocks=1048576"):
+        split_blocks(t, 4096)
+    assert MAX_REQUEST_BLOCKS == 1 << 20
+    t = read_mqsim(b"0 0 0 16 1\n")  # 2 blocks: the limit is inclusive
+    assert len(split_blocks(t, 4096, max_request_blocks=2)) == 2
+    with pytest.raises(ValueError, match="max_request_blocks=1 "):
+        split_blocks(t, 4096, max_request_blocks=1)

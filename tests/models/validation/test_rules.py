@@ -21,6 +21,7 @@ from models.validation.rules import (
     AtLeast,
     AtMost,
     Between,
+    Catalogue,
     Near,
     NotHere,
     Outcome,
@@ -45,17 +46,37 @@ def test_near_absolute_with_reference(value, status):
 
 
 @pytest.mark.parametrize("value, status", [
-    (500.0, REPRODUCED), (250.0, REPRODUCED), (1000.0, REPRODUCED), (249.0, PARTLY), (125.0, PARTLY),
-    (2000.0, PARTLY), (124.0, NOT_REPRODUCED), (1.0, NOT_REPRODUCED), (1.0005, NOT_REPRODUCED), (0.9, CONTRADICTED),
+    (500.0, REPRODUCED), (250.0, REPRODUCED), (1000.0, REPRODUCED), (249.0, PARTLY), (177.0, PARTLY),
+    (1414.0, PARTLY), (176.0, NOT_REPRODUCED), (1415.0, NOT_REPRODUCED), (125.0, NOT_REPRODUCED),
+    (2000.0, NOT_REPRODUCED), (1.0, NOT_REPRODUCED), (1.0005, NOT_REPRODUCED), (0.9, CONTRADICTED),
 ])
 def test_near_factor_with_reference(value, status):
+    # factor 2, partly out to 2**1.5 = 2.83 (not 2**2 = 4: a 4x gap is no partial agreement)
     r = Near(tol=2, scale="factor", ref=1, why="t")
     assert judge(r, 500.0, value) == status
+
+
+def test_near_factor_partly_band_is_tol_to_the_1_5():
+    r = Near(tol=1.5, scale="factor", why="t")
+    band = 1.5**1.5
+    assert judge(r, 0.0598, 0.0598 * 1.49) == REPRODUCED
+    assert judge(r, 0.0598, 0.0598 * band * 0.999) == PARTLY
+    assert judge(r, 0.0598, 0.0598 / (band * 0.999)) == PARTLY
+    assert judge(r, 0.0598, 0.0598 * band * 1.001) == NOT_REPRODUCED
+    assert judge(r, 0.0598, 0.2711) == NOT_REPRODUCED  # the SG life-rate gap: far outside, not "within 0.1"
 
 
 def test_near_relative_and_bad_settings():
     r = Near(tol=0.1, scale="rel", why="t")
     assert [judge(r, 19.0, v) for v in (19.0, 20.8, 22.0, 24.0)] == [REPRODUCED, REPRODUCED, PARTLY, NOT_REPRODUCED]
+
+
+def test_near_relative_with_paper_zero_does_not_divide_by_zero():
+    # no relative deviation from 0: the tolerance applies to |ours|
+    r = Near(tol=0.1, scale="rel", why="t")
+    assert [judge(r, 0.0, v) for v in (0.0, 0.1, -0.05, 0.15, -0.2, 0.25)] == [
+        REPRODUCED, REPRODUCED, REPRODUCED, PARTLY, PARTLY, NOT_REPRODUCED]
+    assert judge(r, 0, 5) == NOT_REPRODUCED
     with pytest.raises(ValueError, match="scale"):
         Near(tol=1, scale="log", why="t")
     with pytest.raises(ValueError, match="factor"):
@@ -78,6 +99,21 @@ def test_between_without_reference_never_contradicts():
     assert judge(Between(slack=3, why="t"), (0.0, 3.0), -14.6) == NOT_REPRODUCED
 
 
+@pytest.mark.parametrize("value, status", [
+    (0.0, REPRODUCED), (3.0, REPRODUCED), (-0.001, CONTRADICTED), (-14.6, CONTRADICTED), (5.0, PARTLY),
+    (6.5, NOT_REPRODUCED),
+])
+def test_between_range_starting_at_reference_can_be_contradicted(value, status):
+    # "less than 3 %" read as (0, 3) with ref = 0: lo == ref, so a loss is the opposite effect
+    assert judge(Between(slack=3, ref=0, why="t"), (0.0, 3.0), value) == status
+
+
+def test_between_range_ending_at_reference():
+    r = Between(slack=1, ref=0, why="t")
+    assert judge(r, (-3.0, 0.0), 0.5) == CONTRADICTED
+    assert judge(r, (-3.0, 0.0), -1.0) == REPRODUCED
+
+
 def test_bounds():
     assert [judge(AtMost(slack=1, why="t"), 1.0, v) for v in (-5.0, 1.0, 2.0, 2.01)] == [
         REPRODUCED, REPRODUCED, PARTLY, NOT_REPRODUCED]
@@ -88,12 +124,46 @@ def test_bounds():
 
 @pytest.mark.parametrize("value, opposite, required, status", [
     (1.0, 0.0, 1.0, REPRODUCED), (0.75, 0.25, 1.0, PARTLY), (0.75, 0.0, 0.5, REPRODUCED),
-    (0.5, 0.5, 0.5, REPRODUCED), (0.4, 0.6, 0.5, PARTLY), (0.0, 1.0, 1.0, CONTRADICTED),
-    (0.0, 0.5, 1.0, CONTRADICTED), (0.0, 0.4, 1.0, NOT_REPRODUCED), (0.0, 0.0, 1.0, NOT_REPRODUCED),
-    (5 / 6, 1 / 6, 5 / 6, REPRODUCED), (4 / 6, 2 / 6, 5 / 6, PARTLY),
+    (0.5, 0.5, 0.5, REPRODUCED),  # the share asked for is reached: the opposite cases do not matter
+    (0.4, 0.6, 0.5, CONTRADICTED),  # opposite in >= half of the cases
+    (0.5, 0.5, 1.0, CONTRADICTED),  # boundary: opposite == 0.5 contradicts even with half holding
+    (0.5, 0.49, 1.0, PARTLY),
+    (0.5, 0.0, 1.0, PARTLY),  # boundary: share == required / 2
+    (0.49, 0.0, 1.0, NOT_REPRODUCED),  # below half of the share asked for
+    (0.25, 0.0, 1.0, NOT_REPRODUCED),  # a single holding case among four is no partial agreement
+    (0.45, 0.45, 0.5, NOT_REPRODUCED),  # reaches required / 2 but not more often than the opposite
+    (0.0, 1.0, 1.0, CONTRADICTED), (0.0, 0.5, 1.0, CONTRADICTED), (0.0, 0.4, 1.0, NOT_REPRODUCED),
+    (0.0, 0.0, 1.0, NOT_REPRODUCED),
+    (5 / 6, 1 / 6, 5 / 6, REPRODUCED), (4 / 6, 2 / 6, 5 / 6, PARTLY), (1 / 6, 0.0, 5 / 6, NOT_REPRODUCED),
 ])
 def test_share(value, opposite, required, status):
     assert judge(Share(required=required, why="t"), "direction", value, opposite) == status
+
+
+@given(st.integers(1, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))).flatmap(
+    lambda t: st.tuples(st.just(t[0]), st.just(t[1]), st.integers(0, t[0] - t[1]))))
+def test_share_statuses_match_the_docstring(counts):
+    n, hold, opp = counts
+    status = Share(required=1.0, why="t").judge("d", Outcome(hold / n, opp / n))
+    if hold == n:
+        assert status == REPRODUCED
+    elif 2 * opp >= n:
+        assert status == CONTRADICTED
+    elif 2 * hold >= n and hold > opp:
+        assert status == PARTLY
+    else:
+        assert status == NOT_REPRODUCED
+
+
+def test_catalogue_check_caps_an_assumed_value_at_partly():
+    inner = AtMost(slack=0.5, why="t")
+    capped = Catalogue(inner=inner, assumed=("sata-ssd.read_latency_ns",), why="t")
+    free = Catalogue(inner=inner, why="t")
+    assert [capped.judge(3.0, Outcome(v)) for v in (2.9, 3.4, 4.0)] == [PARTLY, PARTLY, NOT_REPRODUCED]
+    assert [free.judge(3.0, Outcome(v)) for v in (2.9, 3.4, 4.0)] == [REPRODUCED, PARTLY, NOT_REPRODUCED]
+    assert "assumed" in capped.text(3.0) and "catalogue" in free.text(3.0)
+    with pytest.raises(ValueError):
+        Catalogue(why="t")
 
 
 def test_share_helper_counts_cases():

@@ -1,0 +1,168 @@
+"""Issue 20: a standing fuzz of every CLI subcommand (bounded for CI).
+
+Each subcommand runs from a small valid command line with one numeric option replaced by a
+hostile value (NaN, infinity, huge, negative, tiny, text): the only outcomes allowed are
+exit 0 or a clean message with exit 2 (argparse's usage error or a model input error), never
+a traceback. Plus the model-input reproducers of the issue.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from cli.main import build_parser
+
+#: A small, fast valid command line per subcommand.
+BASE = {
+    "amat": ["lackey:xz", "--max-requests", "3000"],
+    "breakeven": ["--t-ns", "100", "--T-ns", "130", "--Tm-ns", "160"],
+    "cache-sim": ["mqsim:tpcc-small", "--policy", "ac", "--cache-blocks", "100", "--max-requests", "2000"],
+    "hdd": ["validate", "--drive", "ibm18es"],
+    "lifetime": ["--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "1000"],
+    "memext": ["lackey:sqlite", "--max-requests", "3000"],
+    "mrc": ["mqsim:tpcc-small", "--points", "5", "--max-requests", "2000"],
+    "rank": ["--trace", "mqsim:tpcc-small", "--personality", "varmail", "--requests", "500"],
+    "trace-stats": ["mqsim:tpcc-small", "--max-requests", "2000"],
+    "validate": ["--claim", "none-such"],
+    "wear": ["mqsim:tpcc-small", "--max-requests", "2000"],
+    "workload": ["--personality", "varmail"],
+    "write-reduction": ["--pages", "100"],
+    "writecache": ["mqsim:tpcc-small", "--cache-mb", "4", "--max-requests", "2000"],
+}
+HOSTILE = ["nan", "inf", "-inf", "-1", "0", "1e308", "-1e308", "99999999999999999999", "1e-300", "0.5", "x", ""]
+#: Options whose hostile values mean long (but bounded and legitimate) work: fuzzed with small values only.
+_WORK = {("lifetime", "--monte-carlo"), ("write-reduction", "--pages"), ("write-reduction", "--synthetic"),
+         ("mrc", "--points"), ("rank", "--requests"), ("amat", "--max-requests"), ("memext", "--max-requests"),
+         ("wear", "--gap-interval"), ("hdd", "--max-requests"),
+         # the MVA solver is O(threads^2) in Python: 4096 threads (the limit) take minutes in rank
+         ("rank", "--threads"), ("workload", "--threads")}
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
+
+
+def _numeric_options(p: argparse.ArgumentParser) -> list[str]:
+    out = []
+    for a in p._actions:
+        if a.option_strings and a.type in (int, float):
+            out.append(a.option_strings[0])
+        elif isinstance(a, argparse._SubParsersAction):
+            for sp in a.choices.values():
+                out += _numeric_options(sp)
+    return sorted(set(out))
+
+
+def test_every_subcommand_is_fuzzed():
+    assert set(_subparsers()) == set(BASE)
+
+
+def _run(run_cli, name, argv):
+    try:
+        rc, out, err = run_cli(name, *argv)
+    except SystemExit as e:  # argparse: bad type / missing value -> usage message, exit 2
+        return int(e.code), "", ""
+    return rc, out, err
+
+
+@pytest.mark.parametrize("name", sorted(BASE))
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzz_cli_subcommand(name, data, run_cli, capsys):
+    opts = _numeric_options(_subparsers()[name])
+    if not opts:
+        pytest.skip(f"{name} has no numeric option")
+    opt = data.draw(st.sampled_from(opts), label="option")
+    values = ["0", "1", "2", "-1", "x", "nan"] if (name, opt) in _WORK else HOSTILE
+    value = data.draw(st.one_of(st.sampled_from(values), st.integers(-(2**70), 2**70).map(str)) if (name, opt)
+                      not in _WORK else st.sampled_from(values), label="value")
+    base = list(BASE[name])
+    if opt in base:  # replace the base value
+        i = base.index(opt)
+        del base[i:i + 2]
+    rc, out, err = _run(run_cli, name, [*base, opt, value])
+    capsys.readouterr()
+    assert rc in (0, 2), (name, opt, value, err)
+    assert "Traceback" not in err
+    if rc == 2 and err:
+        assert err.startswith(f"pcm-planner {name}: ") and len(err) < 3000
+
+
+_TEXT = st.one_of(st.sampled_from(["", "nope", "../../etc/passwd", "x" * 5000, "![x](http://127.0.0.1/p.png)",
+                                   "=HYPERLINK(1)", "\x00", "ibm18es\n"]), st.text(max_size=30))
+
+
+@pytest.mark.parametrize(("name", "argv"), [("hdd", ["validate", "--drive"]), ("validate", ["--claim"])])
+@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(text=_TEXT)
+def test_fuzz_cli_text_options(name, argv, text, run_cli, capsys):
+    """The subcommands without numeric options: hostile names give exit 0 or a clean, short message."""
+    assume("\x00" not in text)  # not passable on a real command line
+    rc, out, err = _run(run_cli, name, [*argv, text])
+    capsys.readouterr()
+    assert rc in (0, 2), (name, text, err)
+    assert not err.startswith("Traceback") and len(err) < 2200  # models.errors.describe cuts long messages
+
+
+@pytest.mark.parametrize(("argv", "match"), [
+    (["workload", "--personality", "varmail", "--files-scale", "1e308"], r"files_scale=1e\+308 gives inf files"),
+    (["workload", "--personality", "varmail", "--iosize", "1e30"], "iosize_bytes must be within 1..1,073,741,824"),
+    (["rank", "--requests", "99999999999999999999"], "n_requests must be a whole number within 1..20,000,000"),
+    (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--endurance-sigma", "nan"],
+     r"endurance_sigma must be in \[0, 5\] \(got nan\)"),
+    (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--fail-fraction", "-1"],
+     r"fail_fraction must be in \(0, 1\]"),
+    (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--line-bytes", "-5"],
+     "line_bytes must be a positive integer"),
+    (["writecache", "mqsim:tpcc-small", "--cache-mb", "1e30"], r"cache_mb must be a finite number within"),
+])
+def test_model_inputs_out_of_domain_are_refused(run_cli, argv, match):
+    import re
+
+    rc, out, err = run_cli(*argv)
+    assert rc == 2 and re.search(match, err), err
+
+
+@pytest.mark.parametrize("opt", ["--cache-blocks", "--ghost-blocks"])
+def test_cache_sim_huge_sizes_run_exactly(run_cli, opt):
+    """A cache (ghost window) beyond the trace behaves as one of the trace's size: same numbers, no crash."""
+    big = ["mqsim:tpcc-small", "--policy", "ac", "--cache-blocks", "100", "--max-requests", "3000"]
+    i = big.index("--cache-blocks") if opt == "--cache-blocks" else len(big)
+    huge = big[:i] + [opt, "99999999999999999999"] + big[i + 2 if opt == "--cache-blocks" else i:]
+    exact = big[:i] + [opt, "100000"] + big[i + 2 if opt == "--cache-blocks" else i:]
+    rc, out, err = run_cli("cache-sim", *huge)
+    rc2, out2, _ = run_cli("cache-sim", *exact)
+    assert rc == rc2 == 0, err
+    assert out.splitlines()[1].split(",")[2:] == out2.splitlines()[1].split(",")[2:]
+
+
+def test_breakeven_never_pays_is_said_in_a_column(run_cli):
+    rc, out, _ = run_cli("breakeven", "--t-ns", "100", "--T-ns", "100", "--Tm-ns", "160")
+    assert rc == 0 and "inf" not in out
+    assert out.splitlines() == ["t_ns,T_ns,Tm_ns,n_star,hits_required,verdict",
+                                "100,100,160,,,never pays: storage is as fast as the cache (T <= t)"]
+    rc, out, _ = run_cli("breakeven", "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "160")
+    assert out.splitlines() == ["t_ns,T_ns,Tm_ns,n_star,hits_required", "100,130,160,2,2"]  # README contract
+
+
+def test_trace_crash_reproducers_exit_2(tmp_path, run_cli):
+    import gzip
+
+    import numpy as np
+
+    lines = b"".join(b"%d 0 %d 8 1\n" % (i, i * 8) for i in range(5000))
+    (tmp_path / "t.gz").write_bytes(gzip.compress(lines)[:15])
+    (tmp_path / "s1.trace").write_bytes(b"0 0 8 8 1\n1000 4294967296 8 8 1\n")
+    (tmp_path / "bomb.trace").write_bytes(b"0 0 0 781000000 1\n")
+    np.savez(tmp_path / "m.npz", line_delta=np.array([1]), line_bytes=np.int64(64), kind=np.uint8([1]),
+             size=np.uint8([8]), meta=np.array("42"))
+    for f, match in (("t.gz", "corrupt or truncated gzip data"), ("s1.trace", "field 'device' is too large"),
+                     ("bomb.trace", "max_request_blocks=1048576"), ("m.npz", "'meta' must be a JSON object")):
+        rc, _, err = run_cli("trace-stats", tmp_path / f)
+        assert rc == 2 and match in err, err
