@@ -28,19 +28,9 @@ from _common import ROOT  # noqa: F401 - puts the repository root on sys.path
 
 from models.errors import INPUT_ERRORS
 from models.traces import read_trace
-from models.traces.formats import read_memtrace_npz
+from models.traces.formats import EXAMPLE_OPTIONS, EXAMPLES, read_memtrace_npz
 
-SAMPLES = {
-    "mqsim": b"0 0 8 8 1\n1000 1 16 8 0\n2000 0 24 16 1\n",
-    "disksim": b"W Hit 8 2 663.0 10.0\nR Miss 0 1 1.5 5.0\nR Miss 64 8 2.5 7.0\n",
-    "spc": b"0,16,8192,W,0.5\n1,8,512,r,0.75\n0,64,4096,R,1.0\n",
-    "msr": b"128166372003061629,hm,1,Read,4096,512,10\n128166372003061639,hm,0,Write,0,512,20\n",
-    "blkparse": b"8,0 3 1 0.5 697 Q W 8 + 8 [x]\n8,0 3 2 0.6 697 C W 8 + 8 [0]\n8,16 1 3 0.7 5 Q R 64 + 16 [y]\n"
-                b"CPU0 (8,0):\n Reads Queued: 1, 4KiB\n",
-    "csv": b"t,op,lba,len\n0.5,W,100,8\n0.75,R,8,16\n",
-    "lackey": b"==1== Lackey\nI  0400d7d4,8\n L 04222cac,4\n M 0421,2\n S 0ff0,8\n",
-}
-_CSV = {"time_col": "t", "op_col": "op", "lba_col": "lba", "size_col": "len", "size_unit": "sectors"}
+SAMPLES = EXAMPLES
 TOKENS = [b"0", b"-1", b"8.0", b"1e3", b"nan", b"inf", b"True", b"x", b",", b" ", b"\n", b"\t", b"\r\n", b'"', b"#",
           b"4294967296", b"18014398509481979", b"9223372036854775807", b"9223372036854775808",
           b"99999999999999999999", b"\xff\xfe", b"\x00", b"+", b"0x10", b"W", b"R", b"Q", b"C", b" L ", b"I  ",
@@ -72,7 +62,7 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
 def read(fmt: str, data: bytes, **kw):
     if fmt == "npz":
         return read_memtrace_npz(data, **kw)
-    return read_trace(data, fmt, **(_CSV if fmt == "csv" else {}), **kw)
+    return read_trace(data, fmt, **EXAMPLE_OPTIONS.get(fmt, {}), **kw)
 
 
 def columns(t) -> tuple:

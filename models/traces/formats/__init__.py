@@ -49,6 +49,8 @@ from models.traces.formats.spc import read_spc
 __all__ = [
     "TraceFormat",
     "FORMATS",
+    "EXAMPLES",
+    "EXAMPLE_OPTIONS",
     "TIME_UNITS",
     "SCSI_OP_MAP",
     "parse_op_map",
@@ -102,4 +104,23 @@ FORMATS: dict[str, TraceFormat] = {
         TraceFormat("lackey", "memory", read_lackey, lackey.DESCRIPTION, lackey.PATTERN),
         TraceFormat("npz", "memory", read_memtrace_npz, npz.DESCRIPTION),
     ]
+}
+
+
+#: One small valid file per text format: documentation of each layout, and the seeds of the fuzz
+#: tests (``tests/models/traces/test_traces_robustness.py``, which also checks every example reads)
+#: and ``bench/fuzz.py``.
+EXAMPLES: dict[str, bytes] = {
+    "mqsim": b"0 0 8 8 1\n1000 1 16 8 0\n2000 0 24 16 1\n",
+    "disksim": b"W Hit 8 2 663.0 10.0\nR Miss 0 1 1.5 5.0\nR Miss 64 8 2.5 7.0\n",
+    "spc": b"0,16,8192,W,0.5\n1,8,512,r,0.75\n0,64,4096,R,1.0\n",
+    "msr": b"128166372003061629,hm,1,Read,4096,512,10\n128166372003061639,hm,0,Write,0,512,20\n",
+    "blkparse": b"8,0 3 1 0.5 697 Q W 8 + 8 [x]\n8,0 3 2 0.6 697 C W 8 + 8 [0]\n8,16 1 3 0.7 5 Q R 64 + 16 [y]\n"
+                b"CPU0 (8,0):\n Reads Queued: 1, 4KiB\n",
+    "csv": b"t,op,lba,len\n0.5,W,100,8\n0.75,R,8,16\n",
+    "lackey": b"==1== Lackey\nI  0400d7d4,8\n L 04222cac,4\n M 0421,2\n S 0ff0,8\n",
+}
+#: Reader options an example needs (the generic CSV format's column mapping).
+EXAMPLE_OPTIONS: dict[str, dict] = {
+    "csv": {"time_col": "t", "op_col": "op", "lba_col": "lba", "size_col": "len", "size_unit": "sectors"},
 }

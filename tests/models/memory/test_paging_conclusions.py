@@ -13,14 +13,13 @@ validation ledger (models/validation/claims_004.py), with per-trace reasons wher
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 import pytest
 
 from models.memory import paging as pg
 from models.traces import bundled_traces, load
 from models.traces.memtraces import memtrace_stats, memtrace_table
+from tests.reference import lru_hits
 
 PREFIX = 1_000_000
 FRACTION = 0.25
@@ -56,18 +55,6 @@ def test_bundle_has_four_real_traces_with_thousands_of_small_pages():
         assert memtrace_stats(load(n), page_size_bytes=512)["pages"] > 4000, n
 
 
-def _lru_hits_reference(pages, entries):
-    """Hits of a fully associative LRU structure of ``entries`` slots: an OrderedDict."""
-    cache, hits = OrderedDict(), 0
-    for q in pages.tolist():
-        if q in cache:
-            hits += 1
-            cache.move_to_end(q)
-        else:
-            cache[q] = None
-            if len(cache) > entries:
-                cache.popitem(last=False)
-    return hits
 
 
 def test_tlb_hit_rates_against_a_reference_lru():
@@ -81,7 +68,7 @@ def test_tlb_hit_rates_against_a_reference_lru():
         for size in (512, 4096, 65536):
             pages = addr // size
             for e in (1, 16, 64):
-                assert prof.pages[size].lru_hit_rate(e) * prof.n_refs == _lru_hits_reference(pages, e), (n, size, e)
+                assert prof.pages[size].lru_hit_rate(e) * prof.n_refs == lru_hits(pages, e), (n, size, e)
 
 
 def test_tlb_hit_rate_never_falls_with_page_size_or_tlb_size(profiles):

@@ -4,7 +4,6 @@ The mrc / cache-sim CLI tests are in tests/cli/test_cache_sim_cli.py, the page's
 tests/app/test_file_cache_sim_page.py.
 """
 
-from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -20,6 +19,7 @@ from models.storage.file_cache_sim import (
 )
 from models.traces import load
 from models.traces.blocks import split_blocks
+from tests.reference import lru_hits
 
 
 def test_time_accounting_by_hand():
@@ -61,18 +61,6 @@ def proxy():
     return acc.block, file_cache_curves(acc.block, ["hdd-7200", "optane-dcpmm"], cache_fractions=FRACTIONS)
 
 
-def _lru_hits_reference(ids, capacity):
-    """Hits of a plain LRU cache of ``capacity`` blocks: an OrderedDict, independent of models.sim."""
-    cache, hits = OrderedDict(), 0
-    for b in ids.tolist():
-        if b in cache:
-            hits += 1
-            cache.move_to_end(b)
-        else:
-            cache[b] = None
-            if len(cache) > capacity:
-                cache.popitem(last=False)
-    return hits
 
 
 def test_study_accounting_on_a_proxy_trace(proxy):
@@ -89,7 +77,7 @@ def test_study_accounting_on_a_proxy_trace(proxy):
     # LRU hits against an independent OrderedDict LRU (the stack-distance pass is what is checked)
     lru = df[(df.policy == "lru") & (df.device == "hdd-7200")]
     for c, h in zip(lru.cache_blocks, lru.hits, strict=True):
-        assert _lru_hits_reference(ids, int(c)) == h, c
+        assert lru_hits(ids, int(c)) == h, c
     # the AC counts are those of the AC simulator with a window of cache_blocks (ghost_fraction 1; the
     # simulator is checked against a Python reference in tests/models/sim/test_sim_kernels.py)
     ac = df[(df.policy == "ac") & (df.device == "hdd-7200")]

@@ -19,27 +19,22 @@ from hypothesis import strategies as st
 
 from models.errors import INPUT_ERRORS
 from models.traces import FORMATS, read_trace
-from models.traces.formats import read_lackey, read_memtrace_npz, read_mqsim
+from models.traces.formats import (
+    EXAMPLE_OPTIONS,
+    EXAMPLES,
+    read_lackey,
+    read_memtrace_npz,
+    read_mqsim,
+)
 from models.traces.source import MAX_LINE_BYTES, TraceFormatError
 
 MQSIM = b"".join(b"%d 0 %d 8 %d\n" % (i * 1000, i * 8, i % 2) for i in range(2000))
 
-#: One small valid sample per text format (fuzz seeds).
-SAMPLES = {
-    "mqsim": b"0 0 8 8 1\n1000 1 16 8 0\n2000 0 24 16 1\n",
-    "disksim": b"W Hit 8 2 663.0 10.0\nR Miss 0 1 1.5 5.0\nR Miss 64 8 2.5 7.0\n",
-    "spc": b"0,16,8192,W,0.5\n1,8,512,r,0.75\n0,64,4096,R,1.0\n",
-    "msr": b"128166372003061629,hm,1,Read,4096,512,10\n128166372003061639,hm,0,Write,0,512,20\n",
-    "blkparse": b"8,0 3 1 0.5 697 Q W 8 + 8 [x]\n8,0 3 2 0.6 697 C W 8 + 8 [0]\n8,16 1 3 0.7 5 Q R 64 + 16 [y]\n"
-                b"CPU0 (8,0):\n Reads Queued: 1, 4KiB\n",
-    "csv": b"t,op,lba,len\n0.5,W,100,8\n0.75,R,8,16\n",
-    "lackey": b"==1== Lackey\nI  0400d7d4,8\n L 04222cac,4\n M 0421,2\n S 0ff0,8\n",
-}
-_CSV_OPTS = {"time_col": "t", "op_col": "op", "lba_col": "lba", "size_col": "len", "size_unit": "sectors"}
+SAMPLES = EXAMPLES
 
 
 def _read(fmt: str, data: bytes, **kw):
-    opts = dict(_CSV_OPTS) if fmt == "csv" else {}
+    opts = dict(EXAMPLE_OPTIONS.get(fmt, {}))
     return read_trace(data, fmt, **opts, **kw)
 
 
