@@ -11,7 +11,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN useradd --create-home --uid 10001 planner
 WORKDIR /app
 COPY . /app
-RUN pip install . && mkdir -p /tmp/numba_cache && chown -R planner /tmp/numba_cache
+# app.warmup runs every page once: numba kernels compiled and slow bundled-data results cached in
+# /tmp/numba_cache, so the first visit does not pay for them (issue 18: cold start)
+RUN pip install . && mkdir -p /tmp/numba_cache && python -m app.warmup && chown -R planner /tmp/numba_cache
 
 USER planner
 EXPOSE 8501

@@ -9,7 +9,7 @@ ADDRESS ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: run test test-fast lint bench fuzz validate venv clean
+.PHONY: run test test-fast lint bench fuzz load validate venv clean warm
 
 venv: $(STAMP)
 
@@ -19,7 +19,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-run: $(STAMP)
+# Runs every page once after an install: numba kernels compiled into $(NUMBA_CACHE_DIR) and slow
+# bundled-data results cached there, so a fresh server answers its first visit fast (issue 18).
+WARM := $(NUMBA_CACHE_DIR)/.warm
+$(WARM): $(STAMP)
+	$(BIN)/python -m app.warmup
+	touch $(WARM)
+
+warm: $(STAMP)
+	$(BIN)/python -m app.warmup
+	touch $(WARM)
+
+run: $(STAMP) $(WARM)
 	$(BIN)/streamlit run app/main.py --server.port $(PORT) --server.address $(ADDRESS)
 
 $(CHROMIUM):
@@ -43,6 +54,10 @@ bench: $(STAMP)
 # Fuzz campaign over the trace readers (issue 20): 10,000 cases per format, counts and peak RSS.
 fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz.py
+
+# Load campaign (issue 20): 40 concurrent sessions + 2 Chromium tabs against one server on loopback.
+load: $(STAMP)
+	$(BIN)/python bench/bench_load.py
 
 # The validation ledger: runs every claim of the seed papers (about a minute) and writes
 # docs/VALIDATION.md, models/validation/ledger.csv (read by the app) and the README summary.

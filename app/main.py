@@ -14,6 +14,10 @@ if str(ROOT) not in sys.path:  # running from a checkout without installation
 from app.registry import PAGES, SECTIONS  # noqa: E402
 
 st.set_page_config(page_title="PCM Planner", page_icon=":material/memory:", layout="wide")
+# Also when started from another directory (no .streamlit/config.toml): the grid's own CSV export
+# is off, every table has a formula-safe download button (app/components/tables.py).
+st.set_option("client.disableDataExport", True)
+
 
 views = Path(__file__).resolve().parent / "views"
 nav: dict[str, list] = {s: [] for s in SECTIONS}

@@ -9,11 +9,18 @@ same run:
   counts at those sizes. Without libcachesim, the reference is our own per-size numba LRU
   simulator (models.sim.simulate), and the output says so;
 - CLOCK and FIFO throughput at one size [requests/s];
-- SHARDS at rate 0.01: mean and max absolute error of the hit (= 1 - miss) ratio vs exact.
+- SHARDS at rate 0.01: mean and max absolute error of the hit (= 1 - miss) ratio vs exact;
+- MiniSim (models.sim.minisim) for FIFO, CLOCK, AC and LRU at each of ``--minisim-rates``: time
+  [M requests/s] and mean / max absolute hit-ratio error against the exact full simulation at
+  20 log-spaced sizes (goal for CLOCK/FIFO: >= 50 M requests/s, MAE <= 0.01);
+- SHARDS fixed rate (R = 0.01) and fixed size (``--max-samples``), both with SHARDS_adj, on a
+  larger Zipf(0.9) trace of ``--shards-requests`` requests (default 100 M; 0 skips it; drawn
+  with a numba alias sampler): time [M requests/s] and MAE over every size 1..footprint
+  against the exact curve (goal: MAE <= 0.002 at >= 100 M requests/s).
 
 The last line is ``ratio: N`` = reference time at 10 sizes / our full-MRC time.
 
-  .venv/bin/python bench/bench_mrc.py [--requests 10000000] [--ids 1000000]
+  .venv/bin/python bench/bench_mrc.py [--requests 10000000] [--ids 1000000] [--shards-requests 100000000]
 """
 
 from __future__ import annotations
@@ -29,7 +36,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from numba import njit  # noqa: E402
+
 from models.sim import hit_ratio_curve, shards_mrc, simulate  # noqa: E402
+from models.sim.minisim import minisim_mrc  # noqa: E402
 
 
 def zipf_ids(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
@@ -37,6 +47,81 @@ def zipf_ids(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
     p = 1.0 / np.arange(1, n_ids + 1, dtype=float) ** alpha
     ranks = rng.choice(n_ids, n, p=p / p.sum())
     return rng.permutation(n_ids)[ranks].astype(np.int64)  # popularity not tied to id order
+
+
+@njit(cache=True)
+def _alias_draw(prob, alias, n, seed, out):
+    np.random.seed(seed)
+    m = prob.shape[0]
+    for i in range(n):
+        k = np.int64(np.random.random() * m)
+        out[i] = k if np.random.random() < prob[k] else alias[k]
+
+
+def zipf_ids_fast(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
+    """Zipf(alpha) ids by Walker's alias method (O(1) per draw, for 10^8 requests)."""
+    p = 1.0 / np.arange(1, n_ids + 1, dtype=float) ** alpha
+    q = p / p.sum() * n_ids
+    prob = np.ones(n_ids)
+    alias = np.arange(n_ids, dtype=np.int64)
+    small = list(np.flatnonzero(q < 1.0))
+    large = list(np.flatnonzero(q >= 1.0))
+    while small and large:
+        s, g = small.pop(), large.pop()
+        prob[s], alias[s] = q[s], g
+        q[g] -= 1.0 - q[s]
+        (small if q[g] < 1.0 else large).append(g)
+    ranks = np.empty(n, np.int64)
+    _alias_draw(prob, alias, n, seed, ranks)
+    return np.random.default_rng(seed).permutation(n_ids)[ranks]
+
+
+def bench_minisim(ids, exact, rates, seed: int) -> None:
+    """MiniSim vs the exact full simulation at 20 sizes, at each sampling rate of ``rates``."""
+    n = len(ids)
+    sizes = np.unique(np.rint(np.geomspace(1000, 0.8 * exact.footprint_blocks, 20)).astype(np.int64))
+    minisim_mrc(ids[:5000], policy="clock", rate=0.5, sizes=[10])  # compile outside the timings
+    refs = {"lru": exact.hit_ratio[sizes - 1]}
+    for pol in ("fifo", "clock", "ac"):
+        t0 = time.perf_counter()
+        refs[pol] = np.array([simulate(ids, int(c), pol).hit_ratio for c in sizes])
+        dt = time.perf_counter() - t0
+        print(f"exact {pol.upper()} simulation at {len(sizes)} sizes (MiniSim reference): {dt:.1f} s "
+              f"({len(sizes) * n / dt / 1e6:.1f} M requests/s)")
+    for rate in rates:
+        ok = True
+        for pol in ("fifo", "clock", "ac", "lru"):
+            t0 = time.perf_counter()
+            est = minisim_mrc(ids, policy=pol, rate=rate, sizes=sizes, seed=seed)
+            dt = time.perf_counter() - t0
+            err = np.abs(est.hit_ratio - refs[pol])
+            print(f"MiniSim {pol.upper()} rate {rate}, {len(sizes)} sizes: {dt:.3f} s ({n / dt / 1e6:.1f} M requests/s), "
+                  f"{est.sampled_blocks:,} sampled blocks; hit-ratio error vs exact simulation: mean {err.mean():.4f}, "
+                  f"max {err.max():.4f}")
+            if pol in ("fifo", "clock"):
+                ok &= n / dt >= 50e6 and err.mean() <= 0.01
+        print(f"MiniSim rate {rate}: CLOCK/FIFO goals (>= 50 M requests/s, MAE <= 0.01) met: {ok}")
+
+
+def bench_shards_large(n: int, n_ids: int, alpha: float, seed: int, max_samples: int) -> None:
+    t0 = time.perf_counter()
+    ids = zipf_ids_fast(n_ids, n, alpha, seed + 1)
+    print(f"large trace: {n:,} requests, Zipf({alpha}) over {n_ids:,} ids (alias sampler, {time.perf_counter() - t0:.1f} s)")
+    t0 = time.perf_counter()
+    exact = hit_ratio_curve(ids)
+    t_ex = time.perf_counter() - t0
+    print(f"  exact MRC, all {len(exact.cache_blocks):,} sizes: {t_ex:.1f} s ({n / t_ex / 1e6:.1f} M requests/s)")
+    shards_mrc(ids[:5000], rate=0.5, max_samples=100)  # compile outside the timings
+    for label, kw in (("fixed rate R=0.01", dict(rate=0.01)),
+                      (f"fixed size S={max_samples:,}", dict(rate=1.0, max_samples=max_samples))):
+        t0 = time.perf_counter()
+        sh = shards_mrc(ids, sizes=exact.cache_blocks, seed=seed, **kw)
+        dt = time.perf_counter() - t0
+        err = np.abs(sh.hit_ratio - exact.hit_ratio)
+        goal = err.mean() <= 0.002 and n / dt >= 100e6
+        print(f"  SHARDS_adj {label}: {dt:.2f} s ({n / dt / 1e6:.0f} M requests/s), final rate {sh.rate:.5f}, "
+              f"{sh.sampled_blocks:,} sampled blocks; error over all sizes: mean {err.mean():.5f}, max {err.max():.4f}; "
+              f"goal (MAE <= 0.002, >= 100 M requests/s) met: {goal}")
 
 
 def write_oracle_general(ids: np.ndarray, path: str) -> None:
@@ -55,6 +140,9 @@ def main(argv=None) -> int:
     ap.add_argument("--ids", type=int, default=1_000_000)
     ap.add_argument("--alpha", type=float, default=0.9)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--minisim-rates", type=str, default="0.01,0.03", help="MiniSim sampling rates R,R,...")
+    ap.add_argument("--shards-requests", type=int, default=100_000_000, help="0 skips the large SHARDS run")
+    ap.add_argument("--max-samples", type=int, default=16_384, help="fixed-size SHARDS bound [blocks]")
     a = ap.parse_args(argv)
 
     ids = zipf_ids(a.ids, a.requests, a.alpha, a.seed)
@@ -120,6 +208,12 @@ def main(argv=None) -> int:
     at = np.abs(sh.hit_ratio[sizes - 1] - exact.hit_ratio[sizes - 1])
     print(f"SHARDS rate 0.01: {t_sh:.3f} s, miss-ratio error vs exact over all sizes: mean {err.mean():.4f}, "
           f"max {err.max():.4f} (at {int(exact.cache_blocks[err.argmax()]):,} blocks); at the 10 sizes: max {at.max():.4f}")
+    goal = n / t_ours >= 15e6
+    print(f"exact MRC goal >= 15 M requests/s met: {goal} ({n / t_ours / 1e6:.1f} M requests/s; kernel unchanged in "
+          "issue 19, the variants tried are in docs/models/sim.md)")
+    bench_minisim(ids, exact, [float(r) for r in a.minisim_rates.split(",")], a.seed)
+    if a.shards_requests > 0:
+        bench_shards_large(a.shards_requests, a.ids, a.alpha, a.seed, a.max_samples)
     if not match:
         print("ERROR: hit counts differ from the reference", file=sys.stderr)
     print(f"ratio: {t_ref / t_ours:.1f}")

@@ -28,7 +28,7 @@ for derived and assumed ones; ``range_note`` says which.
 
 >>> param("file_cache.io_stack_factor").value, param("file_cache.io_stack_factor").kind
 (1.3, 'published')
->>> param("memext.fault_overhead_ns").provenance.kind
+>>> param("memext.fault_overhead_paper_ns").provenance.kind
 'derived from a seed result'
 >>> sorted(set(params_frame().kind)) == sorted(KINDS)
 True
@@ -224,6 +224,23 @@ def _declare_file_cache() -> None:
         _add(f"file_cache.pagecache_{key}_4k_ns", v, "ns",
              what + "; other block sizes are interpolated in the same table", MEASURED, src, *_band(v, 0.2),
              _NO_SPREAD)
+    ic = _measured_csv("insertion_cost/insertion_cost.csv")
+    ic = ic[ic["quantity"] == "insert_steady_ns"]
+    isrc = ("data/measurements/insertion_cost/insertion_cost.csv, measured by "
+            "data/measurements/insertion_cost/insertion.c (build machine, 11 runs of 2000 reads)")
+    for size in (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536):
+        rows = ic[ic["size_bytes"] == size].set_index("device")
+        dev = "zram" if "zram" in rows.index else "loop-tmpfs"
+        r = rows.loc[dev]
+        v, lo, hi = float(r["median_ns"]), float(r["low_ns"]), float(r["high_ns"])
+        note = "lowest..highest of the runs' medians"
+        if lo < 0:
+            note += " (the lowest run's difference was below 0 -- loop-device worker noise -- and is clipped at 0)"
+        _add(f"file_cache.insert_steady_{size}_ns", v, "ns",
+             f"steady-state cache insertion cost Tm - T of a {size} B block: buffered pread() miss into a full "
+             f"page cache (reclaim frees pages in batches of 32, untimed) minus an O_DIRECT pread() "
+             f"({'zram, incompressible data' if dev == 'zram' else 'loop device over tmpfs'})",
+             MEASURED, isrc, max(0.0, lo), hi, note, "004")
     _add("file_cache_sim.ghost_fraction", 1.0, "-",
          "AC-cache admission window (ghost list of non-admitted misses) as a fraction of the cache size",
          ASSUMED, "seed 004 admits a block 'only if it is used more than once' without saying within "
@@ -231,15 +248,37 @@ def _declare_file_cache() -> None:
 
 
 def _declare_memext() -> None:
-    _add("memext.fault_overhead_ns", 5062.0, "ns",
-         "OS page-fault handling cost besides the device read (trap, driver, 4 KiB copy, remap)",
+    fc = _measured_csv("fault_cost/fault_cost.csv")
+    per = fc.groupby("method")["median_ns"]
+    copy_ns = float(per.median()["memcpy_4k"])
+    uffd = fc[fc["method"] == "uffd_copy"]
+    v = float(uffd["median_ns"].median()) - copy_ns
+    _add("memext.fault_overhead_ns", round(v, 1), "ns",
+         "OS page-fault handling cost besides the device read: a 4 KiB fault resolved by a userfaultfd handler "
+         "thread with UFFDIO_COPY from DRAM (trap, delivery, wake-up, allocation, copy, map) minus the 4 KiB copy",
+         MEASURED, "data/measurements/fault_cost/fault_cost.csv, measured by data/measurements/fault_cost/fault_cost.c "
+                   "(median of the runs' median fault times, build machine)",
+         round(float(per.median()["minor_zero"]), 1), round(float(uffd["p75_ns"].max()) - copy_ns, 1),
+         "low: the in-kernel zero-fill fault (no user-space handler); high: the slowest run's upper quartile", "002")
+    _add("memext.fault_overhead_paper_ns", 5062.0, "ns",
+         "the paper-derived alternative of memext.fault_overhead_ns (labelled 'paper-derived' where offered)",
          DERIVED, "inverted from seed 002 Fig. 11's average slowdowns at DRAM:NVM 1:4 (PCM 1.638x, Flash "
                   "4.68x) by models.memory.memory_extension.implied_fault_overhead_ns; not measured",
          1000.0, 20000.0, "wide stated range (a fault path of 1-20 us)", "002")
-    _add("memext.base_ns_per_ref", 1.0, "ns",
-         "DRAM-only run time per data memory reference (t_ref)",
-         ASSUMED, "seed 002 publishes no per-reference run times: ~3.7 GHz core at CPI 1.5 with 0.4 data "
-                  "references per instruction", 0.3, 5.0, "wide stated range", "002")
+    apps = _measured_csv("apps/apps.csv").dropna(subset=["ns_per_data_ref"])
+    t = float(apps["ns_per_data_ref"].median())
+    _add("memext.base_ns_per_ref", round(t, 4), "ns",
+         "DRAM-only run time per data memory reference (t_ref): native CPU time / lackey data references",
+         MEASURED, "data/measurements/apps/apps.csv, measured by data/measurements/apps/build_and_trace.sh with "
+                   "data/measurements/apps/lackey_window.c (median "
+                   "over seed 002's proxy applications of the median of 11 native runs; traces with their own "
+                   "measurement use it)",
+         round(min(t, float(apps["ns_per_data_ref_low"].min())), 4),
+         round(max(t, float(apps["ns_per_data_ref_high"].max())), 4),
+         "lowest fastest run .. highest upper quartile over the applications", "002")
+    _add("memext.eviction_buffer_pages", 256, "pages", "eviction buffer in DRAM (buffered write-back)",
+         ASSUMED, "seed 002 §2: 'a pre-allocated fixed-size eviction buffer in DRAM', size not given; 1 MiB",
+         16, 65536, "wide stated range (64 KiB - 256 MiB)", "002")
     _add("memext.submit_ns", 3500.0, "ns", "submission of one prefetch work item to a kernel worker",
          PUBLISHED, "seed 002 §5.3: 'about 3-4 microseconds'", 3000.0, 4000.0, "the paper's stated range", "002")
     _add("memext.prefetch_strides", 8, "-", "strides the prefetcher remembers",
@@ -368,6 +407,9 @@ def _declare_device_char() -> None:
     _add("device_char.psd.servers", 3, "-", "PSD parallel service units",
          PUBLISHED, "seed 001 §II.A: three daughter boards, each with its own FPGA controller",
          *_exact(3), _EXACT, s1)
+    _add("device_char.mix_requests", 200_000, "requests", "requests simulated per write share in the read/write "
+         "mix model (Fig. 3)", ASSUMED, "sampling error of the mean latencies below ~1 % at depth 64 (checked by "
+         "comparing seeds)", 20_000, 2_000_000, "wide stated range", s1)
     _add("device_char.ssd.read_us", 90.0, "us", "SSD 4 KiB random read service time (preset 'ssd')",
          ASSUMED, "as the catalogue's sata-ssd (a typical SATA figure)", 50.0, 200.0, "wide stated range", s1)
     _add("device_char.ssd.write_read_ratio_rand", 1.5, "-", "SSD random write / read service time",
@@ -415,6 +457,18 @@ def _declare_workload() -> None:
          "wide stated range")
     _add("workload.hog_ns_per_iteration", 1.0, "ns", "CPU time of one iteration of Filebench's hog flowop",
          ASSUMED, "a busy-loop iteration of ~1 ns; not measured", 0.3, 5.0, "wide stated range")
+    vm = ("Linux kernel Documentation/admin-guide/sysctl/vm.rst (default of the sysctl; Fedora 28's kernel 4.18 of "
+          "seed 000 §4.1 keeps it)")
+    _add("workload.dirty_background_ratio", 10.0, "%",
+         "dirty page-cache share of available memory above which the flusher writes back in the background",
+         PUBLISHED, vm + ": vm.dirty_background_ratio = 10", *_exact(10.0), _EXACT, s0)
+    _add("workload.dirty_expire_centisecs", 3000.0, "cs",
+         "age after which dirty data is written back by the next flusher run",
+         PUBLISHED, vm + ": vm.dirty_expire_centisecs = 3000 (30 s)", *_exact(3000.0), _EXACT, s0)
+    _add("workload.dirty_writeback_centisecs", 500.0, "cs", "interval between flusher wake-ups",
+         PUBLISHED, vm + ": vm.dirty_writeback_centisecs = 500 (5 s)", *_exact(500.0), _EXACT, s0)
+    _add("workload.run_seconds", 60.0, "s", "run time of a personality whose .f file gives none",
+         PUBLISHED, "seed 000 Table 1: runtime 60 s (every personality)", *_exact(60.0), _EXACT, s0)
     _add("workload.cvar_gamma_default", 1.5, "-", "gamma shape of a cvar-gamma file size that states none",
          PUBLISHED, "the shape every bundled Filebench personality states (data/filebench/*.f, gamma:1.5)",
          *_exact(1.5), _EXACT)
@@ -446,6 +500,23 @@ def _declare_planner() -> None:
          16.0, 1024.0, "wide stated range")
 
 
+def _declare_uncertainty() -> None:
+    why = ("the catalogue states one value per device column, no range; a band by provenance kind for the "
+           "uncertainty layer (models.uncertainty)")
+    _add("uncertainty.device_band.measured", 0.1, "-", "relative half-width of a measured catalogue value's range",
+         ASSUMED, why, 0.05, 0.2, "wide stated range")
+    _add("uncertainty.device_band.published", 0.2, "-", "relative half-width of a published (or user-typed) "
+         "catalogue value's range", ASSUMED, why, 0.1, 0.5, "wide stated range")
+    _add("uncertainty.device_band.derived", 2.0, "-", "factor below and above a derived catalogue value "
+         "(value / f .. value x f)", ASSUMED, why, 1.5, 4.0, "wide stated range")
+    _add("uncertainty.device_band.assumed", 3.0, "-", "factor below and above an assumed catalogue value "
+         "(value / f .. value x f)", ASSUMED, why, 2.0, 10.0, "wide stated range")
+    _add("uncertainty.wide_factor", 4.0, "-", "a positive range spanning this factor or more is sampled uniformly "
+         "in its logarithm (derived and assumed values)", ASSUMED,
+         "a range over a decade or so is a statement about the order of magnitude, not the value", 2.0, 10.0,
+         "wide stated range")
+
+
 def _declare_traces() -> None:
     t2 = "seed 003 Table II"
     table2 = {  # write fraction, dataset [GiB], average request [KiB]
@@ -463,7 +534,7 @@ def _declare_traces() -> None:
              PUBLISHED, src, *_exact(kib), _EXACT, "003")
     mix = {  # zipf share, sequential share, zipf alpha
         "fin1": (0.8, 0.1, 0.9), "fin2": (0.8, 0.1, 0.9), "dap": (0.1, 0.3, 0.9),
-        "exchange": (0.6, 0.2, 0.8), "tpce": (0.7, 0.1, 0.7),
+        "exchange": (0.6, 0.2, 0.8), "tpce": (0.7, 0.1, 0.7), "mail": (0.2, 0.7, 0.9),
     }
     why = ("seed 003 Table II gives no locality; our synthetic stand-in's mix, chosen from the workload "
            "descriptions")
@@ -474,15 +545,10 @@ def _declare_traces() -> None:
              ASSUMED, why, 0.0, 1.0, "the whole possible range", "003")
         _add(f"trace.{name}.zipf_alpha", a, "-", f"Zipf exponent of the {name} stand-in",
              ASSUMED, why, 0.5, 1.2, "wide stated range", "003")
-    _add("trace.mail.run_requests", 256.0, "requests",
-         "Mail stand-in: mean sequential write run, also the burst length alternating writes and reads",
-         DERIVED, "seed 003 Fig. 5 (HALO's 2.65 % gain on Mail): RESHAPED AFTER SEEING THE RESULT: the "
-                  "bursts were added once HALO's gain on Mail came out far above seed 003's 2.65 % (reads "
-                  "interleaved request by request give +35..+43 %); seed 003 §V-A says only that Mail's writes "
-                  "are 'already in a uniform sequential pattern'",
-         16.0, 1024.0, "wide stated range", "003")
-    _add("trace.mail.zipf_alpha", 0.9, "-", "Zipf exponent of the Mail stand-in's reads",
-         ASSUMED, why, 0.5, 1.2, "wide stated range", "003")
+    _add("trace.mail.run_requests", 256.0, "requests", "Mail stand-in: mean length of its sequential write runs",
+         ASSUMED, "seed 003 §V-A says Mail's writes are mostly sequential, not how long the runs are; the "
+                  "first Mail preset's value, restored with its mix when the burst reshaping (done after seeing "
+                  "HALO's Mail result) was removed", 16.0, 1024.0, "wide stated range", "003")
     _add("trace.web-server.zipf_alpha", 0.8, "-", "Zipf exponent of web-server file popularity",
          PUBLISHED, "Breslau et al., INFOCOM'99: web request popularity Zipf-like, alpha 0.64-0.83",
          0.64, 0.83, "range across the traces of the source")
@@ -510,7 +576,7 @@ def _declare_traces() -> None:
 
 for _declare in (_declare_file_cache, _declare_memext, _declare_lifetime, _declare_paging, _declare_write_reduction,
                  _declare_wear, _declare_write_cache, _declare_hdd, _declare_device_char, _declare_workload,
-                 _declare_planner, _declare_traces):
+                 _declare_planner, _declare_traces, _declare_uncertainty):
     _declare()
 
 #: The registry: name -> :class:`Param`.
@@ -566,8 +632,8 @@ def provenance_of(key: str, devices: dict | None = None) -> tuple[str, str, str]
 
     >>> provenance_of("device:hdd-7200.avg_seek_ns")[1]
     'derived from a seed result'
-    >>> provenance_of("memext.base_ns_per_ref")[:2]
-    ('DRAM-only run time per data memory reference (t_ref)', 'assumed')
+    >>> provenance_of("memext.eviction_buffer_pages")[:2]
+    ('eviction buffer in DRAM (buffered write-back)', 'assumed')
     """
     if key.startswith("device:"):
         from models.devices import get_device
@@ -623,8 +689,8 @@ def provenance_table(keys, devices: dict | None = None) -> pd.DataFrame:
 def depends_on_unverified(keys, devices: dict | None = None) -> list[tuple[str, str, str, str]]:
     """The keys among ``keys`` whose kind is derived or assumed: ``(key, what, kind, source)``.
 
-    >>> [k for k, *_ in depends_on_unverified(["memext.submit_ns", "memext.base_ns_per_ref"])]
-    ['memext.base_ns_per_ref']
+    >>> [k for k, *_ in depends_on_unverified(["memext.submit_ns", "memext.eviction_buffer_pages"])]
+    ['memext.eviction_buffer_pages']
     """
     out = []
     for k in dict.fromkeys(keys):
@@ -651,7 +717,7 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.memory_extension.PAGE_BYTES": "unit (4 KiB OS page)",
     "models.memory.memory_extension.DRAM_FRACTIONS": "sweep grid of the paper's figures",
     "models.memory.memory_extension.PAPER_SLOWDOWN_25": "paper figures for comparison (the derivation of "
-                                                        "memext.fault_overhead_ns starts from them)",
+                                                        "memext.fault_overhead_paper_ns starts from them)",
     "models.memory.memory_extension._COUNTER_MAX": "policy codes",
     "models.memory.paging.PAGE_SIZES": "sweep grid (the paper's page sizes)",
     "models.memory.paging.LATENCY_MULTIPLES": "sweep grid (the paper's relative latencies)",
@@ -659,13 +725,22 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.sim.primitives._ONE": "math constant",
     "models.sim.shards._ONE": "math constant",
     "models.sim.shards._SCALE": "math constant (2^53)",
+    "models.sim.sampling._SCALE": "math constant (2^53)",
+    "models.sim.shards._PREFIX": "chunk length of the fixed-size pre-filter (speed only, same results)",
+    "models.sim.sampling._GOLDEN": "splitmix64 hash constant",
+    "models.sim.sampling._MIX1": "splitmix64 hash constant",
+    "models.sim.sampling._MIX2": "splitmix64 hash constant",
     "models.sim.stack_distance._ONE": "math constant",
     "models.storage.file_cache_sim.DEFAULT_FRACTIONS": "sweep grid (x axis of Figures 3-5)",
+    "models.storage.file_cache.STEADY_SIZES": "measurement grid (block sizes of data/measurements/insertion_cost)",
+    "models.storage.workload.fit._WB_TOL": "numerical tolerance of a fixed point, not a model parameter",
     "models.storage.filebench.MAX_THREADS": "input limit",
     "models.storage.filebench.MAX_FILES": "input limit",
     "models.storage.filebench.MAX_IOSIZE_BYTES": "input limit",
     "models.storage.filebench._MULT": "unit suffixes",
     "models.storage.hdd.spec.SECTOR_BYTES": "unit (512 B sector)",
+    "models.storage.hdd.coverage.PARAMETERS": "DiskSim parameter switch values the model implements (a coverage "
+                                              "table), not inputs",
     "models.storage.hdd.validation.DISKSIM_DEMERIT_MS": "DiskSim's own results for comparison, not an input",
     "models.storage.workload.costs.BLOCK": "unit (4 KiB file-system block)",
     "models.storage.workload.fit.IOSIZES": "sweep grid (I/O sizes of seed 000 Fig. 5)",
@@ -696,6 +771,17 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.source.ZSTD_MAGIC": "format (magic bytes)",
     "models.traces.formats.parsing.DEVICE_MAX": "math constant (int32 range)",
     "models.traces.formats.npz._META_CHARS": "input limit",
+    "models.traces.formats.EXAMPLES": "format examples (generated test fixtures)",
+    "models.traces.formats.lcs.MAGIC": "format (magic number)",
+    "models.traces.formats.lcs.HEADER_BYTES": "format (header size)",
+    "models.traces.formats.lcs._END_MAGIC_AT": "format (header layout)",
+    "models.traces.formats.lcs._WRITE_OPS": "format (libCacheSim operation codes)",
+    "models.traces.formats.lcs._READ_OPS": "format (libCacheSim operation codes)",
+    "models.traces.formats.objects.OBJECT_SLOT_BITS": "layout (an object's address slot, 4 GiB)",
+    "models.traces.formats.objects._SLOT_BYTES": "layout (an object's address slot, 4 GiB)",
+    "models.traces.formats.objects.MAX_OBJECTS": "math constant (slots within the int64 byte range)",
+    "models.traces.detect._PEEK_BYTES": "reader buffer size (format sniffing)",
+    "models.sweep.registry._BLOCK": "default analysis block size of the sweep adapters (the CLI's --block-size default)",
     "models.traces.blocks.MAX_REQUEST_BLOCKS": "memory limit",
     "models.storage.write_cache.MAX_CACHE_MB": "input limit",
     "models.traces.synthetic.KIB": "unit",

@@ -23,7 +23,9 @@ def role_chart(df: pd.DataFrame, role: str):
     sub = df[(df.role == role) & (df.status == "ok")]
     fig = px.bar(sub, x="value", y="workload", orientation="h", hover_data=["reason"],
                  log_x=bool(len(sub)) and role.startswith("storage"), title=ROLES.get(role, role))
-    fig.update_layout(template="plotly_white", yaxis=dict(autorange="reversed"), margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_layout(yaxis=dict(autorange="reversed"), margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_xaxes(title_text=ROLES.get(role, role))  # the measure with its unit, never the column name "value"
+
     return fig
 
 

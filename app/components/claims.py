@@ -66,7 +66,7 @@ def read_ledger(path=None) -> pd.DataFrame:
     return df
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=2)
 def _cached_ledger(mtime: float) -> pd.DataFrame:
     return read_ledger()
 
@@ -89,7 +89,13 @@ def status_style(frame: pd.DataFrame, column: str = "status"):
     def colour(v: str) -> str:
         status = str(v).split(" ", 1)[-1]
         hexc = STATUS_HEX.get(status)
-        return f"background-color: {hexc}33; color: #111" if hexc else ""
+        if not hexc:
+            return ""
+        # an opaque pastel of the status colour with dark text: readable in the light and the dark theme
+        # (a translucent tint under dark text vanishes on the dark background)
+        rgb = [int(hexc.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)]
+        pastel = "#" + "".join(f"{round(c + (255 - c) * 0.7):02x}" for c in rgb)
+        return f"background-color: {pastel}; color: #111"
 
     return frame.style.map(colour, subset=[column])
 

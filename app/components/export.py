@@ -16,23 +16,37 @@ from reporting.csv_safety import safe_cell, sanitize_frame
 __all__ = ["safe_cell", "sanitize_frame", "csv_bytes", "download_csv"]
 
 
+def _header(provenance: Iterable[str] | None, values: Mapping[str, object] | None) -> list[str]:
+    if not provenance:
+        return []
+    from app.components.provenance import export_header
+
+    return export_header(provenance, values)
+
+
+def _csv(df: pd.DataFrame, head: list[str]) -> bytes:
+    body = sanitize_frame(df).to_csv(index=False, float_format="%.10g")
+    if head:
+        body = "\n".join(head) + "\n" + body
+    return body.encode("utf-8")
+
+
 def csv_bytes(df: pd.DataFrame, provenance: Iterable[str] | None = None,
               values: Mapping[str, object] | None = None) -> bytes:
     """UTF-8 CSV of ``df``, formula-safe, without the index; ``provenance`` adds ``# `` header lines."""
-    body = sanitize_frame(df).to_csv(index=False, float_format="%.10g")
-    if provenance:
-        from app.components.provenance import export_header
-
-        head = export_header(provenance, values)
-        if head:
-            body = "\n".join(head) + "\n" + body
-    return body.encode("utf-8")
+    return _csv(df, _header(provenance, values))
 
 
 def download_csv(df: pd.DataFrame, filename: str, label: str = "Download CSV", *, key: str | None = None,
                  provenance: Iterable[str] | None = None, values: Mapping[str, object] | None = None) -> None:
-    """A Streamlit download button for the table ``df`` (formula-safe CSV, provenance header)."""
+    """A Streamlit download button for the table ``df`` (formula-safe CSV, provenance header).
+
+    The CSV is written when the button is clicked (Streamlit's deferred download: nothing is
+    formatted or kept per session on a rerun), from a copy of ``df`` taken now; the header is
+    resolved now (it reads this session's custom devices).
+    """
     import streamlit as st
 
-    st.download_button(label, data=csv_bytes(df, provenance, values), file_name=filename, mime="text/csv",
+    frame, head = df.copy(), _header(provenance, values)
+    st.download_button(label, data=lambda: _csv(frame, head), file_name=filename, mime="text/csv",
                        key=key or f"dl-{filename}", icon=":material/download:")

@@ -18,16 +18,19 @@ uses on the validated text, so both read it the same way::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Annotated
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
 
 from app.components.provenance import param_help, params_help
 from models.storage import hdd
 
 __all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "hdd_keys", "hdd_help",
-           "number_list", "number_text", "param_help", "params_help"]
+           "number_list", "number_text", "param_help", "params_help", "SciInt", "parse_int", "int_input",
+           "float_input", "text_list_input", "field_note"]
+
 
 #: The generic 7200 rpm catalogue profile (:func:`models.storage.hdd.generic_drive`).
 GENERIC_HDD = "hdd-7200"
@@ -121,3 +124,180 @@ def number_text(field: str, **spec) -> tuple[object, Callable[[str], list[float]
         return text
 
     return Annotated[str, AfterValidator(check)], parse
+
+
+# --- Inputs that say why a value is not applied (issue 18) -------------------------------------------------
+#
+# Streamlit's number_input parses "1e3" as 1 in an integer field and silently refuses a value
+# outside min/max in the browser (the range only in a tooltip). The helpers below draw the
+# widget without browser-side bounds, show the allowed range under it, and show, right there,
+# why a value is not applied and which value is used instead (with the label the user sees).
+
+
+def parse_int(v: object) -> int:
+    """A whole number from an int, an integral float or text (``"2e5"``, ``"200,000"``, ``"1_000"``).
+
+    >>> parse_int("1e3"), parse_int("2e5"), parse_int(" 200,000 "), parse_int(64.0)
+    (1000, 200000, 200000, 64)
+    >>> parse_int("1.5e0")
+    Traceback (most recent call last):
+    ...
+    ValueError: give a whole number, e.g. 1000 or 1e3 (got '1.5e0' = 1.5)
+    """
+    if isinstance(v, bool):
+        raise ValueError(f"give a whole number, e.g. 1000 or 1e3 (got {v!r})")
+    if isinstance(v, int):
+        return v
+    text = str(v).strip().replace(",", "").replace("_", "")
+    try:
+        if isinstance(v, float):
+            x = v
+        elif text.lstrip("+-").isdigit():
+            return int(text)
+        else:
+            x = float(text)
+    except ValueError:
+        raise ValueError(f"give a whole number, e.g. 1000 or 1e3 (got {str(v)[:40]!r})") from None
+    if not math.isfinite(x) or x != math.floor(x) or abs(x) > 2 ** 63:
+        raise ValueError(f"give a whole number, e.g. 1000 or 1e3 (got {str(v)[:40]!r} = {x:g})")
+    return int(x)
+
+
+#: Scenario field type of an integer typed as text: reads ``1e3``, ``2e5``, ``200,000``; rejects ``1.5``.
+SciInt = Annotated[int, BeforeValidator(parse_int)]
+
+
+def _bounds_text(cls, field: str) -> str | None:
+    """``"allowed: 1 – 1,000,000"`` of a scenario field's bounds (None without bounds)."""
+    from app.components.scenario import field_range
+
+    lo, hi = field_range(cls, field)
+    if lo is None and hi is None:
+        return None
+
+    def fmt(x):
+        return f"{x:,}" if isinstance(x, int) else f"{x:,.6g}"
+
+    if lo is not None and hi is not None:
+        return f"allowed: {fmt(lo)} – {fmt(hi)}"
+    return f"allowed: ≥ {fmt(lo)}" if lo is not None else f"allowed: ≤ {fmt(hi)}"
+
+
+def field_note(cls, field: str, container=None) -> None:
+    """Under a widget: why its value is not applied (naming the value used instead), if it is not."""
+    import streamlit as st
+
+    from app.components.errors import md_escape
+    from app.components.scenario import field_message
+
+    msg = field_message(cls, field)
+    if msg:
+        (container or st).error(md_escape(msg, 300), icon=":material/error:")
+
+
+def int_input(cls, field: str, label: str, *, container=None, help: str | None = None) -> None:
+    """A whole-number input of scenario field ``field`` (a :data:`SciInt`): text read as ``1e3`` = 1000.
+
+    Shows the allowed range under the field and, when the value is not applied, why.
+    """
+    import streamlit as st
+
+    from app.components.scenario import register_label
+
+    c = container or st
+    register_label(cls, field, label)
+    key = cls.key(field)
+    v = st.session_state.get(key)
+    if not isinstance(v, str):  # a default, URL or scenario-file value: shown as the text the user edits
+        st.session_state[key] = "" if v is None else str(v)
+    rng = _bounds_text(cls, field)
+    c.text_input(label, key=key, help=help, placeholder="e.g. 1000 or 1e3")
+    if rng:
+        c.caption(rng)
+    field_note(cls, field, c)
+
+
+def float_input(cls, field: str, label: str, *, container=None, help: str | None = None, step: float | None = None,
+                format: str = "%g") -> None:
+    """A number input of scenario field ``field`` without browser-side bounds: an out-of-range value
+    reaches the page, which says why it is not applied (the allowed range is shown under the field)."""
+    import streamlit as st
+
+    from app.components.scenario import register_label
+
+    c = container or st
+    register_label(cls, field, label)
+    key = cls.key(field)
+    v = st.session_state.get(key)
+    if isinstance(v, int) and not isinstance(v, bool):
+        st.session_state[key] = float(v)
+    c.number_input(label, key=key, help=help, step=step, format=format)
+    rng = _bounds_text(cls, field)
+    if rng:
+        c.caption(rng)
+    field_note(cls, field, c)
+
+
+def text_list_input(cls, field: str, label: str, *, container=None, help: str | None = None) -> None:
+    """A number-list text input (:func:`number_text` field) with its message under it."""
+    import streamlit as st
+
+    from app.components.scenario import register_label
+
+    c = container or st
+    register_label(cls, field, label)
+    c.text_input(label, key=cls.key(field), help=help)
+    field_note(cls, field, c)
+
+
+def fio_skipped_jobs(raw: bytes, kept_jobs) -> list[str]:
+    """Names of the jobs of an uploaded fio JSON that gave no result row (``kept_jobs``: the job
+    column of :func:`models.storage.device_char.read_fio_json`'s frame), so the page can say which
+    jobs it left out instead of silently showing fewer.
+
+    >>> import json
+    >>> doc = {"jobs": [{"jobname": "a"}, {"jobname": "b"}, "junk"]}
+    >>> fio_skipped_jobs(json.dumps(doc).encode(), ["a"])
+    ['b', 'job2']
+    """
+    import json
+
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        jobs = json.loads(text[max(text.find("{"), 0):]).get("jobs", [])
+    except (ValueError, AttributeError):
+        return []
+    if not isinstance(jobs, list):
+        return []
+    names = [str(j.get("jobname", f"job{i}")) if isinstance(j, dict) else f"job{i}" for i, j in enumerate(jobs)]
+    kept = {str(j) for j in kept_jobs}
+    return [n for n in names if n not in kept]
+
+
+def whole_number_input(key: str, label: str, *, low: int, high: int, default: int, container=None,
+                       help: str | None = None) -> int:
+    """A whole-number text input under session key ``key`` outside a Scenario (e.g. the trace picker):
+    reads ``2e5`` as 200000; a value that is not a whole number in ``low..high`` is shown as not
+    applied, next to the input, and the last valid value (else ``default``) is returned instead."""
+    import streamlit as st
+
+    from app.components.errors import md_escape
+
+    c = container or st
+    ss = st.session_state
+    good_key = f"{key}.__good"
+    v = ss.get(key)
+    if v is None or not isinstance(v, str):
+        ss[key] = str(default if v is None else v)
+    c.text_input(label, key=key, help=help, placeholder="e.g. 1000 or 1e3")
+    c.caption(f"allowed: {low:,} – {high:,}")
+    try:
+        n = parse_int(ss[key])
+        if not low <= n <= high:
+            raise ValueError(f"give a whole number within [{low:,}, {high:,}] (got {n:,})")
+    except ValueError as e:
+        used = ss.get(good_key, default)
+        c.error(md_escape(f"{e} -- not applied; using {used:,}", 300), icon=":material/error:")
+        return used
+    ss[good_key] = n
+    return n

@@ -37,8 +37,8 @@ def param_help(name: str, text: str | None = None) -> str:
 
     ``text`` (default: the parameter's description) followed by the default and ``[kind: source]``.
 
-    >>> param_help("memext.base_ns_per_ref", "t_ref.")  # doctest: +ELLIPSIS
-    't_ref. Default 1 ns [assumed: seed 002 publishes no per-reference run times: ...]'
+    >>> param_help("memext.eviction_buffer_pages", "Buffer.")  # doctest: +ELLIPSIS
+    "Buffer. Default 256 pages [assumed: seed 002 §2: 'a pre-allocated fixed-size eviction buffer ...]"
     """
     p = param(name)
     head = text if text is not None else p.description[:1].upper() + p.description[1:] + "."
@@ -130,8 +130,11 @@ def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = N
 
     flagged = unverified(keys, values)
     if flagged:
-        items = "; ".join(f"**{r['what']}** = {_fmt(r['value'])} ({r['kind']}: {_short(r['source'])})"
-                          for r in flagged)
+        from app.components.errors import md_escape
+
+        # a custom device's name and source are typed by users: shown as text
+        items = "; ".join(f"**{md_escape(r['what'])}** = {_fmt(r['value'])} ({r['kind']}: "
+                          f"{md_escape(_short(r['source']))})" for r in flagged)
         st.caption(f":material/warning: This result depends on derived/assumed values: {items}. "
                    "Change them where the page offers an input, or replace the device with a custom one.")
     return flagged
@@ -152,7 +155,7 @@ def export_header(keys: Iterable[str], values: Mapping[str, object] | None = Non
     """``# `` comment lines naming the provenance of every key a result used (for CSV exports).
 
     >>> export_header(["memext.submit_ns"])[1]  # doctest: +ELLIPSIS
-    '# memext.submit_ns = 3500 ns: published: seed 002 §5.3: ...'
+    "# memext.submit_ns = 3500 ns: published: seed 002 §5.3: ..."
     """
     keys = list(dict.fromkeys(keys))
     if not keys:

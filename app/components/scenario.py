@@ -18,10 +18,13 @@ warns about it -- instead of being silently replaced by the first option.
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import math
 from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar
 
 import annotated_types as at
@@ -42,6 +45,9 @@ class Scenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     PREFIX: ClassVar[str] = "scn"
+    #: Labels the user sees, by field, for fields whose widget is not drawn by an
+    #: :mod:`app.components.inputs` helper (those register their label as they draw it).
+    LABELS: ClassVar[dict[str, str]] = {}
     #: Other inputs of the page (name -> default) kept like the fields across page switches,
     #: but neither validated nor put in the URL / JSON (e.g. the trace picker's CSV mapping).
     EXTRA_INPUTS: ClassVar[dict[str, Any]] = {}
@@ -50,6 +56,102 @@ class Scenario(BaseModel):
     def key(cls, field: str) -> str:
         """Session-state key of ``field`` (use as the widget key)."""
         return f"{cls.PREFIX}.{field}"
+
+
+#: Widget labels of scenario fields, ``(PREFIX, field) -> label``, registered by the input helpers.
+_WIDGET_LABELS: dict[tuple[str, str], str] = {}
+
+
+def register_label(cls: type[Scenario], field: str, label: str) -> None:
+    """Remember the label the page shows for ``field`` (messages name it instead of the field)."""
+    _WIDGET_LABELS[(cls.PREFIX, field)] = label
+
+
+def _call_name(node: ast.AST) -> str:
+    f = node.func if isinstance(node, ast.Call) else None
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+@cache
+def _source_labels(path: str, mtime: float) -> dict[str, str]:
+    """``field -> label`` of the widgets in a page (or the trace picker) source: calls whose first
+    argument is a string literal and whose ``key=`` is ``<X>.key("field")`` or ``_k(key, "field")``."""
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        label = node.args[0]
+        if not (isinstance(label, ast.Constant) and isinstance(label.value, str)):
+            continue
+        key = next((k.value for k in node.keywords if k.arg == "key"), None)
+        if not isinstance(key, ast.Call) or not key.args:
+            continue
+        name = _call_name(key)
+        arg = key.args[-1] if name in ("key", "_k") else None
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            out.setdefault(arg.value, label.value)
+    return out
+
+
+def _learn_labels(cls: type[Scenario], page_file: str | None) -> None:
+    """Register the labels of ``cls``' widgets read from the page source and the trace picker's."""
+    files = [page_file] if page_file else []
+    if "trace_source" in cls.model_fields:  # a TraceChoice: its widgets are drawn by the trace picker
+        files.append(str(Path(__file__).with_name("traces.py")))
+    for f in files:
+        try:
+            labels = _source_labels(f, Path(f).stat().st_mtime)
+        except OSError:
+            continue
+        for field, label in labels.items():
+            if field in cls.model_fields:
+                _WIDGET_LABELS.setdefault((cls.PREFIX, field), label)
+
+
+def field_label(cls: type[Scenario], field: str) -> str:
+    """The label the user sees for ``field``: registered by its widget, else ``cls.LABELS``, else the
+    field name made readable (``sizes_kib`` -> "sizes [KiB]")."""
+    label = _WIDGET_LABELS.get((cls.PREFIX, field)) or cls.LABELS.get(field)
+    if label:
+        return label
+    from app.components.tables import human_label
+
+    return human_label(field)
+
+
+def _error_text(err: dict, field: str) -> str:
+    """One pydantic error as text without the field name (the label is put in front by the caller)."""
+    msg = str(err.get("msg", ""))
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix):]
+    if msg.startswith(f"{field}: "):
+        msg = msg[len(field) + 2:]
+    if err.get("type") == "extra_forbidden":
+        msg = "not an input of this page"
+    got = err.get("input")
+    if err.get("type") not in ("value_error", "extra_forbidden", "missing") and not isinstance(got, (dict, list)):
+        shown = repr(got)
+        msg += f" (got {shown[:60] + '…' if len(shown) > 60 else shown})"
+    return msg
+
+
+def field_errors(cls: type[Scenario], values: dict[str, Any]) -> dict[str, str]:
+    """Message per invalid field of ``values`` (empty dict: valid). Cross-field errors are under ``""``."""
+    try:
+        cls.model_validate(values)
+    except ValidationError as e:
+        out: dict[str, str] = {}
+        for err in e.errors():
+            loc = err.get("loc") or ("",)
+            f = str(loc[0]) if loc else ""
+            out.setdefault(f, _error_text(err, f))
+        return out
+    return {}
 
 
 def _options(options: Iterable | Callable[[], Iterable]) -> list:
@@ -287,6 +389,7 @@ def init_state(cls: type[S]) -> None:
     import streamlit as st
 
     _ensure_built(cls, sys._getframe(1).f_globals)
+    _learn_labels(cls, sys._getframe(1).f_globals.get("__file__"))
     ss = st.session_state
     defaults = cls().model_dump()
     shadow = ss.get(_shadow_key(cls)) or {}
@@ -321,15 +424,76 @@ def init_state(cls: type[S]) -> None:
 
 
 def current(cls: type[S]) -> tuple[S | None, str | None]:
-    """The scenario from session state, or ``(None, message)`` naming the bad fields."""
+    """The scenario from session state, or ``(None, message)`` naming the bad fields by their labels."""
     import streamlit as st
 
     values = {f: st.session_state.get(cls.key(f)) for f in cls.model_fields}
     values = {k: v for k, v in values.items() if v is not None}
-    try:
+    errors = field_errors(cls, values)
+    if not errors:
         return cls.model_validate(values), None
-    except ValidationError as e:
-        return None, describe(e)
+    return None, "; ".join(f"{field_label(cls, f) if f else 'inputs'}: {m}" for f, m in errors.items())
+
+
+def _good_key(cls: type[Scenario]) -> str:
+    return f"{cls.PREFIX}.__good"
+
+
+def resolve(cls: type[S]) -> tuple[S | None, dict[str, str], dict[str, Any]]:
+    """The scenario to compute with, the invalid fields' messages, and the values used instead.
+
+    Every invalid field falls back to its last valid value in this session (else its default),
+    so one bad entry never blanks the rest of the page; the page shows the message next to the
+    input and says which value is used instead. ``(None, errors, {})`` only when the fallback
+    values are invalid together (a cross-field rule).
+    """
+    import streamlit as st
+
+    ss = st.session_state
+    values = {f: ss.get(cls.key(f)) for f in cls.model_fields}
+    values = {k: v for k, v in values.items() if v is not None}
+    errors = field_errors(cls, values)
+    if not errors:
+        scn = cls.model_validate(values)
+        ss[_good_key(cls)] = scn.model_dump()
+        return scn, {}, {}
+    good = ss.get(_good_key(cls)) or cls().model_dump()
+    used: dict[str, Any] = {}
+    trial = dict(values)
+    for _ in range(len(cls.model_fields) + 1):
+        bad = field_errors(cls, trial)
+        if not bad:
+            return cls.model_validate(trial), errors, used
+        fields = [f for f in bad if f in cls.model_fields and f not in used]
+        if not fields:
+            break
+        for f in fields:
+            trial[f] = used[f] = good.get(f, cls.model_fields[f].default)
+    return None, errors, {}
+
+
+def _shown(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(x) for x in v) or "none"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def field_message(cls: type[Scenario], field: str) -> str | None:
+    """Why ``field``'s current value is not applied and which value is used instead; None when applied.
+
+    For the input helpers, which show it right under the widget.
+    """
+    import streamlit as st
+
+    ss = st.session_state
+    values = {f: ss.get(cls.key(f)) for f in cls.model_fields}
+    msg = field_errors(cls, {k: v for k, v in values.items() if v is not None}).get(field)
+    if msg is None:
+        return None
+    good = ss.get(_good_key(cls)) or cls().model_dump()
+    return f"{msg} -- not applied; using {_shown(good.get(field, cls.model_fields[field].default))}"
+
+
 
 
 def _used_custom_devices(scn: Scenario) -> list[dict]:
@@ -374,7 +538,14 @@ def _register_devices(items: Any) -> None:
             raise ValueError(f"{CUSTOM_DEVICES}[{i}].{e}") from None
 
 
-def _load_json(cls: type[Scenario]) -> None:
+def page_title(url: str) -> str:
+    """Navigation title of the page at ``url`` (its url path), or ``url`` when unknown."""
+    from app.registry import PAGES
+
+    return next((p[2] for p in PAGES if p[4] == url), url)
+
+
+def _load_json(cls: type[Scenario], page: str | None = None) -> None:
     import streamlit as st
 
     from app.components.devices import CUSTOM_KEY
@@ -385,15 +556,24 @@ def _load_json(cls: type[Scenario]) -> None:
     before = copy.deepcopy(st.session_state.get(CUSTOM_KEY, {}))
     try:
         data = json.loads(up.getvalue().decode("utf-8"))
+        other = data.get("page") if isinstance(data, dict) else None
+        if page is not None and isinstance(other, str) and other != page:
+            raise ValueError(f"this file is a scenario of the page '{page_title(other)}', not of "
+                             f"'{page_title(page)}': open that page to load it")
         if isinstance(data, dict) and "scenario" in data:
+
             if CUSTOM_DEVICES in data:  # registered first: the scenario may name them
                 _register_devices(data[CUSTOM_DEVICES])
             data = data["scenario"]
+        errors = field_errors(cls, data) if isinstance(data, dict) else {}
+        if errors:
+            raise ValueError("; ".join(f"{field_label(cls, f) if f else 'inputs'}: {m}" for f, m in errors.items()))
         scn = cls.model_validate(data)
     except (ValueError, ValidationError, UnicodeDecodeError) as e:
         st.session_state[CUSTOM_KEY] = before  # a rejected file adds no devices
         st.session_state[f"{cls.PREFIX}.__loaderr"] = f"could not load scenario file: {describe(e)}"
         return
+
     for f, v in scn.model_dump().items():
         st.session_state[cls.key(f)] = v
     st.session_state.pop(f"{cls.PREFIX}.__loaderr", None)
@@ -420,14 +600,26 @@ def scenario_controls(cls: type[S], *, page: str) -> S | None:
     """
     import streamlit as st
 
+    from app.components.errors import md_escape
+
     _save_shadow(cls)
-    scn, err = current(cls)
+    scn, errors, used = resolve(cls)
     bad_url = st.session_state.pop(f"{cls.PREFIX}.__urlbad", None)
     if bad_url:
-        st.warning(f"Ignored invalid link parameter(s): {', '.join(bad_url)}", icon=":material/link_off:")
-    if err:
-        st.error(f"Invalid input -- {err}", icon=":material/error:")
+        # the label the user sees, and the parameter's name as it appears in the link
+        st.warning("Ignored invalid link parameter(s): " + ", ".join(f"{md_escape(field_label(cls, f))} (`{f}`)"
+                                                                     for f in bad_url), icon=":material/link_off:")
+    if errors:
+        lines = []
+        for f, msg in errors.items():
+            label = md_escape(field_label(cls, f)) if f else "Inputs"
+            instead = f" -- not applied; using {md_escape(_shown(used[f]))}" if f in used else ""
+            lines.append(f"- **{label}**: {md_escape(msg, 300)}{instead}")
+        head = ("Some inputs are not applied; the results use the values named below." if scn is not None
+                else "Invalid inputs -- fix them to see the results.")
+        st.error(head + "\n" + "\n".join(lines), icon=":material/error:")
     else:
+
         q = to_query(scn)
         try:
             if {k: st.query_params.get(k) for k in q} != q:
@@ -441,8 +633,9 @@ def scenario_controls(cls: type[S], *, page: str) -> S | None:
             st.caption("The page URL encodes these inputs: copy it to share this view "
                        "(custom devices travel only in the saved JSON).")
         st.file_uploader("Load scenario (JSON)", type=["json"], key=f"{cls.PREFIX}.__upload",
-                         on_change=_load_json, args=(cls,))
+                         on_change=_load_json, args=(cls, page))
         lerr = st.session_state.get(f"{cls.PREFIX}.__loaderr")
         if lerr:
-            st.error(lerr)
+            st.error(md_escape(lerr, 600))
+
     return scn

@@ -30,6 +30,7 @@ import streamlit as st
 from pydantic import Field, field_validator
 
 from app.components.errors import show_error
+from app.components.inputs import SciInt, whole_number_input
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario
 from models.traces import FORMATS, MAX_REQUESTS, bundled_traces, load
@@ -63,7 +64,7 @@ class TraceChoice(Scenario):
     trace_source: Literal["bundled", "synthetic", "upload"] = "bundled"
     trace_name: str = DEFAULTS["trace_name"]
     preset: str = DEFAULTS["preset"]
-    n_requests: int = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
+    n_requests: SciInt = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
     seed: int = Field(0, ge=0, le=2**31 - 1)
     scale: float = Field(DEFAULT_SYNTHETIC_SCALE, ge=0.001, le=1)
     upload_format: str = "auto"
@@ -108,7 +109,7 @@ def _mem_synthetic(n_refs: int, data_mib: float, alpha: float, write_fraction: f
     return trace
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
+@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: str):
     """Parse uploaded bytes (cache key: the bytes' hash, kind, format and options).
 
@@ -233,14 +234,15 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
                                           "Synthetic stand-in for a paper workload. Its parameters and their "
                                           "provenance (Table II targets published, locality assumed):"))
             c1, c2, c3 = st.columns(3)
-            c1.number_input("Requests", min_value=100, max_value=5_000_000, step=10_000, key=_k(key, "n_requests"))
+            n_req = whole_number_input(_k(key, "n_requests"), "Requests", low=100, high=5_000_000,
+                                       default=DEFAULTS["n_requests"], container=c1)
             c2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
             c3.number_input("Dataset scale [-]", min_value=0.001, max_value=1.0, step=0.01, format="%.3f",
                             key=_k(key, "scale"),
                             help=param_help("trace.synthetic_scale",
                                             "Shrinks the preset's address range (Table II dataset size) or file count."))
             ss = st.session_state
-            return load(f"synthetic:{ss[preset_key]}", n_requests=int(ss[_k(key, "n_requests")]),
+            return load(f"synthetic:{ss[preset_key]}", n_requests=n_req,
                         seed=int(ss[_k(key, "seed")]), scale=float(ss[_k(key, "scale")]))
         return _upload(key, "block", "Block I/O trace file")
 

@@ -11,11 +11,13 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
+from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
+from app.components.tables import table
 from app.components.traces import BLOCK_SIZES
 from models.storage import file_cache as fc
 
@@ -24,16 +26,23 @@ BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 T_MIN, T_MAX = field_range(fc.BreakEvenInputs, "t_ns")
 
 
-class BreakEvenScenario(Scenario):
+class BreakEvenScenario(Scenario, UncertaintyFields):
     PREFIX = "be"
     mode: Literal["device", "manual"] = "device"
     device: DeviceName = "optane-dcpmm"
     block_size_bytes: BlockSize = 4096
     io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0)
+    insertion: Literal["steady", "first-touch"] = fc.DEFAULT_INSERTION
     t_ns: float = model_field(fc.BreakEvenInputs, "t_ns", default=100.0)
     T_ns: float = model_field(fc.BreakEvenInputs, "T_ns", default=130.0)
     Tm_ns: float = model_field(fc.BreakEvenInputs, "Tm_ns", default=160.0)
     max_accesses: int = Field(10, ge=2, le=50)
+
+
+def _nearest_size(size: int) -> int:
+    """The measured block size closest (log scale) to ``size`` [bytes]."""
+    sizes = np.asarray(fc.STEADY_SIZES, dtype=float)
+    return int(sizes[int(np.argmin(np.abs(np.log(sizes / size))))])
 
 
 S = BreakEvenScenario
@@ -63,6 +72,13 @@ with c1:
                         help=param_help("file_cache.io_stack_factor",
                                         "Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the "
                                         "file cache)."))
+        st.radio("Insertion cost Tm − T", list(fc.INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
+                 format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
+                 help=param_help("file_cache.insert_steady_4096_ns",
+                                 "Steady state: a buffered read miss into a full page cache (a page reclaim "
+                                 "just freed) minus a direct read, measured on a memory-speed block device. "
+                                 "First touch: pwrite() into a not yet cached tmpfs region (fresh page), the "
+                                 "earlier upper bound."))
     else:
         st.number_input("t: access time from the file cache [ns]", min_value=T_MIN, max_value=T_MAX, key=S.key("t_ns"))
         st.number_input("T: access time from storage [ns]", min_value=T_MIN, max_value=T_MAX, key=S.key("T_ns"))
@@ -75,14 +91,16 @@ if scn is not None:
     with user_errors("Break-even"):
         if scn.mode == "device":
             timings = fc.timings_from_device(devices[scn.device], scn.block_size_bytes,
-                                             io_stack_factor=scn.io_stack_factor)
+                                             io_stack_factor=scn.io_stack_factor, insertion=scn.insertion)
         else:
             timings = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
         be = fc.break_even(timings)
         n_star = be.n_star
         _LAT = ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")
         if scn.mode == "device":
-            keys = ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns",
+            ins_key = ("file_cache.pagecache_insert_4k_ns" if scn.insertion == "first-touch"
+                       else f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns")
+            keys = ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", ins_key,
                     *device_keys(devices[scn.device], _LAT), *device_keys("dram", _LAT)]
         else:
             keys = []  # every timing typed by the user
@@ -107,7 +125,7 @@ if scn is not None:
             fig.add_scatter(x=n, y=curves["Tc_cached_ns"], name="Tc = Tm + (n−1)t (cached)", mode="lines+markers")
             fig.add_scatter(x=n, y=curves["Tx_uncached_ns"], name="Tx = nT (uncached)", mode="lines+markers")
             if np.isfinite(n_star) and n_star <= scn.max_accesses:
-                fig.add_vline(x=n_star, line_dash="dash", annotation_text=f"n* = {n_star:.3g}")
+                ref_line(fig, x=n_star, dash="dash", text=f"n* = {n_star:.3g}")
             show(style(fig, title="Total access time vs accesses (eqs. 1-2)", x="accesses n [-]", y="total time [ns]"),
                  key="be-curves")
             download_csv(curves, "break-even-curves.csv", key="dl-be-curves", provenance=keys, values=values)
@@ -123,7 +141,9 @@ if scn is not None:
         for name in ("dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"):
             if name in devices:
                 b = fc.break_even(fc.timings_from_device(devices[name], scn.block_size_bytes,
-                                                         io_stack_factor=scn.io_stack_factor))
+                                                         io_stack_factor=scn.io_stack_factor,
+                                                         insertion=scn.insertion if scn.mode == "device"
+                                                         else fc.DEFAULT_INSERTION))
                 marks.append((name, devices[name].label or name, b.T_ns, b.hits_required, b.n_star))
         symbols = ["circle", "square", "diamond", "triangle-up", "triangle-down", "hexagon"]
         for (name, label, t_ns, hits, n_star), sym in zip(marks, symbols):  # one legend entry per device
@@ -140,3 +160,33 @@ if scn is not None:
         assumption_note(fig2_keys, values)
         download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2",
                      provenance=fig2_keys, values=values)
+
+        if scn.mode == "device":
+            st.subheader("n* under both insertion models")
+            st.markdown("The insertion cost Tm − T is the only term that differs: **steady state** (LRU keeps the "
+                        "cache full, each insertion takes a page reclaim just freed) or **first touch** (a fresh "
+                        "page into a growing cache). Both measured on this machine "
+                        "(`data/measurements/insertion_cost`, `data/measurements/pagecache_latency.csv`).")
+            cmp_rows = []
+            for name in [m[0] for m in marks] + ([scn.device] if scn.device not in [m[0] for m in marks] else []):
+                for model in fc.INSERTION_MODELS:
+                    b = fc.break_even(fc.timings_from_device(devices[name], scn.block_size_bytes,
+                                                             io_stack_factor=scn.io_stack_factor, insertion=model))
+                    cmp_rows.append(dict(device=name, insertion=model, insert_ns=b.Tm_ns - b.T_ns, n_star=b.n_star,
+                                         hits_required=b.hits_required))
+            cmp = pd.DataFrame(cmp_rows)
+            wide = cmp.pivot(index="device", columns="insertion", values="n_star").reset_index()
+            wide.columns = ["device", *(f"n_star_{c}" for c in wide.columns[1:])]
+            table(wide, labels={c: f"n* with {c.removeprefix('n_star_')} insertion [accesses]"
+                                for c in wide.columns[1:]})
+            cmp_keys = [*fig2_keys, "file_cache.pagecache_insert_4k_ns",
+                        f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns"]
+            download_csv(cmp, "break-even-insertion-models.csv", key="dl-be-ins", provenance=cmp_keys, values=values)
+
+if scn is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import breakeven_model
+
+        how_sure(S, scn, breakeven_model(device=devices[scn.device], block_size_bytes=scn.block_size_bytes,
+                                         io_stack_factor=scn.io_stack_factor, insertion=scn.insertion)
+                 if scn.mode == "device" else breakeven_model(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns), key="be")

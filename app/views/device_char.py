@@ -11,11 +11,14 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import ratio_axis, show, style
 from app.components.claims import claims_strip
 from app.components.devices import add_custom_device
+from app.components.errors import md_escape
+from app.components.inputs import SciInt, fio_skipped_jobs, int_input
 from app.components.provenance import assumption_note, params_help
 from app.components.scenario import init_state, model_field, some_of
+from app.components.tables import table
 from models.data import data_path
 from models.provenance import param_names
 from models.storage import device_char as dc
@@ -26,14 +29,23 @@ Profiles = some_of(lambda: list(dc.PRESETS), what="profile")
 class DeviceCharScenario(Scenario):
     PREFIX = "dch"
     profiles: Profiles = Field(default_factory=lambda: ["psd", "ssd"])
-    max_depth: int = Field(64, ge=1, le=1024)
+    max_depth: SciInt = Field(64, ge=1, le=1024)
     mix_pattern: Literal["rand", "seq"] = "seq"
-    mix_depth: int = Field(64, ge=1, le=1024)
+    mix_depth: SciInt = Field(64, ge=1, le=1024)
+    mix_scheduling: Literal["preset", "fcfs", "read-priority"] = "preset"
     example: Literal["none", "tmpfs", "disk"] = "disk"
     custom_name: str = model_field(dc.CharProfile, "name", default="my-fio-device")
 
 
 S = DeviceCharScenario
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _mix(token: str, _profile: dc.CharProfile, pattern: str, depth: int, scheduling: str | None) -> pd.DataFrame:
+    """:func:`dc.mix_sensitivity` of ``_profile`` (``token``: its values as JSON), simulated once per input."""
+    return dc.mix_sensitivity(_profile, pattern, np.linspace(0, 1, 11), depth=depth, scheduling=scheduling)
+
+
 init_state(S)
 st.title("Device characterization")
 claims_strip("device-characterization")
@@ -41,7 +53,9 @@ st.markdown(
     "Seed 001 compared a real PCM storage device (Micron PSD) with a SATA SSD: random/sequential latency vs I/O "
     "depth (PSD ≈ 1×, SSD up to 6×), write/read asymmetry (PSD up to 19×, SSD 1.5× random / 1.2× sequential) "
     "and sensitivity to the read/write mix. Each device is a station with service time *s* and *c* parallel "
-    "units: completion latency at depth *d* is **s·max(1, d/c)** (exact MVA). Upload your own "
+    "units: completion latency at depth *d* is **s·max(1, d/c)** (exact MVA). In a read/write mix reads and "
+    "writes share the units; the closed loop is simulated exactly, and the direction of the curves depends on "
+    "the scheduling (FCFS or read priority). Upload your own "
     "`fio --output-format=json` results to fit *s* and *c*, compare model and measurement, and add the "
     "device to the catalogue for the other pages."
 )
@@ -51,9 +65,14 @@ with c1:
                    help=params_help(param_names("device_char."),
                                     "Preset values and their provenance (the ratios were set to reproduce the "
                                     "paper's Figures 1-2, so those figures cannot validate them):"))
-    st.number_input("Largest I/O depth", 1, 1024, key=S.key("max_depth"))
+    int_input(S, "max_depth", "Largest I/O depth")
     st.radio("Mix: pattern", ["rand", "seq"], key=S.key("mix_pattern"), horizontal=True)
-    st.number_input("Mix: I/O depth (paper: 64)", 1, 1024, key=S.key("mix_depth"))
+    int_input(S, "mix_depth", "Mix: I/O depth (paper: 64)")
+    st.radio("Mix: channel scheduling", ["preset", "fcfs", "read-priority"], key=S.key("mix_scheduling"),
+             horizontal=True,
+             help="Which waiting request a free unit serves. FCFS: the oldest, so fewer slow writes make every "
+                  "request faster. Read priority (usual for PCM controllers): reads first, so a "
+                  "write waits for the reads and degrades as the read share grows. Preset: each profile's own (FCFS for both presets).")
 
 scn = scenario_controls(S, page="device-characterization")
 if scn is not None:
@@ -74,24 +93,26 @@ if scn is not None:
         ratio = pd.DataFrame(rows)
         with c2:
             fig = px.line(ratio, x="iodepth", y="rand_over_seq", color="profile", line_dash="op", log_x=True, markers=True)
-            show(style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
-                       y="random / sequential latency [-]"), key="dch-rs")
+            style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
+                  y="random / sequential latency (×)")
+            show(ratio_axis(fig, "y", label="random = sequential"), key="dch-rs")
             assumption_note(keys)
             download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs", provenance=keys)
         asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
                              for p in profs for pat in ("rand", "seq")])
         fig = px.bar(asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
-        show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency [-]"), key="dch-wr")
+        show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency (×)"), key="dch-wr")
         assumption_note(keys)
         download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr", provenance=keys)
-        w = np.linspace(0, 1, 11)
-        mix = pd.concat([dc.mix_sensitivity(p, scn.mix_pattern, w, depth=scn.mix_depth).assign(profile=p.name)
-                         for p in profs], ignore_index=True)
+        sched = None if scn.mix_scheduling == "preset" else scn.mix_scheduling
+        mix = pd.concat([_mix(p.model_dump_json(), p, scn.mix_pattern, int(scn.mix_depth), sched)
+                         .assign(profile=p.name, scheduling=sched or p.scheduling) for p in profs], ignore_index=True)
         long = mix.melt(id_vars=["profile", "write_fraction"], value_vars=["read_rel", "write_rel"],
                         var_name="request", value_name="latency_rel_50_50")
         fig = px.line(long, x="write_fraction", y="latency_rel_50_50", color="profile", line_dash="request", markers=True)
-        show(style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3)", x="write fraction [-]",
-                   y="latency / latency at 50 % writes [-]"), key="dch-mix")
+        style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3; simulated closed loop)",
+              x="write fraction [-]", y="latency / latency at 50 % writes (×)")
+        show(ratio_axis(fig, "y", label="50/50 mix"), key="dch-mix")
         assumption_note(keys)
         download_csv(mix, "rw-mix.csv", key="dl-dch-mix", provenance=keys)
 
@@ -99,7 +120,11 @@ if scn is not None:
 st.subheader("Your device: fio JSON → fitted profile")
 st.caption("Run e.g. the bundled job file `data/fio/pcm_planner.fio` with `fio --output-format=json` and upload "
            "the output; or pick a bundled example measured on our build machine.")
-st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True)
+_uploaded = st.session_state.get("dch.upload") is not None
+st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True, disabled=_uploaded,
+         help="Not used while a file is uploaded: remove the upload to use an example.")
+if _uploaded:
+    st.caption("Using the uploaded file, not the bundled example.")
 up = st.file_uploader("fio JSON output", type=["json", "txt"], key="dch.upload")
 st.text_input("Name for the fitted device", key=S.key("custom_name"))
 if scn is not None:
@@ -107,19 +132,25 @@ if scn is not None:
         measured = None
         if up is not None:
             measured = dc.read_fio_json(up.getvalue())
+            skipped = fio_skipped_jobs(up.getvalue(), measured.job)
+            if skipped:
+                st.warning(f"{len(skipped)} of {len(skipped) + measured.job.nunique()} jobs skipped (no read or "
+                           "write data with a positive size): " + ", ".join(md_escape(s) for s in skipped),
+                           icon=":material/warning:")
         elif scn.example != "none":
             measured = dc.read_fio_json(data_path(f"fio/{scn.example}.json"))
         if measured is not None:
             fit = dc.fit_profile(measured, scn.custom_name)
             prof, cmp_, dev = fit.profile, fit.comparison, fit.device
             fitted_df = fit.to_frame()
-            st.dataframe(fitted_df, hide_index=True)
+            table(fitted_df)
             download_csv(fitted_df, "fitted-profile.csv", label="Download fitted profile (CSV)", key="dl-dch-prof")
             fig = px.scatter(cmp_, x="lat_mean_us", y="model_us", color="job", log_x=True, log_y=True)
             lo, hi = float(cmp_[["lat_mean_us", "model_us"]].min().min()), float(cmp_[["lat_mean_us", "model_us"]].max().max())
             fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", name="model = measurement", line_dash="dot")
-            show(style(fig, title="Model vs measurement", x="measured latency [us]", y="model latency [us]"), key="dch-fit")
-            st.dataframe(cmp_, hide_index=True)
+            show(style(fig, title="Model vs measurement", x="measured latency [µs]", y="model latency [µs]"),
+                 key="dch-fit")
+            table(cmp_)
             download_csv(cmp_, "fio-model-vs-measurement.csv", key="dl-dch-fit")
             b1, b2 = st.columns(2)
             if b1.button("Show fitted profile in the charts above", key="dch.show"):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 import numpy as np
@@ -12,29 +11,38 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, device_picker
+from app.components.errors import md_escape
+from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import init_state, one_of
+from app.components.tables import table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models._base import results_frame
 from models.devices import DeviceProfile
 from models.provenance import param
+from models.storage.file_cache import DEFAULT_INSERTION, INSERTION_MODELS
 from models.storage.file_cache_sim import (
     access_bytes,
     break_even_share,
     file_cache_curves,
     gains,
+    insertion_gains,
     reuse_histogram,
 )
 from models.traces.blocks import split_blocks
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
+#: Relative-gain columns (fractions, shown as percentages) and their headers.
+GAIN_COLUMNS = ("lru_vs_none", "ac_vs_none", "ac_vs_lru")
+GAIN_LABELS = {"lru_vs_none": "LRU gain vs no cache", "ac_vs_none": "AC gain vs no cache",
+               "ac_vs_lru": "AC gain vs LRU"}
 
 
-class FileCacheSimScenario(TraceChoice):
+class FileCacheSimScenario(TraceChoice, UncertaintyFields):
     PREFIX = "fcs"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     preset: str = "web-proxy"
@@ -43,15 +51,31 @@ class FileCacheSimScenario(TraceChoice):
     block_size_bytes: BlockSize = 4096
     n_sizes: int = Field(10, ge=2, le=40)
     ghost_fraction: float = Field(param("file_cache_sim.ghost_fraction").value, ge=0.0, le=10.0)
+    insertion: Literal["steady", "first-touch"] = DEFAULT_INSERTION
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _study(ids: np.ndarray, devices_json: tuple[str, ...], block_size: int, fractions: tuple[float, ...],
-           ghost_fraction: float) -> pd.DataFrame:
+def _study(_ids: np.ndarray, fingerprint: str, devices_json: tuple[str, ...], block_size: int,
+           fractions: tuple[float, ...], ghost_fraction: float, insertion: str) -> pd.DataFrame:
+    """Curves of the block ids ``_ids`` of the trace ``fingerprint`` (its content hash) at ``block_size``.
+
+    The ids are not hashed by Streamlit (which samples arrays over 500,000 elements, so two traces
+    differing elsewhere would share a result): the trace's fingerprint and the block size identify them.
+    """
     devs = [DeviceProfile.model_validate_json(d) for d in devices_json]
     with progress_bar("Simulating the AC-cache at each size …") as report:
-        return file_cache_curves(ids, devs, block_size_bytes=block_size, cache_fractions=list(fractions),
-                                 ghost_fraction=ghost_fraction, progress=report)
+        return file_cache_curves(_ids, devs, block_size_bytes=block_size, cache_fractions=list(fractions),
+                                 ghost_fraction=ghost_fraction, progress=report, insertion=insertion)
+
+
+@st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
+def _reuse(_ids: np.ndarray, _weights: np.ndarray, fingerprint: str, devices_json: tuple[str, ...], block_size: int,
+           insertion: str) -> tuple[list, pd.DataFrame]:
+    """Break-even shares on each device and the reuse-count histogram of the trace ``fingerprint``'s block ids
+    ``_ids`` (bytes moved ``_weights``) at ``block_size``: counted once, not per rerun (unhashed as in :func:`_study`)."""
+    rows = [break_even_share(_ids, DeviceProfile.model_validate_json(d), block_size_bytes=block_size,
+                             weights=_weights, insertion=insertion) for d in devices_json]
+    return rows, reuse_histogram(_ids, weights=_weights)
 
 
 S = FileCacheSimScenario
@@ -78,6 +102,11 @@ with settings:
                     help=param_help("file_cache_sim.ghost_fraction",
                                     "A missed block is admitted if its previous miss is among the last "
                                     "(window × cache size) blocks the AC-cache turned away."))
+    st.radio("Insertion cost Tm − T", list(INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
+             format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
+             help=param_help("file_cache.insert_steady_4096_ns",
+                             "Steady state: buffered miss into a full page cache minus a direct read (measured "
+                             "here). First touch: pwrite() into a not yet cached tmpfs region (fresh page)."))
 
 scn = scenario_controls(S, page="file-cache-sim")
 if scn is not None and trace is not None:
@@ -88,17 +117,18 @@ if scn is not None and trace is not None:
         ids = acc.block
         fractions = tuple(float(f) for f in np.linspace(1.0 / scn.n_sizes, 1.0, scn.n_sizes))
         devs = (hdd, scm) if hdd.name != scm.name else (hdd,)
-        df = _study(ids, tuple(d.model_dump_json() for d in devs), scn.block_size_bytes, fractions,
-                    scn.ghost_fraction)
+        df = _study(ids, trace.fingerprint(), tuple(d.model_dump_json() for d in devs), scn.block_size_bytes, fractions,
+                    scn.ghost_fraction, scn.insertion)
         g = gains(df)
         _LAT = ("access_unit_bytes", "read_latency_ns", "read_bandwidth_MBps")
         tkeys, values = trace_keys(trace)
         keys = [*tkeys, "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns",
-                "file_cache.pagecache_insert_4k_ns", *(k for d in devs for k in device_keys(d, _LAT)),
+                "file_cache.pagecache_insert_4k_ns" if scn.insertion == "first-touch"
+                else "file_cache.insert_steady_4096_ns", *(k for d in devs for k in device_keys(d, _LAT)),
                 *device_keys("dram", _LAT)]
         curve_keys = [*keys, "file_cache_sim.ghost_fraction"]
         values["file_cache_sim.ghost_fraction"] = scn.ghost_fraction
-        st.caption(f"{trace.name}: {len(trace):,} requests → {len(ids):,} block accesses of "
+        st.caption(f"{md_escape(trace.name)}: {len(trace):,} requests → {len(ids):,} block accesses of "
                    f"{scn.block_size_bytes:,} B, footprint {acc.n_unique:,} blocks "
                    f"({acc.footprint_bytes / 2**20:,.1f} MiB).")
 
@@ -109,11 +139,11 @@ if scn is not None and trace is not None:
         h = gain_at(hdd.name, "lru_vs_none")
         s = gain_at(scm.name, "lru_vs_none")
         a = gain_at(scm.name, "ac_vs_lru")
-        m1.metric(f"LRU gain on {hdd.name} (max)", f"{h.max():.1%}",
+        m1.metric(f"LRU gain on {md_escape(hdd.name)} (max)", f"{h.max():.1%}",
                   help="1 − T_LRU / T_no-cache; paper Figure 3: about 70 % on HDD")
-        m2.metric(f"LRU gain on {scm.name} (max)", f"{s.max():.1%}",
+        m2.metric(f"LRU gain on {md_escape(scm.name)} (max)", f"{s.max():.1%}",
                   help="Paper Figure 4: < 3 % on SCM. Negative = slower than no cache.")
-        m3.metric(f"AC vs LRU on {scm.name}", f"{a.min():.0%} … {a.max():.0%}",
+        m3.metric(f"AC vs LRU on {md_escape(scm.name)}", f"{a.min():.0%} … {a.max():.0%}",
                   help="1 − T_AC / T_LRU over the simulated sizes; paper Figure 5: 20-40 %")
 
         def fig_for(dev: str, policies: list[str], title: str, key: str) -> None:
@@ -135,33 +165,52 @@ if scn is not None and trace is not None:
         download_csv(df, "file-cache-sim.csv", label="Download curves (CSV)", key="dl-fcs-curves",
                      provenance=curve_keys, values=values)
         with st.expander("Relative gains per cache size"):
-            st.dataframe(g.style.format({c: "{:.1%}" for c in ("lru_vs_none", "ac_vs_none", "ac_vs_lru")}),
-                         hide_index=True)
+            table(g, percent=GAIN_COLUMNS, labels=GAIN_LABELS)
             download_csv(g, "file-cache-gains.csv", key="dl-fcs-gains", provenance=curve_keys, values=values)
+        with st.expander("How the gains move between the insertion models"):
+            st.markdown("Same simulation (hits and insertions do not depend on the timings), re-timed with the "
+                        "steady-state and the first-touch insertion cost Tm − T. Mean over the simulated sizes.")
+            ig = insertion_gains(df, block_size_bytes=scn.block_size_bytes)
+            summary = ig.groupby(["device", "insertion"], sort=False)[["lru_vs_none", "ac_vs_none", "ac_vs_lru"]]
+            summary = summary.mean().reset_index()
+            table(summary, percent=GAIN_COLUMNS, labels=GAIN_LABELS)
+            ins_keys = [*curve_keys, "file_cache.pagecache_insert_4k_ns", "file_cache.insert_steady_4096_ns"]
+            download_csv(ig, "file-cache-gains-by-insertion.csv", key="dl-fcs-ins", provenance=ins_keys,
+                         values=values)
 
         st.subheader("Break-even rule on the trace's reuse counts")
         w = access_bytes(trace, acc)
-        rows = [break_even_share(ids, d, block_size_bytes=scn.block_size_bytes, weights=w) for d in devs]
+        rows, hist = _reuse(ids, w, trace.fingerprint(), tuple(d.model_dump_json() for d in devs),
+                            scn.block_size_bytes, scn.insertion)
         be = results_frame(rows)
         st.markdown(
             "A block accessed **n > n\\*** times gains from caching on that device (eq. 3). Share of the "
             "footprint's blocks, of the accesses and of the bytes moved that clear n\\* — what an ideal "
             "admission filter would keep."
         )
-        st.dataframe(be.style.format({"n_star": "{:.3g}", "share_blocks": "{:.1%}", "share_footprint_bytes": "{:.1%}",
-                                      "share_accesses": "{:.1%}", "share_bytes": "{:.1%}"}), hide_index=True)
+        table(be, percent=("share_blocks", "share_footprint_bytes", "share_accesses", "share_bytes"), digits=3)
         assumption_note(keys, values)
         download_csv(be, "break-even-share.csv", key="dl-fcs-be", provenance=keys, values=values)
-        hist = reuse_histogram(ids, weights=w)
         fig = go.Figure()
         fig.add_bar(x=hist.access_count, y=hist.blocks, name="blocks")
         fig.add_bar(x=hist.access_count, y=hist.accesses, name="accesses")
         for r in rows:
             if np.isfinite(r.n_star):
-                fig.add_vline(x=r.n_star, line_dash="dash", annotation_text=f"n* {r.device} = {r.n_star:.2g}")
+                ref_line(fig, x=r.n_star, dash="dash", text=f"n* {r.device} = {r.n_star:.2g}")
         fig.update_layout(barmode="group")
         show(style(fig, title="Reuse-count histogram", x="accesses per block n [-]", y="count [-]", logx=True,
                    logy=True), key="fcs-hist")
         download_csv(hist, "reuse-histogram.csv", key="dl-fcs-hist", provenance=tkeys, values=values)
-        st.caption("Assumptions: " + json.dumps({"block_size_bytes": scn.block_size_bytes,
-                                                 "ghost_window": f"{scn.ghost_fraction:g} × cache size"}))
+        st.caption(f"Assumptions: {scn.block_size_bytes:,} B blocks; AC ghost window {scn.ghost_fraction:g} × the "
+                   "cache size.")
+
+if scn is not None and trace is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import file_cache_share_model
+
+        st.caption(f"Break-even rule on {md_escape(scm.name)}: the share of the footprint's blocks accessed no more "
+                   "than n* times, which a DRAM cache over that storage cannot help (the reuse counts are counted "
+                   "once; n* varies with the timings).")
+        how_sure(S, scn, lambda: file_cache_share_model(ids, scm, block_size_bytes=scn.block_size_bytes,
+                                                        insertion=scn.insertion),
+                 key="fcs", content=(trace.fingerprint(), scm.model_dump_json()))

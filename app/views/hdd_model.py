@@ -10,19 +10,23 @@ from plotly.subplots import make_subplots
 from pydantic import field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import ref_line, show, style
 from app.components.claims import claims_strip
+from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import (
     GENERIC_HDD,
     HddProfile,
+    float_input,
     hdd_help,
     hdd_keys,
     hdd_profiles,
     number_text,
+    text_list_input,
 )
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, model_field
+from app.components.tables import table as show_table
 from models._base import results_frame
 from models.storage import hdd
 
@@ -33,7 +37,7 @@ SizesKib, parse_sizes_kib = number_text("sizes_kib", what="request sizes in KiB"
 BOUNDARY_CYL = (1.0, 1e6)
 
 
-class HddScenario(Scenario):
+class HddScenario(Scenario, UncertaintyFields):
     PREFIX = "hdd"
     drive: str = "ibm18es"
     rotation: str = "clock"
@@ -58,7 +62,7 @@ class HddScenario(Scenario):
         return v
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=4)
 def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
     """Validation table of every bundled drive and its sorted (measured, predicted) times [ms]."""
     results = []
@@ -71,11 +75,24 @@ def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
     return results_frame(results), cdfs
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=4)
+def _split(drive: str, rotation: str) -> pd.DataFrame:
+    """Demerit of one drive's replay split by reads/writes and by the model's cache outcome."""
+    return hdd.demerit_split(hdd.validate_drive(drive, rotation=rotation))
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
 def _throughput(profile: str, sizes: tuple[int, ...]) -> pd.DataFrame:
     spec = hdd.generic_drive() if profile == GENERIC_HDD else hdd.load_drive(profile)
     dists = np.concatenate([[0], np.logspace(1, np.log10(spec.block_count / 2), 14)])
     return hdd.throughput_curve(spec, dists, sizes, requests=1500, seed=0)
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _seek_fit(drive: str, boundary_cyl: float | None):
+    """The seek-curve fit of a bundled drive (a least-squares fit per boundary candidate: not redone per rerun)."""
+    spec = hdd.load_drive(drive)
+    return hdd.fit_seek_curve(spec.seek_distance_cyl, spec.seek_time_ms, boundary_cyl=boundary_cyl)
 
 
 S = HddScenario
@@ -101,16 +118,14 @@ c2.radio("Rotational latency", ["clock", "expected"], key=S.key("rotation"), hor
 with c3:
     st.checkbox("Fit the short/long boundary", key=S.key("boundary_auto"))
     if not st.session_state[S.key("boundary_auto")]:
-        st.number_input("Boundary [cylinders]", min_value=BOUNDARY_CYL[0], max_value=BOUNDARY_CYL[1],
-                        key=S.key("boundary_cyl"))
+        float_input(S, "boundary_cyl", "Boundary [cylinders]")
 
 scn = scenario_controls(S, page="hdd-model")
 if scn is not None:
     with user_errors("HDD model"):
         spec = hdd.load_drive(scn.drive)
         st.subheader(f"Seek curve: {scn.drive} ({spec.rpm:.0f} rpm, {spec.cylinders:,} cylinders)")
-        fit = hdd.fit_seek_curve(spec.seek_distance_cyl, spec.seek_time_ms,
-                                 boundary_cyl=None if scn.boundary_auto else scn.boundary_cyl)
+        fit = _seek_fit(scn.drive, None if scn.boundary_auto else float(scn.boundary_cyl))
         d = np.asarray(spec.seek_distance_cyl)
         pts = pd.DataFrame({"distance_cyl": d, "measured_ms": spec.seek_time_ms, "fit_ms": fit(d)})
         pts["error_ms"] = pts.fit_ms - pts.measured_ms
@@ -131,8 +146,10 @@ if scn is not None:
         fig.add_scatter(x=grid, y=fit(grid), name="Ruemmler-Wilkes fit", row=1, col=1)
         fig.add_scatter(x=pts.distance_cyl, y=pts.error_ms, mode="markers", name="fit − measured [ms]",
                         row=2, col=1)
-        fig.add_hline(y=0, line_width=1, line_color="gray", row=2, col=1)
-        fig.add_vline(x=fit.boundary_cyl, line_dash="dash", annotation_text="boundary")
+        ref_line(fig, y=0, row=2, col=1)
+        ref_line(fig, x=fit.boundary_cyl, dash="dash", text="boundary", row=1, col=1)
+        ref_line(fig, x=fit.boundary_cyl, dash="dash", row=2, col=1)
+
         style(fig, logx=True)
         fig.update_xaxes(title_text="seek distance [cylinders]", row=2, col=1)
         fig.update_yaxes(title_text="seek time [ms]", row=1, col=1)
@@ -143,7 +160,7 @@ if scn is not None:
 
         st.subheader("Validation against measured service times")
         table, cdfs = _validation(scn.rotation)
-        st.dataframe(table.round(4), hide_index=True)
+        show_table(table)
         val_keys = [k for n in names for k in hdd_keys(n)]
         download_csv(table, "hdd-validation.csv", label="Download validation table (CSV)", key="dl-hdd-val",
                      provenance=val_keys)
@@ -160,13 +177,20 @@ if scn is not None:
                    x="service time [ms]", y="cumulative fraction [-]"), key="hdd-cdf")
         cdf = pd.DataFrame({"quantile": q, "measured_ms": meas, "predicted_ms": pred})
         download_csv(cdf, f"cdf-{scn.drive}.csv", label="Download CDFs (CSV)", key="dl-hdd-cdf")
+        split = _split(scn.drive, scn.rotation)
+        st.markdown(f"**{scn.drive}: demerit by request type and cache outcome**")
+        show_table(split.drop(columns="drive"))
+        st.caption("Each part's demerit compares the predicted and measured times of the same requests. Hit / miss "
+                   "is the model's (a read served from a read-cache segment; a write reported once in the buffer, "
+                   "write-back): the measured traces label almost every request 'Hit'. Leave-one-out and every "
+                   "drive's split: docs/models/hdd.md (bench/report_hdd.py).")
 
 # Outside ``if scn``: a bad size list invalidates the scenario, and the field must stay on screen
 # (with the user's text) so it can be corrected.
 st.subheader("Throughput vs inter-request distance")
 t1, t2 = st.columns(2)
 t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"), help=hdd_help())
-t2.text_input("Request sizes [KiB]", key=S.key("sizes_kib"))
+text_list_input(S, "sizes_kib", "Request sizes [KiB]", container=t2)
 if scn is not None:
     with user_errors("Throughput"):
         # whole 512 B sectors, as the model simulates them; sizes that round alike are one curve
@@ -184,3 +208,26 @@ if scn is not None:
         st.caption("Back-to-back requests whose start-to-start jumps are exponential with the given mean; "
                    "half-rotation latency, no drive cache. The leftmost point is a sequential stream. Sizes are "
                    "rounded to whole 512 B sectors.")
+
+# The model's coverage of the DiskSim description: every parameter of the drive files, honoured or ignored.
+st.subheader("DiskSim parameters: honoured or ignored")
+st.markdown("Every parameter that can appear in a bundled drive's `.diskspecs` or `.model` file, with what DiskSim "
+            "4.0 does with it and what this model does: **honoured** (every value), **honoured for listed values** "
+            "(the model implements those; another value is read as the nearest), **ignored** (with the reason; "
+            "*values*: where ignoring it is exact) or **not applicable** (no effect on one drive serving one "
+            "request at a time).")
+cov = hdd.coverage_table()
+show_table(cov)
+download_csv(cov, "hdd-disksim-parameters.csv", label="Download the parameter table (CSV)", key="dl-hdd-cov")
+drive_cov = hdd.drive_coverage(st.session_state[S.key("drive")])
+off = drive_cov[~drive_cov.modelled]
+st.caption(f"{st.session_state[S.key('drive')]}: {len(drive_cov)} parameters in its files, {len(off)} with a value "
+           "the model does not reproduce: " + "; ".join(f"{p} = {v}" for p, v in zip(off.parameter, off.value)))
+
+if scn is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import hdd_model
+
+        how_sure(S, scn, hdd_model(scn.profile_drive) if str(scn.profile_drive).startswith("hdd-") else None,
+                 key="hdd", why_not="the random-request service time varies the figures of a catalogue HDD profile "
+                                    "(hdd-...); a DiskSim drive is measured")

@@ -10,12 +10,15 @@ import streamlit as st
 from pydantic import Field, field_validator, model_validator
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import ratio_axis, ratio_ticks, show, style
 from app.components.claims import claims_strip
 from app.components.devices import device_field, device_picker
+from app.components.errors import md_escape
+from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
+from app.components.tables import table
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import memory_extension as me
 from models.provenance import param
@@ -36,7 +39,7 @@ FLASH_WRITE_US = field_range(Cfg, "write_ns", unit=1e3)
 PREFETCH_DEPTH = field_range(Cfg, "prefetch_depth")
 
 
-class MemExtScenario(TraceChoice):
+class MemExtScenario(TraceChoice, UncertaintyFields):
     PREFIX = "mx"
     stream_source: Literal["pattern", "trace"] = "pattern"
     pattern: str = "working-set"
@@ -52,6 +55,9 @@ class MemExtScenario(TraceChoice):
     base_ns_per_ref: float = model_field(Cfg, "base_ns_per_ref")
     fault_overhead_ns: float = model_field(Cfg, "fault_overhead_ns")
     writeback: Literal["buffered", "sync"] = "buffered"
+    eviction_buffer_pages: int = Field(param("memext.eviction_buffer_pages").value, ge=1, le=1 << 24)
+    paper_fault_cost: bool = False
+    trace_time_base: bool = True
     cold_start_in_nvm: bool = False
     flash_write_us: list[str] = ["25", "100", "200", "400"]
     prefetch_depths: list[str] = ["0", "1", "2", "4", "8", "16"]
@@ -108,8 +114,11 @@ st.markdown(
     "DRAM holds a fraction of an application's pages; the rest live in an NVM **memory extension** and any "
     "access to them page-faults: the OS copies the page into DRAM and evicts another one (FIFO in the paper), "
     "writing it back through an eviction buffer when dirty (Awad et al., ICS'16, §2, §5.2-5.4, §6). "
-    "Time = references × t_ref + faults × (fault overhead + page read) [+ write-backs when not buffered; the "
-    "device must also have time for buffered writes]. Slowdown is relative to all pages in DRAM."
+    "Time = references × t_ref + faults × (fault overhead + page read) [+ write-backs when not buffered; with "
+    "the eviction buffer the application waits only when the buffer is full, and the device must also have time "
+    "for every read and write]. Slowdown is relative to all pages in DRAM. Defaults are **measured** on the build "
+    "machine: t_ref = native CPU time / lackey data references of seed 002's own applications (a traced program "
+    "uses its own), the fault overhead = a userfaultfd-resolved 4 KiB fault (`data/measurements/`)."
 )
 
 c1, c2 = st.columns([1, 1])
@@ -152,6 +161,12 @@ with c2:
                    help=param_help("memext.fault_overhead_ns",
                                    "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
                                    "not the paper's 5.8×."))
+    a.checkbox(f"Paper-derived fault cost ({param('memext.fault_overhead_paper_ns').value:g} ns)",
+               key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns"))
+    b.number_input("Eviction buffer [pages]", min_value=1, max_value=1 << 24, key=S.key("eviction_buffer_pages"),
+                   help=param_help("memext.eviction_buffer_pages", "Buffered write-back: the application waits "
+                                                                   "only when this many evicted pages await writing."))
+    st.checkbox("Use the traced program's measured t_ref when it has one", key=S.key("trace_time_base"))
     st.checkbox("Pages start in NVM (first touches fault too, as in the paper's PerMA emulation)",
                 key=S.key("cold_start_in_nvm"))
 
@@ -183,92 +198,131 @@ if scn is not None:
                                      scn.write_fraction, scn.seed)
         if stream is None:
             st.stop()
-        common = dict(accounting=scn.accounting, base_ns_per_ref=scn.base_ns_per_ref,
-                      fault_overhead_ns=scn.fault_overhead_ns, writeback=scn.writeback,
+        from models.memory.measured import ns_per_ref
+
+        t_ref = scn.base_ns_per_ref
+        own = ns_per_ref(stream.name) if scn.stream_source == "trace" and scn.trace_time_base else None
+        if own is not None:
+            t_ref = own
+            st.caption(f"t_ref = {own:.3g} ns: measured for {md_escape(stream.name)} (native CPU time / lackey data "
+                       "references, `data/measurements/apps/apps.csv`).")
+        fault_ns = param("memext.fault_overhead_paper_ns").value if scn.paper_fault_cost else scn.fault_overhead_ns
+        common = dict(accounting=scn.accounting, base_ns_per_ref=t_ref,
+                      fault_overhead_ns=fault_ns, writeback=scn.writeback,
+                      eviction_buffer_pages=scn.eviction_buffer_pages,
                       cold_start_in_nvm=scn.cold_start_in_nvm, age_max=scn.age_max)
-        values = {"memext.base_ns_per_ref": scn.base_ns_per_ref, "memext.fault_overhead_ns": scn.fault_overhead_ns,
+        values = {"memext.base_ns_per_ref": t_ref, "memext.fault_overhead_ns": fault_ns,
+                  "memext.eviction_buffer_pages": scn.eviction_buffer_pages,
                   "memext.submit_ns": scn.submit_us * 1e3, "memext.age_max": scn.age_max,
                   "memext.prefetch_threshold": scn.prefetch_threshold,
                   "memext.prefetch_strides": scn.prefetch_strides, "memext.dram_frac": scn.prefetch_frac}
         _LAT = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
                 "write_bandwidth_MBps")
-        keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys(fast, _LAT),
+        keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
+                *device_keys(fast, _LAT),
                 *device_keys(slow, _LAT)]
-        st.caption(f"{stream.name}: {len(stream):,} references, footprint {stream.footprint_pages:,} pages "
+        st.caption(f"{md_escape(stream.name)}: {len(stream):,} references, footprint {stream.footprint_pages:,} pages "
                    f"({stream.footprint_pages * 4096 / 2**20:,.1f} MiB), {stream.is_write.mean():.1%} writes.")
+        # lazy tabs: only the open tab simulates (each tab is a sweep of full trace replays)
         t_ratio, t_lat, t_pf, t_rep = st.tabs(["DRAM:NVM ratio (Figs. 10-11)", "Flash write latency (Fig. 15)",
-                                               "Prefetching (Fig. 13)", "Replacement (Fig. 14)"])
-        with t_ratio:
-            with progress_bar("Simulating DRAM:NVM ratios …") as report:
-                df = me.ratio_sweep(stream, devices=(fast, slow), progress=report, policy=scn.policy, **common)
-            at25 = df[df.dram_frac == 0.25].set_index("device").slowdown
-            m1, m2, m3 = st.columns(3)
-            m1.metric(f"{fast.name} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
-                      help=f"paper (PCM): {me.PAPER_SLOWDOWN_25['pcm-memext']}×")
-            m2.metric(f"{slow.name} slowdown at 1:4", f"{at25[slow.name]:.3g}×",
-                      help=f"paper (Flash): {me.PAPER_SLOWDOWN_25['nand-flash']}×")
-            m3.metric("Paper at 1:4 (avg. of 6 apps)",
-                      f"{me.PAPER_SLOWDOWN_25['pcm-memext']:.3g}× / {me.PAPER_SLOWDOWN_25['nand-flash']:.3g}×")
-            fig = go.Figure()
-            for d, g in df.groupby("device", sort=False):
-                fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")
-            show(style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM ratio [-]", y="slowdown [×]", logx=True,
-                       logy=True), key="mx-ratio")
-            st.dataframe(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "time_ns"]],
-                         hide_index=True)
-            assumption_note(keys, values)
-            download_csv(df, "memext-ratio.csv", key="dl-mx-ratio", provenance=keys, values=values)
-        with t_lat:
-            with progress_bar("Simulating write latencies …") as report:
-                df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
-                                            progress=report, policy=scn.policy, **common)
-            fig = go.Figure()
-            for c, g in df.groupby("config", sort=False):
-                fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.slowdown, name=c)
-            fig.update_layout(barmode="group")
-            show(style(fig, x="DRAM:NVM ratio", y="slowdown [×]", logy=True), key="mx-lat")
-            st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
-            lat_keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys("pcm-memext", _LAT),
-                        *device_keys("nand-flash", ("read_latency_ns", "access_unit_bytes"))]
-            assumption_note(lat_keys, values)
-            download_csv(df, "memext-write-latency.csv", key="dl-mx-lat", provenance=lat_keys, values=values)
-        with t_pf:
-            depths = sorted({int(float(x)) for x in scn.prefetch_depths})
-            rows = []
-            with progress_bar("Simulating prefetch depths …") as report:
-                for k, dev in enumerate((fast, slow)):
-                    sub = me.prefetch_sweep(stream, depths=depths, dram_frac=scn.prefetch_frac, device=dev,
-                                            policy=scn.policy, prefetch_threshold=scn.prefetch_threshold,
-                                            prefetch_strides=scn.prefetch_strides, submit_ns=scn.submit_us * 1e3,
-                                            progress=lambda f, k=k: report((k + f) / 2), **common)
-                    sub.insert(0, "device", dev.name)
-                    rows.append(sub)
-            df = pd.concat(rows, ignore_index=True)
-            g = df[df.device == fast.name]
-            fig = go.Figure()
-            fig.add_bar(x=g.depth.astype(str), y=g.full_misses, name="full misses")
-            fig.add_bar(x=g.depth.astype(str), y=g.partial_misses, name="partial misses")
-            fig.add_bar(x=g.depth.astype(str), y=g.saved_misses.clip(lower=0), name="saved vs no prefetch")
-            fig.update_layout(barmode="stack")
-            for dev_name, gg in df.groupby("device", sort=False):
-                fig.add_scatter(x=gg.depth.astype(str), y=gg.slowdown, name=f"slowdown ({dev_name})", yaxis="y2",
-                                mode="lines+markers")
-            fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="slowdown [×]"))
-            show(style(fig, title=f"Stride prefetcher (misses for {fast.name})", x="prefetch depth [pages]",
-                       y="page faults [-]"), key="mx-pf")
-            pf_keys = [*keys, "memext.submit_ns", "memext.prefetch_threshold", "memext.prefetch_strides",
-                       "memext.dram_frac"]
-            assumption_note(pf_keys, values)
-            download_csv(df, "memext-prefetch.csv", key="dl-mx-pf", provenance=pf_keys, values=values)
-        with t_rep:
-            with progress_bar("Simulating replacement policies …") as report:
-                df = me.policy_sweep(stream, progress=report, device=fast, **common)
-            fig = go.Figure()
-            for p, g in df.groupby("policy", sort=False):
-                fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.faults_rel_fifo, name=p)
-            fig.update_layout(barmode="group")
-            show(style(fig, title="Page faults relative to FIFO", x="DRAM:NVM ratio", y="faults / FIFO faults [-]"),
-                 key="mx-rep")
-            rep_keys = ["memext.age_max", *device_keys(fast, _LAT)]
-            assumption_note(rep_keys, values)
-            download_csv(df, "memext-replacement.csv", key="dl-mx-rep", provenance=rep_keys, values=values)
+                                               "Prefetching (Fig. 13)", "Replacement (Fig. 14)"],
+                                               key="mx.tab", on_change="rerun")
+        if t_ratio.open:
+            with t_ratio:
+                with progress_bar("Simulating DRAM:NVM ratios …") as report:
+                    df = me.ratio_sweep(stream, devices=(fast, slow), progress=report, policy=scn.policy, **common)
+                at25 = df[df.dram_frac == 0.25].set_index("device").slowdown
+                m1, m2, m3 = st.columns(3)
+                m1.metric(f"{md_escape(fast.name)} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
+                          help=f"paper (PCM): {me.PAPER_SLOWDOWN_25['pcm-memext']}×")
+                m2.metric(f"{md_escape(slow.name)} slowdown at 1:4", f"{at25[slow.name]:.3g}×",
+                          help=f"paper (Flash): {me.PAPER_SLOWDOWN_25['nand-flash']}×")
+                m3.metric("Paper at 1:4 (avg. of 6 apps)",
+                          f"{me.PAPER_SLOWDOWN_25['pcm-memext']:.3g}× / {me.PAPER_SLOWDOWN_25['nand-flash']:.3g}×")
+                b25 = df[df.dram_frac == 0.25].set_index("device")["bound"]
+                bw = [d for d, b in b25.items() if b == "bandwidth"]
+                if bw:
+                    st.warning(f"At 1:4 the result for {', '.join(md_escape(d) for d in bw)} is **bandwidth-bound**, not "
+                               "fault-bound: the device cannot write back (or read) pages as fast as they are evicted, "
+                               "so the eviction buffer fills or the device's busy time sets the run time.",
+                               icon=":material/speed:")
+                else:
+                    st.caption("At 1:4 no result is bandwidth-bound: the run time is set by "
+                               + ", ".join(f"{md_escape(d)}: {b}" for d, b in b25.items()) + ".")
+                fig = go.Figure()
+                for d, g in df.groupby("device", sort=False):
+                    fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")
+                style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM capacity ratio [-]", y="slowdown [×]", logy=True)
+                show(ratio_ticks(fig, df.dram_frac), key="mx-ratio")
+                table(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "bound", "time_ns"]],
+                      labels={"dram_frac": "DRAM share [-]", "dram_pages": "DRAM [pages]", "slowdown": "slowdown [×]"})
+                assumption_note(keys, values)
+                download_csv(df, "memext-ratio.csv", key="dl-mx-ratio", provenance=keys, values=values)
+        if t_lat.open:
+            with t_lat:
+                with progress_bar("Simulating write latencies …") as report:
+                    df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
+                                                progress=report, policy=scn.policy, **common)
+                fig = go.Figure()
+                for c, g in df.groupby("config", sort=False):
+                    fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.slowdown, name=c)
+                fig.update_layout(barmode="group")
+                show(style(fig, x="DRAM:NVM ratio", y="slowdown [×]", logy=True), key="mx-lat")
+                st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
+                lat_keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys("pcm-memext", _LAT),
+                            *device_keys("nand-flash", ("read_latency_ns", "access_unit_bytes"))]
+                assumption_note(lat_keys, values)
+                download_csv(df, "memext-write-latency.csv", key="dl-mx-lat", provenance=lat_keys, values=values)
+        if t_pf.open:
+            with t_pf:
+                depths = sorted({int(float(x)) for x in scn.prefetch_depths})
+                rows = []
+                with progress_bar("Simulating prefetch depths …") as report:
+                    for k, dev in enumerate((fast, slow)):
+                        sub = me.prefetch_sweep(stream, depths=depths, dram_frac=scn.prefetch_frac, device=dev,
+                                                policy=scn.policy, prefetch_threshold=scn.prefetch_threshold,
+                                                prefetch_strides=scn.prefetch_strides, submit_ns=scn.submit_us * 1e3,
+                                                progress=lambda f, k=k: report((k + f) / 2), **common)
+                        sub.insert(0, "device", dev.name)
+                        rows.append(sub)
+                df = pd.concat(rows, ignore_index=True)
+                g = df[df.device == fast.name]
+                fig = go.Figure()
+                fig.add_bar(x=g.depth.astype(str), y=g.full_misses, name="full misses")
+                fig.add_bar(x=g.depth.astype(str), y=g.partial_misses, name="partial misses")
+                fig.add_bar(x=g.depth.astype(str), y=g.saved_misses.clip(lower=0), name="saved vs no prefetch")
+                fig.update_layout(barmode="stack")
+                for dev_name, gg in df.groupby("device", sort=False):
+                    fig.add_scatter(x=gg.depth.astype(str), y=gg.slowdown, name=f"slowdown ({dev_name})", yaxis="y2",
+                                    mode="lines+markers")
+                fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="slowdown [×]"))
+                show(style(fig, title=f"Stride prefetcher (misses for {fast.name})", x="prefetch depth [pages]",
+                           y="page faults [-]"), key="mx-pf")
+                pf_keys = [*keys, "memext.submit_ns", "memext.prefetch_threshold", "memext.prefetch_strides",
+                           "memext.dram_frac"]
+                assumption_note(pf_keys, values)
+                download_csv(df, "memext-prefetch.csv", key="dl-mx-pf", provenance=pf_keys, values=values)
+        if t_rep.open:
+            with t_rep:
+                with progress_bar("Simulating replacement policies …") as report:
+                    df = me.policy_sweep(stream, progress=report, device=fast, **common)
+                fig = go.Figure()
+                for p, g in df.groupby("policy", sort=False):
+                    fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.faults_rel_fifo, name=p)
+                fig.update_layout(barmode="group")
+                style(fig, title="Page faults relative to FIFO", x="DRAM:NVM ratio", y="faults relative to FIFO (×)")
+                show(ratio_axis(fig, "y", label="FIFO"), key="mx-rep")
+                rep_keys = ["memext.age_max", *device_keys(fast, _LAT)]
+                assumption_note(rep_keys, values)
+                download_csv(df, "memext-replacement.csv", key="dl-mx-rep", provenance=rep_keys, values=values)
+
+if scn is not None and stream is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import memext_model
+
+        st.caption(f"{md_escape(fast.name)} against {md_escape(slow.name)} at DRAM:NVM 1:4, {scn.policy}, no "
+                   "prefetching" + ("." if scn.policy == "age" else
+                                    ": the same fault counts for both devices, simulated once."))
+        how_sure(S, scn, memext_model(stream, me.MemExtConfig(dram_frac=0.25, device=fast.name, policy=scn.policy,
+                                                              **common), device=fast, baseline=slow), key="mx",
+                 content=trace.fingerprint() if st.session_state[S.key("stream_source")] == "trace" else None)

@@ -11,11 +11,15 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
+from app.components.errors import md_escape
+from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import SciInt, int_input
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
+from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import paging as pg
 from models.traces import MAX_REQUESTS
@@ -25,17 +29,16 @@ from models.traces.memtraces import memtrace_stats
 #: Latency multiples of the heatmap (the paper's 1x-1000x and points between) [-].
 HEAT_MULTIPLES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 # Model settings: PagingInputs' fields (defaults of the optional ones are the page's own).
-TLB_ENTRIES = field_range(pg.PagingInputs, "tlb_entries")
 STORAGE_LATENCY_NS = field_range(pg.PagingInputs, "storage_latency_ns")
 T_E_NS = field_range(pg.PagingInputs, "t_e_ns")
 T_R_NS = field_range(pg.PagingInputs, "t_r_ns")
 FAULT_OVERHEAD_NS = field_range(pg.PagingInputs, "fault_overhead_ns")
 
 
-class PagingScenario(TraceChoice):
+class PagingScenario(TraceChoice, UncertaintyFields):
     PREFIX = "pg"
-    max_refs: int = Field(2_000_000, ge=1000, le=MAX_REQUESTS)
-    tlb_entries: int = model_field(pg.PagingInputs, "tlb_entries")
+    max_refs: SciInt = Field(2_000_000, ge=1000, le=MAX_REQUESTS)
+    tlb_entries: SciInt = model_field(pg.PagingInputs, "tlb_entries")
     memory_mode: Literal["fraction", "mib"] = "fraction"
     memory_fraction: float = Field(0.5, ge=0.001, le=4)
     memory_mib: float = Field(16.0, ge=0.001, le=1 << 20)
@@ -47,6 +50,7 @@ class PagingScenario(TraceChoice):
     t_r_ns: float = model_field(pg.PagingInputs, "t_r_ns", default=pg.default_memory_ns())
     fault_overhead_ns: float = model_field(pg.PagingInputs, "fault_overhead_ns")
     policy: Literal["clock", "lru"] = "clock"
+    fault_model: Literal["latency", "transfer"] = "latency"
 
 
 S = PagingScenario
@@ -57,7 +61,9 @@ st.markdown(
     "Every data reference is translated by a fully associative LRU **TLB**, then served from memory or, on a "
     "**page fault** (second-chance / CLOCK replacement), from storage. Park & Bahn's equations 4-6: "
     "**T_ADDR = (1−R_T)·t_e + R_T·(t_e+t_r)**, **T_DATA = (1−R_F)·t_r + R_F·(t_r+T_PF)**, AMAT = T_ADDR + T_DATA, "
-    "with **T_PF = overhead + storage latency + page size / storage bandwidth**. Large pages cut TLB misses and "
+    "with **T_PF = overhead + storage latency + page size / storage bandwidth** (*latency* fault model) or "
+    "**T_PF = overhead + storage latency × page size / 64 B** (*transfer*: every line of the page costs one "
+    "storage access, the paper's 'a larger page requires more time to load data'). Large pages cut TLB misses and "
     "faults; small pages cut the cost of each fault. Which wins depends on how slow storage is."
 )
 
@@ -67,11 +73,10 @@ if st.session_state.get(S.key("device")) not in devices:  # e.g. a custom device
 c1, c2 = st.columns([3, 2])
 with c1:
     trace = mem_trace_picker(key=S.PREFIX)
-    st.number_input("Analyse at most this many references", min_value=1000, max_value=MAX_REQUESTS, step=500_000,
-                    key=S.key("max_refs"), help="Longer traces are truncated to their first references.")
+    int_input(S, "max_refs", "Analyse at most this many references",
+              help="Longer traces are truncated to their first references.")
 with c2:
-    st.number_input("TLB entries", min_value=TLB_ENTRIES[0], max_value=TLB_ENTRIES[1], key=S.key("tlb_entries"),
-                    help=param_help("paging.tlb_entries"))
+    int_input(S, "tlb_entries", "TLB entries", help=param_help("paging.tlb_entries"))
     st.radio("Memory size", ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
              format_func={"fraction": "fraction of footprint", "mib": "MiB"}.get)
     if st.session_state[S.key("memory_mode")] == "fraction":
@@ -102,6 +107,10 @@ with c2:
                                         "Software cost per fault on top of the storage access."))
         st.radio("Memory replacement", ["clock", "lru"], key=S.key("policy"), horizontal=True,
                  format_func={"clock": "second chance (CLOCK)", "lru": "LRU"}.get)
+        st.radio("Fault service time", ["latency", "transfer"], key=S.key("fault_model"), horizontal=True,
+                 format_func={"latency": "latency + page / bandwidth", "transfer": "latency per 64-B line"}.get,
+                 help="'transfer' scales the per-byte storage cost with the latency multiple; it is the reading "
+                      "closer to the paper's 512 B optimum at 10× and 100× (validation ledger, seed 004 Fig. 9).")
 
 scn = scenario_controls(S, page="paging")
 
@@ -116,7 +125,8 @@ def _memory(scn) -> dict:
 def _profile(_trace: MemTrace, fingerprint: str, max_refs: int, memory: dict, policy: str):
     """Stack distances (and CLOCK) of the trace: not recomputed when only storage or timing change."""
     prof = pg.paging_profile(_trace, pg.paging_inputs(policy=policy, **memory), max_refs=max_refs)
-    return prof, memtrace_stats(_trace.subset(slice(None, max_refs)))
+    data = _trace.data_only()  # the references simulated: data references only, counted one way
+    return prof, memtrace_stats(data.subset(slice(None, max_refs))) | {"instructions": int((_trace.kind == 0).sum())}
 
 
 def _fmt_page(p: int) -> str:
@@ -131,7 +141,8 @@ if scn is not None and trace is not None:
             prof, stats = _profile(trace, trace.fingerprint(), scn.max_refs, _memory(scn), scn.policy)
             status.update(label=f"Simulated {prof.n_refs:,} data references", state="complete")
         common = dict(tlb_entries=scn.tlb_entries, t_e_ns=scn.t_e_ns, t_r_ns=scn.t_r_ns,
-                      fault_overhead_ns=scn.fault_overhead_ns, policy=scn.policy, **_memory(scn))
+                      fault_overhead_ns=scn.fault_overhead_ns, policy=scn.policy, fault_model=scn.fault_model,
+                      **_memory(scn))
         if scn.storage_mode == "multiple":
             storage = {"latency_multiple": scn.latency_multiple}
         elif scn.storage_mode == "device":  # a device defined in the session maps to its latency and bandwidth
@@ -151,14 +162,16 @@ if scn is not None and trace is not None:
             keys += device_keys(devices[scn.device], ["read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes"])
 
         m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Data references", f"{stats['total']:,}")
+        m1.metric("Data references", f"{prof.n_refs:,}",
+                  help=f"Simulated: loads, stores and modifies (a modify once); {stats['instructions']:,} "
+                       "instruction fetches in the trace are not data references and are not simulated.")
         m2.metric("Footprint (4 KiB pages)", f"{stats['footprint_MiB']:.1f} MiB")
         m3.metric("Memory", f"{table['memory_bytes'].iloc[0] / 2**20:,.2f} MiB")
         m4.metric("Best page size (AMAT)", _fmt_page(int(best["best_page_amat"])),
                   f"{best['amat_ns']:.1f} ns", delta_color="off")
         base = best["baseline_amat_ns"]
         st.info(
-            f"With **{table['storage'].iloc[0]}** storage the best page is **{_fmt_page(int(best['best_page_amat']))}** "
+            f"With **{md_escape(table['storage'].iloc[0])}** storage the best page is **{_fmt_page(int(best['best_page_amat']))}** "
             f"(AMAT {best['amat_ns']:.1f} ns vs {base:.1f} ns at 4 KiB: address translation "
             f"{best['d_addr_ns']:+.1f} ns, data access {best['d_data_ns']:+.1f} ns). By fault rate alone the best "
             f"page would be **{_fmt_page(int(best['best_page_fault']))}**.", icon=":material/lightbulb:")
@@ -177,7 +190,7 @@ if scn is not None and trace is not None:
             for p in prof.page_sizes:
                 d = tcur[tcur["page_size"] == p]
                 fig.add_scatter(x=d["tlb_entries"], y=d["tlb_hit_rate"], name=_fmt_page(p), mode="lines")
-            fig.add_vline(x=scn.tlb_entries, line_dash="dash", annotation_text=f"{scn.tlb_entries} entries")
+            ref_line(fig, x=scn.tlb_entries, dash="dash", text=f"{scn.tlb_entries} entries")
             show(style(fig, title="TLB hit rate vs TLB size (Fig. 10 analogue)", x="TLB entries [-]",
                        y="TLB hit rate [-]", logx=True), key="pg-tlb-size")
             download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size", provenance=keys, values=values)
@@ -234,9 +247,24 @@ if scn is not None and trace is not None:
             show(style(fig, title=f"Trade-off at {table['storage'].iloc[0]}: address translation vs data access",
                        x="page size", y="time per reference [ns]"), key="pg-decomp")
         with tab4:
-            st.dataframe(table, hide_index=True, width="stretch")
+            show_table(table)
             download_csv(table, "paging-amat.csv", key="dl-pg-table", provenance=keys, values=values)
             st.markdown("**Best page size per storage latency** (memory as chosen)")
             bt = pg.best_page_sizes(heat)
-            st.dataframe(bt, hide_index=True, width="stretch")
+            show_table(bt)
+            st.markdown("**Best page size (AMAT) under each fault model**: the paper finds 512 B best at 10× and "
+                        "100× DRAM for every desktop program, 4-8 KB at 1×.")
+            both = {fm: pg.best_page_sizes(pg.paging_table(prof, pg.paging_inputs(
+                latency_multiple=pg.LATENCY_MULTIPLES, **{**common, "fault_model": fm}))).set_index(
+                "latency_multiple")["best_page_amat"] for fm in ("latency", "transfer")}
+            show_table(pd.DataFrame(both).rename_axis("latency_multiple").reset_index(),
+                       labels={"latency_multiple": "storage / DRAM latency [×]", "latency": "latency model",
+                               "transfer": "transfer model"})
             download_csv(bt, "paging-best-page.csv", key="dl-pg-best", provenance=keys, values=values)
+
+if scn is not None and trace is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import amat_model
+
+        how_sure(S, scn, amat_model(prof, pg.paging_inputs(**storage, **common), page_size=int(best["best_page_amat"])),
+                 key="pg", content=trace.fingerprint())

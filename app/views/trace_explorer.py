@@ -15,6 +15,7 @@ from app.components.charts import show, style
 from app.components.claims import claims_strip
 from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
+from app.components.tables import table as show_table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.sim.shards import shards_mrc
 from models.sim.stack_distance import hit_ratio_curve
@@ -98,7 +99,7 @@ if scn is not None and trace is not None:
         m4.metric("Mean request", f"{float(kv['size_mean_bytes']) / 1024:,.2f} KiB")
 
         st.subheader("Statistics")
-        st.dataframe(table, hide_index=True, width="stretch")
+        show_table(table)
         download_csv(table, "trace-stats.csv", key="dl-tx-stats", provenance=keys, values=values)
 
         h1, h2 = st.columns(2)

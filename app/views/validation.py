@@ -14,6 +14,7 @@ from app.components.charts import show, style
 from app.components.claims import STATUS_BADGE, STATUS_HEX, badge, load_ledger, status_style
 from app.components.progress import progress_bar
 from app.components.scenario import init_state, one_of, some_of
+from app.components.tables import table as show_table
 from app.registry import PAGES
 from models.references import REFERENCES, SEEDS, seed_label
 from models.validation.render import REGENERATE, status_counts
@@ -37,7 +38,7 @@ class ValidationScenario(Scenario):
     unit: Unit = "%"
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=1)
 def _live_ledger() -> pd.DataFrame:
     """Run every claim now (about a minute); cached for the server's lifetime."""
     from models.validation import ledger_frame, run_ledger
@@ -81,7 +82,7 @@ if scn is not None:
         st.subheader("Claims per paper and status")
         counts = status_counts(ledger)
         shown = counts.rename(index=lambda s: seed_label(s) if s in REFERENCES else s)
-        st.dataframe(shown, width="stretch", key="val-counts")
+        show_table(shown, hide_index=False, key="val-counts")
         download_csv(counts.reset_index(), "validation-counts.csv", key="dl-val-counts")
         fig = go.Figure()
         per_seed = counts.drop(index="all")
@@ -109,7 +110,7 @@ if scn is not None:
             ["claim_id", "status", "paper_value", "our_value", "unit", "statement", "where", "circular", "reason",
              "data", "rule", "justification"]]
         st.caption(f"{len(view)} of {len(ledger)} claims")
-        st.dataframe(status_style(table), width="stretch", hide_index=True, key="val-table", column_config={
+        show_table(status_style(table), key="val-table", column_config={
             "claim_id": st.column_config.TextColumn("claim", width="medium"),
             "statement": st.column_config.TextColumn(width="large"),
             "reason": st.column_config.TextColumn(width="large"),

@@ -15,8 +15,12 @@ from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.claims import claims_strip
 from app.components.devices import device_field, device_picker
+from app.components.errors import md_escape
+from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import SciInt, int_input
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
+from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, trace_and_settings
 from models.endurance import lifetime as lt
 from models.endurance import wear
@@ -25,16 +29,15 @@ from models.traces.core import BlockTrace
 
 EnduranceDevice = device_field(endurance=True)
 LABEL = {"none": "none (static)", "sg": "SG (start-gap)", "rr": "RR (round-robin)", "sfc": "SFC (Hilbert cubes)"}
-GAP_INTERVAL = field_range(wear.WearConfig, "gap_interval_writes")
 #: Write rate [MB/s]: LifetimeInputs' cell write rate, plus 0 meaning "the trace's own rate".
 RATE_MBPS = (0.0, field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)[1])
 
 
-class WearScenario(TraceChoice):
+class WearScenario(TraceChoice, UncertaintyFields):
     PREFIX = "wear"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     schemes: list[str] = ["none", "sg", "rr", "sfc"]
-    gap_interval_writes: int = model_field(wear.WearConfig, "gap_interval_writes")
+    gap_interval_writes: SciInt = model_field(wear.WearConfig, "gap_interval_writes")
     address: Literal["modulo", "first_touch"] = "modulo"
     literal_sfc: bool = False
     heat_horizon: Literal["one-pass", "long-run"] = "one-pass"
@@ -68,10 +71,8 @@ st.markdown(
 trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
     st.multiselect("Schemes", list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
-    st.number_input("ψ: writes to a region between gap moves [writes]", min_value=GAP_INTERVAL[0],
-                    max_value=GAP_INTERVAL[1],
-                    step=10, key=S.key("gap_interval_writes"),
-                    help=param_help("wear.gap_interval_writes", "Seed 003 does not give its value."))
+    int_input(S, "gap_interval_writes", "ψ: writes to a region between gap moves [writes]",
+              help=param_help("wear.gap_interval_writes", "Seed 003 does not give its value."))
     st.radio("Trace address → stripe", ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
              format_func={"modulo": "disk stripe folded onto the device",
                           "first_touch": "allocated in order of first write"}.get)
@@ -111,7 +112,7 @@ if scn is not None and trace is not None:
             try:
                 rate = wear.write_rate_bytes_per_s(trace)
             except ValueError as e:
-                st.warning(f"No lifetime: {e}. Enter a write rate [MB/s] above.", icon=":material/warning:")
+                st.warning(f"No lifetime: {md_escape(e)}. Enter a write rate [MB/s] above.", icon=":material/warning:")
         df = df.copy()
         df["paper_life_rate_avg"] = [wear.PAPER_LIFE_RATE.get(s, np.nan) for s in df["scheme"]]
 
@@ -121,8 +122,9 @@ if scn is not None and trace is not None:
             return [wear.lifetime_years_for(cfg, dev.endurance_writes_per_cell, rate, lr, ovh)
                     for lr, ovh in zip(df[col], df["movement_overhead"], strict=True)]
 
+        # lifetime from the life rate simulated on the trace (one pass); the long-run rate is not
+        # used for a lifetime: for SFC it is 1 by construction on any stationary stream
         df["lifetime_years"] = _life("life_rate")
-        df["lifetime_years_long_run"] = _life("life_rate_long_run")
         df["write_rate_bytes_per_s"] = rate
         tkeys, values = trace_keys(trace)
         values["wear.gap_interval_writes"] = scn.gap_interval_writes
@@ -131,7 +133,8 @@ if scn is not None and trace is not None:
         cols = st.columns(len(df))
         for col, row in zip(cols, df.itertuples(), strict=True):
             col.metric(f"{row.scheme.upper()} life rate", f"{row.life_rate:.3f}",
-                       help=f"long run: {row.life_rate_long_run:.3f}; lifetime {row.lifetime_years:,.2f} years")
+                       help=f"simulated on the trace (one pass); lifetime {row.lifetime_years:,.2f} years. "
+                            f"Steady-state reference: {row.life_rate_long_run:.3f} (SFC = 1 by construction)")
 
         writes = int(df["writes"].iloc[0])
         sweeps = writes / cfg.cubes / (cfg.region_slots("sfc") * cfg.gap_interval_writes)
@@ -145,33 +148,34 @@ if scn is not None and trace is not None:
         fig = go.Figure()
         x = [LABEL[s] for s in df["scheme"]]
         fig.add_bar(x=x, y=df["life_rate"], name="one pass", text=df["life_rate"].round(3), textposition="outside")
-        fig.add_bar(x=x, y=df["life_rate_long_run"], name="long run", text=df["life_rate_long_run"].round(3),
-                    textposition="outside")
+        fig.add_bar(x=x, y=df["life_rate_long_run"], name="long run (steady state; SFC = 1 by construction)",
+                    text=df["life_rate_long_run"].round(3), textposition="outside")
         fig.add_bar(x=x, y=df["paper_life_rate_avg"], name="paper (average of 7 traces)",
                     text=df["paper_life_rate_avg"].round(4), textposition="outside")
         fig.update_layout(barmode="group", yaxis_range=[0, 1.12])
-        show(style(fig, y="life rate = avg / max bank writes [-]"), key="wl-bars")
+        show(style(fig, x="wear-leveling scheme", y="life rate = avg / max bank writes [-]"), key="wl-bars")
         st.caption(f"Paper: SFC 0.9255, RR 0.619, SG 0.0598; SFC improves lifetime {wear.PAPER_IMPROVEMENT_SFC_VS_SG}× "
                    "over SG on average. Our presets are synthetic stand-ins for the paper's traces; differences are "
                    "reported, not tuned away.")
         table = df[["scheme", "writes", "avg_bank_writes", "max_bank_writes", "life_rate", "improvement_vs_sg",
                     "life_rate_long_run", "improvement_vs_sg_long_run", "paper_life_rate_avg", "moves",
-                    "movement_overhead", "life_rate_with_movement", "write_rate_bytes_per_s", "lifetime_years",
-                    "lifetime_years_long_run"]]
-        st.dataframe(table, hide_index=True, width="stretch")
+                    "movement_overhead", "life_rate_with_movement", "write_rate_bytes_per_s", "lifetime_years"]]
+        show_table(table, labels={"improvement_vs_sg": "improvement vs SG [×]",
+                                  "improvement_vs_sg_long_run": "improvement vs SG, long run [×]"})
         assumption_note(keys, values)
         download_csv(table, "wear-leveling.csv", key="dl-wl-table", provenance=keys, values=values)
 
-        st.subheader(f"Lifetime on {dev.label or dev.name}")
+        st.subheader(f"Lifetime on {md_escape(dev.label or dev.name)}")
         st.markdown(
             f"Lifetime = capacity × endurance × life rate / (write rate × (1 + movement overhead)) with "
             f"{cfg.capacity_bytes / 2**30:.0f} GiB, {dev.endurance_writes_per_cell:.0e} writes per cell and "
-            f"{rate / 1e6:,.3g} MB/s (closed form of `models.endurance.lifetime`, wear efficiency = life rate).")
+            f"{rate / 1e6:,.3g} MB/s (closed form of `models.endurance.lifetime`, wear efficiency = the life rate "
+            "**simulated on this trace**, one pass). The long-run life rate is not turned into a lifetime: for SFC it "
+            "is 1 by construction on any stationary stream.")
         fig = go.Figure()
-        fig.add_bar(x=x, y=df["lifetime_years"], name="one pass")
-        fig.add_bar(x=x, y=df["lifetime_years_long_run"], name="long run")
-        fig.update_layout(barmode="group")
-        show(style(fig, y="lifetime [years]", logy=bool((df["lifetime_years"] > 0).all())), key="wl-life")
+        fig.add_bar(x=x, y=df["lifetime_years"], name="life rate simulated on the trace")
+        show(style(fig, x="wear-leveling scheme", y="lifetime [years]", logy=bool((df["lifetime_years"] > 0).all())),
+             key="wl-life")
 
         st.subheader("Bank writes (ranks × banks)")
         st.radio("Heatmaps show", ["one-pass", "long-run"], key=S.key("heat_horizon"), horizontal=True,
@@ -195,8 +199,19 @@ if scn is not None and trace is not None:
                                       "bank": b_.ravel(), "bank_writes": m.ravel()}))
         hm.update_layout(coloraxis=dict(colorscale="Inferno", colorbar=dict(title="writes")),
                          height=260 * nrows + 60, hovermode="closest")
-        hm.update_xaxes(title_text="bank")
-        hm.update_yaxes(title_text="rank")
+        hm.update_xaxes(title_text="bank [index]")
+        hm.update_yaxes(title_text="rank [index]")
         show(style(hm), key="wl-heat")
         download_csv(pd.concat(rows, ignore_index=True), "wear-bank-writes.csv", key="dl-wl-heat", provenance=keys,
                      values=values)
+
+if scn is not None and trace is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import wear_lifetime_model
+
+        row = df.set_index("scheme").loc["sfc" if "sfc" in set(df["scheme"]) else df["scheme"].iloc[0]]
+        how_sure(S, scn, wear_lifetime_model(cfg, scheme=str(row.name), life_rate=float(row.life_rate),
+                                             movement_overhead=float(row.movement_overhead), device=dev,
+                                             write_rate_bytes_per_s=rate, rate_typed=scn.write_rate_MBps > 0)
+                 if np.isfinite(rate) else None, key="wl", why_not="no write rate: enter one above",
+                 content=trace.fingerprint())

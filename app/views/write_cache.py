@@ -11,6 +11,8 @@ from pydantic import Field
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.charts import show, style
 from app.components.claims import claims_strip
+from app.components.errors import md_escape
+from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import (
     GENERIC_HDD,
     HddProfile,
@@ -22,6 +24,7 @@ from app.components.inputs import (
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
+from app.components.tables import table
 from app.components.traces import TraceChoice, trace_and_settings
 from models.provenance import param_names
 from models.storage import write_cache as wc
@@ -34,7 +37,7 @@ TH_BCOUNTS_MIN, TH_BCOUNTS_MAX = field_range(wc.HaloParams, "th_bcounts")
 THRESHOLD_MIN, THRESHOLD_MAX = field_range(wc.HaloParams, "threshold")
 
 
-class WriteCacheScenario(TraceChoice):
+class WriteCacheScenario(TraceChoice, UncertaintyFields):
     PREFIX = "wc"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     preset: str = "tpce"
@@ -44,7 +47,7 @@ class WriteCacheScenario(TraceChoice):
     exec_size_index: int = Field(4, ge=0, le=len(wc.PAPER_CACHE_MB) - 1)
     th_bcounts: float = model_field(wc.HaloParams, "th_bcounts")
     threshold: float = model_field(wc.HaloParams, "threshold")
-    lru_granularity: Literal["block", "sector"] = "block"
+    lru_granularity: Literal["sector", "block"] = "sector"
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -57,6 +60,12 @@ def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts:
                                     progress=report, lru_granularity=lru_granularity)
 
 
+@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
+def _requests(token: tuple, _trace) -> wc.Requests:
+    """:func:`wc.prepare_requests` of the trace ``_trace`` (``token``: its fingerprint), once per trace."""
+    return wc.prepare_requests(_trace)
+
+
 S = WriteCacheScenario
 init_state(S)
 st.title("PCM write cache before a disk: HALO vs LRU")
@@ -65,9 +74,11 @@ st.markdown(
     "A PCM write cache absorbs writes; the HDD sees read misses and the cache's write-backs. **HALO** "
     "(seed 003, Algorithm 1) groups cached 4 KiB blocks by 1 MiB disk region and, at 95 % PCM "
     "utilization, destages a whole region (large and not recently used, or outdated) as one sorted "
-    "sequential batch; **LRU** writes back each evicted dirty block (block granularity: a partial write "
-    "miss first reads the rest of the 4 KiB block from the HDD and the whole block is written back; sector "
-    "granularity: a per-sector dirty bitmap like HALO's). Metrics as in the paper: traffic "
+    "sequential batch; **LRU** writes back each evicted dirty block. By default the LRU is HALO's like for "
+    "like: the same 512 B sector bitmap, the same PCM space and write-back batching, so only the replacement "
+    "and grouping differ; the block-fill LRU (a partial write miss first reads the rest of the 4 KiB block "
+    "from the HDD, the whole block is written back) models a cache without per-sector valid bits. "
+    "Metrics as in the paper: traffic "
     "rate (HDD sectors / requested sectors), mean inter-request LBN distance of the HDD stream, HDD "
     "throughput from the HDD model, and execution time = total I/O × traffic rate / throughput."
 )
@@ -84,13 +95,13 @@ with settings:
         st.text_input("Cache sizes [MB]", key=S.key("sizes_mb"))
     st.slider("Figure 5 cache size (index in the sweep)", 0, len(wc.PAPER_CACHE_MB) - 1, key=S.key("exec_size_index"),
               help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
-    st.radio("LRU baseline", ["block", "sector"], key=S.key("lru_granularity"), horizontal=True,
-             format_func={"block": "4 KiB blocks (fill + whole-block write-back)",
-                          "sector": "512 B sectors (dirty bitmap)"}.get,
-             help="Block: a conventional block cache; a partial write miss reads the block's other sectors "
-                  "from the HDD (counted in the traffic) and an evicted block is written back whole. "
-                  "Sector: HALO's per-sector bitmap, no fill. The paper's '5-10 % lower traffic' lies between "
-                  "the two (docs/models/write_cache.md).")
+    st.radio("LRU baseline", ["sector", "block"], key=S.key("lru_granularity"), horizontal=True,
+             format_func={"block": "4 KiB block-fill (fill + whole-block write-back)",
+                          "sector": "512 B sectors (dirty bitmap, like HALO)"}.get,
+             help="Sector (default): HALO's like for like, a per-sector dirty bitmap, no fill, never more HDD "
+                  "traffic than no cache. Block-fill: a cache that holds only whole blocks; a partial write miss "
+                  "reads the block's other sectors from the HDD (counted in the traffic) and an evicted block is "
+                  "written back whole, which can move more data than no cache (docs/models/write_cache.md).")
     with st.expander("HALO constants"):
         st.number_input("TH_BCOUNTS [blocks above the average]", min_value=TH_BCOUNTS_MIN, max_value=TH_BCOUNTS_MAX,
                         step=1.0, key=S.key("th_bcounts"), help=param_help("write_cache.th_bcounts"))
@@ -100,7 +111,7 @@ with settings:
 scn = scenario_controls(S, page="write-cache")
 if scn is not None and trace is not None:
     with user_errors("Write cache"):
-        req = wc.prepare_requests(trace)
+        req = _requests(trace.fingerprint(), trace)
         fp = wc.footprint_bytes(req)
         if scn.size_mode == "paper":
             sizes = wc.sweep_sizes_mb(req)
@@ -108,7 +119,7 @@ if scn is not None and trace is not None:
         else:
             sizes = wc.sweep_sizes_mb(req, sorted(set(parse_sizes_mb(scn.sizes_mb))))  # a repeated size is one run
             labels = [f"{s:g} MB" for s in sizes]
-        st.caption(f"{trace.name}: {len(trace):,} requests, {req.is_write.mean():.1%} writes, "
+        st.caption(f"{md_escape(trace.name)}: {len(trace):,} requests, {req.is_write.mean():.1%} writes, "
                    f"footprint {fp / 2**20:,.1f} MiB; simulated sizes: "
                    + ", ".join(f"{s:.3g} MB" for s in sizes))
         sweep = _sweep(trace.fingerprint(), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
@@ -122,7 +133,8 @@ if scn is not None and trace is not None:
         imp = 1 - at["halo"].exec_time_s / at["lru"].exec_time_s
         m1.metric("HALO vs LRU execution time", f"{imp:.1%}",
                   help=f"Time saved by HALO: 1 − HALO / LRU execution time, {labels[idx]} cache. "
-                       "Paper Figure 5: 47 % Fin1, 27 % Fin2, 66 % TPC-E, 2.7 % Mail")
+                       "Paper Figure 5: 47 % Fin1, 27 % Fin2, 19 % Dap, 28 % Exchange, 66 % TPC-E, 2.7 % Mail, "
+                       "67 % Randw")
         m2.metric("traffic rate HALO / LRU", f"{at['halo'].traffic_rate:.3f} / {at['lru'].traffic_rate:.3f}")
         m3.metric("LBN distance LRU / HALO", f"{at['lru'].mean_lbn_distance / max(at['halo'].mean_lbn_distance, 1e-9):.2f}×")
         m4.metric("DRAM metadata HALO", f"{at['halo'].dram_bytes / 2**20:,.2f} MiB")
@@ -132,16 +144,21 @@ if scn is not None and trace is not None:
             fig.add_bar(x=[pol], y=[at[pol].exec_time_s], name=pol)
         paper_sizes = scn.size_mode == "paper"
         at_size = f"{labels[idx]}" + (f" (simulated {sizes[idx]:.3g} MB)" if paper_sizes else "")
-        show(style(fig, title=f"Figure 5: execution time at {at_size}", y="execution time [s]"), key="wc-fig5")
-        size_axis = "PCM cache size (paper's sizes, simulated scaled to the trace)" if paper_sizes else "PCM cache size"
+        show(style(fig, title=f"Figure 5: execution time at {at_size}", x="policy", y="execution time [s]"),
+             key="wc-fig5")
+        # x: the sizes actually simulated; in paper mode each tick also names the paper's size it stands for
+        size_axis = "simulated PCM cache size [MB] (paper's size below)" if paper_sizes else "PCM cache size [MB]"
+        size_text = [f"{s:.3g}" + (f"<br>≙ {lab}" if paper_sizes else "") for s, lab in zip(sizes, labels)]
         names = {"none": "no cache", "lru": f"LRU ({scn.lru_granularity})", "halo": "HALO"}
 
         def sweep_fig(col: str, title: str, ylab: str, key: str, logy: bool = False) -> None:
             fig = go.Figure()
             for pol in POLICIES:  # no cache: the same run at every size
-                fig.add_scatter(x=labels, y=[getattr(sweep.at(pol, c), col) for c in sizes], name=names[pol],
+                fig.add_scatter(x=list(sizes), y=[getattr(sweep.at(pol, c), col) for c in sizes], name=names[pol],
                                 mode="lines+markers", line_dash="dot" if pol == "none" else None)
-            show(style(fig, title=title, x=size_axis, y=ylab, logy=logy), key=key)
+            style(fig, title=title, x=size_axis, y=ylab, logy=logy)
+            fig.update_xaxes(type="log", tickmode="array", tickvals=list(sizes), ticktext=size_text)
+            show(fig, key=key)
 
         c1, c2 = st.columns(2)
         with c1:
@@ -155,10 +172,21 @@ if scn is not None and trace is not None:
         with c2:
             sweep_fig("hdd_throughput_mbps", "HDD average throughput", "throughput [MB/s]", "wc-tput")
         out = sweep.to_frame()
-        st.dataframe(out.round(4), hide_index=True)
+        table(out)
         assumption_note(keys, values)
         download_csv(out, "write-cache-sweep.csv", label="Download sweep (CSV)", key="dl-wc-sweep", provenance=keys,
                      values=values)
         st.caption("HALO constants (TH_RECENCY = capacity/4 requests, OUTDATE_RECENCY = 4 × capacity, "
                    "thresholds relaxed per scanned bucket) are ours: the paper publishes none. Blocks still "
                    "dirty at the end of the trace are not flushed (column dirty_blocks_at_end).")
+
+if scn is not None and trace is not None:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import writecache_model
+
+        how_sure(S, scn, (lambda: writecache_model(
+            req, cache_mb=sizes[idx], policy="halo", baseline="lru", drive=scn.drive, lru_granularity=scn.lru_granularity,
+            params=wc.HaloParams(th_bcounts=scn.th_bcounts, threshold=scn.threshold)))
+            if str(scn.drive).startswith("hdd-") else None, key="wc", content=(trace.fingerprint(), float(sizes[idx])),
+            why_not="the HDD figures vary for a catalogue HDD profile (hdd-...); DiskSim drives are measured, pick the "
+                    "generic profile")

@@ -7,6 +7,8 @@ lackey text file (plain, gzip or zstd) or a memory-trace .npz. One row per page 
   pcm-planner amat gcc --page-sizes 512,4096,65536 --tlb-entries 32 --memory-mb 8 --device optane-dcpmm
   pcm-planner amat my.lackey.gz --memory-frac 0.25 --storage-latency-ns 3000 --format json
 
+Fault service time (--fault-model): latency (default) = overhead + latency + page/bandwidth;
+transfer = overhead + latency x (page / 64 B), every line of the page one storage access.
 Storage: --latency-multiple K (latency K*t_r, bandwidth DRAM/K; default 10), or
 --storage-latency-ns X [--storage-bandwidth-MBps B], or --device NAME. Memory: --memory-mb
 M [MiB] or --memory-frac F of the 4 KiB-page footprint (default 0.5). Replacement: CLOCK.
@@ -18,6 +20,7 @@ import argparse
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from cli.uncertainty import add_band_columns, add_uncertainty_options
 from models.provenance import param
 
 NAME = "amat"
@@ -70,18 +73,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"{param('paging.fault_overhead_ns').kind})")
     p.add_argument("--policy", choices=("clock", "lru"), default="clock", help="memory replacement (default clock)")
     p.add_argument("--include-instructions", action="store_true", help="count instruction fetches too")
+    p.add_argument("--fault-model", choices=("latency", "transfer"), default="latency",
+                   help="fault service time: 'latency' = latency + page/bandwidth (default); 'transfer' = latency "
+                        "per 64-B line of the page, the per-byte cost scaled with the latency multiple (the reading "
+                        "that reproduces seed 004's 512 B optimum at 10x and 100x)")
+    add_uncertainty_options(p)
     add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.memory.paging import paging_inputs, run_paging
+    from models.memory.paging import paging_inputs, paging_profile, paging_table
 
     inputs = paging_inputs(  # validation errors name the field
         memory_mib=args.memory_mb, memory_fraction=args.memory_frac, latency_multiple=args.latency_multiple,
         device=args.device, storage_latency_ns=args.storage_latency_ns,
         storage_bandwidth_MBps=args.storage_bandwidth_MBps, page_sizes_bytes=args.page_sizes,
         tlb_entries=args.tlb_entries, t_e_ns=args.t_e_ns, t_r_ns=args.t_r_ns,
-        fault_overhead_ns=args.fault_overhead_ns, policy=args.policy, include_instructions=args.include_instructions)
+        fault_overhead_ns=args.fault_overhead_ns, policy=args.policy, include_instructions=args.include_instructions,
+        fault_model=args.fault_model)
     trace = load_trace_from_args(args, kind="memory")
-    emit(run_paging(trace, inputs)[COLUMNS].reset_index(drop=True), args.output_format)
+    profile = paging_profile(trace, inputs)  # one profile: the table and the --uncertainty band
+    table = paging_table(profile, inputs)[COLUMNS].reset_index(drop=True)
+    emit(add_band_columns(table, NAME, args, profile=profile, inputs=inputs, table=table), args.output_format)
     return 0

@@ -4,6 +4,12 @@ Give the three times directly, or a device and block size to derive them:
 
   pcm-planner breakeven --t-ns 100 --T-ns 130 --Tm-ns 160
   pcm-planner breakeven --device optane-dcpmm --block-size 4096 --format json
+  pcm-planner breakeven --device optane-dcpmm --insertion first-touch
+
+--insertion picks the insertion cost Tm - T with --device: "steady" (default; a buffered
+miss into a full page cache minus a direct read, measured on a memory-speed block device)
+or "first-touch" (pwrite() into a not yet cached tmpfs region, the earlier upper bound).
+Every row has a verdict ("pays after N hits" or "never pays: ...").
 """
 
 from __future__ import annotations
@@ -11,10 +17,11 @@ from __future__ import annotations
 import argparse
 
 from cli.output import add_format_option, emit
+from cli.uncertainty import add_band_columns, add_uncertainty_options
 
 NAME = "breakeven"
-HELP = ("file-cache break-even access count n* (CSV columns t_ns,T_ns,Tm_ns,n_star,hits_required; "
-        "plus verdict when caching never pays)")
+HELP = ("file-cache break-even access count n* (CSV columns t_ns,T_ns,Tm_ns,n_star,hits_required,verdict; "
+        "with --device also device first and insertion last)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,6 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", action="append", default=[],
                    help="derive t, T, Tm from a catalogue device (repeatable)")
     p.add_argument("--block-size", type=int, default=4096, help="block size with --device [bytes]")
+    p.add_argument("--insertion", choices=["steady", "first-touch"], default="steady",
+                   help="insertion-cost model with --device: steady (default, LRU steady state) or first-touch")
+    add_uncertainty_options(p)
     add_format_option(p)
 
 
@@ -42,11 +52,12 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("give all of --t-ns, --T-ns and --Tm-ns (or use --device)")
         rows.append(("", BreakEvenInputs(t_ns=args.t_ns, T_ns=args.T_ns, Tm_ns=args.Tm_ns)))
     for name in args.device:
-        rows.append((name, timings_from_device(name, args.block_size)))
+        rows.append((name, timings_from_device(name, args.block_size, insertion=args.insertion)))
     if not rows:
         raise ValueError("nothing to compute: give --t-ns/--T-ns/--Tm-ns or --device NAME")
     df = break_even_table([break_even(b) for _, b in rows])
     if args.device:
         df.insert(0, "device", [n for n, _ in rows])
-    emit(df, args.output_format)
+        df["insertion"] = [args.insertion if n else "" for n, _ in rows]
+    emit(add_band_columns(df, NAME, args), args.output_format)
     return 0

@@ -3,9 +3,15 @@
   pcm-planner hdd validate --drive ibm18es
   pcm-planner hdd validate --drive path/to/DIR/NAME     # NAME.seek/.model/.diskspecs/.trace
   pcm-planner hdd validate --drive all                  # every bundled drive
+  pcm-planner hdd split --drive all                     # demerit by reads/writes and cache hit/miss
+  pcm-planner hdd coverage                              # every DiskSim parameter: honoured or ignored
+  pcm-planner hdd coverage --drive atlas10k             # one drive's values against that table
 
-Output CSV columns: drive,requests,mean_measured_ms,mean_predicted_ms,demerit_ms
-(demerit = RMS horizontal distance between predicted and measured service-time CDFs).
+Output CSV columns: validate: drive,requests,mean_measured_ms,mean_predicted_ms,demerit_ms
+(demerit = RMS horizontal distance between predicted and measured service-time CDFs);
+split: drive,part,requests,share,mean_measured_ms,mean_predicted_ms,demerit_ms;
+coverage: block,parameter,status,values,note,field (with --drive: drive,block,parameter,value,
+status,modelled).
 """
 
 from __future__ import annotations
@@ -18,23 +24,46 @@ NAME = "hdd"
 HELP = "HDD model: validate against a drive's measured trace (CSV drive,requests,mean_measured_ms,...)"
 
 COLUMNS = ["drive", "requests", "mean_measured_ms", "mean_predicted_ms", "demerit_ms"]
+SPLIT_COLUMNS = ["drive", "part", "requests", "share", "mean_measured_ms", "mean_predicted_ms", "demerit_ms"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=["validate"], help="validate: replay NAME.trace and compare")
-    p.add_argument("--drive", action="append", required=True,
+    p.add_argument("action", choices=["validate", "split", "coverage"],
+                   help="validate: replay NAME.trace and compare; split: the demerit by reads/writes and by the "
+                        "model's cache hit/miss; coverage: every DiskSim parameter, honoured or ignored")
+    p.add_argument("--drive", action="append", default=None,
                    help="bundled drive name, DIR/NAME (files NAME.seek, .model, .diskspecs, .trace), "
-                        "or 'all' (repeatable)")
+                        "or 'all' (repeatable; required by validate and split)")
     p.add_argument("--rotation", choices=["clock", "expected"], default="clock",
                    help="rotational latency from the platter angle (default) or half a rotation")
     add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.storage.hdd import drive_names, validation_table
+    import pandas as pd
+
+    from models.storage.hdd import (
+        coverage_table,
+        drive_coverage,
+        drive_names,
+        split_table,
+        validation_table,
+    )
 
     names: list[str] = []
-    for d in args.drive:
+    for d in args.drive or []:
         names.extend(drive_names() if d == "all" else [d])
+    if args.action == "coverage":
+        if not names:
+            emit(coverage_table(), args.output_format)
+        else:
+            emit(pd.concat([drive_coverage(n).assign(drive=str(n)) for n in names], ignore_index=True)[
+                ["drive", "block", "parameter", "value", "status", "modelled"]], args.output_format)
+        return 0
+    if not names:
+        raise ValueError(f"--drive is required by 'hdd {args.action}' (a drive name, DIR/NAME or 'all')")
+    if args.action == "split":
+        emit(split_table(names, rotation=args.rotation)[SPLIT_COLUMNS], args.output_format)
+        return 0
     emit(validation_table(names, rotation=args.rotation)[COLUMNS], args.output_format)
     return 0

@@ -17,6 +17,7 @@ import argparse
 import pandas as pd
 
 from cli.output import add_format_option, emit
+from cli.uncertainty import add_band_columns, add_uncertainty_options
 from models.provenance import param
 
 NAME = "lifetime"
@@ -38,7 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"{param('lifetime.fail_fraction').value:g}, {param('lifetime.fail_fraction').kind})")
     p.add_argument("--line-bytes", type=int, default=param("nvm.line_bytes").value,
                    help=f"wear unit [bytes] (default {param('nvm.line_bytes').value}, {param('nvm.line_bytes').kind})")
-    p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="Monte Carlo (and --uncertainty) seed (default 0)")
+    add_uncertainty_options(p)
     add_format_option(p)
 
 
@@ -68,5 +70,5 @@ def run(args: argparse.Namespace) -> int:
                        trials=mc.trials, p10_years=mc.p10_years, p50_years=mc.p50_years,
                        p90_years=mc.p90_years, mean_years=mc.mean_years)
         rows.append(row)
-    emit(pd.DataFrame(rows), args.output_format)
+    emit(add_band_columns(pd.DataFrame(rows), NAME, args), args.output_format)
     return 0

@@ -6,9 +6,14 @@
 
 TRACE is a valgrind lackey memory trace (file path) or a bundled memory-trace name. Devices:
 pcm (= pcm-memext: 150 ns / 1500 ns per page), flash (= nand-flash: 25 us), or any catalogue name.
-Time = references x --base-ns-per-ref (an assumption: 1 ns by default) + faults x (fault
-overhead + page read) [+ write-backs x page write when --writeback sync]; see
-models/memory/memory_extension.py.
+Time = references x --base-ns-per-ref + faults x (fault overhead + page read) [+ write-backs x
+page write when --writeback sync, or waits for a full eviction buffer]; see
+models/memory/memory_extension.py. Defaults are measured on the build machine: the time per data
+reference of the trace's own program when it was measured (data/measurements/apps/apps.csv),
+else the median over seed 002's proxy applications; the fault overhead of a userfaultfd-resolved
+4 KiB fault (data/measurements/fault_cost/); --fault-cost paper uses the value inverted from the
+paper's Figure 11 (~5062 ns) instead. Column bound: bandwidth (device or eviction buffer limits
+the run), fault or compute.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import pandas as pd
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from cli.uncertainty import add_band_columns, add_uncertainty_options
 from models.provenance import param
 
 NAME = "memext"
@@ -40,30 +46,49 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--writeback", choices=("buffered", "sync"), default="buffered",
                    help="eviction buffer (off the critical path) or synchronous write-back")
     p.add_argument("--write-ns", type=float, default=None, help="override the device's page write latency [ns]")
-    p.add_argument("--base-ns-per-ref", type=float, default=None, help="DRAM-only time per reference [ns] (default 1)")
+    p.add_argument("--base-ns-per-ref", type=float, default=None,
+                   help="DRAM-only time per data reference [ns] (default: measured for the trace's program, else "
+                        f"{param('memext.base_ns_per_ref').value:g}, {param('memext.base_ns_per_ref').kind})")
+    p.add_argument("--fault-cost", choices=("measured", "paper"), default="measured",
+                   help=f"fault overhead: measured userfaultfd fault ({param('memext.fault_overhead_ns').value:g} ns, "
+                        f"default) or paper-derived ({param('memext.fault_overhead_paper_ns').value:g} ns)")
     p.add_argument("--fault-overhead-ns", type=float, default=None,
-                   help="OS fault cost besides the device read [ns] (default derived from the paper, ~5062)")
+                   help="OS fault cost besides the device read [ns] (overrides --fault-cost)")
+    p.add_argument("--eviction-buffer-pages", type=int, default=param("memext.eviction_buffer_pages").value,
+                   help=f"eviction buffer [pages] (default {param('memext.eviction_buffer_pages').value}, "
+                        f"{param('memext.eviction_buffer_pages').kind}; 0 = unbounded)")
     p.add_argument("--include-instructions", action="store_true", help="also page instruction fetches")
+    add_uncertainty_options(p)
     add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from models.devices import get_device
+    from models.memory.measured import ns_per_ref
     from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
 
     trace = load_trace_from_args(args, kind="memory")
     stream = page_stream(trace, include_instructions=args.include_instructions)
-    extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", args.base_ns_per_ref),
-                               ("fault_overhead_ns", args.fault_overhead_ns)) if v is not None}
-    rows = []
+    if args.eviction_buffer_pages < 0:
+        raise ValueError(f"--eviction-buffer-pages must be >= 0 (got {args.eviction_buffer_pages})")
+    base = args.base_ns_per_ref if args.base_ns_per_ref is not None else ns_per_ref(getattr(args, "trace", ""))
+    fault = args.fault_overhead_ns
+    if fault is None and args.fault_cost == "paper":
+        fault = param("memext.fault_overhead_paper_ns").value
+    extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", base),
+                               ("fault_overhead_ns", fault)) if v is not None}
+    extra["eviction_buffer_pages"] = args.eviction_buffer_pages or None
+    rows, runs = [], []
     for d in args.device:
         dev = get_device(ALIASES.get(d, d))
         for f in args.dram_frac:
             cfg = MemExtConfig(dram_frac=f, device=dev.name, accounting=args.accounting, policy=args.policy,
                                prefetch_depth=args.prefetch_depth, writeback=args.writeback, **extra)
             r = simulate_memext(stream, cfg, device=dev)
-            rows.append(r.to_frame().assign(trace=stream.name, device=dev.name, dram_frac=f)[
+            runs.append((cfg, dev, r))
+            rows.append(r.to_frame().assign(trace=stream.name, device=dev.name, dram_frac=f,
+                                            base_ns_per_ref=cfg.base_ns_per_ref)[
                 ["trace", "device", "dram_frac", "dram_pages", "footprint_pages", "references", "faults",
-                 "full_misses", "partial_misses", "writebacks", "time_ns", "slowdown"]])
-    emit(pd.concat(rows, ignore_index=True), args.output_format)
+                 "full_misses", "partial_misses", "writebacks", "time_ns", "slowdown", "bound", "base_ns_per_ref"]])
+    emit(add_band_columns(pd.concat(rows, ignore_index=True), NAME, args, stream=stream, runs=runs), args.output_format)
     return 0

@@ -1,30 +1,46 @@
-"""LRU hit-ratio (miss-ratio) curve of a block trace, exact or SHARDS-sampled.
+"""Hit-ratio (miss-ratio) curve of a block trace for LRU, FIFO, CLOCK or the AC cache; exact or sampled.
 
   pcm-planner mrc mqsim:tpcc-small --points 20
   pcm-planner mrc trace.csv.gz --trace-format msr --block-size 8192 --sizes 1000,10000,100000
-  pcm-planner mrc big.trace --shards 0.01 --points 50
+  pcm-planner mrc big.trace --method shards --rate 0.01 --points 50     (old spelling: --shards 0.01)
+  pcm-planner mrc big.trace --method shards --max-samples 8192          (fixed-size SHARDS)
+  pcm-planner mrc big.trace --policy clock --method minisim --rate 0.01 --points 20
+  pcm-planner mrc big.trace --by bytes --points 30                      (variable object sizes)
 
-Output columns ``cache_blocks,hit_ratio,byte_hit_ratio``: the LRU hit ratio of requests and
-of bytes (each block access weighs the bytes of its request inside the block) for a cache
-of that many blocks. Without --sizes/--points every size 1..footprint is listed.
+Methods: ``exact`` (LRU: one stack-distance pass for every size; fifo/clock/ac: one full
+simulation per size), ``shards`` (LRU only: spatially sampled stack distances, fixed rate
+``--rate`` or fixed size ``--max-samples``) and ``minisim`` (any policy: miniature caches scaled
+by ``--rate`` on the spatial sample).
+
+``--by requests`` (default): the trace is split into ``--block-size`` blocks; output columns
+``cache_blocks,hit_ratio,byte_hit_ratio,method``: the hit ratio of block accesses and of bytes
+(each block access weighs the bytes of its request inside the block) for a cache of that many
+blocks. Without --sizes/--points every size 1..footprint is listed for LRU exact/shards, 50
+log-spaced sizes otherwise.
+
+``--by bytes``: every request is one object (keyed by device and offset) of its own size;
+columns ``cache_bytes,hit_ratio,byte_hit_ratio,method`` for an LRU cache of that many bytes
+(``--sizes`` in bytes; default 50 log-spaced capacities). LRU only, method exact or shards.
 """
 
 from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 
 NAME = "mrc"
-HELP = "LRU hit-ratio curve of a trace (CSV columns cache_blocks,hit_ratio,byte_hit_ratio)"
+HELP = "hit-ratio curve of a trace for lru/fifo/clock/ac, exact or sampled (columns cache_blocks,hit_ratio,byte_hit_ratio,method)"
 
 
-def _int_list(text: str) -> list[int]:
+def _int_list(text: str, unit: str = "blocks") -> list[int]:
     try:
         vals = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        raise ValueError(f"--sizes must be comma-separated whole numbers of blocks (got {text!r})") from None
+        raise ValueError(f"--sizes must be comma-separated whole numbers of {unit} (got {text!r})") from None
     if not vals:
         raise ValueError("--sizes is empty")
     return vals
@@ -33,33 +49,88 @@ def _int_list(text: str) -> list[int]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="block")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--sizes", type=str, default=None, help="cache sizes N,N,... [blocks]")
-    g.add_argument("--points", type=int, default=None, help="K log-spaced sizes from 1 block to the footprint")
+    g.add_argument("--sizes", type=str, default=None,
+                   help="cache sizes N,N,... [blocks; bytes with --by bytes]")
+    g.add_argument("--points", type=int, default=None, help="K log-spaced sizes from 1 block (or the smallest "
+                   "object) to the footprint")
+    p.add_argument("--policy", default="lru", help="replacement policy: lru, fifo, clock or ac (default lru)")
+    p.add_argument("--method", default=None, help="exact, shards (LRU only) or minisim (default exact)")
+    p.add_argument("--rate", type=float, default=None,
+                   help="sampling rate in (0, 1] of --method shards/minisim (default 0.01; the starting rate, 1, "
+                        "with --max-samples)")
+    p.add_argument("--max-samples", dest="max_samples", type=int, default=None,
+                   help="fixed-size SHARDS: track at most this many sampled blocks (--method shards)")
+    p.add_argument("--by", default="requests", help="requests (block accesses, default) or bytes "
+                   "(variable-size objects, LRU only)")
     p.add_argument("--shards", type=float, default=None, metavar="RATE",
-                   help="SHARDS sampling rate in (0, 1] instead of the exact curve")
-    p.add_argument("--seed", type=int, default=0, help="SHARDS hash seed (default 0)")
+                   help="old spelling of --method shards --rate RATE")
+    p.add_argument("--seed", type=int, default=0, help="hash seed of the sampled methods (default 0)")
     add_format_option(p)
 
 
-def run(args: argparse.Namespace) -> int:
-    from models.sim import hit_ratio_curve, shards_mrc
-    from models.storage.file_cache_sim import access_bytes, log_sizes
-    from models.traces.blocks import split_blocks
+def _resolve(args) -> tuple[str, str, float, str]:
+    """(policy, method, rate, by) from the options, with clear errors for unsupported combinations."""
+    from models.sim.mrc import check_method
+    from models.sim.sampling import check_rate
 
+    method = args.method
+    rate = args.rate
+    if args.shards is not None:
+        if method not in (None, "shards"):
+            raise ValueError(f"--shards RATE means --method shards; it cannot be combined with --method {method}")
+        if rate is not None and rate != args.shards:
+            raise ValueError("--shards RATE and --rate disagree: give the rate once (--method shards --rate R)")
+        method, rate = "shards", args.shards
+    if method is None:
+        method = "shards" if args.max_samples is not None else "exact"
+    by = str(args.by).lower()
+    if by not in ("requests", "bytes"):
+        raise ValueError(f"--by must be 'requests' or 'bytes' (got {args.by!r})")
+    policy, method = check_method(args.policy, method, by=by)
+    if method == "exact" and rate is not None:
+        raise ValueError("--rate applies to --method shards or minisim, not to the exact curve")
+    if args.max_samples is not None:
+        if method != "shards" or by != "requests":
+            raise ValueError("--max-samples (fixed-size SHARDS) applies to --method shards with --by requests only")
+        if args.max_samples < 1:
+            raise ValueError(f"--max-samples must be >= 1 (got {args.max_samples})")
+    if rate is None:  # fixed-size SHARDS starts from the full trace and lowers the rate as needed
+        rate = 1.0 if args.max_samples is not None else 0.01
+    rate = check_rate(rate, name="--rate")
+    return policy, method, rate, by
+
+
+def run(args: argparse.Namespace) -> int:
+    policy, method, rate, by = _resolve(args)
     trace = load_trace_from_args(args, kind="block")
     if len(trace) == 0:
         raise ValueError(f"{args.trace}: the trace has no requests")
-    acc = split_blocks(trace, args.block_size)
-    w = access_bytes(trace, acc)
-    if args.sizes is not None:
-        sizes = _int_list(args.sizes)
-    elif args.points is not None:
-        sizes = log_sizes(acc.n_unique, args.points)
+    if args.points is not None and args.points < 1:
+        raise ValueError(f"--points must be >= 1 (got {args.points})")
+    if by == "bytes":
+        from models.sim.byte_mrc import byte_mrc
+
+        key = np.stack([np.asarray(trace.device, np.int64), np.asarray(trace.offset_bytes, np.int64)], axis=1)
+        _, ids = np.unique(key, axis=0, return_inverse=True)
+        caps = _int_list(args.sizes, "bytes") if args.sizes is not None else None
+        curve = byte_mrc(ids.reshape(-1), np.asarray(trace.size_bytes, np.int64), capacities=caps,
+                         points=args.points or 50, method=method, rate=rate, seed=args.seed)
     else:
-        sizes = None
-    if args.shards is not None:
-        curve = shards_mrc(acc.block, rate=args.shards, sizes=sizes, weights=w, seed=args.seed)
-    else:
-        curve = hit_ratio_curve(acc.block, sizes=sizes, weights=w)
-    emit(curve.to_frame(), args.output_format)
+        from models.sim.mrc import policy_mrc
+        from models.storage.file_cache_sim import access_bytes, log_sizes
+        from models.traces.blocks import split_blocks
+
+        acc = split_blocks(trace, args.block_size)
+        w = access_bytes(trace, acc)
+        if args.sizes is not None:
+            sizes = _int_list(args.sizes)
+        elif args.points is not None:
+            sizes = log_sizes(acc.n_unique, args.points)
+        else:
+            sizes = None
+        curve = policy_mrc(acc.block, policy=policy, method=method, rate=rate, sizes=sizes, weights=w,
+                           seed=args.seed, max_samples=args.max_samples)
+    df = curve.to_frame()
+    df["method"] = method
+    emit(df, args.output_format)
     return 0

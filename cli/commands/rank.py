@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from cli.output import add_format_option, emit
+from cli.uncertainty import add_uncertainty_options
 
 NAME = "rank"
 HELP = "rank workloads by PCM benefit per role (CSV columns role,rank,workload,kind,metric,value,benefit,status,reason)"
@@ -25,6 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--personality", action="append", default=None,
                    help="Filebench personalities (repeatable; default the four of seed 000)")
     p.add_argument("--trace", action="append", default=None, help="bundled block traces (repeatable)")
+    add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input columns")
     add_format_option(p)
 
 
@@ -37,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
         kw["personalities"] = args.personality
     if args.trace:
         kw["traces"] = args.trace
+    if args.uncertainty:  # per row: p5,p95 of the value, p_win, decisive_input
+        kw.update(uncertainty=args.uncertainty, seed=args.seed)
     df = planner.rank_workloads(threads=args.threads, n_requests=args.requests, **kw)
     if args.out:
         with open(args.out, "w", encoding="utf-8", newline="") as fh:

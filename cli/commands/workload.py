@@ -1,5 +1,6 @@
 """Filebench personality on a storage configuration: throughput and latency (seed 000).
 
+  pcm-planner workload --personality varmail                 # the paper's five cases + pcm-dax
   pcm-planner workload --personality varmail --config pcm-dax
   pcm-planner workload --personality fileserver --config hdd --config pcm-dax --threads 16
   pcm-planner workload --personality my_workload.f --config ssd --iosize 4096 --files-scale 0.1
@@ -24,7 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="fileserver|webserver|webproxy|varmail (or another bundled name) or a path to FILE.f")
     p.add_argument("--config", action="append", default=None,
                    help="storage configuration, repeatable (hdd, ssd, pcm-block, pcm-dax, optane-dax, "
-                        "pcm-dram, pcm-ssd, pcm-hdd); default pcm-dax")
+                        "pcm-dram, pcm-ssd, pcm-hdd); default the paper's five (pcm-hdd, pcm-ssd, pcm-dram, "
+                        "hdd, ssd) and pcm-dax")
     p.add_argument("--threads", type=int, default=None, help="threads (default: the workload's)")
     p.add_argument("--iosize", type=float, default=None, help="I/O size of the read/write flowops [bytes]")
     p.add_argument("--files-scale", type=float, default=None, help="multiply the number of files")
@@ -50,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         changes["files_scale"] = args.files_scale
     if changes:
         w = w.with_changes(**changes)
-    results = [wf.evaluate(w, c, threads=w.nthreads) for c in args.config or ["pcm-dax"]]
+    results = [wf.evaluate(w, c, threads=w.nthreads, curve=False) for c in args.config or list(wf.HEADLINE_CONFIGS)]
     df = results_frame(results).rename(columns={"workload": "personality"})
     emit(df[["personality", "config", "threads", "ops_per_s", "latency_ms"]], args.output_format)
     return 0

@@ -5,8 +5,9 @@
 
 TRACE is a file (any supported format) or a bundled name (mqsim:tpcc-small, synthetic:fin1, ...).
 --drive: hdd-7200 (generic catalogue profile, default) or a bundled DiskSim drive.
---lru-granularity: block (default; partial write misses fill the block from the HDD, whole
-4 KiB blocks written back) or sector (per-sector dirty bitmap, as HALO's).
+--lru-granularity: sector (default; HALO's like for like: per-sector dirty bitmap as HALO's, the
+same PCM space and write-back batching) or block (block-fill: partial write misses fill the
+block from the HDD, whole 4 KiB blocks written back; a cache without per-sector valid bits).
 --cache-mb is repeatable (a sweep). Output CSV columns:
 policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes
 """
@@ -17,6 +18,7 @@ import argparse
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from cli.uncertainty import add_band_columns, add_uncertainty_options
 
 NAME = "writecache"
 HELP = "PCM write cache (HALO/LRU/none) before an HDD (CSV policy,cache_mb,traffic_rate,...)"
@@ -33,9 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="PCM cache size [MB = 2^20 bytes] (repeatable; default: the paper's sizes "
                         "scaled to the trace footprint)")
     p.add_argument("--drive", default="hdd-7200", help="HDD profile: hdd-7200 or a DiskSim drive name")
-    p.add_argument("--lru-granularity", dest="lru_granularity", choices=["block", "sector"], default="block",
-                   help="LRU baseline: block (fill partial blocks from the HDD, write back whole 4 KiB "
-                        "blocks; default) or sector (per-sector dirty bitmap, no fill)")
+    p.add_argument("--lru-granularity", dest="lru_granularity", choices=["sector", "block"], default="sector",
+                   help="LRU baseline: sector (HALO's like for like: per-sector dirty bitmap, no fill; "
+                        "default) or block (block-fill: partial blocks filled from the HDD, whole 4 KiB "
+                        "blocks written back, for a cache without per-sector valid bits)")
+    add_uncertainty_options(p)
     add_format_option(p)
 
 
@@ -45,5 +49,6 @@ def run(args: argparse.Namespace) -> int:
     trace = load_trace_from_args(args, kind="block")
     sweep = sweep_cache_sizes(trace, args.cache_mb, policies=args.policy or ["halo"], drive=args.drive,
                               lru_granularity=args.lru_granularity)
-    emit(sweep.to_frame()[COLUMNS], args.output_format)
+    table = sweep.to_frame()[COLUMNS]
+    emit(add_band_columns(table, NAME, args, trace=trace, table=table), args.output_format)
     return 0

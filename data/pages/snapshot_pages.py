@@ -176,6 +176,35 @@ def read_pages(pid: int, addrs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, ok
 
 
+def snapshot_pair(pid: int, *, pages: int, rng: np.random.Generator, run, empty: str | None = None):
+    """Read up to ``2 * pages`` sampled present writable pages of the stopped process ``pid``, let it
+    work (SIGCONT, ``run()``, SIGSTOP) and read them again.
+
+    Returns ``(addrs, regs, old, new, keep)``; ``keep`` marks the pages read both times and still
+    present. ``empty``: message of the RuntimeError raised when no page is present (None: go on).
+    """
+    addrs, regs = present_pages(pid, writable_private_ranges(pid))
+    if empty is not None and addrs.size == 0:
+        raise RuntimeError(empty)
+    pick = np.sort(rng.choice(addrs.size, size=min(addrs.size, 2 * pages), replace=False))
+    addrs, regs = addrs[pick], regs[pick]
+    old, ok1 = read_pages(pid, addrs)
+    os.kill(pid, signal.SIGCONT)
+    run()
+    os.kill(pid, signal.SIGSTOP)
+    still, _ = present_pages(pid, writable_private_ranges(pid))
+    new, ok2 = read_pages(pid, addrs)
+    return addrs, regs, old, new, ok1 & ok2 & np.isin(addrs, still)
+
+
+def kept_pages(keep: np.ndarray, pages: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices of the ``keep`` pages, a sorted random ``pages`` of them when there are more."""
+    idx = np.nonzero(keep)[0]
+    if idx.size > pages:
+        idx = np.sort(rng.choice(idx, size=pages, replace=False))
+    return idx
+
+
 def snapshot_workload(name: str, code: str, *, pages: int, warmup_s: float, interval_s: float,
                       rng: np.random.Generator) -> dict:
     """Run one workload and return its sampled page pairs."""
@@ -187,26 +216,13 @@ def snapshot_workload(name: str, code: str, *, pages: int, warmup_s: float, inte
             raise RuntimeError(f"{name}: workload did not start (got {line!r})")
         time.sleep(warmup_s)
         os.kill(proc.pid, signal.SIGSTOP)
-        ranges = writable_private_ranges(proc.pid)
-        addrs, regs = present_pages(proc.pid, ranges)
-        if addrs.size == 0:
-            raise RuntimeError(f"{name}: no present writable pages (pagemap unreadable?)")
-        pick = rng.choice(addrs.size, size=min(addrs.size, 2 * pages), replace=False)
-        pick.sort()
-        addrs, regs = addrs[pick], regs[pick]
-        old, ok1 = read_pages(proc.pid, addrs)
-        os.kill(proc.pid, signal.SIGCONT)
-        time.sleep(interval_s)
-        os.kill(proc.pid, signal.SIGSTOP)
-        still, _ = present_pages(proc.pid, writable_private_ranges(proc.pid))
-        new, ok2 = read_pages(proc.pid, addrs)
-        keep = ok1 & ok2 & np.isin(addrs, still)
+        addrs, regs, old, new, keep = snapshot_pair(
+            proc.pid, pages=pages, rng=rng, run=lambda: time.sleep(interval_s),
+            empty=f"{name}: no present writable pages (pagemap unreadable?)")
     finally:
         proc.kill()
         proc.wait()
-    idx = np.nonzero(keep)[0]
-    if idx.size > pages:
-        idx = np.sort(rng.choice(idx, size=pages, replace=False))
+    idx = kept_pages(keep, pages, rng)
     return {"old": old[idx], "new": new[idx], "region": regs[idx], "present_pages": int(addrs.size)}
 
 

@@ -12,17 +12,30 @@ For ``N`` memory references with ``F`` NVM faults and ``Wb`` page write-backs:
 
 .. math::  T_{cpu} = N t_{ref} + F (t_{fault} + t_{read}) + S t_{submit} [+ Wb\\,t_{write}]
 
-with ``t_ref`` the DRAM-only time per reference (assumption, see :data:`BASE_NS_PER_REF`),
+with ``t_ref`` the DRAM-only time per reference (:data:`BASE_NS_PER_REF`),
 ``t_fault`` the OS fault-handling cost outside the device access
 (:data:`FAULT_OVERHEAD_NS`), ``t_read`` / ``t_write`` the device's page latencies and
 ``S`` the prefetch submissions (3-4 us each, §5.3). The bracketed term is paid only by
-synchronous (unbuffered) write-back. With the eviction buffer (default) writes overlap
-execution, but the device must still find time for them:
+synchronous (unbuffered) write-back. With the eviction buffer (default, §2: "buffered in a
+pre-allocated fixed-size eviction buffer in DRAM ... flushed through a kernel thread without
+affecting the critical path") an evicted page goes into a buffer of ``B`` pages
+(:data:`EVICTION_BUFFER_PAGES`) that the device drains one page per ``t_write``; the
+application waits only when the buffer is full (until its oldest page is written). The
+device must also find time for every read and write:
 
 .. math::  T = \\max\\left(T_{cpu},\\; (F + P) t_{read} + Wb\\, t_{write}\\right)
 
-(``P`` prefetched pages), so slow Flash writes show once the device saturates (Figure 15).
-Slowdown = ``T / (N t_ref)`` (DRAM-only = 1).
+(``P`` prefetched pages), so slow Flash writes show once the buffer fills or the device
+saturates (Figure 15). Slowdown = ``T / (N t_ref)`` (DRAM-only = 1). A result is
+*bandwidth-bound* when the device's busy time exceeds the critical path or buffer waits cost
+more than the faults, *fault-bound* when fault handling costs more than the DRAM-only run
+(:attr:`MemExtResult.bound`). ``eviction_buffer_pages=None`` is an unbounded buffer (only the
+``max`` above).
+
+Defaults are measured on the build machine: ``t_ref`` from the proxy applications' native
+runs (:data:`BASE_NS_PER_REF`), ``t_fault`` from a userfaultfd-resolved 4 KiB fault
+(:data:`FAULT_OVERHEAD_NS`); the paper-derived fault cost stays available as
+:data:`FAULT_OVERHEAD_PAPER_NS`.
 
 Capacity accounting (§5.2): at DRAM:NVM ratio ``r`` an inclusive extension (NVM holds
 every page) keeps ``r`` of the footprint in DRAM, an exclusive one ``r / (1 + r)`` (1:4 ->
@@ -75,6 +88,8 @@ __all__ = [
     "PAPER_SLOWDOWN_25",
     "BASE_NS_PER_REF",
     "FAULT_OVERHEAD_NS",
+    "FAULT_OVERHEAD_PAPER_NS",
+    "EVICTION_BUFFER_PAGES",
     "SUBMIT_NS",
     "implied_fault_overhead_ns",
     "PageStream",
@@ -98,10 +113,10 @@ DRAM_FRACTIONS = (0.5, 0.25, 0.125, 0.0625)
 #: Seed 002 §5.2, Figure 11: average slowdown vs DRAM-only at 1:4 (PCM "63.8 % performance
 #: degradation", Flash "368 %").
 PAPER_SLOWDOWN_25 = {"pcm-memext": 1.638, "nand-flash": 4.68}
-#: DRAM-only time per (data) memory reference [ns]. ASSUMPTION (registry
-#: ``memext.base_ns_per_ref``): the seed does not publish run times per reference. 1 ns = a
-#: ~3.7 GHz core (the paper's A10-7850K) at CPI ~1.5 with ~0.4 data references per
-#: instruction; override per workload when its run time is known.
+#: DRAM-only time per (data) memory reference [ns]: MEASURED here (registry
+#: ``memext.base_ns_per_ref``): the median over seed 002's proxy applications of native CPU
+#: time / lackey data references (``data/measurements/apps/apps.csv``); a trace with its own
+#: measurement uses that (:func:`models.memory.measured.ns_per_ref`).
 BASE_NS_PER_REF = param("memext.base_ns_per_ref").value
 #: Submission of a prefetch work item to a kernel worker, "about 3-4 microseconds" (§5.3) [ns]
 #: (registry ``memext.submit_ns``, published).
@@ -138,10 +153,18 @@ def implied_fault_overhead_ns(pcm_slowdown: float = PAPER_SLOWDOWN_25["pcm-memex
     return float(h)
 
 
-#: OS page-fault handling cost besides the device read [ns]: DERIVED from the paper's two
-#: published averages (Figure 11) by :func:`implied_fault_overhead_ns`, not measured (registry
-#: ``memext.fault_overhead_ns``; a test checks it equals ``round(implied_fault_overhead_ns())``).
+#: OS page-fault handling cost besides the device read [ns]: MEASURED here (registry
+#: ``memext.fault_overhead_ns``): a 4 KiB page fault resolved through userfaultfd with
+#: UFFDIO_COPY from a DRAM buffer (a memory-speed device) minus the 4 KiB copy itself, median
+#: of the runs in ``data/measurements/fault_cost/fault_cost.csv`` (:mod:`models.memory.measured`).
 FAULT_OVERHEAD_NS = param("memext.fault_overhead_ns").value
+#: The paper-derived alternative [ns]: inverted from seed 002's two Figure 11 averages by
+#: :func:`implied_fault_overhead_ns` (registry ``memext.fault_overhead_paper_ns``; a test checks
+#: it equals ``round(implied_fault_overhead_ns())``).
+FAULT_OVERHEAD_PAPER_NS = param("memext.fault_overhead_paper_ns").value
+#: Eviction buffer in DRAM [pages] (registry ``memext.eviction_buffer_pages``, assumed: the paper
+#: says "pre-allocated fixed-size" without a size).
+EVICTION_BUFFER_PAGES = param("memext.eviction_buffer_pages").value
 
 
 @dataclass(frozen=True)
@@ -247,6 +270,9 @@ class MemExtConfig(ModelInput):
     fault_overhead_ns: float = Field(FAULT_OVERHEAD_NS, ge=0, le=1e8, description="OS fault cost [ns]")
     base_ns_per_ref: float = Field(BASE_NS_PER_REF, gt=0, le=1e6, description="DRAM-only time per reference [ns]")
     writeback: Literal["buffered", "sync"] = "buffered"
+    eviction_buffer_pages: int | None = Field(
+        EVICTION_BUFFER_PAGES, ge=1, le=1 << 24,
+        description="eviction buffer in DRAM [pages] (buffered write-back; None = unbounded)")
     prefetch_depth: int = Field(0, ge=0, le=256, description="pages prefetched per confirmed stride [-]")
     prefetch_strides: int = Field(param("memext.prefetch_strides").value, ge=1, le=64,
                                   description="strides remembered [-]")
@@ -287,8 +313,12 @@ class MemExtResult(ModelResult):
         eviction [-].
     cpu_ns, device_busy_ns, time_ns, dram_only_ns : float
         Critical-path time, device busy time, modelled run time, DRAM-only run time [ns].
+    fault_ns, write_stall_ns : float
+        Critical-path time in fault handling (fault overhead + device reads + prefetch
+        submissions) and waiting for page writes (a full eviction buffer, or every write when
+        synchronous) [ns].
 
-    ``to_frame()``: one row of these fields, then ``faults`` and ``slowdown``.
+    ``to_frame()``: one row of these fields, then ``faults``, ``slowdown`` and ``bound``.
     """
 
     references: int
@@ -307,8 +337,25 @@ class MemExtResult(ModelResult):
     device_busy_ns: float
     time_ns: float
     dram_only_ns: float
+    fault_ns: float = 0.0
+    write_stall_ns: float = 0.0
 
-    FRAME_EXTRAS: ClassVar[tuple[str, ...]] = ("faults", "slowdown")
+    FRAME_EXTRAS: ClassVar[tuple[str, ...]] = ("faults", "slowdown", "bound")
+
+    @property
+    def bound(self) -> str:
+        """What limits the run: ``bandwidth``, ``fault`` or ``compute``.
+
+        ``bandwidth`` when the device cannot keep up (its busy time exceeds the critical path,
+        so the run time is the device's) or waiting for page writes (a full eviction buffer)
+        costs more than the faults; else ``fault`` when fault handling costs more than the
+        DRAM-only run; else ``compute``.
+        """
+        if self.device_busy_ns > self.cpu_ns or self.write_stall_ns > self.fault_ns:
+            return "bandwidth"
+        if self.fault_ns > self.dram_only_ns:
+            return "fault"
+        return "compute"
 
     @property
     def faults(self) -> int:
@@ -341,9 +388,31 @@ def _replace(v, page, ring, hand, cap, resident, dirty, pref):
 
 
 @njit(cache=True)
+def _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns):
+    """Put one page write into the eviction buffer at time ``t``.
+
+    Returns (time the writer may go on, new drain-completion time of the device). The buffer
+    holds ``buf_cap`` pages; the device drains them one after another (``write_ns`` each); a
+    writer finding the buffer full waits until the oldest buffered page is written.
+    """
+    slot = wb_count % buf_cap
+    if comp[slot] > t:
+        t = comp[slot]
+    start = t if t > wfree else wfree
+    wfree = start + write_ns
+    comp[slot] = wfree
+    return t, wfree
+
+
+@njit(cache=True)
 def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
-                   base_ns, fault_ns, read_ns, wb_stall_ns, submit_ns, cold_in_nvm, exclusive):
+                   base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive):
     n = ids.shape[0]
+    comp = np.zeros(max(buf_cap, 1), np.float64)
+    wfree = 0.0
+    wb_count = 0
+    stall = 0.0
+    in_faults = 0.0
     m = vpn.shape[0]
     resident = np.zeros(m, np.bool_)
     dirty = np.zeros(m, np.bool_)
@@ -382,6 +451,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 if wait > read_ns:
                     wait = read_ns
                 now += fault_ns + wait
+                in_faults += fault_ns + wait
                 fault = True
             if pref[x]:
                 pref[x] = False
@@ -400,7 +470,14 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 evictions += 1
                 dirty_ev += d
                 if exclusive or d:
-                    now += wb_stall_ns
+                    if sync_writes:
+                        now += write_ns
+                        stall += write_ns
+                    elif buf_cap > 0:
+                        t2, wfree = _enqueue_write(comp, wb_count, buf_cap, now, wfree, write_ns)
+                        stall += t2 - now
+                        now = t2
+                    wb_count += 1
             resident[x] = True
             ref[x] = False
             cnt[x] = 0
@@ -410,6 +487,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
             else:
                 full += 1
                 now += fault_ns + read_ns
+                in_faults += fault_ns + read_ns
                 fault = True
         if fault and depth > 0 and cap >= 2:
             p = vpn[x]
@@ -441,6 +519,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 if confirmed:
                     submits += 1
                     now += submit_ns
+                    in_faults += submit_ns
                     t = now
                     for q in range(s_used):
                         if s_cnt[q] < threshold:
@@ -463,7 +542,11 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                                     continue
                                 d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
                                 evictions += 1
-                                dirty_ev += d  # written by the kernel thread: no stall
+                                dirty_ev += d  # written by the kernel thread: no stall for the app
+                                if (exclusive or d) and buf_cap > 0 and not sync_writes:
+                                    t, wfree = _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns)
+                                if exclusive or d:
+                                    wb_count += 1
                             seen[c] = True
                             resident[c] = True
                             ref[c] = False
@@ -484,7 +567,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
     out[5] = submits
     out[6] = pf_pages
     out[7] = pf_useful
-    return out, now
+    return out, now, stall, in_faults
 
 
 def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
@@ -511,12 +594,13 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
 
     Examples
     --------
-    A sequential sweep over 8 pages twice, DRAM holding 2 pages:
+    A sequential sweep over 8 pages twice, DRAM holding 2 pages: 16 references x 1 us plus 8 faults
+    x (5062 + 150) ns = 57.7 us, 3.61 x the 16 us of DRAM only, set by the faults:
 
     >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 2))
-    >>> r = simulate_memext(s, MemExtConfig(dram_frac=0.25, base_ns_per_ref=1000))
-    >>> r.dram_pages, r.cold_allocations, r.full_misses, round(r.slowdown, 2)
-    (2, 8, 8, 3.61)
+    >>> r = simulate_memext(s, MemExtConfig(dram_frac=0.25, base_ns_per_ref=1000, fault_overhead_ns=5062))
+    >>> r.dram_pages, r.cold_allocations, r.full_misses, round(r.slowdown, 2), r.bound
+    (2, 8, 8, 3.61, 'fault')
     """
     cfg = cfg or MemExtConfig()
     dev = device or get_device(cfg.device)
@@ -525,8 +609,9 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
     m = stream.footprint_pages
     cap = dram_pages(m, cfg.dram_frac, cfg.accounting)
     exclusive = cfg.accounting == "exclusive"
-    wb_stall = write_ns if cfg.writeback == "sync" else 0.0
-    if use_sim_kernels and cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock"):
+    sync = cfg.writeback == "sync"
+    buf = 0 if (sync or cfg.eviction_buffer_pages is None) else int(cfg.eviction_buffer_pages)
+    if use_sim_kernels and cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock") and buf == 0:
         from models.sim.policies import simulate
 
         r = simulate(stream.ids, cap, cfg.policy, is_write=stream.is_write)
@@ -535,14 +620,16 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         evictions = max(0, r.inserts - cap)
         dirty_ev = r.writebacks
         writes = evictions if exclusive else dirty_ev
-        now = n * cfg.base_ns_per_ref + full * (cfg.fault_overhead_ns + read_ns) + writes * wb_stall
+        in_faults = full * (cfg.fault_overhead_ns + read_ns)
+        stall = writes * write_ns if sync else 0.0
+        now = n * cfg.base_ns_per_ref + in_faults + stall
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
     else:
-        out, now = _memext_kernel(
+        out, now, stall, in_faults = _memext_kernel(
             stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
             cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
-            cfg.fault_overhead_ns, read_ns, wb_stall, cfg.submit_ns, cfg.cold_start_in_nvm, exclusive)
+            cfg.fault_overhead_ns, read_ns, write_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm, exclusive)
         keys = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful")
         counts = {k: int(out[i]) for i, k in enumerate(keys)}
         writes = counts["evictions"] if exclusive else counts["dirty_ev"]
@@ -554,7 +641,8 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         evictions=counts["evictions"], dirty_evictions=counts["dirty_ev"], writebacks=int(writes),
         prefetch_submissions=counts["submits"], prefetched_pages=counts["pf_pages"],
         prefetch_useful=counts["pf_useful"], cpu_ns=float(now), device_busy_ns=float(busy),
-        time_ns=total, dram_only_ns=n * cfg.base_ns_per_ref,
+        time_ns=total, dram_only_ns=n * cfg.base_ns_per_ref, fault_ns=float(in_faults),
+        write_stall_ns=float(stall),
     )
 
 
@@ -674,7 +762,7 @@ def trace_write_rate(stream: PageStream, cfg: MemExtConfig | None = None) -> flo
     """NVM write rate of a trace [bytes/s]: written pages x 4 KiB / modelled run time.
 
     This is the rate the lifetime model needs (seed 002 Figures 2 and 9 use cell write
-    rates of the applications); it inherits the :data:`BASE_NS_PER_REF` assumption.
+    rates of the applications); the time base is ``cfg.base_ns_per_ref`` (measured).
 
     >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 4), is_write=np.ones(32, bool))
     >>> trace_write_rate(s, MemExtConfig(dram_frac=0.25, base_ns_per_ref=1000)) > 0

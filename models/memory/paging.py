@@ -11,7 +11,16 @@ memory or, on a page fault, from storage. With TLB miss rate ``R_T`` and page-fa
     T_{TOTAL} &= T_{ADDR} + T_{DATA}
 
 with ``t_e`` the TLB access time, ``t_r`` the memory access time and ``T_PF`` the fault
-service time, here ``T_PF = overhead + storage latency + page_size / storage bandwidth``.
+service time (:func:`fault_service_ns`), one of two models:
+
+- ``latency`` (default): ``T_PF = overhead + storage latency + page_size / storage bandwidth``;
+  with a latency multiple the bandwidth is DRAM's divided by ``K``, but DRAM's bandwidth is so
+  high that the latency dominates (10x DRAM: 1015 ns + 49 ns for 512 B ... 6.2 us for 64 KiB).
+- ``transfer``: ``T_PF = overhead + storage latency x ceil(page_size / 64 B)``: every 64-byte
+  line of the page costs one storage access, i.e. the per-byte cost ``t_r / 64 B`` scaled with
+  the latency multiple. This is the paper's reading (§4.3: "as the data size becomes large, a
+  storage access requires more time to load data"); it is the one that gives 512 B best at 10x
+  and 100x (the validation ledger, seed 004 Figure 9 claims, compares both).
 
 How the rates are computed
 --------------------------
@@ -201,18 +210,47 @@ def storage_from_latency(latency_ns: float, bandwidth_MBps: float | None = None,
     return Storage(f"{latency_ns:g} ns", float(latency_ns), bw, k)
 
 
-def fault_service_ns(page_size_bytes, storage: Storage, overhead_ns: float = DEFAULT_FAULT_OVERHEAD_NS):
-    """Page-fault service time ``T_PF = overhead + latency + page_size / bandwidth`` [ns], vectorised.
+def fault_service_ns(page_size_bytes, storage: Storage, overhead_ns: float = DEFAULT_FAULT_OVERHEAD_NS, *,
+                     fault_model: str = "latency", line_bytes: int | None = None):
+    """Page-fault service time ``T_PF`` [ns], vectorised over page sizes.
+
+    Parameters
+    ----------
+    page_size_bytes : array_like
+        Page sizes [bytes].
+    storage : Storage
+        Backing store (latency [ns], bandwidth [MB/s]).
+    overhead_ns : float
+        Software fault-handling overhead [ns].
+    fault_model : {"latency", "transfer"}, keyword-only
+        ``"latency"``: ``T_PF = overhead + latency + page / bandwidth`` (one storage access,
+        then a stream at the storage bandwidth). ``"transfer"``: ``T_PF = overhead + latency x
+        ceil(page / line_bytes)``: the page is brought in line by line and every line costs one
+        storage access, so the per-byte cost is ``latency / line_bytes`` -- DRAM's per-byte cost
+        ``t_r / line`` scaled with the latency multiple (seed 004 §4.3: "as the data size becomes
+        large, a storage access requires more time to load data").
+    line_bytes : int, optional, keyword-only
+        Transfer unit of the ``"transfer"`` model [bytes] (default: registry ``nvm.line_bytes``,
+        64 B, the last-level-cache block the paper's smallest page is bounded by).
 
     >>> fault_service_ns([512, 4096], Storage("s", 1000.0, 1000.0)).tolist()   # 1 B/ns
     [1512.0, 5096.0]
+    >>> fault_service_ns([512, 4096], Storage("s", 1000.0, 1000.0), fault_model="transfer").tolist()
+    [8000.0, 64000.0]
     """
     p = np.asarray(page_size_bytes, dtype=float)
     if np.any(p <= 0):
         raise ValueError("page_size_bytes must be > 0")
     if not (np.isfinite(overhead_ns) and overhead_ns >= 0):
         raise ValueError(f"fault_overhead_ns must be >= 0 (got {overhead_ns})")
-    return overhead_ns + storage.latency_ns + p / (storage.bandwidth_MBps * 1e6) * 1e9
+    if fault_model == "latency":
+        return overhead_ns + storage.latency_ns + p / (storage.bandwidth_MBps * 1e6) * 1e9
+    if fault_model == "transfer":
+        line = int(param("nvm.line_bytes").value if line_bytes is None else line_bytes)
+        if line < 1:
+            raise ValueError(f"line_bytes must be >= 1 (got {line_bytes})")
+        return overhead_ns + storage.latency_ns * np.ceil(p / line)
+    raise ValueError(f"fault_model must be 'latency' or 'transfer' (got {fault_model!r})")
 
 
 def amat(tlb_miss_rate, fault_rate, *, t_e_ns: float, t_r_ns: float, t_pf_ns):
@@ -556,6 +594,9 @@ class PagingInputs(ModelInput):
                                               description="DRAM bandwidth scaled by latency multiples [MB/s]")
     policy: Literal["clock", "lru"] = Field("clock", description="memory replacement policy")
     include_instructions: bool = Field(False, description="count instruction fetches as references")
+    fault_model: Literal["latency", "transfer"] = Field(
+        "latency", description="fault service time: latency + page/bandwidth, or latency per 64-B line "
+                               "(see fault_service_ns)")
 
     @field_validator("page_sizes_bytes")
     @classmethod
@@ -668,7 +709,11 @@ def paging_inputs(*, memory_fraction: float | None = None, memory_mib: float | N
 
 
 def paging_profile(trace, inputs: PagingInputs, *, max_refs: int | None = None) -> PagingProfile:
-    """:func:`profile_trace` of ``trace`` (its first ``max_refs`` references) for what ``inputs`` needs.
+    """:func:`profile_trace` of ``trace`` (its first ``max_refs`` data references) for what ``inputs`` needs.
+
+    Instruction fetches are dropped before truncating unless ``inputs.include_instructions``, so
+    ``max_refs`` and the profile's ``n_refs`` count the same references (data references: lackey
+    ``L``, ``S``, ``M``; a modify once).
 
     Uses the page sizes, memory sizes, policy (CLOCK runs only for ``policy="clock"``) and
     ``include_instructions`` of ``inputs``; the storage and timing fields are applied later
@@ -682,6 +727,8 @@ def paging_profile(trace, inputs: PagingInputs, *, max_refs: int | None = None) 
     """
     if max_refs is not None and max_refs < 1:
         raise ValueError(f"max_refs must be >= 1 (got {max_refs})")
+    if isinstance(trace, MemTrace) and not inputs.include_instructions:
+        trace = trace.data_only()  # count references one way: max_refs data references (no instruction fetches)
     if max_refs is not None and len(trace) > max_refs:
         trace = trace.subset(slice(None, max_refs)) if isinstance(trace, MemTrace) else np.asarray(trace)[:max_refs]
     return profile_trace(trace, page_sizes=inputs.page_sizes_bytes, include_instructions=inputs.include_instructions,
@@ -712,7 +759,7 @@ def paging_table(profile: PagingProfile, inputs: PagingInputs) -> pd.DataFrame:
     rows = []
     t_r = inputs.t_r
     for s in inputs.storages():
-        tpf = fault_service_ns(ps, s, inputs.fault_overhead_ns)  # (P,)
+        tpf = fault_service_ns(ps, s, inputs.fault_overhead_ns, fault_model=inputs.fault_model)  # (P,)
         t_addr, t_data, tot = amat((1 - tlb_hit)[:, None], rf, t_e_ns=inputs.t_e_ns, t_r_ns=t_r,
                                    t_pf_ns=tpf[:, None])
         t_addr = np.broadcast_to(t_addr, rf.shape)

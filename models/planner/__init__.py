@@ -41,13 +41,19 @@ from models import traces
 from models.endurance import lifetime as lt
 from models.errors import describe
 from models.memory import memory_extension as me
+from models.planner import uncertainty as _pu
 from models.provenance import param
 from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
 from models.storage import write_cache as wc
 from models.traces import loader as _trace_loader
+from models.uncertainty import adapters as _ua
 
-__all__ = ["ROLES", "DEFAULT_TRACES", "ROLE_PROVENANCE", "provenance_keys", "rank_workloads", "describe_filebench"]
+__all__ = ["ROLES", "DEFAULT_TRACES", "ROLE_PROVENANCE", "provenance_keys", "rank_workloads", "describe_filebench",
+           "role_summary"]
+
+#: One sentence per role of a ranking with ``uncertainty`` (:func:`models.planner.uncertainty.role_summary`).
+role_summary = _pu.role_summary
 
 ROLES = {
     "storage-vs-hdd": "PCM-DAX speedup vs page-cached HDD [x]",
@@ -175,11 +181,18 @@ def _filebench_one(p, threads):
     return rows
 
 
-def _trace_rows(traces, n_requests):
-    return _guarded_rows(traces, lambda t: _trace_one(t, n_requests), ("file-cache", "write-cache"), "block trace")
+def _trace_rows(traces, n_requests, uq=None):
+    return _guarded_rows(traces, lambda t: _trace_one(t, n_requests, uq), ("file-cache", "write-cache"), "block trace")
 
 
-def _trace_one(name, n_requests):
+def _band(row, uq, build):
+    """Add the uncertainty columns to ``row`` (``uq = (samples, seed)``; ``build()`` -> band dict)."""
+    if uq:
+        row.update(build())
+    return row
+
+
+def _trace_one(name, n_requests, uq=None):
     rows = []
     tr = traces.load(name, kind="block", n_requests=n_requests) if name.startswith("synthetic:") \
         else traces.load(name, kind="block", max_requests=n_requests)
@@ -189,9 +202,11 @@ def _trace_one(name, n_requests):
     acc = traces.split_blocks(tr)
     be = fcs.break_even_share(acc.block, PCM_STORAGE)
     share = be.share_blocks
-    rows.append(_row("file-cache", name, "block trace", 1 - share, 1 - share,
-                     f"{desc}; {share:.1%} of blocks are reused more than n* = {be.n_star:.3g} times, "
-                     f"so a DRAM cache over PCM storage pays only for them"))
+    rows.append(_band(_row("file-cache", name, "block trace", 1 - share, 1 - share,
+                     f"{desc}; {share:.1%} of blocks are reused more than n* = "
+                     + ("once" if be.n_star == 1 else f"{be.n_star:.3g} times") + ", "
+                     "so a DRAM cache over PCM storage pays only for them"), uq,
+                      lambda: _pu.band_columns(_ua.file_cache_share_model(acc.block, PCM_STORAGE), n=uq[0], seed=uq[1])))
     if not tr.is_write.any():
         rows.append(_pending("write-cache", name, "block trace", "the trace has no writes"))
         return rows
@@ -203,41 +218,65 @@ def _trace_one(name, n_requests):
         verdict = f"{gain:.3g}x less HDD time"
     else:  # every write stays in the PCM cache over this trace: the HDD is never touched
         gain, verdict = float("inf"), "no HDD time at all (the cache absorbs every write)"
-    rows.append(_row("write-cache", name, "block trace", gain, gain,
-                     f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
-                     f"{halo.traffic_rate:.0%} -> {verdict}"))
+    rows.append(_band(_row("write-cache", name, "block trace", gain, gain,
+                           f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
+                           f"{halo.traffic_rate:.0%} -> {verdict}"), uq,
+                      lambda: _pu.band_columns(_ua.writecache_model(tr, cache_mb=WRITE_CACHE_MB, halo_inputs=False),
+                                               n=uq[0], seed=uq[1])))
     return rows
 
 
-def _memory_one(name, max_refs):
+def _memory_one(name, max_refs, uq=None):
     tr = traces.load(name, kind="memory", max_requests=max_refs)
-    res = {d: me.simulate_memext(me.page_stream(tr), me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
+    stream = me.page_stream(tr)
+    res = {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
     sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
     r = res["pcm-memext"]
-    return [_row("memory-extension", name, "memory trace", sd, 1 / sd,
-                 f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
-                 f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)")]
+    cfg = me.MemExtConfig(device="pcm-memext")
+    return [_band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
+                       f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
+                       f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
+                  lambda: _pu.band_columns(_ua.memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
+                                           win_model=_ua.memext_model(stream, cfg, baseline="nand-flash", result=r)))]
 
 
-def _memory_rows(max_refs):
+def _lifetime_model(rate_Bps: float):
+    """Lifetime adapter of a Figure 2 row: registry capacity, catalogue PCM endurance, the rate as derived."""
+    from models.devices import get_device
+    from models.uncertainty import device_input, param_input
+
+    cap = param("memext.nvm_capacity_bytes").value
+    pcm = get_device("pcm-memext")
+    lulesh = param("lifetime.lulesh_write_rate_Bps").value
+    rate_in = param_input("lifetime.lulesh_write_rate_Bps", label="Lulesh write rate") if rate_Bps == lulesh else None
+    return _ua.lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=pcm.endurance_writes_per_cell,
+                              write_rate_bytes_per_s=rate_Bps,
+                              endurance_input=device_input(pcm, "endurance_writes_per_cell", label="PCM endurance"),
+                              write_rate_input=rate_in)
+
+
+def _memory_rows(max_refs, uq=None):
     rows = []
     mem_names = list(traces.bundled_traces("memory"))
     if not mem_names:
         rows.append(_pending("memory-extension", "(memory traces)", "memory trace", "no bundled memory trace"))
-    rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs), ("memory-extension",),
+    rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs, uq), ("memory-extension",),
                           "memory trace")
     tab = lt.figure2_table(dict(lt.SEED_WRITE_RATES))
     for r in tab.itertuples():
-        rows.append(_row("memory-lifetime", str(r.workload), "memory workload", float(r.pcm_years),
-                         float(r.pcm_years),
-                         f"{r.write_rate_MBps:.4g} MB/s of NVM writes -> PCM extension lasts "
-                         f"{r.pcm_years:.3g} years (Flash {r.flash_days:.3g} days)"))
+        rows.append(_band(_row("memory-lifetime", str(r.workload), "memory workload", float(r.pcm_years),
+                               float(r.pcm_years),
+                               f"{r.write_rate_MBps:.4g} MB/s of NVM writes -> PCM extension lasts "
+                               f"{r.pcm_years:.3g} years (Flash {r.flash_days:.3g} days)"), uq,
+                          lambda rate=float(r.write_rate_MBps) * 1e6: _pu.band_columns(_lifetime_model(rate), n=uq[0],
+                                                                                       seed=uq[1])))
     return rows
 
 
 def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmail"), traces=DEFAULT_TRACES, *,
                    threads: int | None = None, n_requests: int = 20_000, memory: bool = True,
-                   memory_refs: int | None = 2_000_000, progress=None) -> pd.DataFrame:
+                   memory_refs: int | None = 2_000_000, progress=None, uncertainty: int = 0,
+                   seed=0) -> pd.DataFrame:
     """Rank the workload library by PCM benefit in each role.
 
     Parameters
@@ -256,6 +295,12 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
         References taken from each bundled memory trace (None = all) [-].
     progress : callable, keyword-only
         Called with a fraction 0..1 as the library is evaluated.
+    uncertainty : int, keyword-only
+        Samples of each row's uncertain inputs (0: none). Adds ``p5, p95`` (of ``value``),
+        ``p_win`` (share of samples where PCM wins in the role) and ``decisive_input`` (the input
+        that moves the answer most), :mod:`models.planner.uncertainty`.
+    seed : int, keyword-only
+        Seed of those samples.
 
     Returns
     -------
@@ -278,11 +323,12 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     rows += _filebench_rows(list(personalities), threads)
     if progress:
         progress(1 / steps)
-    rows += _trace_rows(list(traces), n_requests)
+    uq = (int(uncertainty), seed) if uncertainty else None
+    rows += _trace_rows(list(traces), n_requests, uq)
     if progress:
         progress(2 / steps)
     if memory:
-        rows += _memory_rows(memory_refs)
+        rows += _memory_rows(memory_refs, uq)
     if progress:
         progress(1.0)
     df = pd.DataFrame(rows, columns=["role", "workload", "kind", "metric", "value", "benefit", "status", "reason"])
@@ -290,5 +336,12 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     df["role_order"] = df["role"].map({r: i for i, r in enumerate(ROLES)})
     df = df.sort_values(["role_order", "rank", "workload"], na_position="last").drop(columns="role_order")
     df["rank"] = df["rank"].astype("Int64")
-    return df[["role", "rank", "workload", "kind", "metric", "value", "benefit", "status", "reason"]].reset_index(drop=True)
+    cols = ["role", "rank", "workload", "kind", "metric", "value", "benefit", "status", "reason"]
+    if uq:
+        band = pd.DataFrame([{c: row.get(c, _pu.empty_band(_pu.NOT_SAMPLED if row["role"].startswith("storage")
+                                                            else "")[c]) for c in _pu.UNCERTAINTY_COLUMNS}
+                             for row in rows])
+        df = df.join(band)
+        cols += _pu.UNCERTAINTY_COLUMNS
+    return df[cols].reset_index(drop=True)
 

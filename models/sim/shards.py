@@ -13,6 +13,9 @@ sampled reference stands for ``1 / R`` references.
   would exceed that, the tracked block with the largest hash is dropped and the threshold
   is lowered to its hash (rate ``R' = T'/2^53``); earlier histogram counts are rescaled by
   ``R'/R`` (equivalently each reference is counted with weight ``1/R`` at its own time).
+  SHARDS_adj applies too: the estimated count (the sum of ``1/R(t)`` over the sampled
+  references) is compared with ``N``. A surplus (negative correction) is taken off at
+  distance 0 only, in both modes, so the curve stays monotone.
 
 Spreading (a departure from the paper, which puts a sampled distance ``d`` at ``d/R``): the
 mass of a reference with sampled distance ``d`` is spread evenly over the true distances
@@ -36,14 +39,22 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from models._base import as_generator
 from models.sim.primitives import as_ids, as_weights, fenwick_add, popcount64, unmark_time
+from models.sim.sampling import (
+    hash53,
+    hash_salt,
+    rate_threshold,
+    sample_filter,
+    sample_filter_weighted,
+)
 from models.sim.stack_distance import HitRatioCurve, curve_from_histogram
 
 __all__ = ["ShardsCurve", "shards_mrc", "block_hashes"]
 
 _ONE = np.uint64(1)
 _SCALE = float(2**53)
+#: Fixed-size SHARDS: references run through the kernel before the rest is pre-filtered.
+_PREFIX = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,10 @@ def block_hashes(n_ids: int, seed=0) -> np.ndarray:
     >>> bool(h.max() < 2**53), bool(abs((h < 2**52).mean() - 0.5) < 0.06)
     (True, True)
     """
-    salt = np.uint64(int(as_generator(seed).integers(0, 2**63)))
+    return _hash_table(n_ids, hash_salt(seed))
+
+
+def _hash_table(n_ids: int, salt: np.uint64) -> np.ndarray:
     with np.errstate(over="ignore"):
         z = np.arange(n_ids, dtype=np.uint64) + salt + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -111,7 +125,7 @@ def _heap_pop(hh, hid, size):
 
 
 @njit(cache=True)
-def _shards(ids, hv, thresh, smax, w, use_w, n_ids, nb):
+def _shards(ids, salt, thresh, smax, w, use_w, n_ids, nb):
     """Sampled stack distances -> weighted mass per true-distance block (as difference arrays).
 
     Returns hist, bhist (slopes: cumsum gives mass per block), cold, bcold, final threshold, sampled references, tracked blocks.
@@ -137,14 +151,15 @@ def _shards(ids, hv, thresh, smax, w, use_w, n_ids, nb):
     nsamp = 0
     for k in range(n):
         x = ids[k]
-        if hv[x] >= thresh:
+        hx = hash53(np.uint64(x), salt)  # inline: no table gather per reference
+        if hx >= thresh:
             continue
         wc = t >> 6
         if not tracked[x]:
             tracked[x] = True
             ntracked += 1
             if bounded:
-                hsize = _heap_push(hh, hid, hsize, hv[x], x)
+                hsize = _heap_push(hh, hid, hsize, hx, x)
                 if ntracked > smax:
                     top = hh[0]
                     while hsize > 0 and hh[0] == top:
@@ -156,7 +171,7 @@ def _shards(ids, hv, thresh, smax, w, use_w, n_ids, nb):
                             fen_total = unmark_time(bits, fen, fen_total, nw, last[y], wc)
                             last[y] = -1
                     thresh = top
-                    if hv[x] >= thresh:
+                    if hx >= thresh:
                         continue
         rate = thresh / 9007199254740992.0
         inv = 1.0 / rate
@@ -209,6 +224,13 @@ def _shards(ids, hv, thresh, smax, w, use_w, n_ids, nb):
     return hist, bhist, cold, bcold, thresh, nsamp, ntracked
 
 
+def _adjust_first_bucket(hist: np.ndarray, diff: float, width: int) -> None:
+    if diff >= 0:
+        hist[:width] += diff / width
+    else:
+        hist[0] += diff
+
+
 def shards_mrc(ids, *, rate: float = 0.01, max_samples: int | None = None, sizes=None, weights=None,
                seed=0, adjust: bool = True) -> ShardsCurve:
     """Approximate LRU hit-ratio curve by SHARDS sampling.
@@ -228,7 +250,7 @@ def shards_mrc(ids, *, rate: float = 0.01, max_samples: int | None = None, sizes
     seed : int or numpy.random.Generator, keyword-only
         Seeds the hash salt (which blocks are sampled).
     adjust : bool, keyword-only
-        SHARDS_adj correction of the first bucket (fixed rate only).
+        SHARDS_adj correction of the first bucket (fixed rate and fixed size).
 
     Returns
     -------
@@ -259,29 +281,59 @@ def shards_mrc(ids, *, rate: float = 0.01, max_samples: int | None = None, sizes
         raise ValueError(f"max_samples must be an integer >= 1 (got {max_samples!r})")
     w = as_weights(weights, n)
     n_ids = int(a.max()) + 1
-    hv = block_hashes(n_ids, seed)
-    thresh = np.uint64(min(int(rate * _SCALE), 2**53))
-    keep = hv[a] < thresh
-    sub = a[keep]
-    wsub = w[keep] if w is not None else np.zeros(0)
+    salt = hash_salt(seed)
+    thresh = rate_threshold(rate)
     smax = int(max_samples) if max_samples is not None else n_ids
     nb = n_ids + 1
-    hist, bhist, cold, bcold, th, nsamp, ntracked = _shards(sub, hv, thresh, smax, wsub, w is not None, n_ids, nb)
+    wz = w if w is not None else np.zeros(0)
+    # one fused pass hashes every reference inline (the hash of block_hashes) and keeps the
+    # sampled ones. Fixed size: the threshold only goes down, so once the kernel has run over a
+    # head of the trace (threshold T at its end), every later reference with a hash >= T would be
+    # skipped anyway. The trace is therefore pre-filtered in chunks growing 8x (each at the
+    # threshold reached by the kernel on the head so far) and the kernel runs once more on the
+    # filtered trace: the same result (the kernel's time counts sampled references only).
+    if smax < n_ids and n > _PREFIX:
+        heads, hws = [a[:_PREFIX]], [wz[:_PREFIX]]
+        pos = _PREFIX
+        while pos < n:
+            head = np.concatenate(heads) if len(heads) > 1 else heads[0]
+            hw = np.concatenate(hws) if len(hws) > 1 else hws[0]
+            t_now = _shards(head, salt, thresh, smax, hw, w is not None, n_ids, nb)[4]
+            end = min(n, pos * 8)
+            if w is None:
+                heads.append(sample_filter(a[pos:end], salt, t_now))
+            else:
+                r_ids, r_w = sample_filter_weighted(a[pos:end], w[pos:end], salt, t_now)
+                heads.append(r_ids)
+                hws.append(r_w)
+            pos = end
+        sub = np.concatenate(heads)
+        wsub = np.concatenate(hws) if w is not None else wz
+    elif thresh >= np.uint64(2**53):
+        sub, wsub = a, wz  # the kernel filters as it goes
+    elif w is None:
+        sub, wsub = sample_filter(a, salt, thresh), wz
+    else:
+        sub, wsub = sample_filter_weighted(a, w, salt, thresh)
+    hist, bhist, cold, bcold, th, nsamp, ntracked = _shards(sub, salt, thresh, smax, wsub, w is not None, n_ids, nb)
     final_rate = float(th) / _SCALE
     hist = np.cumsum(hist)[:nb]
     bhist = np.cumsum(bhist)[:nb]
     total = hist.sum() + cold
     btotal = bhist.sum() + bcold
-    if adjust and max_samples is None and nsamp > 0:
+    if adjust and nsamp > 0:
         # SHARDS_adj: credit the expected-minus-actual sample count to the first bucket, the
-        # true distances [0, 1/R) that a sampled distance of 0 stands for.
+        # true distances [0, 1/R) that a sampled distance of 0 stands for. Fixed size: the
+        # estimated count is the sum of 1/R(t) over the sampled references (R lowered over time).
         width = max(1, min(nb, int(1.0 / final_rate)))
-        diff = n - nsamp / final_rate
-        hist[:width] += diff / width
+        diff = n - (nsamp / final_rate if max_samples is None else total)
+        # a shortfall is spread over the bucket; a surplus is taken off at distance 0 only, so the
+        # cumulative curve stays monotone (spreading a negative mass would make it dip)
+        _adjust_first_bucket(hist, diff, width)
         total += diff
         if w is not None:
             bdiff = float(w.sum()) - btotal
-            bhist[:width] += bdiff / width
+            _adjust_first_bucket(bhist, bdiff, width)
             btotal += bdiff
     if w is None:
         bhist, btotal = hist, total

@@ -20,15 +20,33 @@ the completion latency
 streams merge and prefetch, which we express as a larger effective parallelism
 ``c_seq`` than ``c_rand``: the random/sequential ratio then grows from ``s_rand/s_seq`` at
 depth 1 to ``(s_rand/s_seq)(c_seq/c_rand)`` at high depth. A read/write mix shares the
-servers: mean service ``s_mix = (1-w) s_read + w s_write`` for a write fraction ``w``, and a
-request of either kind waits ``max(s_own, d s_mix / c)``.
+servers (the PSD's reads and writes go through the same PCM channels), which makes the
+classes interact, so :func:`mix_sensitivity` simulates the closed loop exactly (``d``
+requests outstanding, each new request a write with probability ``w``, deterministic
+service times, ``c`` servers; :func:`_mix_kernel`). Which request a freed server takes is
+the device's ``scheduling``:
+
+``"fcfs"``
+    the oldest waiting request. Fewer writes shorten every request's wait behind the slow
+    writes, so sequential write latency *falls* as the write share drops.
+``"read-priority"``
+    a waiting read first (non-preemptive). Writes are served only when no read waits, so
+    the more reads the longer a write waits: write latency *rises* as the write share
+    drops, while reads barely notice the writes. Read priority is the usual baseline of
+    PCM controllers, whose writes take ~10-20x a read (Qureshi et al., HPCA 2010).
+
+Seed 001's Figure 3 (PSD sequential writes keep degrading as the write share falls, the
+SSD's improve) is not explained by one policy: read priority gives the PSD's direction but
+makes the SSD degrade too, FCFS reverses the PSD. Both presets keep FCFS (the model's
+neutral default, fixed before the comparison); read priority is an option, and the ledger
+reports the PSD's Figure 3 claim as contradicted with the read-priority curve in its note.
 
 Preset profiles (sources)
 -------------------------
 - ``psd``: 4 KiB read 10 us (ASSUMPTION, as the catalogue's ``pcm-psd-micron``; the paper
   publishes ratios only), writes 19x slower for random and sequential (Fig. 2), random =
   sequential (Fig. 1 "almost identical"), 3 service units (three daughter boards with
-  their own FPGA controllers, §II.A).
+  their own FPGA controllers, §II.A), FCFS scheduling (ASSUMPTION, see above).
 - ``ssd``: 4 KiB random read 90 us (catalogue ``sata-ssd``, ASSUMPTION), sequential read at
   depth 1 the same, random write 1.5x and sequential write 1.2x the reads (Fig. 2), 8
   service units for random requests (ASSUMPTION, as :mod:`models.storage.workload.configs`) and
@@ -40,6 +58,9 @@ References
 .. [1] Seed 001: J.-Y. Jung, K. Ireland, J. Ouyang, B. Childers, S. Cho, "Characterizing a
    Real PCM Storage Device", Figs. 1-3.
 .. [2] fio JSON output format, fio documentation ("--output-format=json").
+.. [3] M. K. Qureshi, M. M. Franceschini, L. A. Lastras-Montano, "Improving read performance
+   of phase change memories via write cancellation and write pausing", HPCA 2010 (read
+   priority as the PCM controller baseline).
 """
 
 from __future__ import annotations
@@ -51,9 +72,10 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from numba import njit
 from pydantic import Field
 
-from models._base import ModelInput, ModelResult
+from models._base import ModelInput, ModelResult, as_generator
 from models.devices import DeviceProfile
 from models.provenance import param
 
@@ -74,6 +96,7 @@ __all__ = [
 
 Op = Literal["read", "write"]
 Pattern = Literal["rand", "seq"]
+Scheduling = Literal["fcfs", "read-priority"]
 
 
 class CharProfile(ModelInput):
@@ -92,6 +115,7 @@ class CharProfile(ModelInput):
     servers_rand: float = Field(default=1.0, ge=1, le=4096, description="parallel units, random requests [-]")
     servers_seq: float = Field(default=1.0, ge=1, le=4096, description="effective parallelism, sequential [-]")
     block_bytes: int = Field(default=4096, gt=0, le=1 << 30, description="request size [bytes]")
+    scheduling: Scheduling = Field(default="fcfs", description="which waiting request a free unit serves")
     source: str = Field(default="user-defined", max_length=2000)
 
     def service_us(self, op: Op, pattern: Pattern) -> float:
@@ -116,7 +140,8 @@ def _presets() -> dict[str, CharProfile]:
                            write_seq_us=psd_read * v("psd.write_read_ratio"), servers_rand=v("psd.servers"),
                            servers_seq=v("psd.servers"),
                            source="seed 001 Figs. 1-2 ratios (DERIVED: set to reproduce them); 10 us read ASSUMED; "
-                                  "3 daughter-board controllers"),
+                                  "3 daughter-board controllers; FCFS scheduling ASSUMED (read priority is an "
+                                  "option: seed 001 Fig. 3)"),
         "ssd": CharProfile(name="ssd", label="SATA SSD (seed 001 ratios)", read_rand_us=ssd_read, read_seq_us=ssd_read,
                            write_rand_us=ssd_read * v("ssd.write_read_ratio_rand"),
                            write_seq_us=ssd_read * v("ssd.write_read_ratio_seq"), servers_rand=v("ssd.servers_rand"),
@@ -186,30 +211,139 @@ def write_read_ratio(profile: CharProfile, pattern: Pattern, depth=1):
     return out.item() if np.ndim(out) == 0 else out
 
 
+@njit(cache=True)
+def _mix_kernel(depth, servers, s_read, s_write, is_write, read_priority, warmup):  # pragma: no cover - compiled
+    """Closed loop of ``depth`` requests on ``servers`` units: mean read and write latency [us].
+
+    ``is_write[k]`` is the kind of the k-th request issued (the first ``depth`` start the
+    loop, each completion issues the next); the first ``warmup`` completions are not counted.
+    """
+    n = is_write.size
+    qr = np.zeros(depth)  # arrival times, ring buffers (at most ``depth`` waiting)
+    qw = np.zeros(depth)
+    hr = tr = nr = 0
+    hw = tw = nw = 0
+    until = np.full(servers, np.inf)
+    arrived = np.zeros(servers)
+    kind_w = np.zeros(servers, np.bool_)
+    t = 0.0
+    k = 0
+    for _ in range(depth):
+        if is_write[k]:
+            qw[tw] = 0.0
+            tw = (tw + 1) % depth
+            nw += 1
+        else:
+            qr[tr] = 0.0
+            tr = (tr + 1) % depth
+            nr += 1
+        k += 1
+    sum_r = sum_w = 0.0
+    cnt_r = cnt_w = 0
+    done = 0
+    while k < n:
+        for u in range(servers):
+            if until[u] == np.inf and nr + nw > 0:
+                take_w = nr == 0 or (nw > 0 and not read_priority and qw[hw] < qr[hr])
+                if take_w:
+                    arrived[u] = qw[hw]
+                    hw = (hw + 1) % depth
+                    nw -= 1
+                    kind_w[u] = True
+                    until[u] = t + s_write
+                else:
+                    arrived[u] = qr[hr]
+                    hr = (hr + 1) % depth
+                    nr -= 1
+                    kind_w[u] = False
+                    until[u] = t + s_read
+        u = np.argmin(until)
+        t = until[u]
+        if done >= warmup:
+            if kind_w[u]:
+                sum_w += t - arrived[u]
+                cnt_w += 1
+            else:
+                sum_r += t - arrived[u]
+                cnt_r += 1
+        done += 1
+        until[u] = np.inf
+        if is_write[k]:
+            qw[tw] = t
+            tw = (tw + 1) % depth
+            nw += 1
+        else:
+            qr[tr] = t
+            tr = (tr + 1) % depth
+            nr += 1
+        k += 1
+    return (sum_r / cnt_r if cnt_r else np.nan), (sum_w / cnt_w if cnt_w else np.nan)
+
+
 def mix_sensitivity(profile: CharProfile, pattern: Pattern, write_fractions, *, depth: float = 64,
-                    reference: float = 0.5) -> pd.DataFrame:
+                    reference: float = 0.5, scheduling: Scheduling | None = None,
+                    requests: int = int(param("device_char.mix_requests").value), seed=0) -> pd.DataFrame:
     """Read and write latency vs the write fraction of the mix, normalised to a 50/50 mix (Fig. 3).
 
-    Returns columns ``write_fraction``, ``read_latency_us``, ``write_latency_us``,
-    ``read_rel``, ``write_rel`` (latency / latency at ``reference``; < 1 = faster).
+    Parameters
+    ----------
+    profile : CharProfile
+        Device; its ``pattern`` service times and parallelism are used.
+    pattern : {"rand", "seq"}
+        Request pattern.
+    write_fractions : array_like
+        Write shares of the requests issued, in [0, 1].
+    depth : float, keyword-only
+        I/O depth (requests outstanding) [-], default 64 (seed 001's Fig. 3 set-up).
+    reference : float, keyword-only
+        Write share the latencies are normalised to, default 0.5.
+    scheduling : {"fcfs", "read-priority"}, optional, keyword-only
+        Override the profile's scheduling.
+    requests : int, keyword-only
+        Requests simulated per write share (10 % of them warm-up) [-].
+    seed : int or numpy.random.Generator, keyword-only
+        Random request kinds; the same uniform stream for every write share (common random
+        numbers), so the curves are smooth in ``w``.
 
-    >>> df = mix_sensitivity(get_profile("psd"), "seq", [0.1, 0.5, 0.9])
-    >>> df.read_rel.round(2).tolist()
-    [0.28, 1.0, 1.72]
+    Returns
+    -------
+    pandas.DataFrame
+        ``write_fraction``, ``read_latency_us``, ``write_latency_us``, ``read_rel``,
+        ``write_rel`` (latency / latency at ``reference``; < 1 = faster). A kind never issued
+        (w = 0 for writes, w = 1 for reads) has NaN latency.
+
+    Examples
+    --------
+    FCFS: fewer 19x-slower writes ahead of every request, so writes get faster too.
+
+    >>> psd = get_profile("psd")
+    >>> mix_sensitivity(psd, "seq", [0.1, 0.5], scheduling="fcfs").write_rel.round(2).tolist()
+    [0.34, 1.0]
+
+    Read priority: a write waits for the reads, so it degrades as reads grow.
+
+    >>> mix_sensitivity(psd, "seq", [0.1, 0.5], scheduling="read-priority").write_rel.round(2).tolist()
+    [1.38, 1.0]
     """
-    w = np.asarray(write_fractions, dtype=float)
-    if np.any((w < 0) | (w > 1)) or not 0 <= reference <= 1:
+    w = np.atleast_1d(np.asarray(write_fractions, dtype=float))
+    if np.any(~np.isfinite(w)) or np.any((w < 0) | (w > 1)) or not 0 <= reference <= 1:
         raise ValueError("write_fractions and reference must be in [0, 1]")
-    d = float(_depths(depth))
+    d = int(round(float(_depths(depth))))
+    sched = profile.scheduling if scheduling is None else scheduling
+    if sched not in ("fcfs", "read-priority"):
+        raise ValueError(f"scheduling must be 'fcfs' or 'read-priority', got {sched!r}")
+    if not 100 <= int(requests) <= 100_000_000:
+        raise ValueError(f"requests must be within 100..1e8, got {requests}")
     sr, sw = profile.service_us("read", pattern), profile.service_us("write", pattern)
-    c = profile.servers(pattern)
+    c = max(1, int(round(profile.servers(pattern))))
+    u = as_generator(seed).random(int(requests) + d)
+    warm = int(requests) // 10
 
-    def lat(wf):
-        smix = (1 - wf) * sr + wf * sw
-        return np.maximum(sr, d * smix / c), np.maximum(sw, d * smix / c)
+    def lat(wf: float) -> tuple[float, float]:
+        return _mix_kernel(d, c, sr, sw, u < wf, sched == "read-priority", warm)
 
-    r, wl = lat(w)
-    r0, w0 = lat(np.asarray(reference))
+    r, wl = np.array([lat(x) for x in w]).T
+    r0, w0 = lat(float(reference))
     return pd.DataFrame({"write_fraction": w, "read_latency_us": r, "write_latency_us": wl,
                          "read_rel": r / r0, "write_rel": wl / w0})
 

@@ -20,9 +20,23 @@ Timings from a device
   measured DRAM used as storage 30 % slower than the DRAM file cache (its Figure 1), so
   the software storage path costs ``1.3 t`` on a DRAM-speed device; slower devices add
   their extra latency and transfer time on top.
-- ``Tm`` = ``T`` + insertion cost, the measured ``pwrite()`` of a block into a not yet
-  cached region (page allocation + copy + insertion), an upper bound that also counts one
-  system-call entry.
+- ``Tm`` = ``T`` + insertion cost ``Tm - T``, by one of two measured insertion models
+  (:data:`INSERTION_MODELS`, keyword ``insertion``):
+
+  ``"steady"`` (default)
+      A file cache in steady state is full: every insertion takes a page that LRU reclaim
+      just freed. Measured by ``data/measurements/insertion_cost/insertion.c`` on a
+      memory-speed block device (zram holding incompressible data, 4 KiB sectors; a loop
+      device over tmpfs for blocks below 4 KiB): a buffered ``pread()`` miss while the
+      cache is kept full (reclaim in batches of 32 pages, untimed) minus an ``O_DIRECT``
+      ``pread()`` of the same size -- exactly ``Tm - T`` of equation 1 (storage read +
+      copy into a cache page + copy to the user, against storage read into user memory).
+      Registry ``file_cache.insert_steady_<size>_ns``.
+  ``"first-touch"``
+      The earlier model: a ``pwrite()`` of a block into a not yet cached tmpfs region
+      (fresh page allocation + copy + insertion + one system call;
+      ``data/measurements/pagecache_latency.csv``), an upper bound for a cache that is
+      still growing.
 
 References
 ----------
@@ -45,6 +59,11 @@ from models.provenance import param
 
 __all__ = [
     "IO_STACK_FACTOR",
+    "INSERTION_MODELS",
+    "DEFAULT_INSERTION",
+    "STEADY_SIZES",
+    "insertion_cost",
+    "PAYS",
     "BreakEvenInputs",
     "BreakEven",
     "break_even",
@@ -64,6 +83,14 @@ __all__ = [
 #: Storage path / file-cache latency on DRAM-speed storage (Park & Bahn 2020, Fig. 1: 30 % slower);
 #: registry ``file_cache.io_stack_factor`` (published).
 IO_STACK_FACTOR = param("file_cache.io_stack_factor").value
+
+#: Insertion models of ``Tm - T`` (see the module docstring): LRU steady state (a page
+#: reclaim just freed) and first-touch allocation into a growing cache.
+INSERTION_MODELS: tuple[str, ...] = ("steady", "first-touch")
+#: The default insertion model.
+DEFAULT_INSERTION = "steady"
+#: Block sizes with a registered steady-state insertion cost [bytes].
+STEADY_SIZES: tuple[int, ...] = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 
 
 class BreakEvenInputs(ModelInput):
@@ -120,26 +147,29 @@ class BreakEven(ModelResult):
 
 #: The ``verdict`` of timings where caching never pays (``T <= t``).
 NEVER_PAYS = "never pays: storage is as fast as the cache (T <= t)"
+#: The ``verdict`` of timings where caching pays, formatted with the hits it takes.
+PAYS = "pays after {hits:g} hit{s}"
 
 
 def break_even_table(results) -> pd.DataFrame:
-    """Rows of several :class:`BreakEven` (columns ``t_ns, T_ns, Tm_ns, n_star, hits_required``).
+    """Rows of several :class:`BreakEven`: ``t_ns, T_ns, Tm_ns, n_star, hits_required, verdict``.
 
-    Where caching never pays (``T <= t``) ``n_star`` and ``hits_required`` are left empty and a
-    ``verdict`` column says so (the column is added only then, so the usual table keeps its
-    five columns).
+    ``verdict`` is always present: ``"pays after N hits"`` (``N = hits_required``, hits
+    after the inserting miss), or :data:`NEVER_PAYS` where ``T <= t``, whose ``n_star`` and
+    ``hits_required`` are left empty.
 
     >>> r = [break_even(BreakEvenInputs(t_ns=100, T_ns=130, Tm_ns=160)),
     ...      break_even(BreakEvenInputs(t_ns=100, T_ns=100, Tm_ns=160))]
     >>> break_even_table(r)[["n_star", "verdict"]].to_dict("list")
-    {'n_star': [2.0, nan], 'verdict': ['', 'never pays: storage is as fast as the cache (T <= t)']}
+    {'n_star': [2.0, nan], 'verdict': ['pays after 2 hits', 'never pays: storage is as fast as the cache (T <= t)']}
     """
     results = list(results)
     df = results_frame(results)
     never = np.array([not r.pays for r in results], bool)
     if never.any():
         df.loc[never, ["n_star", "hits_required"]] = np.nan
-        df["verdict"] = np.where(never, NEVER_PAYS, "")
+    df["verdict"] = [NEVER_PAYS if nv else PAYS.format(hits=r.hits_required, s="" if r.hits_required == 1 else "s")
+                     for nv, r in zip(never, results, strict=True)]
     return df
 
 
@@ -253,8 +283,9 @@ def verdict(t: float, T: float, Tm: float) -> str:
             f"so every hit saves nothing while insertion costs {Tm - T:g} ns."
         )
     h = int(required_hits(n))
+    times = {1.0: "once", 2.0: "twice"}.get(float(n), f"{n:.3g} times")
     return (
-        f"Caching pays for blocks accessed more than {n:.3g} times, i.e. at least {h} "
+        f"Caching pays for blocks accessed more than {times}, i.e. at least {h} "
         f"hit{'s' if h != 1 else ''} after the first (inserting) access."
     )
 
@@ -300,12 +331,70 @@ def pagecache_latency(block_size_bytes) -> tuple[np.ndarray | float, np.ndarray 
     return interp(rd), interp(ins)
 
 
+def _check_insertion(insertion: str) -> None:
+    if insertion not in INSERTION_MODELS:
+        raise ValueError(f"insertion must be one of {', '.join(INSERTION_MODELS)} (got {insertion!r})")
+
+
+@cache
+def _steady_table() -> tuple[np.ndarray, np.ndarray]:
+    s = np.array(STEADY_SIZES, dtype=float)
+    return s, np.array([param(f"file_cache.insert_steady_{int(b)}_ns").value for b in STEADY_SIZES])
+
+
+def _loglog(x_bytes, xs: np.ndarray, ys: np.ndarray):
+    x = np.log(np.asarray(x_bytes, dtype=float))
+    lx, ly = np.log(xs), np.log(ys)
+    v = np.interp(x, lx, ly)
+    v = np.where(x < lx[0], ly[0] + (x - lx[0]) * (ly[1] - ly[0]) / (lx[1] - lx[0]), v)
+    v = np.where(x > lx[-1], ly[-1] + (x - lx[-1]) * (ly[-1] - ly[-2]) / (lx[-1] - lx[-2]), v)
+    out = np.exp(v)
+    return out.item() if out.ndim == 0 else out
+
+
+def insertion_cost(block_size_bytes, *, insertion: str = DEFAULT_INSERTION):
+    """Cache insertion cost ``Tm - T`` of one block [ns] under an insertion model.
+
+    Parameters
+    ----------
+    block_size_bytes : array_like
+        Block size [bytes], > 0.
+    insertion : {"steady", "first-touch"}, keyword-only
+        ``"steady"``: buffered miss into a full cache minus a direct read, measured on a
+        memory-speed block device (registry ``file_cache.insert_steady_<size>_ns``);
+        ``"first-touch"``: ``pwrite()`` into a not yet cached tmpfs region
+        (:func:`pagecache_latency`). Log-log interpolated between the measured sizes
+        (512 B - 64 KiB for steady, 512 B - 1 MiB for first-touch), end segments
+        extrapolated.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        Insertion cost [ns].
+
+    >>> 500 < insertion_cost(4096) < 5000 and 500 < insertion_cost(4096, insertion="first-touch") < 5000
+    True
+    >>> insertion_cost(4096, insertion="lru")
+    Traceback (most recent call last):
+    ...
+    ValueError: insertion must be one of steady, first-touch (got 'lru')
+    """
+    _check_insertion(insertion)
+    b = np.asarray(block_size_bytes, dtype=float)
+    if np.any(~np.isfinite(b)) or np.any(b <= 0):
+        raise ValueError("block_size_bytes must be > 0")
+    if insertion == "first-touch":
+        return pagecache_latency(block_size_bytes)[1]
+    return _loglog(b, *_steady_table())
+
+
 def timings_from_device(
     device: DeviceProfile | str,
     block_size_bytes: int = 4096,
     *,
     io_stack_factor: float = IO_STACK_FACTOR,
     reference: DeviceProfile | str = "dram",
+    insertion: str = DEFAULT_INSERTION,
 ) -> BreakEvenInputs:
     """Derive ``t``, ``T`` and ``Tm`` [ns] for reading one block from ``device``.
 
@@ -320,6 +409,8 @@ def timings_from_device(
         1.3, Park & Bahn Fig. 1).
     reference : DeviceProfile or str, keyword-only
         The DRAM-speed device the factor was measured on (default the catalogue's DRAM).
+    insertion : {"steady", "first-touch"}, keyword-only
+        Insertion model of ``Tm - T`` (:func:`insertion_cost`), default ``"steady"``.
 
     >>> be = timings_from_device("dram")
     >>> round(be.T_ns / be.t_ns, 2)
@@ -333,7 +424,9 @@ def timings_from_device(
         raise ValueError(f"io_stack_factor must be >= 1, got {io_stack_factor}")
     dev = get_device(device) if isinstance(device, str) else device
     ref = get_device(reference) if isinstance(reference, str) else reference
-    t, insert = pagecache_latency(block_size_bytes)
+    _check_insertion(insertion)
+    t, _ = pagecache_latency(block_size_bytes)
+    insert = insertion_cost(block_size_bytes, insertion=insertion)
     extra = max(0.0, dev.transfer_ns(block_size_bytes) - ref.transfer_ns(block_size_bytes))
     T = io_stack_factor * t + extra
     return BreakEvenInputs(t_ns=float(t), T_ns=float(T), Tm_ns=float(T + insert))

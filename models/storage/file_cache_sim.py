@@ -11,7 +11,8 @@ trace and any catalogue device with the per-access costs of equations 1-2:
 - a miss that inserts the block costs ``Tm`` (storage access + insertion; LRU always inserts),
 - a miss that bypasses the cache costs ``T`` (AC-cache before admission; no cache at all),
 
-with ``t``, ``T``, ``Tm`` from :func:`models.storage.file_cache.timings_from_device`. LRU hit
+with ``t``, ``T``, ``Tm`` from :func:`models.storage.file_cache.timings_from_device` (keyword
+``insertion``: the steady-state insertion cost by default, or ``"first-touch"``). LRU hit
 counts for every size come from one stack-distance pass
 (:func:`models.sim.stack_distance.hit_ratio_curve`); the AC-cache is simulated per size
 (:func:`models.sim.policies.simulate`, policy ``"ac"``).
@@ -41,10 +42,16 @@ from models.provenance import param
 from models.sim.policies import simulate
 from models.sim.primitives import as_ids, as_weights
 from models.sim.stack_distance import hit_ratio_curve
-from models.storage.file_cache import break_even_hits, timings_from_device
+from models.storage.file_cache import (
+    DEFAULT_INSERTION,
+    INSERTION_MODELS,
+    break_even_hits,
+    insertion_cost,
+    timings_from_device,
+)
 
-__all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "gains", "reuse_histogram",
-           "BreakEvenShare", "break_even_share"]
+__all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "with_insertion", "gains",
+           "insertion_gains", "reuse_histogram", "BreakEvenShare", "break_even_share"]
 
 #: Cache sizes as a fraction of the footprint, like the x axis of Figures 3-5.
 DEFAULT_FRACTIONS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -121,6 +128,7 @@ def file_cache_curves(
     cache_fractions: Sequence[float] | None = None,
     ghost_fraction: float = param("file_cache_sim.ghost_fraction").value,
     progress: Callable[[float], None] | None = None,
+    insertion: str = DEFAULT_INSERTION,
 ) -> pd.DataFrame:
     """Storage access time vs cache size for no cache, LRU and AC-cache (Figures 3-5).
 
@@ -139,6 +147,8 @@ def file_cache_curves(
         AC-cache ghost window as a fraction of the cache size [-] (default 1).
     progress : callable, optional, keyword-only
         Called with the completed fraction (0..1) after each simulated size.
+    insertion : {"steady", "first-touch"}, keyword-only
+        Insertion model of ``Tm - T`` (:func:`models.storage.file_cache.insertion_cost`).
 
     Returns
     -------
@@ -167,7 +177,7 @@ def file_cache_curves(
     if not (np.isfinite(ghost_fraction) and ghost_fraction >= 0):
         raise ValueError(f"ghost_fraction must be >= 0 (got {ghost_fraction!r})")
     devs = _devices(device)
-    timings = [(_dev_name(d), timings_from_device(d, block_size_bytes)) for d in devs]
+    timings = [(_dev_name(d), timings_from_device(d, block_size_bytes, insertion=insertion)) for d in devs]
     frac = _fractions(cache_fractions)
     footprint = int(np.count_nonzero(np.bincount(a)))
     blocks = np.maximum(1, np.rint(frac * footprint)).astype(np.int64)
@@ -192,6 +202,60 @@ def file_cache_curves(
     return pd.DataFrame(rows, columns=["device", "t_ns", "T_ns", "Tm_ns", "cache_fraction", "cache_blocks", "policy",
                                        "hits", "misses", "inserts", "hit_ratio", "time_ns", "mean_access_ns",
                                        "time_rel_none"])
+
+
+def with_insertion(curves: pd.DataFrame, insertion: str, *, block_size_bytes: int = 4096) -> pd.DataFrame:
+    """The curves of :func:`file_cache_curves` re-timed under another insertion model.
+
+    Hits, misses and inserts do not depend on the timings, and ``t`` and ``T`` do not depend
+    on the insertion model, so only ``Tm_ns = T_ns + insertion_cost(block_size_bytes)`` and
+    the times change: no re-simulation.
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame
+        Output of :func:`file_cache_curves`.
+    insertion : {"steady", "first-touch"}
+        Insertion model (:func:`models.storage.file_cache.insertion_cost`).
+    block_size_bytes : int, keyword-only
+        The block size the curves were computed with [bytes].
+
+    Returns
+    -------
+    pandas.DataFrame
+        Same columns, ``Tm_ns``, ``time_ns``, ``mean_access_ns`` and ``time_rel_none`` re-computed.
+
+    >>> ids = np.array([0, 1, 0, 1, 2, 0])
+    >>> a = file_cache_curves(ids, "optane-dcpmm", cache_fractions=[1.0])
+    >>> b = with_insertion(file_cache_curves(ids, "optane-dcpmm", cache_fractions=[1.0], insertion="first-touch"),
+    ...                    "steady")
+    >>> bool(np.allclose(a.time_ns, b.time_ns))
+    True
+    """
+    if insertion not in INSERTION_MODELS:
+        raise ValueError(f"insertion must be one of {', '.join(INSERTION_MODELS)} (got {insertion!r})")
+    out = curves.copy()
+    out["Tm_ns"] = out["T_ns"] + float(insertion_cost(block_size_bytes, insertion=insertion))
+    n = out["hits"] + out["misses"]
+    out["time_ns"] = (out["hits"] * out["t_ns"] + out["inserts"] * out["Tm_ns"]
+                      + (out["misses"] - out["inserts"]) * out["T_ns"])
+    out["mean_access_ns"] = out["time_ns"] / n
+    out["time_rel_none"] = out["time_ns"] / (n * out["T_ns"])
+    return out
+
+
+def insertion_gains(curves: pd.DataFrame, *, block_size_bytes: int = 4096) -> pd.DataFrame:
+    """Gains (:func:`gains`) under every insertion model, side by side.
+
+    Returns the columns of :func:`gains` plus ``insertion`` (one block of rows per model of
+    :data:`models.storage.file_cache.INSERTION_MODELS`).
+
+    >>> df = file_cache_curves([0, 1, 0, 1, 2, 0], "optane-dcpmm", cache_fractions=[1.0])
+    >>> insertion_gains(df)["insertion"].tolist()
+    ['steady', 'first-touch']
+    """
+    return pd.concat([gains(with_insertion(curves, m, block_size_bytes=block_size_bytes)).assign(insertion=m)
+                      for m in INSERTION_MODELS], ignore_index=True)
 
 
 def gains(curves: pd.DataFrame) -> pd.DataFrame:
@@ -288,7 +352,7 @@ class BreakEvenShare(ModelResult):
 
 
 def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int = 4096,
-                     weights=None) -> BreakEvenShare:
+                     weights=None, insertion: str = DEFAULT_INSERTION) -> BreakEvenShare:
     """Share of blocks and bytes whose access count clears the break-even ``n*`` (eq. 3).
 
     A block accessed ``n > n*`` times gains from caching on ``device`` (ignoring capacity);
@@ -304,19 +368,21 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
         Block size [bytes].
     weights : array_like of float, optional, keyword-only
         Bytes moved by each access [bytes]; default ``block_size_bytes`` per access.
+    insertion : {"steady", "first-touch"}, keyword-only
+        Insertion model of ``Tm - T`` (:func:`models.storage.file_cache.insertion_cost`).
 
     Returns
     -------
     BreakEvenShare
 
-    >>> r = break_even_share([0, 1, 0, 2, 0, 0, 0], "optane-dcpmm")   # n* ~ 4.2 on Optane
+    >>> r = break_even_share([0, 1, 0, 2, 0, 0, 0], "optane-dcpmm")   # n* ~ 3.7 on Optane
     >>> r.worth_blocks, round(r.share_accesses, 3)   # only block 0 (5 accesses) clears it
     (1, 0.714)
     >>> break_even_share([0, 1, 0, 2, 0], "hdd-7200").share_blocks   # HDD: n* ~ 1, 1 of 3 blocks
     0.3333333333333333
     """
     h = reuse_histogram(ids, weights=weights if weights is not None else None)
-    be = timings_from_device(device, block_size_bytes)
+    be = timings_from_device(device, block_size_bytes, insertion=insertion)
     n_star = float(break_even_hits(be.t_ns, be.T_ns, be.Tm_ns))
     worth = h["access_count"] > n_star
     tot_bytes = float(h["bytes"].sum())

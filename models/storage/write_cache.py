@@ -26,9 +26,19 @@ from that metadata alone after a crash (sec. III "Integrity upon system crashes"
 
 The LRU baseline is a write cache of the same capacity (4 KiB blocks, write-allocate,
 read misses not allocated as in HALO) that writes a dirty block back when it is evicted
-(:func:`simulate_lru_write_cache`), at one of two granularities: ``"block"`` (default; a
-partial write miss first *fills* the block's other sectors from the HDD, an evicted block
-is written back whole) or ``"sector"`` (a per-sector dirty bitmap as HALO's, no fill).
+(:func:`simulate_lru_write_cache`). By default it is HALO's like for like: the same 512 B
+sector granularity (a per-sector dirty bitmap, HALO's 8-bit one; no fill), the same PCM
+space (it starts writing back where HALO starts destaging, at ``threshold`` x capacity)
+and the same write-back batching (the dirty sectors of what is written back go to the HDD
+in LBN order, contiguous sectors merged into one request); only the replacement (least
+recently used block vs Algorithm 1's bucket choice) and the grouping (one block vs a whole
+1 MiB region) differ. ``lru_granularity="block"`` is the block-fill LRU: a partial write
+miss first *fills* the block's other sectors from the HDD and an evicted block is written
+back whole. It is the right model for a cache that can only hold whole blocks (a page or
+block cache without per-sector valid bits, e.g. a kernel page cache doing read-modify-write
+of partly written pages, or a block-level SSD/PCM cache whose metadata keeps one valid bit
+per block); it moves more data than no cache when most writes are partial (Fin1: traffic
+rate above 1), so it is not the baseline HALO is compared with.
 
 The HDD sees read misses plus destaged/evicted writes (and fills). Outputs
 (:func:`run_write_cache`, :class:`WriteCacheResult`), as in sec. V-A::
@@ -622,37 +632,47 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
 
 
 def simulate_lru_write_cache(req: Requests, capacity_blocks: int, *,
-                             lru_granularity: Literal["block", "sector"] = "block") -> CacheRun:
+                             lru_granularity: Literal["block", "sector"] = "sector",
+                             threshold: float = 1.0) -> CacheRun:
     """LRU write cache of ``capacity_blocks`` 4 KiB blocks with write-back on eviction.
 
-    Write-allocate, read misses not allocated (as HALO). ``lru_granularity``:
+    Write-allocate, read misses not allocated (as HALO). It holds at most
+    ``max(1, floor(threshold x capacity_blocks))`` blocks: with HALO's destage threshold
+    (:attr:`HaloParams.threshold`, as :func:`run_write_cache` passes it) both caches use
+    the same PCM space. ``lru_granularity``:
 
-    - ``"block"`` (default, a conventional block cache): a write miss that covers only
-      part of a block first reads the block's other sectors from the HDD (a fill read,
-      in the HDD stream and the traffic) so the cache holds a complete block; an evicted
-      dirty block is written back whole (8 sectors), a clean one would be dropped (with
-      write-allocate and no read allocation every cached block is dirty);
-    - ``"sector"``: a per-sector dirty bitmap as HALO's, no fill; an eviction writes back
-      only the dirty sectors, a read misses only for sectors not cached.
+    - ``"sector"`` (default; HALO's like for like): a per-sector dirty bitmap as HALO's, no
+      fill; an eviction writes back only the dirty sectors (contiguous ones as one
+      request), a read misses only for sectors not cached. Every sector written back was
+      written by a request since its block was cached, so the HDD never sees more sectors
+      than were requested (traffic rate <= 1 on any trace);
+    - ``"block"`` (block-fill, a cache that holds only whole blocks): a write miss that
+      covers only part of a block first reads the block's other sectors from the HDD (a
+      fill read, in the HDD stream and the traffic) so the cache holds a complete block;
+      an evicted dirty block is written back whole (8 sectors), a clean one would be
+      dropped (with write-allocate and no read allocation every cached block is dirty).
 
     Writing 2 sectors of block 0 (sectors 2-3), then evicting it with a full write of
-    block 1 in a 1-block cache: the block LRU reads sectors 0-1 and 4-7 (fill) and
-    later writes back all 8; the sector LRU writes back 2.
+    block 1 in a 1-block cache: the sector LRU writes back 2 sectors; the block LRU reads
+    sectors 0-1 and 4-7 (fill) and later writes back all 8.
 
     >>> from models.traces.core import BlockTrace
     >>> req = prepare_requests(BlockTrace([0, 1], [True, True], [1024, 4096], [1024, 4096], [0, 0]))
-    >>> run = simulate_lru_write_cache(req, 1)
+    >>> simulate_lru_write_cache(req, 1).hdd_nsect.tolist()
+    [2]
+    >>> run = simulate_lru_write_cache(req, 1, lru_granularity="block")
     >>> run.hdd_lbn.tolist(), run.hdd_nsect.tolist(), run.hdd_write.tolist(), run.fill_sectors
     ([0, 4, 0], [2, 4, 8], [False, False, True], 6)
-    >>> simulate_lru_write_cache(req, 1, lru_granularity="sector").hdd_nsect.tolist()
-    [2]
     """
     if capacity_blocks < 1:
         raise ValueError(f"capacity_blocks must be >= 1, got {capacity_blocks}")
     if lru_granularity not in ("block", "sector"):
         raise ValueError(f"lru_granularity must be 'block' or 'sector', got {lru_granularity!r}")
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold must be within (0, 1], got {threshold!r}")
+    usable = max(1, int(np.floor(threshold * capacity_blocks)))
     lbn, ns, wr, hits, misses, ev, used, fill = _lru_kernel(req.is_write, req.item_ptr, req.item, req.item_bits,
-                                                            req.block_key, _simulated_capacity(req, capacity_blocks),
+                                                            req.block_key, _simulated_capacity(req, usable),
                                                             lru_granularity == "block")
     return CacheRun("lru", capacity_blocks, len(req.is_write), req.requested_sectors, int(hits), int(misses),
                     lbn, ns, wr, int(used), fill_sectors=int(fill))
@@ -818,21 +838,24 @@ def _simulate(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec, 
         # the bucket table covers the disk volume (a trace larger than the drive wraps onto it)
         volume = max(spec.block_count, int((req.block_key.max() + 1) * BLOCK_SECTORS)) * SECTOR_BYTES
         return simulate_halo(req, cap, params), halo_dram_bytes(cap, volume)
-    if policy == "lru":
-        return simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity), lru_dram_bytes(cap)
+    if policy == "lru":  # the same PCM space as HALO: write-back starts at HALO's destage threshold
+        thr = (params or HaloParams()).threshold
+        return simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity, threshold=thr), lru_dram_bytes(cap)
     raise ValueError(f"policy must be one of halo, lru, none (got {policy!r})")
 
 
 def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: float, *, drive="hdd-7200",
                     params: HaloParams | None = None,
-                    lru_granularity: Literal["block", "sector"] = "block") -> WriteCacheResult:
+                    lru_granularity: Literal["block", "sector"] = "sector") -> WriteCacheResult:
     """One simulation: policy and PCM size [MB] on a trace, HDD metrics from the drive model.
 
     ``trace`` is a :class:`~models.traces.core.BlockTrace` or :class:`Requests`; ``drive``
     is ``"hdd-7200"`` (the generic catalogue profile,
     :func:`models.storage.hdd.generic_drive`) or a DiskSim drive name
     (:func:`models.storage.hdd.load_drive`); ``lru_granularity`` selects the LRU baseline
-    (:func:`simulate_lru_write_cache`). ``dram_bytes`` of HALO counts a bucket entry for
+    (:func:`simulate_lru_write_cache`: ``"sector"``, HALO's like for like, by default;
+    ``"block"``, the block-fill cache); the LRU holds at most ``params.threshold`` of the
+    capacity, the space HALO fills before destaging. ``dram_bytes`` of HALO counts a bucket entry for
     every 1 MiB region of the drive (or of the trace's address range if larger) plus the
     cuckoo map for the PCM capacity asked for.
 
@@ -898,7 +921,7 @@ def sweep_sizes_mb(trace, cache_mb: Sequence[float] | None = None) -> tuple[floa
 def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
                       policies: Sequence[str] = ("none", "lru", "halo"), drive="hdd-7200",
                       params: HaloParams | None = None, progress: Callable[[float], None] | None = None,
-                      lru_granularity: Literal["block", "sector"] = "block") -> WriteCacheSweep:
+                      lru_granularity: Literal["block", "sector"] = "sector") -> WriteCacheSweep:
     """Figures 5-8: every policy at every cache size [MB] (:func:`sweep_sizes_mb`: default
     the paper's sizes scaled to the trace's footprint); ``"none"`` is simulated once.
     ``progress`` is an optional callable(fraction done) for long runs; the other arguments

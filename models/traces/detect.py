@@ -1,25 +1,36 @@
 """Trace format detection from the first lines (or bytes) of a source.
 
-A source is sniffed from its first 64 KiB after decompression: an ``.npz`` archive by its
-zip signature; lackey when most lines (besides ``==PID==`` messages) are lackey records;
-then the first of blkparse, DiskSim, MQSim, MSR and SPC whose line pattern matches at least
-80 % of the first 60 data lines (blkparse: its first line and half of them, since summaries
-follow the events); finally a comma-separated file with a recognisable header
-(:func:`models.traces.formats.csv.guess_columns`).
+A source is sniffed from its first 64 KiB after decompression (:func:`detect_source`): an
+``.npz`` archive by its zip signature, a libCacheSim ``lcs`` trace by its start magic, a
+libCacheSim ``oracleGeneral`` trace by its name (``*.oracleGeneral*``) or, for other binary
+data (NUL bytes), by its 24-byte records (every ``next_access_vtime`` is -1, INT64_MAX or a
+later request index, and the times never decrease). Text (:func:`detect_text`): lackey when
+most lines (besides ``==PID==`` messages) are lackey records; then the first of blkparse,
+DiskSim, MQSim, MSR, SPC, Alibaba, Tencent and Twitter whose line pattern matches at least 80 %
+of the first 60 data lines (blkparse: its first line and half of them, since summaries follow
+the events; a first line holding the format's published header names is left out); finally a
+comma-separated file with a recognisable header (:func:`models.traces.formats.csv.guess_columns`).
+Comment lines (``#``) are ignored.
 """
 
 from __future__ import annotations
 
 import re
 
-from models.traces.formats import FORMATS, npz
-from models.traces.formats.csv import guess_columns
-from models.traces.source import TraceFormatError, peek_text
+import numpy as np
 
-__all__ = ["detect_format", "detect_text"]
+from models.traces.formats import FORMATS, alibaba, lcs, msr, npz, oracle, tencent
+from models.traces.formats.csv import guess_columns
+from models.traces.source import TraceFormatError, peek_bytes, source_name
+
+__all__ = ["detect_format", "detect_text", "detect_source"]
 
 #: Block formats tried in order (the more specific patterns first).
-_LINE_FORMATS = ("blkparse", "disksim", "mqsim", "msr", "spc")
+_LINE_FORMATS = ("blkparse", "disksim", "mqsim", "msr", "spc", "alibaba", "tencent", "twitter")
+#: Published header rows (normalised: lower case, letters and digits only).
+_HEADERS = {name: tuple(re.sub(r"[^a-z0-9]", "", h) for h in mod.HEADER)
+            for name, mod in (("msr", msr), ("alibaba", alibaba), ("tencent", tencent))}
+_PEEK_BYTES = 64 << 10
 
 
 def _data_lines(text: str) -> list[str]:
@@ -35,11 +46,17 @@ def _is_lackey(lines: list[str]) -> bool:
     return not records or sum(bool(pat.match(ln)) for ln in records) >= 0.6 * len(records)
 
 
+def _is_header(line: str, name: str) -> bool:
+    names = tuple(re.sub(r"[^a-z0-9]", "", f.lower()) for f in line.split(","))
+    return name in _HEADERS and names == _HEADERS[name]
+
+
 def _line_format(lines: list[str]) -> str | None:
     for name in _LINE_FORMATS:
         pat = re.compile(FORMATS[name].pattern)
-        hits = sum(bool(pat.match(ln)) for ln in lines)
-        if hits >= 0.8 * len(lines) or (name == "blkparse" and pat.match(lines[0]) and hits >= 0.5 * len(lines)):
+        body = lines[1:] if len(lines) > 1 and _is_header(lines[0], name) else lines
+        hits = sum(bool(pat.match(ln)) for ln in body)
+        if hits >= 0.8 * len(body) or (name == "blkparse" and pat.match(body[0]) and hits >= 0.5 * len(body)):
             return name
     return None
 
@@ -86,6 +103,42 @@ def detect_text(text: str, *, kind: str | None = None) -> tuple[str, dict]:
         raise
 
 
+def _looks_oracle_general(data: bytes) -> bool:
+    """Whether binary ``data`` (a prefix of the input) reads as ``oracleGeneral`` records."""
+    rec = oracle.RECORD.itemsize
+    n = len(data) // rec
+    if n < 2 or (len(data) < _PEEK_BYTES and len(data) % rec):
+        return False
+    r = np.frombuffer(data[: n * rec], oracle.RECORD)
+    nxt, idx = r["next"], np.arange(n)
+    none = (nxt == -1) | (nxt == np.iinfo(np.int64).max)
+    later = (nxt > idx) & (nxt < 1 << 48)
+    return bool((none | later).all() and (np.diff(r["time"].astype(np.int64)) >= 0).all())
+
+
+def detect_source(src, *, name: str | None = None) -> tuple[str, dict]:
+    """Format name and reader options for ``src`` (path, bytes or binary file object): binary, then text.
+
+    ``name`` (e.g. an upload's file name) stands for the source's own name in the
+    ``*.oracleGeneral*`` rule.
+
+    >>> from models.traces.formats import write_lcs, write_oracle_general
+    >>> detect_source(write_lcs(3, [0], [1], [8]))[0], detect_source(write_oracle_general([0, 1], [5, 5], [8, 8], [1, -1]))[0]
+    ('lcs', 'oraclegeneral')
+    >>> detect_source(b"1538323200,2048,8,1,1283\\n")
+    ('tencent', {})
+    """
+    data = peek_bytes(src, _PEEK_BYTES)
+    if data[:8] == np.array([lcs.MAGIC], "<u8").tobytes():
+        return "lcs", {}
+    if not data.startswith(npz.MAGIC):
+        if "oraclegeneral" in str(name or source_name(src)).lower().replace("_", ""):
+            return "oraclegeneral", {}
+        if b"\x00" in data and _looks_oracle_general(data):
+            return "oraclegeneral", {}
+    return detect_text(data.decode("utf-8", errors="replace"))
+
+
 def detect_format(src) -> str:
     """Name of the format of ``src`` (path, bytes or binary file object), see :data:`FORMATS`.
 
@@ -94,4 +147,4 @@ def detect_format(src) -> str:
     >>> detect_format(b"==12== Lackey\\nI  0400d7d4,8\\n")
     'lackey'
     """
-    return detect_text(peek_text(src))[0]
+    return detect_source(src)[0]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable
+from contextlib import nullcontext
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -39,7 +40,7 @@ from models.traces.core import BlockTrace, MemTrace
 from models.traces.detect import detect_text
 from models.traces.formats import read_disksim_validate, read_lackey, read_memtrace_npz, read_mqsim
 from models.traces.readers import read_trace
-from models.traces.source import peek_text, source_name
+from models.traces.source import peek_text, request_cap, source_name
 from models.traces.synthetic import preset, preset_names
 
 __all__ = [
@@ -202,7 +203,11 @@ def _file(source, kind: str | None, max_requests: int | None, options: dict) -> 
     if fmt == "auto" and kind == "memory":  # unrecognised text is read as lackey, which names the bad line
         fmt, guessed = detect_text(peek_text(source), kind="memory")
         reader_options = {**guessed, **reader_options}
-    trace = read_trace(source, fmt, max_requests=limit, **reader_options)
+    # without max_requests, a reader refuses a longer input as soon as it has parsed too many requests
+    cap = request_cap(MAX_REQUESTS, lambda: _too_long(_label(source, options))) if max_requests is None \
+        else nullcontext()
+    with cap:
+        trace = read_trace(source, fmt, max_requests=limit, **reader_options)
     if max_requests is None and len(trace) > MAX_REQUESTS:
         raise _too_long(_label(source, options))
     return trace

@@ -57,7 +57,7 @@ def memtrace_stats(trace: MemTrace, *, page_size_bytes: int = 4096) -> dict:
         "stores": n_s,
         "modifies": n_m,
         "instructions": n_i,
-        "total": len(trace),
+        "total": n_l + n_s + n_m,  # data references: instruction fetches are counted separately
     }
 
 

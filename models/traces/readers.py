@@ -20,9 +20,8 @@ from __future__ import annotations
 import inspect
 
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.detect import detect_text
+from models.traces.detect import detect_source
 from models.traces.formats import FORMATS
-from models.traces.source import peek_text
 
 __all__ = ["read_trace"]
 
@@ -39,7 +38,7 @@ def read_trace(src, format: str = "auto", **options) -> BlockTrace | MemTrace:
         The trace (plain, gzip or zstd).
     format : str
         A name in :data:`FORMATS`, or ``"auto"`` (a CSV column mapping among ``options``
-        selects ``csv``; otherwise :func:`models.traces.detect.detect_text`).
+        selects ``csv``; otherwise :func:`models.traces.detect.detect_source`).
     **options
         The format's reader options (``name``, ``max_requests``, ``progress``,
         ``chunk_bytes`` for all; column options for ``csv``; ``time_unit`` for ``mqsim``;
@@ -56,7 +55,7 @@ def read_trace(src, format: str = "auto", **options) -> BlockTrace | MemTrace:
         if any(k in options for k in _CSV_MAPPING):
             fmt = "csv"
         else:
-            fmt, extra = detect_text(peek_text(src))
+            fmt, extra = detect_source(src, name=options.get("name"))
     if fmt not in FORMATS:
         raise KeyError(f"unknown trace format {format!r}; valid formats: auto, {', '.join(FORMATS)}")
     opts = {**extra, **{k: v for k, v in options.items() if v is not None}}

@@ -14,13 +14,15 @@ import os
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 __all__ = ["CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
-           "iter_blocks", "data_lines", "source_name", "peek_text", "quote", "check_limit"]
+           "iter_blocks", "data_lines", "source_name", "peek_bytes", "peek_text", "quote", "check_limit",
+           "request_cap", "check_request_cap"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -82,6 +84,40 @@ def check_limit(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
         raise ValueError(f"{name} must be an integer >= 1 (got {value!r})")
     return int(value)
+
+
+#: The request cap of the read in progress in this thread (see :func:`request_cap`).
+_REQUEST_CAP: ContextVar[tuple[int, Callable[[], BaseException]] | None] = ContextVar("request_cap", default=None)
+
+
+@contextmanager
+def request_cap(limit: int, error: Callable[[], BaseException]):
+    """Within the block, a reader that has parsed more than ``limit`` requests raises ``error()`` at once.
+
+    :func:`models.traces.load` reads without ``max_requests`` under its default limit this way, so
+    an input holding more requests is refused before its pieces are joined into a trace (a 2 MB
+    gzip of 1 GB of lines peaked at 1.5 GB building a trace only to refuse it). The cap is a
+    context variable: it applies to the reads of this thread (one Streamlit session) only.
+
+    >>> with request_cap(2, lambda: ValueError("too many")):
+    ...     check_request_cap(2)
+    ...     check_request_cap(3)
+    Traceback (most recent call last):
+    ...
+    ValueError: too many
+    """
+    token = _REQUEST_CAP.set((int(limit), error))
+    try:
+        yield
+    finally:
+        _REQUEST_CAP.reset(token)
+
+
+def check_request_cap(n: int) -> None:
+    """Raise the error of the enclosing :func:`request_cap` when ``n`` requests exceed its limit."""
+    cap = _REQUEST_CAP.get()
+    if cap is not None and n > cap[0]:
+        raise cap[1]()
 
 
 def source_name(src: Any) -> str:
@@ -398,8 +434,8 @@ def data_lines(block: bytes, first_line: int, *, comment: str | None = "#", skip
     return out
 
 
-def peek_text(src: Any, n_bytes: int = 64 << 10) -> str:
-    """The first ``n_bytes`` of the decompressed source as text (for format sniffing)."""
+def peek_bytes(src: Any, n_bytes: int = 64 << 10) -> bytes:
+    """The first ``n_bytes`` of the decompressed source (fewer at its end); a seekable file object is rewound."""
     with open_source(src) as (stream, _):
         data = stream.read(n_bytes)
         while len(data) < n_bytes:  # a decompressor may return less than asked before the end
@@ -412,4 +448,9 @@ def peek_text(src: Any, n_bytes: int = 64 << 10) -> str:
             src.seek(0)
         except (OSError, ValueError):
             pass
-    return data.decode("utf-8", errors="replace")
+    return data
+
+
+def peek_text(src: Any, n_bytes: int = 64 << 10) -> str:
+    """The first ``n_bytes`` of the decompressed source as text (for format sniffing)."""
+    return peek_bytes(src, n_bytes).decode("utf-8", errors="replace")

@@ -418,30 +418,6 @@ def _table2(write: float, dataset_gib: float, avg_kib: float, *, zipf: float, se
     return build
 
 
-def _mail(write: float, dataset_gib: float, avg_kib: float, *, run: float = 256.0, alpha: float = 0.9) -> Callable:
-    """Mail (seed 003 §V-A: "most write requests in the Mail trace are sequential", "already in a
-    uniform sequential pattern"): every write belongs to a sequential run (mean ``run``
-    requests), reads go to Zipf(``alpha``)-popular blocks; the two take turns in bursts of
-    ``run`` requests (a mailbox append, then reads), so the runs reach the disk unbroken.
-
-    Assumptions, and what they do (100k requests, scale 0.05, seed 0, HALO vs LRU execution
-    time at the paper's sizes): as built, -1 to +3 % (paper 2.65 % at "2 GB"); with reads
-    interleaved request by request (no bursts) +35..+43 %; with a tenth of the writes uniform
-    random (bursts kept) +7..+34 %. HALO's gain on Mail measures how much of the write stream
-    is not sequential at the disk.
-    """
-
-    def build(n: int, rng: np.random.Generator, scale: float) -> BlockTrace:
-        nb = max(16, int(dataset_gib * GIB * scale) // 4096)
-        size = {"mean_size_bytes": avg_kib * KIB, "size_dist": "fixed"}
-        parts = [(write, sequential_trace, dict(size, n_blocks=nb, run_requests=run, write_ratio=1.0)),
-                 (1.0 - write, zipf_trace, dict(size, n_blocks=nb, alpha=alpha, write_ratio=0.0))]
-        t = mixture(n, parts, burst_requests=run, seed=rng)
-        return BlockTrace(t.time_ns, t.is_write, t.offset_bytes, t.size_bytes, t.device, meta=dict(t.meta, n_blocks=nb))
-
-    return build
-
-
 def _web(alpha: float, one_timer: float, n_files: int, median: float) -> Callable:
     def build(n: int, rng: np.random.Generator, scale: float) -> BlockTrace:
         return web_files_trace(n, n_files=max(10, int(n_files * scale)), alpha=alpha, one_timer_fraction=one_timer,
@@ -473,19 +449,42 @@ def _mix(name: str) -> dict:
     return {"zipf": _p(f"{name}.zipf_fraction"), "seq": _p(f"{name}.seq_fraction"), "alpha": _p(f"{name}.zipf_alpha")}
 
 
+#: Public descriptions of the original traces (the stand-ins' descriptions; their locality is not published).
+_KAVALANEKAR = ("Kavalanekar, Worthington, Zhang, Sharda, 'Characterization of storage workload traces from "
+                "production Windows servers', IISWC 2008 (the SNIA IOTTA Microsoft traces)")
+_SOURCES = {
+    "fin1": "; original: UMass Trace Repository Financial1.spc, OLTP at a large financial institution (seed 003 [3])",
+    "fin2": "; original: UMass Trace Repository Financial2.spc, OLTP at a large financial institution (seed 003 [3])",
+    "dap": f"; original: Display Ads Platform payload server, {_KAVALANEKAR}; seed 003 §V-A: 'access "
+           "repeatability and temporal locality is very poor'",
+    "exchange": f"; original: Microsoft Exchange 2007 server, 5,000 users, {_KAVALANEKAR}",
+    "tpce": f"; original: TPC-E on 12 28-disk RAID-0 arrays (seed 003 §V.A.1), {_KAVALANEKAR}",
+    "mail": "; original: FIU mail server trace (Koller & Rangaswami, 'I/O Deduplication', FAST 2010), 4 KiB "
+            "requests (Table II: 4 KB average, so fixed size); seed 003 §V-A: 'most of write requests in the "
+            "Mail trace are sequential' (sequential share 0.7: a majority, value assumed)",
+}
+
+
 def _presets() -> dict[str, PresetSpec]:
-    """The presets; every number and its provenance: registry ``trace.*`` (:mod:`models.provenance`)."""
-    w, ds, mean, gib, kib, _ = _t2("mail")
+    """The presets; every number and its provenance: registry ``trace.*`` (:mod:`models.provenance`).
+
+    The Table II stand-ins all use the same builder (:func:`_table2`): Table II's write share,
+    dataset and mean request size (published), a locality mix per trace (registry, assumed
+    from the trace descriptions in :data:`_SOURCES`); none is reshaped after a result.
+    """
     return {
-        "fin1": _table2_preset("fin1", "Fin1: OLTP (SPC-1 financial), small random writes", **_mix("fin1")),
-        "fin2": _table2_preset("fin2", "Fin2: OLTP (SPC-1 financial), read-mostly", **_mix("fin2")),
+        "fin1": _table2_preset("fin1", "Fin1: OLTP at a financial institution, small random writes",
+                               _T2 + _SOURCES["fin1"], **_mix("fin1")),
+        "fin2": _table2_preset("fin2", "Fin2: OLTP at a financial institution, read-mostly",
+                               _T2 + _SOURCES["fin2"], **_mix("fin2")),
         "dap": _table2_preset("dap", "Dap: display-advertisement payload server, poor locality, large requests",
-                              **_mix("dap")),
+                              _T2 + _SOURCES["dap"], **_mix("dap")),
         "exchange": _table2_preset("exchange", "Exchange: Microsoft Exchange 2007 mail server, 5,000 users",
-                                   **_mix("exchange")),
-        "tpce": _table2_preset("tpce", "TPC-E: OLTP benchmark on 12 RAID-0 arrays, almost all writes", **_mix("tpce")),
-        "mail": PresetSpec("Mail: FIU mail server, sequential write runs, Zipf reads, in bursts", w, ds, mean, _T2,
-                           _mail(w, gib, kib, run=_p("mail.run_requests"), alpha=_p("mail.zipf_alpha"))),
+                                   _T2 + _SOURCES["exchange"], **_mix("exchange")),
+        "tpce": _table2_preset("tpce", "TPC-E: OLTP benchmark on 12 RAID-0 arrays, almost all writes",
+                               _T2 + _SOURCES["tpce"], **_mix("tpce")),
+        "mail": _table2_preset("mail", "Mail: FIU mail server, mostly sequential 4 KiB writes", _T2 + _SOURCES["mail"],
+                               run=_p("mail.run_requests"), size_dist="fixed", **_mix("mail")),
         "randw": _table2_preset("randw", "Randw: IOmeter 4 KB 100 % random writes over 5.9 GB (seed 003 §V.A.1)",
                                 "seed 003 §V.A.1 text", zipf=0.0, seq=0.0, size_dist="fixed"),
         "web-server": PresetSpec("Web server: whole-file reads, Zipf(0.8) popularity, lognormal sizes", 0.0, None, None,
@@ -499,8 +498,7 @@ def _presets() -> dict[str, PresetSpec]:
     }
 
 
-#: The preset workloads (registry ``trace.*``: Table II targets published, locality mixes assumed,
-#: the Mail preset reshaped after seeing the result).
+#: The preset workloads (registry ``trace.*``: Table II targets published, locality mixes assumed).
 PRESETS: dict[str, PresetSpec] = _presets()
 
 

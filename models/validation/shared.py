@@ -23,7 +23,7 @@ __all__ = [
     "workload_table",
     "workload_result",
     "write_cache_sweep",
-    "write_cache_sector",
+    "write_cache_block",
     "fig5_size_index",
     "fig5_row",
     "wear_table",
@@ -143,19 +143,20 @@ def workload_result(personality: str, config: str, threads: int | None = None):
 # ----------------------------------------------------------------------------- seed 003 write cache
 @cache
 def write_cache_sweep(name: str) -> pd.DataFrame:
-    """HALO and (block) LRU at the paper's 8 sizes scaled to the stand-in's footprint, plus no cache."""
+    """HALO and the like-for-like (sector-granular, the model's default) LRU at the paper's 8
+    sizes scaled to the stand-in's footprint, plus no cache."""
     from models.storage import write_cache as wc
 
     return as_frame(wc.sweep_cache_sizes(block_trace(f"synthetic:{name}")))
 
 
 @cache
-def write_cache_sector(name: str) -> pd.DataFrame:
-    """The sector-granular LRU baseline at the same sizes."""
+def write_cache_block(name: str) -> pd.DataFrame:
+    """The block-fill LRU (whole 4 KiB blocks, partial write misses filled from the HDD) at the same sizes."""
     from models.storage import write_cache as wc
 
     return as_frame(wc.sweep_cache_sizes(block_trace(f"synthetic:{name}"), policies=("lru",),
-                                         lru_granularity="sector"))
+                                         lru_granularity="block"))
 
 
 def fig5_size_index(name: str) -> int:
@@ -169,9 +170,9 @@ def _sizes(df: pd.DataFrame) -> list[float]:
     return sorted(df.loc[df["policy"] != "none", "cache_mb"].unique().tolist())
 
 
-def fig5_row(name: str, policy: str, *, sector: bool = False) -> pd.Series:
-    """The sweep row of ``policy`` at Figure 5's size for stand-in ``name``."""
-    df = write_cache_sector(name) if sector else write_cache_sweep(name)
+def fig5_row(name: str, policy: str, *, block: bool = False) -> pd.Series:
+    """The sweep row of ``policy`` at Figure 5's size for stand-in ``name`` (``block``: the block-fill LRU)."""
+    df = write_cache_block(name) if block else write_cache_sweep(name)
     size = _sizes(write_cache_sweep(name))[fig5_size_index(name)]
     sel = df[(df["policy"] == policy) & np.isclose(df["cache_mb"], size)]
     return sel.iloc[0]

@@ -1,6 +1,8 @@
 """Every registered page renders without exception (streamlit AppTest), and the navigation shell.
 
-Page-specific behaviour is in tests/app/test_<page>_page.py.
+Every figure a page draws obeys the chart rules (tests/app/chart_rules.py: axis titles with units,
+labelled log decades, reference lines inside the data, finite ranges), and its captions show no raw
+JSON. Page-specific behaviour is in tests/app/test_<page>_page.py.
 """
 
 import pytest
@@ -8,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.registry import PAGES, SECTIONS
 from tests import ROOT
+from tests.app.chart_rules import check_figures, check_texts, page_figures
 
 VIEWS = ROOT / "app" / "views"
 
@@ -17,6 +20,8 @@ def test_page_renders_without_exception(file):
     at = AppTest.from_file(str(VIEWS / file), default_timeout=180).run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.title, "every page has a title"
+    assert check_figures(page_figures(at)) == []
+    assert check_texts([c.value for c in at.caption] + [m.value for m in at.markdown]) == []
 
 
 def test_navigation_entry_point_runs():

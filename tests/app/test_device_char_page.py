@@ -18,10 +18,10 @@ def test_device_char_page():
 
 def test_page_bad_name_keeps_the_field_and_other_inputs():
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    at.number_input(key="dch.max_depth").set_value(16).run()
+    at.text_input(key="dch.max_depth").input("16").run()
     at.text_input(key="dch.custom_name").set_value("").run()  # min_length 1: the scenario is invalid
-    assert not at.exception and any("custom_name" in e.value for e in at.error)
+    assert not at.exception and any("Name for the fitted device" in e.value for e in at.error)  # the label, not the field
     assert at.text_input(key="dch.custom_name").value == ""  # still on screen, so it can be corrected
-    assert at.number_input(key="dch.max_depth").value == 16
+    assert at.text_input(key="dch.max_depth").value == "16"
     at.text_input(key="dch.custom_name").set_value("mine").run()
     assert not at.exception and not at.error

@@ -159,11 +159,27 @@ def test_widget_offers_the_fields_range(pid):
     assert (wmin, wmax) == field_range(cls, field)
 
 
+def _bounded_helper_fields() -> set[str]:
+    """``page.field`` drawn by app.components.inputs' int_input / float_input: no browser-side bounds, the
+    range shown under the field and checked by the Scenario itself (issue 18), so it is the field's by
+    construction."""
+    import ast
+
+    out = set()
+    for path in PAGE_FILES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("int_input", "float_input") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)):
+                out.add(f"{path.stem}.{node.args[1].value}")
+    return out
+
+
 def test_every_mirrored_number_has_a_widget_checked():
     """Mirrored numeric fields without a range widget are only the ones the page sets without one."""
     numeric = {p for p in MIRRORED if SCENARIOS[p.split(".")[0]].model_fields[p.split(".")[1]].annotation
                in (int, float)}
-    assert numeric - set(RANGE_IDS) == {"memory_extension.prefetch_strides"}
+    assert numeric - set(RANGE_IDS) - _bounded_helper_fields() == {"memory_extension.prefetch_strides"}
 
 
 # ----------------------------------------------------------------------------- the helpers

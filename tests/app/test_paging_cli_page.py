@@ -29,6 +29,25 @@ def test_amat_bundled_trace_columns_contract(run_cli):
     assert df["tlb_miss_rate"].iloc[0] > df["tlb_miss_rate"].iloc[-2]
 
 
+def test_amat_fault_model_option(run_cli):
+    from models.memory import paging as pg
+
+    got = {}
+    for fm in ("latency", "transfer"):
+        rc, out, err = run_cli("amat", "sqlite", "--max-requests", "20000", "--latency-multiple", "100",
+                               "--page-sizes", "512,4k", "--fault-model", fm)
+        assert rc == 0, err
+        got[fm] = pd.read_csv(io.StringIO(out))
+        assert list(got[fm].columns) == COLS
+    # same TLB and fault rates; only the fault service time differs, by the formula of each model
+    assert got["latency"][["tlb_miss_rate", "fault_rate"]].equals(got["transfer"][["tlb_miss_rate", "fault_rate"]])
+    s = pg.storage_from_multiple(100.0)
+    d = (pg.fault_service_ns([512, 4096], s, fault_model="transfer") - pg.fault_service_ns([512, 4096], s))
+    assert np.allclose(got["transfer"]["amat_ns"] - got["latency"]["amat_ns"], got["latency"]["fault_rate"] * d)
+    with pytest.raises(SystemExit):  # argparse rejects the choice and names the option
+        run_cli("amat", "sqlite", "--fault-model", "both")
+
+
 def test_amat_options_and_lackey_file(tmp_path, run_cli):
     # a small lackey text file: a loop over 40 KiB with stores
     lines = ["==1== Lackey"]
@@ -139,4 +158,4 @@ def test_paging_page_bad_link_parameter_is_named_and_ignored():
     at.run()
     assert not at.exception
     assert any("tlb_entries" in w.value for w in at.warning)
-    assert at.session_state["pg.tlb_entries"] == 64  # the default stays
+    assert int(at.session_state["pg.tlb_entries"]) == 64  # the default stays (a whole-number text input)

@@ -20,18 +20,18 @@ def _notes(at) -> list[str]:
 
 # ----------------------------------------------------------------------------- the helpers
 def test_param_help_shows_the_kind_and_source_from_the_registry():
-    h = param_help("memext.base_ns_per_ref", "Time per reference.")
-    assert h.startswith("Time per reference.") and f"[{ASSUMED}: " in h and "Default 1 ns" in h
-    assert param("memext.base_ns_per_ref").provenance.source in h
-    assert f"[{DERIVED}: " in param_help("memext.fault_overhead_ns")
+    h = param_help("memext.eviction_buffer_pages", "Buffer.")
+    assert h.startswith("Buffer.") and f"[{ASSUMED}: " in h and "Default 256 pages" in h
+    assert param("memext.eviction_buffer_pages").provenance.source in h
+    assert f"[{DERIVED}: " in param_help("memext.fault_overhead_paper_ns")
     assert f"[{PUBLISHED}: " in params_help(["memext.submit_ns"], "x")
 
 
 def test_a_value_changed_on_the_page_is_user_defined_not_the_registry_kind():
-    assert resolve("memext.fault_overhead_ns")["kind"] == DERIVED
-    changed = resolve("memext.fault_overhead_ns", {"memext.fault_overhead_ns": 2000.0})
+    assert resolve("memext.fault_overhead_paper_ns")["kind"] == DERIVED
+    changed = resolve("memext.fault_overhead_paper_ns", {"memext.fault_overhead_paper_ns": 2000.0})
     assert changed["kind"] == USER_DEFINED and "default 5062" in changed["source"]
-    same = resolve("memext.fault_overhead_ns", {"memext.fault_overhead_ns": 5062.0})
+    same = resolve("memext.fault_overhead_paper_ns", {"memext.fault_overhead_paper_ns": 5062.0})
     assert same["kind"] == DERIVED
     assert [r["key"] for r in unverified(["memext.submit_ns", "device:hdd-7200.avg_seek_ns"])] == [
         "device:hdd-7200.avg_seek_ns"]
@@ -39,7 +39,7 @@ def test_a_value_changed_on_the_page_is_user_defined_not_the_registry_kind():
 
 def test_csv_export_header_names_provenance_stays_parseable_and_formula_safe():
     df = pd.DataFrame({"x": [1.5, 2.0], "label": ["=cmd()", "ok"]})
-    keys = ["memext.fault_overhead_ns", "device:hdd-7200.avg_seek_ns", "file_cache.pagecache_read_4k_ns"]
+    keys = ["memext.fault_overhead_paper_ns", "device:hdd-7200.avg_seek_ns", "file_cache.pagecache_read_4k_ns"]
     text = csv_bytes(df, provenance=keys).decode()
     head = [line for line in text.splitlines() if line.startswith("#")]
     assert len(head) == 1 + len(keys) and text.startswith("# PCM Planner export")
@@ -54,8 +54,8 @@ def test_csv_export_header_names_provenance_stays_parseable_and_formula_safe():
 
 
 def test_export_header_marks_page_overrides():
-    lines = export_header(["memext.base_ns_per_ref"], {"memext.base_ns_per_ref": 2.5})
-    assert "= 2.5 ns: user-defined: set on the page (default 1: assumed)" in lines[1]
+    lines = export_header(["memext.eviction_buffer_pages"], {"memext.eviction_buffer_pages": 64})
+    assert "= 64 pages: user-defined: set on the page (default 256: assumed)" in lines[1]
 
 
 # ----------------------------------------------------------------------------- on the pages
@@ -79,16 +79,21 @@ def test_input_help_on_a_page_carries_the_kind():
     assert f"[{PUBLISHED}: seed 004" in at.number_input(key="be.io_stack_factor").help
 
 
-def test_memory_extension_page_flags_its_assumed_time_per_reference():
+def test_memory_extension_page_flags_its_measured_time_base_and_fault_cost():
+    from models.provenance import MEASURED
+
     at = AppTest.from_file(str(VIEWS / "memory_extension.py"), default_timeout=180)
     at.session_state["mx.references"] = 20_000
     at.session_state["mx.footprint_pages"] = 256
     at.run()
     assert not at.exception, [e.message for e in at.exception]
-    assert f"[{ASSUMED}: " in at.number_input(key="mx.base_ns_per_ref").help
-    assert f"[{DERIVED}: " in at.number_input(key="mx.fault_overhead_ns").help
-    notes = _notes(at)
-    assert notes and "DRAM-only run time per data memory reference" in notes[0] and "5062" in notes[0]
+    assert f"[{MEASURED}: " in at.number_input(key="mx.base_ns_per_ref").help
+    assert f"[{MEASURED}: " in at.number_input(key="mx.fault_overhead_ns").help
+    assert f"[{DERIVED}: " in at.checkbox(key="mx.paper_fault_cost").help
+    assert f"[{ASSUMED}: " in at.number_input(key="mx.eviction_buffer_pages").help
+    notes = _notes(at)  # only the assumed eviction buffer is flagged: time base and fault cost are measured
+    assert notes and "eviction buffer in DRAM" in notes[0]
+    assert "DRAM-only run time per data memory reference" not in notes[0]
 
 
 def test_device_catalogue_page_shows_the_kind_of_every_value():

@@ -19,7 +19,7 @@ def test_workload_page_threads_change_changes_throughput():
     at.run()
     assert not at.exception
     before = at.dataframe[0].value.copy()
-    at.number_input(key="wl.threads").set_value(1).run()
+    at.text_input(key="wl.threads").input("1").run()
     assert not at.exception
     after = at.dataframe[0].value
     num = before.select_dtypes("number").columns

@@ -11,6 +11,9 @@ PAGE = str(ROOT / "app" / "views" / "write_cache.py")
 
 
 def test_write_cache_page_renders_and_reacts():
+    from app.components.tables import human_label
+
+    fill, traffic = human_label("hdd_fill_sectors"), human_label("traffic_rate")  # the grid's headers
     at = AppTest.from_file(PAGE, default_timeout=300)
     at.session_state["wc.n_requests"] = 20_000
     at.run()
@@ -22,16 +25,18 @@ def test_write_cache_page_renders_and_reacts():
     assert not at.exception
     df = at.dataframe[0].value
     assert df.policy.tolist() == ["none", "lru", "lru", "halo", "halo"]  # no cache: one run, any size
-    lru_block = df.set_index("policy").loc["lru", "traffic_rate"].tolist()
-    at.radio(key="wc.lru_granularity").set_value("sector").run()
+    sector = df.set_index("policy")
+    assert (sector.loc["lru", fill] == 0).all()  # default: HALO's like for like, no fill
+    assert (sector.loc["lru", traffic] <= 1).all()
+    at.radio(key="wc.lru_granularity").set_value("block").run()
     assert not at.exception
-    df = at.dataframe[0].value.set_index("policy")
-    assert (df.loc["lru", "hdd_fill_sectors"] == 0).all()
-    assert df.loc["lru", "traffic_rate"].tolist() != lru_block  # tpce preset: 31 % partial written blocks
+    block = at.dataframe[0].value.set_index("policy")
+    assert (block.loc["lru", fill] > 0).all()  # tpce preset: 31 % partial written blocks
+    assert (block.loc["lru", traffic].to_numpy() > sector.loc["lru", traffic].to_numpy()).all()
     at.text_input(key="wc.sizes_mb").set_value("2, 1, 2").run()  # repeated size: one run
     assert not at.exception and len(at.dataframe[0].value) == 5
     at.text_input(key="wc.sizes_mb").set_value("-1").run()
-    assert any("sizes_mb" in e.value for e in at.error)
+    assert any("cache sizes in MB" in e.value for e in at.error)
 
 
 def test_halo_constants_take_the_models_bounds():

@@ -14,7 +14,7 @@ def test_cli_mrc_contract(run_cli):
     rc, out, err = run_cli("mrc", "mqsim:tpcc-small", "--sizes", "10,100,1000")
     assert rc == 0, err
     df = pd.read_csv(io.StringIO(out))
-    assert list(df.columns) == ["cache_blocks", "hit_ratio", "byte_hit_ratio"]
+    assert list(df.columns) == ["cache_blocks", "hit_ratio", "byte_hit_ratio", "method"]
     acc = split_blocks(load("mqsim:tpcc-small"), 4096)
     exact = hit_ratio_curve(acc.block, sizes=[10, 100, 1000])
     np.testing.assert_allclose(df.hit_ratio, exact.hit_ratio, rtol=1e-9)

@@ -9,6 +9,8 @@ a traceback. Plus the model-input reproducers of the issue.
 from __future__ import annotations
 
 import argparse
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -26,6 +28,9 @@ BASE = {
     "memext": ["lackey:sqlite", "--max-requests", "3000"],
     "mrc": ["mqsim:tpcc-small", "--points", "5", "--max-requests", "2000"],
     "rank": ["--trace", "mqsim:tpcc-small", "--personality", "varmail", "--requests", "500"],
+    "sensitivity": ["hdd", "--samples", "64"],
+    "sweep": [str(Path(__file__).with_name("sweep_tiny.toml")), "--scheduler", "serial", "--no-progress", "--out",
+              str(Path(tempfile.gettempdir()) / "pcm-planner-fuzz-sweep" / "r.parquet")],
     "trace-stats": ["mqsim:tpcc-small", "--max-requests", "2000"],
     "validate": ["--claim", "none-such"],
     "wear": ["mqsim:tpcc-small", "--max-requests", "2000"],
@@ -154,7 +159,8 @@ def test_breakeven_never_pays_is_said_in_a_column(run_cli):
     assert out.splitlines() == ["t_ns,T_ns,Tm_ns,n_star,hits_required,verdict",
                                 "100,100,160,,,never pays: storage is as fast as the cache (T <= t)"]
     rc, out, _ = run_cli("breakeven", "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "160")
-    assert out.splitlines() == ["t_ns,T_ns,Tm_ns,n_star,hits_required", "100,130,160,2,2"]  # README contract
+    # README contract; the verdict column is always present (issue 20)
+    assert out.splitlines() == ["t_ns,T_ns,Tm_ns,n_star,hits_required,verdict", "100,130,160,2,2,pays after 2 hits"]
 
 
 def test_trace_crash_reproducers_exit_2(tmp_path, run_cli):

@@ -27,3 +27,29 @@ def test_cli_hdd_validate(run_cli, tmp_path):
     trace.write_text("")
     rc, _, err = run_cli("hdd", "validate", "--drive", tmp_path / "ibm18es")
     assert rc == 2 and "has no requests" in err
+
+
+def test_cli_hdd_coverage_and_split(run_cli):
+    import io
+
+    import pandas as pd
+
+    from models.storage.hdd import PARAMETERS
+
+    rc, out, err = run_cli("hdd", "coverage")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out), keep_default_na=False)
+    assert list(df.columns) == ["block", "parameter", "status", "values", "note", "field"]
+    assert len(df) == len(PARAMETERS)
+    rc, out, err = run_cli("hdd", "coverage", "--drive", "atlas10k")
+    assert rc == 0, err
+    one = pd.read_csv(io.StringIO(out)).set_index("parameter")
+    assert not one.loc["Buffer continuous read", "modelled"] and one.loc["Block count", "modelled"]
+    rc, out, err = run_cli("hdd", "split", "--drive", "dec_rz26")
+    assert rc == 0, err
+    sp = pd.read_csv(io.StringIO(out))
+    assert list(sp.columns) == ["drive", "part", "requests", "share", "mean_measured_ms", "mean_predicted_ms",
+                                "demerit_ms"]
+    assert sp.part.tolist()[:3] == ["all", "reads", "writes"]
+    rc, _, err = run_cli("hdd", "split")
+    assert rc == 2 and "--drive is required" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def _lackey(path):
     lines = []
@@ -39,4 +41,34 @@ def test_cli_memext_columns_contract(tmp_path, run_cli):
     rc, out, err = run_cli("memext", _lackey(tmp_path / "t.lackey"), "--policy", "age")
     assert rc == 0, err
     assert out.splitlines()[0] == ("trace,device,dram_frac,dram_pages,footprint_pages,references,faults,"
-                                   "full_misses,partial_misses,writebacks,time_ns,slowdown")
+                                   "full_misses,partial_misses,writebacks,time_ns,slowdown,bound,base_ns_per_ref")
+
+
+def test_cli_memext_measured_defaults_and_paper_fault_cost(tmp_path, run_cli):
+    import io
+
+    import pandas as pd
+
+    from models.memory.measured import ns_per_ref
+    from models.provenance import param
+
+    f = _lackey(tmp_path / "t.lackey")
+    runs = {}
+    for extra in ([], ["--fault-cost", "paper"], ["--fault-overhead-ns", "0"], ["--eviction-buffer-pages", "0"]):
+        rc, out, err = run_cli("memext", f, "--device", "pcm", *extra)
+        assert rc == 0, err
+        runs[" ".join(extra)] = pd.read_csv(io.StringIO(out)).iloc[0]
+    d, paper, zero = runs[""], runs["--fault-cost paper"], runs["--fault-overhead-ns 0"]
+    assert d["base_ns_per_ref"] == param("memext.base_ns_per_ref").value  # a file: the registry median
+    assert d["faults"] == paper["faults"] == zero["faults"] == 400 and d["bound"] in ("fault", "bandwidth", "compute")
+    # with microsecond fault costs both runs are fault-bound: their times differ by faults x the difference
+    meas, pap = param("memext.fault_overhead_ns").value, param("memext.fault_overhead_paper_ns").value
+    assert d["bound"] == paper["bound"] == "fault"
+    assert d["time_ns"] - paper["time_ns"] == pytest.approx(400 * (meas - pap), rel=1e-9)
+    assert zero["time_ns"] < min(d["time_ns"], paper["time_ns"])
+    # a bundled trace of a timed program uses its own measured time base
+    rc, out, err = run_cli("memext", "lulesh", "--max-requests", "20000", "--device", "pcm")
+    assert rc == 0, err
+    assert pd.read_csv(io.StringIO(out))["base_ns_per_ref"].iloc[0] == pytest.approx(ns_per_ref("lulesh"))
+    rc, _, err = run_cli("memext", f, "--eviction-buffer-pages", "-1")
+    assert rc == 2 and "--eviction-buffer-pages" in err

@@ -35,3 +35,19 @@ def test_workload_cli_several_configs_and_raw(run_cli):
 def test_workload_cli_bad_input_exits_2(run_cli, bad):
     rc, _, err = run_cli("workload", "--personality", "varmail", *bad)
     assert rc == 2 and "Traceback" not in err, bad
+
+
+def test_workload_default_configs_are_the_papers_five_plus_pcm_dax(run_cli):
+    import io
+
+    import pandas as pd
+
+    from models.storage import workload as wf
+
+    rc, out, err = run_cli("workload", "--personality", "varmail", "--threads", "4")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    assert df.config.tolist() == ["pcm-hdd", "pcm-ssd", "pcm-dram", "hdd", "ssd", "pcm-dax"]
+    assert tuple(df.config[:5]) == wf.PAPER_CONFIGS
+    ops = df.set_index("config")["ops_per_s"]
+    assert ops["pcm-dram"] >= ops["pcm-ssd"] * (1 - 1e-9) >= ops["pcm-hdd"] * (1 - 1e-9)

@@ -12,11 +12,11 @@ def test_cli_writecache(run_cli, tmp_path):
     out = out.strip().splitlines()
     assert out[0] == "policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes"
     assert [r.split(",")[:2] for r in out[1:]] == [["halo", "4"], ["lru", "4"], ["none", "0"]]
-    rc, sector, err = run_cli("writecache", "mqsim:tpcc-small", "--policy", "lru", "--cache-mb", "4",
-                              "--lru-granularity", "sector")
+    rc, block, err = run_cli("writecache", "mqsim:tpcc-small", "--policy", "lru", "--cache-mb", "4",
+                             "--lru-granularity", "block")
     assert rc == 0, err
-    sector = sector.strip().splitlines()[1].split(",")
-    block = out[2].split(",")
+    block = block.strip().splitlines()[1].split(",")
+    sector = out[2].split(",")  # the default LRU: sector granularity
     assert float(sector[2]) < float(block[2])  # tpcc-small: 57 % partial written blocks, fills cost traffic
     with pytest.raises(SystemExit):
         run_cli("writecache", "mqsim:tpcc-small", "--lru-granularity", "page")
@@ -46,3 +46,28 @@ def test_cli_writecache_default_sizes_are_the_papers_scaled(run_cli):
     req = wc.prepare_requests(load("mqsim:tpcc-small"))
     assert (df.policy == "halo").all()
     assert df.cache_mb.tolist() == pytest.approx(wc.scaled_cache_sizes_mb(wc.footprint_bytes(req)).tolist(), rel=1e-9)
+
+
+def test_cli_writecache_default_lru_never_moves_more_than_no_cache_on_writes(run_cli, tmp_path):
+    """Issue 14: on a write-only trace of partial-block writes the default LRU's traffic rate is at most
+    no cache's (1); the block-fill LRU (an option) exceeds it."""
+    import io
+
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    off = rng.integers(0, 4000, 300) * 512
+    rows = "\n".join(f"{k},W,{o},1024" for k, o in enumerate(off.tolist()))
+    f = tmp_path / "w.csv"
+    f.write_text("time,op,offset,size\n" + rows + "\n")
+    common = ("writecache", f, "--trace-format", "csv", "--size-col", "size", "--offset-col", "offset",
+              "--op-col", "op", "--op-map", "R=read,W=write", "--policy", "lru", "--policy", "none",
+              "--cache-mb", "0.05")
+    rc, out, err = run_cli(*common)
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out)).set_index("policy")
+    assert df.loc["none", "traffic_rate"] == 1.0 and 0 < df.loc["lru", "traffic_rate"] <= 1.0
+    rc, out, err = run_cli(*common, "--lru-granularity", "block")
+    assert rc == 0, err
+    assert pd.read_csv(io.StringIO(out)).set_index("policy").loc["lru", "traffic_rate"] > 1.0

@@ -19,6 +19,7 @@ import pytest
 
 import models
 from models._base import ModelInput
+from tests import ROOT
 
 NON_NEGATIVE_SUFFIXES = ("_ns", "_us", "_ms", "_s", "_bytes", "_mb", "_gb", "_kb", "_years", "_MBps", "_mbps",
                          "_per_cell", "_entries", "_blocks", "_count", "_size")
@@ -97,7 +98,17 @@ def _examples():
         "models.endurance.lifetime.LifetimeInputs": lambda: lifetime.LifetimeInputs(
             capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9),
         "models.storage.workload.configs.StorageConfig": lambda: workload.get_config("pcm-dax"),
+        "models.sweep.spec.TraceEntry": lambda: _sweep_example().traces[0],
+        "models.sweep.spec.ModelEntry": lambda: _sweep_example().models[0],
+        "models.sweep.spec.SweepSpec": _sweep_example,
     }
+
+
+def _sweep_example():
+    """The documented example sweep spec (docs/sweep_example.toml), as the CLI reads it."""
+    from models.sweep.spec import load_spec
+
+    return load_spec(ROOT / "docs" / "sweep_example.toml")
 
 
 EXAMPLES = _examples()

@@ -23,8 +23,9 @@ profile calibrated on a catalogue HDD.
 
 Modules: :mod:`.disksim` (parameter files), :mod:`.spec` (drive description, loading),
 :mod:`.seek` (seek curve and fit), :mod:`.layout` (LBN mapping), :mod:`.service`
-(service-time simulator), :mod:`.validation` (demerit, measured traces), :mod:`.stream`
-(stream throughput). Validation results per drive and the remaining gaps:
+(service-time simulator), :mod:`.validation` (demerit, its split by request type and cache
+outcome, measured traces), :mod:`.stream` (stream throughput), :mod:`.coverage` (every DiskSim
+parameter: honoured or ignored, and why). Validation results per drive and the remaining gaps:
 ``docs/models/hdd.md``.
 
 References
@@ -39,6 +40,13 @@ References
    ~100 MB/s sequential and ~0.5 MB/s for small random requests.
 """
 
+from models.storage.hdd.coverage import (
+    PARAMETERS,
+    ParamCoverage,
+    coverage_table,
+    drive_coverage,
+    file_parameters,
+)
 from models.storage.hdd.disksim import parse_disksim, read_seek_file
 from models.storage.hdd.layout import (
     ZoneTables,
@@ -48,7 +56,12 @@ from models.storage.hdd.layout import (
     zone_tables,
 )
 from models.storage.hdd.seek import SeekFit, fit_seek_curve, seek_time_ms
-from models.storage.hdd.service import ReadSegment, controller_overhead_ms, predict_service_ms
+from models.storage.hdd.service import (
+    ReadSegment,
+    controller_overhead_ms,
+    predict_service_detail,
+    predict_service_ms,
+)
 from models.storage.hdd.spec import (
     SECTOR_BYTES,
     DriveSpec,
@@ -65,7 +78,9 @@ from models.storage.hdd.validation import (
     DriveValidation,
     ValidationTrace,
     cdf_demerit_ms,
+    demerit_split,
     read_validation_trace,
+    split_table,
     validate_drive,
     validation_table,
 )
@@ -95,6 +110,14 @@ __all__ = [
     "platter_position",
     "controller_overhead_ms",
     "predict_service_ms",
+    "predict_service_detail",
+    "demerit_split",
+    "split_table",
+    "PARAMETERS",
+    "ParamCoverage",
+    "coverage_table",
+    "drive_coverage",
+    "file_parameters",
     "cdf_demerit_ms",
     "read_validation_trace",
     "validate_drive",

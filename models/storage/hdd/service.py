@@ -51,7 +51,7 @@ from models.storage.hdd.seek import seek_time_ms
 if TYPE_CHECKING:
     from models.storage.hdd.spec import DriveSpec
 
-__all__ = ["ReadSegment", "controller_overhead_ms", "predict_service_ms"]
+__all__ = ["ReadSegment", "controller_overhead_ms", "predict_service_ms", "predict_service_detail"]
 
 
 @dataclass(eq=False, slots=True)
@@ -141,6 +141,7 @@ class _Drive:
         self.write_back = cache_enabled and spec.fast_write_level >= 1
         self.pending_end, self.pending_done = -1, -1.0  # background write: last block [LBN], end [ms]
         self._seek_memo: dict[int, float] = {}
+        self.hit = np.zeros(len(req.is_write), dtype=bool)  # served by the drive's buffer (read hit, write-back)
 
     # mechanism ------------------------------------------------------------------------
     def seek_ms(self, dist: int) -> float:
@@ -176,6 +177,7 @@ class _Drive:
         bus = self.req.nblocks[i] * self.spec.bus_write_ms_per_block
         self.segments = [g for g in self.segments if not g.overlaps(s, e)]
         if self.write_back:
+            self.hit[i] = True
             return self._write_back(i, t, s, e, bus)
         return self._write_through(i, t, s, bus)
 
@@ -229,6 +231,7 @@ class _Drive:
             filled = g.filled_at(t)
             if g.serves(s, e, filled):
                 g.last_used = i
+                self.hit[i] = True
                 return self._read_hit(t, e, bus, g, filled)
         return self._read_miss(i, t, s, e, bus)
 
@@ -310,6 +313,41 @@ def _check_requests(spec: DriveSpec, is_write, lbn, nblocks, think_ms):
     return w, lb, nb, think
 
 
+def predict_service_detail(
+    spec: DriveSpec,
+    is_write,
+    lbn,
+    nblocks,
+    think_ms=None,
+    *,
+    rotation: Literal["clock", "expected"] = "clock",
+    cache_enabled: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(service time [ms], served by the buffer [bool]) of each request of a closed-loop stream.
+
+    As :func:`predict_service_ms`; the second array is True for a read served from a read-cache
+    segment (a hit, DiskSim's "Read hit over.") and for a write-back write (immediately reported,
+    DiskSim's "Write hit over."), False for media reads and write-through writes.
+
+    >>> from models.storage.hdd import load_drive
+    >>> t, hit = predict_service_detail(load_drive("ibm18es"), [False, False], [1000, 1004], [4, 4], [10.0, 10.0])
+    >>> hit.tolist()
+    [False, True]
+    """
+    w, lb, nb, think = _check_requests(spec, is_write, lbn, nblocks, think_ms)
+    n = len(w)
+    if n == 0:
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    drive = _Drive(spec, _locate(spec, w, lb, nb), rotation, cache_enabled)
+    out = np.empty(n)
+    t = 0.0  # arrival time of the current request [ms]
+    for i in range(n):
+        done = drive.serve(i, t)
+        out[i] = done - t
+        t = done + think[i]
+    return out, drive.hit
+
+
 def predict_service_ms(
     spec: DriveSpec,
     is_write,
@@ -364,15 +402,5 @@ def predict_service_ms(
     >>> bool(t[0] > 1.0 and t[1] < 1.0)   # miss, then a read-ahead hit
     True
     """
-    w, lb, nb, think = _check_requests(spec, is_write, lbn, nblocks, think_ms)
-    n = len(w)
-    if n == 0:
-        return np.zeros(0)
-    drive = _Drive(spec, _locate(spec, w, lb, nb), rotation, cache_enabled)
-    out = np.empty(n)
-    t = 0.0  # arrival time of the current request [ms]
-    for i in range(n):
-        done = drive.serve(i, t)
-        out[i] = done - t
-        t = done + think[i]
-    return out
+    return predict_service_detail(spec, is_write, lbn, nblocks, think_ms, rotation=rotation,
+                                  cache_enabled=cache_enabled)[0]

@@ -110,9 +110,9 @@ class DriveSpec(ModelInput):
     cache_segments: int = Field(default=0, ge=0, le=256, description="read-cache segments (0 = no cache)")
     segment_blocks: int = Field(default=0, ge=0, description="segment size [blocks]")
     max_readahead_blocks: int = Field(default=0, ge=0, description="maximum read-ahead [blocks]")
-    readahead_to_track_end: bool = Field(default=False, description="track buffer: read-ahead after a miss "
-                                         "stops at the end of the track holding the request's last block "
-                                         "(set when a segment holds no more than one track)")
+    readahead_to_track_end: bool = Field(default=False, description="read-ahead after a miss stops at the end "
+                                         "of the track holding the request's last block (DiskSim 'Buffer "
+                                         "continuous read = 1', BUFFER_READ_UNTIL_TRACK_END)")
     fast_write_level: int = Field(default=0, ge=0, le=2, description="0 = write-through, >= 1 = write-back")
     # SCSI bus phases (DiskSim disk controller); all zero = the drive keeps the bus, no phase overheads
     never_disconnect: bool = Field(default=False, description="'Never disconnect': the drive holds the bus for "
@@ -285,10 +285,14 @@ def _controller(specs: dict, name: str, zones: list[Zone], sp: str) -> dict:
     bus_r, bus_w = (bulk, bulk) if bulk > 0 else _OLD_BUS_MS.get(name, (0.0, 0.0))
     caching = _num(specs, "Enable caching in buffer", sp, 0.0) > 0
     segment = int(_num(specs, "Segment size (in blks)", sp, 0.0))
-    # a segment no larger than one track is a track buffer: the measured dec_rz26 trace (57-block
-    # segments, 57 data blocks per track) hits on 96 % of sequential reads that stay on the
-    # previous request's last track and on 10 % of those that cross its end (docs/models/hdd.md)
-    track_buffer = bool(zones) and 0 < segment <= min(z.blocks_per_track - z.spare_sectors_per_track for z in zones)
+    # DiskSim "Buffer continuous read": 0 no read-ahead (DiskSim forces the maximum read-ahead to
+    # the minimum), 1 read until the end of the track, 2 the cylinder, 3 the segment, 4 DEC's
+    # prefetch scheme; 2 and 4 are read as 3 (the coverage table, models.storage.hdd.coverage)
+    contread = int(_num(specs, "Buffer continuous read", sp, 3.0))
+    track_buffer = contread == 1
+    max_ra = int(_num(specs, "Maximum read-ahead (blks)", sp, 0.0))
+    if contread == 0:
+        max_ra = min(max_ra, int(_num(specs, "Minimum read-ahead (blks)", sp, 0.0)))
     return dict(
         read_hit_after_read_ms=_num(specs, "Read hit over. after read", sp),
         read_hit_after_write_ms=_num(specs, "Read hit over. after write", sp),
@@ -307,7 +311,7 @@ def _controller(specs: dict, name: str, zones: list[Zone], sp: str) -> dict:
         write_low_water=_num(specs, "Low (write) water mark", sp, 0.0),
         cache_segments=int(_num(specs, "Number of buffer segments", sp, 0.0)) if caching else 0,
         segment_blocks=segment,
-        max_readahead_blocks=int(_num(specs, "Maximum read-ahead (blks)", sp, 0.0)),
+        max_readahead_blocks=max_ra,
         readahead_to_track_end=track_buffer,
         fast_write_level=int(_num(specs, "Fast write level", sp, 0.0)),
         never_disconnect=_num(specs, "Never disconnect", sp, 0.0) > 0,

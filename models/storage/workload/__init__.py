@@ -12,7 +12,7 @@ step:
 3. :mod:`~models.storage.workload.demands` -- the service demand of every flowop on the CPU,
    device, host and journal stations, one small function per flowop kind, built from the
    measured costs of :mod:`~models.storage.workload.costs` (system calls, page-cache hit
-   ratio by Che's approximation, jbd2 commit);
+   ratio by Che's approximation, jbd2 commit, the kernel flusher's dirty write-back);
 4. :mod:`~models.storage.workload.mva` -- exact Mean Value Analysis of the closed network
    (one customer per thread, think time 0);
 5. :mod:`~models.storage.workload.group_commit` -- concurrent fsyncs sharing one jbd2
@@ -42,8 +42,10 @@ References
 from models.storage.filebench import Workload, load_workload
 from models.storage.workload.configs import (
     CPU_CORES_PAPER,
+    HEADLINE_CONFIGS,
     HOST_MEMORY_BYTES,
     PAGE_CACHE_BYTES,
+    PAPER_CONFIGS,
     VIRT_PER_OP_NS,
     StorageConfig,
     config_names,
@@ -54,6 +56,8 @@ from models.storage.workload.costs import (
     hit_ratio,
     journal_commit_ns,
     metadata_latency,
+    writeback_share,
+    writeback_shares,
 )
 from models.storage.workload.demands import FLOWOP_DEMANDS, STATIONS, flowop_demands
 from models.storage.workload.fit import (
@@ -77,6 +81,10 @@ from models.storage.workload.personalities import (
 )
 
 __all__ = [
+    "PAPER_CONFIGS",
+    "HEADLINE_CONFIGS",
+    "writeback_share",
+    "writeback_shares",
     "CPU_CORES_PAPER",
     "PAGE_CACHE_BYTES",
     "HOST_MEMORY_BYTES",

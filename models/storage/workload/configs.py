@@ -3,7 +3,10 @@
 A :class:`StorageConfig` says how a file workload reaches its data: ext4 with the page cache
 over a block device (``mode="pagecache"``) or ext4-DAX on a byte-addressable device
 (``mode="dax"``), optionally inside a VM whose virtual PCM is a file on a host device (the
-paper's PCM-DRAM / PCM-SSD / PCM-HDD emulation).
+paper's PCM-DRAM / PCM-SSD / PCM-HDD emulation: the guest's DAX accesses go through the
+host's mapping of that file, so host memory, the host device and the host's dirty
+write-back count; see :mod:`~models.storage.workload.demands`). :data:`PAPER_CONFIGS` are
+the paper's five cases, :data:`HEADLINE_CONFIGS` add native ext4-DAX on PCM.
 
 Constants and their sources
 ---------------------------
@@ -38,6 +41,8 @@ from models.devices import DeviceProfile, get_device
 from models.provenance import param
 
 __all__ = [
+    "PAPER_CONFIGS",
+    "HEADLINE_CONFIGS",
     "CPU_CORES_PAPER",
     "PAGE_CACHE_BYTES",
     "HOST_MEMORY_BYTES",
@@ -98,6 +103,12 @@ def _configs() -> dict[str, StorageConfig]:
              virt_per_op_ns=VIRT_PER_OP_NS, host_device=get_device("hdd-7200")),
     ]
     return {c.name: c for c in out}
+
+
+#: Seed 000's five cases (Fig. 2(a)): PCM emulated on a file on HDD / SSD / DRAM, page-cached HDD / SSD.
+PAPER_CONFIGS: tuple[str, ...] = ("pcm-hdd", "pcm-ssd", "pcm-dram", "hdd", "ssd")
+#: The headline comparison: the paper's five plus native ext4-DAX on a real PCM device (not in the paper).
+HEADLINE_CONFIGS: tuple[str, ...] = (*PAPER_CONFIGS, "pcm-dax")
 
 
 def config_names() -> list[str]:

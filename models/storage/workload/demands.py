@@ -13,7 +13,8 @@ writes to the fsyncs that follow them.
     i.e. read-ahead turns a whole-file read into one request);
   - write / append of ``c`` bytes: CPU = measured ``pwrite()`` into the page cache;
     device = write-back under pressure: the evicted share (= miss ratio) of the written
-    bytes is written back, one device write per flowop;
+    bytes is written back, one device write per flowop; the rest stays dirty until an
+    fsync or the kernel flusher writes it (dirty write-back, below);
   - fsync: caller CPU = the measured ext4 fsync path
     (:func:`~models.storage.workload.costs.fsync_costs`); device = the file's still-dirty
     bytes in one write; journal = one jbd2 commit
@@ -33,9 +34,29 @@ writes to the fsyncs that follow them.
     measured caller CPU and a group-committed jbd2 commit. ext4-DAX still journals
     metadata; file data written by ``write()`` is already flushed;
   - optional virtualisation (the paper's PCM-DRAM / PCM-SSD / PCM-HDD emulation):
-    ``virt_per_op_ns`` per data or sync call on the CPU, and the host-side faults of the
-    vPCM backing file (share ``1 - host_memory / footprint``, one host-device access of
-    the request each) on the host station.
+    ``virt_per_op_ns`` per data or sync call on the CPU; the vPCM is the host file mapped
+    into the guest, so every DAX access goes through the host's mapping of it: reads fault
+    from the host device when the page is not in host memory (share
+    ``1 - host_memory / footprint``, one host-device access of the request each), and
+    every written byte dirties a host page that the host's flusher writes back to the host
+    device (a guest fsync on DAX flushes CPU caches only, it does not reach the host file).
+    Both go on the host station. A vPCM file on DRAM (PCM-DRAM) has no host device.
+
+*Dirty write-back* (``writeback_device_ns`` / ``writeback_host_ns``): the dirty bytes of
+a file not written by an fsync are left to the kernel flusher when the file is closed
+(or reopened, or at the end of the loop): one write of the file's dirty bytes (the
+flusher writes an inode's pages together) on the device (guest page cache) or the host
+device (host mapping of the vPCM file). Files smaller than ``mb_stream_req`` blocks
+(packed next to each other) and a file set of one file (a log every thread appends to)
+are written back in one pass with their neighbours: they pay the streaming only, not a
+positioning each. Appends to a one-file set (a log) are kept apart (``writeback_log_*``):
+they always dirty new pages, while rewrites of the other files' pages before their
+write-back are absorbed (:func:`~models.storage.workload.costs.writeback_shares`). These columns hold the cost if *all* of it is
+written; :func:`models.storage.workload.fit.evaluate` scales them by the share the
+flusher writes within the run (:func:`~models.storage.workload.costs.writeback_share`:
+``dirty_expire_centisecs``, ``dirty_writeback_centisecs``, ``dirty_background_ratio``),
+a fixed point with the throughput. Files deleted before their write-back are not
+discounted (an upper bound).
 
 *Metadata* flowops (open, close, stat, create, delete) cost the same in both modes: the
 system-call latencies measured on tmpfs. ``hog`` costs ~1 ns per iteration of CPU
@@ -101,6 +122,12 @@ class Demand:
     journal_ns: float = 0.0
     commit_device_ns: float = 0.0
     packed_pos_ns: float = 0.0
+    writeback_device_ns: float = 0.0
+    writeback_host_ns: float = 0.0
+    writeback_bytes: float = 0.0
+    writeback_log_device_ns: float = 0.0
+    writeback_log_host_ns: float = 0.0
+    writeback_log_bytes: float = 0.0
     bytes: float = 0.0
     calls: float = 1.0
 
@@ -123,29 +150,70 @@ class _OpenFiles:
 
     fileset: dict = field(default_factory=dict)
     dirty: dict = field(default_factory=dict)
+    host_dirty: dict = field(default_factory=dict)
     meta_dirty: dict = field(default_factory=dict)
+    streamed: dict = field(default_factory=dict)
+    log: dict = field(default_factory=dict)
 
     def open(self, fd, fs: FileSet, *, created: bool) -> None:
         self.fileset[fd] = fs.name
         self.dirty[fd] = 0.0
+        self.host_dirty[fd] = 0.0
         self.meta_dirty[fd] = created
+
+    def left_to_flusher(self, fd, env: _Env) -> Demand:
+        """Write-back demand of the dirty bytes of ``fd`` handed to the flusher (all of them)."""
+        d, h = self.dirty.get(fd, 0.0), self.host_dirty.get(fd, 0.0)
+        self.dirty[fd] = self.host_dirty[fd] = 0.0
+        cfg = env.cfg
+        # packed small files and a single shared file (a log) are written back together with their
+        # neighbours in one pass: the positioning is shared, only the streaming is paid per file
+        shared_pos = self.streamed.get(fd, False)
+
+        def cost(dev, nbytes):
+            t = dev.transfer_ns(nbytes, write=True)
+            return t - dev.write_latency_ns if shared_pos else t
+
+        out = Demand(calls=0.0)
+        if d > 0:
+            out.writeback_device_ns = cost(cfg.device, d)
+            out.writeback_bytes += d
+        if h > 0 and cfg.host_device is not None:
+            out.writeback_host_ns = cost(cfg.host_device, h)
+            out.writeback_bytes += h
+        if self.log.get(fd, False):  # appends to a one-file set: always new pages, nothing absorbed
+            out.writeback_log_device_ns, out.writeback_log_host_ns = out.writeback_device_ns, out.writeback_host_ns
+            out.writeback_log_bytes = out.writeback_bytes
+        return out
+
+
+_WB_FIELDS = ("writeback_device_ns", "writeback_host_ns", "writeback_bytes", "writeback_log_device_ns",
+              "writeback_log_host_ns", "writeback_log_bytes")
+
+
+def _with_flush(d: Demand, w: Demand) -> Demand:
+    for f in _WB_FIELDS:
+        setattr(d, f, getattr(d, f) + getattr(w, f))
+    return d
 
 
 Handler = Callable[[Flowop, FileSet, _Env, _OpenFiles], Demand]
 
 
 def _openfile(op, fs, env, files) -> Demand:
+    w = files.left_to_flusher(op.fd, env)  # a file still open on this fd is left behind
     files.open(op.fd, fs, created=False)
-    return Demand(cpu_ns=env.md["open"])
+    return _with_flush(Demand(cpu_ns=env.md["open"]), w)
 
 
 def _createfile(op, fs, env, files) -> Demand:
+    w = files.left_to_flusher(op.fd, env)
     files.open(op.fd, fs, created=True)
-    return Demand(cpu_ns=env.md["create"] - env.md["close"])
+    return _with_flush(Demand(cpu_ns=env.md["create"] - env.md["close"]), w)
 
 
 def _closefile(op, fs, env, files) -> Demand:
-    return Demand(cpu_ns=env.md["close"])
+    return _with_flush(Demand(cpu_ns=env.md["close"]), files.left_to_flusher(op.fd, env))
 
 
 def _stat(op, fs, env, files) -> Demand:
@@ -191,8 +259,12 @@ def _data(op, fs, env, files) -> Demand:
         if cfg.host_device is not None:
             host = env.host_fault * cfg.host_device.transfer_ns(nbytes, write=False)
     if write:
+        files.streamed[op.fd] = fs.entries <= 1 or fs.size_mean_bytes < MB_STREAM_REQ_BLOCKS * BLOCK
+        files.log[op.fd] = fs.entries <= 1
         if cfg.mode == "pagecache" and not sync_io:
             files.dirty[op.fd] = files.dirty.get(op.fd, 0.0) + (1.0 - env.pressure) * nbytes
+        if cfg.mode == "dax" and cfg.host_device is not None:
+            files.host_dirty[op.fd] = files.host_dirty.get(op.fd, 0.0) + nbytes
         files.meta_dirty[op.fd] = files.meta_dirty.get(op.fd, False) or op.kind != "write"
     return Demand(cpu_ns=cpu, device_ns=dev_ns, host_ns=host, bytes=nbytes, calls=calls)
 
@@ -267,7 +339,11 @@ def flowop_demands(workload: Workload, config: StorageConfig | str, *, zipf_alph
         One row per flowop (thread groups concatenated) with ``group``, ``instances``,
         ``flowop``, ``kind``, ``category``, ``bytes`` (data moved per execution),
         ``calls`` (system calls), ``cpu_ns``, ``device_ns``, ``host_ns``, ``journal_ns``,
-        ``commit_device_ns``, ``packed_pos_ns`` [ns per execution, ``iters`` included]
+        ``commit_device_ns``, ``packed_pos_ns``, ``writeback_device_ns``,
+        ``writeback_host_ns`` [ns per execution, ``iters`` included; the write-back columns
+        if the flusher wrote all of it], ``writeback_bytes`` (dirty bytes left to the
+        flusher [bytes]), the part of those three that is appends to a one-file set (a log:
+        ``writeback_log_device_ns``, ``writeback_log_host_ns``, ``writeback_log_bytes``)
         and the page-cache ``hit_ratio`` used.
 
     Examples
@@ -304,5 +380,12 @@ def flowop_demands(workload: Workload, config: StorageConfig | str, *, zipf_alph
                              category=op.category, bytes=d.bytes * it, calls=d.calls * it,
                              cpu_ns=d.cpu_ns * it, device_ns=d.device_ns * it, host_ns=d.host_ns * it,
                              journal_ns=d.journal_ns * it, commit_device_ns=d.commit_device_ns * it,
-                             packed_pos_ns=d.packed_pos_ns * it, hit_ratio=h))
+                             packed_pos_ns=d.packed_pos_ns * it,
+                             **{f: getattr(d, f) * it for f in _WB_FIELDS}, hit_ratio=h))
+        if rows and g.flowops:  # files still dirty at the end of the loop: left to the flusher there
+            last = rows[-1]
+            for fd in list(files.dirty) + [f for f in files.host_dirty if f not in files.dirty]:
+                w = files.left_to_flusher(fd, env)
+                for f in _WB_FIELDS:
+                    last[f] += getattr(w, f)
     return pd.DataFrame(rows)

@@ -5,7 +5,10 @@ closed network -- CPU with ``cpu_cores`` servers, device with ``device_servers``
 device with ``host_device_servers`` and the single-server jbd2 ``journal`` -- and solves it
 by exact MVA (:mod:`models.storage.workload.mva`) for 1..N threads, think time 0, every
 thread one customer running the flowop loop. Group commit
-(:mod:`models.storage.workload.group_commit`) is a fixed point at each thread count.
+(:mod:`models.storage.workload.group_commit`) is a fixed point at each thread count, and so
+is the share of the dirty data the kernel flusher writes back within the run
+(:func:`~models.storage.workload.costs.writeback_shares`: the dirtying rate follows the
+throughput, the throughput falls as more is written back).
 Throughput [ops/s] counts every flowop execution, as Filebench's "IO Summary" does;
 latency [ms] is per flowop:
 
@@ -31,11 +34,15 @@ import pandas as pd
 
 from models._base import ModelResult, results_frame
 from models.storage.filebench import MAX_THREADS, Workload, load_workload
-from models.storage.workload.configs import StorageConfig, get_config
+from models.storage.workload.configs import HEADLINE_CONFIGS, StorageConfig, get_config
+from models.storage.workload.costs import RUN_SECONDS, writeback_shares
 from models.storage.workload.demands import STATIONS, flowop_demands
-from models.storage.workload.group_commit import batched_demands, group_commit_batch
+from models.storage.workload.group_commit import group_commit_batch
 from models.storage.workload.mva import mva
 from models.storage.workload.personalities import PERSONALITIES, as_workload
+
+#: Relative tolerance of the write-back fixed point on the throughput [-].
+_WB_TOL = 1e-10
 
 __all__ = ["WorkloadResult", "evaluate", "IOSIZES", "sweep_threads", "sweep_iosize", "sweep_files", "compare"]
 
@@ -90,9 +97,73 @@ class WorkloadResult(ModelResult):
         return float(self.demands["hit_ratio"].iloc[0])
 
 
+def _secant_fixed_point(g, x0: float, rtol: float = _WB_TOL, iters: int = 12) -> float | None:
+    """``x = g(x)`` by the secant method from ``x0`` (> 0), or None when it does not converge.
+
+    >>> round(_secant_fixed_point(lambda x: 1.0 - 0.5 * x, 0.2), 6)
+    0.666667
+    """
+    xa = x0
+    ha = g(xa) - xa
+    if abs(ha) <= rtol * abs(xa):
+        return xa
+    xb = xa + ha
+    for _ in range(iters):
+        if not (np.isfinite(xb) and xb > 0):
+            return None
+        hb = g(xb) - xb
+        if abs(hb) <= rtol * abs(xb):
+            return xb
+        if hb == ha:
+            return None
+        xa, ha, xb = xb, hb, xb - hb * (xb - xa) / (hb - ha)
+    return None
+
+
+def _fixed_point(g, lo: float, hi: float, rtol: float = _WB_TOL) -> float:
+    """A root of ``g(x) = x`` between ``lo`` and ``hi``, given ``g(lo) >= lo`` and ``g(hi) <= hi``.
+
+    ``g(x)`` is the throughput the network reaches with the write-back shares of throughput
+    ``x``; with every share in [0, 1] it lies between the throughputs with everything
+    (``lo``) and nothing (``hi``) written back, so the bracket holds a root. Illinois regula
+    falsi, to a relative ``rtol``.
+
+    >>> round(_fixed_point(lambda x: 1.0 - 0.5 * x, 0.0, 1.0), 3)
+    0.667
+    """
+    a, b = lo, hi
+    ha, hb = g(a) - a, g(b) - b
+    if ha <= 0 or b <= a:
+        return a
+    if hb >= 0:
+        return b
+    side = 0
+    c = a
+    for _ in range(100):
+        c = (a * hb - b * ha) / (hb - ha)
+        hc = g(c) - c
+        if abs(hc) <= rtol * abs(c) or b - a <= rtol * abs(b):
+            return c
+        if hc > 0:
+            a, ha = c, hc
+            if side == 1:
+                hb *= 0.5
+            side = 1
+        else:
+            b, hb = c, hc
+            if side == -1:
+                ha *= 0.5
+            side = -1
+    return c
+
+
 def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: int | None = None,
-             zipf_alpha: float = 0.0) -> WorkloadResult:
+             zipf_alpha: float = 0.0, curve: bool = True) -> WorkloadResult:
     """Throughput [ops/s] and latency [ms] of ``workload`` on ``config`` for 1..threads threads.
+
+    With ``curve=False`` only the largest thread count is solved (the fixed points of group
+    commit and write-back at the other counts are skipped) and ``curve`` has that one row:
+    what the I/O-size and file-count sweeps need.
 
     Thread groups with different loops are merged into one class whose loop is their
     instance-weighted mix (exact for the single-group personalities of Table 1).
@@ -114,47 +185,104 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
     ops_per_loop = float((dem.groupby("group", sort=False).size() * weight).sum())
     servers = np.array([cfg.cpu_cores, cfg.device_servers, cfg.host_device_servers, 1], dtype=np.int64)
 
-    def rows_b(b: float) -> np.ndarray:  # per-flowop demands at batch b
-        return batched_demands(dem, b, cfg.cpu_cores)
-
-    D1 = (rows_b(1.0) * wrow[:, None]).sum(axis=0)
-    keep = D1 > 0
-    if not keep.any():
-        raise ValueError(f"{w.name}: the flowop loop does no file-system work")
     is_sync = (dem["category"] == "sync").to_numpy()
     batchable = bool((dem[["journal_ns", "commit_device_ns", "packed_pos_ns"]].to_numpy() > 0).any())
+    # dirty bytes left to the flusher per loop [bytes]: rewritable files and log appends
+    wb_log = float((dem["writeback_log_bytes"].to_numpy() * wrow).sum())
+    wb_files = float((dem["writeback_bytes"].to_numpy() * wrow).sum()) - wb_log
+    wb_memory = cfg.page_cache_bytes if cfg.mode == "pagecache" else cfg.host_memory_bytes
+    run_s = float(w.runtime_s) if w.runtime_s else RUN_SECONDS
+    written = sum(f.total_bytes for f in w.filesets.values() if f.entries > 1)
+    footprint = written if written > 0 else np.inf
+
+    # batched_demands(dem, b, cfg.cpu_cores, writeback=...), with the columns read once (called in hot loops)
+    cols = {c: dem[c].to_numpy(dtype=float) for c in ("cpu_ns", "device_ns", "host_ns", "journal_ns",
+                                                     "commit_device_ns", "packed_pos_ns", "writeback_device_ns",
+                                                     "writeback_host_ns", "writeback_log_device_ns",
+                                                     "writeback_log_host_ns")}
+    dev0 = cols["device_ns"] - cols["commit_device_ns"] - cols["packed_pos_ns"]
+    jour0 = cols["journal_ns"] + cols["commit_device_ns"]
+    wbd_f = cols["writeback_device_ns"] - cols["writeback_log_device_ns"]
+    wbh_f = cols["writeback_host_ns"] - cols["writeback_log_host_ns"]
+    lgroups = float(cfg.cpu_cores)
+
+    def rows_at(b: float, f: tuple[float, float]) -> np.ndarray:  # demands at batch b, write-back shares f
+        ff, fl = f
+        dev = (dev0 + cols["packed_pos_ns"] * min(b, lgroups) / b + ff * wbd_f
+               + fl * cols["writeback_log_device_ns"])
+        host = cols["host_ns"] + ff * wbh_f + fl * cols["writeback_log_host_ns"]
+        return np.column_stack([cols["cpu_ns"], dev, host, jour0 / b])
+
+    if not (rows_at(1.0, (1.0, 1.0)) * wrow[:, None]).sum(axis=0).any():
+        raise ValueError(f"{w.name}: the flowop loop does no file-system work")
+
+    def solve(m: int, f: tuple[float, float]):
+        """(batch, X [loops/ns], residence per station, demands per station) at m threads, shares f."""
+        D = (rows_at(1.0, f) * wrow[:, None]).sum(axis=0)
+        keep = D > 0
+        if not batchable:
+            res = mva(D[keep], servers[keep], m)
+            rk = np.zeros(len(STATIONS))
+            rk[keep] = res.residence_ns[-1]
+            return 1.0, float(res.throughput_per_ns[-1]), rk, D
+        return group_commit_batch(lambda b: rows_at(b, f), wrow, is_sync, servers, keep, m)
+
+    def shares_at(x_per_ns: float) -> tuple[float, float]:
+        loops_per_s = x_per_ns * 1e9
+        return writeback_shares(loops_per_s * wb_files, loops_per_s * wb_log, footprint, wb_memory, run_s)
+
     X = np.zeros(n)
     R = np.zeros(n)
     res_k = np.zeros((n, len(STATIONS)))
     batch = np.ones(n)
     Db = np.zeros((n, len(STATIONS)))
-    if not batchable:
-        res = mva(D1[keep], servers[keep], n)
+    wb = np.zeros((n, 2))
+    if wb_files + wb_log <= 0 and not batchable:
+        D = (rows_at(1.0, (0.0, 0.0)) * wrow[:, None]).sum(axis=0)
+        keep = D > 0
+        res = mva(D[keep], servers[keep], n)
         X[:] = res.throughput_per_ns
         R[:] = res.response_ns
         res_k[:, keep] = res.residence_ns
-        Db[:] = D1
+        Db[:] = D
     else:
-        for m in range(1, n + 1):
-            b, x, rk, dk = group_commit_batch(rows_b, wrow, is_sync, servers, keep, m)
-            batch[m - 1], X[m - 1], R[m - 1] = b, x, rk.sum()
+        x_prev = 0.0
+        for m in range(1 if curve else n, n + 1):
+            f = (0.0, 0.0)
+            if wb_files + wb_log > 0:
+                # the throughput x with x = X(shares(x)): secant from the last thread count's solution; if that
+                # fails, Illinois regula falsi between the throughputs with everything and with nothing written
+                # back (shares in [0, 1], so the root lies between them)
+                def g(x, m=m):
+                    return solve(m, shares_at(x))[1]
+
+                x = _secant_fixed_point(g, x_prev if x_prev > 0 else g(0.0))
+                if x is None:
+                    x = _fixed_point(g, solve(m, (1.0, 1.0))[1], solve(m, (0.0, 0.0))[1])
+                x_prev = x
+                f = shares_at(x)
+            b, x, rk, dk = solve(m, f)
+            batch[m - 1], X[m - 1], R[m - 1], wb[m - 1] = b, x, rk.sum(), f
             res_k[m - 1], Db[m - 1] = rk, dk
     Xl = X * 1e9  # loops per second
-    curve = pd.DataFrame({"threads": np.arange(1, n + 1), "ops_per_s": Xl * ops_per_loop,
-                          "latency_ms": R / ops_per_loop / 1e6, "loop_ms": R / 1e6, "commit_batch": batch})
-    util = np.zeros((n, len(STATIONS)))
-    util[:, keep] = (Xl[:, None] * Db[:, keep] / 1e9) / servers[keep][None, :]
+    table = pd.DataFrame({"threads": np.arange(1, n + 1), "ops_per_s": Xl * ops_per_loop,
+                          "latency_ms": R / ops_per_loop / 1e6, "loop_ms": R / 1e6, "commit_batch": batch,
+                          "writeback_share": wb[:, 0], "writeback_share_log": wb[:, 1]})
+    util = (Xl[:, None] * Db / 1e9) / servers[None, :]
     for i, s in enumerate(STATIONS):
-        curve[f"util_{s}"] = util[:, i]
+        table[f"util_{s}"] = util[:, i]
+    if not curve:
+        table = table.iloc[[-1]].reset_index(drop=True)
     stretch = np.ones(len(STATIONS))
-    stretch[keep] = res_k[-1, keep] / Db[-1, keep]
-    rows = rows_b(batch[-1])
+    last = Db[-1] > 0
+    stretch[last] = res_k[-1, last] / Db[-1, last]
+    rows = rows_at(batch[-1], (wb[-1, 0], wb[-1, 1]))
     br = dem[["group", "flowop", "kind", "category"]].copy()
     for i, s in enumerate(STATIONS):
         br[f"{s}_ms"] = rows[:, i] * stretch[i] / 1e6
     br["latency_ms"] = br[[f"{s}_ms" for s in STATIONS]].sum(axis=1)
     br["share"] = br["latency_ms"] * wrow / max(1e-300, float((br["latency_ms"] * wrow).sum()))
-    return WorkloadResult(workload=w.name, config=cfg.name, curve=curve, breakdown=br, demands=dem)
+    return WorkloadResult(workload=w.name, config=cfg.name, curve=table, breakdown=br, demands=dem)
 
 
 def _configs(configs) -> list:
@@ -195,7 +323,8 @@ def sweep_iosize(workload, configs, iosizes=IOSIZES, *, threads: int | None = No
     rows = []
     for c in _configs(configs):
         for s in iosizes:
-            r = evaluate(w.with_changes(iosize_bytes=float(s)), c, threads=threads, zipf_alpha=zipf_alpha)
+            r = evaluate(w.with_changes(iosize_bytes=float(s)), c, threads=threads, zipf_alpha=zipf_alpha,
+                         curve=False)
             rows.append(dict(workload=w.name, config=r.config, iosize_bytes=int(s), ops_per_s=r.ops_per_s,
                              latency_ms=r.latency_ms))
     return pd.DataFrame(rows)
@@ -211,21 +340,24 @@ def sweep_files(workload, configs, scales=(1.0, 0.1), *, threads: int | None = N
     rows = []
     for c in _configs(configs):
         for s in scales:
-            r = evaluate(w.with_changes(files_scale=float(s)), c, threads=threads, zipf_alpha=zipf_alpha)
+            r = evaluate(w.with_changes(files_scale=float(s)), c, threads=threads, zipf_alpha=zipf_alpha,
+                         curve=False)
             rows.append(dict(workload=w.name, config=r.config, files_scale=float(s),
                              nfiles=w.with_changes(files_scale=float(s)).main_fileset.entries,
                              ops_per_s=r.ops_per_s, latency_ms=r.latency_ms, hit_ratio=r.hit_ratio))
     return pd.DataFrame(rows)
 
 
-def compare(workloads=PERSONALITIES, configs=("hdd", "ssd", "pcm-block", "pcm-dax", "pcm-dram", "pcm-ssd", "pcm-hdd"),
-            *, threads: int | None = None, zipf_alpha: float = 0.0) -> pd.DataFrame:
+def compare(workloads=PERSONALITIES, configs=HEADLINE_CONFIGS, *, threads: int | None = None,
+            zipf_alpha: float = 0.0) -> pd.DataFrame:
     """Throughput of every workload on every configuration (Fig. 2(a)), with speedups vs HDD/SSD.
+
+    Default configurations: the paper's five and native PCM-DAX (:data:`HEADLINE_CONFIGS`).
 
     Columns ``workload, config, threads, ops_per_s, latency_ms`` and
     ``speedup_vs_hdd`` / ``speedup_vs_ssd`` when those configurations are included.
     """
-    results = [evaluate(w, c, threads=threads, zipf_alpha=zipf_alpha)
+    results = [evaluate(w, c, threads=threads, zipf_alpha=zipf_alpha, curve=False)
                for w in map(as_workload, workloads) for c in configs]
     cols = ["workload", "config", "threads", "ops_per_s", "latency_ms"]
     df = results_frame(results)[cols].copy() if results else pd.DataFrame(columns=cols)

@@ -41,7 +41,8 @@ __all__ = ["GATED_WAIT", "batched_demands", "group_commit_batch"]
 GATED_WAIT = param("workload.gated_wait").value
 
 
-def batched_demands(dem: pd.DataFrame, b: float, lgroups: int) -> np.ndarray:
+def batched_demands(dem: pd.DataFrame, b: float, lgroups: int, *,
+                    writeback: float | tuple[float, float] = 0.0) -> np.ndarray:
     """Per-flowop demands [ns] (rows x STATIONS) when ``b`` fsyncs share one jbd2 commit.
 
     The journal thread's work (``journal_ns``) and the commit's device writes
@@ -59,12 +60,22 @@ def batched_demands(dem: pd.DataFrame, b: float, lgroups: int) -> np.ndarray:
         fsyncs per commit [-], >= 1.
     lgroups : int
         ext4 locality groups (one per CPU) [-].
+    writeback : float or (float, float), keyword-only
+        Shares of the dirty data left to the flusher that it writes within the run [-]
+        (:func:`~models.storage.workload.costs.writeback_shares`): ``(files, log)``, or one
+        share for both. Adds the shares of ``writeback_device_ns`` to the device and of
+        ``writeback_host_ns`` to the host station (default 0: the flowops' own demands).
     """
     cd = dem["commit_device_ns"].to_numpy()
     pp = dem["packed_pos_ns"].to_numpy()
     dev = dem["device_ns"].to_numpy() - cd - pp + pp * min(b, float(lgroups)) / b
-    return np.column_stack([dem["cpu_ns"].to_numpy(), dev, dem["host_ns"].to_numpy(),
-                            (dem["journal_ns"].to_numpy() + cd) / b])
+    host = dem["host_ns"].to_numpy()
+    ff, fl = writeback if isinstance(writeback, tuple) else (writeback, writeback)
+    if (ff or fl) and "writeback_device_ns" in dem:
+        ld, lh = dem["writeback_log_device_ns"].to_numpy(), dem["writeback_log_host_ns"].to_numpy()
+        dev = dev + ff * (dem["writeback_device_ns"].to_numpy() - ld) + fl * ld
+        host = host + ff * (dem["writeback_host_ns"].to_numpy() - lh) + fl * lh
+    return np.column_stack([dem["cpu_ns"].to_numpy(), dev, host, (dem["journal_ns"].to_numpy() + cd) / b])
 
 
 def group_commit_batch(rows_b: Callable[[float], np.ndarray], wrow, is_sync, servers, keep, m: int, *,

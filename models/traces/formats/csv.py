@@ -16,6 +16,7 @@ from models.traces.core import BlockTrace
 from models.traces.formats.parsing import (
     TIME_UNITS,
     Chunk,
+    _utf8_error,
     check_sector_size,
     device_column,
     finish_chunk,
@@ -114,7 +115,7 @@ def guess_columns(text: str) -> dict | None:
     >>> guess_columns("time_ms,op,lba,nsectors\\n1,R,8,8\\n")
     {'size_col': 3, 'header': True, 'lba_col': 2, 'size_unit': 'sectors', 'time_col': 0, 'time_unit': 'ms', 'op_col': 1}
     """
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
     if "," not in first:
         return None
     names = [c.strip().lower() for c in next(csv.reader([first]))]
@@ -188,7 +189,8 @@ def _separator(sep: str) -> str:
 
 def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_col=None, op_col=None, device_col=None,
                    sector_size: int = 512, size_unit: str = "bytes", time_unit: str = "s",
-                   op_map: str | dict | None = None, header: bool = True, sep: str = ",", name: str | None = None,
+                   op_map: str | dict | None = None, header: bool = True, sep: str = ",", comment: str | None = "#",
+                   name: str | None = None,
                    max_requests: int | None = None, progress=None, chunk_bytes: int = CHUNK_BYTES,
                 max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
     """Read a delimited text trace with a column mapping.
@@ -213,6 +215,10 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
         Whether the first non-blank line is a header.
     sep : str
         Field separator (``","``, ``";"``, ``"\\t"``, or ``"whitespace"``).
+    comment : str or None
+        Comment character: text from it to the end of the line is ignored, and lines holding
+        only a comment are skipped (before and after the header). None or ``""``: no comments
+        (a field may then hold the character).
 
     Returns
     -------
@@ -224,8 +230,14 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
     ...                    size_col="len", size_unit="sectors", op_map="scsi")
     >>> t.is_write.tolist(), t.offset_bytes.tolist(), t.size_bytes.tolist()
     ([True], [51200], [4096])
+    >>> len(read_csv_trace(b"# exported 2024-01-01\\noffset,size\\n# first request\\n0,4096\\n", offset_col="offset",
+    ...                    size_col="size"))
+    1
     """
     check_sector_size(sector_size)
+    comment = comment or None
+    if comment is not None and (not isinstance(comment, str) or len(comment) != 1 or comment in (sep, '"')):
+        raise ValueError(f"comment must be one character other than the separator and '\"', or None (got {comment!r})")
     if size_col is None:
         raise ValueError("a generic CSV trace needs a column mapping: size_col (--size-col) and offset_col "
                          "(--offset-col, bytes) or lba_col (--lba-col, sectors); names or 0-based indexes")
@@ -240,9 +252,11 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
     size_mult = sector_size if size_unit == "sectors" else 1
 
     def setup(block: bytes, state) -> None:
-        first = next((ln for _, ln in data_lines(block, 1, comment=None)), None)
+        first = next((ln for _, ln in data_lines(block, 1, comment=comment)), None)
         if first is None:
             return
+        if comment is not None:
+            first = first.split(comment, 1)[0]
         names = _split_header(first, sep)
         if not header:
             names = [str(i) for i in range(len(names))]
@@ -254,13 +268,17 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
     def parse(block, line0, state):
         if "names" not in state:
             setup(block, state)
-            if "names" not in state:
+            if "names" not in state:  # only blank or comment lines so far: still refuse what is not UTF-8
+                try:
+                    block.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    _utf8_error(Chunk("csv", block, line0, comment=comment), e)
                 return None
             skip = 1 if header else 0
         else:
             skip = 0
         names, idx, field = state["names"], state["idx"], state["field"]
-        ck = Chunk("csv", block, line0, comment=None, skip_first=skip)
+        ck = Chunk("csv", block, line0, comment=comment, skip_first=skip)
         pos = [str(i) for i in range(len(names))]
         df = read_frame(ck, pos, sep, usecols=sorted({pos[i] for i in idx.values()}),
                         labels={pos[i]: names[i] for i in idx.values()})

@@ -7,15 +7,13 @@ MQSim, github.com/CMU-SAFARI/MQSim, ``src/host/IO_Flow_Trace_Based.cpp`` (ASCII 
 
 from __future__ import annotations
 
-import numpy as np
-
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import (
     Chunk,
     check_sector_size,
+    code_op_column,
     device_column,
     finish_chunk,
-    int_column,
     parse_source,
     read_frame,
     scaled_column,
@@ -66,14 +64,10 @@ def read_mqsim(src, *, time_unit: str = "ns", sector_size: int = 512, name: str 
     def parse(block, line0, state):
         ck = Chunk("mqsim", block, line0)
         df = read_frame(ck, _FIELDS, r"\s+")
-        typ = int_column(df, "type", "type", ck)
-        bad = (typ != 0) & (typ != 1)
-        if bad.any():
-            r = int(np.argmax(bad))
-            ck.fail(r, "type", "must be 1 (read) or 0 (write)", str(typ[r]))
+        is_write = code_op_column(df, "type", "type", ck, write_code=0, what="must be 1 (read) or 0 (write)")
         cols = {
             "time_ns": time_column_ns(df, "arrival_ns", "arrival_ns", ck, time_unit),
-            "is_write": typ == 0,
+            "is_write": is_write,
             "offset_bytes": scaled_column(df, "lba_sector", "lba_sector", ck, sector_size),
             "size_bytes": scaled_column(df, "size_sectors", "size_sectors", ck, sector_size),
             "device": device_column(df, "device", "device", ck),

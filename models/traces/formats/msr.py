@@ -17,6 +17,7 @@ from models.traces.formats.parsing import (
     Chunk,
     device_column,
     finish_chunk,
+    header_rows,
     int_column,
     op_column,
     parse_source,
@@ -25,12 +26,14 @@ from models.traces.formats.parsing import (
 )
 from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
-__all__ = ["read_msr", "DESCRIPTION", "PATTERN"]
+__all__ = ["read_msr", "DESCRIPTION", "PATTERN", "HEADER"]
 
 DESCRIPTION = "MSR Cambridge: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime"
 #: A data line, for format detection.
 PATTERN = r"(?i)^\s*\d+,[^,]*,\d+,(read|write),\d+,\d+,\d+\s*$"
 _FIELDS = ["timestamp", "hostname", "disk", "type", "offset", "size", "response_time"]
+#: The header row of redistributed files (a file starting with it is detected too).
+HEADER = ("timestamp", "hostname", "disknumber", "type", "offset", "size", "responsetime")
 
 
 def _filetime_ns(df: pd.DataFrame, ck: Chunk, state: dict) -> np.ndarray:
@@ -62,7 +65,8 @@ def read_msr(src, *, name: str | None = None, max_requests: int | None = None, p
     """Read an MSR Cambridge trace (``Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime``).
 
     ``Timestamp`` and ``ResponseTime`` are Windows FILETIME ticks (100 ns), ``Type`` is Read or
-    Write, ``Offset`` and ``Size`` are bytes. The disk number becomes the device; the response
+    Write, ``Offset`` and ``Size`` are bytes. A header row (``Timestamp,Hostname,...``, as in some
+    redistributions of the SNIA files) and ``#`` comment lines are skipped. The disk number becomes the device; the response
     times go to ``meta["response_ns"]`` [ns] and the host name to ``meta["hostname"]``.
 
     Examples
@@ -70,10 +74,13 @@ def read_msr(src, *, name: str | None = None, max_requests: int | None = None, p
     >>> t = read_msr(b"128166372003061629,hm,1,Read,4096,512,10\\n128166372003061639,hm,0,Write,0,512,20\\n")
     >>> t.time_ns.tolist(), t.is_write.tolist(), t.meta["response_ns"].tolist(), t.meta["hostname"]
     ([0, 1000], [False, True], [1000, 2000], 'hm')
+    >>> len(read_msr(b"Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\\n"
+    ...              b"128166372003061629,hm,1,Read,4096,512,10\\n"))
+    1
     """
 
     def parse(block, line0, state):
-        ck = Chunk("msr", block, line0)
+        ck = Chunk("msr", block, line0, skip_first=header_rows(block, state, len(_FIELDS)))
         df = read_frame(ck, _FIELDS, ",")
         if "hostname" not in state.setdefault("meta", {}) and len(df):
             state["meta"]["hostname"] = str(df["hostname"].iloc[0])

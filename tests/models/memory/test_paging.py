@@ -380,7 +380,7 @@ def test_paging_profile_uses_the_inputs_and_truncates():
     tr = MemTrace(np.arange(40, dtype=np.uint64) % 10 * 4096, np.full(40, 8), np.where(np.arange(40) % 4, 1, 0))
     inp = pg.PagingInputs(page_sizes_bytes=(4096,), memory_fraction=(0.5,), policy="lru")
     prof = pg.paging_profile(tr, inp, max_refs=20)
-    assert prof.n_refs == 15  # the first 20 references hold 15 data references
+    assert prof.n_refs == 20  # max_refs counts data references (instruction fetches dropped first: issue 15)
     assert prof.pages[4096].clock_faults == {}  # LRU asked: no CLOCK run
     full = pg.paging_profile(tr, inp.model_copy(update={"policy": "clock"}))
     assert full.n_refs == 30 and full.pages[4096].clock_faults
@@ -394,3 +394,41 @@ def test_profiles_are_results_with_one_table():
     df = prof.to_frame()
     assert df.columns.tolist() == ["page_size_bytes", "n_refs", "footprint_pages", "footprint_bytes"]
     assert df.values.tolist() == [[4096, 4, 3, 12288], [8192, 4, 2, 16384]]
+
+
+def test_transfer_fault_model_is_latency_per_line():
+    s = pg.Storage("s", 1000.0, 1000.0)
+    got = pg.fault_service_ns([32, 64, 512, 4096], s, 300.0, fault_model="transfer")
+    assert got.tolist() == [1300.0, 1300.0, 300.0 + 8 * 1000.0, 300.0 + 64 * 1000.0]
+    assert pg.fault_service_ns(512, s, fault_model="transfer", line_bytes=512) == 1000.0
+    # the latency model is the default and keeps its formula
+    assert pg.fault_service_ns(4096, s, 300.0) == pg.fault_service_ns(4096, s, 300.0, fault_model="latency")
+    with pytest.raises(ValueError, match="fault_model"):
+        pg.fault_service_ns(4096, s, fault_model="bandwidth")
+    with pytest.raises(ValueError, match="line_bytes"):
+        pg.fault_service_ns(4096, s, fault_model="transfer", line_bytes=0)
+
+
+def test_transfer_scales_the_per_byte_cost_with_the_latency_multiple():
+    # per byte: K t_r / 64 B, i.e. DRAM's line-at-a-time cost scaled by K; the latency model's
+    # per-byte cost is 1 / (B_DRAM / K)
+    for k in (1.0, 10.0, 100.0):
+        s = pg.storage_from_multiple(k)
+        t = pg.fault_service_ns([4096, 8192], s, fault_model="transfer")
+        assert t[1] - t[0] == pytest.approx(4096 * k * pg.default_memory_ns() / 64, rel=1e-12)
+        lat = pg.fault_service_ns([4096, 8192], s)
+        assert lat[1] - lat[0] == pytest.approx(4096 / (s.bandwidth_MBps * 1e6) * 1e9, rel=1e-12)
+
+
+def test_paging_table_uses_the_chosen_fault_model():
+    addr = (np.arange(4000, dtype=np.uint64) * 9973) % (1 << 22)
+    prof = pg.profile_trace(addr, page_sizes=[512, 4096], memory_fraction=[0.25])
+    for fm in ("latency", "transfer"):
+        inp = pg.PagingInputs(page_sizes_bytes=(512, 4096), memory_fraction=(0.25,), latency_multiples=(10.0,),
+                              fault_model=fm)
+        t = pg.paging_table(prof, inp).set_index("page_size")
+        want = pg.fault_service_ns([512, 4096], pg.storage_from_multiple(10.0), fault_model=fm)
+        assert t["t_pf_ns"].tolist() == want.tolist()
+        assert np.allclose(t["amat_ns"], t["t_addr_ns"] + t["t_data_ns"])
+    with pytest.raises(ValidationError, match="fault_model"):
+        pg.PagingInputs(fault_model="both")

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.data import data_path
@@ -45,11 +45,61 @@ def test_write_read_ratio_is_the_service_ratio_at_any_depth(p, pattern, depth):
 
 
 def test_mix_sensitivity_normalised_and_monotone():
-    df = dc.mix_sensitivity(dc.get_profile("psd"), "seq", np.linspace(0, 1, 11))
-    assert df.loc[5, "read_rel"] == pytest.approx(1.0)
-    assert np.all(np.diff(df.read_rel) >= 0)  # more (19x slower) writes delay the reads
+    w = np.linspace(0.1, 0.9, 9)
+    df = dc.mix_sensitivity(dc.get_profile("psd"), "seq", w, scheduling="fcfs")
+    assert df.loc[4, "read_rel"] == pytest.approx(1.0) and df.loc[4, "write_rel"] == pytest.approx(1.0)
+    # FCFS on shared channels: more (19x slower) writes delay every request, reads and writes alike
+    assert np.all(np.diff(df.read_rel) > 0) and np.all(np.diff(df.write_rel) > 0)
     with pytest.raises(ValueError, match="write_fractions"):
         dc.mix_sensitivity(dc.get_profile("psd"), "seq", [1.5])
+    with pytest.raises(ValueError, match="scheduling"):
+        dc.mix_sensitivity(dc.get_profile("psd"), "seq", [0.5], scheduling="lifo")
+
+
+def test_read_priority_reverses_the_write_curve():
+    # Read priority: a write is served only when no read waits, so the more reads, the longer a write waits --
+    # the write curve falls with the write share (seed 001's PSD direction); under FCFS it rises.
+    psd = dc.get_profile("psd")
+    assert psd.scheduling == "fcfs" and dc.get_profile("ssd").scheduling == "fcfs"
+    w = [0.1, 0.3, 0.5, 0.7, 0.9]
+    prio = dc.mix_sensitivity(psd, "seq", w, scheduling="read-priority")
+    fcfs = dc.mix_sensitivity(psd, "seq", w, scheduling="fcfs")
+    assert np.all(np.diff(prio.write_rel) < 0) and np.all(np.diff(fcfs.write_rel) > 0)
+
+
+def test_mix_single_unit_fcfs_exact():
+    # One unit, FCFS, d requests in the loop: a request waits for the d - 1 others, each a write with
+    # probability w independently of its own kind: E[latency] = (d - 1) s_mix + s_own. 2 % = sampling error of
+    # 200,000 requests (the waits are sums of 63 services, spread ~ s_write sqrt(63 w (1 - w))).
+    p = dc.CharProfile(name="one", read_rand_us=10, read_seq_us=10, write_rand_us=50, write_seq_us=50)
+    d = 16
+    df = dc.mix_sensitivity(p, "seq", [0.2, 0.6], depth=d, scheduling="fcfs")
+    for w, r, wl in zip(df.write_fraction, df.read_latency_us, df.write_latency_us, strict=True):
+        smix = (1 - w) * 10 + w * 50
+        assert r == pytest.approx((d - 1) * smix + 10, rel=0.02)
+        assert wl == pytest.approx((d - 1) * smix + 50, rel=0.02)
+
+
+@settings(max_examples=8, deadline=None)
+@given(sr=st.floats(1, 100), ratio=st.floats(1, 30), c=st.integers(1, 8), extra=st.integers(1, 40),
+       w=st.floats(0.05, 0.95), sched=st.sampled_from(["fcfs", "read-priority"]))
+def test_mix_littles_law(sr, ratio, c, extra, w, sched):
+    # With more requests than units the units never idle (both policies are work conserving): throughput c / s_mix,
+    # and by Little's law the completion-weighted mean latency is d s_mix / c exactly. 1.5 %: sampling error of
+    # 40,000 requests (the identity holds per sample path up to the start and end of the run).
+    p = dc.CharProfile(name="p", read_rand_us=sr, read_seq_us=sr, write_rand_us=sr * ratio, write_seq_us=sr * ratio,
+                       servers_rand=c, servers_seq=c)
+    d = c + extra
+    r = dc.mix_sensitivity(p, "rand", [w], depth=d, scheduling=sched, requests=40_000).iloc[0]
+    smix = (1 - w) * sr + w * sr * ratio
+    assert (1 - w) * r.read_latency_us + w * r.write_latency_us == pytest.approx(d * smix / c, rel=0.015)
+
+
+def test_mix_is_seeded():
+    p = dc.get_profile("ssd")
+    a = dc.mix_sensitivity(p, "rand", [0.2, 0.7], seed=5, requests=5000)
+    b = dc.mix_sensitivity(p, "rand", [0.2, 0.7], seed=np.random.default_rng(5), requests=5000)
+    assert a.equals(b)
 
 
 def test_latency_depth_model_matches_single_station_mva():

@@ -14,8 +14,10 @@ from models.storage.file_cache_sim import (
     break_even_share,
     file_cache_curves,
     gains,
+    insertion_gains,
     log_sizes,
     reuse_histogram,
+    with_insertion,
 )
 from models.traces import load
 from models.traces.blocks import split_blocks
@@ -155,3 +157,33 @@ def test_bad_input():
         file_cache_curves([0, 1], "no-such-device")
     with pytest.raises(ValueError, match="points"):
         log_sizes(10, 0)
+
+
+@pytest.mark.parametrize("src, dst", [("steady", "first-touch"), ("first-touch", "steady")])
+def test_with_insertion_equals_a_fresh_run(src, dst):
+    # Re-timing the simulated counts with the other insertion model gives exactly what a run with that model
+    # gives (hits/inserts do not depend on the timings); rel 1e-12: float rounding only.
+    ids = np.random.default_rng(3).zipf(1.3, 3000) % 500
+    devs = ["hdd-7200", "optane-dcpmm"]
+    a = file_cache_curves(ids, devs, cache_fractions=[0.1, 0.5], insertion=dst)
+    b = with_insertion(file_cache_curves(ids, devs, cache_fractions=[0.1, 0.5], insertion=src), dst)
+    for col in ("Tm_ns", "time_ns", "mean_access_ns", "time_rel_none"):
+        assert b[col].to_numpy() == pytest.approx(a[col].to_numpy(), rel=1e-12)
+    with pytest.raises(ValueError, match="insertion must be one of"):
+        with_insertion(a, "lru")
+
+
+def test_lru_time_is_affine_in_the_insertion_cost():
+    # time = hits t + inserts Tm + bypasses T: a dearer insertion adds exactly inserts x (difference) per
+    # policy; "none" never inserts, so its time does not move; LRU inserts on every miss.
+    ids = np.random.default_rng(4).zipf(1.2, 2000) % 300
+    st_ = file_cache_curves(ids, "optane-dcpmm", cache_fractions=[0.2, 0.6])
+    ft = with_insertion(st_, "first-touch")
+    d = float(ft["Tm_ns"].iloc[0] - st_["Tm_ns"].iloc[0])
+    assert (ft["time_ns"] - st_["time_ns"]).to_numpy() == pytest.approx((st_["inserts"] * d).to_numpy(), rel=1e-9)
+    assert (st_.loc[st_.policy == "lru", "inserts"] == st_.loc[st_.policy == "lru", "misses"]).all()
+    g = insertion_gains(st_)
+    lru = g.pivot_table(index="cache_fraction", columns="insertion", values="lru_vs_none")
+    # the dearer insertion model can only lower LRU's gain over no cache
+    cheaper, dearer = ("steady", "first-touch") if d > 0 else ("first-touch", "steady")
+    assert (lru[dearer] <= lru[cheaper] + 1e-12).all()

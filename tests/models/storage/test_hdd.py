@@ -157,7 +157,8 @@ def test_track_buffer_readahead_stops_at_track_end():
     # dec_rz26: 57-block segments = one track of data. Its measured trace hits on 96 % of the
     # sequential reads that stay on the previous request's last track and on 10 % of those
     # that cross its end (the other eight drives, with multi-track segments, show no such
-    # step). Only drives whose segment fits in a track get the rule.
+    # step). That is DiskSim's "Buffer continuous read = 1" (read ahead to the end of the track),
+    # dec_rz26's value; the other drives have 3 (to the end of the segment) or 4.
     d = hdd.load_drive("dec_rz26")
     assert d.readahead_to_track_end and not hdd.load_drive("ibm18es").readahead_to_track_end
     end = int(hdd.track_end_lbn(d, [100_000])[0])
@@ -168,7 +169,7 @@ def test_track_buffer_readahead_stops_at_track_end():
     # measured vs predicted hit shares on the real trace
     r = hdd.validate_drive("dec_rz26")
     path, _ = hdd.resolve_drive("dec_rz26")
-    w, lbn, nb, _, _ = hdd.read_validation_trace(path.with_suffix(".trace"))
+    w, lbn, nb, *_ = hdd.read_validation_trace(path.with_suffix(".trace"))
     seq = np.flatnonzero((lbn[1:] == lbn[:-1] + nb[:-1]) & ~w[1:] & ~w[:-1]) + 1
     crosses = lbn[seq] + nb[seq] > hdd.track_end_lbn(d, lbn[seq - 1] + nb[seq - 1] - 1)
     for sel in (crosses, ~crosses):

@@ -6,6 +6,7 @@ The CLI and page tests are in tests/cli/test_workload_cli.py and tests/app/test_
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -209,14 +210,22 @@ def test_bigger_page_cache_never_hurts(w):
 
 @pytest.mark.parametrize("w", ["fileserver", "webserver", "webproxy"])
 def test_all_hits_and_no_sync_make_the_device_irrelevant(w):
-    # Limit case: a page cache far larger than the file set serves every read and absorbs every write
-    # (no fsync in these loops), so HDD and SSD give exactly the same result, and no device time at all.
+    # Limit case: a page cache far larger than the file set serves every read, and a run shorter than the
+    # flusher's expiry (30 s + half a 5 s interval) writes nothing back (no fsync in these loops), so HDD and
+    # SSD give exactly the same result, and no device time at all.
     big = 1e15  # the largest page cache a StorageConfig accepts, ~1000x the largest file set
-    h = wf.evaluate(wf.paper_workload(w), wf.get_config("hdd", page_cache_bytes=big), threads=8)
-    s = wf.evaluate(wf.paper_workload(w), wf.get_config("ssd", page_cache_bytes=big), threads=8)
+    wl = dataclasses.replace(wf.paper_workload(w), runtime_s=20.0)
+    h = wf.evaluate(wl, wf.get_config("hdd", page_cache_bytes=big), threads=8)
+    s = wf.evaluate(wl, wf.get_config("ssd", page_cache_bytes=big), threads=8)
     assert h.hit_ratio == s.hit_ratio == 1.0
     assert (h.demands.device_ns == 0).all() and (h.curve.util_device == 0).all()
+    assert (h.curve.writeback_share == 0).all() and (h.curve.writeback_share_log == 0).all()
     pd.testing.assert_series_equal(h.curve.ops_per_s, s.curve.ops_per_s)
+    # the same run for 60 s: the flusher writes the expired share back, and the HDD pays for it
+    h60 = wf.evaluate(wf.paper_workload(w), wf.get_config("hdd", page_cache_bytes=big), threads=8)
+    s60 = wf.evaluate(wf.paper_workload(w), wf.get_config("ssd", page_cache_bytes=big), threads=8)
+    assert (h60.curve.writeback_share_log > 0).all() or (h60.curve.writeback_share > 0).all()
+    assert (h60.curve.util_device > 0).all() and h60.ops_per_s <= s60.ops_per_s
 
 
 @pytest.mark.parametrize("c", ["hdd", "ssd", "pcm-dax"])
@@ -386,7 +395,12 @@ def _hand_demands(config_name):
             # metadata changed (append): commit; device = drain of flushed lines (one write latency)
             "sync1": dict(cpu=caller + virt, device=dev.write_latency_ns + commit_dev, host=0.0,
                           journal=journal, commit_device=commit_dev, packed_pos=0.0),
-            "close1": dict(cpu=meta["close1"], device=0.0, host=0.0),
+            # the appended bytes dirty host pages of the vPCM file (a DAX fsync does not reach the host file):
+            # left to the host flusher at close, one write of the file; 16 KiB files < 16 blocks are packed,
+            # so the write-back pays the streaming only (no positioning of its own)
+            "close1": dict(cpu=meta["close1"], device=0.0, host=0.0,
+                           writeback_host=(_xfer(hdd, app, True) - hdd.write_latency_ns
+                                           if config_name == "pcm-hdd" else 0.0)),
         }
     raise KeyError(config_name)
 
@@ -405,8 +419,12 @@ def test_flowop_demands_pinned_by_hand(name):
     exp = _hand_demands(name)
     assert list(d.index) == list(exp)
     for op, e in exp.items():
-        for col in ("cpu", "device", "host", "journal", "commit_device", "packed_pos"):
+        for col in ("cpu", "device", "host", "journal", "commit_device", "packed_pos", "writeback_host",
+                    "writeback_device"):
             assert d.loc[op, f"{col}_ns"] == pytest.approx(e.get(col, 0.0), rel=1e-9, abs=1e-9), (op, col)
+    # bytes left to the flusher: the append on pcm-hdd (host pages); none on hdd (the fsync wrote them) or pcm-dax
+    assert d["writeback_bytes"].sum() == (32768.0 if name == "pcm-hdd" else 0.0)
+    assert (d["writeback_log_bytes"] == 0).all()  # 1000 files: no log
     assert d.loc["read1", "calls"] == pytest.approx(1 / (1 - math.exp(-0.5)), rel=1e-9)
     assert d.loc["app1", "bytes"] == 32768.0 and d.loc["read1", "bytes"] == 16384.0
 
@@ -424,17 +442,28 @@ def test_station_demands_and_one_thread_curve_by_hand(name):
          "host": sum(e["host"] for e in exp.values()),
          "journal": sum(e.get("journal", 0.0) + e.get("commit_device", 0.0) for e in exp.values())}
     servers = {"cpu": 6, "device": 1, "host": 1, "journal": 1}
-    R = sum(D.values())
     w = parse_workload(_HAND_WML, name="hand")
     r = wf.evaluate(w, cfg, threads=2)
     one = r.curve.iloc[0]
+    # the host flusher writes the share f of the dirtied bytes that the run's throughput gives (a fixed point):
+    # 32 KiB per loop at X loops/s over the 16 MB file set, host memory 8.192 MB, the default 60 s run
+    wbh = sum(e.get("writeback_host", 0.0) for e in exp.values())
+    f = float(one.writeback_share)
+    assert (wbh > 0 and 0 < f < 1) if name == "pcm-hdd" else wbh == 0
+    if wbh:
+        loops_per_s = one.ops_per_s / 5
+        assert f == pytest.approx(wf.writeback_shares(loops_per_s * 32768.0, 0.0, _F, cfg.host_memory_bytes,
+                                                      60.0)[0], rel=1e-6)
+    D["host"] += f * wbh
+    R = sum(D.values())
     assert one.commit_batch == 1.0
     assert one.loop_ms == pytest.approx(R / 1e6, rel=1e-9)
     assert one.latency_ms == pytest.approx(R / 5 / 1e6, rel=1e-9)
     assert one.ops_per_s == pytest.approx(5 / R * 1e9, rel=1e-9)
     for s, dk in D.items():
         assert one[f"util_{s}"] == pytest.approx(dk / R / servers[s], rel=1e-9, abs=1e-12), s
-    rows = wf.batched_demands(r.demands, 1.0, cfg.cpu_cores).sum(axis=0)
+    rows = wf.batched_demands(r.demands, 1.0, cfg.cpu_cores,
+                              writeback=(f, float(one.writeback_share_log))).sum(axis=0)
     np.testing.assert_allclose(rows, [D[s] for s in wf.STATIONS], rtol=1e-9, atol=1e-9)
 
 

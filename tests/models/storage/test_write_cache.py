@@ -83,21 +83,23 @@ def test_block_lru_fills_partial_blocks_and_writes_back_whole_blocks():
     # sector 16 (miss, evicts block 1).
     t = _trace([2, 0, 8, 8, 16], [2, 8, 8, 1, 1], [True, False, True, True, True])
     req = wc.prepare_requests(t)
-    b = wc.simulate_lru_write_cache(req, 1)  # default: block granularity
+    b = wc.simulate_lru_write_cache(req, 1, lru_granularity="block")
     # block: r0 fills sectors 0-1 and 4-7 from the HDD, so r1 hits; r2 needs no fill and
     # writes back all 8 sectors of block 0; r4 writes back block 1 and fills sectors 17-23
     assert list(zip(b.hdd_lbn.tolist(), b.hdd_nsect.tolist(), b.hdd_write.tolist(), strict=True)) == [
         (0, 2, False), (4, 4, False), (0, 8, True), (8, 8, True), (17, 7, False)]
     assert (b.hits, b.misses, b.fill_sectors, b.hdd_sectors) == (2, 3, 13, 29)
     assert b.traffic_rate == pytest.approx(29 / 20)
-    s = wc.simulate_lru_write_cache(req, 1, lru_granularity="sector")
+    s = wc.simulate_lru_write_cache(req, 1)  # default: sector granularity, HALO's like for like
     # sector: no fill, r1 misses the 6 uncached sectors, evictions write back dirty sectors only
     assert list(zip(s.hdd_lbn.tolist(), s.hdd_nsect.tolist(), s.hdd_write.tolist(), strict=True)) == [
         (0, 2, False), (4, 4, False), (2, 2, True), (8, 8, True)]
     assert (s.hits, s.misses, s.fill_sectors, s.hdd_sectors) == (1, 4, 0, 16)
     # 1 MB = 256 blocks: nothing is evicted, the fills still happen
-    r = wc.run_write_cache(req, "lru", 1)
+    r = wc.run_write_cache(req, "lru", 1, lru_granularity="block")
     assert (r.hdd_fill_sectors, r.hdd_write_sectors, r.hdd_read_sectors) == (13, 0, 13)
+    r = wc.run_write_cache(req, "lru", 1)  # default: no fill, the 6 unwritten sectors of r1 only
+    assert (r.hdd_fill_sectors, r.hdd_write_sectors, r.hdd_read_sectors) == (0, 0, 6)
     with pytest.raises(ValueError, match="lru_granularity"):
         wc.run_write_cache(req, "lru", 1, lru_granularity="page")
 
@@ -266,13 +268,13 @@ def test_lru_baselines_write_back_only_what_was_written(preset_trace):
     written_blocks = np.unique(written // 8)
     for c in _sizes(req):
         cap = wc.cache_blocks(c)
-        s = wc.simulate_lru_write_cache(req, cap, lru_granularity="sector")
-        b = wc.simulate_lru_write_cache(req, cap)
+        s = wc.simulate_lru_write_cache(req, cap)
+        b = wc.simulate_lru_write_cache(req, cap, lru_granularity="block")
         assert s.fill_sectors == 0
         assert np.isin(_sectors(s.hdd_lbn[s.hdd_write], s.hdd_nsect[s.hdd_write]), written).all(), c
         bw = _sectors(b.hdd_lbn[b.hdd_write], b.hdd_nsect[b.hdd_write])
         assert np.isin(bw // 8, written_blocks).all() and (b.hdd_nsect[b.hdd_write] % 8 == 0).all(), c
-        r = wc.run_write_cache(req, "lru", c)
+        r = wc.run_write_cache(req, "lru", c, lru_granularity="block", params=wc.HaloParams(threshold=1.0))
         assert r.hdd_write_sectors + r.hdd_read_sectors == b.hdd_sectors
         assert r.hdd_fill_sectors == b.fill_sectors <= r.hdd_read_sectors
         assert r.traffic_rate == b.hdd_sectors / req.requested_sectors
@@ -289,8 +291,8 @@ def test_whole_block_requests_make_both_lru_granularities_one_cache(preset_trace
     req = wc.prepare_requests(BlockTrace(tr.time_ns, tr.is_write, lo, hi - lo, tr.device))
     for c in _sizes(req):
         cap = wc.cache_blocks(c)
-        b = wc.simulate_lru_write_cache(req, cap)
-        s = wc.simulate_lru_write_cache(req, cap, lru_granularity="sector")
+        b = wc.simulate_lru_write_cache(req, cap, lru_granularity="block")
+        s = wc.simulate_lru_write_cache(req, cap)
         assert b.fill_sectors == 0 and (b.hits, b.misses) == (s.hits, s.misses), c
         for f in ("hdd_lbn", "hdd_nsect", "hdd_write"):
             np.testing.assert_array_equal(getattr(b, f), getattr(s, f), err_msg=f"{c} {f}")
@@ -336,3 +338,58 @@ def test_cache_size_checks_and_caches_larger_than_the_trace():
         fits = wc.run_write_cache(t, policy, 4.0)
         assert huge.traffic_rate == fits.traffic_rate == 0.0 and huge.dirty_blocks_at_end == 500
         assert huge.dram_bytes > 1e9  # DRAM is modelled for the size asked for
+
+
+# ----------------------------------------------------------------------------- like for like (issue 14)
+_runs = st.lists(st.tuples(st.integers(0, 400), st.integers(1, 24)), min_size=1, max_size=60)
+
+
+@given(_runs, st.integers(2, 40), st.sampled_from([0.5, 0.95, 1.0]))
+@example([(1, 2), (9, 2), (17, 2)], 2, 0.95)
+def test_default_lru_never_moves_more_than_no_cache_on_a_write_only_trace(runs, cap, thr):
+    """Every sector the default (sector) LRU writes back was written by a request since its block
+    was cached, so on a write-only trace the HDD gets at most the requested sectors (no cache: exactly
+    them), at any capacity and threshold; HALO likewise. The block-fill LRU has no such bound."""
+    t = _trace([a for a, _ in runs], [n for _, n in runs], [True] * len(runs))
+    req = wc.prepare_requests(t)
+    none = wc.run_write_cache(req, "none", 0.0)
+    assert none.traffic_rate == 1.0
+    lru = wc.simulate_lru_write_cache(req, cap, threshold=thr)
+    assert lru.hdd_sectors <= req.requested_sectors and not (~lru.hdd_write).any()
+    halo = wc.simulate_halo(req, cap, wc.HaloParams(threshold=thr))
+    assert halo.hdd_sectors <= req.requested_sectors
+    mb = cap * 4096 / 2**20
+    assert wc.run_write_cache(req, "lru", max(mb, 8192 / 2**20)).traffic_rate <= none.traffic_rate
+
+
+def test_block_fill_lru_can_move_more_than_no_cache():
+    # The @example above under the block-fill LRU: three 2-sector writes in three blocks, a 2-block cache:
+    # 6 sectors asked, fills of 6 sectors each and whole-block write-backs
+    t = _trace([1, 9, 17], [2, 2, 2], [True] * 3)
+    req = wc.prepare_requests(t)
+    b = wc.simulate_lru_write_cache(req, 2, lru_granularity="block")
+    assert (b.fill_sectors, b.hdd_sectors) == (18, 26) and b.traffic_rate > 1
+    assert wc.simulate_lru_write_cache(req, 2).hdd_sectors == 2
+
+
+@given(st.integers(2, 64), st.floats(0.05, 1.0))
+def test_lru_uses_the_same_pcm_space_as_halo(cap, thr):
+    """The like-for-like LRU holds at most floor(threshold x capacity) blocks, HALO's destage point."""
+    n = 3 * cap
+    t = _trace(np.arange(n) * 8, [8] * n, [True] * n)  # n distinct whole blocks
+    req = wc.prepare_requests(t)
+    usable = max(1, int(np.floor(thr * cap)))
+    lru = wc.simulate_lru_write_cache(req, cap, threshold=thr)
+    assert lru.dirty_blocks_at_end == usable and lru.hdd_sectors == 8 * (n - usable)
+    # through the driver, the LRU gets HALO's threshold
+    r = wc.run_write_cache(req, "lru", cap * 4096 / 2**20, params=wc.HaloParams(threshold=thr))
+    assert r.dirty_blocks_at_end == usable
+    with pytest.raises(ValueError, match="threshold"):
+        wc.simulate_lru_write_cache(req, cap, threshold=0.0)
+
+
+def test_defaults_are_like_for_like():
+    import inspect
+
+    for f in (wc.run_write_cache, wc.sweep_cache_sizes, wc.simulate_lru_write_cache):
+        assert inspect.signature(f).parameters["lru_granularity"].default == "sector", f.__name__

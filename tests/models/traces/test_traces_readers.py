@@ -309,7 +309,8 @@ def test_missing_file_and_text_mode(tmp_path):
 
 def test_empty_input_and_registry():
     assert len(read_mqsim(b"")) == 0 and len(read_lackey(b"==1== nothing\n")) == 0
-    assert set(FORMATS) == {"mqsim", "disksim", "spc", "msr", "blkparse", "csv", "lackey", "npz"}
+    assert set(FORMATS) == {"mqsim", "disksim", "spc", "msr", "blkparse", "csv", "lackey", "npz", "alibaba", "tencent",
+                            "twitter", "oraclegeneral", "lcs"}
     assert FORMATS["lackey"].kind == FORMATS["npz"].kind == "memory"
 
 

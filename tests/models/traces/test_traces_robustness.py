@@ -26,7 +26,7 @@ from models.traces.formats import (
     read_memtrace_npz,
     read_mqsim,
 )
-from models.traces.source import MAX_LINE_BYTES, TraceFormatError
+from models.traces.source import GZIP_MAGIC, MAX_LINE_BYTES, ZSTD_MAGIC, TraceFormatError
 
 MQSIM = b"".join(b"%d 0 %d 8 %d\n" % (i * 1000, i * 8, i % 2) for i in range(2000))
 
@@ -284,7 +284,10 @@ def test_fuzz_reader(fmt, edits, chunk, codec):
         assert (size > 0).all() and (off >= 0).all() and (dev >= 0).all()
     packed = {"gzip": gzip.compress, "zstd": zstandard.ZstdCompressor().compress}.get(codec)
     if packed is not None:
-        assert _outcome(fmt, packed(data)) == (kind, cols)
+        if not data.startswith((GZIP_MAGIC, ZSTD_MAGIC)):
+            # (plain bytes that open with a compression magic are read as a corrupt stream, so only
+            # then may the plain and the packed outcome differ: the packed copy is one layer, parsed as text)
+            assert _outcome(fmt, packed(data)) == (kind, cols)
         z = packed(data)
         assert _outcome(fmt, z[: max(1, len(z) - 1 - chunk % 8)])[0] == "error"  # truncated: never accepted
 

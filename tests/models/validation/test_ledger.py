@@ -51,14 +51,16 @@ REQUIRED = [
     "004-fig11-android-tlb-page-size", "004-fig12-android-faults-fall", "004-fig13-android-amat-large-pages",
 ]
 #: The circular inputs the issue lists, by the claims that use them.
-KNOWN_CIRCULAR = ["002-fig9-lulesh-5-years", "002-fig11-pcm-63.8", "002-fig11-flash-368",
+KNOWN_CIRCULAR = ["002-fig9-lulesh-5-years-paper-implied",
                   "003-sec5-hdd-random-0.5MBps", "001-fig1-ssd-random-500pct", "001-fig2-psd-write-19x",
-                  "003-fig9-sfc-life-rate-long-run", "003-fig5-halo-gain-mail", "003-fig7-mail-lru-2pct-less",
-                  "004-fig1-storage-30pct-slower",
-                  # the audit's additions: Mail's Fig. 5 cases, stand-in patterns that encode the paper's
-                  # explanation, presets generated from Table II's Dataset row
-                  "003-fig5-caching-cuts-exec-time-mail", "003-fig7-mail-insignificant-larger",
-                  "002-fig10-streaming-less-sensitive", "003-table2-dataset"]
+                  "003-fig9-sfc-life-rate-long-run", "004-fig1-storage-30pct-slower",
+                  # the audit's additions: presets generated from Table II's Dataset row (the Mail claims left
+                  # this list with issue 14: the Mail preset reshaped after its result was withdrawn)
+                  "003-table2-dataset"]
+#: Claims that left the circular list with issue 15: the measured Lulesh write rate, the measured fault cost
+#: (no longer inverted from Fig. 11) and the paper's own applications instead of stand-in patterns.
+NO_LONGER_CIRCULAR = ["002-fig9-lulesh-5-years", "002-fig11-pcm-63.8", "002-fig11-flash-368",
+                      "002-fig10-streaming-less-sensitive"]
 
 
 def test_registry_size_and_ids():
@@ -74,6 +76,7 @@ def test_registry_size_and_ids():
     assert not missing, missing
     by_id = {c.claim_id: c for c in claims}
     assert all(by_id[i].is_circular for i in KNOWN_CIRCULAR)
+    assert not any(by_id[i].is_circular for i in NO_LONGER_CIRCULAR)
 
 
 def test_every_claim_has_a_justified_rule_named_data_and_a_registered_page():

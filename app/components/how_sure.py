@@ -1,0 +1,187 @@
+"""The "How sure?" panel: tornado chart, p5-p95 band and the decisive input of a page's headline number.
+
+A page calls :func:`how_sure` with its model's :class:`~models.uncertainty.UncertainModel`
+(an adapter of :mod:`models.uncertainty.adapters`) after drawing its results. The sample
+count, the seed and the Sobol' switch are fields of the page's scenario (URL + JSON): page
+scenarios add :class:`UncertaintyFields` (``class MyScenario(Scenario, UncertaintyFields)``).
+
+The analysis is cached across reruns and sessions (``st.cache_data``, bounded) by content:
+the page's scenario values, the session's custom devices, what the page passes as
+``content`` (e.g. the trace's fingerprint) and, for a built model, its inputs, verdict and
+point output (:func:`model_fingerprint`). A page whose model is costly to build passes a
+zero-argument callable instead of the model: it is built only on a cache miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from pydantic import BaseModel, Field
+
+from app.components.charts import log_axis, ratio_axis, ref_line, show, style
+from app.components.progress import progress_bar
+from app.components.scenario import Scenario, register_label
+from models.uncertainty import UncertainModel, UncertaintyResult, analyze
+
+__all__ = ["UncertaintyFields", "how_sure", "tornado_figure", "model_fingerprint", "LABELS"]
+
+#: Labels of the panel's scenario fields.
+LABELS = {"uq_samples": "Samples (How sure?)", "uq_seed": "Seed (How sure?)",
+          "uq_sobol": "Sobol' indices (How sure?)"}
+
+
+class UncertaintyFields(BaseModel):
+    """Scenario fields of a page with a "How sure?" panel: samples, seed, Sobol' switch (in the URL and
+    the JSON like every field). A page adds them with ``class MyScenario(Scenario, UncertaintyFields)``."""
+
+    uq_samples: int = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]")
+    uq_seed: int = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]")
+    uq_sobol: bool = Field(False, description="also compute first-order and total Sobol' indices")
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3g}" if math.isfinite(v) else str(v)
+
+
+def tornado_figure(res: UncertaintyResult, *, max_bars: int = 10) -> go.Figure:
+    """Horizontal tornado: each input's low and high end as bars from the point estimate, sorted
+    by swing (largest on top), the point as a reference line and the p5-p95 band of all inputs
+    together as the bottom bar. Axis titles carry the output's unit."""
+    tor = res.tornado.head(max_bars)
+    unit = res.unit if res.unit and res.unit != "-" else "-"
+    x_title = f"{res.output_label or res.output} [{unit}]"
+    labels = [f"{r.label} ({_fmt(r.low)}..{_fmt(r.high)})" + (" (re-simulated)" if r.resimulated else "")
+              for r in tor.itertuples()]
+    band_label = f"all inputs together: p5..p95 of {res.n:,} samples"
+    fig = go.Figure()
+    pt = res.point
+
+    def segments(ends, ys):  # thick line segments from the point: bars whose data are the real values
+        x, y = [], []
+        for e, lab in zip(ends, ys):
+            x += [pt, float(e), None]
+            y += [lab, lab, None]
+        return x, y
+
+    for col, name, color in (("output_low", "input at its low end", "#4c78a8"),
+                             ("output_high", "input at its high end", "#f58518")):
+        x, y = segments(tor[col], labels)
+        fig.add_scatter(x=x, y=y, mode="lines", name=name, line=dict(color=color, width=18),
+                        hovertemplate="%{y}: %{x:.4g}<extra>" + name + "</extra>")
+    fig.add_scatter(x=[res.p5, res.p95], y=[band_label, band_label], mode="lines+markers", name="p5..p95 band",
+                    line=dict(color="rgba(128,128,128,0.6)", width=18),
+                    hovertemplate="%{x:.4g}<extra>p5..p95</extra>")
+    order = [band_label, *reversed(labels)]
+    fig.update_layout(height=max(260, 48 * (len(labels) + 1) + 120))
+    fig.update_yaxes(categoryorder="array", categoryarray=order)
+    style(fig, x=x_title, y="uncertain input (its range)")
+    fig.update_layout(hovermode="closest")
+    vals = np.array([*tor["output_low"], *tor["output_high"], res.p5, res.p95, pt], dtype=float)
+    vals = vals[np.isfinite(vals)]
+    fig.update_yaxes(automargin=True, title_standoff=8)
+    fig.update_layout(margin=dict(l=20, b=90))
+    if res.unit == "x" and vals.size and (vals > 0).all() and (vals.max() / vals.min() > 1.5 or vals.min() <= 1 <= vals.max()):
+        ratio_axis(fig, "x", values=vals)  # a ratio that moves a lot or crosses 1: log axis around the 1x line
+    elif vals.size and (vals > 0).all() and vals.max() / vals.min() > 30:
+        log_axis(fig, "x")
+    if math.isfinite(pt):
+        ref_line(fig, x=pt, text=f"point {_fmt(pt)}", dash="solid")
+    return fig
+
+
+def _table(res: UncertaintyResult) -> pd.DataFrame:
+    tor = res.tornado[["label", "kind", "low", "high", "output_low", "output_high", "swing"]]
+    tor = tor.rename(columns={"label": "input", "kind": "provenance"})
+    if res.sobol is not None:
+        s = res.sobol.set_index("parameter")
+        tor = tor.assign(S1=res.tornado["parameter"].map(s["S1"]), ST=res.tornado["parameter"].map(s["ST"]))
+    return tor
+
+
+def _digest(*parts: object) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    for p in parts:
+        h.update(repr(p).encode())
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def model_fingerprint(model: UncertainModel) -> str:
+    """Content hash of what :func:`~models.uncertainty.analyze` reads of ``model``: names, unit,
+    labels, notes, verdict, every input (name, label, unit, kind, re-simulation flag, distribution
+    with its point and range; ``repr`` of floats is exact) and the output at the points.
+
+    >>> from models.uncertainty import adapters as A
+    >>> a = model_fingerprint(A.hdd_model("hdd-7200"))
+    >>> a == model_fingerprint(A.hdd_model("hdd-7200")), a == model_fingerprint(A.hdd_model("hdd-5400"))
+    (True, False)
+    """
+    return _digest(model.model, model.output, model.unit, model.output_label, model.notes, model.verdict,
+                   [(i.name, i.label, i.unit, i.kind, i.resimulates, i.dist) for i in model.inputs], model.point())
+
+
+def _custom_devices_json() -> str:
+    """This session's custom devices (name -> values) as text: a model may read them by name."""
+    import json
+
+    from app.components.devices import custom_devices
+
+    return json.dumps(custom_devices(), sort_keys=True, default=str)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _analysis(fingerprint: str, n: int, seed: int, sobol: bool,
+              _model: UncertainModel | Callable[[], UncertainModel]) -> UncertaintyResult:
+    """:func:`analyze` of ``_model`` (or of what the callable builds), identified by ``fingerprint``."""
+    model = _model if isinstance(_model, UncertainModel) else _model()
+    with progress_bar(f"Sampling {n:,} inputs…") as report:
+        return analyze(model, n=n, seed=seed, sobol=sobol, progress=report)
+
+
+def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[[], UncertainModel] | None, *,
+             key: str, why_not: str = "", content: object = None) -> UncertaintyResult | None:
+    """Draw the panel for ``model`` (None: say ``why_not``); return the analysis.
+
+    ``S``/``scn``: the page's scenario class and validated values (samples, seed, Sobol'
+    switch); ``key`` makes the widget and chart keys unique on the page. ``model`` may be a
+    zero-argument callable building the model (then only on a cache miss). ``content``: what
+    the model depends on beyond the scenario's fields and the session's custom devices, by
+    value (e.g. ``trace.fingerprint()``); it keys the cached analysis, with
+    :func:`model_fingerprint` of a built model.
+    """
+    st.subheader("How sure?")
+    for f, label in LABELS.items():
+        register_label(S, f, label)
+    c1, c2, c3 = st.columns(3)
+    c1.number_input(LABELS["uq_samples"], min_value=16, max_value=100_000, step=256, key=S.key("uq_samples"),
+                    help="Quasi-random (scrambled Sobol') samples of the uncertain inputs; ranges from each value's "
+                         "provenance (docs/uncertainty.md)")
+    c2.number_input(LABELS["uq_seed"], min_value=0, max_value=2**31 - 1, step=1, key=S.key("uq_seed"),
+                    help="Same seed, same samples")
+    c3.checkbox(LABELS["uq_sobol"], key=S.key("uq_sobol"),
+                help="First-order (S1) and total (ST) variance shares of each input: n (d + 2) more model runs")
+    if model is None:
+        st.info(f"No uncertainty analysis here: {why_not}", icon=":material/info:")
+        return None
+    built = model_fingerprint(model) if isinstance(model, UncertainModel) else "built on a miss"
+    fp = _digest(S.__module__, S.__qualname__, key, scn.model_dump_json(), _custom_devices_json(), content, built)
+    res = _analysis(fp, int(scn.uq_samples), int(scn.uq_seed), bool(scn.uq_sobol), model)
+    st.markdown(f"**{res.sentence()}**")
+    m1, m2, m3, m4 = st.columns(4)
+    unit = "" if res.unit in ("", "-") else f" {res.unit}"
+    m1.metric(f"Point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
+    m2.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
+    m3.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
+    m4.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
+              help=res.verdict or "this output has no yes/no verdict")
+    if len(res.tornado):
+        show(tornado_figure(res), key=f"howsure-{key}")
+    st.dataframe(_table(res), hide_index=True, key=f"howsure-table-{key}")
+    st.caption(f"{res.n:,} samples ({res.method}), seed {res.seed}. " + " ".join(f"{n}." for n in res.notes))
+    return res

@@ -1,0 +1,156 @@
+"""The one table formatter of the app: every page shows its tables through :func:`table`.
+
+- **Headers read like the page**: ``demerit_ms`` becomes "demerit [ms]", ``lru_vs_none`` "LRU vs
+  none"; a page gives its own wording in ``labels=`` where the generic one is not enough.
+- **Significant digits, not 16**: a float column shows ``digits`` significant digits
+  (0.3740534362 reads 0.3741; 4e-16 reads 4e-16, not 0.0000000000000004); integer columns get
+  thousands separators; ``percent=`` columns (fractions) read "37.4%".
+- **Formula-safe**: text cells and headers pass :func:`reporting.csv_safety.sanitize_frame`, so
+  a cell copied or exported from the grid cannot run as a spreadsheet formula. The grid's own
+  "Download as CSV" / copy are switched off app-wide (``client.disableDataExport``): the page's
+  download button (:func:`app.components.export.download_csv`) is the export, with provenance.
+
+The values themselves are not rounded (sorting and the CSV keep full precision); only the display is.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from reporting.csv_safety import safe_cell, sanitize_frame
+
+__all__ = ["table", "display_frame", "human_label", "number_format"]
+
+
+#: Unit suffixes of column names -> the unit shown in brackets.
+UNITS: dict[str, str] = {
+    "ns": "ns", "us": "µs", "ms": "ms", "s": "s", "sec": "s", "years": "years", "days": "days", "hours": "h",
+    "bytes": "B", "kib": "KiB", "mib": "MiB", "gib": "GiB", "kb": "kB", "mb": "MB", "gb": "GB", "tb": "TB",
+    "mbps": "MB/s", "gbps": "GB/s", "iops": "IOPS", "pct": "%", "percent": "%", "cyl": "cylinders",
+    "w": "W", "j": "J", "nj": "nJ", "pj": "pJ", "x": "×", "ratio": "×", "blocks": "blocks", "pages": "pages",
+    "ops": "ops/s", "opss": "ops/s", "hz": "Hz", "ghz": "GHz", "mhz": "MHz",
+}
+#: Words written differently from their key.
+WORDS: dict[str, str] = {
+    "lru": "LRU", "ac": "AC", "dram": "DRAM", "nvm": "NVM", "pcm": "PCM", "scm": "SCM", "ssd": "SSD", "hdd": "HDD",
+    "tlb": "TLB", "amat": "AMAT", "mc": "Monte Carlo", "p10": "P10", "p50": "P50", "p90": "P90", "cpu": "CPU",
+    "io": "I/O", "iosize": "I/O size", "lbn": "LBN", "mrc": "MRC", "id": "ID", "rw": "R/W", "qd": "QD",
+    "vs": "vs", "n": "n", "t": "t", "frac": "fraction", "cnt": "count", "avg": "mean", "std": "std. dev.",
+    "fio": "fio", "dax": "DAX", "wss": "working set", "addr": "ADDR", "pf": "PF",
+}
+#: Whole keys with a fixed label.
+LABELS: dict[str, str] = {
+    "n_star": "n* [accesses]", "t_addr_ns": "T_ADDR [ns]", "t_data_ns": "T_DATA [ns]", "t_e_ns": "t_e [ns]",
+    "t_r_ns": "t_r [ns]", "page_size": "page size [B]", "share_blocks": "share of blocks",
+    "share_accesses": "share of accesses", "share_bytes": "share of bytes moved",
+    "share_footprint_bytes": "share of footprint bytes",
+}
+
+
+def human_label(key: str) -> str:
+    """Header of a column key: ``demerit_ms`` -> "demerit [ms]", ``read_bandwidth_MBps`` -> "read bandwidth [MB/s]".
+
+    Keys with spaces or brackets are taken as already human and returned unchanged.
+
+    >>> human_label("demerit_ms"), human_label("lru_vs_none"), human_label("slowdown [×]")
+    ('demerit [ms]', 'LRU vs none', 'slowdown [×]')
+    """
+    key = str(key)
+    if key in LABELS:
+        return LABELS[key]
+    if " " in key or "[" in key or "(" in key or "_" not in key and key.lower() not in WORDS:
+        return key
+    parts = [p for p in key.split("_") if p]
+    unit = ""
+    if len(parts) > 1 and parts[-1].lower() in UNITS:
+        unit = UNITS[parts.pop().lower()]
+    words = [WORDS.get(p.lower(), p) for p in parts]
+    text = " ".join(words)
+    return f"{text} [{unit}]" if unit else text
+
+
+def number_format(col: pd.Series, digits: int = 4) -> str | None:
+    """printf format showing ``digits`` significant digits for a numeric column (None: not numeric)."""
+    if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
+        return None
+    if pd.api.types.is_integer_dtype(col):
+        return "localized"
+    v = np.asarray(col, dtype=float)
+    v = np.abs(v[np.isfinite(v) & (v != 0)])
+    if v.size == 0:
+        return "%.1f"
+    if np.all(np.abs(v - np.round(v)) < 1e-9) and v.max() < 1e15:
+        return "localized"  # whole numbers stored as floats
+    lo, hi = float(v.min()), float(v.max())
+    if lo < 1e-3 or hi >= 1e7 or hi / lo > 1e4:
+        return f"%.{digits}g"
+    decimals = min(8, max(0, digits - 1 - math.floor(math.log10(float(np.median(v))))))
+    return f"%.{decimals}f"
+
+
+def display_frame(df: pd.DataFrame, *, labels: Mapping[str, str] | None = None, digits: int = 4,
+                  percent: Iterable[str] = ()) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """(formula-safe frame with human headers, column_config) of ``df`` for ``st.dataframe``."""
+    import streamlit as st
+
+    labels = dict(labels or {})
+    percent = set(percent)
+    out = sanitize_frame(df)
+    names = [labels.get(str(c), human_label(c)) for c in df.columns]
+    # never two columns with one header (Streamlit refuses them)
+    seen: dict[str, int] = {}
+    for i, n in enumerate(names):
+        seen[n] = seen.get(n, 0) + 1
+        if seen[n] > 1:
+            names[i] = f"{n} ({seen[n]})"
+    out.columns = [safe_cell(n) for n in names]
+    config: dict[str, Any] = {}
+    for orig, name in zip(df.columns, out.columns):
+        col = out[name]
+        if str(orig) in percent:
+            config[name] = st.column_config.NumberColumn(format="percent")
+            continue
+        fmt = number_format(col, digits)
+        if fmt is not None:
+            config[name] = st.column_config.NumberColumn(format=fmt)
+    return out, config
+
+
+def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4, percent: Iterable[str] = (),
+          column_config: Mapping[str, Any] | None = None, hide_index: bool = True, key: str | None = None,
+          width: str = "stretch", **kwargs: Any) -> Any:
+    """Show a table the app's way (see module doc). ``data``: a DataFrame or a pandas Styler.
+
+    Parameters
+    ----------
+    labels : mapping, optional
+        Column key -> header shown (default :func:`human_label`).
+    digits : int
+        Significant digits of float columns.
+    percent : iterable of str
+        Column keys holding fractions, shown as percentages.
+    column_config : mapping, optional
+        Extra Streamlit column configs, keyed by column key (or shown header); they win over the formatter's.
+    **kwargs
+        Passed to ``st.dataframe`` (e.g. ``height``).
+    """
+    import streamlit as st
+    from pandas.io.formats.style import Styler
+
+    if isinstance(data, Styler):
+        # a page's own styling (colours, formats) is kept; only text cells are made formula-safe
+        data.data = sanitize_frame(data.data)
+        return st.dataframe(data, hide_index=hide_index, key=key, width=width, column_config=column_config,
+                            **kwargs)
+    df = data if isinstance(data, pd.DataFrame) else pd.DataFrame(data)
+    shown, config = display_frame(df, labels=labels, digits=digits, percent=percent)
+    shown_of = dict(zip((str(c) for c in df.columns), shown.columns))
+    config.update({shown_of.get(str(k), k): v for k, v in (column_config or {}).items()})
+
+    return st.dataframe(shown, hide_index=hide_index, key=key, width=width, column_config=config, **kwargs)
+

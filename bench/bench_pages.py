@@ -1,0 +1,267 @@
+"""Page speed in a real browser (issue 18): cold start, page visit, and rerun after one input change.
+
+Starts the app's server and a reference server (an empty Streamlit page with one number input),
+drives Debian's Chromium through Playwright, and prints per page the median time of
+
+- **visit**: open the page's URL until the script finished (new session each time);
+- **rerun**: change one number input (a different value each time, so no cached result is reused
+  unless the page caches by input) until the script finished,
+
+with the same times of the reference page measured in the same run, so the ratios survive a
+noisy, shared machine. Also the **cold start**: server launch to the first chart drawn, with an
+empty numba cache and with the cache warm (``NUMBA_CACHE_DIR``).
+
+Goals (issue 18): rerun <= 300 ms on closed-form pages, <= 2 s on trace-driven pages; cold start
+<= 6 s. Usage::
+
+    python bench/bench_pages.py [--repeat 3] [--pages lifetime,paging] [--app-root DIR] [--no-cold]
+
+``--app-root`` benches another checkout (e.g. ``git archive HEAD | tar -x -C /tmp/base``) for a
+before / after comparison. Last line: ``ratio:`` median rerun over all pages / reference rerun.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from _common import ROOT, print_ratio
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: Pages whose results come from closed-form models (goal 300 ms); the others replay traces (goal 2 s).
+CLOSED_FORM = {"break-even", "lifetime", "workloads", "device-characterization", "devices", "home", "validation"}
+REFERENCE_PAGE = '''import streamlit as st
+st.title("Reference")
+st.number_input("x", value=1.0, key="x")
+st.write(st.session_state["x"])
+'''
+_OBSERVE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__done = [];
+  if (window.__obs) window.__obs.disconnect();
+  window.__obs = new MutationObserver((records) => { const now = performance.now();
+      for (const r of records) if (r.oldValue === 'running') window.__done.push(now); });
+  window.__obs.observe(app, {attributes: true, attributeOldValue: true,
+                             attributeFilter: ['data-test-script-state']});
+  return performance.now();
+}"""
+#: A run finished after t0: the script state left "running" (records keep the old value, so a run
+#: too short to be seen between two observer callbacks still counts).
+_FINISHED_AFTER = "(t0) => (window.__done || []).some((t) => t >= t0)"
+_FINISH_TIME = "(t0) => Math.min(...window.__done.filter((t) => t >= t0))"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(script: Path, root: Path, env_extra: dict | None = None) -> tuple[subprocess.Popen, str, float]:
+    """Start ``streamlit run script`` from ``root``; (process, url, seconds until healthy)."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(root), **(env_extra or {})}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                return proc, url, time.perf_counter() - t0
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"server for {script} did not become healthy")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def wait_done(pg, timeout_ms: int = 300_000) -> None:
+    pg.wait_for_function(
+        "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+        " const drawn = document.querySelector('h1') || document.querySelector('[data-testid=\"stException\"]');"
+        " return a && drawn && a.getAttribute('data-test-script-state') === 'notRunning'; }",
+        timeout=timeout_ms)
+
+
+def visit(pg, url: str) -> float:
+    """Seconds from navigation to the script having finished (a fresh session: a full page load)."""
+    t0 = time.perf_counter()
+    pg.goto(url)
+    wait_done(pg)
+    return time.perf_counter() - t0
+
+
+def _first_visible(pg, selector: str, numeric: bool = False):
+    els = pg.locator(selector)
+    try:  # widgets are drawn just after the script state settles
+        els.first.wait_for(state="visible", timeout=3_000)
+    except PlaywrightTimeout:
+        return None
+    for i in range(els.count()):
+        el = els.nth(i)
+        if el.is_visible() and el.is_enabled():
+            if numeric:
+                try:
+                    float((el.input_value() or "").replace(",", ""))
+                except ValueError:
+                    continue
+            return el
+    return None
+
+
+def _new_text(value: str, k: int) -> str:
+    v = float(value.replace(",", "") or 0)
+    is_int = not any(c in value for c in ".eE")
+    new = v * (1 + 0.05 * (k + 1)) if v else k + 1.0
+    text = str(round(new)) if is_int else f"{new:.6g}"
+    if text == value:
+        text = str(int(float(text)) + 1) if is_int else f"{new + 0.5:.6g}"
+    return text
+
+
+#: Label of the input the last :func:`rerun` changed (printed with the page's row).
+CHANGED: list[str] = [""]
+
+
+def _label(el) -> str:
+    return el.evaluate("e => (e.closest('[data-testid=\\\"stNumberInput\\\"],[data-testid=\\\"stTextInput\\\"],"
+                       "[data-testid=\\\"stSlider\\\"]')?.querySelector('label')?.innerText || '').trim()")
+
+
+def rerun(pg, k: int) -> float | None:
+    """Seconds from changing one input (the first visible number input, else a numeric text input,
+    else a slider) to the rerun having finished; None when the page has none."""
+    el = _first_visible(pg, '[data-testid="stNumberInput"] input')
+    el = el or _first_visible(pg, '[data-testid="stTextInput"] input', numeric=True)
+    if el is not None:
+        CHANGED[0] = _label(el)
+        el.fill(_new_text(el.input_value(), k))
+        t0 = pg.evaluate(_OBSERVE)
+        el.press("Enter")
+    else:
+        el = _first_visible(pg, '[data-testid="stSlider"] [role="slider"]')
+        if el is None:
+            return None
+        CHANGED[0] = _label(el)
+        el.focus()
+        t0 = pg.evaluate(_OBSERVE)
+        el.press("ArrowRight" if k % 2 == 0 else "ArrowLeft")
+    try:  # Enter commits a number input; if no run starts (the frontend kept the old value), blur it
+        pg.wait_for_function(_FINISHED_AFTER, arg=t0, timeout=15_000)
+    except PlaywrightTimeout:
+        el.press("Tab")
+        try:
+            pg.wait_for_function(_FINISHED_AFTER, arg=t0, timeout=300_000)
+        except PlaywrightTimeout:
+            return None
+    t1 = pg.evaluate(_FINISH_TIME, t0)
+    return (t1 - t0) / 1e3
+
+
+def cold_start(root: Path, numba_dir: str, page: str) -> float:
+    """Seconds from server launch to the first chart of ``page`` drawn."""
+    from playwright.sync_api import sync_playwright
+
+    t0 = time.perf_counter()
+    proc, url, _ = start_server(root / "app" / "main.py", root, {"NUMBA_CACHE_DIR": numba_dir})
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            pg = browser.new_page(viewport={"width": 1400, "height": 2000})
+            pg.goto(f"{url}/{page}")
+            pg.locator(".js-plotly-plot").first.wait_for(timeout=300_000)
+            dt = time.perf_counter() - t0
+            browser.close()
+    finally:
+        stop(proc)
+    return dt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--pages", default="", help="comma-separated url paths (default: every page)")
+    ap.add_argument("--app-root", type=Path, default=ROOT)
+    ap.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
+    ap.add_argument("--cold-page", default="lifetime")
+    a = ap.parse_args()
+    root = a.app_root.resolve()
+    sys.path.insert(0, str(root))
+    from playwright.sync_api import sync_playwright
+
+    from app.registry import PAGES
+
+    pages = [p[4] for p in PAGES]
+    if a.pages:
+        pages = [p for p in a.pages.split(",") if p]
+    print(f"app: {root}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} (a shared machine: "
+          "compare the ratios, not the seconds)")
+    if not a.no_cold:
+        with tempfile.TemporaryDirectory(prefix="numba-cold-") as numba_dir:
+            cold = cold_start(root, numba_dir, a.cold_page)
+            warm = cold_start(root, numba_dir, a.cold_page)
+        print(f"cold start to the first chart of /{a.cold_page}: {cold:.2f} s with an empty numba cache, "
+              f"{warm:.2f} s warm (goal <= 6 s)")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    (tmp / "ref.py").write_text(REFERENCE_PAGE)
+    app, url, _ = start_server(root / "app" / "main.py", root)
+    ref, ref_url, _ = start_server(tmp / "ref.py", tmp)
+    rows = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
+            pg = ctx.new_page()
+            visit(pg, ref_url)  # warm the reference server
+            ref_visit = statistics.median(visit(pg, ref_url) for _ in range(a.repeat))
+            ref_rerun = statistics.median(r for r in (rerun(pg, k) for k in range(a.repeat)) if r is not None)
+            print(f"reference (empty page): visit {ref_visit * 1e3:.0f} ms, rerun {ref_rerun * 1e3:.0f} ms")
+            visit(pg, f"{url}/home")  # server-side imports of the shell
+            print(f"{'page':26s} {'kind':12s} {'visit [s]':>10s} {'rerun [s]':>10s} {'rerun / ref':>12s} {'goal':>6s}"
+                  "  input changed")
+            for page in pages:
+                visits = [visit(pg, f"{url}/{page}") for _ in range(a.repeat)]
+                CHANGED[0] = ""
+                reruns = [rerun(pg, k) for k in range(a.repeat)]
+                reruns = [r for r in reruns if r is not None]
+                kind = "closed-form" if page in CLOSED_FORM else "trace"
+                goal = 0.3 if kind == "closed-form" else 2.0
+                rv = statistics.median(visits)
+                rr = statistics.median(reruns) if reruns else None
+                ok = "" if rr is None else ("ok" if rr <= goal else "MISS")
+                rows.append((page, kind, rv, rr))
+                print(f"{page:26s} {kind:12s} {rv:10.2f} {'n/a' if rr is None else f'{rr:.2f}':>10s} "
+                      f"{'' if rr is None else f'{rr / ref_rerun:.1f}':>12s} {ok:>6s}  {CHANGED[0][:40]}", flush=True)
+            browser.close()
+    finally:
+        stop(app)
+        stop(ref)
+    reruns = [r for *_, r in rows if r is not None]
+    print_ratio(statistics.median(reruns), ref_rerun)
+
+
+if __name__ == "__main__":
+    main()

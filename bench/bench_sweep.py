@@ -1,0 +1,115 @@
+"""Benchmark: a sweep on a Dask LocalCluster with 2 workers vs 1 worker (goal: >= 1.7x on 2 cores).
+
+The spec (``bench/sweep_bench.toml``) runs cache simulations (4 policies x 4 sizes) on two
+synthetic traces (2 M requests each by default) and a file-cache model on two devices. For each worker
+count a LocalCluster is started and warmed up (every worker imports the models and loads the
+numba kernels from the cache) before the timed run, so start-up is excluded from both times;
+each run writes to a fresh directory (nothing is reused). Measured in the same run:
+
+- wall time of the sweep on 1 worker and on 2 workers [s], their ratio (the last line);
+- the per-task costs of the 1-worker run, as a rate per model [s per million requests];
+- the spec a bigger cluster would run (``bench/sweep_cluster.toml``: 8 presets x 4 seeds at 2 M
+  requests, the same grids) and its estimated wall time on 16, 64 and 256 workers, from those
+  rates (longest-first packing of the task costs; a trace's load is inside its first task's time).
+
+The machine is shared: other processes running at the same time lower the 2-worker speed-up.
+
+  .venv/bin/python bench/bench_sweep.py [--requests 2000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from _common import ROOT, print_ratio
+
+from models.sweep import estimate_seconds, load_spec, run_sweep
+
+
+def _warm() -> int:
+    """Import the models and load every numba kernel the spec uses (runs on each worker)."""
+    import numpy as np
+
+    from models.sim import hit_ratio_curve, simulate
+    from models.storage.file_cache_sim import file_cache_curves
+
+    ids = np.arange(64, dtype=np.int64) % 7  # the dtypes of split_blocks: the same numba specialisations
+    is_write = np.zeros(64, bool)
+    for pol in ("lru", "fifo", "clock", "ac"):
+        simulate(ids, 3, pol, is_write=is_write)
+        simulate(ids, 3, pol)
+    hit_ratio_curve(ids)
+    file_cache_curves(ids, "nand-flash", cache_fractions=[0.5])
+    return os.getpid()
+
+
+def _timed_run(spec, workers: int, out_dir: Path):
+    from dask.distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR)
+    try:
+        with Client(cluster) as client:
+            client.wait_for_workers(workers)
+            client.run(_warm)
+            t = time.perf_counter()
+            res = run_sweep(spec, out_dir / f"w{workers}.parquet", client=client)
+            return time.perf_counter() - t, res
+    finally:
+        try:
+            cluster.close(timeout=60)
+        except (TimeoutError, OSError) as e:  # a slow shutdown on a loaded machine must not lose the timing
+            print(f"  (cluster close: {type(e).__name__}; ignored)")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--requests", type=int, default=2_000_000,
+                    help="requests per synthetic trace (default 2,000,000)")
+    args = ap.parse_args(argv)
+    text = (ROOT / "bench" / "sweep_bench.toml").read_text().replace("n_requests = 400000",
+                                                                       f"n_requests = {args.requests}")
+    work = Path(tempfile.mkdtemp(prefix="bench_sweep_"))
+    try:
+        (work / "spec.toml").write_text(text)
+        spec = load_spec(work / "spec.toml")
+        tasks = spec.tasks()
+        print(f"spec: {len(tasks)} tasks ({', '.join(sorted({t.model for t in tasks}))}), "
+              f"{args.requests:,} requests per trace; cpu_count={os.cpu_count()}, "
+              f"load average {os.getloadavg()[0]:.1f} (shared machine)")
+        t1, r1 = _timed_run(spec, 1, work)
+        print(f"1 worker : {t1:7.2f} s  ({len(r1.computed)} tasks computed)", flush=True)
+        t2, r2 = _timed_run(spec, 2, work)
+        assert r1.table.equals(r2.table), "1 and 2 workers must give the same table"
+        print(f"2 workers: {t2:7.2f} s  speed-up {t1 / t2:.2f}x (goal >= 1.7x); load average now "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
+        # per-model cost rate [s per million requests] from the 1-worker run
+        n_req = {t.trace.name: args.requests for t in tasks}
+        rate: dict[str, list[float]] = {}
+        for t in tasks:
+            rate.setdefault(t.model, []).append(r1.task_seconds[t.key] / (n_req[t.trace.name] / 1e6))
+        rates = {m: sum(v) / len(v) for m, v in rate.items()}
+        for m, r in sorted(rates.items()):
+            print(f"  {m:12s} {r:8.3f} s per million requests per task (mean of {len(rate[m])} tasks)")
+        big = load_spec(ROOT / "bench" / "sweep_cluster.toml")
+        btasks = big.tasks()
+        req = {tr.name: int(tr.options.get("n_requests", 0)) for tr in big.traces}
+        costs = [rates[t.model] * req[t.trace.name] / 1e6 for t in btasks]
+        print(f"bigger cluster spec bench/sweep_cluster.toml: {len(btasks)} tasks, {len(big.traces)} traces of "
+              f"{max(req.values()):,} requests; serial estimate {sum(costs) / 3600:.2f} h")
+        for w in (16, 64, 256):
+            print(f"  estimated wall time on {w:3d} workers: {estimate_seconds(costs, w) / 60:7.1f} min")
+        print_ratio(t1, t2)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""Per-role uncertainty of the planner: p5/p95 of a row's value, the probability PCM wins, the decisive input.
+
+Each role's row is analysed with the adapter of its model (:mod:`models.uncertainty.adapters`),
+reusing the simulation the ranking already ran:
+
+================  ============================================  ===========================================
+role              band of                                       "PCM wins" when
+================  ============================================  ===========================================
+file-cache        share of blocks a DRAM cache cannot help      most blocks (> 50 %) cannot be helped: PCM
+                  (n* varies; reuse histogram once)             storage leaves a DRAM cache little to do
+write-cache       HDD time without / with the HALO PCM cache    the cache saves HDD time (speedup > 1)
+memory-extension  slowdown of the PCM extension                 PCM is faster than a Flash extension on the
+                                                                same fault counts
+memory-lifetime   PCM extension lifetime [years]                it outlives 5 years
+storage-vs-*      not sampled: every sample re-runs the         (NaN, said in ``decisive_input``)
+                  Filebench MVA (seconds each)
+================  ============================================  ===========================================
+
+References
+----------
+.. [1] Seed 000 §4.6; the models' own references.
+"""
+
+from __future__ import annotations
+
+import math
+
+from models.uncertainty import analyze
+
+__all__ = ["UNCERTAINTY_COLUMNS", "band_columns", "NOT_SAMPLED", "empty_band", "role_summary"]
+
+#: Columns a ranking with ``uncertainty=N`` adds.
+UNCERTAINTY_COLUMNS = ["p5", "p95", "p_win", "decisive_input"]
+#: ``decisive_input`` of a role whose model is too slow to sample.
+NOT_SAMPLED = "not sampled: each sample re-runs the Filebench MVA"
+
+
+def empty_band(why: str = "") -> dict:
+    """Band columns of a row that has none (``why`` in ``decisive_input``)."""
+    return {"p5": math.nan, "p95": math.nan, "p_win": math.nan, "decisive_input": why}
+
+
+def band_columns(model, *, n: int, seed, win_model=None, scale: float = 1.0) -> dict:
+    """``p5, p95, p_win, decisive_input`` of one row.
+
+    Parameters
+    ----------
+    model : models.uncertainty.UncertainModel
+        The row's model; its output (times ``scale``) is the row's ``value``.
+    n : int
+        Samples [-].
+    seed : int or numpy.random.Generator
+        Seed of the samples.
+    win_model : UncertainModel, optional
+        Model whose verdict defines "PCM wins" (default ``model``'s own verdict), sampled with
+        the same seed.
+    scale : float
+        Factor from the model's output to the row's value (e.g. 1 for the same unit).
+    """
+    if not model.sampled_inputs() and any(i.resimulates for i in model.inputs):
+        # every input changes the simulation: a band would need a re-simulation per sample
+        return empty_band("not sampled: " + "; ".join(model.notes))
+    r = analyze(model, n=n, seed=seed)
+    w = r if win_model is None else analyze(win_model, n=n, seed=seed)
+    return {"p5": r.p5 * scale, "p95": r.p95 * scale, "p_win": w.p_verdict,
+            "decisive_input": r.decisive_label or r.decisive or "none: no uncertain input moves it"}
+
+
+def role_summary(rows) -> str:
+    """One sentence on a role's rows of a ranking made with ``uncertainty``: the range of ``p_win``
+    over its workloads and the input that decides most often ("" without those columns).
+
+    >>> import pandas as pd
+    >>> role_summary(pd.DataFrame({"role": ["write-cache"] * 2, "status": ["ok", "ok"], "p_win": [0.97, 1.0],
+    ...                            "decisive_input": ["HDD mean seek time"] * 2}))
+    'write-cache: PCM wins in 97-100 % of samples across 2 workloads; the input that moves the answer most: HDD mean seek time (2 of 2).'
+    """
+    if "p_win" not in rows or not len(rows):
+        return ""
+    ok = rows[(rows["status"] == "ok") & rows["p_win"].notna()]
+    role = str(rows["role"].iloc[0])
+    if not len(ok):
+        why = next((d for d in rows["decisive_input"] if d), "")
+        return f"{role}: no uncertainty band" + (f" ({why})." if why else ".")
+    lo, hi = 100 * ok["p_win"].min(), 100 * ok["p_win"].max()
+    span = f"{lo:.0f} %" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f} %"
+    top = ok["decisive_input"].value_counts()
+    return (f"{role}: PCM wins in {span} of samples across {len(ok)} workload{'s' if len(ok) != 1 else ''}; "
+            f"the input that moves the answer most: {top.index[0]} ({int(top.iloc[0])} of {len(ok)}).")

@@ -1,0 +1,250 @@
+"""The models a sweep can run, each as an adapter ``run(ctx, device, params) -> DataFrame``.
+
+Named adapters (:data:`SWEEP_MODELS`) wrap the trace-driven simulators with their parameters;
+``call:package.module:function`` runs any function of the :mod:`models` package. ``ctx`` is a
+:class:`TraceContext` giving the task's trace and its block split, cached per process, so a
+worker loads each trace once whatever the number of its tasks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["SweepModel", "SWEEP_MODELS", "TraceContext", "get_model", "load_counts"]
+
+#: Loads per trace in this process (tests check each worker loads a trace once).
+_LOADS: Counter = Counter()
+
+
+@lru_cache(maxsize=4)
+def _trace(entry_json: str):
+    import json
+
+    from models.traces import load
+
+    e = json.loads(entry_json)
+    _LOADS[entry_json] += 1
+    return load(e["source"], max_requests=e["max_requests"], format=e["format"], name=e["name"], **e["options"]) \
+        if not _is_bundled(e["source"]) else load(e["source"], max_requests=e["max_requests"], **e["options"])
+
+
+def _is_bundled(source: str) -> bool:
+    from pathlib import Path
+
+    return not Path(source).is_file()
+
+
+@lru_cache(maxsize=8)
+def _blocks(entry_json: str, block_size: int):
+    from models.traces.blocks import split_blocks
+
+    return split_blocks(_trace(entry_json), block_size)
+
+
+def load_counts() -> dict[str, int]:
+    """How many times this process loaded each trace (entry JSON -> loads)."""
+    return dict(_LOADS)
+
+
+class TraceContext:
+    """A task's trace, loaded once per process (``trace``, ``blocks(block_size)``)."""
+
+    def __init__(self, entry):
+        self.entry = entry
+        self._json = None if entry is None else entry.model_dump_json()
+
+    @property
+    def trace(self):
+        """The loaded trace (BlockTrace or MemTrace)."""
+        return _trace(self._json)
+
+    def blocks(self, block_size: int):
+        """``split_blocks(trace, block_size)`` (cached)."""
+        return _blocks(self._json, int(block_size))
+
+
+@dataclass(frozen=True)
+class SweepModel:
+    """A model a sweep can run.
+
+    Attributes
+    ----------
+    name : str
+        Name in a spec's ``model``.
+    trace_kind : {"block", "memory", None}
+        The trace it needs (None: none).
+    device : {"catalogue", "drive", None}
+        What the spec's devices are for it: a catalogue device, an HDD drive profile, or nothing.
+    params : dict
+        Parameter -> default (``REQUIRED`` for required ones).
+    run : callable
+        ``run(ctx, device, params) -> pandas.DataFrame``.
+    description : str
+        One line for help texts.
+    """
+
+    name: str
+    trace_kind: str | None
+    device: str | None
+    params: dict
+    run: Callable
+    description: str
+
+    def check_params(self, given: dict, where: str) -> None:
+        """ValueError naming unknown or missing parameters."""
+        if self.params is None:  # call: adapters take the function's own keywords
+            return
+        unknown = sorted(set(given) - set(self.params))
+        if unknown:
+            raise ValueError(f"{where}: unknown parameter(s) {', '.join(unknown)}; valid: {', '.join(self.params)}")
+        missing = [k for k, v in self.params.items() if v is REQUIRED and k not in given]
+        if missing:
+            raise ValueError(f"{where}: missing parameter(s) {', '.join(missing)}")
+
+    def check_device(self, name: str, where: str) -> None:
+        """ValueError naming a device the model cannot use."""
+        from models.devices import device_names
+
+        valid = device_names()
+        if self.device == "drive":
+            from models.storage.hdd import drive_names
+
+            valid = [d for d in valid if d.startswith("hdd-")] + list(drive_names())
+        if name not in valid:
+            raise ValueError(f"{where}: unknown device {name!r}; valid: {', '.join(valid)}")
+
+    def with_defaults(self, params: dict) -> dict:
+        return {**{k: v for k, v in (self.params or {}).items() if v is not REQUIRED}, **params}
+
+
+REQUIRED = object()
+
+
+def _cache_sim(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
+    from models.sim import simulate
+
+    acc = ctx.blocks(p["block_size"])
+    if (p["cache_blocks"] is None) == (p["cache_fraction"] is None):
+        raise ValueError("cache_sim: give exactly one of cache_blocks [blocks] or cache_fraction [-]")
+    c = p["cache_blocks"] if p["cache_blocks"] is not None else max(1, round(p["cache_fraction"] * acc.n_unique))
+    r = simulate(acc.block, int(c), p["policy"], is_write=acc.is_write, ghost_blocks=p["ghost_blocks"])
+    return r.to_frame().assign(footprint_blocks=acc.n_unique)
+
+
+def _mrc(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
+    from models.sim import hit_ratio_curve, shards_mrc
+    from models.storage.file_cache_sim import access_bytes, log_sizes
+
+    acc = ctx.blocks(p["block_size"])
+    sizes = log_sizes(acc.n_unique, int(p["points"]))
+    w = access_bytes(ctx.trace, acc)
+    if p["shards_rate"] is not None:
+        curve = shards_mrc(acc.block, rate=float(p["shards_rate"]), sizes=sizes, weights=w, seed=int(p["seed"]))
+    else:
+        curve = hit_ratio_curve(acc.block, sizes=sizes, weights=w)
+    return curve.to_frame()
+
+
+def _file_cache(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
+    from models.storage.file_cache_sim import file_cache_curves
+
+    acc = ctx.blocks(p["block_size"])
+    opts = {k: p[k] for k in ("ghost_fraction", "insertion") if p[k] is not None}
+    return file_cache_curves(acc.block, device, block_size_bytes=int(p["block_size"]),
+                             cache_fractions=[float(p["cache_fraction"])], **opts)
+
+
+def _write_cache(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
+    from models.storage.write_cache import run_write_cache
+
+    r = run_write_cache(ctx.trace, p["policy"], float(p["cache_mb"]), drive=device,
+                        lru_granularity=p["lru_granularity"])
+    return r.to_frame()
+
+
+def _memext(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
+    from models.devices import get_device
+    from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
+
+    stream = page_stream(ctx.trace, include_instructions=bool(p.pop("include_instructions")))
+    dev = get_device(device)
+    cfg = MemExtConfig(device=dev.name, **p)
+    return simulate_memext(stream, cfg, device=dev).to_frame()
+
+
+def _call(target: str) -> SweepModel:
+    """Adapter for ``call:package.module:function`` (the function's result: a frame, ``to_frame()``, or scalars)."""
+    mod_name, _, fn_name = target.partition(":")
+    if not (mod_name == "models" or mod_name.startswith("models.")) or not fn_name:
+        raise ValueError(f"model {('call:' + target)!r}: give call:models.<module>:<function> (functions of the "
+                         "models package only)")
+    try:
+        fn = getattr(importlib.import_module(mod_name), fn_name)
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"model call:{target}: cannot import it ({e})") from None
+    if not callable(fn):
+        raise ValueError(f"model call:{target}: {fn_name} is not a function")
+    sig = inspect.signature(fn).parameters
+
+    def run(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
+        kw = dict(p)
+        if "trace" in sig and ctx.entry is not None:
+            kw["trace"] = ctx.trace
+        if "device" in sig and device is not None:
+            kw["device"] = device
+        out = fn(**kw)
+        if isinstance(out, pd.DataFrame):
+            return out
+        if hasattr(out, "to_frame"):
+            return out.to_frame()
+        if hasattr(out, "model_dump"):  # a pydantic input set (e.g. derived timings)
+            return pd.DataFrame([out.model_dump()])
+        if isinstance(out, dict):
+            return pd.DataFrame([out])
+        if isinstance(out, (int, float, str, bool, np.integer, np.floating)):
+            return pd.DataFrame({"value": [out]})
+        raise TypeError(f"call:{target} returned {type(out).__name__}, not a table, a result or a number")
+
+    return SweepModel(f"call:{target}", "block" if "trace" in sig else None,
+                      "catalogue" if "device" in sig else None, None, run, fn.__doc__ or target)
+
+
+_BLOCK = 4096  # default block size of the block-trace adapters [bytes]
+
+#: The named sweep models.
+SWEEP_MODELS: dict[str, SweepModel] = {m.name: m for m in [
+    SweepModel("cache_sim", "block", None,
+               {"policy": REQUIRED, "cache_blocks": None, "cache_fraction": None, "block_size": _BLOCK,
+                "ghost_blocks": None},
+               _cache_sim, "one cache policy (lru, fifo, clock, ac) at one size [blocks or fraction of footprint]"),
+    SweepModel("mrc", "block", None, {"block_size": _BLOCK, "points": 20, "shards_rate": None, "seed": 0},
+               _mrc, "LRU hit-ratio curve at log-spaced sizes, exact or SHARDS"),
+    SweepModel("file_cache", "block", "catalogue",
+               {"cache_fraction": REQUIRED, "block_size": _BLOCK, "ghost_fraction": None, "insertion": None},
+               _file_cache, "file-cache tier in front of a catalogue device: none / LRU / AC access time"),
+    SweepModel("write_cache", "block", "drive",
+               {"policy": "halo", "cache_mb": REQUIRED, "lru_granularity": "sector"},
+               _write_cache, "PCM write cache in front of an HDD drive (HALO / LRU / none)"),
+    SweepModel("memext", "memory", "catalogue",
+               {"dram_frac": REQUIRED, "policy": "fifo", "accounting": "inclusive", "prefetch_depth": 0,
+                "writeback": "buffered", "include_instructions": False},
+               _memext, "DRAM + NVM memory extension on a memory trace"),
+]}
+
+
+def get_model(name: str) -> SweepModel:
+    """The sweep model called ``name`` (a :data:`SWEEP_MODELS` name or ``call:models.<module>:<function>``)."""
+    if name.startswith("call:"):
+        return _call(name[5:])
+    if name not in SWEEP_MODELS:
+        raise ValueError(f"unknown sweep model {name!r}; valid: {', '.join(SWEEP_MODELS)}, "
+                         "or call:models.<module>:<function>")
+    return SWEEP_MODELS[name]

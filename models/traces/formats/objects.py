@@ -1,0 +1,185 @@
+"""Object (key-value) cache traces as block traces, and the fixed-size binary record reader they share.
+
+The cache traces of libCacheSim (``oracleGeneral``, ``lcs``) and the Twitter cache traces name an
+*object* per request (a 64-bit id or a key) with its size, not a byte range on a device. The
+models consume :class:`~models.traces.core.BlockTrace`, so each object is given its own
+``2**32``-byte slot of the address space, numbered in order of first access:
+
+``offset_bytes = object_index << 32``, ``size_bytes = object size``,
+
+so a request touches ``ceil(size / block_size)`` blocks of its own slot and never another
+object's (``size <= 2**32``; the ``oracleGeneral`` size field is a uint32). ``object_index`` is
+``offset_bytes >> 32`` (``meta["object_slot_bytes"]``), the original ids are kept in
+``meta["object_id"]`` (uint64, one per request; keys are hashed to 64 bits with
+``pandas.util.hash_array``, collision probability ~ n**2 / 2**65 for n distinct keys) and the
+number of distinct objects in ``meta["n_objects"]``. A request-count miss-ratio curve of the
+trace in blocks of ``block_size`` >= the largest object is the object-level curve; a smaller
+block size splits large objects as a byte-granular cache would.
+
+Binary records are read in blocks of whole records (``chunk_bytes``, rounded down to a
+multiple of the record size, at least one record), so memory stays bounded by the block plus
+the kept columns, ``max_requests`` stops the read early, and a result never depends on the
+block size. Bad values and a file that ends inside a record name the byte offset of the record
+in the (decompressed) input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from models.traces.core import BlockTrace
+from models.traces.formats.parsing import _block_trace
+from models.traces.source import (
+    MAX_INPUT_BYTES,
+    TraceFormatError,
+    check_limit,
+    check_request_cap,
+    open_source,
+    source_name,
+)
+
+__all__ = ["OBJECT_SLOT_BITS", "place_objects", "read_records", "hash_keys"]
+
+#: Address bits of one object's slot: object ``i`` occupies bytes ``[i << 32, (i + 1) << 32)`` [bits].
+OBJECT_SLOT_BITS = 32
+_SLOT_BYTES = 1 << OBJECT_SLOT_BITS
+#: Most distinct objects a trace may hold (the slots must fit in the int64 byte range) [objects].
+MAX_OBJECTS = (1 << (63 - OBJECT_SLOT_BITS)) - 1
+
+
+def hash_keys(keys: np.ndarray) -> np.ndarray:
+    """64-bit hashes of string keys (uint64), the same in every run and chunk.
+
+    >>> a = hash_keys(np.array(["k1", "k2", "k1"], dtype=object))
+    >>> a.dtype.name, bool(a[0] == a[2] != a[1])
+    ('uint64', True)
+    """
+    return pd.util.hash_array(np.asarray(keys, dtype=object), categorize=False)
+
+
+def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
+    """Give each object of ``trace`` (ids in ``meta["object_id"]``) its slot; see the module docstring.
+
+    >>> t = BlockTrace([0, 1, 2], [False] * 3, [0, 0, 0], [100, 5000, 100], [0] * 3,
+    ...                meta={"object_id": np.array([7, 2**63, 7], np.uint64)})
+    >>> place_objects(t, "x").offset_bytes.tolist(), place_objects(t, "x").meta["n_objects"]
+    ([0, 4294967296, 0], 2)
+    """
+    ids = np.asarray(trace.meta.get("object_id", np.zeros(0, np.uint64)), dtype=np.uint64)
+    if len(ids) != len(trace):
+        raise ValueError(f"{fmt}: meta['object_id'] has {len(ids)} ids for {len(trace)} requests")
+    big = trace.size_bytes > _SLOT_BYTES
+    if big.any():
+        i = int(np.argmax(big))
+        raise TraceFormatError(f"{fmt}: request {i + 1}: object size {int(trace.size_bytes[i]):,} bytes is larger "
+                               f"than the {_SLOT_BYTES:,}-byte slot an object is given")
+    codes, uniques = pd.factorize(ids, sort=False) if len(ids) else (np.zeros(0, np.int64), np.zeros(0, np.uint64))
+    if len(uniques) > MAX_OBJECTS:
+        raise TraceFormatError(f"{fmt}: more than {MAX_OBJECTS:,} distinct objects")
+    offset = codes.astype(np.int64) << np.int64(OBJECT_SLOT_BITS)
+    meta = dict(trace.meta, object_slot_bytes=_SLOT_BYTES, n_objects=len(uniques), object_id=ids)
+    return dataclasses.replace(trace, offset_bytes=offset, meta=meta)
+
+
+def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 0, header_check=None,
+                 name: str | None, max_requests: int | None, progress, chunk_bytes: int,
+                 max_input_bytes: int = MAX_INPUT_BYTES, meta: dict | None = None) -> BlockTrace:
+    """Read fixed-size little-endian records of ``dtype`` into an object trace.
+
+    Parameters
+    ----------
+    src : path, bytes or binary file object
+        The trace (plain, gzip or zstd).
+    dtype : numpy.dtype
+        One record (packed, little-endian).
+    decode : callable
+        ``decode(records, offset0) -> dict`` of columns ``time_ns``, ``is_write``,
+        ``size_bytes``, ``device``, ``meta:object_id`` (and other ``meta:*``) for a block of
+        records whose first starts at byte ``offset0``; raises TraceFormatError naming the
+        offset of a bad record.
+    fmt : str
+        Format name (messages, ``meta["format"]``).
+    header_bytes : int
+        Bytes before the first record [bytes]; ``header_check(header) -> dict`` validates them
+        and returns metadata (it may return a new ``dtype`` as ``"_dtype"``).
+    name, max_requests, progress, chunk_bytes, max_input_bytes, meta
+        Common reader options (see :mod:`models.traces.formats`).
+
+    Returns
+    -------
+    BlockTrace
+        Objects placed by :func:`place_objects`; size-0 requests are dropped (as libCacheSim
+        does) and counted in ``meta["skipped_zero_size"]``.
+    """
+    if max_requests is not None and max_requests < 1:
+        raise ValueError(f"max_requests must be >= 1 (got {max_requests})")
+    chunk_bytes = check_limit("chunk_bytes", chunk_bytes)
+    max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
+    meta = dict(meta or {})
+    parts: list[dict] = []
+    n = zero = 0
+    with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+        if header_bytes:
+            head = _read_exact(stream, header_bytes)
+            if len(head) < header_bytes:
+                raise TraceFormatError(f"{fmt}: {source_name(src)}: {len(head)} bytes, shorter than the "
+                                       f"{header_bytes:,}-byte header")
+            extra = header_check(head) if header_check else {}
+            dtype = extra.pop("_dtype", dtype)
+            meta.update(extra)
+        rec = dtype.itemsize
+        step = max(rec, chunk_bytes - chunk_bytes % rec)
+        offset = header_bytes
+        while True:
+            data = _read_exact(stream, step)
+            if not data:
+                break
+            if len(data) % rec:
+                cut = offset + len(data) - len(data) % rec
+                raise TraceFormatError(f"{fmt}: the data ends inside a record at byte offset {cut:,} "
+                                       f"({len(data) % rec} of {rec} bytes; truncated file?)")
+            cols = decode(np.frombuffer(data, dtype), offset)
+            offset += len(data)
+            keep = cols["size_bytes"] > 0
+            zero += int((~keep).sum())
+            if not keep.all():
+                cols = {k: v[keep] for k, v in cols.items()}
+            if len(cols["time_ns"]):
+                parts.append(cols)
+                n += len(cols["time_ns"])
+                check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
+            report()
+            if max_requests is not None and n >= max_requests:
+                break
+        report(done=True)
+    meta.update(format=fmt, source=source_name(src))
+    trace = _block_trace(parts, max_requests, name or source_name(src), meta, fmt=fmt, zero=zero, state={})
+    return place_objects(trace, fmt)
+
+
+def _read_exact(stream, n: int) -> bytes:
+    """Up to ``n`` bytes; fewer only at the end of the input (a decompressor may return short reads)."""
+    data = stream.read(n)
+    while data and len(data) < n:
+        more = stream.read(n - len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
+def seconds_ns(t: np.ndarray) -> np.ndarray:
+    """Unsigned 32-bit seconds to int64 ns (exact: 2**32 s = 4.3e18 ns < 2**63)."""
+    return t.astype(np.int64) * np.int64(1_000_000_000)
+
+
+def check_next_vtime(v: np.ndarray, offset0: int, rec: int, fmt: str) -> None:
+    """``next_access_vtime`` must be -1, INT64_MAX (no next access) or >= 0 (a request index)."""
+    bad = (v < 0) & (v != -1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise TraceFormatError(f"{fmt}: record at byte offset {offset0 + i * rec:,}: field 'next_access_vtime' "
+                               f"is {int(v[i])} (expected -1 or a request index >= 0)")

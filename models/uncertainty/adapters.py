@@ -1,0 +1,603 @@
+"""One adapter per model: its uncertain inputs and its headline output, vectorised over samples.
+
+Closed-form models evaluate their formula on the sample arrays. Trace-driven models run
+their simulation ONCE at the point and vary the cost parameters analytically:
+
+================  ==================  ===========================================================
+adapter           output              simulated once / varied analytically / re-simulated
+================  ==================  ===========================================================
+breakeven         n* [-]              closed form (eq. 3 with the device-derived timings)
+lifetime          lifetime [years]    closed form ``C E eta / W``
+hdd               random request      closed form ``seek + rotation / 2 + transfer``
+                  service time [ms]
+amat              AMAT [ns]           stack distances (every TLB size) and CLOCK faults of the
+                                      memory size once; TLB entries, t_e, t_r, fault overhead and
+                                      storage latency/bandwidth analytically
+memext            slowdown [x]        fault and write-back counts once (FIFO/CLOCK without
+                                      prefetch: they do not depend on any time); fault overhead,
+                                      t_ref and device latencies analytically. With prefetching
+                                      or the age policy the counts depend on the times: every
+                                      input re-simulates (tornado only)
+writecache        HDD-time speedup    the HDD request streams without and with the cache once,
+                  [x]                 split into seek, rotation and transfer time; mean seek, rpm
+                                      and bandwidth scale them analytically (drive geometry held
+                                      at the point); HALO's thresholds re-simulate (tornado only)
+file-cache share  share of blocks     reuse histogram once; n* analytically
+================  ==================  ===========================================================
+
+References
+----------
+.. [1] Seeds 002, 003, 004 (the models' own references, in their modules).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from models.uncertainty.core import (
+    UncertainInput,
+    UncertainModel,
+    Verdict,
+    device_input,
+    fixed_input,
+    param_input,
+)
+from models.uncertainty.distributions import from_provenance
+
+__all__ = [
+    "user_input",
+    "breakeven_model",
+    "lifetime_model",
+    "hdd_model",
+    "amat_model",
+    "memext_model",
+    "writecache_model",
+    "writecache_streams",
+    "file_cache_share_model",
+    "wear_lifetime_model",
+]
+
+
+def user_input(name: str, label: str, unit: str, value: float) -> UncertainInput:
+    """A value the user typed: ``user-defined``, ranged like a published value (+- the
+    ``uncertainty.device_band.published`` band, triangular).
+
+    >>> user_input("t_ns", "cache access time", "ns", 100.0).dist.describe()
+    'triangular 80..120'
+    """
+    from models.provenance import USER_DEFINED, param
+
+    v = float(value)
+    r = param("uncertainty.device_band.published").value
+    lo, hi = sorted((v * (1 - r), v * (1 + r)))
+    return UncertainInput(name, label, unit, from_provenance(USER_DEFINED, v, lo, hi), USER_DEFINED)
+
+
+def _v(values, name):
+    return np.asarray(values[name], dtype=float)
+
+
+# ----------------------------------------------------------------------------- break-even
+def _n_star(t, T, Tm):
+    gap = T - t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(gap > 0, (Tm - t) / np.where(gap > 0, gap, 1.0), np.inf)
+
+
+def _breakeven_verdict(point: float) -> Verdict | None:
+    if not np.isfinite(point):
+        return None
+    k = math.floor(point) + 1
+    return Verdict(float(k), True, f"caching pays for a block accessed {k} times (n* < {k})")
+
+
+def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | None = None,
+                    T_ns: float | None = None, Tm_ns: float | None = None,
+                    insertion: str | None = None, io_stack_factor: float | None = None) -> UncertainModel:
+    """File-cache break-even n* (seed 004 eq. 3) with uncertain timings.
+
+    With ``device`` (name or profile): ``t`` and the insertion cost are the measured page-cache
+    latencies (scaled with the registry's 4 KiB values ``file_cache.pagecache_*_4k_ns``), the
+    storage path factor ``file_cache.io_stack_factor`` and the device's and DRAM's read
+    latency and bandwidth vary by their provenance. With ``t_ns, T_ns, Tm_ns`` typed by the
+    user: ``t``, ``T - t`` and ``Tm - T`` vary by +-20 % (user-defined values).
+
+    >>> from models.storage.file_cache import break_even, timings_from_device
+    >>> m = breakeven_model(device="optane-dcpmm")
+    >>> bool(np.isclose(m.point(), break_even(timings_from_device("optane-dcpmm")).n_star))
+    True
+    >>> [i.name for i in breakeven_model(t_ns=100, T_ns=130, Tm_ns=160).inputs]
+    ['t_ns', 'gap_ns', 'insert_ns']
+    """
+    from models.devices import DeviceProfile, get_device
+
+    if device is None:
+        if None in (t_ns, T_ns, Tm_ns):
+            raise ValueError("give a device or all of t_ns, T_ns and Tm_ns")
+        if not (0 < t_ns and T_ns > 0 and Tm_ns >= T_ns):
+            raise ValueError("timings must be > 0 with Tm_ns >= T_ns")
+        ins = [user_input("t_ns", "file-cache access time t", "ns", t_ns)]
+        gap = T_ns - t_ns
+        ins.append(user_input("gap_ns", "storage minus cache time T - t", "ns", gap) if gap > 0
+                   else fixed_input("gap_ns", "storage minus cache time T - t", "ns", gap))
+        ins.append(user_input("insert_ns", "cache insertion cost Tm - T", "ns", Tm_ns - T_ns))
+
+        def ev(v):
+            t = _v(v, "t_ns")
+            T = t + _v(v, "gap_ns")
+            return _n_star(t, T, T + _v(v, "insert_ns"))
+
+        pt = float(_n_star(np.float64(t_ns), np.float64(T_ns), np.float64(Tm_ns)))
+        return UncertainModel("breakeven", "n_star", "-", tuple(ins), ev, _breakeven_verdict(pt),
+                              notes=("closed form, timings as typed (+-20 %)",), output_label="break-even accesses n*")
+    from models.provenance import PARAMS
+    from models.storage import file_cache as fc
+
+    dev = device if isinstance(device, DeviceProfile) else get_device(device)
+    ref = get_device("dram")
+    bs = float(block_size_bytes)
+    if bs <= 0:
+        raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
+    insertion = insertion or getattr(fc, "DEFAULT_INSERTION", "first-touch")
+    be = (fc.timings_from_device(dev, int(bs), insertion=insertion) if hasattr(fc, "insertion_cost")
+          else fc.timings_from_device(dev, int(bs)))
+    t0, i0 = be.t_ns, be.Tm_ns - be.T_ns
+    steady = f"file_cache.insert_steady_{int(bs)}_ns"
+    ins_key = (steady if insertion == "steady" and steady in PARAMS
+               else "file_cache.insert_steady_4096_ns" if insertion == "steady"
+               else "file_cache.pagecache_insert_4k_ns")
+    rd = param_input("file_cache.pagecache_read_4k_ns", label="page-cache read (t)")
+    wr = param_input(ins_key, label=f"cache insertion ({insertion})")
+    ins = [rd, wr, param_input("file_cache.io_stack_factor", value=io_stack_factor, label="storage-path factor")]
+    ins.append(device_input(dev, "read_latency_ns", label=f"{dev.name} read latency"))
+    dev_bw = bs > dev.access_unit_bytes and dev.read_bandwidth_MBps is not None
+    if dev_bw:
+        ins.append(device_input(dev, "read_bandwidth_MBps", label=f"{dev.name} read bandwidth"))
+    ins.append(device_input(ref, "read_latency_ns", label="DRAM read latency"))
+    ref_bw = bs > ref.access_unit_bytes and ref.read_bandwidth_MBps is not None
+    if ref_bw:
+        ins.append(device_input(ref, "read_bandwidth_MBps", label="DRAM read bandwidth"))
+    dk, rk = f"device:{dev.name}", f"device:{ref.name}"
+
+    def transfer(v, key, d, use_bw):  # DeviceProfile.transfer_ns, vectorised
+        lat = _v(v, f"{key}.read_latency_ns")
+        bw = _v(v, f"{key}.read_bandwidth_MBps") if use_bw else d.effective_read_bandwidth_MBps
+        return lat + max(0.0, bs - d.access_unit_bytes) / (bw * 1e6) * 1e9
+
+    def ev(v):
+        t = t0 * _v(v, rd.name) / rd.point
+        insert = i0 * _v(v, wr.name) / wr.point
+        extra = np.maximum(0.0, transfer(v, dk, dev, dev_bw) - transfer(v, rk, ref, ref_bw))
+        T = _v(v, "file_cache.io_stack_factor") * t + extra
+        return _n_star(t, T, T + insert)
+
+    m = UncertainModel("breakeven", "n_star", "-", tuple(ins), ev,
+                       notes=(f"closed form: timings derived from {dev.name} at {bs:g}-byte blocks",),
+                       output_label="break-even accesses n*")
+    return UncertainModel(**{**m.__dict__, "verdict": _breakeven_verdict(m.point())})
+
+
+# ----------------------------------------------------------------------------- lifetime
+def lifetime_model(*, capacity_bytes: float, endurance_writes_per_cell: float, write_rate_bytes_per_s: float,
+                   wear_efficiency: float | None = None, target_years: float = 5.0,
+                   endurance_input: UncertainInput | None = None,
+                   write_rate_input: UncertainInput | None = None) -> UncertainModel:
+    """Closed-form lifetime ``C E eta / W`` [years] (seed 002 §2).
+
+    Capacity is held as given; endurance and write rate vary as user-typed values (+-20 %)
+    unless ``endurance_input``/``write_rate_input`` carry their own provenance (e.g. a
+    catalogue endurance, the derived Lulesh rate); wear efficiency by its registry range
+    (``lifetime.wear_efficiency``, assumed 0.05..1). Verdict: outlives ``target_years``.
+
+    >>> m = lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9)
+    >>> round(m.point(), 2), m.verdict.statement
+    (5.07, 'the device outlives 5 years')
+    """
+    from models.endurance.lifetime import SECONDS_PER_YEAR
+
+    ins = [fixed_input("capacity_bytes", "capacity", "bytes", capacity_bytes),
+           endurance_input or user_input("endurance", "cell endurance", "writes/cell", endurance_writes_per_cell),
+           write_rate_input or user_input("write_rate", "cell write rate", "bytes/s", write_rate_bytes_per_s),
+           param_input("lifetime.wear_efficiency", value=wear_efficiency, label="wear-leveling efficiency")]
+    e_name, w_name = ins[1].name, ins[2].name
+
+    def ev(v):
+        return (_v(v, "capacity_bytes") * _v(v, e_name) * _v(v, "lifetime.wear_efficiency")
+                / _v(v, w_name) / SECONDS_PER_YEAR)
+
+    return UncertainModel("lifetime", "years", "years", tuple(ins), ev,
+                          Verdict(float(target_years), False, f"the device outlives {target_years:g} years"),
+                          notes=("closed form",), output_label="lifetime")
+
+
+# ----------------------------------------------------------------------------- HDD
+def hdd_model(device="hdd-7200", *, size_bytes: float = 4096.0) -> UncertainModel:
+    """Mean service time of a random request on a catalogue HDD [ms]: ``seek + 30000 / rpm +
+    size / bandwidth`` (the calibration of :func:`models.storage.hdd.generic_drive`).
+
+    >>> round(hdd_model().point(), 2)
+    8.24
+    """
+    from models.devices import DeviceProfile, get_device
+
+    dev = device if isinstance(device, DeviceProfile) else get_device(device)
+    if dev.kind != "hdd" or dev.avg_seek_ns is None or dev.rpm is None or dev.read_bandwidth_MBps is None:
+        raise ValueError(f"device {dev.name!r} must be an HDD with avg_seek_ns, rpm and read_bandwidth_MBps")
+    k = f"device:{dev.name}"
+    ins = (device_input(dev, "avg_seek_ns", label=f"{dev.name} mean seek time"),
+           device_input(dev, "rpm", label=f"{dev.name} spindle speed"),
+           device_input(dev, "read_bandwidth_MBps", label=f"{dev.name} media bandwidth"))
+    size = float(size_bytes)
+    if not (np.isfinite(size) and 0 < size <= 1 << 40):
+        raise ValueError(f"size_bytes must be a finite size in bytes within (0, 2^40] (got {size_bytes!r})")
+
+    def ev(v):
+        return (_v(v, f"{k}.avg_seek_ns") * 1e-6 + 30000.0 / _v(v, f"{k}.rpm")
+                + size / (_v(v, f"{k}.read_bandwidth_MBps") * 1e3))
+
+    return UncertainModel("hdd", "service_ms", "ms", ins, ev, notes=("closed form: random request",),
+                          output_label=f"random {size / 1024:g} KiB service time")
+
+
+# ----------------------------------------------------------------------------- AMAT (paging)
+def amat_model(profile, inputs, *, page_size: int | None = None, memory_index: int = 0) -> UncertainModel:
+    """AMAT [ns] of one page size and memory size from a :class:`~models.memory.paging.PagingProfile`
+    computed once (seed 004 eqs. 4-6).
+
+    The TLB miss rate at any TLB size comes from the profile's stack distances, so the TLB
+    size varies without re-simulation; the fault rate is the profile's (CLOCK or LRU) at the
+    memory size. Storage: a device's read latency and bandwidth vary by their provenance; a
+    latency multiple ``k`` is held and moves with ``t_r``; a typed latency varies +-20 %.
+    """
+    from models.devices import get_device
+    from models.memory import paging as pg
+
+    ps = int(page_size or (4096 if 4096 in inputs.page_sizes_bytes else inputs.page_sizes_bytes[0]))
+    if ps not in profile.pages:
+        raise ValueError(f"page size {ps} not in the profile: {profile.page_sizes}")
+    pp = profile.pages[ps]
+    mem = float(profile.memory_bytes(**inputs.memory_kwargs())[memory_index])
+    rf = float((pp.clock_fault_rate(mem) if inputs.policy == "clock" else pp.lru_fault_rate(mem)).reshape(-1)[0])
+    ins = [param_input("paging.tlb_entries", value=inputs.tlb_entries, label="TLB entries", integer=True),
+           param_input("paging.tlb_access_ns", value=inputs.t_e_ns, label="TLB access time t_e"),
+           param_input("paging.fault_overhead_ns", value=inputs.fault_overhead_ns, label="page-fault overhead")]
+    if inputs.t_r_ns is None or inputs.t_r_ns == pg.default_memory_ns():
+        ins.append(device_input("dram", "read_latency_ns", label="DRAM access time t_r"))
+    else:
+        ins.append(user_input("t_r_ns", "memory access time t_r", "ns", inputs.t_r_ns))
+    tr_name = ins[-1].name
+    storage = inputs.storages()[0]
+    if inputs.device is not None:
+        dev = get_device(inputs.device)
+        ins.append(device_input(dev, "read_latency_ns", label=f"{dev.name} read latency"))
+        lat = lambda v: _v(v, f"device:{dev.name}.read_latency_ns")  # noqa: E731
+        if dev.read_bandwidth_MBps is not None:
+            ins.append(device_input(dev, "read_bandwidth_MBps", label=f"{dev.name} read bandwidth"))
+            bw = lambda v: _v(v, f"device:{dev.name}.read_bandwidth_MBps")  # noqa: E731
+        else:  # bandwidth = access unit / latency
+            bw = lambda v: dev.access_unit_bytes / lat(v) * 1e3  # noqa: E731
+    elif inputs.storage_latency_ns is not None:
+        ins.append(user_input("storage_latency_ns", "storage latency", "ns", storage.latency_ns))
+        lat = lambda v: _v(v, "storage_latency_ns")  # noqa: E731
+        b0, l0 = storage.bandwidth_MBps, storage.latency_ns
+        bw = ((lambda v: b0 + 0 * lat(v)) if inputs.storage_bandwidth_MBps is not None
+              else (lambda v: b0 * l0 / lat(v)))
+    else:  # latency multiple k of t_r
+        kmul, b0 = storage.latency_multiple, storage.bandwidth_MBps
+        lat = lambda v: kmul * _v(v, tr_name)  # noqa: E731
+        bw = lambda v: b0 + 0 * _v(v, tr_name)  # noqa: E731
+    hits, nref, fp = pp.lru_hits, pp.n_refs, pp.footprint_pages
+
+    def ev(v):
+        e = np.minimum(np.maximum(_v(v, "paging.tlb_entries"), 0), fp).astype(np.int64)
+        rt = 1.0 - hits[e] / nref
+        te, t_r = _v(v, "paging.tlb_access_ns"), _v(v, tr_name)
+        if getattr(inputs, "fault_model", "latency") == "transfer":  # latency per 64-B line (issue 15)
+            from models.provenance import param
+
+            tpf = _v(v, "paging.fault_overhead_ns") + lat(v) * np.ceil(ps / param("nvm.line_bytes").value)
+        else:
+            tpf = _v(v, "paging.fault_overhead_ns") + lat(v) + ps / (bw(v) * 1e6) * 1e9
+        return te + rt * t_r + t_r + rf * tpf
+
+    return UncertainModel(
+        "amat", "amat_ns", "ns", tuple(ins), ev,
+        notes=(f"one profile of the trace: TLB sizes from stack distances, fault rate {rf:.4g} at "
+               f"{mem / 2**20:.4g} MiB ({inputs.policy}) simulated once; costs vary analytically",),
+        output_label=f"AMAT at {ps} B pages")
+
+
+# ----------------------------------------------------------------------------- memory extension
+def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
+                 result=None) -> UncertainModel:
+    """Slowdown of a DRAM + NVM memory extension [x] (seed 002 §5-6), counts simulated once.
+
+    FIFO/CLOCK without prefetching: fault and write-back counts do not depend on any time and the run time is closed
+    form; with a bounded eviction buffer its stalls come from replaying only the misses per
+    sample (:mod:`models.uncertainty.memext_events`). So ``memext.fault_overhead_ns``,
+    ``memext.base_ns_per_ref`` and the device's page read and write latencies vary without
+    re-simulation; the verdict compares with ``baseline`` (default NAND Flash) on the same
+    counts ("PCM is faster than Flash"). With prefetching or the age policy every input
+    re-simulates (tornado only).
+    """
+    from models.devices import DeviceProfile, get_device
+    from models.memory import memory_extension as me
+
+    cfg = cfg or me.MemExtConfig()
+    dev = device if isinstance(device, DeviceProfile) else get_device(cfg.device)
+    # counts of FIFO/CLOCK without prefetching do not depend on any time; the run time is then
+    # closed form, or with a bounded eviction buffer a queue over the misses only (memext_events)
+    bounded = cfg.writeback == "buffered" and getattr(cfg, "eviction_buffer_pages", None) is not None
+    analytic = cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
+    r = result or me.simulate_memext(stream, cfg, device=dev)
+    events = None
+    if analytic and bounded:
+        from models.uncertainty.memext_events import miss_events
+
+        events = miss_events(stream, cfg)
+        if int(events[1].sum()) != r.full_misses or int(events[2].sum()) != r.writebacks:
+            raise RuntimeError("memory-extension miss replay disagrees with the model's counts")
+    writes, full, n = r.writebacks, r.full_misses, r.references
+    ins = [param_input("memext.fault_overhead_ns", value=cfg.fault_overhead_ns, label="OS page-fault overhead",
+                       resimulates=not analytic),
+           param_input("memext.base_ns_per_ref", value=cfg.base_ns_per_ref, label="DRAM-only time per reference",
+                       resimulates=not analytic)]
+
+    def lat_inputs(d, override_r, override_w):
+        out = []
+        for col, ov in (("read_latency_ns", override_r), ("write_latency_ns", override_w)):
+            if ov is not None:
+                i = user_input(f"{d.name}.{col}", f"{d.name} page {col.split('_')[0]} latency", "ns", ov)
+                out.append(dataclasses.replace(i, resimulates=not analytic))
+            else:
+                i = device_input(d, col, label=f"{d.name} page {col.split('_')[0]} latency",
+                                 resimulates=not analytic)
+                out.append(i)
+        return out
+
+    ins += lat_inputs(dev, cfg.read_ns, cfg.write_ns)
+    base = None
+    if baseline is not None and analytic:
+        base = baseline if isinstance(baseline, DeviceProfile) else get_device(baseline)
+        base = None if base.name == dev.name else base
+    if base is not None:
+        ins += lat_inputs(base, None, None)
+    names = [i.name for i in ins]
+
+    def page_ns(v, d, k_lat, write):
+        extra = max(0.0, me.PAGE_BYTES - d.access_unit_bytes)
+        bw = d.effective_write_bandwidth_MBps if write else d.effective_read_bandwidth_MBps
+        return _v(v, k_lat) + extra / (bw * 1e6) * 1e9
+
+    def slowdown(v, d, k_r, k_w):
+        rd = page_ns(v, d, k_r, False) if k_r.startswith("device:") else _v(v, k_r)
+        wr = page_ns(v, d, k_w, True) if k_w.startswith("device:") else _v(v, k_w)
+        tref = _v(v, "memext.base_ns_per_ref")
+        if events is not None:  # bounded eviction buffer: replay the misses for every sample
+            from models.uncertainty.memext_events import run_times
+
+            now = run_times(events, n, base_ns=tref, fault_ns=_v(v, "memext.fault_overhead_ns"), read_ns=rd,
+                            write_ns=wr, sync=False, buf_cap=int(cfg.eviction_buffer_pages))
+            tref = np.broadcast_to(tref, now.shape)
+        else:
+            wb_stall = wr if cfg.writeback == "sync" else 0.0
+            now = n * tref + full * (_v(v, "memext.fault_overhead_ns") + rd) + writes * wb_stall
+        busy = full * rd + writes * wr
+        total = np.maximum(now, busy) if cfg.writeback == "buffered" else now
+        return total / (n * tref)
+
+    def ev(v):
+        return slowdown(v, dev, names[2], names[3])
+
+    verdict = None
+    if base is not None:
+        def ev(v):  # noqa: F811 - the verdict needs the baseline's slowdown on the same samples
+            return slowdown(v, dev, names[2], names[3]) / slowdown(v, base, names[4], names[5])
+
+        verdict = Verdict(1.0, True, f"a {dev.name} extension is faster than a {base.name} one")
+
+    def resim(overrides):
+        o = dict(overrides)
+        kw = {"fault_overhead_ns": o.get(names[0], cfg.fault_overhead_ns),
+              "base_ns_per_ref": o.get(names[1], cfg.base_ns_per_ref)}
+        d = dev
+        for k, col, field in ((names[2], "read_latency_ns", "read_ns"), (names[3], "write_latency_ns", "write_ns")):
+            if k in o and getattr(cfg, field) is not None:  # a typed override of the device's latency
+                kw[field] = o[k]
+            elif k in o:
+                d = d.with_updates(**{col: o[k]})
+        return me.simulate_memext(stream, cfg.model_copy(update=kw), device=d).slowdown
+
+    out = "slowdown_ratio" if base is not None else "slowdown"
+    label = (f"slowdown of {dev.name} / slowdown of {base.name}" if base is not None
+             else f"slowdown of the {dev.name} extension")
+    notes = ((f"fault and write-back counts from one simulation ({full:,} faults, {writes:,} write-backs); "
+              "times vary analytically" + (" (the bounded eviction buffer's stalls by replaying only the misses)"
+                                           if events is not None else ""),) if analytic else
+             ("prefetching or the age policy: the counts depend on the times, every input re-simulates",))
+    return UncertainModel("memext", out, "x", tuple(ins), ev, verdict, resimulate=None if analytic else resim,
+                          notes=notes, output_label=label)
+
+
+# ----------------------------------------------------------------------------- write cache
+def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: str = "hdd-7200", params=None,
+                       lru_granularity: str = "sector", baseline: str = "none"):
+    """The HDD request streams of the ``baseline`` (default no cache) and the cache, split into time
+    components [ms].
+
+    Returns ``{baseline: (seek_ms, rot_ms, xfer_ms, other_ms), policy: (...)}``: sums over the
+    stream of the seek time, the half-rotation latency, the media transfer and the rest
+    (overheads, write settle), at the drive's point values. Their total equals the
+    execution time of :func:`models.storage.write_cache.run_write_cache` (``exec_time_s``
+    x 1000).
+    """
+    from models.storage import write_cache as wc
+    from models.storage.hdd.layout import lbn_to_chs
+    from models.storage.hdd.seek import seek_time_ms
+
+    req = trace if isinstance(trace, wc.Requests) else wc.prepare_requests(trace)
+    spec = wc._drive_spec(drive)
+    out = {}
+    for pol in (baseline, policy):
+        run, _ = wc._simulate(req, pol, cache_mb, spec, params if pol == "halo" else None, lru_granularity)
+        if not len(run.hdd_lbn):
+            out[pol] = (0.0, 0.0, 0.0, 0.0)
+            continue
+        lb = np.minimum(np.asarray(wc._drive_lbns(spec, run.hdd_lbn), np.int64), spec.block_count - 1)
+        nb = np.asarray(run.hdd_nsect, np.int64)
+        w = np.asarray(run.hdd_write, bool)
+        cyl, _, _, bpt = lbn_to_chs(spec, lb)
+        end_cyl = lbn_to_chs(spec, np.minimum(lb + nb - 1, spec.block_count - 1))[0]
+        prev_end_cyl = np.concatenate([[cyl[0]], end_cyl[:-1]])
+        prev_end_lbn = np.concatenate([[-1], (lb + nb)[:-1]])
+        rnd = lb != prev_end_lbn
+        dist = cyl - prev_end_cyl
+        settle = np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
+        seek_raw = seek_time_ms(spec, dist)
+        seek = np.maximum(seek_raw + settle, 0.0)
+        oh = np.where(w, spec.write_miss_after_write_ms, spec.read_miss_after_read_ms) + spec.per_request_overhead_ms
+        rot = spec.rotation_ms
+        xfer = nb / bpt * rot
+        seek_part = np.where(seek_raw + settle > 0, seek_raw, 0.0)
+        out[pol] = (float((seek_part * rnd).sum()), float((0.5 * rot * rnd).sum()), float(xfer.sum()),
+                    float(((oh + seek - seek_part) * rnd).sum()))
+    return out
+
+
+def writecache_model(trace, *, cache_mb: float, policy: str = "halo", drive: str = "hdd-7200",
+                     halo_inputs: bool = True, lru_granularity: str = "sector", params=None,
+                     baseline: str = "none") -> UncertainModel:
+    """HDD-time speedup of a PCM write cache over ``baseline`` (no cache, or ``"lru"``) [x] (seed 003
+    §V-A), streams simulated once; ``params`` are HALO's constants (default: the registry's).
+
+    The catalogue HDD's mean seek time scales the seek component, its rpm the rotational
+    latency, its bandwidth the transfer time (the drive geometry stays at the point: a
+    second-order effect). With ``halo_inputs`` HALO's destage threshold, TH_BCOUNTS and
+    TH_RECENCY re-simulate at their range ends (tornado only).
+    """
+    from models.devices import get_device
+    from models.storage import write_cache as wc
+
+    if not str(drive).startswith("hdd-"):
+        raise ValueError(f"the write-cache uncertainty varies a catalogue HDD (hdd-...), got {drive!r}")
+    req = trace if isinstance(trace, wc.Requests) else wc.prepare_requests(trace)
+    dev = get_device(drive)
+    if baseline == policy:
+        raise ValueError(f"baseline and policy are both {policy!r}")
+    params = params or wc.HaloParams()
+    parts = writecache_streams(req, cache_mb=cache_mb, policy=policy, drive=drive, params=params,
+                               lru_granularity=lru_granularity, baseline=baseline)
+    k = f"device:{dev.name}"
+    ins = [device_input(dev, "avg_seek_ns", label="HDD mean seek time"),
+           device_input(dev, "rpm", label="HDD spindle speed"),
+           device_input(dev, "read_bandwidth_MBps", label="HDD media bandwidth")]
+    s0, r0, b0 = dev.avg_seek_ns, dev.rpm, dev.read_bandwidth_MBps
+    rmap = {}
+    if halo_inputs and policy == "halo":
+        cap = wc.cache_blocks(cache_mb)
+        for name, field, lab, val in (
+                ("write_cache.destage_threshold", "threshold", "HALO destage threshold", params.threshold),
+                ("write_cache.th_bcounts", "th_bcounts", "HALO TH_BCOUNTS", params.th_bcounts),
+                ("write_cache.th_recency_per_capacity", "th_recency", "HALO TH_RECENCY",
+                 None if params.th_recency is None else params.th_recency / max(cap, 1))):
+            ins.append(param_input(name, value=val, label=lab, resimulates=True))
+            rmap[name] = field
+
+    def total(v, p):
+        seek, rot, xfer, other = p
+        return (seek * _v(v, f"{k}.avg_seek_ns") / s0 + rot * r0 / _v(v, f"{k}.rpm")
+                + xfer * b0 / _v(v, f"{k}.read_bandwidth_MBps") + other)
+
+    def ev(v):
+        t_none, t_c = total(v, parts[baseline]), total(v, parts[policy])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(t_c > 0, t_none / np.where(t_c > 0, t_c, 1.0), np.inf)
+
+    def resim(overrides):
+        kw = {}
+        for name, val in overrides.items():
+            if name == "write_cache.th_recency_per_capacity":
+                kw["th_recency"] = val * wc.cache_blocks(cache_mb)
+            else:
+                kw[rmap[name]] = val
+        p = writecache_streams(req, cache_mb=cache_mb, policy=policy, drive=drive,
+                               params=params.model_copy(update=kw), lru_granularity=lru_granularity,
+                               baseline=baseline)
+        pts = {i.name: i.point for i in ins}
+        return float(np.asarray(ev_parts(pts, p)).reshape(-1)[0])
+
+    def ev_parts(v, p):
+        t_none, t_c = total(v, p[baseline]), total(v, p[policy])
+        return np.where(t_c > 0, t_none / np.where(t_c > 0, t_c, 1.0), np.inf)
+
+    return UncertainModel(
+        "writecache", "speedup", "x", tuple(ins), ev,
+        Verdict(1.0, False, f"a {cache_mb:.3g} MB PCM write cache ({policy}) beats "
+                            + ("no cache" if baseline == "none" else f"a {baseline} one")),
+        resimulate=resim if rmap else None,
+        notes=("HDD request streams without and with the cache simulated once and split into seek, rotation "
+               "and transfer time; HDD figures vary analytically (drive geometry held at the point)",),
+        output_label=("HDD time without / with the PCM write cache" if baseline == "none"
+                      else f"HDD time {baseline} / {policy}"))
+
+
+# ----------------------------------------------------------------------------- file-cache share (planner)
+def file_cache_share_model(ids, device, *, block_size_bytes: int = 4096, insertion: str | None = None) -> UncertainModel:
+    """Share of blocks a DRAM cache over ``device`` cannot help (``1 - share reused more than
+    n*``), the planner's file-cache role; reuse histogram once, n* from :func:`breakeven_model`."""
+    from models.storage.file_cache_sim import reuse_histogram
+
+    h = reuse_histogram(ids)
+    counts = h["access_count"].to_numpy(float)
+    blocks = h["blocks"].to_numpy(float)
+    order = np.argsort(counts)
+    counts, blocks = counts[order], blocks[order]
+    cum = np.concatenate([[0.0], np.cumsum(blocks)])
+    total = cum[-1]
+    be = breakeven_model(device=device, block_size_bytes=block_size_bytes, insertion=insertion)
+
+    def ev(v):
+        ns = np.asarray(be.evaluate(v), dtype=float)
+        idx = np.searchsorted(counts, ns, side="right")  # blocks with count <= n* cannot gain
+        return cum[idx] / total
+
+    return UncertainModel("file-cache", "share_not_helped", "-", be.inputs, ev,
+                          Verdict(0.5, False, "a DRAM cache over PCM cannot help most blocks"),
+                          notes=("reuse histogram of the trace once; n* varies analytically",),
+                          output_label="share of blocks a DRAM cache cannot help")
+
+
+# ----------------------------------------------------------------------------- wear leveling
+def wear_lifetime_model(config, *, scheme: str, life_rate: float, movement_overhead: float, device="pcm-samsung-20nm",
+                        write_rate_bytes_per_s: float, rate_typed: bool = False,
+                        target_years: float = 5.0) -> UncertainModel:
+    """Lifetime of a wear-leveled PCM device [years] (seed 003 §IV), wear counts simulated once.
+
+    ``capacity x endurance x life_rate / (write_rate x (1 + movement_overhead))``
+    (:func:`models.endurance.wear.lifetime_years_for`): the life rate and the gap-move overhead
+    come from the scheme's one simulation on the trace; the device's endurance varies by its
+    provenance, a typed write rate by +-20 % (a rate measured from the trace's timestamps is
+    held). The scheme geometry and the gap interval change the simulation and are not varied.
+    """
+    from models.devices import DeviceProfile, get_device
+    from models.endurance.lifetime import SECONDS_PER_YEAR
+
+    dev = device if isinstance(device, DeviceProfile) else get_device(device)
+    e_in = device_input(dev, "endurance_writes_per_cell", label=f"{dev.name} endurance")
+    w_in = (user_input("write_rate", "write rate", "bytes/s", write_rate_bytes_per_s) if rate_typed
+            else fixed_input("write_rate", "write rate (from the trace)", "bytes/s", write_rate_bytes_per_s))
+    cap = float(config.capacity_bytes)
+    k = (1.0 + float(movement_overhead))
+
+    def ev(v):
+        return cap * _v(v, e_in.name) * float(life_rate) / (_v(v, "write_rate") * k) / SECONDS_PER_YEAR
+
+    return UncertainModel("wear", "years", "years", (e_in, w_in), ev,
+                          Verdict(float(target_years), False, f"{scheme.upper()} keeps the device alive "
+                                                              f"{target_years:g} years"),
+                          notes=(f"life rate {life_rate:.4g} and gap-move overhead {movement_overhead:.3g} from one "
+                                 "simulation of the trace; scheme geometry and gap interval not varied",),
+                          output_label=f"lifetime under {scheme.upper()}")

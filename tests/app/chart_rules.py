@@ -1,0 +1,232 @@
+"""Rules every Plotly figure of the app obeys (issue 18), checked on the figure JSON a page sends.
+
+:func:`check_figure` returns a list of problems (empty: the figure reads right). The rules:
+
+1. **Axis titles with units.** Every axis a trace uses has a title; it is never a bare column
+   word ("value", "variable", "index"); a *numeric* axis names its unit in brackets (``[ms]``,
+   ``[-]`` for a plain number) or parentheses (``(×)``, ``(%)``). Category axes (bar labels, page
+   sizes on a heatmap) need a title but no unit.
+2. **Log axes label their decades.** A log axis sets ``dtick`` to a whole number of decades, or
+   explicit ``tickvals`` (at least two inside the data), so no label reads "2 5 0.1".
+3. **Reference lines and labels inside the data.** Shapes and annotations placed in data
+   coordinates lie inside the axis's explicit range, or (autorange) inside the extent of the
+   plotted data widened by half of it -- a line far outside squashes the curves (the autorange
+   follows it), and an annotation on a log axis given in data units instead of log10 units floats
+   decades away (Plotly reads annotation positions on log axes as exponents).
+4. **Finite, sane ranges.** Explicit ranges are finite; the data on a log axis spans at most
+   ``MAX_DECADES`` decades and is positive.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+#: Largest sane span of a log axis's data [decades].
+MAX_DECADES = 30
+#: Words an axis is never titled with alone (raw column / melt names).
+BARE_TITLES = {"value", "variable", "index", "x", "y", "count", ""}
+_UNIT = re.compile(r"\[[^\]]+\]|\((?:×|x|%|-|[^)]*\b(?:s|ms|us|µs|ns|B|KiB|MiB|GiB|MB|GB|bytes|years)\b)[^)]*\)")
+_DTYPES = {"f8": "<f8", "f4": "<f4", "i1": "<i1", "i2": "<i2", "i4": "<i4", "u1": "<u1", "u2": "<u2",
+           "u4": "<u4", "i8": "<i8", "u8": "<u8"}
+
+
+def values(v) -> list:
+    """Plain list of a trace array: a list, or Plotly's base64 typed array ``{"dtype", "bdata"}``."""
+    if v is None:
+        return []
+    if isinstance(v, dict) and "bdata" in v:
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=_DTYPES[v["dtype"]])
+        return arr.ravel().tolist()
+    if isinstance(v, (list, tuple)):
+        out = []
+        for x in v:
+            out.extend(values(x) if isinstance(x, (list, tuple, dict)) else [x])
+        return out
+    return [v]
+
+
+def _axis_name(ref: str) -> str:
+    """Layout key of a trace / shape axis reference: ``x`` -> ``xaxis``, ``y2`` -> ``yaxis2``."""
+    ref = ref.split(" ")[0]
+    return f"{ref[0]}axis{ref[1:]}"
+
+
+def _title(ax: dict) -> str:
+    t = ax.get("title")
+    if isinstance(t, dict):
+        t = t.get("text")
+    return (t or "").strip()
+
+
+def _numeric(vals: Iterable) -> list[float]:
+    out = []
+    for x in vals:
+        if isinstance(x, bool) or x is None:
+            continue
+        if isinstance(x, (int, float)):
+            out.append(float(x))
+    return out
+
+
+def axes_data(fig: dict) -> dict[str, dict]:
+    """Per used axis (layout key): ``{"numeric": [...], "categorical": bool}`` of the traces on it."""
+    used: dict[str, dict] = {}
+    for tr in fig.get("data", []):
+        if tr.get("type") in ("pie", "table", "indicator", "sankey"):
+            continue
+        horizontal = tr.get("orientation") == "h"
+        for letter in ("x", "y"):
+            name = _axis_name(tr.get(f"{letter}axis", letter))
+            vals = values(tr.get(letter))
+            if tr.get("type") == "histogram" and not vals:
+                continue  # the count axis of a histogram
+            if not vals and tr.get("type") in ("bar", "box", "violin"):
+                vals = []
+            rec = used.setdefault(name, {"numeric": [], "categorical": False})
+            nums = _numeric(vals)
+            if len(nums) < len([v for v in vals if v is not None]):
+                rec["categorical"] = True
+            rec["numeric"].extend(nums)
+            if tr.get("type") == "bar" and letter == ("x" if horizontal else "y"):
+                rec["numeric"].append(0.0)  # bars start at 0 on a linear axis
+    return used
+
+
+def _is_log(ax: dict) -> bool:
+    return ax.get("type") == "log"
+
+
+def _extent(ax: dict, nums: list[float]) -> tuple[float, float] | None:
+    """(lo, hi) in the axis's own coordinates (log10 on log axes) of its range or data."""
+    rng = ax.get("range")
+    if rng and ax.get("autorange") in (None, False) and all(r is not None for r in rng):
+        return float(min(rng)), float(max(rng))
+    xs = [x for x in nums if math.isfinite(x)]
+    if _is_log(ax):
+        xs = [math.log10(x) for x in xs if x > 0]
+    if not xs:
+        return None
+    return min(xs), max(xs)
+
+
+def check_figure(fig: dict, name: str = "figure") -> list[str]:
+    """Problems of one figure (Plotly JSON dict); empty when it obeys every rule."""
+    layout = fig.get("layout", {})
+    problems: list[str] = []
+    used = axes_data(fig)
+    extents: dict[str, tuple[float, float] | None] = {}
+    for key, rec in used.items():
+        ax = layout.get(key, {}) or {}
+        # shared axes: a subplot's x axis may carry its title on the bottom axis it matches
+        title = _title(ax)
+        if not title and ax.get("matches"):
+            title = _title(layout.get(_axis_name(ax["matches"]), {}) or {})
+        where = f"{name}: {key}"
+        if not title and ax.get("visible", True) is not False:
+            problems.append(f"{where} has no title")
+        elif title.lower() in BARE_TITLES:
+            problems.append(f"{where} is titled {title!r}")
+        elif not rec["categorical"] and ax.get("type") != "category" and not _UNIT.search(title) and title:
+            problems.append(f"{where} title {title!r} names no unit ([unit], [-] or (×))")
+        nums = rec["numeric"]
+        if _is_log(ax):
+            dtick = ax.get("dtick")
+            tickvals = values(ax.get("tickvals"))
+            decades = isinstance(dtick, (int, float)) and not isinstance(dtick, bool) and dtick >= 1 \
+                and float(dtick).is_integer()
+            pos = [x for x in nums if x > 0 and math.isfinite(x)]
+            if not decades and len(tickvals) < 2:
+                problems.append(f"{where} is a log axis without labelled decades (dtick={dtick!r}, no tickvals)")
+            elif not decades and pos and max(pos) > 1.1 * min(pos):
+                lo, hi = (10 ** e for e in _extent(ax, nums))  # the explicit range, else the data
+                shown = [t for t in _numeric(tickvals) if lo / 1.0001 <= t <= hi * 1.0001]
+                if len(shown) < 2:
+                    problems.append(f"{where} labels fewer than two ticks inside its data")
+            if pos and math.log10(max(pos)) - math.log10(min(pos)) > MAX_DECADES:
+                problems.append(f"{where} data spans more than {MAX_DECADES} decades")
+        rng = ax.get("range")
+        if rng and any(r is None or not math.isfinite(float(r)) for r in rng):
+            problems.append(f"{where} range {rng} is not finite")
+        extents[key] = _extent(ax, nums)
+
+    def inside(ref: str, v, *, exponent: bool) -> str | None:
+        """Why position ``v`` on axis ``ref`` lies outside its data, or None."""
+        key = _axis_name(ref)
+        if " domain" in ref or ref == "paper" or key not in extents or extents[key] is None:
+            return None
+        ax = layout.get(key, {}) or {}
+        if isinstance(v, str) or v is None:
+            return None  # category position
+        v = float(v)
+        if not math.isfinite(v):
+            return f"position {v} is not finite"
+        if _is_log(ax) and not exponent:
+            if v <= 0:
+                return f"position {v:g} on a log axis"
+            v = math.log10(v)
+        lo, hi = extents[key]
+        pad = max(0.5 * (hi - lo), 0.5 if _is_log(ax) else abs(hi) * 0.05 + 1e-12)
+        if not (lo - pad <= v <= hi + pad):
+            shown = f"10^{v:.3g}" if _is_log(ax) else f"{v:.4g}"
+            return f"position {shown} outside the data {lo:.4g}..{hi:.4g}" + (" (log10)" if _is_log(ax) else "")
+        return None
+
+    shapes = layout.get("shapes", []) or []
+    for a in layout.get("annotations", []) or []:
+        for letter in ("x", "y"):
+            ref, v = a.get(f"{letter}ref", letter), a.get(letter)
+            why = inside(ref, v, exponent=True)
+            if why:
+                problems.append(f"{name}: annotation {a.get('text', '')!r} {letter} {why}")
+            # A label given the line's data value on a log axis sits at 10**value, not on the line.
+            ax = layout.get(_axis_name(ref), {}) or {}
+            if _is_log(ax) and " domain" not in ref and isinstance(v, (int, float)) and v != 1:
+                for s in shapes:
+                    if s.get(f"{letter}ref", letter) == ref and s.get(f"{letter}0") == v == s.get(f"{letter}1"):
+                        problems.append(f"{name}: annotation {a.get('text', '')!r} labels the line at {v:g} but "
+                                        f"sits at 10^{v:g} on the log {letter} axis")
+    for i, s in enumerate(layout.get("shapes", []) or []):
+        for letter in ("x", "y"):
+            ref = s.get(f"{letter}ref", letter)
+            for end in ("0", "1"):
+                why = inside(ref, s.get(f"{letter}{end}"), exponent=False)
+                if why:
+                    label = (s.get("label") or {}).get("text", "")
+                    problems.append(f"{name}: shape {i} {label!r} {letter}{end} {why}")
+                    break
+    return problems
+
+
+def check_figures(figs: Iterable[tuple[str, dict]]) -> list[str]:
+    """Problems of many ``(name, figure)`` pairs."""
+    out: list[str] = []
+    for name, fig in figs:
+        out.extend(check_figure(fig, name))
+    return out
+
+
+def page_figures(at) -> list[tuple[str, dict]]:
+    """``(name, figure JSON)`` of every Plotly chart an AppTest run drew (tabs and expanders included)."""
+    import json
+
+    out = []
+    for i, el in enumerate(at.get("plotly_chart")):
+        fig = json.loads(el.proto.spec)
+        title = (fig.get("layout", {}).get("title") or {})
+        title = title.get("text") if isinstance(title, dict) else title
+        out.append((f"chart {i} {title or ''}".strip(), fig))
+    return out
+
+
+#: Text a caption or message never shows: raw JSON objects, escaped unicode, Python reprs of containers.
+RAW_TEXT = re.compile(r'\{"[^"]+":|\\u[0-9a-f]{4}|\bmore than 1 times\b')
+
+
+def check_texts(texts: Iterable[str]) -> list[str]:
+    """Captions / markdown that show raw JSON, ``\\uXXXX`` escapes or "more than 1 times"."""
+    return [f"raw text: {t[:120]!r}" for t in texts if RAW_TEXT.search(t)]

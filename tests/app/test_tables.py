@@ -1,0 +1,71 @@
+"""The one table formatter (app/components/tables.py) and the theme / export settings (issue 18, 20)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.components.tables import display_frame, human_label, number_format
+from tests import ROOT
+
+
+@pytest.mark.parametrize("key, label", [
+    ("demerit_ms", "demerit [ms]"), ("lru_vs_none", "LRU vs none"), ("read_bandwidth_MBps", "read bandwidth [MB/s]"),
+    ("n_star", "n* [accesses]"), ("pcm_years", "PCM [years]"), ("time_ns", "time [ns]"), ("slowdown [×]", "slowdown [×]"),
+    ("workload", "workload"), ("tlb_hit_rate", "TLB hit rate"),
+])
+def test_human_labels(key, label):
+    assert human_label(key) == label
+
+
+def test_float_columns_show_significant_digits_not_16():
+    assert number_format(pd.Series([0.3740534362, 0.5])) == "%.4f"
+    assert number_format(pd.Series([4e-16, 0.3])) == "%.4g"  # not 0.0000000000000004
+    assert number_format(pd.Series([1234.5678, 2000.1])) == "%.0f"
+    assert number_format(pd.Series([3.0, 4.0])) == "localized"
+    assert number_format(pd.Series([1, 2], dtype=int)) == "localized"
+    assert number_format(pd.Series(["a"])) is None
+    assert number_format(pd.Series([np.nan, np.inf])) == "%.1f"
+
+
+def test_display_frame_is_formula_safe_with_human_headers():
+    df = pd.DataFrame({"name": ["=HYPERLINK(\"http://x\")", "+1", "ok"], "lat_ms": [0.123456, 1.5, 2.0],
+                       "share": [0.1, 0.2, 0.3]})
+    shown, config = display_frame(df, percent=["share"], labels={"name": "device"})
+    assert list(shown.columns) == ["device", "lat [ms]", "share"]
+    assert shown["device"].tolist() == ["'=HYPERLINK(\"http://x\")", "'+1", "ok"]
+    assert shown["lat [ms]"].tolist() == df["lat_ms"].tolist()  # values kept, only the display rounds
+    assert config["lat [ms]"]["type_config"]["format"] == "%.3f"
+    assert config["share"]["type_config"]["format"] == "percent"
+
+
+def test_duplicate_headers_get_a_suffix():
+    shown, _ = display_frame(pd.DataFrame([[1, 2]], columns=["time_ns", "time [ns]"]))
+    assert list(shown.columns) == ["time [ns]", "time [ns] (2)"]
+
+
+def test_theme_follows_the_user_and_grid_export_is_off():
+    cfg = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert "base" not in cfg.get("theme", {}), "the theme follows the user's light / dark preference"
+    assert cfg["client"]["disableDataExport"] is True
+
+
+def test_entry_point_turns_the_grid_export_off():
+    at = AppTest.from_file(str(ROOT / "app" / "main.py"), default_timeout=120).run()
+    assert not at.exception
+    from streamlit import config
+
+    assert config.get_option("client.disableDataExport") is True
+
+
+def test_every_page_table_goes_through_the_formatter():
+    """No page calls st.dataframe / st.table directly (app/components/tables.py is the one formatter)."""
+    import re
+
+    direct = {p.name: m for p in (ROOT / "app" / "views").glob("*.py")
+              if (m := re.findall(r"\bst\.(?:dataframe|table)\(", p.read_text()))}
+    assert direct == {}

@@ -1,0 +1,57 @@
+"""`pcm-planner breakeven`: the --insertion option and the verdict column (issues 14 and 20)."""
+
+import io
+
+import pandas as pd
+import pytest
+
+from models.storage import file_cache as fc
+
+DEVICES = ["dram", "optane-dcpmm", "pcm-samsung-20nm", "hdd-7200"]
+
+
+def _run(run_cli, *args):
+    rc, out, err = run_cli("breakeven", *args)
+    assert rc == 0, err
+    return pd.read_csv(io.StringIO(out))
+
+
+def test_insertion_default_is_steady_and_matches_the_model(run_cli):
+    args = [a for d in DEVICES for a in ("--device", d)]
+    default = _run(run_cli, *args)
+    steady = _run(run_cli, *args, "--insertion", "steady")
+    pd.testing.assert_frame_equal(default, steady)
+    assert list(default.columns) == ["device", "t_ns", "T_ns", "Tm_ns", "n_star", "hits_required", "verdict",
+                                     "insertion"]
+    assert (default["insertion"] == "steady").all()
+    for _, row in default.iterrows():
+        be = fc.break_even(fc.timings_from_device(row["device"], 4096, insertion="steady"))
+        assert row["Tm_ns"] == pytest.approx(be.Tm_ns, rel=1e-9) and row["n_star"] == pytest.approx(be.n_star, rel=1e-9)
+
+
+def test_first_touch_moves_only_tm_and_n_star(run_cli):
+    args = [a for d in DEVICES for a in ("--device", d)]
+    st_ = _run(run_cli, *args, "--insertion", "steady")
+    ft = _run(run_cli, *args, "--insertion", "first-touch")
+    assert (ft["insertion"] == "first-touch").all()
+    assert ft[["device", "t_ns", "T_ns"]].equals(st_[["device", "t_ns", "T_ns"]])
+    d = fc.insertion_cost(4096, insertion="first-touch") - fc.insertion_cost(4096)
+    assert (ft["Tm_ns"] - st_["Tm_ns"]).to_numpy() == pytest.approx([d] * len(DEVICES), rel=1e-6)
+    # n* moves the same way as the insertion cost (n* = 1 + insert / (T - t))
+    assert (((ft["n_star"] - st_["n_star"]) * d) >= 0).all()
+
+
+def test_verdict_always_present(run_cli):
+    df = _run(run_cli, "--device", "optane-dcpmm", "--device", "hdd-7200")
+    assert df["verdict"].tolist() == [f"pays after {h:g} hit{'s' if h != 1 else ''}" for h in df["hits_required"]]
+    df = _run(run_cli, "--t-ns", "100", "--T-ns", "90", "--Tm-ns", "150")
+    assert df["verdict"].tolist() == [fc.NEVER_PAYS] and df["n_star"].isna().all()
+
+
+def test_bad_insertion_is_a_usage_message(capsys):
+    from cli.main import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["breakeven", "--device", "dram", "--insertion", "lru"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--insertion" in err and "invalid choice: 'lru'" in err

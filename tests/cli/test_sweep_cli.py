@@ -1,0 +1,59 @@
+"""Issue 19: ``pcm-planner sweep SPEC.toml --out results.parquet`` (Parquet + formula-safe CSV, resumable)."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+SPEC = """
+[sweep]
+name = "cli"
+
+[[traces]]
+name = "=HYPERLINK(1)"
+source = "mqsim:tpcc-small"
+max_requests = 1500
+
+[[models]]
+model = "cache_sim"
+grid = { policy = ["lru", "clock"], cache_blocks = [32, 128] }
+"""
+
+
+def test_sweep_writes_parquet_and_a_formula_safe_csv_and_resumes(tmp_path, run_cli):
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    out = tmp_path / "res" / "r.parquet"
+    rc, stdout, err = run_cli("sweep", spec, "--scheduler", "serial", "--out", out)
+    assert rc == 0, err
+    summary = pd.read_csv(io.StringIO(stdout))
+    assert summary.loc[0, ["tasks", "computed", "reused"]].tolist() == [4, 4, 0]
+    assert "sweep [" in err and "100%" in err  # progress bar on stderr
+    table = pd.read_parquet(out)
+    assert len(table) == 4 and set(table.policy) == {"lru", "clock"} and table.trace.iloc[0] == "=HYPERLINK(1)"
+    text = (tmp_path / "res" / "r.csv").read_text()
+    assert "'=HYPERLINK(1)" in text and "\n=HYPERLINK" not in text and ",=HYPERLINK" not in text
+    rc, stdout, _ = run_cli("sweep", spec, "--scheduler", "serial", "--out", out, "--format", "json")
+    assert rc == 0 and '"computed":0' in stdout and '"reused":4' in stdout
+
+
+def test_sweep_on_a_local_cluster_gives_the_serial_table(tmp_path, run_cli):
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    rc, _, err = run_cli("sweep", spec, "--scheduler", "serial", "--out", tmp_path / "a.parquet", "--no-progress")
+    assert rc == 0, err
+    rc, _, err = run_cli("sweep", spec, "--workers", "1", "--out", tmp_path / "b.parquet", "--no-progress")
+    assert rc == 0, err
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "a.parquet"), pd.read_parquet(tmp_path / "b.parquet"))
+
+
+def test_sweep_errors_are_clean(tmp_path, run_cli):
+    rc, _, err = run_cli("sweep", tmp_path / "missing.toml", "--out", tmp_path / "r.parquet")
+    assert rc != 0 and "sweep spec not found" in err
+    bad = tmp_path / "b.toml"
+    bad.write_text('[[models]]\nmodel = "cache_sim"\ngrid = { policy = ["lru"], volume = [1] }\n')
+    rc, _, err = run_cli("sweep", bad, "--out", tmp_path / "r.parquet")
+    assert rc != 0 and "unknown parameter(s) volume" in err
+    rc, _, err = run_cli("sweep", bad, "--out", tmp_path / "r.csv")
+    assert rc != 0 and "--out must name a .parquet file" in err
