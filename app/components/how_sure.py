@@ -119,7 +119,7 @@ def model_fingerprint(model: UncertainModel) -> str:
 
     >>> from models.uncertainty import adapters as A
     >>> a = model_fingerprint(A.hdd_model("hdd-7200"))
-    >>> a == model_fingerprint(A.hdd_model("hdd-7200")), a == model_fingerprint(A.hdd_model("hdd-5400"))
+    >>> a == model_fingerprint(A.hdd_model("hdd-7200")), a == model_fingerprint(A.hdd_model("hdd-barracuda"))
     (True, False)
     """
     return _digest(model.model, model.output, model.unit, model.output_label, model.notes, model.verdict,

@@ -46,6 +46,12 @@ def _mix(token: str, _profile: dc.CharProfile, pattern: str, depth: int, schedul
     return dc.mix_sensitivity(_profile, pattern, np.linspace(0, 1, 11), depth=depth, scheduling=scheduling)
 
 
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _fit_example(example: str, name: str):
+    """The profile fitted to a bundled fio example (read and fitted once per example and name)."""
+    return dc.fit_profile(dc.read_fio_json(data_path(f"fio/{example}.json")), name)
+
+
 init_state(S)
 st.title("Device characterization")
 claims_strip("device-characterization")
@@ -129,7 +135,7 @@ up = st.file_uploader("fio JSON output", type=["json", "txt"], key="dch.upload")
 st.text_input("Name for the fitted device", key=S.key("custom_name"))
 if scn is not None:
     with user_errors("fio import"):
-        measured = None
+        measured, fit = None, None
         if up is not None:
             measured = dc.read_fio_json(up.getvalue())
             skipped = fio_skipped_jobs(up.getvalue(), measured.job)
@@ -138,9 +144,10 @@ if scn is not None:
                            "write data with a positive size): " + ", ".join(md_escape(s) for s in skipped),
                            icon=":material/warning:")
         elif scn.example != "none":
-            measured = dc.read_fio_json(data_path(f"fio/{scn.example}.json"))
+            fit = _fit_example(scn.example, scn.custom_name)
         if measured is not None:
             fit = dc.fit_profile(measured, scn.custom_name)
+        if fit is not None:
             prof, cmp_, dev = fit.profile, fit.comparison, fit.device
             fitted_df = fit.to_frame()
             table(fitted_df)

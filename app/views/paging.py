@@ -21,6 +21,7 @@ from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, mem_trace_picker
+from models.devices import DeviceProfile
 from models.memory import paging as pg
 from models.traces import MAX_REQUESTS
 from models.traces.core import MemTrace
@@ -129,6 +130,22 @@ def _profile(_trace: MemTrace, fingerprint: str, max_refs: int, memory: dict, po
     return prof, memtrace_stats(data.subset(slice(None, max_refs))) | {"instructions": int((_trace.kind == 0).sum())}
 
 
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _tables(_prof, fingerprint: str, max_refs: int, common: dict, storage: dict, device_json: str | None):
+    """AMAT tables of the profile ``_prof`` (of the trace ``fingerprint`` at ``max_refs``; memory and policy are in
+    ``common``): at the chosen storage (``device_json``: a device's values), the latency sweep, the heat map, and the
+    best page size per latency under both fault models. Not recomputed per rerun."""
+    if device_json is not None:
+        storage = {"device": DeviceProfile.model_validate_json(device_json)}
+    table = pg.paging_table(_prof, pg.paging_inputs(**storage, **common))
+    sweep = pg.paging_table(_prof, pg.paging_inputs(latency_multiple=pg.LATENCY_MULTIPLES, **common))
+    heat = pg.paging_table(_prof, pg.paging_inputs(latency_multiple=HEAT_MULTIPLES, **common))
+    both = {fm: pg.best_page_sizes(pg.paging_table(_prof, pg.paging_inputs(
+        latency_multiple=pg.LATENCY_MULTIPLES, **{**common, "fault_model": fm}))).set_index(
+        "latency_multiple")["best_page_amat"] for fm in ("latency", "transfer")}
+    return table, sweep, heat, pd.DataFrame(both).rename_axis("latency_multiple").reset_index()
+
+
 def _fmt_page(p: int) -> str:
     return f"{p >> 20} MiB" if p >= 1 << 20 else (f"{p >> 10} KiB" if p >= 1024 else f"{p} B")
 
@@ -149,9 +166,10 @@ if scn is not None and trace is not None:
             storage = {"device": devices[scn.device]}
         else:
             storage = {"storage_latency_ns": scn.storage_latency_ns}
-        table = pg.paging_table(prof, pg.paging_inputs(**storage, **common))
-        sweep = pg.paging_table(prof, pg.paging_inputs(latency_multiple=pg.LATENCY_MULTIPLES, **common))
-        heat = pg.paging_table(prof, pg.paging_inputs(latency_multiple=HEAT_MULTIPLES, **common))
+        dev = storage.get("device")
+        table, sweep, heat, both = _tables(prof, trace.fingerprint(), scn.max_refs, common,
+                                           {} if dev is not None else storage,
+                                           dev.model_dump_json() if dev is not None else None)
         best = pg.best_page_sizes(table).iloc[0]
         values = {"paging.tlb_entries": scn.tlb_entries, "paging.tlb_access_ns": scn.t_e_ns,
                   "paging.fault_overhead_ns": scn.fault_overhead_ns}
@@ -254,10 +272,7 @@ if scn is not None and trace is not None:
             show_table(bt)
             st.markdown("**Best page size (AMAT) under each fault model**: the paper finds 512 B best at 10× and "
                         "100× DRAM for every desktop program, 4-8 KB at 1×.")
-            both = {fm: pg.best_page_sizes(pg.paging_table(prof, pg.paging_inputs(
-                latency_multiple=pg.LATENCY_MULTIPLES, **{**common, "fault_model": fm}))).set_index(
-                "latency_multiple")["best_page_amat"] for fm in ("latency", "transfer")}
-            show_table(pd.DataFrame(both).rename_axis("latency_multiple").reset_index(),
+            show_table(both,
                        labels={"latency_multiple": "storage / DRAM latency [×]", "latency": "latency model",
                                "transfer": "transfer model"})
             download_csv(bt, "paging-best-page.csv", key="dl-pg-best", provenance=keys, values=values)

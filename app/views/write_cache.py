@@ -60,9 +60,10 @@ def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts:
                                     progress=report, lru_granularity=lru_granularity)
 
 
-@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
+@st.cache_data(show_spinner=False, max_entries=2, ttl=3600)
 def _requests(token: tuple, _trace) -> wc.Requests:
-    """:func:`wc.prepare_requests` of the trace ``_trace`` (``token``: its fingerprint), once per trace."""
+    """:func:`wc.prepare_requests` of the trace ``_trace`` (``token``: its fingerprint), once per trace (two kept:
+    the requests of an uploaded trace take about as much memory as the trace)."""
     return wc.prepare_requests(_trace)
 
 

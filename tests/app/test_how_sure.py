@@ -61,3 +61,78 @@ def test_lifetime_page_shows_the_panel_and_reads_samples_and_seed_from_the_link(
     at.checkbox(key="lt.uq_sobol").check().run()
     assert not at.exception
     assert "ST" in at.dataframe[-1].value.columns
+
+
+def _demo_page():
+    """A page drawing the panel for ``y = scale * a`` whose ``scale`` the model reads from outside its inputs
+    (as a trace page's model reads its trace): the page passes it as ``content``."""
+    import numpy as np
+    import streamlit as st
+
+    from app.components.how_sure import UncertaintyFields, how_sure
+    from app.components.scenario import Scenario
+    from models.uncertainty import UncertainInput, UncertainModel
+    from models.uncertainty.distributions import Uniform
+
+    class Demo(Scenario, UncertaintyFields):
+        PREFIX = "hsdemo"
+
+    scale = float(st.session_state.get("scale", 1.0))
+    st.session_state.setdefault("builds", 0)
+
+    def build():
+        st.session_state["builds"] += 1
+        return UncertainModel("demo", "y", "-", (UncertainInput("a", "a", "-", Uniform(1.0, low=0.0, high=2.0)),),
+                              lambda v: scale * np.asarray(v["a"]))
+
+    how_sure(Demo, Demo(uq_samples=64, uq_seed=int(st.session_state.get("seed", 0))), build, key="demo",
+             content=scale)
+
+
+def _metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_the_analysis_is_cached_by_content_across_reruns_and_sessions(monkeypatch):
+    import app.components.how_sure as H
+
+    calls = []
+    real = H.analyze
+    monkeypatch.setattr(H, "analyze", lambda *a, **k: calls.append(k["seed"]) or real(*a, **k))
+    H._analysis.clear()
+
+    def session(scale: float, seed: int = 0):
+        at = AppTest.from_function(_demo_page, default_timeout=60)
+        at.session_state["scale"], at.session_state["seed"] = scale, seed
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
+        return at
+
+    a = session(1.0)
+    first = _metrics(a)
+    a.run()  # a rerun with unchanged inputs: neither built nor analysed again, same panel
+    assert calls == [0] and a.session_state["builds"] == 1 and _metrics(a) == first
+    b = session(1.0)  # another session, same content: shares the analysis
+    assert calls == [0] and b.session_state["builds"] == 0 and _metrics(b) == first
+    c = session(3.0)  # same scenario, other content: its own analysis, three times the values
+    assert calls == [0, 0] and c.session_state["builds"] == 1
+    assert _metrics(c)["p95 [-]"] != first["p95 [-]"]
+    assert float(_metrics(c)["Point estimate [-]"]) == 3 * float(first["Point estimate [-]"])
+    d = session(1.0, seed=5)  # another seed: analysed again
+    assert calls == [0, 0, 5]
+    assert d.session_state["builds"] == 1
+
+
+def test_model_fingerprint_reads_inputs_verdict_and_point():
+    from app.components.how_sure import model_fingerprint
+
+    fps = {model_fingerprint(m) for m in (
+        A.lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9),
+        A.lifetime_model(capacity_bytes=32e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9),
+        A.lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=2e9),
+        A.breakeven_model(t_ns=100, T_ns=130, Tm_ns=160),
+        A.breakeven_model(t_ns=100, T_ns=130, Tm_ns=161),
+    )}
+    assert len(fps) == 5
+    m = A.breakeven_model(t_ns=100, T_ns=130, Tm_ns=160)
+    assert model_fingerprint(m) == model_fingerprint(A.breakeven_model(t_ns=100, T_ns=130, Tm_ns=160))
