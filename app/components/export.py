@@ -41,12 +41,10 @@ def download_csv(df: pd.DataFrame, filename: str, label: str = "Download CSV", *
                  provenance: Iterable[str] | None = None, values: Mapping[str, object] | None = None) -> None:
     """A Streamlit download button for the table ``df`` (formula-safe CSV, provenance header).
 
-    The CSV is written when the button is clicked (Streamlit's deferred download: nothing is
-    formatted or kept per session on a rerun), from a copy of ``df`` taken now; the header is
-    resolved now (it reads this session's custom devices).
+    The CSV is built during the run (a deferred, on-click download timed out in the browser test
+    of the break-even page, so it was reverted).
     """
     import streamlit as st
 
-    frame, head = df.copy(), _header(provenance, values)
-    st.download_button(label, data=lambda: _csv(frame, head), file_name=filename, mime="text/csv",
+    st.download_button(label, data=csv_bytes(df, provenance, values), file_name=filename, mime="text/csv",
                        key=key or f"dl-{filename}", icon=":material/download:")
