@@ -71,10 +71,10 @@ def test_dedicated_kernel_matches_shared_sim_kernels(hpc, policy, accounting, wr
     for f in (0.5, 0.25, 0.0625):
         c = MemExtConfig(dram_frac=f, policy=policy, accounting=accounting, writeback=writeback,
                          eviction_buffer_pages=None)
-        _same(simulate_memext(hpc, c), simulate_memext(hpc, c, use_sim_kernels=False))
+        _assert_same(simulate_memext(hpc, c), simulate_memext(hpc, c, use_sim_kernels=False))
 
 
-def _same(a, b):
+def _assert_same(a, b):
     """Equal counts; times equal up to the order of floating-point summation (closed form vs running sum)."""
     import dataclasses
 
@@ -94,7 +94,7 @@ def test_property_kernels_agree(ids, writes, frac, policy, cold):
     s = page_stream(address=np.array(ids) * 4096 * 3, is_write=w)
     c = MemExtConfig(dram_frac=frac, policy=policy, cold_start_in_nvm=cold, eviction_buffer_pages=None)
     a, b = simulate_memext(s, c), simulate_memext(s, c, use_sim_kernels=False)
-    _same(a, b)
+    _assert_same(a, b)
     assert a.full_misses + a.cold_allocations + a.partial_misses <= len(s)
     assert a.slowdown >= 1.0 - 1e-12
 
