@@ -55,9 +55,11 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	$(BIN)/python bench/fuzz.py
 
-# Load campaign (issue 20): 40 concurrent sessions + 2 Chromium tabs against one server on loopback.
+# Load campaign (issue 20): 40 concurrent sessions + 2 Chromium tabs against one server on loopback:
+# with 15 s think time (goal: closed-form rerun p95 <= 3 s), then all rerunning at once (goal: RSS <= 2 GB).
 load: $(STAMP)
-	$(BIN)/python bench/bench_load.py
+	$(BIN)/python bench/bench_load.py --think-s 15
+	$(BIN)/python bench/bench_load.py --think-s 0 --browsers 0
 
 # The validation ledger: runs every claim of the seed papers (about a minute) and writes
 # docs/VALIDATION.md, models/validation/ledger.csv (read by the app) and the README summary.

@@ -11,7 +11,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # running from a checkout without installation
     sys.path.insert(0, str(ROOT))
 
+from app.components.heavy import install as limit_heavy_work  # noqa: E402
+from app.components.heavy import run_slot  # noqa: E402
 from app.registry import PAGES, SECTIONS  # noqa: E402
+
+# Cache misses (model runs) of all sessions share PCM_HEAVY_SLOTS slots and page runs PCM_RUN_SLOTS:
+# 40 sessions rerunning at once queue instead of all allocating (issue 20); see app/components/heavy.py.
+limit_heavy_work()
 
 st.set_page_config(page_title="PCM Planner", page_icon=":material/memory:", layout="wide")
 # Also when started from another directory (no .streamlit/config.toml): the grid's own CSV export
@@ -26,4 +32,5 @@ for section, file, title, icon, url in PAGES:
         st.Page(str(views / file), title=title, icon=icon, url_path=url, default=(url == "home"))
     )
 pg = st.navigation({k: v for k, v in nav.items() if v})
-pg.run()
+with run_slot():  # at most PCM_RUN_SLOTS page runs at once; the others queue holding nothing
+    pg.run()

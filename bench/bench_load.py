@@ -21,7 +21,11 @@ sampled every 0.2 s) and the last line ``ratio:`` = p95 rerun of the closed-form
 / home-page rerun alone.
 
 Goal on the 2-core machine (issue 20): 40 sessions, 0 errors, server RSS <= 2 GB, rerun p95 <= 3 s
-on closed-form pages. Run: ``python bench/bench_load.py`` (``make load``); about 2-4 minutes.
+on closed-form pages (measured with ``--think-s 15``; RSS also with ``--think-s 0``, all sessions
+rerunning at once). Run: ``python bench/bench_load.py`` (``make load`` runs both); about 2-4 minutes
+each. The server's limits are read from its environment: ``PCM_RUN_SLOTS`` (page runs at once,
+default 4), ``PCM_HEAVY_SLOTS`` (cache misses at once, default the CPU count), ``PCM_FIGURE_CACHE``
+(0: off) -- set them to 0 for a before / after comparison (app/components/heavy.py, charts.py).
 """
 
 from __future__ import annotations
@@ -303,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     runs = sum(map(len, s.first.values())) + sum(map(len, s.rerun.values()))
     print(f"{a.sessions} sessions x {a.pages_per_session} pages x (1 + {a.reruns} reruns), think time {a.think_s:g} s, "
           f"{a.browsers} browser tabs; load phase {s.wall:.1f} s, {runs} runs ({runs / s.wall:.2f} per s)")
+    print(f"server settings: PCM_RUN_SLOTS={os.environ.get('PCM_RUN_SLOTS', 'default (4)')}, "
+          f"PCM_HEAVY_SLOTS={os.environ.get('PCM_HEAVY_SLOTS', 'default (CPU count, >= 2)')}, "
+          f"PCM_FIGURE_CACHE={os.environ.get('PCM_FIGURE_CACHE', 'default (on)')}")
     print(f"{'page':28s} {'first':>5s} {'p50 s':>7s} {'p95 s':>7s} {'reruns':>6s} {'p50 s':>7s} {'p95 s':>7s} "
           f"{'errors':>6s} {'alone s':>7s}")
     for page in [p for p in a.pages] + sorted(k for k in s.first if k.startswith("browser:")):

@@ -3,7 +3,9 @@
 Trace: 10M requests, Zipf(0.9) popularity over 1M block ids (seeded). Measured in the
 same run:
 
-- the full exact hit-ratio curve (every cache size 1..M) with models.sim.hit_ratio_curve;
+- the full exact hit-ratio curve (every cache size 1..M) with models.sim.hit_ratio_curve, on 1
+  thread and on the default threads (``default_threads``: one per CPU numba sees, at most one per
+  2^20 requests), best of ``--repeat``, interleaved; the goal line uses the default;
 - libCacheSim's LRU (PyPI ``libcachesim``, optional ``bench`` extra), one ``process_trace``
   per size on an oracleGeneral binary file, at 10 sizes; our hit counts must equal its hit
   counts at those sizes. Without libcachesim, the reference is our own per-size numba LRU
@@ -12,7 +14,8 @@ same run:
 - SHARDS at rate 0.01: mean and max absolute error of the hit (= 1 - miss) ratio vs exact;
 - MiniSim (models.sim.minisim) for FIFO, CLOCK, AC and LRU at each of ``--minisim-rates``: time
   [M requests/s] and mean / max absolute hit-ratio error against the exact full simulation at
-  20 log-spaced sizes (goal for CLOCK/FIFO: >= 50 M requests/s, MAE <= 0.01);
+  20 log-spaced sizes (goal for CLOCK/FIFO: >= 50 M requests/s, MAE <= 0.01), with each
+  ``--minisim-min-blocks`` floor on the miniature cache (0 = off, the default of the model);
 - SHARDS fixed rate (R = 0.01) and fixed size (``--max-samples``), both with SHARDS_adj, on a
   larger Zipf(0.9) trace of ``--shards-requests`` requests (default 100 M; 0 skips it; drawn
   with a numba alias sampler): time [M requests/s] and MAE over every size 1..footprint
@@ -40,6 +43,7 @@ from numba import njit  # noqa: E402
 
 from models.sim import hit_ratio_curve, shards_mrc, simulate  # noqa: E402
 from models.sim.minisim import minisim_mrc  # noqa: E402
+from models.sim.stack_distance import default_threads  # noqa: E402
 
 
 def zipf_ids(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
@@ -76,7 +80,7 @@ def zipf_ids_fast(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).permutation(n_ids)[ranks]
 
 
-def bench_minisim(ids, exact, rates, seed: int) -> None:
+def bench_minisim(ids, exact, rates, seed: int, min_blocks=(0,)) -> None:
     """MiniSim vs the exact full simulation at 20 sizes, at each sampling rate of ``rates``."""
     n = len(ids)
     sizes = np.unique(np.rint(np.geomspace(1000, 0.8 * exact.footprint_blocks, 20)).astype(np.int64))
@@ -89,18 +93,19 @@ def bench_minisim(ids, exact, rates, seed: int) -> None:
         print(f"exact {pol.upper()} simulation at {len(sizes)} sizes (MiniSim reference): {dt:.1f} s "
               f"({len(sizes) * n / dt / 1e6:.1f} M requests/s)")
     for rate in rates:
-        ok = True
-        for pol in ("fifo", "clock", "ac", "lru"):
-            t0 = time.perf_counter()
-            est = minisim_mrc(ids, policy=pol, rate=rate, sizes=sizes, seed=seed)
-            dt = time.perf_counter() - t0
-            err = np.abs(est.hit_ratio - refs[pol])
-            print(f"MiniSim {pol.upper()} rate {rate}, {len(sizes)} sizes: {dt:.3f} s ({n / dt / 1e6:.1f} M requests/s), "
-                  f"{est.sampled_blocks:,} sampled blocks; hit-ratio error vs exact simulation: mean {err.mean():.4f}, "
-                  f"max {err.max():.4f}")
-            if pol in ("fifo", "clock"):
-                ok &= n / dt >= 50e6 and err.mean() <= 0.01
-        print(f"MiniSim rate {rate}: CLOCK/FIFO goals (>= 50 M requests/s, MAE <= 0.01) met: {ok}")
+        for mb in min_blocks:
+            ok = True
+            for pol in ("fifo", "clock", "ac", "lru"):
+                t0 = time.perf_counter()
+                est = minisim_mrc(ids, policy=pol, rate=rate, sizes=sizes, seed=seed, min_blocks=mb)
+                dt = time.perf_counter() - t0
+                err = np.abs(est.hit_ratio - refs[pol])
+                print(f"MiniSim {pol.upper()} rate {rate}, min_blocks {mb}, {len(sizes)} sizes: {dt:.3f} s "
+                      f"({n / dt / 1e6:.1f} M requests/s), {est.sampled_blocks:,} sampled blocks; hit-ratio error vs "
+                      f"exact simulation: mean {err.mean():.4f}, max {err.max():.4f}")
+                if pol in ("fifo", "clock"):
+                    ok &= n / dt >= 50e6 and err.mean() <= 0.01
+            print(f"MiniSim rate {rate}, min_blocks {mb}: CLOCK/FIFO goals (>= 50 M requests/s, MAE <= 0.01) met: {ok}")
 
 
 def bench_shards_large(n: int, n_ids: int, alpha: float, seed: int, max_samples: int) -> None:
@@ -141,8 +146,11 @@ def main(argv=None) -> int:
     ap.add_argument("--alpha", type=float, default=0.9)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--minisim-rates", type=str, default="0.01,0.03", help="MiniSim sampling rates R,R,...")
+    ap.add_argument("--minisim-min-blocks", type=str, default="0,100",
+                    help="MiniSim smallest miniature caches M,M,... [blocks] (0 = the paper's plain scaling)")
     ap.add_argument("--shards-requests", type=int, default=100_000_000, help="0 skips the large SHARDS run")
     ap.add_argument("--max-samples", type=int, default=16_384, help="fixed-size SHARDS bound [blocks]")
+    ap.add_argument("--repeat", type=int, default=3, help="exact-MRC timings (best of) [-]")
     a = ap.parse_args(argv)
 
     ids = zipf_ids(a.ids, a.requests, a.alpha, a.seed)
@@ -154,10 +162,21 @@ def main(argv=None) -> int:
     for pol in ("lru", "fifo", "clock"):
         simulate(warm, 100, pol)
 
-    t0 = time.perf_counter()
-    exact = hit_ratio_curve(ids)
-    t_ours = time.perf_counter() - t0
-    print(f"exact MRC, all {len(exact.cache_blocks):,} sizes: {t_ours:.3f} s ({n / t_ours / 1e6:.1f} M requests/s)")
+    threads = default_threads(n)
+    t_one = []
+    t_par = []
+    for _ in range(a.repeat):  # interleaved: 1 thread, then the default threads
+        t0 = time.perf_counter()
+        one = hit_ratio_curve(ids, threads=1)
+        t_one.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        exact = hit_ratio_curve(ids, threads=threads)
+        t_par.append(time.perf_counter() - t0)
+    t_ours, t_1 = min(t_par), min(t_one)
+    same = bool(np.array_equal(one.hits, exact.hits))
+    print(f"exact MRC, all {len(exact.cache_blocks):,} sizes, 1 thread: {t_1:.3f} s ({n / t_1 / 1e6:.1f} M requests/s); "
+          f"{threads} threads: {t_ours:.3f} s ({n / t_ours / 1e6:.1f} M requests/s); best of {a.repeat}; "
+          f"{threads}-thread speed-up {t_1 / t_ours:.2f}x; identical curves: {same}")
 
     sizes = np.unique(np.rint(np.geomspace(1000, 0.8 * exact.footprint_blocks, 10)).astype(np.int64))
     ours = exact.hits[sizes - 1]
@@ -209,9 +228,10 @@ def main(argv=None) -> int:
     print(f"SHARDS rate 0.01: {t_sh:.3f} s, miss-ratio error vs exact over all sizes: mean {err.mean():.4f}, "
           f"max {err.max():.4f} (at {int(exact.cache_blocks[err.argmax()]):,} blocks); at the 10 sizes: max {at.max():.4f}")
     goal = n / t_ours >= 15e6
-    print(f"exact MRC goal >= 15 M requests/s met: {goal} ({n / t_ours / 1e6:.1f} M requests/s; kernel unchanged in "
-          "issue 19, the variants tried are in docs/models/sim.md)")
-    bench_minisim(ids, exact, [float(r) for r in a.minisim_rates.split(",")], a.seed)
+    print(f"exact MRC goal >= 15 M requests/s met: {goal} ({n / t_ours / 1e6:.1f} M requests/s with {threads} threads, "
+          f"{n / t_1 / 1e6:.1f} with 1; load average {os.getloadavg()[0]:.1f}; variants tried: docs/models/sim.md)")
+    bench_minisim(ids, exact, [float(r) for r in a.minisim_rates.split(",")], a.seed,
+                  [int(m) for m in a.minisim_min_blocks.split(",")])
     if a.shards_requests > 0:
         bench_shards_large(a.shards_requests, a.ids, a.alpha, a.seed, a.max_samples)
     if not match:

@@ -11,10 +11,18 @@ with the same times of the reference page measured in the same run, so the ratio
 noisy, shared machine. Also the **cold start**: server launch to the first chart drawn, with an
 empty numba cache and with the cache warm (``NUMBA_CACHE_DIR``).
 
+First, without a browser, the **server-side CPU** of each page's rerun (Streamlit's AppTest in this
+process, ``time.process_time``: what a rerun costs the server's GIL-bound core, whatever else loads
+the machine), after one input change and with the same inputs, the figure cache
+(``app/components/charts.py``) off and on alternately, against an empty page measured the same way
+(``--server-only`` stops there and prints ``ratio:`` = median page rerun CPU / the empty page's;
+``--profile PAGE`` prints a cProfile of one rerun).
+
 Goals (issue 18): rerun <= 300 ms on closed-form pages, <= 2 s on trace-driven pages; cold start
 <= 6 s. Usage::
 
     python bench/bench_pages.py [--repeat 3] [--pages lifetime,paging] [--app-root DIR] [--no-cold]
+                                [--server-only | --no-server] [--profile lifetime]
 
 ``--app-root`` benches another checkout (e.g. ``git archive HEAD | tar -x -C /tmp/base``) for a
 before / after comparison. Last line: ``ratio:`` median rerun over all pages / reference rerun.
@@ -199,6 +207,135 @@ def cold_start(root: Path, numba_dir: str, page: str) -> float:
     return dt
 
 
+def _apptest_shared_bytecode() -> None:
+    """Make AppTest keep compiled page bytecode between runs, as the server's ScriptCache does
+    (AppTest compiles and rewrites the script's AST on every run: ~30 ms a page the server never pays)."""
+    import streamlit.testing.v1.local_script_runner as lsr
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    shared = ScriptCache()
+    lsr.ScriptCache = lambda: shared
+
+
+def _apptest_change(at, k: int) -> str | None:
+    """Change one input of an AppTest page as :func:`rerun` does in the browser (the first enabled
+    number input, else a numeric text input, else a slider); its label, None when there is none."""
+    for w in at.number_input:
+        if not w.disabled:
+            v = w.value if w.value is not None else 0
+            new = _new_text(str(v), k)
+            w.set_value(type(v)(float(new)) if isinstance(v, (int, float)) else float(new))
+            return w.label
+    for w in at.text_input:
+        try:
+            float((w.value or "").replace(",", ""))
+        except ValueError:
+            continue
+        if not w.disabled:
+            w.set_value(_new_text(w.value, k))
+            return w.label
+    for w in at.slider:
+        if not w.disabled and isinstance(w.value, (int, float)) and not isinstance(w.value, bool):
+            lo, hi, v = w.min, w.max, w.value
+            step = w.step or 1
+            new = v + step if (k % 2 == 0 and v + step <= hi) or v - step < lo else v - step
+            w.set_value(type(v)(new))
+            return w.label
+    return None
+
+
+def _timed_run(at) -> tuple[float, float]:
+    """(CPU [s] of this process, wall [s]) of one AppTest run."""
+    c, t = time.process_time(), time.perf_counter()
+    at.run()
+    return time.process_time() - c, time.perf_counter() - t
+
+
+def server_cpu(root: Path, pages: list[str], repeat: int, profile: str = "") -> tuple[list[float], float]:
+    """Per-page server-side CPU of a rerun (Streamlit's AppTest, in process), figure cache off / on.
+
+    CPU time (``time.process_time``) is what a rerun costs the server's one GIL-bound core whatever
+    else loads the machine; the reference is an empty page with one number input, measured the same
+    way in the same run. Per page, after a first visit: ``repeat`` reruns after one input change
+    (a new value each time) and ``repeat`` reruns with the same inputs (what the load bench's
+    sessions do), each alternating the figure cache (``app.components.charts.FIGURE_CACHE``) off and
+    on, so both see the same page code, model caches and machine load. ``profile``: a url path whose
+    next rerun is cProfiled (top 40, cumulative). Returns (median changed-input rerun CPU with the
+    cache, per page; the reference's).
+    """
+    import cProfile
+    import io
+    import pstats
+    import threading
+
+    from streamlit.testing.v1 import AppTest
+
+    from app.components.charts import FIGURE_CACHE
+    from app.registry import PAGES
+
+    _apptest_shared_bytecode()
+    files = {p[4]: p[1] for p in PAGES}
+    tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    (tmp / "ref.py").write_text(REFERENCE_PAGE)
+    ref = AppTest.from_file(str(tmp / "ref.py")).run()
+    ref_cpu = []
+    for k in range(max(5, repeat)):
+        _apptest_change(ref, k)
+        ref_cpu.append(_timed_run(ref)[0])
+    ref_med = statistics.median(ref_cpu)
+    print(f"server side (AppTest in one process): reference empty page rerun {ref_med * 1e3:.1f} ms CPU; "
+          "rerun CPU [s] after one input change / with the same inputs, figure cache off -> on")
+    print(f"{'page':24s} {'kind':11s} {'visit':>6s} {'changed: off':>12s} {'on':>6s} {'same: off':>10s} {'on':>6s} "
+          f"{'on / ref':>8s} {'goal':>5s}  input changed")
+    totals = [0.0, 0.0, 0.0, 0.0]
+    medians = []
+    for page in pages:
+        at = AppTest.from_file(str(root / "app" / "views" / files[page]), default_timeout=1800)
+        FIGURE_CACHE.enabled = True
+        visit_cpu, _ = _timed_run(at)
+        if at.exception:
+            print(f"{page:24s} ERROR {at.exception[0].message[:160]}")
+            continue
+        cpu: dict[tuple[str, bool], list[float]] = {(w, on): [] for w in ("changed", "same") for on in (False, True)}
+        label = None
+        for k in range(repeat):
+            for on in (False, True):
+                FIGURE_CACHE.enabled = on
+                label = _apptest_change(at, 2 * k + on) or "(no numeric input: same inputs)"
+                cpu["changed", on].append(_timed_run(at)[0])
+        for _k in range(repeat):
+            for on in (False, True):
+                FIGURE_CACHE.enabled = on
+                cpu["same", on].append(_timed_run(at)[0])
+        FIGURE_CACHE.enabled = True
+        if profile == page:
+            prof = cProfile.Profile()
+            _apptest_change(at, 2 * repeat + 1)
+            threading.setprofile(lambda *_, p=prof: p.enable())  # the script runs in AppTest's own thread
+            try:
+                at.run()
+            finally:
+                threading.setprofile(None)
+            out = io.StringIO()
+            pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(40)
+            print(out.getvalue())
+        kind = "closed-form" if page in CLOSED_FORM else "trace"
+        goal = 0.3 if kind == "closed-form" else 2.0
+        med = {k: statistics.median(v) for k, v in cpu.items()}
+        for i, k in enumerate((("changed", False), ("changed", True), ("same", False), ("same", True))):
+            totals[i] += med[k]
+        medians.append(med["changed", True])
+        ok = "ok" if med["changed", True] <= goal else "MISS"
+        print(f"{page:24s} {kind:11s} {visit_cpu:6.2f} {med['changed', False]:12.3f} {med['changed', True]:6.3f} "
+              f"{med['same', False]:10.3f} {med['same', True]:6.3f} {med['changed', True] / ref_med:8.1f} {ok:>5s}  "
+              f"{(label or '')[:36]}", flush=True)
+    print(f"{'sum over the pages':36s} {totals[0]:12.3f} {totals[1]:6.3f} {totals[2]:10.3f} {totals[3]:6.3f}")
+    print(f"figure cache: {len(FIGURE_CACHE)} figures, {FIGURE_CACHE.bytes / 2**20:.1f} MiB, {FIGURE_CACHE.hits} hits, "
+          f"{FIGURE_CACHE.misses} misses. Server CPU is a lower bound of the browser's rerun time (goal 0.3 s "
+          "closed-form, 2 s trace-driven: 'ok' = the CPU alone fits).")
+    return medians, ref_med
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
@@ -206,6 +343,10 @@ def main() -> None:
     ap.add_argument("--app-root", type=Path, default=ROOT)
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
     ap.add_argument("--cold-page", default="lifetime")
+    ap.add_argument("--server-only", action="store_true",
+                    help="only the server-side CPU per rerun (no browser, no cold start)")
+    ap.add_argument("--no-server", action="store_true", help="skip the server-side CPU table")
+    ap.add_argument("--profile", default="", help="url path of a page whose rerun is cProfiled (server side)")
     a = ap.parse_args()
     root = a.app_root.resolve()
     sys.path.insert(0, str(root))
@@ -218,6 +359,11 @@ def main() -> None:
         pages = [p for p in a.pages.split(",") if p]
     print(f"app: {root}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} (a shared machine: "
           "compare the ratios, not the seconds)")
+    if not a.no_server:
+        medians, ref_med = server_cpu(root, pages, a.repeat, a.profile)
+        if a.server_only:
+            print_ratio(statistics.median(medians), ref_med)  # median page rerun CPU / empty page's
+            return
     if not a.no_cold:
         with tempfile.TemporaryDirectory(prefix="numba-cold-") as numba_dir:
             cold = cold_start(root, numba_dir, a.cold_page)

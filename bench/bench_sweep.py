@@ -7,6 +7,8 @@ numba kernels from the cache) before the timed run, so start-up is excluded from
 each run writes to a fresh directory (nothing is reused). Measured in the same run:
 
 - wall time of the sweep on 1 worker and on 2 workers [s], their ratio (the last line);
+- wall time on 1 worker with 2 threads (the numba kernels release the GIL, so threads of one
+  worker also run in parallel) and its speed-up over 1 worker x 1 thread;
 - the per-task costs of the 1-worker run, as a rate per model [s per million requests];
 - the spec a bigger cluster would run (``bench/sweep_cluster.toml``: 8 presets x 4 seeds at 2 M
   requests, the same grids) and its estimated wall time on 16, 64 and 256 workers, from those
@@ -49,17 +51,19 @@ def _warm() -> int:
     return os.getpid()
 
 
-def _timed_run(spec, workers: int, out_dir: Path):
+def _timed_run(spec, workers: int, out_dir: Path, threads: int = 1):
     from dask.distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    # each worker's numba-threaded kernels (stack distances, sampling) use its own threads only
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=None,
+                           env={"NUMBA_NUM_THREADS": str(threads)},
                            silence_logs=logging.ERROR)
     try:
         with Client(cluster) as client:
             client.wait_for_workers(workers)
             client.run(_warm)
             t = time.perf_counter()
-            res = run_sweep(spec, out_dir / f"w{workers}.parquet", client=client)
+            res = run_sweep(spec, out_dir / f"w{workers}t{threads}.parquet", client=client)
             return time.perf_counter() - t, res
     finally:
         try:
@@ -72,6 +76,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=2_000_000,
                     help="requests per synthetic trace (default 2,000,000)")
+    ap.add_argument("--no-threads-run", dest="threads_run", action="store_false",
+                    help="skip the 1-worker x 2-threads run (GIL release check)")
     args = ap.parse_args(argv)
     text = (ROOT / "bench" / "sweep_bench.toml").read_text().replace("n_requests = 400000",
                                                                        f"n_requests = {args.requests}")
@@ -89,6 +95,11 @@ def main(argv=None) -> int:
         assert r1.table.equals(r2.table), "1 and 2 workers must give the same table"
         print(f"2 workers: {t2:7.2f} s  speed-up {t1 / t2:.2f}x (goal >= 1.7x); load average now "
               f"{os.getloadavg()[0]:.1f}", flush=True)
+        if args.threads_run:
+            t3, r3 = _timed_run(spec, 1, work, threads=2)
+            assert r1.table.equals(r3.table), "1 worker with 1 or 2 threads must give the same table"
+            print(f"1 worker x 2 threads: {t3:7.2f} s  speed-up {t1 / t3:.2f}x over 1 worker x 1 thread (the numba "
+                  f"kernels release the GIL; 2 processes above are the goal line)", flush=True)
         # per-model cost rate [s per million requests] from the 1-worker run
         n_req = {t.trace.name: args.requests for t in tasks}
         rate: dict[str, list[float]] = {}

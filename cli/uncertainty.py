@@ -26,12 +26,15 @@ import argparse
 import numpy as np
 import pandas as pd
 
-__all__ = ["BAND_COLUMNS", "add_uncertainty_options", "add_band_columns", "uncertain_models", "MODELS"]
+__all__ = ["BAND_COLUMNS", "add_uncertainty_options", "add_band_columns", "add_point_band", "uncertain_models",
+           "MODELS", "NO_UNCERTAIN_INPUT"]
 
 #: Columns added by ``--uncertainty``.
 BAND_COLUMNS = ["band_of", "p5", "p50", "p95"]
 #: Subcommands with an uncertainty adapter.
-MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd")
+MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd", "workload")
+#: ``band_of`` prefix of a command whose outputs depend on no uncertain input (the band is the point).
+NO_UNCERTAIN_INPUT = "no uncertain input"
 
 
 def _positive_int(text: str) -> int:
@@ -101,6 +104,9 @@ def uncertain_models(command: str, args: argparse.Namespace, **context) -> list:
         return out
     if command == "hdd":
         return [A.hdd_model(d, size_bytes=args.size_bytes) for d in args.device]
+    if command == "workload":
+        w = context["workload"]
+        return [A.workload_model(w, c, threads=w.nthreads) for c in context["configs"]]
     raise KeyError(f"no uncertainty adapter for {command!r}; available: {', '.join(MODELS)}")
 
 
@@ -129,4 +135,21 @@ def add_band_columns(df: pd.DataFrame, command: str, args: argparse.Namespace, *
     out = df.copy()
     for c in BAND_COLUMNS:
         out[c] = band[c]
+    return out
+
+
+def add_point_band(df: pd.DataFrame, args: argparse.Namespace, column: str, unit: str, why: str) -> pd.DataFrame:
+    """``df`` with ``band_of,p5,p50,p95`` for a command whose outputs depend on no uncertain input.
+
+    With ``--uncertainty N``: ``p5 = p50 = p95 =`` the point value of ``column`` (exactly, whatever N
+    and the seed) and ``band_of = "<column> [<unit>]: no uncertain input (<why>)"``, so the
+    option says why there is no spread instead of being ignored. Without it ``df`` unchanged.
+    """
+    if not (getattr(args, "uncertainty", 0) or 0):
+        return df
+    out = df.copy()
+    out["band_of"] = f"{column} [{unit}]: {NO_UNCERTAIN_INPUT} ({why})"
+    v = pd.to_numeric(out[column], errors="coerce")
+    for c in ("p5", "p50", "p95"):
+        out[c] = v
     return out

@@ -25,13 +25,16 @@ from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput
 
-__all__ = ["DeviceProfile", "DeviceKind", "NUMERIC_COLUMNS", "parse_provenance", "format_provenance",
-           "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance"]
+__all__ = ["DeviceProfile", "DeviceKind", "NUMERIC_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
+           "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance",
+           "devices_to_frame", "devices_to_csv", "devices_from_csv", "encode_devices", "decode_devices"]
 
 DeviceKind = Literal["dram", "scm", "pcm", "flash", "ssd", "hdd", "custom"]
 #: Numeric columns of a device profile: each value carries a provenance kind.
 NUMERIC_COLUMNS: tuple[str, ...] = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
                                     "write_bandwidth_MBps", "endurance_writes_per_cell", "avg_seek_ns", "rpm")
+#: Columns of a device table (``data/devices.csv``, :func:`devices_to_frame`, :func:`devices_from_csv`), in order.
+CSV_COLUMNS: tuple[str, ...] = ("name", "label", "kind", "byte_addressable", *NUMERIC_COLUMNS, "source", "provenance")
 
 
 def parse_provenance(text: str | None) -> dict[str, str]:
@@ -211,40 +214,242 @@ def load_catalogue() -> dict[str, DeviceProfile]:
     return catalogue_from_frame(read_csv("devices.csv", dtype={"provenance": str}))
 
 
-def catalogue_from_frame(df) -> dict[str, DeviceProfile]:
+def catalogue_from_frame(df, *, custom: bool = False, where: str = "devices.csv") -> dict[str, DeviceProfile]:
     """Device profiles of a catalogue table (the columns of ``data/devices.csv``), strictly.
 
-    ValueError naming the row when the ``provenance`` column is missing, names an unknown
-    column or kind, leaves a numeric value without a kind or gives a kind to an empty
-    column, or when a name repeats; pydantic's ValidationError for a bad value.
+    ValueError naming the row (``where`` row N (name)) when the ``provenance`` column is missing,
+    names an unknown column or kind, leaves a numeric value without a kind or gives a kind to an
+    empty column, when a name repeats, or, naming the column too, when a value is invalid.
+
+    ``custom=True`` reads a table of the user's devices (:func:`devices_from_csv`): a value
+    without a kind is ``user-defined`` and ``user-defined`` is an allowed kind (a bundled value
+    cannot be user-defined); the ``provenance`` column may be absent.
     """
+    from pydantic import ValidationError
+
+    from models.errors import describe
     from models.provenance import USER_DEFINED
 
-    if "provenance" not in df.columns:
-        raise ValueError("devices.csv: missing the provenance column")
+    unknown = [str(c) for c in df.columns if c not in CSV_COLUMNS]
+    if unknown:
+        raise ValueError(f"{where}: unknown column(s) {', '.join(repr(c) for c in unknown)}; "
+                         f"valid: {', '.join(CSV_COLUMNS)}")
+    if "provenance" not in df.columns and not custom:
+        raise ValueError(f"{where}: missing the provenance column")
     out: dict[str, DeviceProfile] = {}
     for i, row in enumerate(df.to_dict(orient="records")):
         row = {k: _optional(v) for k, v in row.items()}
-        where = f"devices.csv row {i + 1} ({row.get('name')})"
-        row["byte_addressable"] = str(row["byte_addressable"]).strip().lower() == "true"
+        at = f"{where} row {i + 1} ({row.get('name')})"
+        row["byte_addressable"] = str(row.get("byte_addressable")).strip().lower() in ("true", "1", "yes")
         try:
             prov = parse_provenance(row.get("provenance"))
         except ValueError as e:
-            raise ValueError(f"{where}: {e}") from None
+            raise ValueError(f"{at}: {e}") from None
         have = {c for c in NUMERIC_COLUMNS if row.get(c) is not None}
         missing = [c for c in NUMERIC_COLUMNS if c in have - set(prov)]
-        if missing:
-            raise ValueError(f"{where}: provenance: no kind for {', '.join(missing)}")
+        if missing and custom:
+            prov.update({c: USER_DEFINED for c in missing})
+        elif missing:
+            raise ValueError(f"{at}: provenance: no kind for {', '.join(missing)}")
         extra = [c for c in NUMERIC_COLUMNS if c in set(prov) - have]
         if extra:
-            raise ValueError(f"{where}: provenance: kind for empty column(s) {', '.join(extra)}")
+            raise ValueError(f"{at}: provenance: kind for empty column(s) {', '.join(extra)}")
         typed = [c for c, k in prov.items() if k == USER_DEFINED]
-        if typed:
-            raise ValueError(f"{where}: provenance: a bundled value cannot be user-defined ({', '.join(typed)})")
+        if typed and not custom:
+            raise ValueError(f"{at}: provenance: a bundled value cannot be user-defined ({', '.join(typed)})")
         row["provenance"] = prov
-        if row["name"] in out:
-            raise ValueError(f"{where}: duplicate device name")
-        out[row["name"]] = DeviceProfile.model_validate(row)
+        if row.get("name") in out:
+            raise ValueError(f"{at}: duplicate device name")
+        if custom and row.get("source") is None:
+            row["source"] = "user-defined (imported)"
+        try:
+            out[row.get("name")] = DeviceProfile.model_validate({k: v for k, v in row.items() if v is not None})
+        except ValidationError as e:
+            raise ValueError(f"{at}: column {describe(e)}") from None
+    return out
+
+
+def devices_to_frame(devices):
+    """The catalogue table (:data:`CSV_COLUMNS`) of ``devices`` (profiles), one row per device.
+
+    The ``provenance`` column gives the kind of every set numeric value (:meth:`DeviceProfile.value_kind`),
+    so :func:`devices_from_csv` reads it back to equal profiles.
+
+    >>> df = devices_to_frame([get_device("hdd-7200")])
+    >>> list(df.columns) == list(CSV_COLUMNS), df.provenance[0].split(";")[0]
+    (True, 'access_unit_bytes=published')
+    """
+    import pandas as pd
+
+    rows = []
+    for d in devices:
+        row = {c: getattr(d, c) for c in CSV_COLUMNS if c != "provenance"}
+        row["provenance"] = format_provenance({c: d.value_kind(c) for c in NUMERIC_COLUMNS
+                                               if getattr(d, c) is not None})
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(CSV_COLUMNS))
+
+
+def devices_to_csv(devices) -> str:
+    """:func:`devices_to_frame` as formula-safe CSV text (``reporting.csv_safety``); read it back with
+    :func:`devices_from_csv`."""
+    from reporting.csv_safety import sanitize_frame
+
+    return sanitize_frame(devices_to_frame(devices)).to_csv(index=False)
+
+
+def devices_from_csv(data, *, where: str = "devices CSV") -> dict[str, DeviceProfile]:
+    """Custom device profiles of a CSV in the catalogue's schema (text, bytes or a path).
+
+    Lines starting with ``#`` above the header are comments; only ``name``, ``read_latency_ns`` and
+    ``write_latency_ns`` are required columns; values without a kind are ``user-defined``. A cell
+    escaped against formulas by :func:`devices_to_csv` (a leading apostrophe) is read unescaped.
+    Every problem is a ValueError naming the row and the column (``where`` names the file).
+
+    >>> d = devices_from_csv(devices_to_csv([get_device("pcm-memext").with_updates(name="mine")]))["mine"]
+    >>> d.read_latency_ns, d.value_kind("read_latency_ns")
+    (150.0, 'published')
+    >>> devices_from_csv("name,read_latency_ns,write_latency_ns\\nx,abc,1\\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: devices CSV row 1 (x): column read_latency_ns: Input should be a valid number, unable to parse string as a number (got 'abc')
+    """
+    import io
+    from pathlib import Path
+
+    import pandas as pd
+
+    if isinstance(data, Path):
+        data = data.read_bytes()
+    max_bytes = 1 << 20  # format limit of an imported table [bytes] (a device row is ~300 B)
+    if isinstance(data, bytes):
+        if len(data) > max_bytes:
+            raise ValueError(f"{where}: file too large ({len(data):,} bytes; at most {max_bytes:,})")
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{where}: not UTF-8 text") from None
+    # comment lines above the header only: a '#' in a cell (a label, a name) is text
+    lines = str(data).splitlines(keepends=True)
+    skip = next((i for i, line in enumerate(lines) if not line.lstrip().startswith("#")), len(lines))
+    text = "".join(lines[skip:])
+    try:
+        df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as e:
+        raise ValueError(f"{where}: not a CSV table ({str(e).strip()[:200]})") from None
+    need = [c for c in ("name", "read_latency_ns", "write_latency_ns") if c not in df.columns]
+    if need:
+        raise ValueError(f"{where}: missing column(s) {', '.join(need)}; the columns are those of the catalogue: "
+                         f"{', '.join(CSV_COLUMNS)}")
+
+    def cell(v: str):
+        v = v.strip()
+        if v.startswith("'") and v[1:2] in ("=", "+", "-", "@", "\t", "\r"):
+            v = v[1:]  # undo reporting.csv_safety's escape
+        return None if v == "" else v
+
+    df = df.map(cell)
+    return catalogue_from_frame(df, custom=True, where=where)
+
+
+#: Query-parameter encoding of custom devices: version prefix of :func:`encode_devices`' text.
+_URL_VERSION = "1"
+
+
+def _diff(d: DeviceProfile, base: DeviceProfile) -> dict:
+    """Fields of ``d`` that differ from ``base`` (plus ``b``: the base name); the provenance only when it is
+    not the one :meth:`DeviceProfile.with_updates` infers."""
+    out: dict = {"b": base.name}
+    for f in CSV_COLUMNS:
+        if f == "provenance":
+            continue
+        v = getattr(d, f)
+        if f == "source" and v == f"user-defined (from {base.name})":
+            continue
+        if f == "source" and v == base.source:
+            out[f] = 0  # the base device's own source text
+        elif v != getattr(base, f):
+            out[f] = v
+    inferred = _apply(out, base).provenance
+    if inferred != d.provenance:
+        out["provenance"] = format_provenance(d.provenance)
+    return out
+
+
+def _apply(diff: dict, base: DeviceProfile) -> DeviceProfile:
+    changes = {k: v for k, v in diff.items() if k != "b"}
+    src = changes.get("source")
+    changes["source"] = base.source if src == 0 else f"user-defined (from {base.name})" if src is None else src
+    return base.with_updates(**changes)
+
+
+def encode_devices(devices) -> str:
+    """A short URL-safe text holding ``devices`` (profiles): compressed JSON, base64url, of only the fields
+    that differ from the closest catalogue device. :func:`decode_devices` gives the profiles back.
+
+    >>> mine = get_device("pcm-memext").with_updates(name="my-pcm", write_latency_ns=900.0)
+    >>> text = encode_devices([mine]); len(text) < 120 and text.startswith("1.")
+    True
+    >>> decode_devices(text) == [mine]
+    True
+    """
+    import base64
+    import json
+    import zlib
+
+    cat = load_catalogue()
+    items = []
+    for d in devices:
+        diffs = [_diff(d, b) for b in cat.values()]
+        items.append(min(diffs, key=lambda x: len(json.dumps(x, separators=(",", ":")))))
+    raw = json.dumps(items, separators=(",", ":")).encode()
+    return _URL_VERSION + "." + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+
+
+def decode_devices(text: str) -> list[DeviceProfile]:
+    """The device profiles of an :func:`encode_devices` text; ValueError saying what is wrong (which device,
+    which field) for a damaged or foreign text.
+
+    >>> decode_devices("1.abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: device link: not a device list (damaged or cut short)
+    """
+    import base64
+    import binascii
+    import json
+    import zlib
+
+    from pydantic import ValidationError
+
+    from models.errors import describe
+
+    version, dot, body = str(text).strip().partition(".")
+    if not dot or version != _URL_VERSION:
+        raise ValueError(f"device link: unknown encoding (expected '{_URL_VERSION}.<data>')")
+    try:
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        z = zlib.decompressobj()
+        raw = z.decompress(packed, 64 << 10)  # format limit [bytes of JSON]: no decompression bomb
+        if z.unconsumed_tail:
+            raise ValueError("device link: too large")
+        items = json.loads(raw)
+    except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("device link: not a device list (damaged or cut short)") from None
+    if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+        raise ValueError("device link: not a device list")
+    cat = load_catalogue()
+    out = []
+    for i, item in enumerate(items):
+        base = cat.get(item.get("b"))
+        if base is None:
+            raise ValueError(f"device link: device {i + 1}: unknown base device {item.get('b')!r}")
+        try:
+            out.append(_apply(item, base))
+        except ValidationError as e:
+            raise ValueError(f"device link: device {i + 1} ({item.get('name', base.name)}): {describe(e)}") from None
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"device link: device {i + 1}: {e}") from None
     return out
 
 

@@ -276,6 +276,22 @@ def _declare_memext() -> None:
          round(min(t, float(apps["ns_per_data_ref_low"].min())), 4),
          round(max(t, float(apps["ns_per_data_ref_high"].max())), 4),
          "lowest fastest run .. highest upper quartile over the applications", "002")
+    # per-program time bases (issue 15 point 1a): each traced program's own t_ref, used for its trace
+    # (models.memory.measured.ns_per_ref reads the same tables)
+    for csv_name, col, how, spread in (
+            ("apps/apps.csv", "app", "data/measurements/apps/build_and_trace.sh with data/measurements/apps/"
+             "lackey_window.c (whole-run lackey L + S + M)", "fastest run .. upper quartile of 11 native runs"),
+            ("programs/programs.csv", "program", "data/measurements/programs/run.sh (whole-run valgrind cachegrind "
+             "Dr + Dw, the count data/measurements/apps/lackey_window.c makes from lackey's L + S + M)",
+             "fastest .. slowest of 11 native runs")):
+        for _, r in _measured_csv(csv_name).dropna(subset=["ns_per_data_ref"]).iterrows():
+            v = round(float(r["ns_per_data_ref"]), 4)
+            _add(f"memext.ns_per_ref.{r[col]}", v, "ns",
+                 f"t_ref of {r[col]} ({r['command']}): native time per data reference, median CPU time of the run "
+                 "/ its data references (the time base of its bundled trace)",
+                 MEASURED, f"data/measurements/{csv_name}, measured by {how}",
+                 min(v, round(float(r["ns_per_data_ref_low"]), 4)), max(v, round(float(r["ns_per_data_ref_high"]), 4)),
+                 spread, "002")
     _add("memext.eviction_buffer_pages", 256, "pages", "eviction buffer in DRAM (buffered write-back)",
          ASSUMED, "seed 002 §2: 'a pre-allocated fixed-size eviction buffer in DRAM', size not given; 1 MiB",
          16, 65536, "wide stated range (64 KiB - 256 MiB)", "002")
@@ -296,7 +312,8 @@ def _declare_memext() -> None:
 
 
 def _declare_lifetime() -> None:
-    # write_rate_for_lifetime(16e9, 1e7, 5.0), written out so this module imports no model
+    # write_rate_for_lifetime(16e9, 1e7, 5.0, wear_efficiency=1.0) (the paper's closed form assumes ideal
+    # leveling), written out so this module imports no model
     rate = 16e9 * 1e7 / (5.0 * (365.25 * 24 * 3600.0))
     _add("lifetime.lulesh_write_rate_Bps", rate, "bytes/s",
          "cell write rate of Lulesh on the PCM memory extension (seed 002's one published rate)",
@@ -310,9 +327,13 @@ def _declare_lifetime() -> None:
          "Lifetime page (the models' default 0 = identical lines)",
          ASSUMED, "seed 002 gives one endurance per technology; a moderate lognormal spread to show its effect",
          0.0, 1.0, "wide stated range", "002")
-    _add("lifetime.wear_efficiency", 1.0, "-", "wear-leveling efficiency (1 = perfectly even wear)",
-         ASSUMED, "ideal wear leveling, the seed's closed form; measured life rates (wear page) go down to ~0.06",
-         0.05, 1.0, "from seed 003's worst average life rate (SG 0.0598) to ideal", "003")
+    _add("lifetime.wear_efficiency", 0.9255, "-",
+         "wear-leveling efficiency = life rate (average / maximum bank writes; 1 = perfectly even wear)",
+         PUBLISHED, "seed 003 Fig. 9 / §V-B: 'the average life rate is 0.9255 for SFC-based wear leveling' (simulated "
+                    "on its traces; RR 0.619, SG 0.0598); seed 002's Fig. 9 closed form C E / W assumes ideal leveling "
+                    "(1.0), an upper bound, so it is the high end and not the point",
+         0.0598, 1.0, "from seed 003's worst average life rate (SG 0.0598) to ideal leveling (1, never reached)",
+         "003")
 
 
 def _declare_paging() -> None:
@@ -498,6 +519,12 @@ def _declare_planner() -> None:
     _add("planner.write_cache_mb", 64.0, "MB", "PCM write-cache size of the planner's write-cache role",
          ASSUMED, "a small cache relative to the library's scaled-down traces, so the role ranks locality",
          16.0, 1024.0, "wide stated range")
+    _add("planner.file_cache_fraction", 0.1, "-", "DRAM file-cache size of the planner's file-cache role, as a "
+         "fraction of the trace footprint", ASSUMED, "a cache much smaller than the footprint, as in seed 004 "
+         "Figures 3-4 (x axis 0-100 % of the footprint)", 0.01, 0.5, "wide stated range")
+    _add("planner.paging_memory_fraction", 0.5, "-", "memory of the planner's paging role, as a fraction of the "
+         "trace's 4 KiB-page footprint", ASSUMED, "half the footprint: the paging model's default memory size "
+         "(models.memory.paging.paging_inputs)", 0.1, 0.9, "wide stated range")
 
 
 def _declare_uncertainty() -> None:
@@ -574,7 +601,16 @@ def _declare_traces() -> None:
          0.01, 1.0, "wide stated range")
 
 
-for _declare in (_declare_file_cache, _declare_memext, _declare_lifetime, _declare_paging, _declare_write_reduction,
+def _declare_sim() -> None:
+    _add("sim.minisim_min_blocks", 0, "blocks", "smallest MiniSim miniature cache: sizes C with C R below it "
+         "are simulated on a denser nested spatial sample at rate min(1, this / C); 0 = off",
+         ASSUMED, "Waldspurger et al. ATC'17 scale caches by R without a floor (default, fastest); a floor of "
+                  "~100 blocks lowers the error at small caches at some cost (docs/models/sim.md)", 0, 1000,
+         "off to a 1000-block floor", "")
+
+
+for _declare in (_declare_sim, _declare_file_cache, _declare_memext, _declare_lifetime, _declare_paging,
+                 _declare_write_reduction,
                  _declare_wear, _declare_write_cache, _declare_hdd, _declare_device_char, _declare_workload,
                  _declare_planner, _declare_traces, _declare_uncertainty):
     _declare()

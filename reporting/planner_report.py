@@ -13,32 +13,79 @@ import pandas as pd
 from models.planner import ROLES, provenance_keys
 from models.provenance import UNVERIFIED, provenance_table
 
-__all__ = ["role_chart", "report_html", "provenance_html"]
+__all__ = ["role_chart", "report_html", "provenance_html", "plan_chart", "plan_report_html", "validation_summary",
+           "devices_table", "workloads_table", "plan_verdict_table", "ratio_range", "ratio_ticks"]
+
+
+#: Roles of the library ranking whose value is a ratio with > 1 = PCM wins (bars from the 1x line).
+_WIN_RATIO_ROLES = ("storage-vs-hdd", "storage-vs-ssd", "write-cache")
+#: Colour of bars that are not a win/loss ratio (a share, a slowdown, a lifetime).
+NEUTRAL_COLOUR = "#4a6fa5"
 
 
 def role_chart(df: pd.DataFrame, role: str):
-    """A horizontal bar chart (plotly) of one role's ranking (its ``ok`` rows, best first)."""
-    import plotly.express as px
+    """A horizontal bar chart (plotly) of one role's ranking (its ``ok`` rows, best first).
+
+    Data strings (workload names, reasons) are raw: the app's ``show()`` and the reports escape them
+    once (:mod:`reporting.plotly_text`).
+
+    Ratio roles (PCM speedup vs HDD/SSD, HDD time saved by the write cache) are drawn from a 1x line
+    on a log axis centred on it, green where PCM wins (> 1x) and red where it loses; the
+    memory-extension slowdown from 1x (DRAM only) on a log axis; shares and lifetimes on a linear axis.
+    """
+    import numpy as np
+    import plotly.graph_objects as go
 
     sub = df[(df.role == role) & (df.status == "ok")]
-    fig = px.bar(sub, x="value", y="workload", orientation="h", hover_data=["reason"],
-                 log_x=bool(len(sub)) and role.startswith("storage"), title=ROLES.get(role, role))
-    fig.update_layout(yaxis=dict(autorange="reversed"), margin=dict(l=10, r=10, t=50, b=10))
+    vals = sub["value"].to_numpy(float)
+    names = [str(w) for w in sub["workload"]]  # raw: escaped once where shown (reporting.plotly_text)
+    ratio = bool(len(sub)) and (role in _WIN_RATIO_ROLES or role == "memory-extension")
+    text = [_ratio_text(v) if ratio else f"{v:.3g}" for v in vals]
+    if ratio:
+        lo, hi = ratio_range(vals)
+        shown = np.clip(np.where(np.isfinite(vals), vals, 10 ** hi), 10 ** lo, 10 ** hi)
+        colours = ([WIN_COLOUR if v > 1 else LOSE_COLOUR for v in vals] if role in _WIN_RATIO_ROLES
+                   else [NEUTRAL_COLOUR] * len(vals))
+        bar = go.Bar(x=shown - 1.0, base=np.ones(len(vals)), y=names, orientation="h", text=text,
+                     textposition="inside", insidetextanchor="start", textfont=dict(color="white"),
+                     marker=dict(color=colours, line=dict(color=colours, width=1)))
+    else:
+        bar = go.Bar(x=vals, y=names, orientation="h", text=text, textposition="auto",
+                     marker=dict(color=NEUTRAL_COLOUR))
+    bar.update(customdata=[str(r) for r in sub["reason"]],
+               hovertemplate="%{y}: %{text}<br>%{customdata}<extra></extra>")
+    fig = go.Figure(bar)
+    fig.update_layout(template="plotly_white", title=ROLES.get(role, role), showlegend=False,
+                      yaxis=dict(autorange="reversed", title_text="workload"), margin=dict(l=10, r=10, t=50, b=10))
     fig.update_xaxes(title_text=ROLES.get(role, role))  # the measure with its unit, never the column name "value"
-
+    if ratio:
+        tickvals, ticktext = ratio_ticks(lo, hi)
+        fig.update_xaxes(type="log", range=[lo, hi], tickvals=tickvals, ticktext=ticktext)
+        fig.add_shape(type="line", x0=1, x1=1, y0=0, y1=1, yref="paper",
+                      line=dict(color="#222", width=2, dash="dash"))
     return fig
 
 
-def provenance_html(keys) -> str:
+def _fig_html(fig, first: bool) -> str:
+    """A figure's HTML fragment (plotly.js inlined with the first one), user text in its data escaped
+    once (:func:`reporting.plotly_text.escape_figure_data`: names show as typed, never as markup)."""
+    from reporting.plotly_text import escape_figure_data
+
+    return escape_figure_data(fig).to_html(full_html=False, include_plotlyjs="inline" if first else False,
+                                           config={"displaylogo": False})
+
+
+def provenance_html(keys, *, devices: dict | None = None) -> str:
     """An HTML section naming the provenance of every default the results used.
 
-    ``keys``: registry names and ``"device:<name>.<column>"`` (:mod:`models.provenance`).
-    Derived and assumed values are listed first and in bold.
+    ``keys``: registry names and ``"device:<name>.<column>"`` (:mod:`models.provenance`);
+    ``devices`` (name -> profile) resolves custom devices. Derived and assumed values are listed
+    first and in bold.
 
-    >>> "derived from a seed result" in provenance_html(["memext.fault_overhead_ns"])
+    >>> "<strong>assumed</strong>" in provenance_html(["planner.write_cache_mb", "memext.fault_overhead_ns"])
     True
     """
-    tab = provenance_table(keys)
+    tab = provenance_table(keys, devices)
     if not len(tab):
         return ""
     flagged = tab.kind.isin(UNVERIFIED)
@@ -78,7 +125,7 @@ def report_html(df: pd.DataFrame, title: str = "PCM Planner: target-workload ran
              "td,th{border:1px solid #ccc;padding:4px}</style></head><body>",
              f"<h1>{_h.escape(title)}</h1>",
              "<p>Seed 000 §4.6: PCM storage pays for workloads with many syncs, write-intensive, low locality, "
-             "~4 KB I/O. Ranks are within each role; <em>pending</em> rows await a model or data.</p>"]
+             "~4 KB I/O. Ranks are within each role; rows marked <em>not applicable</em>, <em>needs data</em> or <em>pending</em> carry no number, only the reason.</p>"]
     if provenance:
         parts.append(provenance_html(provenance_keys([r for r in ROLES if (df.role == r).any()])))
     first = True
@@ -87,9 +134,244 @@ def report_html(df: pd.DataFrame, title: str = "PCM Planner: target-workload ran
             continue
         parts.append(f"<h2>{_h.escape(role)}</h2>")
         if ((df.role == role) & (df.status == "ok")).any():
-            parts.append(role_chart(df, role).to_html(full_html=False, include_plotlyjs="inline" if first else False))
+            parts.append(_fig_html(role_chart(df, role), first))
             first = False
     parts.append("<h2>Full ranking</h2>")
-    parts.append(df.to_html(index=False, escape=True, na_rep="", float_format=lambda x: f"{x:.4g}"))
+    shown = df.astype({"rank": object}).assign(rank=[("" if pd.isna(r) else int(r)) for r in df["rank"]]) \
+        if "rank" in df else df  # an unranked (pending) row shows an empty rank, not <NA>
+    parts.append(shown.to_html(index=False, escape=True, na_rep="", float_format=lambda x: f"{x:.4g}"))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+# ============================================================================= the plan report (pcm-planner plan)
+#: Bar colours of a plan chart: the device wins / loses against the baseline.
+WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
+_CSS = ("body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}"
+        "table{border-collapse:collapse;font-size:90%;margin:0.5em 0}td,th{border:1px solid #ccc;padding:4px;"
+        "vertical-align:top;text-align:left}td.reason{min-width:28em;white-space:normal}"
+        ".wins{color:#2e7d32;font-weight:bold}.loses{color:#c62828;font-weight:bold}.na{color:#666}"
+        "h2{margin-top:1.6em}.note{color:#555;font-size:90%}")
+
+
+def ratio_range(values) -> tuple[float, float]:
+    """A log-axis range [log10] centred on 1x that holds every finite positive ratio in ``values``.
+
+    >>> ratio_range([0.5, 20.0])
+    (-1.5, 1.5)
+    >>> ratio_range([])
+    (-1.0, 1.0)
+    """
+    import numpy as np
+
+    v = np.asarray([x for x in values if x == x and 0 < x < float("inf")], dtype=float)
+    half = float(np.max(np.abs(np.log10(v)))) if len(v) else 0.0
+    half = max(1.0, float(np.ceil((half + 0.15) * 2) / 2))  # half decades, room for the value labels
+    return -half, half
+
+
+def ratio_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
+    """Decade ticks of a ratio axis (``lo``, ``hi`` in log10): values and labels ``0.1x, 1x, 10x, ...``.
+
+    >>> ratio_ticks(-1.5, 1.5)
+    ([0.1, 1.0, 10.0], ['0.1×', '1×', '10×'])
+    """
+    import math
+
+    vals = [10.0 ** k for k in range(math.ceil(lo), math.floor(hi) + 1)]
+    return vals, [f"{v:g}×" if v < 1e4 and v > 1e-4 else f"1e{round(math.log10(v))}×" for v in vals]
+
+
+def _bar_rows(df: pd.DataFrame, role: str) -> pd.DataFrame:
+    sub = df[(df.role == role) & df.verdict.isin(["wins", "loses"])].copy()
+    sub["label"] = [f"{w} · {d}" for w, d in zip(sub.workload, sub.device)]
+    return sub
+
+
+def _ratio_text(v: float) -> str:
+    import math
+
+    if not math.isfinite(v):
+        return "∞×"
+    return f"{v:,.0f}×" if v >= 100 else f"{v:.3g}×"
+
+
+def plan_chart(df: pd.DataFrame, role: str):
+    """Plotly bar chart of one role of a plan: value [x] per workload · device on a log axis centred on
+    a 1x line, each bar drawn from 1x to its value (right: the device wins, green; left: it loses,
+    red), p5-p95 whiskers when sampled. Data strings are raw, as in :func:`role_chart`."""
+    import numpy as np
+    import plotly.graph_objects as go
+
+    sub = _bar_rows(df, role)
+    metric = " / ".join(dict.fromkeys(sub["metric"].astype(str))) or role
+    vals = sub["value"].to_numpy(float)
+    p5, p95 = sub["p5"].to_numpy(float), sub["p95"].to_numpy(float)
+    lo, hi = ratio_range(np.concatenate([vals, p5, p95]))
+    clip = (10 ** lo, 10 ** hi)
+    shown = np.clip(vals, *clip)
+    colours = [WIN_COLOUR if v == "wins" else LOSE_COLOUR for v in sub.verdict]
+    labels = sub["label"].tolist()
+    fig = go.Figure(go.Bar(
+        x=shown - 1.0, base=np.ones(len(shown)), y=labels, orientation="h",
+        marker=dict(color=colours, line=dict(color=colours, width=1)),
+        text=[_ratio_text(v) for v in vals], textposition="inside", insidetextanchor="start",
+        textfont=dict(color="white"), name="value",
+        customdata=np.stack([sub.reason.astype(str), sub.baseline.astype(str), vals], axis=-1),
+        hovertemplate="%{y}: %{customdata[2]:.3g}× vs %{customdata[1]}<br>%{customdata[0]}<extra></extra>"))
+    has_band = np.isfinite(p5) & np.isfinite(p95)
+    if has_band.any():
+        lo_b, hi_b = np.clip(p5, *clip), np.clip(p95, *clip)
+        fig.add_trace(go.Scatter(
+            x=np.where(has_band, shown, np.nan), y=labels, mode="markers", name="p5–p95",
+            marker=dict(color="#222", size=5, symbol="line-ns-open"),
+            error_x=dict(type="data", symmetric=False, array=np.where(has_band, hi_b - shown, 0),
+                         arrayminus=np.where(has_band, shown - lo_b, 0), color="#222", thickness=1.5, width=5),
+            hovertemplate="%{y}: p5–p95 band<extra></extra>"))
+    tickvals, ticktext = ratio_ticks(lo, hi)
+    fig.update_xaxes(type="log", range=[lo, hi], tickvals=tickvals, ticktext=ticktext,
+                     title_text=f"{metric} [×, baseline / device; > 1× the device wins]")
+    fig.update_yaxes(autorange="reversed", title_text="workload · device")
+    fig.add_shape(type="line", x0=1, x1=1, y0=0, y1=1, yref="paper", line=dict(color="#222", width=2, dash="dash"))
+    fig.add_annotation(x=0, y=1.0, xref="x", yref="paper", text="1× (baseline)", showarrow=False, yanchor="bottom",
+                       font=dict(size=11))
+    fig.update_layout(template="plotly_white", height=150 + 40 * max(len(sub), 1), showlegend=False,
+                      title=dict(text=f"{role}: {metric}", font=dict(size=15)), margin=dict(l=10, r=30, t=60, b=50))
+    return fig
+
+
+def validation_summary(roles) -> pd.DataFrame:
+    """Validation status of the models behind ``roles``: claim counts per status from the ledger
+    (``models/validation/ledger.csv``, pages :data:`models.planner.plan.ROLE_LEDGER_PAGES`).
+
+    Columns ``role, pages, claims``, one per status, and ``summary`` (``"3 reproduced, 2 partly, ..."``).
+
+    >>> t = validation_summary(["write-cache"]); t.pages[0], bool(t.claims[0] > 0)
+    ('write-cache, hdd-model', True)
+    """
+    from models.planner.plan import ROLE_LEDGER_PAGES
+    from models.validation import STATUSES
+    from models.validation.render import table_path
+
+    led = pd.read_csv(table_path(), dtype=str, keep_default_na=False)
+    rows = []
+    for role in roles:
+        pages = ROLE_LEDGER_PAGES[role]
+        sub = led[led["page"].isin(pages)]
+        counts = sub["status"].value_counts()
+        row = {"role": role, "pages": ", ".join(pages), "claims": int(len(sub))}
+        row.update({s: int(counts.get(s, 0)) for s in STATUSES})
+        row["summary"] = ", ".join(f"{row[s]} {s}" for s in STATUSES if row[s]) or "no claims in the ledger"
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["role", "pages", "claims", *STATUSES, "summary"])
+
+
+def devices_table(devices) -> pd.DataFrame:
+    """The figures of the compared devices: one row per device (units in the column names)."""
+    rows = []
+    for d in devices:
+        rows.append({"device": d.name, "label": d.label, "kind": d.kind, "read latency [ns]": d.read_latency_ns,
+                     "write latency [ns]": d.write_latency_ns,
+                     "read bandwidth [MB/s]": d.effective_read_bandwidth_MBps,
+                     "write bandwidth [MB/s]": d.effective_write_bandwidth_MBps,
+                     "endurance [writes/cell]": d.endurance_writes_per_cell, "source": d.source})
+    return pd.DataFrame(rows)
+
+
+def workloads_table(workloads) -> pd.DataFrame:
+    """The plan's workloads: name, kind and file name (not the full path) or bundled name."""
+    from pathlib import Path
+
+    return pd.DataFrame([{"workload": w.name, "kind": w.kind,
+                          "source": Path(w.source).name if Path(w.source).is_file() else w.source}
+                         for w in workloads], columns=["workload", "kind", "source"])
+
+
+def _fmt(x) -> str:
+    if isinstance(x, float):
+        if x != x:
+            return ""
+        return f"{x:,.0f}" if abs(x) >= 1e4 and abs(x) < 1e9 else f"{x:.4g}"
+    return str(x)
+
+
+def _table(df: pd.DataFrame, classes: dict | None = None) -> str:
+    head = "".join(f"<th>{_h.escape(str(c))}</th>" for c in df.columns)
+    body = []
+    for r in df.itertuples(index=False):
+        cells = []
+        for c, v in zip(df.columns, r):
+            cls = (classes or {}).get(c, lambda _v: "")(v)
+            cells.append(f"<td{f' class={cls!r}' if cls else ''}>{_h.escape(_fmt(v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def plan_verdict_table(res) -> pd.DataFrame:
+    """The plan's rows for reading: verdict and reason next to the names (no sideways scrolling),
+    the band as ``p5-p95``."""
+    df = res.to_frame()
+    band = [f"{a:.3g}–{b:.3g}" if a == a and b == b else "" for a, b in zip(df.p5, df.p95)]
+    out = pd.DataFrame({"workload": df.workload, "role": df.role, "device": df.device, "verdict": df.verdict,
+                        "value [×]": df.value, "p5–p95 [×]": band, "reason": df.reason, "baseline": df.baseline})
+    if res.uncertainty:
+        out["P(device wins)"] = df.p_win
+        out["decisive input"] = df.decisive_input
+    return out
+
+
+def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -> str:
+    """A self-contained HTML report of a plan (:class:`models.planner.PlanResult`): inputs (workloads,
+    devices with their figures), one chart per role (plotly.js inlined once), the verdicts with their
+    reasons and bands, the provenance of every parameter used and the validation status of every model.
+
+    >>> from models.planner.plan import plan, workload_from_path
+    >>> html = plan_report_html(plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
+    ...                              n_requests=2000))
+    >>> html.startswith("<!DOCTYPE html>") and "Validation status" in html and "db" in html
+    True
+    """
+    from models.planner.plan import ROLES_PLAN
+
+    df = res.to_frame()
+    base = ("each role's like-for-like baseline" if res.baseline == "like-for-like"
+            else f"{res.baseline} as the baseline of every role")
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_h.escape(title)}</title>"
+             f"<style>{_CSS}</style></head><body>", f"<h1>{_h.escape(title)}</h1>",
+             f"<p>Each bar is baseline / device [×] for one workload and device, against {_h.escape(base)}: "
+             "<span class='wins'>green</span> where the device wins (&gt; 1×), <span class='loses'>red</span> where it "
+             "loses; whiskers span p5–p95 of the uncertain inputs"
+             + (f" ({res.uncertainty} samples)" if res.uncertainty else " (not sampled: run with --uncertainty N)")
+             + ". Roles that do not apply or need another kind of workload are listed under their chart.</p>",
+             "<h2 id='inputs'>Inputs</h2><h3>Workloads</h3>", _table(workloads_table(res.workloads)),
+             "<h3>Devices</h3>", _table(devices_table(res.devices))]
+    first = True
+    parts.append("<h2 id='verdicts'>Verdicts per role</h2>")
+    for role in ROLES_PLAN:
+        sub = df[df.role == role]
+        if not len(sub):
+            continue
+        parts.append(f"<h3>{_h.escape(role)}</h3>")
+        if sub.verdict.isin(["wins", "loses"]).any():
+            parts.append(_fig_html(plan_chart(df, role), first))
+            first = False
+        other = sub[~sub.verdict.isin(["wins", "loses"])]
+        if len(other):  # one line per workload and reason, naming its devices
+            groups = other.groupby(["workload", "reason"], sort=False)["device"].apply(list)
+            items = "".join(f"<li><strong>{_h.escape(str(w))} · {_h.escape(', '.join(map(str, ds)))}</strong>: "
+                            f"{_h.escape(str(why))}</li>" for (w, why), ds in groups.items())
+            parts.append(f"<ul class='na'>{items}</ul>")
+    parts.append("<h2 id='table'>All verdicts</h2>")
+    verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses"}.get(v, "na"), "reason": lambda v: "reason"}
+    parts.append(_table(plan_verdict_table(res), verdict_cls))
+    roles = res.roles_used
+    if roles:
+        vs = validation_summary(roles)
+        parts.append("<h2 id='validation'>Validation status of the models used</h2>"
+                     "<p>Claims of the seed papers checked by the model behind each role (the validation ledger, "
+                     "<code>docs/VALIDATION.md</code>): how far the model is trusted.</p>")
+        parts.append(_table(vs[["role", "pages", "claims", "summary"]].rename(
+            columns={"pages": "ledger pages", "summary": "status"})))
+    parts.append(provenance_html(res.provenance_keys, devices=res.custom_devices))
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -8,17 +8,37 @@
   a log axis as an exponent, which put "1 year" at 10 years and "64 entries" at 10^64.
 - Ratios sit on :func:`ratio_axis`: a log axis centred on a labelled 1× line.
 - No template is forced: Streamlit's chart theme follows the user's light / dark preference.
+
+Speed: building a Plotly figure validates every property (tens of ms a chart, most of a closed-form
+page's rerun). :func:`figure` / :func:`figure_from` return a :class:`FigureRecorder` that records
+the calls made on it (``add_scatter``, ``update_layout``, :func:`style`, :func:`ref_line`, ...) with
+a snapshot and a content hash of their arguments; :func:`show` replays them into a real figure only
+when no figure of the same calls is in the process-wide cache (:data:`FIGURE_CACHE`, bounded in
+entries and bytes), so an unchanged chart costs its hash and its JSON. Anything the recorder cannot
+hash (a callable, an unknown object) or any read of the figure turns it into the plain figure it
+stands for: never a wrong chart, only an uncached one. ::
+
+    fig = figure()                       # instead of go.Figure()
+    fig.add_scatter(x=n, y=t, name="t")
+    show(style(fig, x="n [-]", y="t [ns]"), key="t")
+    fig = figure_from(px.bar, df, x="config", y="ops_per_s")   # px / make_subplots
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
-from collections.abc import Iterable, Sequence
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
-__all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label"]
+__all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label",
+           "figure", "figure_from", "FigureRecorder", "FigureCache", "FIGURE_CACHE", "figure_spec"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: Decades written out in full (0.001 ... 10,000); others as 10ⁿ.
@@ -82,6 +102,18 @@ def _log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     return vals, [number_label(v) for v in vals]
 
 
+def recordable(func):
+    """Let a drawing helper take a :class:`FigureRecorder` too (a page's cacheable figure): the call
+    is recorded and replayed with the figure, which stays cacheable."""
+    @functools.wraps(func)
+    def wrapper(fig, *args, **kwargs):
+        if isinstance(fig, FigureRecorder):
+            return fig.apply(func, *args, **kwargs)
+        return func(fig, *args, **kwargs)
+    return wrapper
+
+
+@recordable
 def log_axis(fig: go.Figure, axis: str = "x", *, row: int | None = None, col: int | None = None,
              values: Iterable[float] | None = None) -> go.Figure:
     """Make an axis logarithmic with labelled decades (``tickvals`` at 10ⁿ, minor ticks between).
@@ -101,12 +133,17 @@ def log_axis(fig: go.Figure, axis: str = "x", *, row: int | None = None, col: in
     if vals.size:
         tv, tt = _log_ticks(float(vals.min()), float(vals.max()))
         kw.update(tickvals=tv, ticktext=tt, tickmode="array")
+        # minor ticks at 2..9 x 10^k, listed: with array major ticks Plotly's default minor ticks
+        # pile up into a solid bar beyond the last major tick
+        k0, k1 = math.floor(math.log10(float(vals.min()))) - 1, math.ceil(math.log10(float(vals.max()))) + 1
+        kw["minor"].update(tickmode="array", tickvals=[m * 10.0 ** k for k in range(k0, k1 + 1) for m in range(2, 10)])
     else:
         kw.update(dtick=1, exponentformat="power")
     update(row=row, col=col, **kw)
     return fig
 
 
+@recordable
 def ratio_ticks(fig: go.Figure, ratios: Sequence[float], *, axis: str = "x", fmt=None) -> go.Figure:
     """Label a (log) axis at exactly ``ratios`` with ``fmt(v)`` (default ``1:n`` for v < 1, ``n:1`` above).
 
@@ -122,6 +159,7 @@ def ratio_ticks(fig: go.Figure, ratios: Sequence[float], *, axis: str = "x", fmt
     return fig
 
 
+@recordable
 def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | None = None,
                label: str = "1×") -> go.Figure:
     """A log axis centred on a labelled 1× reference line, ticks at 1-2-5 ratios ("0.5×", "1×", "2×").
@@ -143,6 +181,7 @@ def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | Non
     return fig
 
 
+@recordable
 def ref_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, text: str = "",
              dash: str = "dot", row: int | str | None = None, col: int | str | None = None,
              position: str = "end") -> go.Figure:
@@ -167,6 +206,7 @@ def ref_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, 
     return fig
 
 
+@recordable
 def style(fig: go.Figure, *, title: str | None = None, x: str | None = None, y: str | None = None,
           logx: bool = False, logy: bool = False) -> go.Figure:
     """Apply the app's common layout: titles, axis labels with units, log axes with labelled decades, legend."""
@@ -206,9 +246,275 @@ def _label_log_axes(fig: go.Figure) -> None:
             ax.update(dtick=1, exponentformat="power")
 
 
-def show(fig: go.Figure, *, key: str | None = None) -> None:
-    """Render a figure full-width, with labelled decades on every log axis."""
-    import streamlit as st
+def _finish(fig: go.Figure) -> go.Figure:
+    """What :func:`show` does to every figure before sending it."""
+    from reporting.plotly_text import escape_figure_data
 
     _label_log_axes(fig)
-    st.plotly_chart(fig, width="stretch", key=key)
+    escape_figure_data(fig)  # user names in data shown literally, never as Plotly markup (issue 20)
+    return fig
+
+
+def show(fig: go.Figure | FigureRecorder, *, key: str | None = None) -> None:
+    """Render a figure full-width, with labelled decades on every log axis.
+
+    A :class:`FigureRecorder` (:func:`figure`) is drawn from :data:`FIGURE_CACHE` when the same calls
+    were drawn before (by any session), else built and cached.
+    """
+    import streamlit as st
+
+    if isinstance(fig, FigureRecorder):
+        st.plotly_chart(_SpecFigure(figure_spec(fig)), width="stretch", key=key)
+        return
+    st.plotly_chart(_finish(fig), width="stretch", key=key)
+
+
+# ----------------------------------------------------------------------------- figure cache
+
+
+class _Uncacheable(Exception):
+    """An argument the recorder cannot snapshot and hash by content."""
+
+
+def _name_of(func: Callable) -> str:
+    """``module.qualname`` of a module-level callable (a local function or lambda cannot be keyed)."""
+    qual = getattr(func, "__qualname__", None)
+    mod = getattr(func, "__module__", None)
+    if not qual or not mod or "<" in qual:
+        raise _Uncacheable(repr(func))
+    return f"{mod}.{qual}"
+
+
+def _snap(v, h) -> object:
+    """Feed ``v``'s content into the hash ``h`` and return a snapshot of it (arrays and frames copied,
+    so a later change to the page's object cannot change what the recorded call draws)."""
+    t = type(v)
+    if v is None or t in (bool, int, float, str, bytes):
+        h.update(f"{t.__name__}:{v!r};".encode())
+        return v
+    if isinstance(v, np.generic):
+        h.update(f"np:{v.dtype.str}:".encode() + (v.tobytes() if not v.dtype.hasobject else repr(v).encode()) + b";")
+        return v
+    if isinstance(v, np.ndarray):
+        if v.dtype.hasobject:
+            h.update(f"ndo:{v.shape};".encode())
+            for x in v.ravel().tolist():
+                _snap(x, h)
+            return v.copy()
+        a = np.ascontiguousarray(v)
+        h.update(f"nd:{a.dtype.str}:{a.shape};".encode())
+        h.update(a.reshape(-1).view(np.uint8) if a.size else b"")
+        return a.copy()
+    if t in (list, tuple):
+        h.update(f"{t.__name__}:{len(v)};".encode())
+        return t(_snap(x, h) for x in v)
+    if t is dict:
+        h.update(f"dict:{len(v)};".encode())
+        return {_snap(k, h): _snap(x, h) for k, x in v.items()}
+    if t is range:
+        h.update(f"{v!r};".encode())
+        return v
+    import pandas as pd
+
+    if isinstance(v, pd.DataFrame):
+        h.update(f"df:{v.shape};".encode())
+        _snap(list(v.columns), h)
+        _snap(v.index, h)
+        for c in v.columns:
+            _snap(v[c], h)
+        return v.copy(deep=True)
+    if isinstance(v, pd.Series):
+        h.update(f"ser:{v.dtype};".encode())
+        _snap(v.name, h)
+        _snap(v.index, h)
+        _snap(v.to_numpy(), h)
+        return v.copy(deep=True)
+    if isinstance(v, pd.Index):
+        if isinstance(v, pd.RangeIndex):
+            h.update(f"ridx:{v.start}:{v.stop}:{v.step};".encode())
+        else:
+            h.update(f"idx:{v.dtype};".encode())
+            _snap(v.to_numpy(), h)
+        _snap(v.name, h)
+        return v
+    from plotly.basedatatypes import BasePlotlyType
+
+    if isinstance(v, BasePlotlyType):  # e.g. go.Bar(...) passed to figure() or add_trace()
+        h.update(f"go:{type(v).__module__}.{type(v).__qualname__};".encode())
+        _snap(v.to_plotly_json(), h)
+        return v
+    raise _Uncacheable(t.__name__)
+
+
+def _spec_bytes(v) -> int:
+    """Rough size of a figure spec [bytes] (strings by length, numbers 8 bytes)."""
+    if isinstance(v, str):
+        return len(v) + 8
+    if isinstance(v, dict):
+        return sum(_spec_bytes(k) + _spec_bytes(x) for k, x in v.items()) + 16
+    if isinstance(v, (list, tuple)):
+        return sum(_spec_bytes(x) for x in v) + 16
+    if isinstance(v, np.ndarray):
+        return v.nbytes + 16
+    return 8
+
+
+class FigureCache:
+    """Process-wide LRU of figure specs (``go.Figure.to_dict()``) by the content hash of the calls that
+    built them, bounded by ``max_entries`` and ``max_bytes`` (the server's memory is shared by every
+    session). Thread-safe: Streamlit runs each session's script in its own thread."""
+
+    def __init__(self, max_entries: int = 512, max_bytes: int = 96 * 2**20, *, enabled: bool = True) -> None:
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        #: False: :func:`figure` / :func:`figure_from` build plain figures (``PCM_FIGURE_CACHE=0``; the
+        #: page bench compares both in one run)
+        self.enabled = enabled
+        self._d: OrderedDict[str, tuple[dict, int]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.bytes = self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def get(self, key: str) -> dict | None:
+        with self._lock:
+            hit = self._d.get(key)
+            if hit is None:
+                self.misses += 1
+                return None
+            self._d.move_to_end(key)
+            self.hits += 1
+            return hit[0]
+
+    def put(self, key: str, spec: dict) -> None:
+        size = _spec_bytes(spec)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._d.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._d[key] = (spec, size)
+            self.bytes += size
+            while len(self._d) > self.max_entries or self.bytes > self.max_bytes:
+                _, (_, s) = self._d.popitem(last=False)
+                self.bytes -= s
+
+    def clear(self) -> None:
+        with self._lock:
+            self._d.clear()
+            self.bytes = self.hits = self.misses = 0
+
+
+#: The app's figure cache (one per server process); ``PCM_FIGURE_CACHE=0`` turns it off.
+FIGURE_CACHE = FigureCache(enabled=os.environ.get("PCM_FIGURE_CACHE", "1") != "0")
+
+
+class FigureRecorder:
+    """Stands for ``factory(*args, **kwargs)`` plus the calls made on it; see the module docstring.
+
+    ``add_*`` / ``update_*`` methods and this module's helpers are recorded; reading or setting any
+    other attribute builds the real figure and forwards to it from then on (uncached).
+    """
+
+    __slots__ = ("_calls", "_hash", "_fig")
+
+    def __init__(self, factory: Callable, args: tuple, kwargs: dict) -> None:
+        object.__setattr__(self, "_calls", [])
+        object.__setattr__(self, "_hash", hashlib.blake2b(digest_size=20))
+        object.__setattr__(self, "_fig", None if FIGURE_CACHE.enabled else factory(*args, **kwargs))
+        if self._fig is None:
+            self._record("new", factory, args, kwargs)
+
+    def _record(self, kind: str, target, args: tuple, kwargs: dict) -> FigureRecorder:
+        if self._fig is None:
+            trial = self._hash.copy()
+            try:
+                trial.update(f"{kind}:{target if kind == 'method' else _name_of(target)};".encode())
+                call = (kind, target, _snap(args, trial), _snap(kwargs, trial))
+            except _Uncacheable:
+                if kind == "new":
+                    object.__setattr__(self, "_fig", target(*args, **kwargs))
+                    return self
+                self.figure()  # from here on a plain figure
+            else:
+                object.__setattr__(self, "_hash", trial)
+                self._calls.append(call)
+                return self
+        if kind == "method":
+            getattr(self._fig, target)(*args, **kwargs)
+        else:
+            target(self._fig, *args, **kwargs)
+        return self
+
+    def apply(self, func: Callable, /, *args, **kwargs) -> FigureRecorder:
+        """Record ``func(figure, *args, **kwargs)`` (``func`` a module-level function changing the figure)."""
+        return self._record("apply", func, args, kwargs)
+
+    @property
+    def key(self) -> str | None:
+        """Content hash of the recorded calls; None once the recorder became a plain figure."""
+        return None if self._fig is not None else self._hash.hexdigest()
+
+    def figure(self) -> go.Figure:
+        """The real figure: the recorded calls replayed (once); the recorder forwards to it from then on."""
+        if self._fig is None:
+            fig = None
+            for kind, target, a, k in self._calls:
+                if kind == "new":
+                    fig = target(*a, **k)
+                elif kind == "method":
+                    getattr(fig, target)(*a, **k)
+                else:
+                    target(fig, *a, **k)
+            object.__setattr__(self, "_fig", fig)
+            object.__setattr__(self, "_calls", None)
+        return self._fig
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._fig is None and name.startswith(("add_", "update_")) and callable(getattr(go.Figure, name, None)):
+            def method(*args, **kwargs):
+                return self._record("method", name, args, kwargs)
+            return method
+        return getattr(self.figure(), name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self.figure(), name, value)
+
+
+def figure(*args, **kwargs) -> FigureRecorder:
+    """A cached stand-in for ``go.Figure(*args, **kwargs)`` (see the module docstring)."""
+    return FigureRecorder(go.Figure, args, kwargs)
+
+
+def figure_from(factory: Callable, /, *args, **kwargs) -> FigureRecorder:
+    """A cached stand-in for ``factory(*args, **kwargs)``: ``px.bar``, ``make_subplots``, ..."""
+    return FigureRecorder(factory, args, kwargs)
+
+
+def figure_spec(fig: go.Figure | FigureRecorder) -> dict:
+    """The spec :func:`show` sends (log axes labelled): from :data:`FIGURE_CACHE` when the recorded
+    calls were drawn before, else built (and cached when ``fig`` is a recording)."""
+    key = fig.key if isinstance(fig, FigureRecorder) else None
+    if key is not None:
+        spec = FIGURE_CACHE.get(key)
+        if spec is not None:
+            return spec
+    real = fig.figure() if isinstance(fig, FigureRecorder) else fig
+    spec = _finish(real).to_dict()
+    if key is not None:
+        FIGURE_CACHE.put(key, spec)
+    return spec
+
+
+class _SpecFigure(go.Figure):
+    """A built spec handed to ``st.plotly_chart`` as a figure (Streamlit calls ``to_dict()`` and
+    serialises that), so Plotly does not rebuild and revalidate it."""
+
+    def __init__(self, spec: dict) -> None:  # no go.Figure.__init__: nothing to validate
+        object.__setattr__(self, "_frozen_spec", spec)
+
+    def to_dict(self) -> dict:
+        return self._frozen_spec

@@ -14,10 +14,14 @@ from pydantic import AfterValidator
 
 from models.devices import NUMERIC_COLUMNS, DeviceProfile, load_catalogue
 
-__all__ = ["CUSTOM_KEY", "all_devices", "add_custom_device", "custom_devices", "device_names", "device_field",
-           "DeviceName", "device_picker", "device_table", "device_provenance_table", "inherit_provenance"]
+__all__ = ["CUSTOM_KEY", "DEV_PARAM", "all_devices", "add_custom_device", "custom_devices", "device_names",
+           "device_field", "DeviceName", "device_picker", "device_table", "device_provenance_table",
+           "inherit_provenance", "devices_param", "restore_url_devices", "custom_device_form", "device_csv_controls"]
 
 CUSTOM_KEY = "custom_devices"
+#: Query parameter holding custom devices (:func:`models.devices.encode_devices`), so a shared link or a
+#: reload of the page keeps them.
+DEV_PARAM = "dev"
 
 
 def _session():
@@ -142,3 +146,176 @@ def inherit_provenance(base: DeviceProfile, values: dict) -> dict[str, str]:
             continue
         out[c] = base.value_kind(c) if getattr(base, c) == v else USER_DEFINED
     return out
+
+
+def devices_param(names=None) -> str | None:
+    """The :data:`DEV_PARAM` value holding the session's custom devices ``names`` (all when None);
+    None when there are none."""
+    from models.devices import DeviceProfile, encode_devices
+
+    custom = custom_devices()
+    chosen = [custom[n] for n in (custom if names is None else names) if n in custom]
+    if not chosen:
+        return None
+    return encode_devices([DeviceProfile.model_validate(d) for d in chosen])
+
+
+def restore_url_devices(text: str | None) -> str | None:
+    """Add the custom devices of a :data:`DEV_PARAM` value to the session (a device of the same name
+    already defined in this session is kept as it is). Returns a message when the value is unusable
+    (nothing is added then), else None."""
+    from models.devices import decode_devices
+
+    if not text:
+        return None
+    try:
+        profiles = decode_devices(text)
+    except ValueError as e:
+        return str(e)
+    ss = _session()
+    if ss is None:
+        return None
+    have = ss.setdefault(CUSTOM_KEY, {})
+    cat = load_catalogue()
+    bundled = [p.name for p in profiles if p.name in cat]
+    if bundled:
+        return f"device link: {', '.join(bundled)} is the name of a bundled device"
+    for p in profiles:
+        have.setdefault(p.name, p.model_dump())
+    return None
+
+
+#: DeviceProfile field -> the form's label (messages name what the user sees). The number inputs have no
+#: browser-side bounds: a value out of range reaches the check below, which says why it is not saved.
+FORM_LABELS = {"name": "Name (identifier)", "label": "Label", "kind": "Kind", "access_unit_bytes": "Access unit [bytes]",
+               "read_latency_ns": "Read latency [ns]", "write_latency_ns": "Write latency [ns]",
+               "avg_seek_ns": "Mean seek [ns]", "read_bandwidth_MBps": "Read bandwidth [MB/s]",
+               "write_bandwidth_MBps": "Write bandwidth [MB/s]", "endurance_writes_per_cell": "Endurance [writes/cell]",
+               "rpm": "RPM"}
+
+
+def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | None = None) -> None:
+    """"Start from" a device, edit its values in a form and save it as a custom device (this session,
+    the page's link and its scenario file). ``key`` namespaces the widgets; ``on_saved`` runs after a save,
+    before the rerun. Messages name the form's labels."""
+    import streamlit as st
+    from pydantic import ValidationError
+
+    from app.components.errors import md_escape, show_error
+    from app.components.inputs import whole_number_input
+
+    saved = st.session_state.pop(f"{key}.__saved", None)  # set before the rerun that follows a save
+    if saved:
+        st.success(saved, icon=":material/check_circle:")
+    devs = all_devices()
+    if st.session_state.get(f"{key}.base") not in devs:
+        st.session_state[f"{key}.base"] = next(iter(devs))
+    base_name = st.selectbox("Start from", list(devs), key=f"{key}.base",
+                             format_func=lambda n: f"{devs[n].label or n} ({n})",
+                             help="Pre-fills the form; pick one of your custom devices to edit it.")
+    base = devs[base_name]
+    is_custom = base_name in custom_devices()
+    with st.form(f"{key}.form"):
+        c1, c2, c3 = st.columns(3)
+        name = c1.text_input("Name (identifier)", base_name if is_custom else f"my-{base_name}")
+        label = c1.text_input("Label", base.label if is_custom else f"My {base.label or base_name}")
+        kinds = ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"]
+        kind = c1.selectbox("Kind", kinds, index=kinds.index(base.kind))
+        # a whole number typed as text (1e3 = 1000, "4,096"); one field per starting device, so picking another
+        # "Start from" pre-fills it again
+        unit = whole_number_input(f"{key}.unit.{base_name}", FORM_LABELS["access_unit_bytes"], low=1, high=1 << 30,
+                                  default=base.access_unit_bytes, container=c2,
+                                  refused="the device is not saved until this is fixed")
+        rl = c2.number_input("Read latency [ns]", value=base.read_latency_ns)
+        wl = c2.number_input("Write latency [ns]", value=base.write_latency_ns)
+        seek = c2.number_input("Mean seek [ns] (HDD only, 0 = n/a)", value=base.avg_seek_ns or 0.0)
+        rb = c3.number_input("Read bandwidth [MB/s] (0 = derive)", value=base.read_bandwidth_MBps or 0.0)
+        wb = c3.number_input("Write bandwidth [MB/s] (0 = derive)", value=base.write_bandwidth_MBps or 0.0)
+        en = c3.number_input("Endurance [writes/cell] (0 = unlimited)", value=base.endurance_writes_per_cell or 0.0,
+                             format="%g")
+        rpm = c3.number_input("RPM (HDD only, 0 = n/a)", value=base.rpm or 0.0)
+        st.caption("Allowed: access unit 1 B – 1 GiB; latencies > 0 and ≤ 10¹² ns; mean seek 0 – 10¹¹ ns; bandwidths "
+                   "0 (derive) or up to 10⁷ MB/s; endurance 0 (unlimited) or up to 10¹⁸; RPM 0 (n/a) or up to 30,000.")
+        if st.form_submit_button("Save device"):
+            if unit is None:  # why is shown under the field
+                st.error(f"Custom device not saved: {FORM_LABELS['access_unit_bytes']}: see the message under it",
+                         icon=":material/error:")
+            else:
+                try:
+                    nums = dict(access_unit_bytes=unit, read_latency_ns=rl, write_latency_ns=wl,
+                                read_bandwidth_MBps=rb or None, write_bandwidth_MBps=wb or None,
+                                endurance_writes_per_cell=en or None, avg_seek_ns=seek or None, rpm=rpm or None)
+                    prof = DeviceProfile(name=name.strip(), label=label, kind=kind, **nums,
+                                         source=f"user-defined (from {base_name})",
+                                         provenance=inherit_provenance(base, nums))
+                    add_custom_device(prof)
+                    if on_saved is not None:
+                        on_saved(prof)
+                    st.session_state[f"{key}.__saved"] = (f"Saved {md_escape(prof.name)}; it is now in every device "
+                                                          "picker, in this page's link and in saved scenarios.")
+                    st.rerun()
+                except ValidationError as e:  # name each bad value by the label of its field in the form
+                    st.error("Custom device not saved: " + "; ".join(
+                        f"{FORM_LABELS.get(str(err['loc'][0]) if err['loc'] else '', 'inputs')}: "
+                        f"{md_escape(str(err['msg']).removeprefix('Value error, '), 200)}" for err in e.errors()),
+                        icon=":material/error:")
+                except Exception as e:  # noqa: BLE001 - shown as a message naming the field
+                    show_error(e, "Custom device")
+
+
+def _import_csv(key: str) -> None:
+    """on_change of the CSV uploader: add the file's devices, all or none (the message names row and column)."""
+    import streamlit as st
+
+    from models.devices import devices_from_csv
+
+    up = st.session_state.get(f"{key}.csv")
+    st.session_state.pop(f"{key}.__csverr", None)
+    st.session_state.pop(f"{key}.__csvok", None)
+    if up is None:
+        return
+    try:
+        profiles = devices_from_csv(up.getvalue(), where=up.name)
+        cat = load_catalogue()
+        bundled = [n for n in profiles if n in cat]
+        if bundled:
+            raise ValueError(f"{up.name}: {', '.join(bundled)} is the name of a bundled device; rename the row(s)")
+    except ValueError as e:
+        st.session_state[f"{key}.__csverr"] = str(e)
+        return
+    have = st.session_state.setdefault(CUSTOM_KEY, {})
+    for name, p in profiles.items():
+        have[name] = p.model_dump()
+    st.session_state[f"{key}.__csvok"] = f"Imported {len(profiles)} device(s): {', '.join(profiles)}"
+
+
+def device_csv_controls(key: str) -> None:
+    """Download the custom devices as CSV (the catalogue's columns, formula-safe) and import such a file.
+
+    A bad file changes nothing and its message names the row and the column."""
+    import streamlit as st
+
+    from app.components.errors import md_escape
+    from models.devices import devices_to_csv
+
+    custom = [DeviceProfile.model_validate(d) for d in custom_devices().values()]
+    c1, c2 = st.columns(2)
+    with c1:
+        if custom:
+            st.download_button("Download my devices (CSV)", devices_to_csv(custom), file_name="my-devices.csv",
+                               mime="text/csv", key=f"{key}.csvdl", icon=":material/download:")
+        else:
+            st.caption("No custom devices yet: save one with the form, or import a CSV.")
+    with c2:
+        st.file_uploader("Import devices (CSV, the catalogue's columns)", type=["csv", "txt"], key=f"{key}.csv",
+                         on_change=_import_csv, args=(key,),
+                         help="Columns as in the device catalogue (name, label, kind, byte_addressable, "
+                              "access_unit_bytes, read_latency_ns, write_latency_ns, ..., source, provenance); "
+                              "only name, read_latency_ns and write_latency_ns are required. Values without a "
+                              "provenance kind are user-defined.")
+    err = st.session_state.get(f"{key}.__csverr")
+    if err:
+        st.error("Devices not imported: " + md_escape(err, 400), icon=":material/error:")
+    ok = st.session_state.get(f"{key}.__csvok")
+    if ok:
+        st.success(md_escape(ok, 400), icon=":material/check_circle:")

@@ -9,7 +9,13 @@ The analysis is cached across reruns and sessions (``st.cache_data``, bounded) b
 the page's scenario values, the session's custom devices, what the page passes as
 ``content`` (e.g. the trace's fingerprint) and, for a built model, its inputs, verdict and
 point output (:func:`model_fingerprint`). A page whose model is costly to build passes a
-zero-argument callable instead of the model: it is built only on a cache miss.
+zero-argument callable instead of the model: it is built only on a cache miss. A page that draws
+the band on its main chart before the panel calls :func:`analysis` (the same cached result);
+curves over x use :mod:`app.components.bands`.
+
+While it runs, a progress bar shows the one simulation of a trace-driven model and the sampling;
+a model that re-runs per sample (e.g. Filebench's MVA) reports its progress chunk by chunk
+(:func:`with_progress`).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
 
-__all__ = ["UncertaintyFields", "how_sure", "tornado_figure", "model_fingerprint", "LABELS"]
+__all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornado_figure", "model_fingerprint", "LABELS"]
 
 #: Labels of the panel's scenario fields.
 LABELS = {"uq_samples": "Samples (How sure?)", "uq_seed": "Seed (How sure?)",
@@ -139,9 +145,65 @@ def _custom_devices_json() -> str:
 def _analysis(fingerprint: str, n: int, seed: int, sobol: bool,
               _model: UncertainModel | Callable[[], UncertainModel]) -> UncertaintyResult:
     """:func:`analyze` of ``_model`` (or of what the callable builds), identified by ``fingerprint``."""
-    model = _model if isinstance(_model, UncertainModel) else _model()
-    with progress_bar(f"Sampling {n:,} inputs…") as report:
-        return analyze(model, n=n, seed=seed, sobol=sobol, progress=report)
+    built = isinstance(_model, UncertainModel)
+    with progress_bar(f"{'' if built else 'Simulating once, then '}sampling {n:,} inputs…".capitalize()) as report:
+        model = _model if built else _model()
+        model, stage = with_progress(model, report)
+        return analyze(model, n=n, seed=seed, sobol=sobol, progress=stage)
+
+
+def with_progress(model: UncertainModel, report: Callable[[float], None], *, parts: int = 20,
+                  fast_s: float = 0.05) -> tuple[UncertainModel, Callable[[float], None]]:
+    """``model`` whose ``evaluate`` reports its progress through ``report`` on large sample arrays, and
+    the progress callback to give :func:`~models.uncertainty.analyze` (its own stages: 0, 0.5, 0.7, 1).
+
+    A slow model (e.g. one that re-runs a queueing model per sample) would otherwise hold the bar at 0 %
+    for the whole band: the arrays are evaluated in ``parts`` chunks, reporting between the stage just
+    reported and the next one, unless the first chunk takes less than ``fast_s`` seconds (then the rest
+    is evaluated at once). Every model's ``evaluate`` is elementwise over samples, so the values are the
+    same."""
+    import dataclasses
+    import time
+
+    state = {"at": 0.0, "shown": 0.0}
+
+    def stage(f: float) -> None:
+        state["at"] = float(f)
+        state["shown"] = max(state["shown"], float(f))
+        report(state["shown"])
+
+    def evaluate(values):
+        arrs = {k: np.asarray(v) for k, v in values.items()}
+        size = max((a.shape[0] for a in arrs.values() if a.ndim >= 1), default=1)
+        if size < 4 * parts:
+            return model.evaluate(values)
+        start = state["at"]
+        end = 0.5 if start < 0.5 else 1.0
+        step = -(-size // parts)
+
+        def part(lo: int, hi: int) -> np.ndarray:
+            chunk = {k: (a[lo:hi] if a.ndim >= 1 and a.shape[0] == size else a) for k, a in arrs.items()}
+            return np.broadcast_to(np.asarray(model.evaluate(chunk), dtype=float).reshape(-1), (hi - lo,))
+
+        outs, t0, i = [], time.perf_counter(), 0
+        while i < size:
+            hi = size if i and time.perf_counter() - t0 < fast_s else min(size, i + step)  # fast: the rest at once
+            outs.append(part(i, hi))
+            i = hi
+            state["shown"] = max(state["shown"], start + (end - start) * i / size)  # never backwards
+            report(state["shown"])
+        return np.concatenate(outs)
+
+    return dataclasses.replace(model, evaluate=evaluate), stage
+
+
+def analysis(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[[], UncertainModel], *, key: str,
+             content: object = None) -> UncertaintyResult:
+    """The cached analysis the panel of ``key`` draws (the same arguments as :func:`how_sure`): a page
+    that shows the band on its main chart before the panel calls this first; the panel then reuses it."""
+    built = model_fingerprint(model) if isinstance(model, UncertainModel) else "built on a miss"
+    fp = _digest(S.__module__, S.__qualname__, key, scn.model_dump_json(), _custom_devices_json(), content, built)
+    return _analysis(fp, int(scn.uq_samples), int(scn.uq_seed), bool(scn.uq_sobol), model)
 
 
 def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[[], UncertainModel] | None, *,
@@ -169,9 +231,7 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
     if model is None:
         st.info(f"No uncertainty analysis here: {why_not}", icon=":material/info:")
         return None
-    built = model_fingerprint(model) if isinstance(model, UncertainModel) else "built on a miss"
-    fp = _digest(S.__module__, S.__qualname__, key, scn.model_dump_json(), _custom_devices_json(), content, built)
-    res = _analysis(fp, int(scn.uq_samples), int(scn.uq_seed), bool(scn.uq_sobol), model)
+    res = analysis(S, scn, model, key=key, content=content)
     st.markdown(f"**{res.sentence()}**")
     m1, m2, m3, m4 = st.columns(4)
     unit = "" if res.unit in ("", "-") else f" {res.unit}"

@@ -184,15 +184,21 @@ def _bounds_text(cls, field: str) -> str | None:
 
 
 def field_note(cls, field: str, container=None) -> None:
-    """Under a widget: why its value is not applied (naming the value used instead), if it is not."""
+    """Under a widget: why its value is not applied, with the label the user sees and the value used
+    instead, if it is not. Call it right after drawing any input of a scenario field that the
+    helpers below do not draw (selects, multiselects, text fields, device pickers): the page's error
+    box then only points to the message here.
+    """
     import streamlit as st
 
     from app.components.errors import md_escape
-    from app.components.scenario import field_message
+    from app.components.scenario import field_label, field_message, note_shown
 
     msg = field_message(cls, field)
     if msg:
-        (container or st).error(md_escape(msg, 300), icon=":material/error:")
+        (container or st).error(f"**{md_escape(field_label(cls, field))}**: {md_escape(msg, 300)}",
+                                icon=":material/error:")
+        note_shown(cls.key(field))
 
 
 def int_input(cls, field: str, label: str, *, container=None, help: str | None = None) -> None:
@@ -275,10 +281,13 @@ def fio_skipped_jobs(raw: bytes, kept_jobs) -> list[str]:
 
 
 def whole_number_input(key: str, label: str, *, low: int, high: int, default: int, container=None,
-                       help: str | None = None) -> int:
+                       help: str | None = None, refused: str | None = None) -> int | None:
     """A whole-number text input under session key ``key`` outside a Scenario (e.g. the trace picker):
     reads ``2e5`` as 200000; a value that is not a whole number in ``low..high`` is shown as not
-    applied, next to the input, and the last valid value (else ``default``) is returned instead."""
+    applied, next to the input, and the last valid value (else ``default``) is returned instead.
+
+    ``refused`` (e.g. in a form that saves all or nothing): what happens instead, shown after the reason
+    ("the device is not saved"); the function then returns None for a refused value."""
     import streamlit as st
 
     from app.components.errors import md_escape
@@ -296,8 +305,12 @@ def whole_number_input(key: str, label: str, *, low: int, high: int, default: in
         if not low <= n <= high:
             raise ValueError(f"give a whole number within [{low:,}, {high:,}] (got {n:,})")
     except ValueError as e:
+        from app.components.scenario import note_shown
+
         used = ss.get(good_key, default)
-        c.error(md_escape(f"{e} -- not applied; using {used:,}", 300), icon=":material/error:")
-        return used
+        then = refused if refused is not None else f"not applied; using {used:,}"
+        c.error(f"**{md_escape(label)}**: " + md_escape(f"{e} -- {then}", 300), icon=":material/error:")
+        note_shown(key)
+        return None if refused is not None else used
     ss[good_key] = n
     return n

@@ -14,6 +14,13 @@ every missing widget value from it, so going to another page and back keeps the 
 Fields whose widget offers a fixed list of options use :func:`one_of` / :func:`some_of` (or
 a validator of their own): a value outside the options is a validation error -- the page
 warns about it -- instead of being silently replaced by the first option.
+
+An invalid field falls back to its last valid value (:func:`resolve`). Its message -- the label the
+user sees, why, and the value used instead -- is drawn right under its widget by the input helpers
+(:mod:`app.components.inputs`: ``int_input``, ``float_input``, ``text_list_input``, or ``field_note``
+after any other widget), which record it with :func:`note_shown`; the page's error box (drawn by
+:func:`scenario_controls` in a placeholder, redrawn when a helper further down notes its field)
+then only names those inputs, and carries the full message of the others.
 """
 
 from __future__ import annotations
@@ -141,7 +148,11 @@ def _error_text(err: dict, field: str) -> str:
 
 
 def field_errors(cls: type[Scenario], values: dict[str, Any]) -> dict[str, str]:
-    """Message per invalid field of ``values`` (empty dict: valid). Cross-field errors are under ``""``."""
+    """Message per invalid field of ``values`` (empty dict: valid).
+
+    A cross-field error whose message starts with ``"<field>: "`` (a model validator naming the
+    field the user should change) is put under that field; other cross-field errors under ``""``.
+    """
     try:
         cls.model_validate(values)
     except ValidationError as e:
@@ -149,6 +160,9 @@ def field_errors(cls: type[Scenario], values: dict[str, Any]) -> dict[str, str]:
         for err in e.errors():
             loc = err.get("loc") or ("",)
             f = str(loc[0]) if loc else ""
+            if not f:
+                head = _error_text(err, "").split(": ", 1)[0]
+                f = head if head in cls.model_fields else ""
             out.setdefault(f, _error_text(err, f))
         return out
     return {}
@@ -182,10 +196,14 @@ def one_of(options: Iterable | Callable[[], Iterable], *, what: str = "value", b
     return Annotated[base, AfterValidator(check)]
 
 
-def some_of(options: Iterable | Callable[[], Iterable], *, what: str = "value", base: type = str) -> object:
-    """Scenario field type: a list whose every item is one of ``options`` (see :func:`one_of`)."""
+def some_of(options: Iterable | Callable[[], Iterable], *, what: str = "value", base: type = str,
+            min_count: int = 0) -> object:
+    """Scenario field type: a list whose every item is one of ``options`` (see :func:`one_of`), with at
+    least ``min_count`` items."""
 
     def check(v: list) -> list:
+        if len(v) < min_count:
+            raise ValueError(f"choose at least {min_count} {what}{'s' if min_count > 1 else ''}")
         valid = _options(options)
         bad = [x for x in v if x not in valid]
         if bad:
@@ -406,9 +424,16 @@ def init_state(cls: type[S]) -> None:
         else:
             ss[k] = copy.deepcopy(shadow.get(f, v))
 
+    ss[_noted_key(cls)] = set()  # fields whose message this run shows under their widget
+    ss[_box_key(cls)] = None  # this run's error box (drawn by scenario_controls)
     flag = f"{cls.PREFIX}.__init"
     if not ss.get(flag):
         qp = st.query_params
+        from app.components.devices import DEV_PARAM, restore_url_devices
+
+        dev_msg = restore_url_devices(qp.get(DEV_PARAM))  # first: the fields may name these custom devices
+        if dev_msg:
+            ss[f"{cls.PREFIX}.__urldev"] = dev_msg
         bad = []
         for f in cls.model_fields:
             if f in qp:
@@ -470,6 +495,54 @@ def resolve(cls: type[S]) -> tuple[S | None, dict[str, str], dict[str, Any]]:
         for f in fields:
             trial[f] = used[f] = good.get(f, cls.model_fields[f].default)
     return None, errors, {}
+
+
+def _noted_key(cls: type[Scenario]) -> str:
+    return f"{cls.PREFIX}.__noted"
+
+
+def _box_key(cls: type[Scenario]) -> str:
+    return f"{cls.PREFIX}.__box"
+
+
+def note_shown(key: str) -> None:
+    """Record that this run shows the message of the input under session key ``key`` (``PREFIX.field``)
+    right under its widget: the page's error box then only points to it (redrawn if the box is already
+    on the page, for widgets drawn after it). No effect outside a page whose Scenario uses ``PREFIX``."""
+    import streamlit as st
+
+    ss = st.session_state
+    prefix, _, field = key.rpartition(".")
+    noted = ss.get(f"{prefix}.__noted")
+    if not isinstance(noted, set) or field in noted:
+        return
+    noted.add(field)
+    box = ss.get(f"{prefix}.__box")
+    if box is not None:
+        _draw_box(*box)
+
+
+def _draw_box(cls: type[Scenario], placeholder, ok: bool, errors: dict[str, str], used: dict[str, Any]) -> None:
+    """The page's error box: messages of the fields not shown under their widget, and a pointer to
+    those that are (an input in a collapsed expander stays findable)."""
+    import streamlit as st
+
+    from app.components.errors import md_escape
+
+    noted = st.session_state.get(_noted_key(cls)) or set()
+    lines, under = [], []
+    for f, msg in errors.items():
+        label = md_escape(field_label(cls, f)) if f else "Inputs"
+        if f and f in noted:
+            under.append(f"**{label}**")
+            continue
+        instead = f" -- not applied; using {md_escape(_shown(used[f]))}" if f in used else ""
+        lines.append(f"- **{label}**: {md_escape(msg, 300)}{instead}")
+    if under:
+        lines.append(f"- not applied, the reason is shown under the input: {', '.join(under)}")
+    head = ("Some inputs are not applied; the results use the values named below." if ok
+            else "Invalid inputs -- fix them to see the results.")
+    placeholder.error(head + "\n" + "\n".join(lines), icon=":material/error:")
 
 
 def _shown(v: Any) -> str:
@@ -605,24 +678,27 @@ def scenario_controls(cls: type[S], *, page: str) -> S | None:
     _save_shadow(cls)
     scn, errors, used = resolve(cls)
     bad_url = st.session_state.pop(f"{cls.PREFIX}.__urlbad", None)
+    bad_dev = st.session_state.pop(f"{cls.PREFIX}.__urldev", None)
+    if bad_dev:
+        st.warning("Custom devices of the link not restored: " + md_escape(bad_dev, 300), icon=":material/link_off:")
     if bad_url:
         # the label the user sees, and the parameter's name as it appears in the link
         st.warning("Ignored invalid link parameter(s): " + ", ".join(f"{md_escape(field_label(cls, f))} (`{f}`)"
                                                                      for f in bad_url), icon=":material/link_off:")
     if errors:
-        lines = []
-        for f, msg in errors.items():
-            label = md_escape(field_label(cls, f)) if f else "Inputs"
-            instead = f" -- not applied; using {md_escape(_shown(used[f]))}" if f in used else ""
-            lines.append(f"- **{label}**: {md_escape(msg, 300)}{instead}")
-        head = ("Some inputs are not applied; the results use the values named below." if scn is not None
-                else "Invalid inputs -- fix them to see the results.")
-        st.error(head + "\n" + "\n".join(lines), icon=":material/error:")
+        box = (cls, st.empty(), scn is not None, errors, used)
+        st.session_state[_box_key(cls)] = box
+        _draw_box(*box)
     else:
 
         q = to_query(scn)
+        from app.components.devices import DEV_PARAM, devices_param
+
+        dev = devices_param([d["name"] for d in _used_custom_devices(scn)])
+        if dev:
+            q[DEV_PARAM] = dev  # the custom devices the inputs name travel in the link too
         try:
-            if {k: st.query_params.get(k) for k in q} != q:
+            if {k: st.query_params.get(k) for k in q} != q or (DEV_PARAM in st.query_params and not dev):
                 st.query_params.from_dict(q)
         except Exception:  # noqa: BLE001 - URL sync is best effort
             pass
@@ -630,8 +706,8 @@ def scenario_controls(cls: type[S], *, page: str) -> S | None:
         if scn is not None:
             st.download_button("Save scenario (JSON)", scenario_json(scn, page), file_name=f"{page}-scenario.json",
                                mime="application/json", key=f"{cls.PREFIX}.__save")
-            st.caption("The page URL encodes these inputs: copy it to share this view "
-                       "(custom devices travel only in the saved JSON).")
+            st.caption("The page URL encodes these inputs, and the custom devices they name: copy it to share "
+                       "this view.")
         st.file_uploader("Load scenario (JSON)", type=["json"], key=f"{cls.PREFIX}.__upload",
                          on_change=_load_json, args=(cls, page))
         lerr = st.session_state.get(f"{cls.PREFIX}.__loaderr")

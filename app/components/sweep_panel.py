@@ -21,6 +21,7 @@ import streamlit as st
 
 from app.components.errors import user_errors
 from app.components.export import download_csv
+from app.components.inputs import whole_number_input
 from app.components.progress import progress_bar
 from app.components.tables import table
 
@@ -83,9 +84,9 @@ def sweep_panel(*, key: str = "sweep", scheduler: str = "local") -> None:
         text = st.text_area("Spec (TOML)", value=st.session_state.get(f"{key}_text", EXAMPLE_SPEC), height=320,
                             key=f"{key}_editor")
         cpus = os.cpu_count() or 1
-        workers = st.number_input("Workers (local processes)", min_value=1, max_value=cpus,
-                                  value=min(2, cpus), step=1, key=f"{key}_workers",
-                                  help=f"Dask LocalCluster worker processes; this machine has {cpus} CPU(s)")
+        workers = whole_number_input(f"{key}_workers", "Workers (local processes)", low=1, high=cpus,
+                                     default=min(2, cpus),
+                                     help=f"Dask LocalCluster worker processes; this machine has {cpus} CPU(s)")
         if st.button("Run sweep", key=f"{key}_run", icon=":material/play_arrow:"):
             from models.sweep import check_hosted, parse_spec, run_sweep
 

@@ -24,7 +24,7 @@ import pandas as pd
 
 from reporting.csv_safety import safe_cell, sanitize_frame
 
-__all__ = ["table", "display_frame", "human_label", "number_format"]
+__all__ = ["table", "text_table", "display_frame", "human_label", "number_format"]
 
 
 #: Unit suffixes of column names -> the unit shown in brackets.
@@ -153,4 +153,49 @@ def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4
     config.update({shown_of.get(str(k), k): v for k, v in (column_config or {}).items()})
 
     return st.dataframe(shown, hide_index=hide_index, key=key, width=width, column_config=config, **kwargs)
+
+
+def _missing(v: Any) -> bool:
+    """None, NaN, pd.NA or NaT (an empty cell), for a scalar cell value."""
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):  # a list or array in a cell
+        return False
+
+
+def text_table(data: pd.DataFrame, *, labels: Mapping[str, str] | None = None, digits: int = 4,
+               cell_styles: Mapping[str, Mapping[str, str]] | None = None) -> Any:
+    """A static table whose cells wrap, for long text (reasons, sources) read in full without scrolling
+    sideways: ``st.table`` (the grid of :func:`table` cannot wrap a cell).
+
+    Same headers and formula-safety as :func:`table`; numbers shown as text with ``digits`` significant
+    digits (NaN: empty). ``st.table`` renders Markdown, so every header and cell is escaped
+    (:func:`app.components.errors.md_escape`) and reads exactly as typed. ``cell_styles``: column key ->
+    {cell value -> CSS} (e.g. the colour of a verdict), matched on the raw value.
+    """
+    import streamlit as st
+
+    from app.components.errors import md_escape
+
+    shown, _ = display_frame(data, labels=labels, digits=digits)
+    out = pd.DataFrame(index=range(len(shown)))
+    for name in shown.columns:
+        col = shown[name]
+        if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
+            texts = ["" if _missing(v) else str(v) for v in col]
+        elif pd.api.types.is_integer_dtype(col):
+            texts = ["" if _missing(v) else f"{int(v):,}" for v in col]
+        else:
+            texts = [f"{v:,.{digits}g}" if math.isfinite(v) else "" for v in col.astype(float)]
+        out[md_escape(name)] = [md_escape(t) for t in texts]
+    styles = {md_escape(shown.columns[list(map(str, data.columns)).index(str(k))]): (k, css)
+              for k, css in (cell_styles or {}).items() if str(k) in map(str, data.columns)}
+    if not styles:
+        return st.table(out, hide_index=True)
+
+    def colour(col: pd.Series) -> list[str]:
+        key, css = styles[col.name]
+        return [css.get(str(v), "") for v in data[key].tolist()]
+
+    return st.table(out.style.apply(colour, subset=list(styles)), hide_index=True)
 

@@ -15,13 +15,14 @@ Without a Scenario, any ``key`` works: the picker seeds its own session keys
 ``{key}.trace_source``, ``{key}.trace_name``, ``{key}.preset``, ``{key}.n_requests``,
 ``{key}.seed``, ``{key}.scale``, ``{key}.upload_format`` (+ upload/CSV-column keys).
 Every trace comes from :func:`models.traces.load` (bundled names and presets are cached
-there). Parsing an upload shows an ``st.progress`` bar and is cached with ``st.cache_data``
-on the uploaded bytes; bad files give an error naming the line and field, and the other
-inputs stay.
+there). Parsing an upload shows an ``st.progress`` bar and is cached on the uploaded bytes in
+a process-wide cache bounded in bytes (:class:`app.components.bytecache.ByteBudgetCache`); bad
+files give an error naming the line and field, and the other inputs stay.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from typing import Any, ClassVar, Literal
@@ -29,6 +30,7 @@ from typing import Any, ClassVar, Literal
 import streamlit as st
 from pydantic import Field, field_validator
 
+from app.components.bytecache import ByteBudgetCache
 from app.components.errors import show_error
 from app.components.inputs import SciInt, whole_number_input
 from app.components.progress import progress_bar
@@ -65,7 +67,7 @@ class TraceChoice(Scenario):
     trace_name: str = DEFAULTS["trace_name"]
     preset: str = DEFAULTS["preset"]
     n_requests: SciInt = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
-    seed: int = Field(0, ge=0, le=2**31 - 1)
+    seed: SciInt = Field(0, ge=0, le=2**31 - 1)
     scale: float = Field(DEFAULT_SYNTHETIC_SCALE, ge=0.001, le=1)
     upload_format: str = "auto"
 
@@ -109,17 +111,27 @@ def _mem_synthetic(n_refs: int, data_mib: float, alpha: float, write_fraction: f
     return trace
 
 
-@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
+#: Parsed uploads, shared by all sessions of this server, bounded in bytes (pickled traces; a
+#: 20 M-request block trace is ~0.6 GB) instead of by count: one cached copy per distinct upload.
+UPLOAD_CACHE = ByteBudgetCache(budget_bytes=768 << 20, ttl_s=3600)
+
+
 def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: str):
-    """Parse uploaded bytes (cache key: the bytes' hash, kind, format and options).
+    """Parse uploaded bytes (cache key: the bytes' SHA-256, name, kind, format and options).
 
     The request limit is the model's (:data:`models.traces.MAX_REQUESTS`) unless the options
     hold ``max_requests``; the fingerprint is memoised here so the cached copies carry it.
+    Cached in :data:`UPLOAD_CACHE` (every hit is a fresh copy, as with ``st.cache_data``).
     """
-    with progress_bar(f"Parsing {filename} …") as report:
-        trace = load(io.BytesIO(data), kind=kind, format=fmt, name=filename, progress=report, **json.loads(opts_json))
-    trace.fingerprint()
-    return trace
+    def parse():
+        with progress_bar(f"Parsing {filename} …") as report:
+            trace = load(io.BytesIO(data), kind=kind, format=fmt, name=filename, progress=report,
+                         **json.loads(opts_json))
+        trace.fingerprint()
+        return trace
+
+    key = (hashlib.sha256(data).hexdigest(), filename, kind, fmt, opts_json)
+    return UPLOAD_CACHE.get_or_compute(key, parse)
 
 
 def _csv_options(key: str) -> dict:
@@ -140,7 +152,8 @@ def _csv_options(key: str) -> dict:
     c3, c4, c5 = st.columns(3)
     c3.selectbox("Time unit", ["s", "ms", "us", "ns", "filetime"], key=_k(key, "csv_time_unit"))
     c4.selectbox("Separator", [",", ";", "tab", "whitespace"], key=_k(key, "csv_sep"))
-    c5.number_input("Sector size [bytes]", min_value=1, max_value=1 << 16, key=_k(key, "csv_sector"))
+    sector = whole_number_input(_k(key, "csv_sector"), "Sector size [bytes]", low=1, high=1 << 16,
+                                default=EXTRA_DEFAULTS["csv_sector"], container=c5)
     ss = st.session_state
 
     def col(name):
@@ -152,7 +165,7 @@ def _csv_options(key: str) -> dict:
     opts = {"size_col": col("csv_size_col"), "time_col": col("csv_time_col"), "op_col": col("csv_op_col"),
             "op_map": col("csv_op_map"), "header": bool(ss.get(_k(key, "csv_header"), True)),
             "size_unit": ss.get(_k(key, "csv_size_unit"), "bytes"), "time_unit": ss.get(_k(key, "csv_time_unit"), "s"),
-            "sep": ss.get(_k(key, "csv_sep"), ","), "sector_size": int(ss.get(_k(key, "csv_sector"), 512))}
+            "sep": ss.get(_k(key, "csv_sep"), ","), "sector_size": sector}
     opts["offset_col" if ss.get(_k(key, "csv_addr_kind"), "offset") == "offset" else "lba_col"] = col("csv_addr_col")
     return {k: v for k, v in opts.items() if v is not None}
 
@@ -164,6 +177,7 @@ def _upload(key: str, kind: str, label: str):
     up = st.file_uploader(label, key=_k(key, "upload"),
                           help="Plain text, gzip or zstd (detected from the content). Formats: "
                                + "; ".join(f"{f}: {FORMATS[f].description}" for f in fmts[1:]))
+    slot = st.container()  # a file that cannot be read says why right here, under the upload
     st.selectbox("Format", fmts, key=_k(key, "upload_format"),
                  format_func=lambda f: "auto-detect" if f == "auto" else f"{f} — {FORMATS[f].description}")
     fmt = st.session_state[_k(key, "upload_format")]
@@ -173,14 +187,20 @@ def _upload(key: str, kind: str, label: str):
     elif fmt == "blkparse":
         opts["action"] = st.selectbox("blkparse action", ["Q", "D", "C", "I"], key=_k(key, "blk_action"),
                                       help="Q = queued, D = issued to the driver, C = completed")
-    st.number_input(f"Read at most this many requests (0 = all, up to {MAX_REQUESTS / 1e6:g} M)", min_value=0,
-                    max_value=MAX_REQUESTS, step=100_000, key=_k(key, "max_requests"))
+    max_req = whole_number_input(_k(key, "max_requests"),
+                                 f"Read at most this many requests (0 = all, up to {MAX_REQUESTS / 1e6:g} M)",
+                                 low=0, high=MAX_REQUESTS, default=EXTRA_DEFAULTS["max_requests"])
     if up is None:
         st.info("Upload a trace file to analyse it.", icon=":material/upload_file:")
         return None
-    if st.session_state.get(_k(key, "max_requests")):
-        opts["max_requests"] = int(st.session_state[_k(key, "max_requests")])
-    return _parse_upload(up.getvalue(), up.name, kind, fmt, json.dumps(opts, sort_keys=True))
+    if max_req:
+        opts["max_requests"] = max_req
+    try:
+        return _parse_upload(up.getvalue(), up.name, kind, fmt, json.dumps(opts, sort_keys=True))
+    except Exception as exc:  # noqa: BLE001 - shown under the upload; the other inputs stay
+        with slot:
+            show_error(exc, label)
+        return None
 
 
 def _valid(key: str, field: str, options) -> str:
@@ -236,14 +256,15 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
             c1, c2, c3 = st.columns(3)
             n_req = whole_number_input(_k(key, "n_requests"), "Requests", low=100, high=5_000_000,
                                        default=DEFAULTS["n_requests"], container=c1)
-            c2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
+            seed = whole_number_input(_k(key, "seed"), "Seed", low=0, high=2**31 - 1, default=DEFAULTS["seed"],
+                                      container=c2)
             c3.number_input("Dataset scale [-]", min_value=0.001, max_value=1.0, step=0.01, format="%.3f",
                             key=_k(key, "scale"),
                             help=param_help("trace.synthetic_scale",
                                             "Shrinks the preset's address range (Table II dataset size) or file count."))
             ss = st.session_state
             return load(f"synthetic:{ss[preset_key]}", n_requests=n_req,
-                        seed=int(ss[_k(key, "seed")]), scale=float(ss[_k(key, "scale")]))
+                        seed=seed, scale=float(ss[_k(key, "scale")]))
         return _upload(key, "block", "Block I/O trace file")
 
     return _pick(key, sources, "Trace", container, branch)
@@ -260,16 +281,17 @@ def mem_trace_picker(key: str = "memtrace", *, container=None) -> MemTrace | Non
             return _pick_bundled(key, lackey, "Bundled memory trace")
         if src == "synthetic":
             c1, c2, c3, c4 = st.columns(4)
-            c1.number_input("References", min_value=1000, max_value=20_000_000, step=100_000,
-                            key=_k(key, "mem_refs"))
+            refs = whole_number_input(_k(key, "mem_refs"), "References", low=1000, high=20_000_000,
+                                      default=EXTRA_DEFAULTS["mem_refs"], container=c1)
             c2.number_input("Data footprint [MiB]", min_value=0.01, max_value=4096.0,
                             key=_k(key, "mem_data_mib"))
             c3.number_input("Zipf alpha [-]", min_value=0.0, max_value=3.0, step=0.1,
                             key=_k(key, "mem_alpha"))
-            c4.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=_k(key, "seed"))
+            seed = whole_number_input(_k(key, "seed"), "Seed", low=0, high=2**31 - 1, default=DEFAULTS["seed"],
+                                      container=c4)
             ss = st.session_state
-            return _mem_synthetic(int(ss[_k(key, "mem_refs")]), float(ss[_k(key, "mem_data_mib")]),
-                                  float(ss[_k(key, "mem_alpha")]), 0.3, int(ss[_k(key, "seed")]))
+            return _mem_synthetic(refs, float(ss[_k(key, "mem_data_mib")]),
+                                  float(ss[_k(key, "mem_alpha")]), 0.3, seed)
         return _upload(key, "memory", "valgrind lackey trace (--tool=lackey --trace-mem=yes) or .npz memory trace")
 
     return _pick(key, sources, "Memory trace", container, branch)

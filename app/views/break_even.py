@@ -6,20 +6,21 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import ref_line, show, style
+from app.components.bands import add_x_band
+from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
-from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
 from app.components.tables import table
 from app.components.traces import BLOCK_SIZES
 from models.storage import file_cache as fc
+from reporting.plotly_text import plotly_text
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 #: Manual timings: BreakEvenInputs' range (> 0, <= 1e12 ns), the same for t, T and Tm.
@@ -43,6 +44,16 @@ def _nearest_size(size: int) -> int:
     """The measured block size closest (log scale) to ``size`` [bytes]."""
     sizes = np.asarray(fc.STEADY_SIZES, dtype=float)
     return int(sizes[int(np.argmin(np.abs(np.log(sizes / size))))])
+
+
+def _uq_model(scn: BreakEvenScenario):
+    """The uncertainty adapter of the page's n* (the How sure? panel and the band on the main chart)."""
+    from models.uncertainty.adapters import breakeven_model
+
+    if scn.mode == "device":
+        return breakeven_model(device=all_devices()[scn.device], block_size_bytes=scn.block_size_bytes,
+                               io_stack_factor=scn.io_stack_factor, insertion=scn.insertion)
+    return breakeven_model(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
 
 
 S = BreakEvenScenario
@@ -121,11 +132,18 @@ if scn is not None:
                 "Tx_uncached_ns": fc.access_time_uncached(n, be.T_ns),
             })
             curves["caching_pays"] = curves["Tc_cached_ns"] < curves["Tx_uncached_ns"]
-            fig = go.Figure()
+            fig = figure()
             fig.add_scatter(x=n, y=curves["Tc_cached_ns"], name="Tc = Tm + (n−1)t (cached)", mode="lines+markers")
             fig.add_scatter(x=n, y=curves["Tx_uncached_ns"], name="Tx = nT (uncached)", mode="lines+markers")
             if np.isfinite(n_star) and n_star <= scn.max_accesses:
                 ref_line(fig, x=n_star, dash="dash", text=f"n* = {n_star:.3g}")
+            # How sure? band around n*: the panel's analysis (cached: the panel below reuses it)
+            with user_errors("How sure? band"):
+                res = analysis(S, scn, _uq_model(scn), key="be")
+                ys = curves[["Tc_cached_ns", "Tx_uncached_ns"]].to_numpy()
+                if np.isfinite(res.p5) and np.isfinite(res.p95):
+                    add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(ys.min()),
+                               y1=float(ys.max()), clip=(1.0, float(scn.max_accesses)))
             show(style(fig, title="Total access time vs accesses (eqs. 1-2)", x="accesses n [-]", y="total time [ns]"),
                  key="be-curves")
             download_csv(curves, "break-even-curves.csv", key="dl-be-curves", provenance=keys, values=values)
@@ -134,7 +152,7 @@ if scn is not None:
         ratio = np.logspace(np.log10(1.05), 5, 200)
         insert_ns = be.Tm_ns - be.T_ns
         f2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
-        fig = go.Figure()
+        fig = figure()
         fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required", line_shape="hv")
         fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="n* (continuous)", line_dash="dot")
         marks = []
@@ -148,7 +166,7 @@ if scn is not None:
         symbols = ["circle", "square", "diamond", "triangle-up", "triangle-down", "hexagon"]
         for (name, label, t_ns, hits, n_star), sym in zip(marks, symbols):  # one legend entry per device
             fig.add_scatter(x=[t_ns], y=[hits], mode="markers", name=name, marker=dict(size=11, symbol=sym),
-                            hovertemplate=f"{label}<br>T = %{{x:,.0f}} ns<br>n* = {n_star:.3g}<extra></extra>")
+                            hovertemplate=f"{plotly_text(label)}<br>T = %{{x:,.0f}} ns<br>n* = {n_star:.3g}<extra></extra>")
         if scn.mode == "device":
             fig.add_scatter(x=[be.T_ns], y=[be.hits_required], mode="markers", name=f"selected: {scn.device}",
                             marker=dict(size=16, symbol="star-open", line=dict(width=2)))
@@ -185,8 +203,4 @@ if scn is not None:
 
 if scn is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import breakeven_model
-
-        how_sure(S, scn, breakeven_model(device=devices[scn.device], block_size_bytes=scn.block_size_bytes,
-                                         io_stack_factor=scn.io_stack_factor, insertion=scn.insertion)
-                 if scn.mode == "device" else breakeven_model(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns), key="be")
+        how_sure(S, scn, _uq_model(scn), key="be")

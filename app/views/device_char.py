@@ -11,11 +11,18 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import ratio_axis, show, style
+from app.components.bands import (
+    add_band,
+    curve_band,
+    device_char_read_model,
+    device_char_ssd_ratio_model,
+)
+from app.components.charts import figure_from, ratio_axis, show, style
 from app.components.claims import claims_strip
 from app.components.devices import add_custom_device
 from app.components.errors import md_escape
-from app.components.inputs import SciInt, fio_skipped_jobs, int_input
+from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import SciInt, field_note, fio_skipped_jobs, int_input
 from app.components.provenance import assumption_note, params_help
 from app.components.scenario import init_state, model_field, some_of
 from app.components.tables import table
@@ -26,7 +33,7 @@ from models.storage import device_char as dc
 Profiles = some_of(lambda: list(dc.PRESETS), what="profile")
 
 
-class DeviceCharScenario(Scenario):
+class DeviceCharScenario(Scenario, UncertaintyFields):
     PREFIX = "dch"
     profiles: Profiles = Field(default_factory=lambda: ["psd", "ssd"])
     max_depth: SciInt = Field(64, ge=1, le=1024)
@@ -71,6 +78,7 @@ with c1:
                    help=params_help(param_names("device_char."),
                                     "Preset values and their provenance (the ratios were set to reproduce the "
                                     "paper's Figures 1-2, so those figures cannot validate them):"))
+    field_note(S, "profiles")
     int_input(S, "max_depth", "Largest I/O depth")
     st.radio("Mix: pattern", ["rand", "seq"], key=S.key("mix_pattern"), horizontal=True)
     int_input(S, "mix_depth", "Mix: I/O depth (paper: 64)")
@@ -98,7 +106,13 @@ if scn is not None:
                 rows += [dict(profile=p.name, op=op, iodepth=int(d), rand_over_seq=float(x)) for d, x in zip(depths, r, strict=True)]
         ratio = pd.DataFrame(rows)
         with c2:
-            fig = px.line(ratio, x="iodepth", y="rand_over_seq", color="profile", line_dash="op", log_x=True, markers=True)
+            fig = figure_from(px.line, ratio, x="iodepth", y="rand_over_seq", color="profile", line_dash="op", log_x=True, markers=True)
+            if "ssd" in scn.profiles:
+                with user_errors("How sure? band"):  # the SSD preset's units and parallelism sampled per depth
+                    for op in ("read", "write"):
+                        b = curve_band(S, scn, lambda d, op=op: device_char_ssd_ratio_model(op, d),
+                                       tuple(float(d) for d in depths), key=f"dch-rs-{op}")
+                        add_band(fig, b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of ssd {op}")
             style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
                   y="random / sequential latency (×)")
             show(ratio_axis(fig, "y", label="random = sequential"), key="dch-rs")
@@ -106,7 +120,7 @@ if scn is not None:
             download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs", provenance=keys)
         asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
                              for p in profs for pat in ("rand", "seq")])
-        fig = px.bar(asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
+        fig = figure_from(px.bar, asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
         show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency (×)"), key="dch-wr")
         assumption_note(keys)
         download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr", provenance=keys)
@@ -115,12 +129,18 @@ if scn is not None:
                          .assign(profile=p.name, scheduling=sched or p.scheduling) for p in profs], ignore_index=True)
         long = mix.melt(id_vars=["profile", "write_fraction"], value_vars=["read_rel", "write_rel"],
                         var_name="request", value_name="latency_rel_50_50")
-        fig = px.line(long, x="write_fraction", y="latency_rel_50_50", color="profile", line_dash="request", markers=True)
+        fig = figure_from(px.line, long, x="write_fraction", y="latency_rel_50_50", color="profile", line_dash="request", markers=True)
         style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3; simulated closed loop)",
               x="write fraction [-]", y="latency / latency at 50 % writes (×)")
         show(ratio_axis(fig, "y", label="50/50 mix"), key="dch-mix")
         assumption_note(keys)
         download_csv(mix, "rw-mix.csv", key="dl-dch-mix", provenance=keys)
+
+if scn is not None:
+    with user_errors("How sure?"):
+        both = {"psd", "ssd"} <= set(scn.profiles)
+        how_sure(S, scn, device_char_read_model(scn.mix_depth) if both else None, key="dch",
+                 why_not="the comparison needs both presets, psd and ssd (a fitted profile has no stated ranges)")
 
 # Outside ``if scn``: the fio inputs stay on screen (with the upload) while another input is invalid.
 st.subheader("Your device: fio JSON → fitted profile")
@@ -132,18 +152,21 @@ st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), hor
 if _uploaded:
     st.caption("Using the uploaded file, not the bundled example.")
 up = st.file_uploader("fio JSON output", type=["json", "txt"], key="dch.upload")
+measured = None
+if up is not None:  # read right here: a file that cannot be read (or a skipped job) is named under the upload
+    with user_errors("fio JSON output"):
+        measured = dc.read_fio_json(up.getvalue())
+        skipped = fio_skipped_jobs(up.getvalue(), measured.job)
+        if skipped:
+            st.warning(f"{len(skipped)} of {len(skipped) + measured.job.nunique()} jobs skipped (no read or "
+                       "write data with a positive size): " + ", ".join(md_escape(s) for s in skipped),
+                       icon=":material/warning:")
 st.text_input("Name for the fitted device", key=S.key("custom_name"))
+field_note(S, "custom_name")
 if scn is not None:
     with user_errors("fio import"):
-        measured, fit = None, None
-        if up is not None:
-            measured = dc.read_fio_json(up.getvalue())
-            skipped = fio_skipped_jobs(up.getvalue(), measured.job)
-            if skipped:
-                st.warning(f"{len(skipped)} of {len(skipped) + measured.job.nunique()} jobs skipped (no read or "
-                           "write data with a positive size): " + ", ".join(md_escape(s) for s in skipped),
-                           icon=":material/warning:")
-        elif scn.example != "none":
+        fit = None
+        if up is None and scn.example != "none":
             fit = _fit_example(scn.example, scn.custom_name)
         if measured is not None:
             fit = dc.fit_profile(measured, scn.custom_name)
@@ -152,7 +175,7 @@ if scn is not None:
             fitted_df = fit.to_frame()
             table(fitted_df)
             download_csv(fitted_df, "fitted-profile.csv", label="Download fitted profile (CSV)", key="dl-dch-prof")
-            fig = px.scatter(cmp_, x="lat_mean_us", y="model_us", color="job", log_x=True, log_y=True)
+            fig = figure_from(px.scatter, cmp_, x="lat_mean_us", y="model_us", color="job", log_x=True, log_y=True)
             lo, hi = float(cmp_[["lat_mean_us", "model_us"]].min().min()), float(cmp_[["lat_mean_us", "model_us"]].max().max())
             fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", name="model = measurement", line_dash="dot")
             show(style(fig, title="Model vs measurement", x="measured latency [µs]", y="model latency [µs]"),

@@ -1,25 +1,34 @@
 """Overview / Device catalogue: bundled profiles with sources, plus custom devices."""
 
 import streamlit as st
-from pydantic import ValidationError
 
-from app.components import download_csv, show_error
+from app.components import download_csv
 from app.components.claims import claims_strip
 from app.components.devices import (
     CUSTOM_KEY,
-    add_custom_device,
-    all_devices,
+    DEV_PARAM,
+    custom_device_form,
+    device_csv_controls,
     device_provenance_table,
     device_table,
-    inherit_provenance,
+    devices_param,
+    restore_url_devices,
 )
 from app.components.errors import md_escape
 from app.components.tables import table
-from models.devices import DeviceProfile, load_catalogue
+from models.devices import load_catalogue
 from models.provenance import params_frame
 
 st.title("Device catalogue")
 claims_strip("devices")
+if not st.session_state.get("dev.__urlinit"):  # first run in this session: custom devices of the link
+    st.session_state["dev.__urlinit"] = True
+    _msg = restore_url_devices(st.query_params.get(DEV_PARAM))
+    if _msg:
+        st.session_state["dev.__urlerr"] = _msg
+if st.session_state.get("dev.__urlerr"):
+    st.warning("Custom devices of the link not restored: " + md_escape(st.session_state["dev.__urlerr"], 300),
+               icon=":material/link_off:")
 st.markdown("Latency, bandwidth and endurance of every device the models use. The `source` column cites each "
             "number; the `provenance` column and the table below give the kind of every value: **published**, "
             "**derived** from a seed result, **assumed** (replace those with a custom device when you know better) "
@@ -49,57 +58,7 @@ with st.expander("Model constants and their provenance (models/provenance.py)", 
     download_csv(consts, "model-constants.csv", key="dl-devices-consts")
 
 st.subheader("Add or edit a custom device")
-saved = st.session_state.pop("dev.__saved", None)  # set before the rerun that follows a save
-if saved:
-    st.success(saved, icon=":material/check_circle:")
-devs = all_devices()
-base_name = st.selectbox("Start from", list(devs), key="dev.base",
-                         format_func=lambda n: f"{devs[n].label or n} ({n})",
-                         help="Pre-fills the form; pick one of your custom devices to edit it.")
-base = devs[base_name]
-is_custom = base_name in st.session_state.get(CUSTOM_KEY, {})
-#: DeviceProfile field -> the form's label (messages name what the user sees). The number inputs have no
-#: browser-side bounds: a value out of range reaches the check below, which says why it is not saved.
-_FORM_LABELS = {"name": "Name (identifier)", "label": "Label", "kind": "Kind", "access_unit_bytes": "Access unit [bytes]",
-                "read_latency_ns": "Read latency [ns]", "write_latency_ns": "Write latency [ns]",
-                "avg_seek_ns": "Mean seek [ns]", "read_bandwidth_MBps": "Read bandwidth [MB/s]",
-                "write_bandwidth_MBps": "Write bandwidth [MB/s]", "endurance_writes_per_cell": "Endurance [writes/cell]",
-                "rpm": "RPM"}
-with st.form("custom-device"):
-    c1, c2, c3 = st.columns(3)
-    name = c1.text_input("Name (identifier)", base_name if is_custom else f"my-{base_name}")
-    label = c1.text_input("Label", base.label if is_custom else f"My {base.label or base_name}")
-    kinds = ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"]
-    kind = c1.selectbox("Kind", kinds, index=kinds.index(base.kind))
-    unit = c2.number_input("Access unit [bytes]", value=base.access_unit_bytes)
-    rl = c2.number_input("Read latency [ns]", value=base.read_latency_ns)
-    wl = c2.number_input("Write latency [ns]", value=base.write_latency_ns)
-    seek = c2.number_input("Mean seek [ns] (HDD only, 0 = n/a)", value=base.avg_seek_ns or 0.0)
-    rb = c3.number_input("Read bandwidth [MB/s] (0 = derive)", value=base.read_bandwidth_MBps or 0.0)
-    wb = c3.number_input("Write bandwidth [MB/s] (0 = derive)", value=base.write_bandwidth_MBps or 0.0)
-    en = c3.number_input("Endurance [writes/cell] (0 = unlimited)", value=base.endurance_writes_per_cell or 0.0, format="%g")
-    rpm = c3.number_input("RPM (HDD only, 0 = n/a)", value=base.rpm or 0.0)
-    st.caption("Allowed: access unit 1 B – 1 GiB; latencies > 0 and ≤ 10¹² ns; mean seek 0 – 10¹¹ ns; bandwidths "
-               "0 (derive) or up to 10⁷ MB/s; endurance 0 (unlimited) or up to 10¹⁸; RPM 0 (n/a) or up to 30,000.")
-    if st.form_submit_button("Save device"):
-        try:
-            nums = dict(access_unit_bytes=int(unit), read_latency_ns=rl, write_latency_ns=wl,
-                        read_bandwidth_MBps=rb or None, write_bandwidth_MBps=wb or None,
-                        endurance_writes_per_cell=en or None, avg_seek_ns=seek or None, rpm=rpm or None)
-            prof = DeviceProfile(name=name.strip(), label=label, kind=kind, **nums,
-                                 source=f"user-defined (from {base_name})",
-                                 provenance=inherit_provenance(base, nums))
-            add_custom_device(prof)
-            st.session_state["dev.__saved"] = (f"Saved {md_escape(prof.name)}; it is now in every device picker for this "
-                                               "session.")
-            st.rerun()
-        except ValidationError as e:  # name each bad value by the label of its field in the form
-            st.error("Custom device not saved: " + "; ".join(
-                f"{_FORM_LABELS.get(str(err['loc'][0]) if err['loc'] else '', 'inputs')}: "
-                f"{md_escape(str(err['msg']).removeprefix('Value error, '), 200)}" for err in e.errors()),
-                icon=":material/error:")
-        except Exception as e:  # noqa: BLE001 - shown as a message naming the field
-            show_error(e, "Custom device")
+custom_device_form("dev")
 
 custom = st.session_state.get(CUSTOM_KEY, {})
 if custom:
@@ -107,5 +66,17 @@ if custom:
     if drop != "—" and st.button("Remove", key="dev.remove"):
         custom.pop(drop, None)
         st.rerun()
-st.caption(f"{len(load_catalogue())} bundled devices; custom devices live in this browser session "
-           "(save a page's scenario to keep the numbers it used).")
+st.subheader("Export or import custom devices")
+device_csv_controls("dev")
+# the page link carries the custom devices (a reload or a shared link keeps them)
+_param = devices_param()
+try:
+    if st.query_params.get(DEV_PARAM) != _param:
+        if _param:
+            st.query_params[DEV_PARAM] = _param
+        else:
+            del st.query_params[DEV_PARAM]
+except Exception:  # noqa: BLE001 - URL sync is best effort
+    pass
+st.caption(f"{len(load_catalogue())} bundled devices. Custom devices live in this browser session, travel in this "
+           "page's link and in the link and scenario file of every page that uses them, and export as CSV.")

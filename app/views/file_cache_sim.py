@@ -6,12 +6,12 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import ref_line, show, style
+from app.components.bands import add_band, curve_band, file_cache_time_models
+from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, device_picker
 from app.components.errors import md_escape
@@ -34,6 +34,7 @@ from models.storage.file_cache_sim import (
     reuse_histogram,
 )
 from models.traces.blocks import split_blocks
+from reporting.plotly_text import plotly_text
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 #: Relative-gain columns (fractions, shown as percentages) and their headers.
@@ -147,20 +148,29 @@ if scn is not None and trace is not None:
                   help="1 − T_AC / T_LRU over the simulated sizes; paper Figure 5: 20-40 %")
 
         def fig_for(dev: str, policies: list[str], title: str, key: str) -> None:
-            fig = go.Figure()
+            fig = figure()
             names = {"none": "no cache", "lru": "LRU-cache", "ac": "AC-cache"}
             for pol in policies:
                 d = df[(df.device == dev) & (df.policy == pol)]
                 fig.add_scatter(x=100 * d.cache_fraction, y=d.time_ns / 1e9, name=names[pol], mode="lines+markers",
                                 line_dash="dot" if pol == "none" else None)
+            if key == "fcs-fig5":  # How sure? band: counts simulated once, t, T and Tm sampled
+                with user_errors("How sure? band"):
+                    build = file_cache_time_models(df, scm, block_size_bytes=scn.block_size_bytes,
+                                                   insertion=scn.insertion)
+                    for pol in policies:
+                        fr = tuple(float(f) for f in df[(df.device == dev) & (df.policy == pol)].cache_fraction)
+                        b = curve_band(S, scn, lambda f, pol=pol: build((pol, f)), fr, key=f"fcs-fig5-{pol}",
+                                       content=(trace.fingerprint(), scm.model_dump_json()))
+                        add_band(fig, 100 * b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of {names[pol]}")
             show(style(fig, title=title, x="cache size [% of footprint]", y="storage access time [s]"), key=key)
 
         c1, c2 = st.columns(2)
         with c1:
-            fig_for(hdd.name, ["none", "lru"], f"Figure 3: caching on {hdd.name}", "fcs-fig3")
+            fig_for(hdd.name, ["none", "lru"], f"Figure 3: caching on {plotly_text(hdd.name)}", "fcs-fig3")
         with c2:
-            fig_for(scm.name, ["none", "lru"], f"Figure 4: caching on {scm.name}", "fcs-fig4")
-        fig_for(scm.name, ["none", "lru", "ac"], f"Figure 5: LRU vs admission control on {scm.name}", "fcs-fig5")
+            fig_for(scm.name, ["none", "lru"], f"Figure 4: caching on {plotly_text(scm.name)}", "fcs-fig4")
+        fig_for(scm.name, ["none", "lru", "ac"], f"Figure 5: LRU vs admission control on {plotly_text(scm.name)}", "fcs-fig5")
         assumption_note(curve_keys, values)
         download_csv(df, "file-cache-sim.csv", label="Download curves (CSV)", key="dl-fcs-curves",
                      provenance=curve_keys, values=values)
@@ -191,12 +201,12 @@ if scn is not None and trace is not None:
         table(be, percent=("share_blocks", "share_footprint_bytes", "share_accesses", "share_bytes"), digits=3)
         assumption_note(keys, values)
         download_csv(be, "break-even-share.csv", key="dl-fcs-be", provenance=keys, values=values)
-        fig = go.Figure()
+        fig = figure()
         fig.add_bar(x=hist.access_count, y=hist.blocks, name="blocks")
         fig.add_bar(x=hist.access_count, y=hist.accesses, name="accesses")
         for r in rows:
             if np.isfinite(r.n_star):
-                ref_line(fig, x=r.n_star, dash="dash", text=f"n* {r.device} = {r.n_star:.2g}")
+                ref_line(fig, x=r.n_star, dash="dash", text=f"n* {plotly_text(r.device)} = {r.n_star:.2g}")
         fig.update_layout(barmode="group")
         show(style(fig, title="Reuse-count histogram", x="accesses per block n [-]", y="count [-]", logx=True,
                    logy=True), key="fcs-hist")

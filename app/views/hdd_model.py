@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 from pydantic import field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import ref_line, show, style
+from app.components.bands import add_error_bars, point_bands
+from app.components.charts import figure, figure_from, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import (
@@ -139,7 +139,7 @@ if scn is not None:
         m4.metric("fit RMS error [ms]", f"{fit.rms_error_ms:.3f}",
                   help=f"over all {len(d)} points; {fit.rms_error_inliers_ms:.3f} ms without the {fit.outliers} "
                        f"outlier(s); largest error {fit.max_abs_error_ms:.3f} ms")
-        fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25], vertical_spacing=0.04)
+        fig = figure_from(make_subplots, rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25], vertical_spacing=0.04)
         fig.add_scatter(x=pts.distance_cyl, y=pts.measured_ms, mode="markers", name="measured (.seek)", row=1, col=1)
         fig.add_scatter(x=grid, y=hdd.seek_time_ms(spec, grid), name="interpolated (model)", line_dash="dot",
                         row=1, col=1)
@@ -169,7 +169,7 @@ if scn is not None:
                    "Target: within 2× of DiskSim's. st41601n has no published DiskSim figure.")
         meas, pred = cdfs[scn.drive]
         q = np.linspace(0, 1, len(meas), endpoint=False) + 0.5 / len(meas)
-        fig = go.Figure()
+        fig = figure()
         fig.add_scatter(x=meas, y=q, name="measured", line_shape="hv")
         fig.add_scatter(x=pred, y=q, name="model", line_shape="hv")
         row = table.set_index("drive").loc[scn.drive]
@@ -196,10 +196,20 @@ if scn is not None:
         # whole 512 B sectors, as the model simulates them; sizes that round alike are one curve
         sizes = tuple(sorted({max(512, round(x * 1024 / 512) * 512) for x in parse_sizes_kib(scn.sizes_kib)}))
         tp = _throughput(scn.profile_drive, sizes)
-        fig = go.Figure()
+        fig = figure()
         for size, g in tp.groupby("request_bytes"):
             fig.add_scatter(x=g.mean_lbn_distance.clip(lower=1), y=g.throughput_MBps, mode="lines+markers",
                             name=f"{size / 1024:g} KiB")
+        if str(scn.profile_drive).startswith("hdd-"):
+            with user_errors("How sure? band"):  # the random end: seek, rpm and bandwidth sampled (closed form)
+                from models.uncertainty.adapters import hdd_model
+
+                b = point_bands(S, scn, {sz: (lambda sz=sz: hdd_model(scn.profile_drive, size_bytes=sz))
+                                         for sz in sizes}, key="hdd-tput")
+                mbps = {q: b.x.to_numpy(float) / (b[c].to_numpy(float) * 1e3)  # size / service time
+                        for q, c in (("lo", "p95"), ("mid", "p50"), ("hi", "p5"))}
+                add_error_bars(fig, [float(tp.mean_lbn_distance.max())] * len(b), mbps["lo"], mbps["mid"],
+                               mbps["hi"], n=scn.uq_samples, what="of a random request (closed form)")
         show(style(fig, x="mean inter-request LBN distance [sectors]", y="throughput [MB/s]", logx=True, logy=True),
              key="hdd-tput")
         assumption_note(hdd_keys(scn.profile_drive))

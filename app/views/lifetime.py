@@ -9,7 +9,8 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import ref_line, show, style
+from app.components.bands import add_band, curve_band
+from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.diskcache import disk_cached
@@ -66,9 +67,12 @@ init_state(S)
 st.title("Memory-extension lifetime")
 claims_strip("lifetime")
 st.markdown(
-    "An NVM memory extension with perfect wear leveling lasts **L = C · E · η / W**: capacity **C**, cell "
+    "An NVM memory extension with wear leveling lasts **L = C · E · η / W**: capacity **C**, cell "
     "endurance **E** (writes per cell), wear-leveling efficiency **η** ∈ (0, 1] and the rate **W** at which "
-    "cells are written (Awad et al., ICS'16, §2 and Figure 9). Cells are not identical: the Monte Carlo gives each "
+    "cells are written (Awad et al., ICS'16, §2 and Figure 9). The paper's closed form assumes perfect leveling "
+    "(η = 1), an upper bound no scheme reaches; the default η is seed 003's measured average life rate of SFC "
+    f"wear leveling ({param('lifetime.wear_efficiency').value:g}; start-gap "
+    f"{param('lifetime.wear_efficiency').provenance.low:g}). Cells are not identical: the Monte Carlo gives each "
     "64-byte line a lognormal endurance and lets the device fail when a fraction of its lines is worn out."
 )
 
@@ -131,20 +135,29 @@ if scn is not None:
             # lifetime vs write rate with the MC band (L ∝ 1/W, so the band's ratios are rate-independent)
             rates = np.logspace(np.log10(w) - 3, np.log10(w) + 2, 120)
             curve = lt.lifetime_band(mc, cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
-            fig = go.Figure()
+            fig = figure()
             fig.add_scatter(x=curve.write_rate_MBps, y=curve.p90_years, line=dict(width=0), showlegend=False,
                             name="P90")
             fig.add_scatter(x=curve.write_rate_MBps, y=curve.p10_years, fill="tonexty", line=dict(width=0),
                             name="P10–P90 (Monte Carlo)")
             fig.add_scatter(x=curve.write_rate_MBps, y=curve.p50_years, name="P50", line_dash="dot")
             fig.add_scatter(x=curve.write_rate_MBps, y=curve.closed_form_years, name="closed form C·E·η/W")
+            # How sure? band: endurance and η sampled from their provenance ranges at each W (the x)
+            with user_errors("How sure? band"):
+                from models.uncertainty.adapters import lifetime_model
+
+                band = curve_band(S, scn, lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=scn.endurance,
+                                                         write_rate_bytes_per_s=w,
+                                                         wear_efficiency=scn.wear_efficiency),
+                                  tuple(rates), key="lt-curve", x_input="write_rate")
+                add_band(fig, curve.write_rate_MBps, band.p5, band.p95, n=scn.uq_samples, what="of C·E·η/W")
             ref_line(fig, x=scn.write_rate_MBps, dash="dash", text="your W")
             show(style(fig, title="Lifetime vs write rate", x="cell write rate W [MB/s]", y="lifetime [years]",
                        logx=True, logy=True), key="lt-curve")
             download_csv(curve, "lifetime-vs-write-rate.csv", key="dl-lt-curve", provenance=mc_keys, values=values)
             if mc.samples_years and scn.endurance_sigma > 0:
                 hist = pd.DataFrame({"lifetime_years": mc.samples_years})
-                fig = go.Figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
+                fig = figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
                 for q, v in (("P10", mc.p10_years), ("P50", mc.p50_years), ("P90", mc.p90_years)):
                     ref_line(fig, x=v, text=q)
                 show(style(fig, title="Monte Carlo lifetime distribution", x="lifetime [years]",
@@ -171,7 +184,7 @@ if scn is not None:
             rates.update(r2)
             src.update(s2)
         tab = lt.figure2_table(rates, capacity_bytes=cap, wear_efficiency=scn.wear_efficiency, sources=src)
-        fig = go.Figure()
+        fig = figure()
         fig.add_bar(x=tab.workload, y=tab.pcm_years, name="PCM (1e7)")
         fig.add_bar(x=tab.workload, y=tab.flash_years, name="Flash (1e4)")
         ref_line(fig, y=1 / 12, text="1 month", position="start")

@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Literal
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field, field_validator, model_validator
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import ratio_axis, ratio_ticks, show, style
+from app.components.bands import add_band, curve_band
+from app.components.charts import figure, ratio_axis, ratio_ticks, show, style
 from app.components.claims import claims_strip
-from app.components.devices import device_field, device_picker
+from app.components.devices import all_devices, device_field, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import SciInt, field_note, int_input
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
@@ -22,6 +23,7 @@ from app.components.tables import table
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import memory_extension as me
 from models.provenance import param
+from reporting.plotly_text import plotly_text
 
 FAST_KINDS = ("pcm", "scm")
 SLOW_KINDS = ("flash", "ssd", "pcm")
@@ -30,10 +32,8 @@ SlowDevice = device_field(SLOW_KINDS)
 DramFraction = one_of(me.DRAM_FRACTIONS, what="DRAM fraction", base=float)
 # Model settings: MemExtConfig's fields (submission overhead and Flash write latency in µs on the page, ns there).
 Cfg = me.MemExtConfig
-AGE_MAX = field_range(Cfg, "age_max")
 BASE_NS_PER_REF = field_range(Cfg, "base_ns_per_ref")
 FAULT_OVERHEAD_NS = field_range(Cfg, "fault_overhead_ns")
-PREFETCH_THRESHOLD = field_range(Cfg, "prefetch_threshold")
 SUBMIT_US = field_range(Cfg, "submit_ns", unit=1e3)
 FLASH_WRITE_US = field_range(Cfg, "write_ns", unit=1e3)
 PREFETCH_DEPTH = field_range(Cfg, "prefetch_depth")
@@ -41,28 +41,31 @@ PREFETCH_DEPTH = field_range(Cfg, "prefetch_depth")
 
 class MemExtScenario(TraceChoice, UncertaintyFields):
     PREFIX = "mx"
-    stream_source: Literal["pattern", "trace"] = "pattern"
+    # Default: the paper's own application Lulesh, traced here (seed 002 Figs. 10-11 plot each application's
+    # slowdown vs the DRAM:NVM ratio); the synthetic patterns stay an option.
+    stream_source: Literal["pattern", "trace"] = "trace"
+    trace_name: str = "lackey:lulesh"
     pattern: str = "working-set"
-    footprint_pages: int = Field(2048, ge=16, le=1_000_000)
-    references: int = Field(1_000_000, ge=1000, le=20_000_000)
-    refs_per_visit: int = Field(256, ge=1, le=4096)
+    footprint_pages: SciInt = Field(2048, ge=16, le=1_000_000)
+    references: SciInt = Field(1_000_000, ge=1000, le=20_000_000)
+    refs_per_visit: SciInt = Field(256, ge=1, le=4096)
     write_fraction: float = Field(0.3, ge=0, le=1)
     fast_device: FastDevice = "pcm-memext"
     slow_device: SlowDevice = "nand-flash"
     accounting: Literal["inclusive", "exclusive"] = "inclusive"
     policy: Literal["fifo", "clock", "age"] = "fifo"
-    age_max: int = model_field(Cfg, "age_max")
+    age_max: SciInt = model_field(Cfg, "age_max")
     base_ns_per_ref: float = model_field(Cfg, "base_ns_per_ref")
     fault_overhead_ns: float = model_field(Cfg, "fault_overhead_ns")
     writeback: Literal["buffered", "sync"] = "buffered"
-    eviction_buffer_pages: int = Field(param("memext.eviction_buffer_pages").value, ge=1, le=1 << 24)
+    eviction_buffer_pages: SciInt = Field(param("memext.eviction_buffer_pages").value, ge=1, le=1 << 24)
     paper_fault_cost: bool = False
     trace_time_base: bool = True
     cold_start_in_nvm: bool = False
     flash_write_us: list[str] = ["25", "100", "200", "400"]
     prefetch_depths: list[str] = ["0", "1", "2", "4", "8", "16"]
     prefetch_frac: DramFraction = param("memext.dram_frac").value
-    prefetch_threshold: int = model_field(Cfg, "prefetch_threshold")
+    prefetch_threshold: SciInt = model_field(Cfg, "prefetch_threshold")
     prefetch_strides: int = model_field(Cfg, "prefetch_strides")
     submit_us: float = model_field(Cfg, "submit_ns", unit=1e3)
 
@@ -118,7 +121,9 @@ st.markdown(
     "the eviction buffer the application waits only when the buffer is full, and the device must also have time "
     "for every read and write]. Slowdown is relative to all pages in DRAM. Defaults are **measured** on the build "
     "machine: t_ref = native CPU time / lackey data references of seed 002's own applications (a traced program "
-    "uses its own), the fault overhead = a userfaultfd-resolved 4 KiB fault (`data/measurements/`)."
+    "uses its own), the fault overhead = a userfaultfd-resolved 4 KiB fault (`data/measurements/`). The default "
+    "workload is the paper's own application Lulesh, traced here (a 4 M-reference window of a small run): the paper "
+    "plots Figures 10-11 per application. The synthetic patterns remain under *Synthetic pattern*."
 )
 
 c1, c2 = st.columns([1, 1])
@@ -130,10 +135,10 @@ with c1:
         st.selectbox("Pattern", list(me.SYNTHETIC_PATTERNS), key=S.key("pattern"),
                      format_func=lambda p: f"{p}: {me.SYNTHETIC_PATTERNS[p]}")
         a, b = st.columns(2)
-        a.number_input("Footprint [pages]", min_value=16, max_value=1_000_000, step=256, key=S.key("footprint_pages"))
-        b.number_input("References [-]", min_value=1000, max_value=20_000_000, step=100_000, key=S.key("references"))
-        a.number_input("References per page visit [-]", min_value=1, max_value=4096, key=S.key("refs_per_visit"),
-                       help="Compute done on a page each time it is visited: sets how often faults happen.")
+        int_input(S, "footprint_pages", "Footprint [pages]", container=a)
+        int_input(S, "references", "References [-]", container=b)
+        int_input(S, "refs_per_visit", "References per page visit [-]", container=a,
+                  help="Compute done on a page each time it is visited: sets how often faults happen.")
         b.slider("Written pages [-]", 0.0, 1.0, step=0.05, key=S.key("write_fraction"))
     else:
         trace = mem_trace_picker(key=S.PREFIX)
@@ -145,6 +150,7 @@ with c2:
                          help="Seed 002: PCM 150 ns page read / 1500 ns page write ('pcm-memext').")
     slow = device_picker("Slow NVM", key=S.key("slow_device"), kinds=SLOW_KINDS,
                          help="Seed 002: NAND Flash 25 us per page ('nand-flash').")
+    field_note(S, "slow_device")
     a, b = st.columns(2)
     a.radio("Capacity accounting", ["inclusive", "exclusive"], key=S.key("accounting"),
             help="At DRAM:NVM 1:4, DRAM holds 25 % (inclusive) or 20 % (exclusive) of the footprint. "
@@ -163,9 +169,9 @@ with c2:
                                    "not the paper's 5.8×."))
     a.checkbox(f"Paper-derived fault cost ({param('memext.fault_overhead_paper_ns').value:g} ns)",
                key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns"))
-    b.number_input("Eviction buffer [pages]", min_value=1, max_value=1 << 24, key=S.key("eviction_buffer_pages"),
-                   help=param_help("memext.eviction_buffer_pages", "Buffered write-back: the application waits "
-                                                                   "only when this many evicted pages await writing."))
+    int_input(S, "eviction_buffer_pages", "Eviction buffer [pages]", container=b,
+              help=param_help("memext.eviction_buffer_pages", "Buffered write-back: the application waits "
+                                                              "only when this many evicted pages await writing."))
     st.checkbox("Use the traced program's measured t_ref when it has one", key=S.key("trace_time_base"))
     st.checkbox("Pages start in NVM (first touches fault too, as in the paper's PerMA emulation)",
                 key=S.key("cold_start_in_nvm"))
@@ -175,24 +181,43 @@ with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fi
                  icon=":material/tune:"):
     st.multiselect("Flash write latencies [µs]", ["25", "50", "100", "200", "400", "800", "1600"],
                    key=S.key("flash_write_us"), accept_new_options=True)
+    field_note(S, "flash_write_us")
     a, b, c, d = st.columns(4)
     a.multiselect("Prefetch depths [pages]", ["0", "1", "2", "4", "8", "16", "32", "64"],
                   key=S.key("prefetch_depths"), accept_new_options=True)
+    field_note(S, "prefetch_depths", a)
     b.select_slider("Prefetch DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"),
                     help=param_help("memext.dram_frac"))
-    c.number_input("Repeats to confirm a stride", min_value=PREFETCH_THRESHOLD[0], max_value=PREFETCH_THRESHOLD[1],
-                   key=S.key("prefetch_threshold"),
-                   help=param_help("memext.prefetch_threshold"))
+    int_input(S, "prefetch_threshold", "Repeats to confirm a stride", container=c,
+              help=param_help("memext.prefetch_threshold"))
     d.number_input("Submission overhead [µs]", min_value=SUBMIT_US[0], max_value=SUBMIT_US[1], step=0.5,
                    key=S.key("submit_us"),
                    help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."))
-    st.number_input("Age-based counter maximum", min_value=AGE_MAX[0], max_value=AGE_MAX[1], key=S.key("age_max"),
-                    help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
-                                                      "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))
+    int_input(S, "age_max", "Age-based counter maximum",
+              help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
+                                                "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))
 
 scn = scenario_controls(S, page="memory-extension")
+
+
+def _ratio_bands(fig, stream, df, devs, common) -> None:
+    """p5-p95 band of each device's slowdown curve (memext_model per DRAM:NVM ratio, cached by content)."""
+    from models.uncertainty.adapters import memext_model
+
+    if scn.policy not in ("fifo", "clock"):
+        st.caption("No band on this chart: with the age policy the fault counts depend on the times (every input "
+                   "re-simulates; the How sure? panel's tornado shows them).")
+        return
+    content = trace.fingerprint() if st.session_state[S.key("stream_source")] == "trace" else None
+    for dev in devs:
+        fr = tuple(float(f) for f in df[df.device == dev.name].dram_frac)
+        band = curve_band(S, scn, lambda f, dev=dev: memext_model(
+            stream, me.MemExtConfig(dram_frac=f, device=dev.name, policy=scn.policy, **common), device=dev,
+            baseline=None), fr, key=f"mx-ratio-{dev.name}", content=(content, dev.model_dump_json()))
+        add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples, what=f"of {dev.name}")
 if scn is not None:
     with user_errors("Memory extension"):
+        fast, slow = all_devices()[scn.fast_device], all_devices()[scn.slow_device]  # the values applied
         if scn.stream_source == "pattern":
             stream = _pattern_stream(scn.pattern, scn.footprint_pages, scn.references, scn.refs_per_visit,
                                      scn.write_fraction, scn.seed)
@@ -205,7 +230,7 @@ if scn is not None:
         if own is not None:
             t_ref = own
             st.caption(f"t_ref = {own:.3g} ns: measured for {md_escape(stream.name)} (native CPU time / lackey data "
-                       "references, `data/measurements/apps/apps.csv`).")
+                       "references, `data/measurements/apps/`, `data/measurements/programs/`).")
         fault_ns = param("memext.fault_overhead_paper_ns").value if scn.paper_fault_cost else scn.fault_overhead_ns
         common = dict(accounting=scn.accounting, base_ns_per_ref=t_ref,
                       fault_overhead_ns=fault_ns, writeback=scn.writeback,
@@ -249,9 +274,11 @@ if scn is not None:
                 else:
                     st.caption("At 1:4 no result is bandwidth-bound: the run time is set by "
                                + ", ".join(f"{md_escape(d)}: {b}" for d, b in b25.items()) + ".")
-                fig = go.Figure()
+                fig = figure()
                 for d, g in df.groupby("device", sort=False):
                     fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")
+                with user_errors("How sure? band"):  # per device and ratio: counts simulated once, times sampled
+                    _ratio_bands(fig, stream, df, (fast, slow), common)
                 style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM capacity ratio [-]", y="slowdown [×]", logy=True)
                 show(ratio_ticks(fig, df.dram_frac), key="mx-ratio")
                 table(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "bound", "time_ns"]],
@@ -263,7 +290,7 @@ if scn is not None:
                 with progress_bar("Simulating write latencies …") as report:
                     df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
                                                 progress=report, policy=scn.policy, **common)
-                fig = go.Figure()
+                fig = figure()
                 for c, g in df.groupby("config", sort=False):
                     fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.slowdown, name=c)
                 fig.update_layout(barmode="group")
@@ -287,7 +314,7 @@ if scn is not None:
                         rows.append(sub)
                 df = pd.concat(rows, ignore_index=True)
                 g = df[df.device == fast.name]
-                fig = go.Figure()
+                fig = figure()
                 fig.add_bar(x=g.depth.astype(str), y=g.full_misses, name="full misses")
                 fig.add_bar(x=g.depth.astype(str), y=g.partial_misses, name="partial misses")
                 fig.add_bar(x=g.depth.astype(str), y=g.saved_misses.clip(lower=0), name="saved vs no prefetch")
@@ -296,7 +323,7 @@ if scn is not None:
                     fig.add_scatter(x=gg.depth.astype(str), y=gg.slowdown, name=f"slowdown ({dev_name})", yaxis="y2",
                                     mode="lines+markers")
                 fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="slowdown [×]"))
-                show(style(fig, title=f"Stride prefetcher (misses for {fast.name})", x="prefetch depth [pages]",
+                show(style(fig, title=f"Stride prefetcher (misses for {plotly_text(fast.name)})", x="prefetch depth [pages]",
                            y="page faults [-]"), key="mx-pf")
                 pf_keys = [*keys, "memext.submit_ns", "memext.prefetch_threshold", "memext.prefetch_strides",
                            "memext.dram_frac"]
@@ -306,7 +333,7 @@ if scn is not None:
             with t_rep:
                 with progress_bar("Simulating replacement policies …") as report:
                     df = me.policy_sweep(stream, progress=report, device=fast, **common)
-                fig = go.Figure()
+                fig = figure()
                 for p, g in df.groupby("policy", sort=False):
                     fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.faults_rel_fifo, name=p)
                 fig.update_layout(barmode="group")

@@ -11,7 +11,8 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import ref_line, show, style
+from app.components.bands import add_band, curve_band
+from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
@@ -26,6 +27,8 @@ from models.memory import paging as pg
 from models.traces import MAX_REQUESTS
 from models.traces.core import MemTrace
 from models.traces.memtraces import memtrace_stats
+from models.uncertainty.adapters import amat_model
+from reporting.plotly_text import plotly_text
 
 #: Latency multiples of the heatmap (the paper's 1x-1000x and points between) [-].
 HEAT_MULTIPLES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
@@ -204,7 +207,7 @@ if scn is not None and trace is not None:
             hr = prof.tlb_hit_rates(entries)
             tcur = pd.DataFrame({"page_size": np.repeat(prof.page_sizes, len(entries)),
                                  "tlb_entries": np.tile(entries, len(prof.page_sizes)), "tlb_hit_rate": hr.ravel()})
-            fig = go.Figure()
+            fig = figure()
             for p in prof.page_sizes:
                 d = tcur[tcur["page_size"] == p]
                 fig.add_scatter(x=d["tlb_entries"], y=d["tlb_hit_rate"], name=_fmt_page(p), mode="lines")
@@ -213,7 +216,7 @@ if scn is not None and trace is not None:
                        y="TLB hit rate [-]", logx=True), key="pg-tlb-size")
             download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size", provenance=keys, values=values)
             tp = table.drop_duplicates("page_size")[["page_size", "tlb_entries", "tlb_hit_rate", "t_addr_ns"]]
-            fig = go.Figure()
+            fig = figure()
             fig.add_scatter(x=tp["page_size"], y=tp["tlb_hit_rate"], mode="lines+markers", name="TLB hit rate")
             fig.add_scatter(x=tp["page_size"], y=tp["t_addr_ns"], mode="lines+markers", name="T_ADDR [ns]",
                             yaxis="y2")
@@ -224,7 +227,7 @@ if scn is not None and trace is not None:
             download_csv(tp, "paging-tlb-vs-page.csv", key="dl-pg-tlb-page", provenance=keys, values=values)
         with tab2:
             fp = table[["page_size", "frames", "fault_rate", "fault_rate_lru"]].copy()
-            fig = go.Figure()
+            fig = figure()
             fig.add_scatter(x=fp["page_size"], y=fp["fault_rate"], mode="lines+markers",
                             name="CLOCK (second chance)" if scn.policy == "clock" else "LRU")
             fig.add_scatter(x=fp["page_size"], y=fp["fault_rate_lru"], mode="lines", line_dash="dot", name="LRU")
@@ -234,18 +237,25 @@ if scn is not None and trace is not None:
                        "faults include the first touch of each page.")
             download_csv(fp, "paging-faults-vs-page.csv", key="dl-pg-faults", provenance=keys, values=values)
         with tab3:
-            fig = go.Figure()
+            fig = figure()
             for lab, g in sweep.groupby("storage", sort=False):
                 fig.add_scatter(x=g["page_size"], y=g["amat_ns"], mode="lines+markers", name=lab)
             if scn.storage_mode != "multiple" or scn.latency_multiple not in pg.LATENCY_MULTIPLES:
                 fig.add_scatter(x=table["page_size"], y=table["amat_ns"], mode="lines+markers",
                                 name=f"▶ {table['storage'].iloc[0]}", line=dict(width=4))
+            with user_errors("How sure? band"):  # around the chosen storage's curve, every page size sampled
+                inputs = pg.paging_inputs(**storage, **common)
+                band = curve_band(S, scn, lambda p: amat_model(prof, inputs, page_size=int(p)),
+                                  tuple(int(p) for p in table["page_size"]), key="pg-amat",
+                                  content=trace.fingerprint())
+                add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples,
+                         what=f"at {table['storage'].iloc[0]}")
             show(style(fig, title="AMAT vs page size per storage latency (Figs. 8, 9 and 13 analogues)",
                        x="page size [bytes]", y="AMAT [ns]", logx=True, logy=True), key="pg-amat")
             download_csv(sweep, "paging-amat-sweep.csv", key="dl-pg-amat", provenance=keys, values=values)
             piv = heat.pivot_table(index="page_size", columns="latency_multiple", values="amat_ns")
             rel = piv / piv.min(axis=0)
-            fig = go.Figure(go.Heatmap(z=np.log10(rel.to_numpy()), x=[f"{c:g}x" for c in rel.columns],
+            fig = figure(go.Heatmap(z=np.log10(rel.to_numpy()), x=[f"{c:g}x" for c in rel.columns],
                                        y=[_fmt_page(int(p)) for p in rel.index], colorscale="Viridis",
                                        customdata=piv.to_numpy(),
                                        hovertemplate="%{y}, %{x}: AMAT %{customdata:.1f} ns<extra></extra>",
@@ -258,11 +268,11 @@ if scn is not None and trace is not None:
                        x="storage latency / DRAM latency", y="page size"), key="pg-heat")
             download_csv(heat, "paging-amat-heatmap.csv", key="dl-pg-heat", provenance=keys, values=values)
             dec = table[["page_size", "t_addr_ns", "t_data_ns"]]
-            fig = go.Figure()
+            fig = figure()
             fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_addr_ns"], name="T_ADDR")
             fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_data_ns"], name="T_DATA")
             fig.update_layout(barmode="stack")
-            show(style(fig, title=f"Trade-off at {table['storage'].iloc[0]}: address translation vs data access",
+            show(style(fig, title=f"Trade-off at {plotly_text(table['storage'].iloc[0])}: address translation vs data access",
                        x="page size", y="time per reference [ns]"), key="pg-decomp")
         with tab4:
             show_table(table)
@@ -279,7 +289,5 @@ if scn is not None and trace is not None:
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import amat_model
-
         how_sure(S, scn, amat_model(prof, pg.paging_inputs(**storage, **common), page_size=int(best["best_page_amat"])),
                  key="pg", content=trace.fingerprint())

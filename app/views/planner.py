@@ -1,46 +1,110 @@
-"""Planner / Target-workload finder: rank workloads by PCM benefit in each role (seed 000 §4.6)."""
+"""Planner: one verdict per PCM role for *my* workloads and devices, and the library ranking (seed 000 §4.6)."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
-from pydantic import Field
+from pydantic import Field, field_validator, model_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show
+from app.components.charts import ratio_axis, show, style
 from app.components.claims import claims_strip
+from app.components.devices import (
+    DeviceName,
+    all_devices,
+    custom_device_form,
+    device_csv_controls,
+)
+from app.components.devices import device_names as _device_names
+from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields
-from app.components.inputs import SciInt, int_input
+from app.components.inputs import SciInt, field_note, int_input
+from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
 from app.components.sweep_panel import sweep_panel
-from app.components.tables import table
+from app.components.tables import table, text_table
 from models import planner
+from models.devices import DeviceProfile
+from models.planner.plan import (
+    ROLES_PLAN,
+    plan,
+    role_metric,
+    workload_from_bytes,
+    workload_from_path,
+)
 from models.storage.filebench import bundled_personalities
 from models.traces import bundled_traces
-from reporting.planner_report import report_html, role_chart
+from reporting.planner_report import plan_report_html, report_html, role_chart
+
+#: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
+WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
+#: Largest number of devices compared side by side.
+MAX_DEVICES = 3
 
 
 def _trace_names() -> list[str]:
     return [t for t in bundled_traces() if not t.startswith("disksim:")]
 
 
+def _library() -> list[str]:
+    """Workloads the "My workload" section offers from the library: block traces, memory traces, Filebench."""
+    return [*_trace_names(), *bundled_traces("memory"), *bundled_personalities()]
+
+
 Personalities = some_of(bundled_personalities, what="personality")
 Traces = some_of(_trace_names, what="trace")
+Library = some_of(_library, what="library workload")
 
 
 class PlannerScenario(Scenario, UncertaintyFields):
     PREFIX = "plan"
+    LABELS = {"devices": "Devices to compare", "baseline": "Baseline", "library": "Library workloads",
+              "plan_uq": "Uncertainty bands (How sure?)"}
+    # "My workload": the uploads themselves cannot travel in a link; the library picks, devices and options do
+    library: Library = Field(default_factory=list)
+    devices: list[DeviceName] = Field(default_factory=lambda: ["pcm-samsung-20nm", "optane-dcpmm"])
+    baseline: str = "like-for-like"
+    plan_requests: SciInt = Field(20_000, ge=1000, le=1_000_000)
+    plan_uq: bool = False
+    # "Library ranking"
     personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"])
     traces: Traces = Field(default_factory=lambda: ["synthetic:mail", "synthetic:web-server", "mqsim:tpcc-small"])
-    threads: int = Field(50, ge=1, le=256)
+    threads: SciInt = Field(50, ge=1, le=256)
     n_requests: SciInt = Field(20_000, ge=1000, le=1_000_000)
     memory: bool = True
+    # typed as text (int_input): read 1e3
+    uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]")
+    uq_seed: SciInt = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]")
+
+    @field_validator("devices")
+    @classmethod
+    def _few_devices(cls, v: list[str]) -> list[str]:
+        if not 1 <= len(v) <= MAX_DEVICES:
+            raise ValueError(f"pick 1 to {MAX_DEVICES} devices (got {len(v)})")
+        return v
+
+    @model_validator(mode="after")
+    def _known_baseline(self) -> PlannerScenario:
+        valid = ["like-for-like", *_device_names()]
+        if self.baseline not in valid:
+            raise ValueError(f"baseline: unknown baseline {self.baseline!r}; valid: {', '.join(valid)}")
+        return self
 
 
 S = PlannerScenario
+# a device just saved with the form below joins the comparison (set before the widgets of this run)
+_pending = st.session_state.pop("plan.__adddev", None)
 init_state(S)
+if _pending and isinstance(st.session_state.get(S.key("devices")), list):
+    devs_now = [d for d in st.session_state[S.key("devices")] if d != _pending]
+    st.session_state[S.key("devices")] = [*devs_now[:MAX_DEVICES - 1], _pending]
 
 
+# ----------------------------------------------------------------------------- library ranking (cached)
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
 def _rank(personalities: tuple, traces: tuple, threads: int, n_requests: int, memory: bool, uq_samples: int = 0,
           uq_seed: int = 0):
@@ -63,38 +127,244 @@ def _report(personalities: tuple, traces: tuple, threads: int, n_requests: int, 
     return report_html(_rank(personalities, traces, threads, n_requests, memory, uq_samples, uq_seed))
 
 
-st.title("Target-workload finder")
+# ----------------------------------------------------------------------------- my workload (cached by content)
+@st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
+def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int):
+    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source)``; an upload's source is a
+    file named by its content hash) and ``devices`` (profiles as JSON: a custom device edited under the same
+    name is another key); ``baseline``: "like-for-like" or a profile as JSON."""
+    from models.planner.plan import PlanWorkload
+
+    devs = [DeviceProfile.model_validate_json(d) for d in devices]
+    base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
+    wls = [PlanWorkload(name=n, kind=k, source=s) for n, k, s in workloads]
+    with progress_bar("Evaluating your workloads in every role …") as report:
+        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests, progress=report)
+
+
+@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
+def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int) -> str:
+    return plan_report_html(_plan(workloads, devices, baseline, uq, seed, n_requests))
+
+
+@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
+def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int) -> bytes:
+    from reporting.pdf import plan_report_pdf
+
+    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests))
+
+
+def _ratio(v: float) -> str:
+    if not math.isfinite(v):
+        return "–"
+    return f"{v:,.0f}×" if v >= 100 else f"{v:.3g}×"
+
+
+def verdict_chart(df, role: str) -> go.Figure | None:
+    """One role of a plan: baseline / device [×] per workload · device as bars from the 1× line on a log
+    axis (right and green: the device wins; left and red: it loses), p5–p95 whiskers when sampled."""
+    sub = df[(df.role == role) & df.verdict.isin(["wins", "loses"])]
+    if not len(sub):
+        return None
+    vals = sub.value.to_numpy(float)
+    labels = [f"{w} · {d}" for w, d in zip(sub.workload, sub.device)]  # raw: show() escapes user names once
+    colours = [WIN_COLOUR if v == "wins" else LOSE_COLOUR for v in sub.verdict]
+    fig = go.Figure(go.Bar(
+        x=vals - 1.0, base=np.ones(len(vals)), y=labels, orientation="h", marker_color=colours, name="baseline / device",
+        text=[_ratio(v) for v in vals], textposition="outside", cliponaxis=False,
+        customdata=np.stack([vals, sub.baseline.astype(str)], axis=-1),
+        hovertemplate="%{y}: %{customdata[0]:.4g}× vs %{customdata[1]}<extra></extra>"))
+    p5, p95 = sub.p5.to_numpy(float), sub.p95.to_numpy(float)
+    band = np.isfinite(p5) & np.isfinite(p95)
+    if band.any():
+        fig.add_scatter(x=np.where(band, vals, np.nan), y=labels, mode="markers", name="p5–p95",
+                        marker=dict(color="rgba(0,0,0,0)", size=1),
+                        error_x=dict(type="data", symmetric=False, array=np.where(band, np.maximum(p95 - vals, 0), 0),
+                                     arrayminus=np.where(band, np.maximum(vals - p5, 0), 0), thickness=1.5, width=6,
+                                     color="#555"),
+                        hovertemplate="%{y}: p5–p95 band<extra></extra>")
+    metric = sub.metric.iloc[0]
+    style(fig, title=f"{role}: {metric}", x=f"{metric} [×, baseline / device; > 1×: the device wins]",
+          y="workload · device")
+    allv = np.concatenate([vals, p5[band], p95[band]])
+    ratio_axis(fig, "x", values=allv * 1.6, label="1× = baseline")  # room for the value labels
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_layout(showlegend=False, height=140 + 42 * len(sub), bargap=0.35)
+    return fig
+
+
+def _uploaded_workloads() -> list[tuple[str, str, str]]:
+    """The uploaded workloads with the names the user gave them. Under each name field: why that file is
+    left out (it cannot be read, or its name is another workload's)."""
+    ups = st.session_state.get("plan.uploads") or []
+    lib = st.session_state.get(S.key("library"))
+    taken = {str(n) for n in lib} if isinstance(lib, list) else set()  # a library pick is named by itself
+    out = []
+    for up in ups:
+        nkey = f"plan.wname.{up.file_id}"
+        default = up.name.rsplit(".", 2 if up.name.endswith((".gz", ".zst")) else 1)[0] or up.name
+        st.session_state.setdefault(nkey, default)
+        label = f"Name of {up.name}"
+        name = st.text_input(label, key=nkey, max_chars=120)
+        name = (name or "").strip() or default
+        try:
+            w = workload_from_bytes(up.getvalue(), up.name, name=name)
+        except (ValueError, OSError) as e:
+            st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+            continue
+        if w.name in taken:
+            st.error(f"**{md_escape(label)}**: " + md_escape(f"{w.name!r} is already the name of another workload; "
+                                                            "give this one another name -- left out until then", 400),
+                     icon=":material/error:")
+            continue
+        taken.add(w.name)
+        st.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
+        out.append((w.name, w.kind, w.source))
+    return out
+
+
+# ----------------------------------------------------------------------------- page
+st.title("Planner: does PCM pay off for my workload?")
 claims_strip("planner")
 st.markdown(
-    "Which workloads should PCM target? Every workload of the library is run through the project's models and "
-    "ranked within each role: **storage** (PCM-DAX vs page-cached HDD/SSD, Filebench model), **file cache** "
-    "(share of blocks for which a DRAM cache over PCM still pays), **write cache** (HALO PCM cache in front of an "
-    "HDD), **memory extension** (slowdown and lifetime). Seed 000 §4.6: PCM storage pays for *many syncs, "
-    "write-intensive, low locality, ~4 KB I/O*. Roles whose model or data is missing show as *pending*."
-)
+    "Bring your workloads and a shortlist of devices: every workload is run through the project's models in each "
+    "role PCM (or another SCM) can play -- **file-cache tier**, **storage** for file workloads, **paging device**, "
+    "**memory extension** behind DRAM, **write cache** in front of an HDD -- and gets one verdict per device: how "
+    "much it wins or loses against the baseline, how sure, and why. The **Library ranking** tab ranks the bundled "
+    "workloads instead (seed 000 §4.6: PCM storage pays for *many syncs, write-intensive, low locality, ~4 KB I/O*).")
 
-traces = _trace_names()
-c1, c2 = st.columns([1, 2])
-with c1:
-    st.multiselect("Filebench personalities", bundled_personalities(), key=S.key("personalities"))
-    st.session_state[S.key("traces")] = [t for t in st.session_state[S.key("traces")] if t in traces]
-    st.multiselect("Block traces", traces, key=S.key("traces"))
-    st.number_input("Threads (Filebench)", 1, 256, key=S.key("threads"))
-    int_input(S, "n_requests", "Requests per block trace")
-    st.checkbox("Memory roles", key=S.key("memory"))
-    st.number_input("Samples per workload (How sure?)", 16, 100_000, step=256, key=S.key("uq_samples"),
-                    help="Uncertain inputs sampled per row: p5/p95 of the value, the share of samples where PCM wins "
-                         "(p_win) and the input that moves the answer most (docs/uncertainty.md)")
-    st.number_input("Seed (How sure?)", 0, 2**31 - 1, key=S.key("uq_seed"))
+with st.expander("How sure? (uncertainty samples)", icon=":material/query_stats:"):
+    u1, u2 = st.columns(2)
+    int_input(S, "uq_samples", "Samples per workload (How sure?)", container=u1,
+              help="Uncertain inputs sampled per row: p5/p95 of the value, the share of samples where the device wins "
+                   "(p_win) and the input that moves the answer most (docs/uncertainty.md)")
+    int_input(S, "uq_seed", "Seed (How sure?)", container=u2)
+
+tab_mine, tab_lib = st.tabs(["My workload", "Library ranking"], key="plan.tab", on_change="rerun")
+
+if tab_mine.open:
+    with tab_mine:
+        w_col, d_col = st.columns(2, gap="large")
+        with w_col:
+            st.subheader("Workloads")
+            st.file_uploader(
+                "Upload workloads", accept_multiple_files=True, key="plan.uploads",
+                help="Block I/O traces (MSR, SPC, blkparse, MQSim, Alibaba, Tencent, ... CSV with or without its header "
+                     "line; plain, gzip or zstd), memory traces (valgrind lackey or the compact .npz format), Filebench "
+                     ".f files, fio job files or fio --output-format=json results. Name each one below.")
+            uploaded = _uploaded_workloads()
+            st.multiselect("Library workloads", _library(), key=S.key("library"),
+                           help="Bundled block traces, memory traces (lackey) and Filebench personalities")
+            field_note(S, "library")
+            int_input(S, "plan_requests", "Requests per block trace")
+        with d_col:
+            st.subheader("Devices")
+            names = _device_names()
+            st.session_state[S.key("devices")] = [d for d in st.session_state[S.key("devices")] if d in names]
+            st.multiselect("Devices to compare", names, key=S.key("devices"), max_selections=MAX_DEVICES,
+                           help="1 to 3 devices side by side: the catalogue and your custom devices")
+            field_note(S, "devices")
+            st.selectbox("Baseline", ["like-for-like", *names], key=S.key("baseline"),
+                         help="like-for-like: each role's own baseline (file cache: HDD, storage and paging: SATA SSD, "
+                              "memory extension: NAND Flash, write cache: no cache); or one device for every role")
+            field_note(S, "baseline")
+            st.checkbox("Uncertainty bands (How sure?)", key=S.key("plan_uq"),
+                        help="p5–p95 of each value, P(device wins) and the decisive input, from the samples set above")
+            with st.expander("Add a custom device", icon=":material/add_circle:"):
+                custom_device_form("plan.cdev", on_saved=lambda p: st.session_state.update({"plan.__adddev": p.name}))
+                device_csv_controls("plan.cdev")
+
+if tab_lib.open:
+    with tab_lib:
+        lib_in, lib_out = st.columns([1, 2])
+        with lib_in:
+            _traces = _trace_names()
+            st.multiselect("Filebench personalities", bundled_personalities(), key=S.key("personalities"))
+            field_note(S, "personalities")
+            st.session_state[S.key("traces")] = [t for t in st.session_state[S.key("traces")] if t in _traces]
+            st.multiselect("Block traces", _traces, key=S.key("traces"))
+            field_note(S, "traces")
+            int_input(S, "threads", "Threads (Filebench)")
+            int_input(S, "n_requests", "Requests per block trace")
+            st.checkbox("Memory roles", key=S.key("memory"))
 
 scn = scenario_controls(S, page="planner")
-if scn is not None:
-    with user_errors("Planner"):
+
+if scn is not None and tab_mine.open:
+    with tab_mine, user_errors("Planner"):
+        lib = [workload_from_path(n) for n in scn.library]
+        wls = [*uploaded, *((w.name, w.kind, w.source) for w in lib)]
+        names_seen = [w[0] for w in wls]
+        dup = sorted({n for n in names_seen if names_seen.count(n) > 1})
+        if dup:
+            raise ValueError(f"workload names must be distinct; rename: {', '.join(dup)}")
+        if not wls:
+            st.info("Upload a workload or pick one from the library to get the verdicts.", icon=":material/upload_file:")
+        else:
+            devs = all_devices()
+            base_key = scn.baseline if scn.baseline == "like-for-like" else devs[scn.baseline].model_dump_json()
+            key = (tuple(wls), tuple(devs[d].model_dump_json() for d in scn.devices), base_key,
+                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, scn.plan_requests)
+            res = _plan(*key)
+            df = res.to_frame()
+            st.subheader("Verdicts")
+            ok = df[df.verdict.isin(["wins", "loses"])]
+            st.caption(f"{(ok.verdict == 'wins').sum()} wins and {(ok.verdict == 'loses').sum()} losses over "
+                       f"{len(ok)} evaluated workload × role × device rows; value = baseline / device [×] (> 1×: the "
+                       "device wins). Each role below repeats its rows' reasons under its chart.")
+            shown = df[["workload", "role", "device", "verdict"]].copy()
+            # numbers as text: "" (not "None") where a role does not apply or needs data
+            cols = {"value": "value [×]", **({"p5": "p5 [×]", "p95": "p95 [×]", "p_win": "P(device wins) [-]"}
+                                             if res.uncertainty else {})}
+            for c, label in cols.items():
+                shown[label] = [f"{v:.4g}" if math.isfinite(v) else "" for v in df[c].astype(float)]
+            shown["reason"] = df.reason
+            shown["baseline"] = df.baseline
+            # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17)
+            text_table(shown, cell_styles={"verdict": {
+                "wins": f"color: {WIN_COLOUR}; font-weight: bold", "loses": f"color: {LOSE_COLOUR}; font-weight: bold",
+                "not applicable": "color: #808080", "needs data": "color: #b26a00"}})
+            keys = list(res.provenance_keys)
+            d1, d2, d3 = st.columns(3)
+            with d1:
+                download_csv(df, "pcm-plan.csv", label="Download verdicts (CSV)", key="dl-plan-mine", provenance=keys)
+            d2.download_button("Download HTML report", lambda: _plan_html(*key), file_name="pcm-plan.html",
+                               mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
+            d3.download_button("Download PDF report", lambda: _plan_pdf(*key), file_name="pcm-plan.pdf",
+                               mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")
+            for role in ROLES_PLAN:
+                sub = df[df.role == role]
+                if not len(sub):
+                    continue
+                st.subheader(role)
+                fig = verdict_chart(df, role)
+                if fig is not None:
+                    show(fig, key=f"plan-mine-{role}")
+                else:
+                    st.caption(f"{role_metric(role)}: no workload × device row could be evaluated (see below).")
+                lines = []
+                for r in sub.itertuples():
+                    who = f"**{md_escape(r.workload)} · {md_escape(r.device)}**"
+                    if r.verdict in ("wins", "loses"):
+                        col = "green" if r.verdict == "wins" else "red"
+                        band = (f" (p5–p95 {r.p5:.3g}–{r.p95:.3g}×, P(win) {r.p_win:.0%})"
+                                if math.isfinite(r.p5) and math.isfinite(r.p95) and math.isfinite(r.p_win) else "")
+                        lines.append(f"- {who}: :{col}[**{r.verdict}** {_ratio(r.value)}]{band} — "
+                                     f"{md_escape(r.reason, 600)}")
+                    elif r.verdict == "not applicable":
+                        lines.append(f"- {who}: :gray[**not applicable**] — {md_escape(r.reason.removeprefix('not applicable: '), 600)}")
+                    else:
+                        lines.append(f"- {who}: :orange[**needs data**] — {md_escape(r.reason.removeprefix('needs data: '), 600)}")
+                st.markdown("\n".join(lines))
+            assumption_note(keys)
+
+if scn is not None and tab_lib.open:
+    with tab_lib, user_errors("Planner"):
         with st.spinner("Evaluating the workload library..."):
             df = _rank(tuple(scn.personalities), tuple(scn.traces), scn.threads, scn.n_requests, scn.memory,
                        scn.uq_samples, scn.uq_seed)
-        with c2:
-            table(df)
+        with lib_out:
+            table(df, key="plan-ranking")
             keys = planner.provenance_keys([r for r in planner.ROLES if (df.role == r).any()])
             assumption_note(keys)
             download_csv(df, "pcm-target-workloads.csv", label="Download ranking (CSV)", key="dl-plan",
@@ -114,7 +384,7 @@ if scn is not None:
                 show(charts[role], key=f"plan-{role}")
                 st.caption(planner.role_summary(sub))
             for r in sub[sub.status != "ok"].itertuples():
-                st.info(f"{r.workload}: {r.reason}", icon=":material/hourglass_empty:")
+                st.info(f"{md_escape(r.workload)}: {md_escape(r.reason, 400)}", icon=":material/hourglass_empty:")
             assumption_note(planner.ROLE_PROVENANCE[role])
             download_csv(sub, f"pcm-{role}.csv", key=f"dl-plan-{role}", provenance=planner.ROLE_PROVENANCE[role])
 

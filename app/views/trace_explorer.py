@@ -1,4 +1,4 @@
-"""Storage / Trace explorer: statistics, histograms, LBN map and LRU miss-ratio curve of a trace."""
+"""Storage / Trace explorer: statistics, histograms, LBN map and miss-ratio curve of a trace (any policy)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,18 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.bands import add_x_band
+from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
+from app.components.devices import DeviceName, all_devices, device_picker
+from app.components.errors import md_escape
+from app.components.how_sure import UncertaintyFields, analysis, how_sure
+from app.components.inputs import SciInt, int_input
 from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
 from app.components.tables import table as show_table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
-from models.sim.shards import shards_mrc
-from models.sim.stack_distance import hit_ratio_curve
+from models.sim.mrc import check_method, policy_mrc
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace
 from models.traces.stats import statistic_table, trace_stats
@@ -26,12 +30,14 @@ from models.traces.stats import statistic_table, trace_stats
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 
 
-class TraceExplorerScenario(TraceChoice):
+class TraceExplorerScenario(TraceChoice, UncertaintyFields):
     PREFIX = "tx"
     block_size_bytes: BlockSize = 4096
-    mrc_method: Literal["exact", "shards"] = "exact"
+    mrc_policy: Literal["lru", "fifo", "clock", "ac"] = "lru"
+    mrc_method: Literal["exact", "shards", "minisim"] = "exact"
     shards_rate: float = Field(0.01, ge=0.0001, le=1)
-    scatter_points: int = Field(5000, ge=100, le=50_000)
+    scatter_points: SciInt = Field(5000, ge=100, le=50_000)
+    cache_over: DeviceName = "optane-dcpmm"
 
 
 S = TraceExplorerScenario
@@ -42,22 +48,42 @@ st.markdown(
     "Pick a bundled trace, a synthetic workload (seed 003 Table II presets, web server / proxy) or upload your own "
     "(MQSim/DiskSim, DiskSim validation, UMass SPC, MSR Cambridge, blkparse, generic CSV; plain, gzip or zstd). "
     "The page shows the trace's statistics, request sizes, reuse counts, where it accesses the device over time, "
-    "and its exact LRU miss-ratio curve."
+    "and its miss-ratio curve (LRU, FIFO, CLOCK or AC; exact or sampled)."
 )
 
 trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
     block_size_select(S.key("block_size_bytes"),
                       help="Requests are split into the blocks of this size they touch (cache granularity).")
-    st.radio("Miss-ratio curve", ["exact", "shards"], key=S.key("mrc_method"), horizontal=True,
-             format_func={"exact": "exact (Mattson stack distances)", "shards": "SHARDS sampled"}.get)
-    if st.session_state[S.key("mrc_method")] == "shards":
-        st.number_input("SHARDS sampling rate [-]", min_value=0.0001, max_value=1.0, step=0.01, format="%.4f",
+    st.selectbox("Miss-ratio curve: cache policy", ["lru", "fifo", "clock", "ac"], key=S.key("mrc_policy"),
+                 format_func={"lru": "LRU", "fifo": "FIFO", "clock": "CLOCK",
+                              "ac": "AC (admission-controlled LRU)"}.get)
+    st.radio("Miss-ratio curve", ["exact", "shards", "minisim"], key=S.key("mrc_method"), horizontal=True,
+             format_func={"exact": "exact", "shards": "SHARDS sampled (LRU)", "minisim": "MiniSim sampled"}.get,
+             help="exact: one Mattson stack-distance pass (LRU) or one simulation per size (others); SHARDS: "
+                  "sampled stack distances, LRU only; MiniSim: miniature caches on a spatial sample, any policy.")
+    if st.session_state[S.key("mrc_method")] != "exact":
+        st.number_input("Sampling rate [-]", min_value=0.0001, max_value=1.0, step=0.01, format="%.4f",
                         key=S.key("shards_rate"))
-    st.number_input("Points in the LBN scatter", min_value=100, max_value=50_000, step=1000,
-                    key=S.key("scatter_points"))
+    int_input(S, "scatter_points", "Points in the LBN scatter")
+    device_picker("Storage under a DRAM file cache (break-even, How sure?)", key=S.key("cache_over"),
+                  help="The break-even rule n* = (Tm − t)/(T − t) on this device: blocks accessed no more than n* "
+                       "times gain nothing from a DRAM cache over it.")
 
 scn = scenario_controls(S, page="trace-explorer")
+
+
+def _share_model(trace, scn):
+    """Builder of the break-even share model on ``scn.cache_over`` (the reuse histogram counted on a miss)."""
+    from models.uncertainty.adapters import file_cache_share_model
+
+    dev = all_devices()[scn.cache_over]
+    return lambda: file_cache_share_model(split_blocks(trace, scn.block_size_bytes).block, dev,
+                                          block_size_bytes=scn.block_size_bytes)
+
+
+def _share_content(trace, scn):
+    return (trace.fingerprint(), all_devices()[scn.cache_over].model_dump_json())
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -67,14 +93,15 @@ def _stats(_trace: BlockTrace, fingerprint: str, block_size: int):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rate: float) -> pd.DataFrame:
+def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rate: float,
+         policy: str = "lru") -> pd.DataFrame:
     acc = split_blocks(_trace, block_size)
     m = acc.n_unique
-    sizes = np.unique(np.round(np.geomspace(1, max(m, 1), 200)).astype(np.int64))
-    if method == "shards":
-        c = shards_mrc(acc.block, rate=rate, sizes=sizes, seed=0)
-    else:
-        c = hit_ratio_curve(acc.block, sizes=sizes)
+    # LRU gives every size in one pass; the other policies cost one simulation per size
+    points = 200 if policy == "lru" and method != "minisim" else 40
+    sizes = np.unique(np.round(np.geomspace(1, max(m, 1), points)).astype(np.int64))
+    c = policy_mrc(acc.block, policy=policy, method=method, rate=1.0 if method == "exact" else rate, sizes=sizes,
+                   seed=0)
     df = c.to_frame()
     df.insert(1, "cache_bytes", df["cache_blocks"] * block_size)
     df.insert(2, "cache_fraction_of_footprint", df["cache_blocks"] / max(m, 1))
@@ -106,11 +133,23 @@ if scn is not None and trace is not None:
         with h1:
             sz = sizes[sizes["requests"] > 0]
             labels = [f"{int(a) // 1024} KiB" if a >= 1024 else f"{int(a)} B" for a in sz["size_from_bytes"]]
-            fig = go.Figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
+            fig = figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
             show(style(fig, title="Request sizes", x="request size ≥ [bytes]", y="requests [-]"), key="tx-sizes")
             download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes", provenance=keys, values=values)
         with h2:
-            fig = go.Figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
+            fig = figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
+            with user_errors("How sure? band"):  # n* on the chosen device and its p5-p95 (the panel's analysis)
+                from models.uncertainty.adapters import breakeven_model
+
+                res = analysis(S, scn, breakeven_model(device=all_devices()[scn.cache_over],
+                                                       block_size_bytes=bs), key="tx-nstar")
+                nb = reuse["blocks"][reuse["blocks"] > 0]
+                x_max = float(reuse["accesses"].max())
+                if np.isfinite(res.point) and 1.0 <= res.point <= x_max:
+                    ref_line(fig, x=res.point, dash="dash", text=f"n* = {res.point:.3g}")
+                if len(nb):
+                    add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(nb.min()), y1=float(nb.max()),
+                               clip=(0.5, x_max + 0.5))  # the bars' extent
             show(style(fig, title=f"Reuse counts ({bs} B blocks)", x="accesses per block [-]", y="blocks [-]",
                        logy=True), key="tx-reuse")
             download_csv(reuse, "trace-reuse-counts.csv", key="dl-tx-reuse", provenance=keys, values=values)
@@ -122,7 +161,7 @@ if scn is not None and trace is not None:
         pts = pd.DataFrame({"time_s": trace.time_ns[idx] / 1e9, "offset_gib": trace.offset_bytes[idx] / 2**30,
                             "size_bytes": trace.size_bytes[idx], "device": trace.device[idx],
                             "op": np.where(trace.is_write[idx], "write", "read")})
-        fig = go.Figure()
+        fig = figure()
         for op, color in (("read", "#1f77b4"), ("write", "#d62728")):
             p = pts[pts["op"] == op]
             fig.add_scatter(x=p["time_s"], y=p["offset_gib"], mode="markers", name=op,
@@ -132,15 +171,26 @@ if scn is not None and trace is not None:
                    y="offset [GiB]"), key="tx-lbn")
         download_csv(pts, "trace-offset-sample.csv", key="dl-tx-lbn", provenance=keys, values=values)
 
-        st.subheader("LRU miss-ratio curve")
+        st.subheader("Miss-ratio curve")
         with st.spinner("Computing the miss-ratio curve …"):
-            mrc = _mrc(trace, tok, bs, scn.mrc_method, scn.shards_rate)
-        fig = go.Figure()
+            check_method(scn.mrc_policy, scn.mrc_method)  # names the supported pairs
+            mrc = _mrc(trace, tok, bs, scn.mrc_method, scn.shards_rate, scn.mrc_policy)
+        pol = scn.mrc_policy.upper()
+        fig = figure()
         fig.add_scatter(x=mrc["cache_bytes"] / 2**20, y=mrc["miss_ratio"], name="miss ratio (block accesses)",
-                        line_shape="hv")
-        show(style(fig, x="LRU cache size [MiB]", y="miss ratio [-]", logx=True), key="tx-mrc")
-        how = "exact (one Mattson stack-distance pass)" if scn.mrc_method == "exact" else \
-            f"SHARDS estimate at sampling rate {scn.shards_rate:g}"
+                        line_shape="hv" if scn.mrc_policy == "lru" and scn.mrc_method != "minisim" else "linear")
+        show(style(fig, x=f"{pol} cache size [MiB]", y="miss ratio [-]", logx=True), key="tx-mrc")
+        how = {"exact": "exact (one Mattson stack-distance pass)" if scn.mrc_policy == "lru" else
+               "exact (one full simulation per size)",
+               "shards": f"SHARDS estimate at sampling rate {scn.shards_rate:g}",
+               "minisim": f"MiniSim estimate at sampling rate {scn.shards_rate:g}"}[scn.mrc_method]
         st.caption(f"Per {bs}-byte block access, {how}; footprint {footprint:,} blocks. Cold misses make the "
                    "curve flatten at 1 − (reuses / accesses) once the cache holds the whole footprint.")
         download_csv(mrc, "trace-mrc.csv", key="dl-tx-mrc", provenance=keys, values=values)
+
+if scn is not None and trace is not None:
+    with user_errors("How sure?"):
+        st.caption(f"Break-even rule on {md_escape(scn.cache_over)}: the share of the footprint's blocks accessed no "
+                   "more than n* times, which a DRAM cache over that storage cannot help (the reuse counts are "
+                   "counted once; n* varies with the timings).")
+        how_sure(S, scn, _share_model(trace, scn), key="tx", content=_share_content(trace, scn))

@@ -6,11 +6,10 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.charts import figure, show, style
 from app.components.claims import STATUS_BADGE, STATUS_HEX, badge, load_ledger, status_style
 from app.components.progress import progress_bar
 from app.components.scenario import init_state, one_of, some_of
@@ -84,7 +83,7 @@ if scn is not None:
         shown = counts.rename(index=lambda s: seed_label(s) if s in REFERENCES else s)
         show_table(shown, hide_index=False, key="val-counts")
         download_csv(counts.reset_index(), "validation-counts.csv", key="dl-val-counts")
-        fig = go.Figure()
+        fig = figure()
         per_seed = counts.drop(index="all")
         for status in [c for c in counts.columns if c != "total"]:
             fig.add_bar(x=[seed_label(s) for s in per_seed.index], y=per_seed[status], name=status,
@@ -141,7 +140,7 @@ if scn is not None:
             hidden = d.drop(pos.index) if log else d.iloc[:0]
             d = pos if log else d
             span = [plo / 1.5, hi * 1.5] if log else [lo - 0.05 * (hi - lo or 1.0), hi + 0.05 * (hi - lo or 1.0)]
-            fig = go.Figure()
+            fig = figure()
             fig.add_scatter(x=span, y=span, mode="lines", name="ours = paper", line=dict(dash="dash", color="#777"),
                             hoverinfo="skip")
             for status in [s for s in STATUS_BADGE if s in set(d["status"])]:

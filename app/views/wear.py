@@ -12,12 +12,13 @@ from plotly.subplots import make_subplots
 from pydantic import Field, field_validator
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.bands import add_error_bars, point_bands
+from app.components.charts import figure, figure_from, show, style
 from app.components.claims import claims_strip
 from app.components.devices import device_field, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, int_input
+from app.components.inputs import SciInt, field_note, int_input
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
@@ -26,6 +27,7 @@ from models.endurance import lifetime as lt
 from models.endurance import wear
 from models.provenance import param_names
 from models.traces.core import BlockTrace
+from models.uncertainty.adapters import wear_lifetime_model
 
 EnduranceDevice = device_field(endurance=True)
 LABEL = {"none": "none (static)", "sg": "SG (start-gap)", "rr": "RR (round-robin)", "sfc": "SFC (Hilbert cubes)"}
@@ -71,6 +73,7 @@ st.markdown(
 trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
     st.multiselect("Schemes", list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
+    field_note(S, "schemes")
     int_input(S, "gap_interval_writes", "ψ: writes to a region between gap moves [writes]",
               help=param_help("wear.gap_interval_writes", "Seed 003 does not give its value."))
     st.radio("Trace address → stripe", ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
@@ -145,7 +148,7 @@ if scn is not None and trace is not None:
                    "every line through its region (SFC cubes then spread writes evenly over all banks).")
 
         st.subheader("Life rate per scheme (Figure 9 analogue)")
-        fig = go.Figure()
+        fig = figure()
         x = [LABEL[s] for s in df["scheme"]]
         fig.add_bar(x=x, y=df["life_rate"], name="one pass", text=df["life_rate"].round(3), textposition="outside")
         fig.add_bar(x=x, y=df["life_rate_long_run"], name="long run (steady state; SFC = 1 by construction)",
@@ -172,8 +175,15 @@ if scn is not None and trace is not None:
             f"{rate / 1e6:,.3g} MB/s (closed form of `models.endurance.lifetime`, wear efficiency = the life rate "
             "**simulated on this trace**, one pass). The long-run life rate is not turned into a lifetime: for SFC it "
             "is 1 by construction on any stationary stream.")
-        fig = go.Figure()
+        fig = figure()
         fig.add_bar(x=x, y=df["lifetime_years"], name="life rate simulated on the trace")
+        if np.isfinite(rate):
+            with user_errors("How sure? band"):  # each scheme's lifetime, endurance (and a typed rate) sampled
+                b = point_bands(S, scn, {r.scheme: (lambda r=r: wear_lifetime_model(
+                    cfg, scheme=str(r.scheme), life_rate=float(r.life_rate), movement_overhead=float(r.movement_overhead),
+                    device=dev, write_rate_bytes_per_s=rate, rate_typed=scn.write_rate_MBps > 0))
+                    for r in df.itertuples()}, key="wl-life", content=trace.fingerprint())
+                add_error_bars(fig, [LABEL[s] for s in b.x], b.p5, b.p50, b.p95, n=scn.uq_samples)
         show(style(fig, x="wear-leveling scheme", y="lifetime [years]", logy=bool((df["lifetime_years"] > 0).all())),
              key="wl-life")
 
@@ -184,7 +194,7 @@ if scn is not None and trace is not None:
         schemes = list(df["scheme"])
         ncols = min(2, len(schemes))
         nrows = -(-len(schemes) // ncols)
-        hm = make_subplots(rows=nrows, cols=ncols, subplot_titles=[LABEL[s] for s in schemes],
+        hm = figure_from(make_subplots, rows=nrows, cols=ncols, subplot_titles=[LABEL[s] for s in schemes],
                            horizontal_spacing=0.08, vertical_spacing=0.15)
         zmax = max(float(heat[s][k].max()) for s in schemes)
         rows = []
@@ -207,8 +217,6 @@ if scn is not None and trace is not None:
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import wear_lifetime_model
-
         row = df.set_index("scheme").loc["sfc" if "sfc" in set(df["scheme"]) else df["scheme"].iloc[0]]
         how_sure(S, scn, wear_lifetime_model(cfg, scheme=str(row.name), life_rate=float(row.life_rate),
                                              movement_overhead=float(row.movement_overhead), device=dev,

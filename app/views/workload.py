@@ -8,9 +8,11 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.bands import add_error_bars, point_bands
+from app.components.charts import figure_from, show, style
 from app.components.claims import claims_strip
-from app.components.inputs import SciInt, int_input
+from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import SciInt, field_note, int_input
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of, some_of
 from app.components.tables import table
@@ -22,14 +24,16 @@ from models.storage.filebench import bundled_personalities
 CONFIGS = wf.config_names()
 IOSIZES = [64 << i for i in range(19)]  # 64 B .. 16 MiB
 Personality = one_of(bundled_personalities, what="personality")
-Configs = some_of(CONFIGS, what="configuration")
+Configs = some_of(CONFIGS, what="configuration", min_count=1)
 IoSize = one_of(IOSIZES, what="I/O size [bytes]", base=int)
 #: Page cache [GiB]: StorageConfig.page_cache_bytes' range.
 PAGE_CACHE_GIB = field_range(wf.StorageConfig, "page_cache_bytes", unit=1 << 30)
 
 
-class WorkloadScenario(Scenario):
+class WorkloadScenario(Scenario, UncertaintyFields):
     PREFIX = "wl"
+    # each sample re-runs the mean-value model of both configurations (~40 ms): fewer samples by default
+    uq_band: bool = Field(True, description="draw the p5-p95 band on the throughput chart (re-runs the model)")
     personality: Personality = "varmail"
     table1: bool = True
     configs: Configs = Field(default_factory=lambda: list(wf.HEADLINE_CONFIGS))
@@ -75,6 +79,15 @@ def _sweep(kind: str, personality: str, table1: bool, iosize: int, files_scale: 
     return wf.sweep_files(w, cfgs, threads=threads, zipf_alpha=zipf)
 
 
+def _compared(results, configs) -> tuple[str, str | None]:
+    """The configurations the How sure? panel compares: the fastest PCM one and the fastest other one
+    (None when the choice has no PCM or no other configuration: then the first one alone)."""
+    ops = {r.config: r.ops_per_s for r in results}
+    pcm = [c for c in configs if "pcm" in c or "optane" in c]
+    other = [c for c in configs if c not in pcm]
+    return (max(pcm, key=ops.get) if pcm else configs[0]), (max(other, key=ops.get) if pcm and other else None)
+
+
 st.title("Filebench workloads: PCM-DAX vs page-cached storage")
 claims_strip("workloads")
 st.markdown(
@@ -97,12 +110,16 @@ with c1:
     st.checkbox("Apply the paper's Table 1 configuration", key=S.key("table1"),
                 help="100K files (50K for varmail), 128/64/32/16 KB files, 1 MB reads, 16 KB appends, 50 threads")
     st.multiselect("Configurations", CONFIGS, key=S.key("configs"))
+    field_note(S, "configs")
     int_input(S, "threads", "Threads")
     st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
     st.number_input("Files scale (0.1 = 10x fewer files)", 0.001, 100.0, key=S.key("files_scale"))
     st.number_input("Page cache [GiB]", PAGE_CACHE_GIB[0], PAGE_CACHE_GIB[1], key=S.key("page_cache_gib"),
                     help=param_help("workload.page_cache_bytes", "Guest page cache."))
     st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
+    st.checkbox("p5–p95 band on the throughput chart (How sure?)", key=S.key("uq_band"),
+                help="Each configuration's uncertain inputs sampled (the How sure? panel's samples and seed): each "
+                     "sample re-runs the mean-value model (vectorised: ~0.4 s per 1,000 samples and configuration).")
 
 scn = scenario_controls(S, page="workloads")
 if scn is not None:
@@ -127,7 +144,14 @@ if scn is not None:
             summary = results_frame(results)[["config", "ops_per_s", "latency_ms", "hit_ratio"]].assign(
                 writeback_share=[float(r.curve["writeback_share"].iloc[-1]) for r in results],
                 writeback_share_log=[float(r.curve["writeback_share_log"].iloc[-1]) for r in results])
-            fig = px.bar(summary, x="config", y="ops_per_s", log_y=True, text_auto=".3s")
+            fig = figure_from(px.bar, summary, x="config", y="ops_per_s", log_y=True, text_auto=".3s")
+            if scn.uq_band and scn.zipf_alpha == 0:
+                with user_errors("How sure? band"):  # every configuration, its inputs sampled (re-run per sample)
+                    from models.uncertainty.adapters import workload_model
+
+                    b = point_bands(S, scn, {c.name: (lambda c=c: workload_model(w, c, threads=scn.threads))
+                                             for c in cfgs}, key="wl-thr")
+                    add_error_bars(fig, list(b.x), b.p5, b.p50, b.p95, n=scn.uq_samples)
             show(style(fig, title=f"Throughput at {scn.threads} threads (Fig. 2)", x="configuration",
                        y="throughput [ops/s]"), key="wl-thr")
             table(summary, labels={"config": "configuration", "ops_per_s": "throughput [ops/s]",
@@ -140,7 +164,7 @@ if scn is not None:
         st.subheader("Per-flowop latency breakdown (Fig. 3)")
         br = pd.concat([r.breakdown.assign(config=r.config) for r in results], ignore_index=True)
         # grouped on a log axis: the HDD's flowops are 100-1000x the others', which a linear stack hides
-        fig = px.bar(br, x="config", y="latency_ms", color="flowop", barmode="group",
+        fig = figure_from(px.bar, br, x="config", y="latency_ms", color="flowop", barmode="group",
                      hover_data=["kind", "cpu_ms", "device_ms", "host_ms"])
         show(style(fig, x="configuration", y="latency per flowop and loop [ms]", logy=True), key="wl-br")
         download_csv(br, "workload-breakdown.csv", key="dl-wl-br", provenance=keys, values=values)
@@ -153,20 +177,36 @@ if scn is not None:
         if t1.open:
             with t1:
                 th = _sweep("threads", *sweep_args)
-                fig = px.line(th, x="threads", y="latency_ms", color="config", log_y=True, markers=True)
+                fig = figure_from(px.line, th, x="threads", y="latency_ms", color="config", log_y=True, markers=True)
                 show(style(fig, x="threads [-]", y="mean latency per op [ms]"), key="wl-th")
                 download_csv(th, "workload-threads.csv", key="dl-wl-th", provenance=keys, values=values)
         if t2.open:
             with t2:
                 io = _sweep("iosize", *sweep_args)
-                fig = px.line(io, x="iosize_bytes", y="ops_per_s", color="config", log_x=True, log_y=True, markers=True)
+                fig = figure_from(px.line, io, x="iosize_bytes", y="ops_per_s", color="config", log_x=True, log_y=True, markers=True)
                 show(style(fig, x="I/O size [bytes]", y="throughput [ops/s]"), key="wl-io")
                 download_csv(io, "workload-iosize.csv", key="dl-wl-io", provenance=keys, values=values)
         if t3.open:
             with t3:
                 fl = _sweep("files", *sweep_args)
-                fig = px.bar(fl, x="config", y="ops_per_s", color=fl.files_scale.astype(str), barmode="group", log_y=True)
+                fig = figure_from(px.bar, fl, x="config", y="ops_per_s", color=fl.files_scale.astype(str), barmode="group", log_y=True)
+                fig.update_layout(legend_title_text="file count [× default]")
                 show(style(fig, x="configuration", y="throughput [ops/s]"), key="wl-files")
                 download_csv(fl, "workload-files.csv", key="dl-wl-files", provenance=keys, values=values)
         st.caption("Model limits: no dirty-page write-back timing (dirty_expire, throttling) in the guest or the "
                    "host, no guest/host page-cache interaction beyond the hit ratio; see docs/models/workload.md.")
+
+if scn is not None and scn.configs:
+    with user_errors("How sure?"):
+        from models.uncertainty.adapters import workload_model
+
+        best_pcm, best_other = _compared(results, scn.configs)
+        st.caption(f"Throughput of {best_pcm}" + (f" over the best non-PCM configuration chosen, {best_other}"
+                                                   if best_other else "") +
+                   f", {scn.threads} threads. Each sample re-runs the mean-value model (no simulation to reuse), "
+                   "vectorised over the samples.")
+        by_name = dict(zip(scn.configs, cfgs, strict=True))
+        how_sure(S, scn, (lambda: workload_model(w, by_name[best_pcm], threads=scn.threads,
+                                                 ref=by_name[best_other] if best_other else None))
+                 if scn.zipf_alpha == 0 else None, key="wl",
+                 why_not="the uncertainty adapter evaluates Filebench's uniform file choice (locality 0)")

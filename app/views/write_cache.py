@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.bands import add_error_bars, point_bands, writecache_time_models
+from app.components.charts import figure, show, style
 from app.components.claims import claims_strip
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
@@ -20,6 +20,7 @@ from app.components.inputs import (
     hdd_keys,
     hdd_profiles,
     number_text,
+    text_list_input,
 )
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, param_help, trace_keys
@@ -93,7 +94,7 @@ with settings:
              help="The paper sweeps 256 MB-6 GB on an 18 GB dataset (Fin1); 'scaled' keeps those ratios "
                   "relative to the trace's footprint.")
     if st.session_state[S.key("size_mode")] == "manual":
-        st.text_input("Cache sizes [MB]", key=S.key("sizes_mb"))
+        text_list_input(S, "sizes_mb", "Cache sizes [MB]")
     st.slider("Figure 5 cache size (index in the sweep)", 0, len(wc.PAPER_CACHE_MB) - 1, key=S.key("exec_size_index"),
               help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
     st.radio("LRU baseline", ["sector", "block"], key=S.key("lru_granularity"), horizontal=True,
@@ -140,11 +141,21 @@ if scn is not None and trace is not None:
         m3.metric("LBN distance LRU / HALO", f"{at['lru'].mean_lbn_distance / max(at['halo'].mean_lbn_distance, 1e-9):.2f}×")
         m4.metric("DRAM metadata HALO", f"{at['halo'].dram_bytes / 2**20:,.2f} MiB")
 
-        fig = go.Figure()
+        fig = figure()
         for pol in POLICIES:
             fig.add_bar(x=[pol], y=[at[pol].exec_time_s], name=pol)
         paper_sizes = scn.size_mode == "paper"
         at_size = f"{labels[idx]}" + (f" (simulated {sizes[idx]:.3g} MB)" if paper_sizes else "")
+        if str(scn.drive).startswith("hdd-"):
+            with user_errors("How sure? band"):  # the HDD's seek, rpm and bandwidth sampled; streams simulated once
+                b = point_bands(S, scn, writecache_time_models(req, cache_mb=sizes[idx], drive=scn.drive,
+                                                               params=wc.HaloParams(th_bcounts=scn.th_bcounts,
+                                                                                    threshold=scn.threshold),
+                                                               lru_granularity=scn.lru_granularity),
+                                key="wc-fig5", content=(trace.fingerprint(), float(sizes[idx])))
+                b = b.set_index("x").loc[list(POLICIES)]
+                add_error_bars(fig, list(POLICIES), b.p5, b.p50, b.p95, n=scn.uq_samples)
+                fig.update_layout(barmode="overlay")  # one bar per policy: the whiskers sit on its centre
         show(style(fig, title=f"Figure 5: execution time at {at_size}", x="policy", y="execution time [s]"),
              key="wc-fig5")
         # x: the sizes actually simulated; in paper mode each tick also names the paper's size it stands for
@@ -153,7 +164,7 @@ if scn is not None and trace is not None:
         names = {"none": "no cache", "lru": f"LRU ({scn.lru_granularity})", "halo": "HALO"}
 
         def sweep_fig(col: str, title: str, ylab: str, key: str, logy: bool = False) -> None:
-            fig = go.Figure()
+            fig = figure()
             for pol in POLICIES:  # no cache: the same run at every size
                 fig.add_scatter(x=list(sizes), y=[getattr(sweep.at(pol, c), col) for c in sizes], name=names[pol],
                                 mode="lines+markers", line_dash="dot" if pol == "none" else None)

@@ -12,8 +12,12 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import show, style
+from app.components.bands import add_error_bars, point_bands
+from app.components.charts import figure, show, style
 from app.components.claims import claims_strip
+from app.components.errors import show_error
+from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import SciInt, int_input
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
@@ -39,17 +43,17 @@ CAPACITY_GB = field_range(lt.LifetimeInputs, "capacity_bytes", unit=1e9)
 ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
 
 
-class WriteReductionScenario(Scenario):
+class WriteReductionScenario(Scenario, UncertaintyFields):
     PREFIX = "wr"
     source: Literal["bundled", "apps", "synthetic", "upload"] = "apps"
-    n_pages: int = Field(1000, ge=10, le=20_000)
+    n_pages: SciInt = Field(1000, ge=10, le=20_000)
     dirty_fraction: float = Field(0.5, ge=0, le=1)
     zero_fraction: float = Field(0.4, ge=0, le=1)
     frequent_fraction: float = Field(0.3, ge=0, le=1)
     changed_word_fraction: float = Field(0.1, ge=0, le=1)
     no_pin_old: Literal["random", "other-page"] = "random"
     metadata_in_nvm: bool = False
-    seed: int = Field(0, ge=0, le=2**31 - 1)
+    seed: SciInt = Field(0, ge=0, le=2**31 - 1)
     baseline_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
                                             default=round(lt.measured_write_rate("lulesh") / 1e6, 1))
     capacity_gb: float = model_field(lt.LifetimeInputs, "capacity_bytes", unit=1e9,
@@ -101,6 +105,20 @@ def _table(source, upload_bytes, n_pages, dirty, zero, freq, changed, no_pin_old
     return t, len(pages), float(pages.dirty.mean()), pages.meta
 
 
+def _life_model(scn: WriteReductionScenario, rate_bytes_per_s: float):
+    """Lifetime [years] of the extension written at ``rate_bytes_per_s`` (a scheme's share of the baseline
+    rate: its cells per page counted on the pages, held): the rate as typed (+-20 %), the catalogue
+    endurance by its provenance (a typed one +-20 %), the wear efficiency by its registry range."""
+    from models.uncertainty import device_input
+    from models.uncertainty.adapters import lifetime_model
+
+    pcm = get_device("pcm-memext")
+    e_in = (device_input(pcm, "endurance_writes_per_cell", label="pcm-memext endurance")
+            if scn.endurance == pcm.endurance_writes_per_cell else None)
+    return lifetime_model(capacity_bytes=scn.capacity_gb * 1e9, endurance_writes_per_cell=scn.endurance,
+                          write_rate_bytes_per_s=rate_bytes_per_s, endurance_input=e_in)
+
+
 S = WriteReductionScenario
 init_state(S)
 st.title("Write reduction in memory extensions")
@@ -122,7 +140,7 @@ with c1:
                           "synthetic": "Synthetic", "upload": "Upload .npz"}.get)
     src = st.session_state[S.key("source")]
     if src == "synthetic":
-        st.number_input("Pages [-]", min_value=10, max_value=20_000, step=100, key=S.key("n_pages"))
+        int_input(S, "n_pages", "Pages [-]")
         st.slider("Dirty pages [-]", 0.0, 1.0, step=0.05, key=S.key("dirty_fraction"))
         st.slider("Zero words [-]", 0.0, 1.0, step=0.05, key=S.key("zero_fraction"))
         st.slider("Frequent-value words [-]", 0.0, 1.0, step=0.05, key=S.key("frequent_fraction"))
@@ -130,11 +148,18 @@ with c1:
     elif src == "upload":
         upload = st.file_uploader("Page pairs (.npz from data/pages/snapshot_pages.py)", type=["npz"],
                                   key=S.key("upload"))
+        if upload is not None:  # a file that cannot be read says why right here, under the upload
+            try:
+                _read_npz(upload.getvalue())
+            except Exception as exc:  # noqa: BLE001 - shown as a message; the other inputs stay
+                show_error(ValueError(str(exc).removeprefix("upload: ")) if isinstance(exc, ValueError) else exc,
+                           "Page pairs (.npz)")
+                upload = None
     st.radio("Old content without PIN", ["random", "other-page"], key=S.key("no_pin_old"), horizontal=True,
              format_func={"random": "random bits (paper)", "other-page": "another real page"}.get)
     st.checkbox("MFWR metadata (bitmap, words) written to NVM", key=S.key("metadata_in_nvm"),
                 help="Off: kept in the page's struct page, as the paper allows.")
-    st.number_input("Seed", min_value=0, max_value=2**31 - 1, key=S.key("seed"))
+    int_input(S, "seed", "Seed")
     st.markdown("**Lifetime (Figure 9)**")
     st.number_input("Baseline cell write rate [MB/s]", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1], format="%.4g",
                     key=S.key("baseline_rate_MBps"),
@@ -168,7 +193,7 @@ if scn is not None:
             m3.metric("Paper's ordering (Fig. 8)", "holds" if not bad else "violated")
             if bad:
                 st.warning("Ordering violated: " + "; ".join(bad))
-            fig = go.Figure()
+            fig = figure()
             for wname, g in tab.groupby("workload", sort=False):
                 fig.add_bar(x=[LABEL[s] for s in g.scheme], y=g.bytes_written_per_page, name=wname)
             fig.update_layout(barmode="group")
@@ -194,8 +219,13 @@ if scn is not None:
         st.subheader("Lifetime per scheme (Figure 9)")
         life = wr.lifetime_by_scheme(allrows, scn.baseline_rate_MBps * 1e6, capacity_bytes=scn.capacity_gb * 1e9,
                                      endurance_writes_per_cell=scn.endurance)
-        fig = go.Figure(go.Bar(x=[LABEL[s] for s in life.scheme],
+        fig = figure(go.Bar(x=[LABEL[s] for s in life.scheme],
                                y=life.lifetime_years.replace(np.inf, np.nan), name="lifetime"))
+        with user_errors("How sure? band"):  # per scheme: its measured cells per page held, the rest sampled
+            finite = life[np.isfinite(life.lifetime_years)]
+            b = point_bands(S, scn, {r.scheme: (lambda r=r: _life_model(scn, float(r.write_rate_MBps) * 1e6))
+                                     for r in finite.itertuples()}, key="wr-fig9", content=tab.to_json())
+            add_error_bars(fig, [LABEL[s] for s in b.x], b.p5, b.p50, b.p95, n=scn.uq_samples)
         show(style(fig, x="write-reduction scheme", y="lifetime [years]", logy=True), key="wr-fig9")
         values = {"memext.nvm_capacity_bytes": scn.capacity_gb * 1e9}
         life_keys = ["memext.base_ns_per_ref", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
@@ -207,3 +237,11 @@ if scn is not None:
         if meta:
             with st.expander("Where the pages come from"):
                 st.json(meta)
+
+if scn is not None and not (scn.source == "upload" and upload is None):
+    with user_errors("How sure?"):
+        best = life[np.isfinite(life.lifetime_years)].sort_values("lifetime_years").iloc[-1]
+        st.caption(f"Lifetime with {LABEL[best.scheme]} (the longest-lived scheme here): {best.bytes_written_per_page:,.0f} "
+                   "bytes of cells written per evicted page, counted once on these pages; the baseline write rate, "
+                   "the endurance and the wear-leveling efficiency sampled.")
+        how_sure(S, scn, _life_model(scn, float(best.write_rate_MBps) * 1e6), key="wr", content=tab.to_json())

@@ -6,6 +6,9 @@
 Policies: lru, fifo, clock (second chance), ac (admission-controlled LRU: a block is cached
 only on its second miss within a ghost window of --ghost-blocks ids, default the cache size).
 Writes make cached blocks dirty; evicting a dirty block counts one writeback.
+
+--uncertainty N adds band_of,p5,p50,p95 of hit_ratio equal to it: the counts depend on the trace,
+the policy and the sizes only, no uncertain parameter (band_of says so; docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from cli.uncertainty import add_point_band, add_uncertainty_options
 
 NAME = "cache-sim"
 HELP = "simulate lru|fifo|clock|ac at a cache size (CSV columns policy,cache_blocks,...,hits,misses,writebacks,hit_ratio)"
@@ -26,6 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="cache size [blocks]; several as N,N,...")
     p.add_argument("--ghost-blocks", dest="ghost_blocks", type=int, default=None,
                    help="ac: ghost-window length [blocks] (default: the cache size)")
+    add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of hit_ratio; no uncertain input: equal to it) columns")
     add_format_option(p)
 
 
@@ -44,5 +49,7 @@ def run(args: argparse.Namespace) -> int:
     acc = split_blocks(trace, args.block_size)
     results = [simulate(acc.block, c, args.policy, is_write=acc.is_write, ghost_blocks=args.ghost_blocks)
                for c in sizes]
-    emit(results_frame(results), args.output_format)
+    df = add_point_band(results_frame(results), args, "hit_ratio", "-",
+                        "a simulation of the trace: no timing or cost parameter enters it")
+    emit(df, args.output_format)
     return 0

@@ -12,6 +12,10 @@ Output CSV columns: validate: drive,requests,mean_measured_ms,mean_predicted_ms,
 split: drive,part,requests,share,mean_measured_ms,mean_predicted_ms,demerit_ms;
 coverage: block,parameter,status,values,note,field (with --drive: drive,block,parameter,value,
 status,modelled).
+
+--uncertainty N (validate, split) adds band_of,p5,p50,p95 of mean_predicted_ms equal to it: the drive
+is modelled from its own DiskSim parameter files (exact), no uncertain parameter (band_of says so);
+the catalogue HDD's band is 'pcm-planner sensitivity hdd' (docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 
 from cli.output import add_format_option, emit
+from cli.uncertainty import add_point_band, add_uncertainty_options
 
 NAME = "hdd"
 HELP = "HDD model: validate against a drive's measured trace (CSV drive,requests,mean_measured_ms,...)"
@@ -36,6 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or 'all' (repeatable; required by validate and split)")
     p.add_argument("--rotation", choices=["clock", "expected"], default="clock",
                    help="rotational latency from the platter angle (default) or half a rotation")
+    add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of mean_predicted_ms; validate/split; no uncertain "
+                                    "input: equal to it) columns")
     add_format_option(p)
 
 
@@ -53,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     names: list[str] = []
     for d in args.drive or []:
         names.extend(drive_names() if d == "all" else [d])
+    if args.action == "coverage" and args.uncertainty:
+        raise ValueError("--uncertainty applies to 'hdd validate' and 'hdd split' (coverage has no numbers to band)")
     if args.action == "coverage":
         if not names:
             emit(coverage_table(), args.output_format)
@@ -62,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not names:
         raise ValueError(f"--drive is required by 'hdd {args.action}' (a drive name, DIR/NAME or 'all')")
+    why = "the drive's own DiskSim parameter files, exact"
     if args.action == "split":
-        emit(split_table(names, rotation=args.rotation)[SPLIT_COLUMNS], args.output_format)
+        emit(add_point_band(split_table(names, rotation=args.rotation)[SPLIT_COLUMNS], args, "mean_predicted_ms",
+                            "ms", why), args.output_format)
         return 0
-    emit(validation_table(names, rotation=args.rotation)[COLUMNS], args.output_format)
+    emit(add_point_band(validation_table(names, rotation=args.rotation)[COLUMNS], args, "mean_predicted_ms", "ms",
+                        why), args.output_format)
     return 0

@@ -9,7 +9,8 @@ pcm (= pcm-memext: 150 ns / 1500 ns per page), flash (= nand-flash: 25 us), or a
 Time = references x --base-ns-per-ref + faults x (fault overhead + page read) [+ write-backs x
 page write when --writeback sync, or waits for a full eviction buffer]; see
 models/memory/memory_extension.py. Defaults are measured on the build machine: the time per data
-reference of the trace's own program when it was measured (data/measurements/apps/apps.csv),
+reference of the trace's own program when it was measured (data/measurements/apps/,
+data/measurements/programs/: every bundled trace),
 else the median over seed 002's proxy applications; the fault overhead of a userfaultfd-resolved
 4 KiB fault (data/measurements/fault_cost/); --fault-cost paper uses the value inverted from the
 paper's Figure 11 (~5062 ns) instead. Column bound: bandwidth (device or eviction buffer limits

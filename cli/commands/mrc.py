@@ -19,8 +19,13 @@ blocks. Without --sizes/--points every size 1..footprint is listed for LRU exact
 log-spaced sizes otherwise.
 
 ``--by bytes``: every request is one object (keyed by device and offset) of its own size;
-columns ``cache_bytes,hit_ratio,byte_hit_ratio,method`` for an LRU cache of that many bytes
-(``--sizes`` in bytes; default 50 log-spaced capacities). LRU only, method exact or shards.
+columns ``cache_bytes,hit_ratio,byte_hit_ratio,method`` for a cache of that many bytes
+(``--sizes`` in bytes; default 50 log-spaced capacities): ``--policy lru`` with method exact or
+shards, ``fifo``/``clock`` with method exact or minisim.
+
+``--uncertainty N`` adds ``band_of,p5,p50,p95`` of hit_ratio equal to it: the curve depends on the
+trace, the policy and the sizes only, no uncertain parameter (band_of says so; the sampling error of
+shards/minisim is not this band). docs/uncertainty.md.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import numpy as np
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from cli.uncertainty import add_point_band, add_uncertainty_options
 
 NAME = "mrc"
 HELP = "hit-ratio curve of a trace for lru/fifo/clock/ac, exact or sampled (columns cache_blocks,hit_ratio,byte_hit_ratio,method)"
@@ -60,11 +66,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "with --max-samples)")
     p.add_argument("--max-samples", dest="max_samples", type=int, default=None,
                    help="fixed-size SHARDS: track at most this many sampled blocks (--method shards)")
+    p.add_argument("--min-blocks", dest="min_blocks", type=int, default=None,
+                   help="--method minisim: smallest miniature cache [blocks]; smaller scaled sizes run on a denser "
+                        "nested sample (default 0 = off)")
     p.add_argument("--by", default="requests", help="requests (block accesses, default) or bytes "
-                   "(variable-size objects, LRU only)")
+                   "(variable-size objects: lru, fifo, clock)")
     p.add_argument("--shards", type=float, default=None, metavar="RATE",
                    help="old spelling of --method shards --rate RATE")
     p.add_argument("--seed", type=int, default=0, help="hash seed of the sampled methods (default 0)")
+    add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of hit_ratio; no uncertain input: equal to it) columns")
     add_format_option(p)
 
 
@@ -94,6 +104,11 @@ def _resolve(args) -> tuple[str, str, float, str]:
             raise ValueError("--max-samples (fixed-size SHARDS) applies to --method shards with --by requests only")
         if args.max_samples < 1:
             raise ValueError(f"--max-samples must be >= 1 (got {args.max_samples})")
+    if args.min_blocks is not None:
+        if method != "minisim" or by != "requests":
+            raise ValueError("--min-blocks applies to --method minisim with --by requests only")
+        if args.min_blocks < 0:
+            raise ValueError(f"--min-blocks must be >= 0 (got {args.min_blocks})")
     if rate is None:  # fixed-size SHARDS starts from the full trace and lowers the rate as needed
         rate = 1.0 if args.max_samples is not None else 0.01
     rate = check_rate(rate, name="--rate")
@@ -114,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         _, ids = np.unique(key, axis=0, return_inverse=True)
         caps = _int_list(args.sizes, "bytes") if args.sizes is not None else None
         curve = byte_mrc(ids.reshape(-1), np.asarray(trace.size_bytes, np.int64), capacities=caps,
-                         points=args.points or 50, method=method, rate=rate, seed=args.seed)
+                         points=args.points or 50, method=method, rate=rate, seed=args.seed, policy=policy)
     else:
         from models.sim.mrc import policy_mrc
         from models.storage.file_cache_sim import access_bytes, log_sizes
@@ -129,8 +144,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             sizes = None
         curve = policy_mrc(acc.block, policy=policy, method=method, rate=rate, sizes=sizes, weights=w,
-                           seed=args.seed, max_samples=args.max_samples)
+                           seed=args.seed, max_samples=args.max_samples, min_blocks=args.min_blocks)
     df = curve.to_frame()
     df["method"] = method
+    df = add_point_band(df, args, "hit_ratio", "-", "the curve of the trace: no timing or cost parameter enters it")
     emit(df, args.output_format)
     return 0

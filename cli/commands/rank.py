@@ -3,7 +3,8 @@
   pcm-planner rank
   pcm-planner rank --out report.csv --html report.html
 
-Roles whose model or data is not available are listed as "pending", never estimated.
+Rows without a number are never estimated: "not applicable" (the role does not apply to the
+workload), "needs data" (nothing to evaluate) or "pending" (the model rejected the workload).
 """
 
 from __future__ import annotations

@@ -6,14 +6,16 @@
   pcm-planner sensitivity memext sqlite --device pcm
   pcm-planner sensitivity amat sqlite --memory-frac 0.25 --latency-multiple 100 --page-sizes 4k
   pcm-planner sensitivity hdd --device hdd-7200
+  pcm-planner sensitivity workload --personality varmail --config pcm-dax --samples 128
 
 MODEL takes the options of its subcommand (see 'pcm-planner MODEL --help'; hdd: --device, --size-bytes)
-and analyses its first output row (first device, write rate, page size or cache size). Output: the
+and analyses its first output row (first device, write rate, page size, cache size or configuration). Output: the
 tornado table, columns parameter,low,high,output_low,output_high,swing (each input at the ends of its
-range with the others at their points, sorted by swing); with --sobol instead the first-order and total
-Sobol' indices, columns parameter,S1,ST (inputs that re-run a simulation have empty indices: they are
-held at their point in the sampled band). A summary line (point, p5-p95, verdict, decisive input)
-goes to stderr.
+range with the others at their points, sorted by swing). With --sobol the tornado table is followed by
+the first-order and total Sobol' indices, columns parameter,S1,ST (inputs that re-run a simulation have
+empty indices: they are held at their point in the sampled band): in CSV as a second block after one
+blank line (header parameter,S1,ST), in JSON as one object {"tornado": [records], "sobol": [records]}.
+A summary line (point, p5-p95, verdict, decisive input) goes to stderr.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import sys
 from cli.output import add_format_option, emit
 
 NAME = "sensitivity"
-HELP = ("tornado table (parameter,low,high,output_low,output_high,swing) or, with --sobol, Sobol' indices "
+HELP = ("tornado table (parameter,low,high,output_low,output_high,swing) and, with --sobol, then Sobol' indices "
         "(parameter,S1,ST) of a model's headline output")
-MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd")
+MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd", "workload")
 
 
 def _hdd_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,7 +54,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         sp.add_argument("--samples", type=int, default=1000, help="samples of the band (default 1000)")
         if "--seed" not in sp._option_string_actions:
             sp.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-        sp.add_argument("--sobol", action="store_true", help="print first-order and total Sobol' indices instead")
+        sp.add_argument("--sobol", action="store_true",
+                        help="after the tornado table, print first-order and total Sobol' indices (parameter,S1,ST): "
+                             "CSV: a second block after a blank line; JSON: one object {\"tornado\": [...], "
+                             "\"sobol\": [...]}")
 
 
 def _context(args: argparse.Namespace) -> dict:
@@ -105,6 +110,11 @@ def _context(args: argparse.Namespace) -> dict:
             raise ValueError("--policy none has no cache to analyse: give --policy halo or lru")
         size = sweep_sizes_mb(req, args.cache_mb)[0]
         return {"trace": req, "table": pd.DataFrame({"policy": [policy], "cache_mb": [size]}), "halo_inputs": True}
+    if args.model == "workload":
+        from cli.commands.workload import workload_from_args
+        from models.storage import workload as wf
+
+        return {"workload": workload_from_args(args), "configs": (args.config or list(wf.HEADLINE_CONFIGS))[:1]}
     return {}
 
 
@@ -125,5 +135,14 @@ def run(args: argparse.Namespace) -> int:
           f"({r.n} samples, seed {args.seed}). {r.sentence()}", file=sys.stderr)
     for note in r.notes:
         print(f"note: {note}", file=sys.stderr)
-    emit(r.sobol[SOBOL_COLUMNS] if args.sobol else r.tornado[TORNADO_COLUMNS], args.output_format)
+    tor = r.tornado[TORNADO_COLUMNS]
+    if not args.sobol:
+        emit(tor, args.output_format)
+    elif args.output_format == "json":
+        sys.stdout.write('{"tornado": ' + tor.to_json(orient="records", double_precision=15) + ', "sobol": '
+                         + r.sobol[SOBOL_COLUMNS].to_json(orient="records", double_precision=15) + "}\n")
+    else:  # two CSV blocks: the tornado table, a blank line, the Sobol' table
+        emit(tor, "csv")
+        sys.stdout.write("\n")
+        emit(r.sobol[SOBOL_COLUMNS], "csv")
     return 0

@@ -8,6 +8,12 @@ Every write request counts one write per 32 KB stripe it touches (Table I geomet
 (empty when sg is not among the schemes). --horizon one-pass (default) replays the trace once;
 long-run gives the expected bank writes once start-gap has rotated every line through its region
 (the workload repeating over the device lifetime). See models/endurance/wear.py.
+
+--uncertainty N adds band_of,p5,p50,p95 of life_rate equal to it: the bank-write counts depend on
+the trace and the scheme's geometry only, no analytic uncertain parameter (the assumed SG region
+count and the gap interval change the simulation and are held at their points, as every band
+holds re-simulating inputs: rerun with --gap-interval). The lifetime in years, which does depend on the endurance
+and write rate, has its band on the Wear leveling page (docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import argparse
 
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
+from cli.uncertainty import add_point_band, add_uncertainty_options
 from models.provenance import param
 
 NAME = "wear"
@@ -38,6 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="one replay of the trace (default) or the long-run expectation after full rotations")
     p.add_argument("--literal-sfc", dest="literal_sfc", action="store_true",
                    help="SFC exactly as equation 1 (no per-cube rotation over ranks/banks)")
+    add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of life_rate; no uncertain input: equal to it) columns")
     add_format_option(p)
 
 
@@ -58,5 +66,8 @@ def run(args: argparse.Namespace) -> int:
         df["improvement_vs_sg"] = df["improvement_vs_sg_long_run"]
         df["avg_bank_writes"] = df["writes"] / cfg.n_banks
         df["max_bank_writes"] = df["avg_bank_writes"] / df["life_rate"]
-    emit(df[COLUMNS], args.output_format)
+    emit(add_point_band(df[COLUMNS], args, "life_rate", "-",
+                        "bank-write counts of one simulation; the assumed SG region count and the gap interval "
+                        "change the simulation and are held, as in every band: rerun with --gap-interval"),
+         args.output_format)
     return 0

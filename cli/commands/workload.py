@@ -8,6 +8,12 @@
 A bundled personality (fileserver, webserver, webproxy, varmail) gets seed 000's Table 1
 configuration (100K/50K files, 50 threads, 1 MB reads, 16 KB appends) unless --raw is
 given; other names and .f files are used as written.
+
+--uncertainty N [--seed S] adds band_of,p5,p50,p95 of ops_per_s: every sample re-evaluates the model
+on the configuration with that sample's device latencies/bandwidths, page cache, VM overhead and
+SSD parallelism (ranges from their provenance; ~5-10 ms per sample and configuration; the measured
+system-call and fsync costs are held: docs/uncertainty.md). ``pcm-planner sensitivity workload ...``
+gives the tornado of the first configuration.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 
 from cli.output import add_format_option, emit
+from cli.uncertainty import add_band_columns, add_uncertainty_options
 
 NAME = "workload"
 HELP = "Filebench personality throughput/latency (CSV columns personality,config,threads,ops_per_s,latency_ms)"
@@ -31,11 +38,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--iosize", type=float, default=None, help="I/O size of the read/write flowops [bytes]")
     p.add_argument("--files-scale", type=float, default=None, help="multiply the number of files")
     p.add_argument("--raw", action="store_true", help="do not apply the Table 1 preset")
+    add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of ops_per_s) columns (each sample re-evaluates the model)")
     add_format_option(p)
 
 
-def run(args: argparse.Namespace) -> int:
-    from models._base import results_frame
+def workload_from_args(args: argparse.Namespace):
+    """The :class:`~models.storage.filebench.Workload` the options name (Table 1 preset unless --raw, with
+    --threads/--iosize/--files-scale applied)."""
     from models.storage import workload as wf
 
     pers = args.personality
@@ -52,7 +61,17 @@ def run(args: argparse.Namespace) -> int:
         changes["files_scale"] = args.files_scale
     if changes:
         w = w.with_changes(**changes)
-    results = [wf.evaluate(w, c, threads=w.nthreads, curve=False) for c in args.config or list(wf.HEADLINE_CONFIGS)]
+    return w
+
+
+def run(args: argparse.Namespace) -> int:
+    from models._base import results_frame
+    from models.storage import workload as wf
+
+    w = workload_from_args(args)
+    configs = args.config or list(wf.HEADLINE_CONFIGS)
+    results = [wf.evaluate(w, c, threads=w.nthreads, curve=False) for c in configs]
     df = results_frame(results).rename(columns={"workload": "personality"})
-    emit(df[["personality", "config", "threads", "ops_per_s", "latency_ms"]], args.output_format)
+    df = df[["personality", "config", "threads", "ops_per_s", "latency_ms"]]
+    emit(add_band_columns(df, NAME, args, workload=w, configs=configs), args.output_format)
     return 0

@@ -6,6 +6,10 @@
 
 bytes_written_per_page = cells programmed / 8 (the baseline writes 4096); saving_vs_baseline =
 1 - bytes / 4096. Make your own page pairs with data/pages/snapshot_pages.py.
+
+--uncertainty N adds band_of,p5,p50,p95 of bytes_written_per_page equal to it: the cells written
+are counted from the page contents with an exact 64-byte line, no uncertain parameter (the random
+old content under DCW without PIN is --seed; docs/uncertainty.md).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 
 from cli.output import add_format_option, emit
+from cli.uncertainty import add_point_band, add_uncertainty_options
 
 NAME = "write-reduction"
 HELP = "bytes written per evicted page by scheme (CSV: scheme,bytes_written_per_page,saving_vs_baseline)"
@@ -29,6 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metadata-in-nvm", action="store_true", help="write MFWR's bitmap and words to NVM too")
     p.add_argument("--details", action="store_true", help="add bits, lines and the paper's savings")
     p.add_argument("--seed", type=int, default=0, help="seed (synthetic pages, random old content)")
+    add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of bytes_written_per_page; no uncertain input: equal to "
+                                    "it) columns")
     add_format_option(p)
 
 
@@ -51,5 +58,7 @@ def run(args: argparse.Namespace) -> int:
                                seed=args.seed)
     if not args.details:
         df = df[["scheme", "bytes_written_per_page", "saving_vs_baseline"]]
+    df = add_point_band(df, args, "bytes_written_per_page", "bytes",
+                        "cells counted from the page contents at the exact 64-byte line")
     emit(df, args.output_format)
     return 0

@@ -126,6 +126,8 @@ rm -f "$WORK/db.sqlite"
 sqlite3 "$WORK/db.sqlite" < "$WORK/build.sql" > /dev/null
 touch "$WORK/.inputs-done"
 fi
+# INPUTS_ONLY=1: stop after writing the inputs (data/measurements/programs/run.sh times the programs on them)
+[[ -n ${INPUTS_ONLY:-} ]] && exit 0
 
 CC1=$(gcc -print-prog-name=cc1)
 VG_VERSION=$("$VG" --version)

@@ -68,6 +68,9 @@ __all__ = [
     "SEED_WRITE_RATES",
     "derived_write_rates",
     "measured_write_rate",
+    "trace_lifetime_rate",
+    "TraceWriteRate",
+    "RATE_SCALING",
     "figure2_table",
 ]
 
@@ -75,7 +78,8 @@ __all__ = [
 SECONDS_PER_YEAR = 365.25 * 24 * 3600.0
 #: Decimal gigabyte, the unit of the seed's "16GB" device [bytes].
 GB = 1e9
-#: Default wear-leveling efficiency: ideal (registry ``lifetime.wear_efficiency``, assumed).
+#: Default wear-leveling efficiency (registry ``lifetime.wear_efficiency``): seed 003's average SFC life
+#: rate 0.9255 (published); 1.0 (ideal, seed 002's closed form) is only the upper end of its range.
 _WEAR = param("lifetime.wear_efficiency").value
 
 
@@ -83,8 +87,11 @@ class LifetimeInputs(ModelInput):
     """Inputs of the closed-form lifetime.
 
     >>> LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
-    ...                write_rate_bytes_per_s=1e9).years  # doctest: +ELLIPSIS
+    ...                write_rate_bytes_per_s=1e9, wear_efficiency=1.0).years  # doctest: +ELLIPSIS
     5.07...
+    >>> LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
+    ...                write_rate_bytes_per_s=1e9).years  # default: seed 003's SFC life rate  # doctest: +ELLIPSIS
+    4.69...
     """
 
     capacity_bytes: float = Field(gt=0, le=1e18, description="device capacity [bytes]")
@@ -142,7 +149,7 @@ def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes
     --------
     PCM (1e7 writes per cell) vs NAND Flash (1e4) memory extensions of 16 GB at 100 MB/s:
 
-    >>> [round(lifetime_seconds(16e9, e, 1e8) / SECONDS_PER_YEAR, 4) for e in (1e7, 1e4)]
+    >>> [round(lifetime_seconds(16e9, e, 1e8, wear_efficiency=1.0) / SECONDS_PER_YEAR, 4) for e in (1e7, 1e4)]
     [50.7009, 0.0507]
     """
     c, e, w, eta = (np.asarray(x, dtype=float) for x in
@@ -159,7 +166,7 @@ def lifetime_years(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_p
                    wear_efficiency=_WEAR):
     """Closed-form lifetime [years] (Julian years); see :func:`lifetime_seconds`.
 
-    >>> round(lifetime_years(16e9, 1e7, 1e9), 2)
+    >>> round(lifetime_years(16e9, 1e7, 1e9, wear_efficiency=1.0), 2)
     5.07
     """
     s = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s,
@@ -171,7 +178,7 @@ def write_rate_for_lifetime(capacity_bytes, endurance_writes_per_cell, lifetime_
                             wear_efficiency=_WEAR):
     """Invert the closed form: cell write rate [bytes/s] that wears the device out in ``lifetime_years_``.
 
-    >>> round(write_rate_for_lifetime(16e9, 1e7, 5.0) / 1e6)  # seed 002 Fig. 9: Lulesh ~5 years
+    >>> round(write_rate_for_lifetime(16e9, 1e7, 5.0, wear_efficiency=1.0) / 1e6)  # seed 002 Fig. 9: Lulesh ~5 years
     1014
     """
     y = np.asarray(lifetime_years_, dtype=float)
@@ -368,9 +375,125 @@ def lifetime_bruteforce_lines(n_lines: int, endurance_writes_per_cell: float, se
 #: traced programs, Lulesh included, come from :func:`derived_write_rates`.
 SEED_WRITE_RATES: dict[str, float] = {
     # DERIVED from a seed result (registry ``lifetime.lulesh_write_rate_Bps``): a test checks it
-    # equals write_rate_for_lifetime(16e9, 1e7, 5.0)
+    # equals write_rate_for_lifetime(16e9, 1e7, 5.0, wear_efficiency=1.0) (the paper's ideal leveling)
     "Lulesh, paper-implied (seed 002 Fig. 9: ~5 years)": param("lifetime.lulesh_write_rate_Bps").value,
 }
+
+
+#: How a trace's write rate is carried to a device of another capacity (stated in every table of rates).
+RATE_SCALING = ("the trace's write rate [bytes/s] used as is on the device: a run at the device's footprint is "
+                "assumed to behave per reference like the traced window (same write-backs per reference at the "
+                "same DRAM:NVM ratio, same time per reference), so it writes the same bytes per second spread over "
+                "the device's capacity; a larger footprint that misses the CPU caches more runs slower per "
+                "reference, so the rate is an upper bound for it")
+
+
+@dataclass(frozen=True)
+class TraceWriteRate(ModelResult):
+    """Cell write rate of a memory trace on a PCM memory extension, with its time base.
+
+    Attributes
+    ----------
+    trace : str
+        Trace name.
+    write_rate_bytes_per_s : float
+        Dirty write-backs x 4 KiB / modelled run time [bytes/s].
+    ns_per_ref : float
+        Time base: DRAM-only time per data reference [ns].
+    time_base : str
+        Where ``ns_per_ref`` comes from (measured for the trace's program, given, or the registry median).
+    written_bytes : int
+        Bytes written back to the NVM over the trace [bytes].
+    modelled_s : float
+        Modelled run time of the trace [s].
+    references : int
+        Data references replayed [-].
+    dram_frac : float
+        DRAM share of the trace's footprint [-].
+    scaling : str
+        How the rate is carried to the device (:data:`RATE_SCALING`).
+    """
+
+    trace: str
+    write_rate_bytes_per_s: float
+    ns_per_ref: float
+    time_base: str
+    written_bytes: int
+    modelled_s: float
+    references: int
+    dram_frac: float
+    scaling: str = RATE_SCALING
+
+
+def trace_lifetime_rate(trace, *, time_base: str | float = "measured",
+                        dram_frac: float = param("memext.dram_frac").value,
+                        measured_name: str | None = None) -> TraceWriteRate:
+    """Write rate of a memory trace for the lifetime model, from its time base [bytes/s].
+
+    The trace replays through the memory-extension model (PCM ``pcm-memext``, FIFO, DRAM:NVM
+    ``dram_frac``, buffered write-back): dirty write-backs x 4 KiB / modelled run time
+    (:func:`models.memory.memory_extension.trace_write_rate`), with run time = references x
+    ``t_ref`` + fault and write-back stalls.
+
+    Parameters
+    ----------
+    trace : MemTrace or PageStream
+        The memory trace (data references).
+    time_base : "measured", "registry" or float, keyword-only
+        ``"measured"``: the native time per data reference measured for the trace's program
+        (:func:`models.memory.measured.ns_per_ref` of ``measured_name``; an error when that
+        program was not timed); ``"registry"``: the registry median ``memext.base_ns_per_ref``;
+        a number: that time per reference [ns].
+    dram_frac : float, keyword-only
+        DRAM share of the trace's footprint [-].
+    measured_name : str, optional, keyword-only
+        Bundled trace name whose measured time base ``"measured"`` uses (default: the trace's name).
+
+    Returns
+    -------
+    TraceWriteRate
+
+    >>> import numpy as np
+    >>> from models.memory.memory_extension import page_stream
+    >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 4), is_write=np.ones(32, bool))
+    >>> r = trace_lifetime_rate(s, time_base=1000.0)
+    >>> r.ns_per_ref, r.time_base, r.write_rate_bytes_per_s > 0
+    (1000.0, 'given: 1000 ns per data reference', True)
+    """
+    from models.memory.measured import ns_per_ref
+    from models.memory.memory_extension import (
+        MemExtConfig,
+        PageStream,
+        page_stream,
+        simulate_memext,
+    )
+
+    stream = trace if isinstance(trace, PageStream) else page_stream(trace)
+    name = str(getattr(trace, "name", "") or stream.name)
+    if isinstance(time_base, str):
+        if time_base == "measured":
+            t = ns_per_ref(measured_name or name)
+            if t is None:
+                raise ValueError(f"time base 'measured': no native time measured for {measured_name or name!r} "
+                                 "(only the bundled traces' programs were timed, data/measurements/); give a time "
+                                 f"per reference in ns (the registry median is {param('memext.base_ns_per_ref').value:g})")
+            how = f"measured: {t:.3g} ns per data reference (native CPU time / valgrind data references)"
+        elif time_base == "registry":
+            t = float(param("memext.base_ns_per_ref").value)
+            how = (f"registry median memext.base_ns_per_ref: {t:.3g} ns per data reference (the trace's own "
+                   "program not timed)")
+        else:
+            raise ValueError(f"time base must be 'measured', 'registry' or a number of ns (got {time_base!r})")
+    else:
+        t = float(time_base)
+        if not (t > 0 and math.isfinite(t)):
+            raise ValueError(f"time base must be a positive number of ns per reference (got {time_base!r})")
+        how = f"given: {t:g} ns per data reference"
+    r = simulate_memext(stream, MemExtConfig(dram_frac=dram_frac, base_ns_per_ref=t))
+    seconds = r.time_ns * 1e-9
+    return TraceWriteRate(trace=name, write_rate_bytes_per_s=float(r.written_bytes / seconds), ns_per_ref=t,
+                          time_base=how, written_bytes=int(r.written_bytes), modelled_s=float(seconds),
+                          references=int(len(stream)), dram_frac=float(dram_frac))
 
 
 @cache
@@ -378,18 +501,16 @@ def measured_write_rate(trace_name: str, *, dram_frac: float = param("memext.dra
     """NVM write rate of one bundled memory trace [bytes/s] with its measured time base.
 
     PCM memory extension (``pcm-memext``), FIFO, DRAM:NVM ``dram_frac``, buffered write-back:
-    dirty write-backs x 4 KiB / modelled run time
-    (:func:`models.memory.memory_extension.trace_write_rate`), the time per data reference
-    measured for the trace's program (:func:`models.memory.measured.ns_per_ref`) or else the
-    registry median. See :func:`derived_write_rates` for the scaling to 16 GB.
+    dirty write-backs x 4 KiB / modelled run time (:func:`trace_lifetime_rate`), the time per
+    data reference measured for the trace's program (:func:`models.memory.measured.ns_per_ref`)
+    or else the registry median. See :data:`RATE_SCALING` for the scaling to 16 GB.
     """
     from models.memory.measured import ns_per_ref
-    from models.memory.memory_extension import MemExtConfig, page_stream, trace_write_rate
     from models.traces import load
 
-    t = ns_per_ref(trace_name)
-    cfg = MemExtConfig(dram_frac=dram_frac, **({} if t is None else {"base_ns_per_ref": t}))
-    return float(trace_write_rate(page_stream(load(trace_name, kind="memory")), cfg))
+    tb = "measured" if ns_per_ref(trace_name) is not None else "registry"
+    return trace_lifetime_rate(load(trace_name, kind="memory"), time_base=tb, dram_frac=dram_frac,
+                               measured_name=trace_name).write_rate_bytes_per_s
 
 
 def derived_write_rates(*, dram_frac: float = param("memext.dram_frac").value) -> tuple[dict[str, float], dict[str, str]]:
@@ -401,7 +522,8 @@ def derived_write_rates(*, dram_frac: float = param("memext.dram_frac").value) -
     :func:`models.memory.memory_extension.trace_write_rate` with FIFO at ``dram_frac``
     (DRAM:NVM 1:4 by default) on PCM: dirty write-backs x 4 KiB / modelled run time, with the
     time per data reference MEASURED for the trace's program (native CPU time / lackey data
-    references, ``data/measurements/apps/apps.csv``) or else the registry median
+    references, ``data/measurements/apps/apps.csv``, ``data/measurements/programs/programs.csv``)
+    or else the registry median
     (``memext.base_ns_per_ref``); synthetic streams use the registry median.
 
     Scaling to the paper's 16 GB footprint: the rate [bytes/s] is used as is, i.e. a 16 GB run
@@ -470,7 +592,7 @@ def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,
     pandas.DataFrame
         Columns ``workload, write_rate_MBps, pcm_years, flash_years, flash_days, source``.
 
-    >>> t = figure2_table()
+    >>> t = figure2_table(wear_efficiency=1.0)  # the paper's ideal leveling: its ~5 years back
     >>> float(t.pcm_years.iloc[0]), round(float(t.flash_days.iloc[0]), 2)
     (5.0, 1.83)
     """

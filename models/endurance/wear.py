@@ -117,7 +117,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import ClassVar, Literal
 
 import numpy as np
@@ -355,7 +355,7 @@ def sfc_curve(config: WearConfig | None = None) -> np.ndarray:
     return _curve((config or WearConfig()).cube_dims)
 
 
-@cache
+@lru_cache(maxsize=8)  # bounded: one table per (geometry, scheme) a server has seen recently
 def _slot_table(config: WearConfig, scheme: str) -> np.ndarray:
     S, B, R = config.stripes_per_bank, config.banks_per_rank, config.ranks
     if scheme == "none":
@@ -837,7 +837,7 @@ def lifetime_years_for(config: WearConfig, endurance_writes_per_cell: float, wri
                                 write_rate * (1.0 + movement_overhead), wear_efficiency=life_rate))
 
 
-@cache
+@lru_cache(maxsize=8)
 def _bank_share(config: WearConfig, scheme: str) -> np.ndarray:
     tab = slot_table(config, scheme)
     share = np.zeros((tab.shape[0], config.n_banks))

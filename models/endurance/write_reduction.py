@@ -561,11 +561,12 @@ def lifetime_by_scheme(table: pd.DataFrame, baseline_write_rate_bytes_per_s: flo
     ``rate = baseline_rate x bytes_written_per_page / 4096``; lifetime from
     :func:`models.endurance.lifetime.lifetime_years` (infinite when nothing is written).
     Defaults: seed 002's 16 GB extension (registry ``memext.nvm_capacity_bytes``), the
-    catalogue ``pcm-memext`` endurance (1e7) and ideal wear leveling
-    (``lifetime.wear_efficiency``, assumed).
+    catalogue ``pcm-memext`` endurance (1e7) and the registry's wear-leveling efficiency
+    (``lifetime.wear_efficiency``: seed 003's measured SFC life rate, published; 1.0 = the
+    ideal leveling seed 002 assumes).
 
     >>> t = pd.DataFrame({"scheme": ["baseline", "x"], "bytes_written_per_page": [4096.0, 204.8]})
-    >>> lifetime_by_scheme(t, 1.0144e9).lifetime_years.round(1).tolist()
+    >>> lifetime_by_scheme(t, 1.0144e9, wear_efficiency=1.0).lifetime_years.round(1).tolist()
     [5.0, 100.0]
     """
     from models.devices import get_device

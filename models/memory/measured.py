@@ -6,6 +6,11 @@ Reads the measurement tables made on the build machine:
   program, the whole-run lackey counts (data references = loads + stores + modifies; instruction
   fetches are never data references), the native CPU time (median of repeated runs) and from
   them the time per data reference [ns] and the store rate;
+- ``data/measurements/programs/programs.csv`` (``data/measurements/programs/run.sh``): the same
+  time base for the five other bundled lackey-traced programs (xz, sort, gcc, sqlite, numpy):
+  median native CPU time of the run / its data references (valgrind cachegrind Dr + Dw, the
+  lackey L + S + M count); xz and gcc are timed and counted on a prefix of their traced input
+  that contains the traced window;
 - ``data/measurements/fault_cost/fault_cost.csv`` (``fault_cost.c``): the time of a 4 KiB page
   fault resolved by a userfaultfd handler with UFFDIO_COPY from DRAM, a kernel zero-fill fault,
   a 4 KiB ``memcpy`` and the timer overhead.
@@ -29,15 +34,56 @@ import pandas as pd
 
 from models.data import read_csv
 
-__all__ = ["app_measurements", "fault_cost_table", "fault_cost_summary", "ns_per_ref", "PROXY_APPS"]
+__all__ = ["app_measurements", "program_measurements", "time_bases", "fault_cost_table", "fault_cost_summary",
+           "ns_per_ref", "PROXY_APPS", "PROGRAMS"]
 
 #: Seed 002's six DOE proxy applications (Table 1), as named in the bundled traces.
 PROXY_APPS = ("lulesh", "xsbench", "rsbench", "simplemoc", "minife", "miniamr")
+#: The five other bundled lackey-traced programs (data/traces/make_memtraces.sh).
+PROGRAMS = ("xz", "sort", "gcc", "sqlite", "numpy")
 
 
 @cache
 def _apps() -> pd.DataFrame:
     return read_csv("measurements/apps/apps.csv")
+
+
+@cache
+def _programs() -> pd.DataFrame:
+    return read_csv("measurements/programs/programs.csv")
+
+
+def program_measurements() -> pd.DataFrame:
+    """One row per bundled program of ``programs.csv`` (whole-run counts, native times, ns per reference).
+
+    Columns include ``program, counter, data_refs, reads, writes, cpu_median_s, ns_per_data_ref,
+    ns_per_data_ref_low, ns_per_data_ref_high`` (fastest and slowest of the native runs),
+    ``window_end_refs`` (the bundled trace's window ends within the counted run) and ``command``.
+
+    >>> set(program_measurements()["program"]) <= set(PROGRAMS)
+    True
+    """
+    return _programs().copy()
+
+
+@cache
+def time_bases() -> pd.DataFrame:
+    """Measured time per data reference of every timed program: ``name, ns_per_ref, low, high, source`` [ns].
+
+    >>> t = time_bases().set_index("name")
+    >>> bool((t["low"] <= t["ns_per_ref"]).all() and (t["ns_per_ref"] <= t["high"]).all())
+    True
+    """
+    a = _apps().dropna(subset=["ns_per_data_ref"])
+    p = _programs().dropna(subset=["ns_per_data_ref"])
+    rows = [pd.DataFrame({"name": a["app"], "ns_per_ref": a["ns_per_data_ref"], "low": a["ns_per_data_ref_low"],
+                          "high": a["ns_per_data_ref_high"], "source": "data/measurements/apps/apps.csv"}),
+            pd.DataFrame({"name": p["program"], "ns_per_ref": p["ns_per_data_ref"], "low": p["ns_per_data_ref_low"],
+                          "high": p["ns_per_data_ref_high"], "source": "data/measurements/programs/programs.csv"})]
+    out = pd.concat(rows, ignore_index=True)
+    out["low"] = np.minimum(out["low"], out["ns_per_ref"])
+    out["high"] = np.maximum(out["high"], out["ns_per_ref"])
+    return out
 
 
 def app_measurements() -> pd.DataFrame:
@@ -62,16 +108,18 @@ def _program(name: str) -> str:
 def ns_per_ref(trace_name: str) -> float | None:
     """Measured native time per data reference of a bundled trace's program [ns], or None.
 
+    Seed 002's applications (``apps.csv``) and the five other bundled programs (``programs.csv``).
+
     >>> ns_per_ref("lackey:lulesh") == ns_per_ref("lulesh") > 0
     True
     >>> ns_per_ref("no-such-trace") is None
     True
     """
-    df = _apps()
-    row = df[df["app"] == _program(trace_name)]
-    if row.empty or not np.isfinite(row["ns_per_data_ref"].iloc[0]):
+    t = time_bases()
+    row = t[t["name"] == _program(trace_name)]
+    if row.empty or not np.isfinite(row["ns_per_ref"].iloc[0]):
         return None
-    return float(row["ns_per_data_ref"].iloc[0])
+    return float(row["ns_per_ref"].iloc[0])
 
 
 @cache

@@ -115,8 +115,8 @@ DRAM_FRACTIONS = (0.5, 0.25, 0.125, 0.0625)
 PAPER_SLOWDOWN_25 = {"pcm-memext": 1.638, "nand-flash": 4.68}
 #: DRAM-only time per (data) memory reference [ns]: MEASURED here (registry
 #: ``memext.base_ns_per_ref``): the median over seed 002's proxy applications of native CPU
-#: time / lackey data references (``data/measurements/apps/apps.csv``); a trace with its own
-#: measurement uses that (:func:`models.memory.measured.ns_per_ref`).
+#: time / lackey data references (``data/measurements/apps/apps.csv``); a bundled trace uses its
+#: own program's measurement (``apps.csv``, ``data/measurements/programs/programs.csv``) (:func:`models.memory.measured.ns_per_ref`).
 BASE_NS_PER_REF = param("memext.base_ns_per_ref").value
 #: Submission of a prefetch work item to a kernel worker, "about 3-4 microseconds" (§5.3) [ns]
 #: (registry ``memext.submit_ns``, published).

@@ -339,8 +339,11 @@ def compact_page_ids(address, page_sizes) -> dict[int, np.ndarray]:
     p = np.sort(_check_page_sizes(page_sizes))
     addr = np.asarray(address, dtype=np.uint64)
     base = int(p[0]).bit_length() - 1
-    uniq, inv = np.unique(addr >> np.uint64(base), return_inverse=True)
-    inv = inv.astype(np.int64, copy=False).ravel()
+    # hash-based factorisation (sorted distinct page numbers, codes in their order): the same result as
+    # np.unique(..., return_inverse=True), which sorts all n references (~40x slower on 5M references)
+    inv, uniq = pd.factorize(addr >> np.uint64(base), sort=True)
+    inv = np.asarray(inv, dtype=np.int64).ravel()
+    uniq = np.asarray(uniq, dtype=np.uint64)
     out: dict[int, np.ndarray] = {}
     for ps in p:
         j = int(ps).bit_length() - 1 - base

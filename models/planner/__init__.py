@@ -22,7 +22,9 @@ memory-lifetime     PCM extension lifetime [years]                          memo
 
 A workload the models cannot evaluate (unknown name, unreadable trace, a model that
 rejects it: ``ValueError``, ``KeyError``, ``FileNotFoundError``) gets ``pending`` rows with
-the reason and the other workloads are still ranked -- never an invented number. The
+the reason and the other workloads are still ranked -- never an invented number. A role that
+does not apply to a workload (a write cache for a trace without writes) is ``not applicable``,
+and a role without any workload to evaluate ``needs data``, each with its reason. The
 HTML report and the charts of a ranking are in :mod:`reporting.planner_report`.
 
 References
@@ -50,7 +52,8 @@ from models.traces import loader as _trace_loader
 from models.uncertainty import adapters as _ua
 
 __all__ = ["ROLES", "DEFAULT_TRACES", "ROLE_PROVENANCE", "provenance_keys", "rank_workloads", "describe_filebench",
-           "role_summary"]
+           "role_summary", "WORKLOAD_KINDS", "ROLES_PLAN", "PlanWorkload", "PlanResult", "workload_from_path",
+           "workload_from_bytes", "plan_workloads"]
 
 #: One sentence per role of a ranking with ``uncertainty`` (:func:`models.planner.uncertainty.role_summary`).
 role_summary = _pu.role_summary
@@ -114,8 +117,10 @@ def _row(role, workload, kind, value, benefit, reason, status="ok", metric=None)
                 benefit=benefit, status=status, reason=reason)
 
 
-def _pending(role, workload, kind, why):
-    return _row(role, workload, kind, float("nan"), float("nan"), f"pending: {why}", status="pending")
+def _pending(role, workload, kind, why, status="pending"):
+    """A row without a number: ``status`` is ``"pending"`` (the model rejected the workload: the
+    reason says why), ``"not applicable"`` (the role does not apply to it) or ``"needs data"``."""
+    return _row(role, workload, kind, float("nan"), float("nan"), f"{status}: {why}", status=status)
 
 
 def describe_filebench(features: wf.WorkloadFeatures, hit: float, speedup: float, ref: str) -> str:
@@ -163,12 +168,12 @@ def _guarded_rows(names, evaluate, roles, kind):
     return rows
 
 
-def _filebench_rows(personalities, threads):
-    return _guarded_rows(personalities, lambda p: _filebench_one(p, threads), ("storage-vs-hdd", "storage-vs-ssd"),
+def _filebench_rows(personalities, threads, uq=None):
+    return _guarded_rows(personalities, lambda p: _filebench_one(p, threads, uq), ("storage-vs-hdd", "storage-vs-ssd"),
                          "filebench")
 
 
-def _filebench_one(p, threads):
+def _filebench_one(p, threads, uq=None):
     rows = []
     w = wf.as_workload(p)
     feats = wf.workload_features(w)
@@ -176,8 +181,9 @@ def _filebench_one(p, threads):
     hit = res["hdd"].hit_ratio
     for ref in ("hdd", "ssd"):
         s = res["pcm-dax"].ops_per_s / res[ref].ops_per_s
-        rows.append(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
-                         describe_filebench(feats, hit, s, ref.upper())))
+        rows.append(_band(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
+                               describe_filebench(feats, hit, s, ref.upper())), uq,
+                          lambda ref=ref: _pu.storage_band(w, ref, threads=threads, n=uq[0], seed=uq[1])))
     return rows
 
 
@@ -208,7 +214,8 @@ def _trace_one(name, n_requests, uq=None):
                      "so a DRAM cache over PCM storage pays only for them"), uq,
                       lambda: _pu.band_columns(_ua.file_cache_share_model(acc.block, PCM_STORAGE), n=uq[0], seed=uq[1])))
     if not tr.is_write.any():
-        rows.append(_pending("write-cache", name, "block trace", "the trace has no writes"))
+        rows.append(_pending("write-cache", name, "block trace", "the trace has no writes, so a write cache has "
+                             "nothing to absorb", status="not applicable"))
         return rows
     none = wc.run_write_cache(tr, "none", 0.0)
     halo = wc.run_write_cache(tr, "halo", WRITE_CACHE_MB)
@@ -259,7 +266,8 @@ def _memory_rows(max_refs, uq=None):
     rows = []
     mem_names = list(traces.bundled_traces("memory"))
     if not mem_names:
-        rows.append(_pending("memory-extension", "(memory traces)", "memory trace", "no bundled memory trace"))
+        rows.append(_pending("memory-extension", "(memory traces)", "memory trace",
+                             "no memory trace: add a lackey or compact memory trace", status="needs data"))
     rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs, uq), ("memory-extension",),
                           "memory trace")
     tab = lt.figure2_table(dict(lt.SEED_WRITE_RATES))
@@ -306,7 +314,7 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     -------
     pandas.DataFrame
         Columns ``role, rank, workload, kind, metric, value, benefit, status, reason``;
-        ``rank`` 1 = most PCM benefit within the role (pending rows unranked).
+        ``rank`` 1 = most PCM benefit within the role (rows without a number unranked).
 
     Examples
     --------
@@ -320,10 +328,10 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
                          f"limit), got {n_requests!r}")
     rows = []
     steps = 3
-    rows += _filebench_rows(list(personalities), threads)
+    uq = (int(uncertainty), seed) if uncertainty else None
+    rows += _filebench_rows(list(personalities), threads, uq)
     if progress:
         progress(1 / steps)
-    uq = (int(uncertainty), seed) if uncertainty else None
     rows += _trace_rows(list(traces), n_requests, uq)
     if progress:
         progress(2 / steps)
@@ -338,10 +346,20 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     df["rank"] = df["rank"].astype("Int64")
     cols = ["role", "rank", "workload", "kind", "metric", "value", "benefit", "status", "reason"]
     if uq:
-        band = pd.DataFrame([{c: row.get(c, _pu.empty_band(_pu.NOT_SAMPLED if row["role"].startswith("storage")
-                                                            else "")[c]) for c in _pu.UNCERTAINTY_COLUMNS}
-                             for row in rows])
+        band = pd.DataFrame([{c: row.get(c, _pu.empty_band()[c]) for c in _pu.UNCERTAINTY_COLUMNS} for row in rows])
         df = df.join(band)
         cols += _pu.UNCERTAINTY_COLUMNS
     return df[cols].reset_index(drop=True)
 
+
+# the planner for the user's own workloads and devices (imported last: it uses the names above). Its
+# function is exported as ``plan_workloads`` so ``models.planner.plan`` stays the submodule.
+from models.planner.plan import (  # noqa: E402
+    ROLES_PLAN,
+    WORKLOAD_KINDS,
+    PlanResult,
+    PlanWorkload,
+    workload_from_bytes,
+    workload_from_path,
+)
+from models.planner.plan import plan as plan_workloads  # noqa: E402

@@ -1,4 +1,4 @@
-"""Byte miss-ratio curve of LRU with variable object sizes, exact and SHARDS-sampled.
+"""Byte miss-ratio curves with variable object sizes: LRU (exact, SHARDS), FIFO and CLOCK (exact, MiniSim).
 
 Objects of different sizes share a cache of ``B`` bytes. Under LRU that evicts least
 recently used objects until the new one fits, the cache holds the longest prefix of the
@@ -18,6 +18,14 @@ byte distance ``D`` stands for ``D / R`` bytes and each sampled reference for ``
 references; ``adjust=True`` applies SHARDS_adj: a shortfall of sampled references (and bytes)
 against the expected ``N R`` is spread over the sampled reuses at sampled distance 0 (the
 hottest objects, at their own sizes), a surplus is taken off at every capacity.
+
+FIFO and CLOCK by bytes (``policy=``): not stack algorithms, so one queue simulation per
+capacity (:func:`_byte_queue`: evict from the head until the new object fits, CLOCK re-queues
+a referenced head); sampled by MiniSim (Waldspurger et al. ATC'17): the same kernel on the
+spatial sample at capacity ``floor(B R)`` bytes, hit ratio = sampled hits / sampled
+references and byte hit ratio = sampled hit bytes / sampled bytes (the paper's plain
+estimate; a SHARDS_adj-style count correction at every capacity would credit hits at
+capacities smaller than the hot objects, see the LRU case above).
 
 Outputs: ``hit_ratio`` (fraction of requests that hit) and ``byte_hit_ratio`` (fraction of
 requested bytes that hit, each reference weighing its own size) at each capacity [bytes].
@@ -43,10 +51,10 @@ from models._base import ModelResult
 from models.sim.primitives import as_ids
 from models.sim.sampling import check_rate, spatial_sample
 
-__all__ = ["ByteMissRatioCurve", "byte_stack_distances", "byte_mrc", "as_object_sizes"]
+__all__ = ["ByteMissRatioCurve", "byte_stack_distances", "byte_mrc", "as_object_sizes", "BYTE_POLICIES"]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _byte_distances(ids, sizes, n_ids):
     n = ids.shape[0]
     dist = np.empty(n, np.int64)
@@ -84,6 +92,61 @@ def _byte_distances(ids, sizes, n_ids):
         held[x] = v
         last[x] = i
     return dist, own
+
+
+@njit(cache=True, nogil=True)
+def _byte_queue(ids, sizes, n_ids, cap, second_chance):
+    """FIFO (``second_chance`` False) or CLOCK by bytes: a cache of ``cap`` bytes.
+
+    A miss admits the object after evicting from the queue head until it fits (an object
+    larger than ``cap`` is not admitted); CLOCK re-queues a head whose reference bit is set
+    (clearing it) instead of evicting it. A hit with a new size re-sizes the cached copy and
+    evicts from the head until the content fits again. Returns (hits, hit bytes), each hit
+    weighing the size of its reference.
+    """
+    n = ids.shape[0]
+    cached = np.zeros(n_ids, np.bool_)
+    ref = np.zeros(n_ids, np.bool_)
+    held = np.zeros(n_ids, np.int64)
+    q = np.empty(n_ids + 1, np.int64)  # ring buffer of cached ids, head first
+    m = n_ids + 1
+    head = 0
+    count = 0
+    used = 0
+    hits = 0
+    hbytes = 0.0
+    for i in range(n):
+        x = ids[i]
+        sz = sizes[i]
+        if cached[x]:
+            hits += 1
+            hbytes += sz
+            ref[x] = True
+            used += sz - held[x]
+            held[x] = sz
+            need = 0
+        else:
+            need = sz
+        while used + need > cap and count > 0:
+            v = q[head]
+            head = head + 1 if head + 1 < m else 0
+            if second_chance and ref[v]:
+                ref[v] = False
+                t = head + count - 1
+                q[t - m if t >= m else t] = v
+                continue
+            count -= 1
+            cached[v] = False
+            ref[v] = False
+            used -= held[v]
+        if need > 0 and sz <= cap:
+            t = head + count
+            q[t - m if t >= m else t] = x
+            count += 1
+            cached[x] = True
+            held[x] = sz
+            used += sz
+    return hits, hbytes
 
 
 def as_object_sizes(sizes, n: int, name: str = "object sizes") -> np.ndarray:
@@ -227,9 +290,48 @@ def _curve(need, wt_req, wt_bytes, caps, tot_req, tot_bytes, extra_req, extra_by
     return hits, hr, bhr
 
 
+BYTE_POLICIES = ("lru", "fifo", "clock")
+
+
+def _queue_curve(a, s, caps, policy):
+    """Hits and hit bytes of FIFO/CLOCK by bytes at each capacity (one run per capacity)."""
+    n_ids = int(a.max()) + 1 if a.size else 1
+    hits = np.zeros(len(caps))
+    hb = np.zeros(len(caps))
+    if a.size == 0:
+        return hits, hb
+    for k, c in enumerate(caps):
+        hits[k], hb[k] = _byte_queue(a, s, n_ids, int(c), policy == "clock")
+    return hits, hb
+
+
+def _byte_policy_mrc(a, s, capacities, points, policy, method, rate, seed) -> ByteMissRatioCurve:
+    """FIFO / CLOCK by bytes: exact (one simulation per capacity) or MiniSim (module docstring)."""
+    n = len(a)
+    total_bytes = float(s.sum())
+    if method == "exact":
+        footprint = _footprint(a, s)
+        caps = _capacities(capacities, int(s.min()), footprint, points)
+        hits, hb = _queue_curve(a, s, caps, policy)
+        return ByteMissRatioCurve(caps, hits / n, np.clip(hb / total_bytes, 0.0, 1.0), hits, n, footprint, "exact",
+                                  1.0)
+    if method != "minisim":
+        raise ValueError(f"method must be 'exact' or 'minisim' for the {policy} byte miss-ratio curve (got {method!r})")
+    r = check_rate(rate)
+    smp = spatial_sample(a, r, seed=seed, weights=s.astype(np.float64))
+    ws = smp.weights.astype(np.int64) if smp.weights is not None else np.zeros(0, np.int64)
+    footprint = int(round(_footprint(smp.ids, ws) / r))
+    caps = _capacities(capacities, int(s.min()), footprint, points)
+    hits, hb = _queue_curve(smp.ids, ws, np.floor(caps * r).astype(np.int64), policy)
+    ns, bs = len(smp.ids), float(ws.sum())
+    hr = hits / ns if ns else np.zeros(len(caps))
+    bhr = hb / bs if bs > 0 else hr.copy()
+    return ByteMissRatioCurve(caps, hr, bhr, hr * n, n, footprint, "minisim", r)
+
+
 def byte_mrc(ids, sizes, *, capacities=None, points: int = 50, method: str = "exact", rate: float = 0.01,
-             seed=0, adjust: bool = True) -> ByteMissRatioCurve:
-    """LRU hit ratios (requests and bytes) against cache capacity in bytes, for variable-size objects.
+             seed=0, adjust: bool = True, policy: str = "lru") -> ByteMissRatioCurve:
+    """Hit ratios (requests and bytes) against cache capacity in bytes, for variable-size objects.
 
     Parameters
     ----------
@@ -242,14 +344,19 @@ def byte_mrc(ids, sizes, *, capacities=None, points: int = 50, method: str = "ex
         object to the footprint.
     points : int, keyword-only
         Number of default capacities.
-    method : {"exact", "shards"}, keyword-only
-        Exact byte stack distances, or the SHARDS spatial sample at ``rate``.
+    method : {"exact", "shards", "minisim"}, keyword-only
+        ``lru``: exact byte stack distances, or the SHARDS spatial sample at ``rate``.
+        ``fifo``/``clock``: exact (one simulation per capacity) or ``minisim`` (caches of
+        ``floor(B R)`` bytes on the spatial sample; plain ratio estimates).
     rate : float, keyword-only
-        Sampling rate in (0, 1] [-] (``shards`` only).
+        Sampling rate in (0, 1] [-] (``shards``, ``minisim``).
     seed : int or numpy.random.Generator, keyword-only
         Hash salt of the sample.
     adjust : bool, keyword-only
-        SHARDS_adj correction of the sampled count and bytes.
+        SHARDS_adj correction of the sampled count and bytes (``lru`` with ``shards``).
+    policy : {"lru", "fifo", "clock"}, keyword-only
+        Replacement policy; FIFO and CLOCK evict from the queue head until the new object
+        fits (CLOCK gives a referenced head a second chance).
 
     Returns
     -------
@@ -273,6 +380,12 @@ def byte_mrc(ids, sizes, *, capacities=None, points: int = 50, method: str = "ex
     s = as_object_sizes(sizes, n)
     if isinstance(points, bool) or not isinstance(points, (int, np.integer)) or points < 1:
         raise ValueError(f"points must be an integer >= 1 (got {points!r})")
+    pol = str(policy).lower()
+    if pol not in BYTE_POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(BYTE_POLICIES)} for the byte miss-ratio curve "
+                         f"(got {policy!r})")
+    if pol != "lru":
+        return _byte_policy_mrc(a, s, capacities, points, pol, method, rate, seed)
     total_bytes = float(s.sum())
     if method == "exact":
         dist, own = _byte_distances(a, s, int(a.max()) + 1)
@@ -284,7 +397,7 @@ def byte_mrc(ids, sizes, *, capacities=None, points: int = 50, method: str = "ex
                                0.0, 0.0)
         return ByteMissRatioCurve(caps, hr, bhr, np.rint(hits), n, footprint, "exact", 1.0)
     if method != "shards":
-        raise ValueError(f"method must be 'exact' or 'shards' for the byte miss-ratio curve (got {method!r})")
+        raise ValueError(f"method must be 'exact' or 'shards' for the lru byte miss-ratio curve (got {method!r})")
     r = check_rate(rate)
     smp = spatial_sample(a, r, seed=seed, weights=s.astype(np.float64))
     ws = smp.weights.astype(np.int64) if smp.weights is not None else np.zeros(0, np.int64)

@@ -13,7 +13,10 @@ Here:
 2. each requested size ``C`` is scaled to ``c = C * R`` blocks. ``c`` is generally not a whole
    number: the miniature caches of ``floor(c)`` and ``ceil(c)`` blocks are simulated and their
    hit ratios interpolated linearly in ``c`` (the paper rounds; interpolation removes the
-   staircase at small ``c``). Each distinct scaled size is simulated once;
+   staircase at small ``c``). Each distinct scaled size is simulated once. With ``min_blocks``
+   (default off) a size whose miniature cache would hold fewer blocks runs on a denser nested
+   sample at rate ``min(1, min_blocks / C)`` (our choice: one sampling pass at the highest rate,
+   each lower rate keeps the references whose hash is under its threshold);
 3. the policies' own kernels run the miniature caches: :func:`models.sim.policies.simulate`
    for ``fifo``/``clock`` (the ring kernel) and ``ac`` (the admission-controlled LRU kernel,
    its ghost window scaled with the cache), and one stack-distance pass for ``lru``, which
@@ -41,9 +44,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.provenance import param
 from models.sim.policies import POLICIES, simulate
 from models.sim.primitives import as_ids, as_weights
-from models.sim.sampling import SpatialSample, spatial_sample
+from models.sim.sampling import (
+    SpatialSample,
+    block_hash53,
+    check_rate,
+    hash_salt,
+    rate_threshold,
+    spatial_sample,
+)
 from models.sim.stack_distance import HitRatioCurve, as_sizes, stack_distances
 
 __all__ = ["MiniSimCurve", "minisim_mrc", "simulate_sizes"]
@@ -107,46 +118,98 @@ def _interp(frac_caps, lo_vals, hi_vals):
     return lo_vals * (1.0 - f) + hi_vals * f
 
 
+def _sample_hits(ids_s, w_s, rate, n, w_total, sizes, policy, adjust):
+    """Estimated full-scale hits and hit bytes at ``sizes`` from one sample at ``rate``;
+    returns ``(hits_s, bhits_s, den, bden)``: the sample's (corrected) hit counts and their
+    denominators (steps 2-4 of the module docstring)."""
+    scaled = sizes.astype(np.float64) * rate
+    lo = np.floor(scaled).astype(np.int64)
+    hi = np.ceil(scaled).astype(np.int64)
+    caps = np.unique(np.concatenate((lo, hi)))
+    h, hb = simulate_sizes(ids_s, caps, policy, w_s)
+    ilo = np.searchsorted(caps, lo)
+    ihi = np.searchsorted(caps, hi)
+    hits_s = _interp(scaled, h[ilo], h[ihi])
+    bhits_s = _interp(scaled, hb[ilo], hb[ihi])
+    ns = len(ids_s)
+    ws = float(w_s.sum()) if w_s is not None else float(ns)
+    if adjust:
+        # SHARDS_adj carried over: expected minus actual sampled references count as hits at any size > 0
+        pos = scaled > 0
+        exp_n, exp_w = n * rate, w_total * rate
+        hits_s = np.where(pos, hits_s + (exp_n - ns), 0.0)
+        bhits_s = np.where(pos, bhits_s + (exp_w - ws), 0.0)
+        return hits_s, bhits_s, exp_n, exp_w
+    return hits_s, bhits_s, float(ns), ws
+
+
+def size_rates(sizes: np.ndarray, rate: float, min_blocks: int) -> np.ndarray:
+    """Sampling rate of each full-scale size [blocks]: ``rate``, raised to ``min_blocks / C``
+    (at most 1) where the miniature cache ``C rate`` would hold fewer than ``min_blocks`` blocks.
+
+    >>> size_rates(np.array([0, 50, 1000, 100000]), 0.01, 100).tolist()
+    [0.01, 1.0, 0.1, 0.01]
+    """
+    c = sizes.astype(np.float64)
+    need = np.divide(float(min_blocks), c, out=np.zeros(len(c)), where=c > 0)
+    return np.minimum(1.0, np.maximum(rate, need))
+
+
 def curve_from_sample(s: SpatialSample, sizes: np.ndarray, policy: str, *, adjust: bool = True) -> MiniSimCurve:
-    """MiniSim curve at ``sizes`` [blocks] from a spatial sample (see the module docstring).
+    """MiniSim curve at ``sizes`` [blocks] from one spatial sample, every size at its rate.
 
     >>> from models.sim.sampling import spatial_sample
     >>> s = spatial_sample(np.array([0, 1, 0, 2, 0]), 1.0)
     >>> curve_from_sample(s, np.array([1, 2]), "clock").hits.tolist()
     [0.0, 2.0]
     """
-    r = s.rate
-    scaled = sizes.astype(np.float64) * r
-    lo = np.floor(scaled).astype(np.int64)
-    hi = np.ceil(scaled).astype(np.int64)
-    caps = np.unique(np.concatenate((lo, hi)))
-    h, hb = simulate_sizes(s.ids, caps, policy, s.weights)
-    ilo = np.searchsorted(caps, lo)
-    ihi = np.searchsorted(caps, hi)
-    hits_s = _interp(scaled, h[ilo], h[ihi])
-    bhits_s = _interp(scaled, hb[ilo], hb[ihi])
-    ns = len(s.ids)
-    ws = float(s.weights.sum()) if s.weights is not None else float(ns)
+    h, bh, d, bd = _sample_hits(s.ids, s.weights, s.rate, s.requests, s.weight_total, sizes, policy, adjust)
+    full = np.ones(len(sizes))
+    return _assemble(s, sizes, policy, full * s.rate, h, bh, full * d, full * bd)
+
+
+def _assemble(s, sizes, policy, rates, hits_s, bhits_s, den, bden) -> MiniSimCurve:
     n = s.requests
-    if adjust:
-        # SHARDS_adj carried over: expected minus actual sampled references count as hits at any size > 0
-        pos = scaled > 0
-        exp_n, exp_w = n * r, s.weight_total * r
-        hits_s = np.where(pos, hits_s + (exp_n - ns), 0.0)
-        bhits_s = np.where(pos, bhits_s + (exp_w - ws), 0.0)
-        den, bden = exp_n, exp_w
-    else:
-        den, bden = float(ns), ws
-    hr = np.clip(hits_s / den, 0.0, 1.0) if den > 0 else np.zeros(len(sizes))
-    bhr = np.clip(bhits_s / bden, 0.0, 1.0) if bden > 0 else hr.copy()
+    ok = den > 0
+    hr = np.where(ok, np.clip(hits_s / np.where(ok, den, 1.0), 0.0, 1.0), 0.0)
+    bok = bden > 0
+    bhr = np.where(bok, np.clip(bhits_s / np.where(bok, bden, 1.0), 0.0, 1.0), hr)
     if s.weights is None:
         bhr = hr.copy()
-    hits = np.clip(hits_s * (n / den), 0.0, float(n)) if den > 0 else np.zeros(len(sizes))
-    return MiniSimCurve(sizes, hr, bhr, hits, n, int(round(s.blocks / r)), policy, r, ns, s.blocks)
+    hits = np.where(ok, np.clip(hits_s * (n / np.where(ok, den, 1.0)), 0.0, float(n)), 0.0)
+    base = float(rates.min()) if len(rates) else s.rate
+    return MiniSimCurve(sizes, hr, bhr, hits, n, int(round(s.blocks / s.rate)), policy, base, len(s.ids), s.blocks)
+
+
+def _nested(s: SpatialSample, hashes: np.ndarray, sizes: np.ndarray, policy: str, rates: np.ndarray,
+            adjust: bool) -> MiniSimCurve:
+    """Sizes grouped by rate; each group runs on the sub-sample ``hashes < rate 2^53`` of ``s``."""
+    n = s.requests
+    hits_s = np.zeros(len(sizes))
+    bhits_s = np.zeros(len(sizes))
+    den = np.zeros(len(sizes))
+    bden = np.zeros(len(sizes))
+    for r in np.unique(rates):
+        k = rates == r
+        if r >= s.rate:
+            ids_r, w_r = s.ids, s.weights
+        else:
+            keep = hashes < rate_threshold(float(r))
+            ids_r = s.ids[keep]
+            w_r = s.weights[keep] if s.weights is not None else None
+        h, bh, d, bd = _sample_hits(ids_r, w_r, float(r), n, s.weight_total, sizes[k], policy, adjust)
+        hits_s[k], bhits_s[k], den[k], bden[k] = h, bh, d, bd
+    curve = _assemble(s, sizes, policy, rates, hits_s, bhits_s, den, bden)
+    # footprint and sample size reported at the base rate
+    r0 = float(rates.min())
+    keep0 = hashes < rate_threshold(r0)
+    blocks0 = int(np.unique(s.ids[keep0]).size)
+    return MiniSimCurve(curve.cache_blocks, curve.hit_ratio, curve.byte_hit_ratio, curve.hits, n,
+                        int(round(blocks0 / r0)), policy, r0, int(keep0.sum()), blocks0)
 
 
 def minisim_mrc(ids, *, policy: str = "lru", rate: float = 0.01, sizes=None, weights=None, seed=0,
-                adjust: bool = True) -> MiniSimCurve:
+                adjust: bool = True, min_blocks: int | None = None) -> MiniSimCurve:
     """Hit-ratio curve of ``policy`` by miniature simulation at sampling rate ``rate``.
 
     Parameters
@@ -166,6 +229,10 @@ def minisim_mrc(ids, *, policy: str = "lru", rate: float = 0.01, sizes=None, wei
         Hash salt (which blocks are sampled); same seed, same result.
     adjust : bool, keyword-only
         SHARDS_adj-style correction of the sample count (module docstring).
+    min_blocks : int, optional, keyword-only
+        Smallest miniature cache [blocks]: a size ``C`` with ``C R < min_blocks`` is simulated
+        on a denser nested sample at rate ``min(1, min_blocks / C)`` (module docstring);
+        default ``param("sim.minisim_min_blocks")``; 0 = every size at ``rate``.
 
     Returns
     -------
@@ -174,7 +241,7 @@ def minisim_mrc(ids, *, policy: str = "lru", rate: float = 0.01, sizes=None, wei
     Raises
     ------
     ValueError
-        Unknown policy, bad ids, rate, weights or sizes, or an empty trace.
+        Unknown policy, bad ids, rate, weights, sizes or min_blocks, or an empty trace.
 
     Examples
     --------
@@ -190,11 +257,21 @@ def minisim_mrc(ids, *, policy: str = "lru", rate: float = 0.01, sizes=None, wei
     if n == 0:
         raise ValueError("ids is empty: no requests to build a hit-ratio curve from")
     w = as_weights(weights, n)
-    s = spatial_sample(a, rate, seed=seed, weights=w)
+    r = check_rate(rate)
+    mb = param("sim.minisim_min_blocks").value if min_blocks is None else min_blocks
+    if isinstance(mb, bool) or not isinstance(mb, (int, np.integer)) or mb < 0:
+        raise ValueError(f"min_blocks must be a whole number of blocks >= 0 (got {min_blocks!r})")
     if sizes is None:
-        top = max(1, int(round(s.blocks / s.rate)))
+        s0 = spatial_sample(a, r, seed=seed, weights=w)
+        top = max(1, int(round(s0.blocks / s0.rate)))
         sizes = np.unique(np.rint(np.geomspace(1, top, 50)).astype(np.int64))
-    return curve_from_sample(s, as_sizes(sizes), p, adjust=adjust)
+    sizes = as_sizes(sizes)
+    rates = size_rates(sizes, r, int(mb))
+    s = spatial_sample(a, float(rates.max()), seed=seed, weights=w)
+    if rates.max() <= r:
+        return curve_from_sample(s, sizes, p, adjust=adjust)
+    hashes = block_hash53(s.original, hash_salt(seed))[s.ids]
+    return _nested(s, hashes, sizes, p, rates, adjust)
 
 
 def check_policy(policy) -> str:

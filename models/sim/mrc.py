@@ -10,7 +10,7 @@ clock, ac
 =========  ==========================================  =========================================
 
 By bytes (variable object sizes, :mod:`models.sim.byte_mrc`): ``lru`` with ``exact`` or
-``shards``. Unsupported combinations raise a ValueError that names the supported ones.
+``shards``; ``fifo`` and ``clock`` with ``exact`` or ``minisim``. Unsupported combinations raise a ValueError that names the supported ones.
 """
 
 from __future__ import annotations
@@ -44,9 +44,11 @@ def check_method(policy: str, method: str, *, by: str = "requests") -> tuple[str
     if by not in ("requests", "bytes"):
         raise ValueError(f"by must be 'requests' or 'bytes' (got {by!r})")
     if by == "bytes":
-        if p != "lru" or m == "minisim":
+        ok = {"lru": ("exact", "shards"), "fifo": ("exact", "minisim"), "clock": ("exact", "minisim")}
+        if m not in ok.get(p, ()):
             raise ValueError(f"the byte miss-ratio curve (by bytes) is available for policy lru with method exact "
-                             f"or shards only (got policy {p!r}, method {m!r})")
+                             f"or shards, and fifo or clock with method exact or minisim (got policy {p!r}, "
+                             f"method {m!r})")
     elif m == "shards" and p != "lru":
         raise ValueError(f"method 'shards' (stack distances) gives LRU curves only; for policy {p!r} use method "
                          f"exact or minisim")
@@ -54,7 +56,8 @@ def check_method(policy: str, method: str, *, by: str = "requests") -> tuple[str
 
 
 def policy_mrc(ids, *, policy: str = "lru", method: str = "exact", rate: float = 0.01, sizes=None, weights=None,
-               seed=0, max_samples: int | None = None, adjust: bool = True) -> HitRatioCurve:
+               seed=0, max_samples: int | None = None, adjust: bool = True,
+               min_blocks: int | None = None) -> HitRatioCurve:
     """Hit-ratio curve of ``policy`` by ``method`` (table in the module docstring).
 
     Parameters
@@ -76,6 +79,8 @@ def policy_mrc(ids, *, policy: str = "lru", method: str = "exact", rate: float =
         Fixed-size SHARDS: at most this many sampled blocks (``shards`` only).
     adjust : bool, keyword-only
         SHARDS_adj correction (sampled methods).
+    min_blocks : int, optional, keyword-only
+        Smallest miniature cache [blocks] (``minisim`` only; :func:`models.sim.minisim.minisim_mrc`).
 
     Returns
     -------
@@ -93,11 +98,14 @@ def policy_mrc(ids, *, policy: str = "lru", method: str = "exact", rate: float =
     p, m = check_method(policy, method)
     if max_samples is not None and m != "shards":
         raise ValueError("max_samples (fixed-size sampling) applies to method shards only")
+    if min_blocks is not None and m != "minisim":
+        raise ValueError("min_blocks (smallest miniature cache) applies to method minisim only")
     if m == "shards":
         return shards_mrc(ids, rate=rate, max_samples=max_samples, sizes=sizes, weights=weights, seed=seed,
                           adjust=adjust)
     if m == "minisim":
-        return minisim_mrc(ids, policy=p, rate=rate, sizes=sizes, weights=weights, seed=seed, adjust=adjust)
+        return minisim_mrc(ids, policy=p, rate=rate, sizes=sizes, weights=weights, seed=seed, adjust=adjust,
+                           min_blocks=min_blocks)
     if p == "lru":
         return hit_ratio_curve(ids, sizes=sizes, weights=weights)
     a = as_ids(ids)

@@ -153,7 +153,7 @@ class SimResult(ModelResult):
 # measurements: docs/models/sim.md.
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
     """LRU; with ``ghost >= 0`` the AC-cache admission filter (ghost window of ``ghost`` ids)."""
     n = ids.shape[0]
@@ -206,7 +206,7 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
     return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ring(ids, is_write, cap, counter_max, ref_on_insert, n_ids, rec, r_hit, r_ins, r_wb):
     """FIFO (``counter_max`` 0), CLOCK (1) or the age-based counter (> 1): a ring of ``cap`` slots, one hand.
 

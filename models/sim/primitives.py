@@ -161,7 +161,7 @@ def popcount64(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evict_block(v, cached, dirty):
     """Drop block ``v`` (``cached[v] = False``); return 1 if it was dirty (one writeback), else 0."""
     cached[v] = False
@@ -171,7 +171,7 @@ def evict_block(v, cached, dirty):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lru_push_head(x, head, tail, prev, nxt):
     """Link ``x`` in front of the LRU list; return the new (head, tail)."""
     prev[x] = -1
@@ -183,7 +183,7 @@ def lru_push_head(x, head, tail, prev, nxt):
     return x, tail
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lru_move_to_head(x, head, tail, prev, nxt):
     """Move ``x`` (linked, not the head) to the front of the LRU list; return (head, tail)."""
     p = prev[x]
@@ -196,7 +196,7 @@ def lru_move_to_head(x, head, tail, prev, nxt):
     return lru_push_head(x, head, tail, prev, nxt)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lru_pop_tail(head, tail, prev, nxt):
     """Unlink the least recently used entry; return (entry, head, tail)."""
     v = tail
@@ -208,14 +208,14 @@ def lru_pop_tail(head, tail, prev, nxt):
     return v, head, tail
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ring_advance(hand, cap):
     """The hand one slot further round a ring of ``cap`` slots."""
     hand += 1
     return 0 if hand == cap else hand
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ring_victim(ring, hand, cap, ref, cnt, counter_max):
     """Sweep the hand of a full ring to the block to evict; return (block, hand).
 
@@ -249,7 +249,7 @@ def ring_victim(ring, hand, cap, ref, cnt, counter_max):
 # ``fen_total`` their sum; the word being filled (``wc``) stays out of the tree.
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fenwick_add(fen, w, nw, c):
     """Add ``c`` to the count of word ``w`` in the Fenwick tree ``fen`` of ``nw`` words."""
     j = w + 1
@@ -258,7 +258,7 @@ def fenwick_add(fen, w, nw, c):
         j += j & -j
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def unmark_time(bits, fen, fen_total, nw, p, wc):
     """Clear the mark at access time ``p``; return the new ``fen_total``."""
     w = p >> 6

@@ -20,6 +20,7 @@ References
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,7 @@ from numba import njit
 
 from models._base import as_generator
 
-__all__ = ["SpatialSample", "hash_salt", "hash53", "spatial_sample", "sample_filter", "sample_filter_weighted",
+__all__ = ["SpatialSample", "hash_salt", "hash53", "block_hash53", "spatial_sample", "sample_filter", "sample_filter_weighted",
            "rate_threshold", "check_rate"]
 
 _SCALE = float(2**53)
@@ -62,7 +63,7 @@ def rate_threshold(rate: float) -> np.uint64:
     return np.uint64(min(int(rate * _SCALE), 2**53))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hash53(x, salt):
     """53-bit splitmix64 hash of id ``x`` (uint64) with ``salt``: equals ``block_hashes(...)[x]``."""
     z = np.uint64(x) + salt + _GOLDEN
@@ -72,7 +73,16 @@ def hash53(x, salt):
     return z >> np.uint64(11)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def block_hash53(ids, salt):
+    """:func:`hash53` of each id of ``ids`` (uint64 array)."""
+    out = np.empty(ids.shape[0], np.uint64)
+    for i in range(ids.shape[0]):
+        out[i] = hash53(np.uint64(ids[i]), salt)
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _sampled(ids, salt, thresh):
     """Positions ``i`` (ascending) of the references ``x = ids[i]`` with ``hash53(x, salt) < thresh``."""
     n = ids.shape[0]
@@ -89,16 +99,33 @@ def _sampled(ids, salt, thresh):
     return pos
 
 
-@njit(cache=True)
-def sample_filter(ids, salt, thresh):
+def sampled_positions(ids, salt, thresh) -> np.ndarray:
+    """Positions (ascending) of the references of ``ids`` with ``hash53(x, salt) < thresh``.
+
+    Long traces (``>= 2^22`` references) are cut into equal chunks filtered in parallel
+    threads (the kernel releases the GIL; :func:`models.sim.stack_distance.default_threads`);
+    same result as one pass.
+    """
+    from models.sim.stack_distance import default_threads
+
+    n = ids.shape[0]
+    t = default_threads(n) if n >= (1 << 22) else 1
+    if t == 1:
+        return _sampled(ids, salt, thresh)
+    bounds = np.linspace(0, n, t + 1).astype(np.int64)
+    with ThreadPoolExecutor(t) as ex:
+        parts = list(ex.map(lambda k: _sampled(ids[bounds[k]:bounds[k + 1]], salt, thresh) + bounds[k], range(t)))
+    return np.concatenate(parts)
+
+
+def sample_filter(ids, salt, thresh) -> np.ndarray:
     """The references ``x`` of ``ids`` with ``hash53(x, salt) < thresh`` (original ids, in order)."""
-    return ids[_sampled(ids, salt, thresh)].astype(np.int64)
+    return ids[sampled_positions(ids, salt, thresh)].astype(np.int64)
 
 
-@njit(cache=True)
-def sample_filter_weighted(ids, w, salt, thresh):
+def sample_filter_weighted(ids, w, salt, thresh) -> tuple[np.ndarray, np.ndarray]:
     """As :func:`sample_filter`, also returning the weights of the kept references."""
-    pos = _sampled(ids, salt, thresh)
+    pos = sampled_positions(ids, salt, thresh)
     return ids[pos].astype(np.int64), w[pos].astype(np.float64)
 
 

@@ -89,7 +89,7 @@ def _hash_table(n_ids: int, salt: np.uint64) -> np.ndarray:
     return z >> np.uint64(11)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _heap_push(hh, hid, size, h, x):
     i = size
     hh[i] = h
@@ -104,7 +104,7 @@ def _heap_push(hh, hid, size, h, x):
     return size + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _heap_pop(hh, hid, size):
     size -= 1
     hh[0] = hh[size]
@@ -124,7 +124,7 @@ def _heap_pop(hh, hid, size):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shards(ids, salt, thresh, smax, w, use_w, n_ids, nb):
     """Sampled stack distances -> weighted mass per true-distance block (as difference arrays).
 

@@ -12,10 +12,16 @@ Algorithm
 Each block keeps a mark at the time of its latest reference. The distance of a reference
 at time ``i`` whose previous reference was at time ``p`` is the number of marks in
 ``(p, i)``. Marks live in a bitset over access times (one bit per request); a Fenwick
-tree over the per-word mark counts of completed 64-bit words answers "how many marks after
-word w" in O(log(N/64)); the partial words are counted with a hardware popcount. The word
-being filled is kept out of the tree until it completes, so a reference costs one tree
-query and at most one tree update. Total O(N log N) time, N/8 + N/16 bytes of memory.
+tree over the per-word mark counts of completed 64-bit words counts the marks in the words
+strictly between ``p`` and ``i``; the partial words are counted with a hardware popcount.
+The tree is built lazily (a node is filled when its last word completes), so a removal
+walks only the ancestors that exist; the count is the completed words' total minus one
+prefix walk. Total O(N log N) time, N/8 + N/16 bytes.
+
+Parallel: the marks at any time ``s`` are the latest references before ``s``, found by one
+scan of ``ids[:s]``; so the trace is cut into ``threads`` time ranges, each range's pass
+starts from its marks, and the kernels (which release the GIL) run in parallel threads. The
+result is identical to one pass.
 
 References
 ----------
@@ -27,30 +33,64 @@ References
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 from numba import njit
 
 from models._base import ModelResult
-from models.sim.primitives import as_ids, as_weights, fenwick_add, popcount64
+from models.sim.primitives import as_ids, as_weights, popcount64
 
 __all__ = ["HitRatioCurve", "stack_distances", "hit_ratio_curve", "lru_hits", "as_sizes", "curve_from_histogram"]
 
 _ONE = np.uint64(1)
 
 
-@njit(cache=True)
-def _stack_distances(ids, n_ids):
-    n = ids.shape[0]
-    out = np.empty(n, np.int64)
+@njit(cache=True, nogil=True)
+def _fenwick_build_node(fen, bits, j):
+    """Fill node ``j`` of the lazily built Fenwick tree when word ``j - 1`` completes.
+
+    Node ``j`` covers words ``(j - lowbit(j), j]`` (1-indexed): its own word's popcount plus
+    its children ``j - 1, j - 2, j - 4, ...`` (all complete already).
+    """
+    c = np.int32(popcount64(bits[j - 1]))
+    lb = j & -j
+    t = 1
+    while t < lb:
+        c += fen[j - t]
+        t <<= 1
+    fen[j] = c
+
+
+@njit(cache=True, nogil=True)
+def _stack_distances_range(ids, n_ids, start, stop, out):
+    """Stack distances of references ``start..stop-1`` into ``out`` (same indices).
+
+    The marks at time ``start`` (each block's latest reference before ``start``) are set
+    from one scan of ``ids[:start]``, so disjoint ranges can run in parallel threads and give
+    exactly the values of one pass over the whole trace.
+    """
     last = np.full(n_ids, -1, np.int64)
-    nw = (n + 63) >> 6
+    for i in range(start):
+        last[ids[i]] = i
+    nw = (stop + 63) >> 6
     bits = np.zeros(nw + 1, np.uint64)
-    fen = np.zeros(nw + 1, np.int32)  # Fenwick tree over completed words, 1-indexed
-    fen_total = 0  # marks held in completed words
-    for i in range(n):
+    # Fenwick tree over completed words (1-indexed), built lazily: node j is filled when word
+    # j - 1 completes, so a removal only walks the ancestors that exist (<= the current word).
+    fen = np.zeros(nw + 2, np.int32)
+    total = 0  # marks held in completed words
+    if start > 0:
+        for x in range(n_ids):
+            q = last[x]
+            if q >= 0:
+                bits[q >> 6] |= _ONE << np.uint64(q & 63)
+        for j in range(1, (start >> 6) + 1):
+            _fenwick_build_node(fen, bits, j)
+            total += popcount64(bits[j - 1])
+    for i in range(start, stop):
         x = ids[i]
         p = last[x]
         wc = i >> 6
@@ -64,35 +104,77 @@ def _stack_distances(ids, n_ids):
             d = np.int64(popcount64((bits[w] >> b) >> _ONE))
             if w != wc:
                 d += np.int64(popcount64(bits[wc]))
+                # marks in words w+1 .. wc-1 = (completed words) - prefix(w+1)
                 s = 0
                 j = w + 1
                 while j > 0:
                     s += fen[j]
                     j -= j & -j
-                d += fen_total - s
+                d += total - s
                 j = w + 1
-                while j <= nw:
+                while j <= wc:
                     fen[j] -= 1
                     j += j & -j
-                fen_total -= 1
+                total -= 1
             bits[w] &= ~(_ONE << b)
             out[i] = d
         bits[wc] |= _ONE << np.uint64(i & 63)
         last[x] = i
         if (i & 63) == 63:
-            c = np.int32(popcount64(bits[wc]))
-            fenwick_add(fen, wc, nw, c)
-            fen_total += c
+            _fenwick_build_node(fen, bits, wc + 1)
+            total += popcount64(bits[wc])
     return out
 
 
-def stack_distances(ids) -> np.ndarray:
+def default_threads(n: int) -> int:
+    """Threads for an ``n``-reference stack-distance pass: 1 below 2^21 references, else up to
+    ``numba.config.NUMBA_NUM_THREADS`` (set ``NUMBA_NUM_THREADS`` to limit it), one per 2^20
+    references.
+
+    >>> default_threads(1000)
+    1
+    """
+    return int(max(1, min(numba.config.NUMBA_NUM_THREADS, n >> 20))) if n >= (1 << 21) else 1
+
+
+def _stack_distances(ids, n_ids, threads: int = 1):
+    """Stack distances of validated ``ids``; ``threads > 1`` splits the trace into equal ranges
+    run in parallel (the kernel releases the GIL), same result."""
+    n = ids.shape[0]
+    out = np.empty(n, np.int64)
+    t = int(max(1, min(threads, n)))
+    if t == 1:
+        return _stack_distances_range(ids, n_ids, 0, n, out)
+    bounds = np.linspace(0, n, t + 1).astype(np.int64)
+    with ThreadPoolExecutor(t) as ex:
+        list(ex.map(lambda k: _stack_distances_range(ids, n_ids, int(bounds[k]), int(bounds[k + 1]), out), range(t)))
+    return out
+
+
+def check_threads(threads, n: int) -> int:
+    """``threads`` (None = :func:`default_threads`) as a positive int, or a ValueError.
+
+    >>> check_threads(None, 10), check_threads(2, 10)
+    (1, 2)
+    """
+    if threads is None:
+        return default_threads(n)
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a whole number >= 1 (got {threads!r})")
+    return int(threads)
+
+
+def stack_distances(ids, *, threads=None) -> np.ndarray:
     """Exact LRU stack distance of every reference.
 
     Parameters
     ----------
     ids : array_like of int
         Block ids, one per reference, ``>= 0`` (compact ids ``0..M-1`` keep memory at O(M)).
+    threads : int, optional, keyword-only
+        Parallel threads (the trace is split into equal time ranges, each pass sets up the
+        marks of its start from a scan of the head); default :func:`default_threads`. The
+        result does not depend on it.
 
     Returns
     -------
@@ -116,7 +198,7 @@ def stack_distances(ids) -> np.ndarray:
     a = as_ids(ids)
     if a.size == 0:
         return np.zeros(0, np.int64)
-    return _stack_distances(a, int(a.max()) + 1)
+    return _stack_distances(a, int(a.max()) + 1, check_threads(threads, len(a)))
 
 
 def as_sizes(sizes, name: str = "sizes") -> np.ndarray:
@@ -212,7 +294,7 @@ def curve_from_histogram(hist, bhist, total, btotal, sizes, requests, footprint,
     return HitRatioCurve(sizes, np.clip(hr, 0.0, 1.0), np.clip(bhr, 0.0, 1.0), hits, int(requests), int(footprint))
 
 
-def hit_ratio_curve(ids, *, sizes=None, weights=None, distances=None) -> HitRatioCurve:
+def hit_ratio_curve(ids, *, sizes=None, weights=None, distances=None, threads=None) -> HitRatioCurve:
     """Exact LRU hit-ratio curve, request- and byte-weighted, from one stack-distance pass.
 
     Parameters
@@ -226,6 +308,8 @@ def hit_ratio_curve(ids, *, sizes=None, weights=None, distances=None) -> HitRati
         (then ``byte_hit_ratio == hit_ratio``).
     distances : array_like of int, optional, keyword-only
         Precomputed :func:`stack_distances` of ``ids`` (saves the pass when reused).
+    threads : int, optional, keyword-only
+        Threads of the stack-distance pass (:func:`stack_distances`); same result for any value.
 
     Returns
     -------
@@ -252,7 +336,7 @@ def hit_ratio_curve(ids, *, sizes=None, weights=None, distances=None) -> HitRati
         raise ValueError("ids is empty: no requests to build a hit-ratio curve from")
     w = as_weights(weights, n)
     if distances is None:
-        d = _stack_distances(a, int(a.max()) + 1)
+        d = _stack_distances(a, int(a.max()) + 1, check_threads(threads, n))
     else:
         d = np.asarray(distances)
         if d.shape != (n,) or d.dtype.kind not in "iu":

@@ -144,7 +144,8 @@ def _client(scheduler: str, workers: int | None):
     if scheduler == "local":
         with _plain_main():
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   env={"NUMBA_NUM_THREADS": "1"})  # one core per worker (threaded kernels)
         return Client(cluster), cluster
     return Client(scheduler, timeout="20s"), None
 

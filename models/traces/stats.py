@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from models._base import ModelResult
 from models.traces.blocks import check_block_size, split_blocks
@@ -147,10 +148,15 @@ def reuse_count_histogram(ids: np.ndarray) -> pd.DataFrame:
                          "share_blocks": hist[k] / len(per)})
 
 
-def reuse_distances(ids: np.ndarray, time_ns: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+def reuse_distances(ids: np.ndarray, time_ns: np.ndarray | None = None, *,
+                    request: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """Reuse distances of every re-access: (accesses since the previous access, time since it [ns]).
 
-    Returned in the order of the re-accesses sorted by id (summaries do not depend on order).
+    Returned in the order of the re-accesses (summaries do not depend on order). ``time_ns``
+    is the time of each access, or -- with ``request`` -- of each request, ``request[i]``
+    naming the request of access ``i`` (so no per-access time array is built). Memory beyond
+    the two outputs: one int64 per distinct id when ``ids`` are dense codes ``0..M-1``
+    (:func:`models.traces.blocks.split_blocks`), otherwise one factorisation of ``ids``.
 
     >>> d, t = reuse_distances(np.array([5, 7, 5, 5]), np.array([0, 10, 30, 35]))
     >>> d.tolist(), t.tolist()
@@ -160,18 +166,51 @@ def reuse_distances(ids: np.ndarray, time_ns: np.ndarray | None = None) -> tuple
     if len(ids) < 2:
         z = np.zeros(0, np.int64)
         return z, (z if time_ns is not None else None)
-    order = np.argsort(ids, kind="stable")
-    same = ids[order][1:] == ids[order][:-1]
-    d = np.diff(order)[same]
-    t = None
-    if time_ns is not None:
-        tt = np.asarray(time_ns)[order]
-        t = np.diff(tt)[same]
-    return d.astype(np.int64), t
+    codes = ids if ids.dtype.kind in "iu" and ids.min() >= 0 and ids.max() < 4 * len(ids) + 16 \
+        else pd.factorize(ids)[0]
+    n_ids = int(codes.max()) + 1
+    if time_ns is None:
+        t_arr, req = np.zeros(1, np.int64), np.zeros(0, np.int64)
+    else:
+        t_arr = np.ascontiguousarray(time_ns, dtype=np.int64)
+        req = np.zeros(0, np.int64) if request is None else np.ascontiguousarray(request, dtype=np.int64)
+    d, t = _reuse_kernel(np.ascontiguousarray(codes, dtype=np.int64), n_ids, t_arr, req, time_ns is not None)
+    return d, (t if time_ns is not None else None)
+
+
+@njit(cache=True, nogil=True)
+def _reuse_kernel(codes, n_ids, time_ns, request, with_time):  # pragma: no cover - compiled
+    """One pass: distance and time since the previous access of the same id (see :func:`reuse_distances`)."""
+    last = np.full(n_ids, -1, np.int64)
+    seen = 0
+    for i in range(len(codes)):
+        if last[codes[i]] < 0:
+            seen += 1
+        last[codes[i]] = i
+    m = len(codes) - seen
+    d = np.empty(m, np.int64)
+    t = np.empty(m if with_time else 0, np.int64)
+    last[:] = -1
+    k = 0
+    by_request = len(request) > 0
+    for i in range(len(codes)):
+        c = codes[i]
+        j = last[c]
+        if j >= 0:
+            d[k] = i - j
+            if with_time:
+                if by_request:
+                    t[k] = time_ns[request[i]] - time_ns[request[j]]
+                else:
+                    t[k] = time_ns[i] - time_ns[j]
+            k += 1
+        last[c] = i
+    return d, t
 
 
 def _pct(a: np.ndarray, q: float) -> float:
-    return float(np.percentile(a, q)) if len(a) else float("nan")
+    """Percentile ``q`` of ``a`` (reorders ``a`` in place: pass arrays this module owns)."""
+    return float(np.percentile(a, q, overwrite_input=True)) if len(a) else float("nan")
 
 
 def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceStats | MemTraceStats:
@@ -206,10 +245,15 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
     n = len(trace)
     size = trace.size_bytes
     w = trace.is_write
-    hist = reuse_count_histogram(acc.block)
-    per_block = np.bincount(acc.block) if len(acc) else np.zeros(0, np.int64)
-    d, dt = reuse_distances(acc.block, trace.time_ns[acc.request])
-    lbn_dist = np.abs(np.diff(trace.offset_bytes // 512)) if n > 1 else np.zeros(0)
+    n_acc, n_unique = len(acc), acc.n_unique
+    block, request = acc.block, acc.request
+    del acc  # the per-access block numbers, devices and write flags are not needed below: free them
+    hist = reuse_count_histogram(block)
+    per_block = np.bincount(block) if n_acc else np.zeros(0, np.int64)
+    d, dt = reuse_distances(block, trace.time_ns, request=request)
+    del block, request
+    lbn_dist_mean = float(np.abs(np.diff(trace.offset_bytes // 512)).mean()) if n > 1 else float("nan")
+    size_q = [float(q) for q in np.percentile(size, [50, 90, 99])] if n else [float("nan")] * 3
     edges = 512 * 2 ** np.arange(0, 16)
     counts = np.histogram(size, bins=np.concatenate((edges, [np.iinfo(np.int64).max])))[0] if n else np.zeros(16)
     size_hist = pd.DataFrame({"size_from_bytes": edges, "size_to_bytes": np.concatenate((edges[1:], [np.nan])),
@@ -218,17 +262,17 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
         name=trace.name, block_size=bs, requests=n, reads=int(n - w.sum()), writes=int(w.sum()),
         write_fraction=float(w.mean()) if n else float("nan"),
         bytes_read=int(size[~w].sum()), bytes_written=int(size[w].sum()),
-        block_accesses=len(acc), footprint_blocks=acc.n_unique, footprint_bytes=acc.n_unique * bs,
+        block_accesses=n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
         size_mean_bytes=float(size.mean()) if n else float("nan"),
         size_min_bytes=int(size.min()) if n else 0,
-        size_p50_bytes=_pct(size, 50), size_p90_bytes=_pct(size, 90), size_p99_bytes=_pct(size, 99),
+        size_p50_bytes=size_q[0], size_p90_bytes=size_q[1], size_p99_bytes=size_q[2],
         size_max_bytes=int(size.max()) if n else 0,
         duration_ns=int(trace.time_ns.max() - trace.time_ns.min()) if n else 0,
-        mean_lbn_distance_sectors=float(lbn_dist.mean()) if len(lbn_dist) else float("nan"),
+        mean_lbn_distance_sectors=lbn_dist_mean,
         sequential_fraction=float(np.mean(trace.offset_bytes[1:] == trace.offset_bytes[:-1] + size[:-1]))
         if n > 1 else float("nan"),
         blocks_accessed_once=int((per_block == 1).sum()),
-        mean_accesses_per_block=float(len(acc) / acc.n_unique) if acc.n_unique else float("nan"),
+        mean_accesses_per_block=float(n_acc / n_unique) if n_unique else float("nan"),
         reuses=len(d),
         reuse_distance_mean_accesses=float(d.mean()) if len(d) else float("nan"),
         reuse_distance_p50_accesses=_pct(d, 50), reuse_distance_p90_accesses=_pct(d, 90),

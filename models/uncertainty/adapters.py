@@ -23,11 +23,25 @@ writecache        HDD-time speedup    the HDD request streams without and with t
                                       and bandwidth scale them analytically (drive geometry held
                                       at the point); HALO's thresholds re-simulate (tornado only)
 file-cache share  share of blocks     reuse histogram once; n* analytically
+file-cache time   mean access [ns]    hits and insertions of one cache size (a point of the
+                                      miss-ratio curve) once; page-cache and device timings
+                                      analytically
+wear              lifetime [years]    the scheme's life rate once; endurance, typed write rate
+                                      analytically
+workload          ops/s, or speedup   closed form per sample, vectorised: the Filebench flowop
+                  over a reference    demands walked once with arrays of the samples' device
+                  [x]                 latencies/bandwidths, page cache, VM overhead; the fixed
+                                      points and exact MVA per sample in numba
+                                      (:func:`models.storage.workload.evaluate_many`)
+device mix        relative latency    a queue simulation (seed 001 Fig. 3): every input
+                  [-]                 re-simulates (tornado only)
+write-reduction   lifetime [years]    bytes written per page counted once; endurance, wear
+lifetime                              efficiency and write rate analytically
 ================  ==================  ===========================================================
 
 References
 ----------
-.. [1] Seeds 002, 003, 004 (the models' own references, in their modules).
+.. [1] Seeds 000, 001, 002, 003, 004 (the models' own references, in their modules).
 """
 
 from __future__ import annotations
@@ -57,7 +71,11 @@ __all__ = [
     "writecache_model",
     "writecache_streams",
     "file_cache_share_model",
+    "file_cache_time_model",
     "wear_lifetime_model",
+    "workload_model",
+    "device_mix_model",
+    "write_reduction_lifetime_model",
 ]
 
 
@@ -112,8 +130,6 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
     >>> [i.name for i in breakeven_model(t_ns=100, T_ns=130, Tm_ns=160).inputs]
     ['t_ns', 'gap_ns', 'insert_ns']
     """
-    from models.devices import DeviceProfile, get_device
-
     if device is None:
         if None in (t_ns, T_ns, Tm_ns):
             raise ValueError("give a device or all of t_ns, T_ns and Tm_ns")
@@ -133,6 +149,23 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
         pt = float(_n_star(np.float64(t_ns), np.float64(T_ns), np.float64(Tm_ns)))
         return UncertainModel("breakeven", "n_star", "-", tuple(ins), ev, _breakeven_verdict(pt),
                               notes=("closed form, timings as typed (+-20 %)",), output_label="break-even accesses n*")
+    dev, ins, timings = _device_timings(device, block_size_bytes, insertion, io_stack_factor)
+
+    def ev(v):
+        return _n_star(*timings(v))
+
+    m = UncertainModel("breakeven", "n_star", "-", tuple(ins), ev,
+                       notes=(f"closed form: timings derived from {dev.name} at {float(block_size_bytes):g}-byte "
+                              "blocks",),
+                       output_label="break-even accesses n*")
+    return UncertainModel(**{**m.__dict__, "verdict": _breakeven_verdict(m.point())})
+
+
+def _device_timings(device, block_size_bytes, insertion, io_stack_factor):
+    """``(device, inputs, timings)`` of the file-cache timings derived from ``device``:
+    ``timings(values) -> (t, T, Tm)`` [ns], vectorised, equal to
+    :func:`models.storage.file_cache.timings_from_device` at the inputs' values."""
+    from models.devices import DeviceProfile, get_device
     from models.provenance import PARAMS
     from models.storage import file_cache as fc
 
@@ -167,17 +200,65 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
         bw = _v(v, f"{key}.read_bandwidth_MBps") if use_bw else d.effective_read_bandwidth_MBps
         return lat + max(0.0, bs - d.access_unit_bytes) / (bw * 1e6) * 1e9
 
-    def ev(v):
+    def timings(v):
         t = t0 * _v(v, rd.name) / rd.point
         insert = i0 * _v(v, wr.name) / wr.point
         extra = np.maximum(0.0, transfer(v, dk, dev, dev_bw) - transfer(v, rk, ref, ref_bw))
         T = _v(v, "file_cache.io_stack_factor") * t + extra
-        return _n_star(t, T, T + insert)
+        return t, T, T + insert
 
-    m = UncertainModel("breakeven", "n_star", "-", tuple(ins), ev,
-                       notes=(f"closed form: timings derived from {dev.name} at {bs:g}-byte blocks",),
-                       output_label="break-even accesses n*")
-    return UncertainModel(**{**m.__dict__, "verdict": _breakeven_verdict(m.point())})
+    return dev, ins, timings
+
+
+def file_cache_time_model(ids, device, *, cache_blocks: int, policy: str = "lru", block_size_bytes: int = 4096,
+                          insertion: str | None = None, ghost_blocks: int | None = None) -> UncertainModel:
+    """Mean storage access time [ns] of a DRAM file cache of ``cache_blocks`` over ``device`` (seed 004
+    Figs. 3-5, :func:`models.storage.file_cache_sim.file_cache_curves`), the cache simulated once.
+
+    The hits and insertions of the trace at that size (a point of its miss-ratio curve: LRU by
+    stack distances, ``"ac"`` or ``"none"``) do not depend on any time; the page-cache and
+    device timings of :func:`breakeven_model` vary over them analytically:
+    ``(hits t + inserts Tm + (misses - inserts) T) / accesses``. No verdict.
+
+    >>> from models.storage.file_cache_sim import file_cache_curves
+    >>> ids = np.array([0, 1, 2, 0, 1, 3, 4, 0, 1, 5])
+    >>> m = file_cache_time_model(ids, "hdd-7200", cache_blocks=3)
+    >>> row = file_cache_curves(ids, "hdd-7200", cache_fractions=[0.5]).query("policy == 'lru'").iloc[0]
+    >>> bool(np.isclose(m.point(), row.mean_access_ns, rtol=1e-12))
+    True
+    """
+    from models.sim import simulate
+    from models.sim.primitives import as_ids
+    from models.sim.stack_distance import lru_hits
+
+    a = as_ids(ids)
+    n = len(a)
+    if n == 0:
+        raise ValueError("ids is empty: no accesses to replay")
+    c = int(cache_blocks)
+    if c < 1:
+        raise ValueError(f"cache_blocks must be >= 1 (got {cache_blocks!r})")
+    if policy == "none":
+        hits = ins = 0
+    elif policy == "lru":
+        hits = int(np.asarray(lru_hits(a, [c])).reshape(-1)[0])
+        ins = n - hits
+    elif policy == "ac":
+        r = simulate(a, c, "ac", ghost_blocks=c if ghost_blocks is None else int(ghost_blocks))
+        hits, ins = int(r.hits), int(r.inserts)
+    else:
+        raise ValueError(f"policy must be 'none', 'lru' or 'ac' (got {policy!r})")
+    miss = n - hits
+    dev, ins_list, timings = _device_timings(device, block_size_bytes, insertion, None)
+
+    def ev(v):
+        t, T, Tm = timings(v)
+        return (hits * t + ins * Tm + (miss - ins) * T) / n
+
+    return UncertainModel("file-cache-time", "mean_access_ns", "ns", tuple(ins_list), ev,
+                          notes=(f"{policy.upper()} cache of {c:,} blocks simulated once ({hits:,} hits, {ins:,} "
+                                 f"insertions of {n:,} accesses); timings vary analytically",),
+                          output_label=f"mean access time, {policy.upper()} cache over {dev.name}")
 
 
 # ----------------------------------------------------------------------------- lifetime
@@ -190,9 +271,10 @@ def lifetime_model(*, capacity_bytes: float, endurance_writes_per_cell: float, w
     Capacity is held as given; endurance and write rate vary as user-typed values (+-20 %)
     unless ``endurance_input``/``write_rate_input`` carry their own provenance (e.g. a
     catalogue endurance, the derived Lulesh rate); wear efficiency by its registry range
-    (``lifetime.wear_efficiency``, assumed 0.05..1). Verdict: outlives ``target_years``.
+    (``lifetime.wear_efficiency``, its registry kind and range). Verdict: outlives ``target_years``.
 
-    >>> m = lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9)
+    >>> m = lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9,
+    ...                    wear_efficiency=1.0)
     >>> round(m.point(), 2), m.verdict.statement
     (5.07, 'the device outlives 5 years')
     """
@@ -311,6 +393,25 @@ def amat_model(profile, inputs, *, page_size: int | None = None, memory_index: i
 
 
 # ----------------------------------------------------------------------------- memory extension
+def _tref_input(stream, value: float, *, resimulates: bool):
+    """The DRAM-only time per reference as an uncertain input (named ``memext.base_ns_per_ref``).
+
+    When ``value`` is the measured time base of the stream's own program
+    (``memext.ns_per_ref.<program>``, :func:`models.memory.measured.ns_per_ref`), its spread is that
+    program's measured runs, not the spread across all programs of the generic default.
+    """
+    from models.memory.measured import _program, ns_per_ref
+
+    name = getattr(stream, "name", "") or ""
+    own = ns_per_ref(name) if name else None
+    if own is not None and math.isclose(own, value, rel_tol=1e-9):
+        i = param_input(f"memext.ns_per_ref.{_program(name)}", value=value,
+                        label=f"DRAM-only time per reference ({_program(name)}, measured)", resimulates=resimulates)
+        return dataclasses.replace(i, name="memext.base_ns_per_ref")
+    return param_input("memext.base_ns_per_ref", value=value, label="DRAM-only time per reference",
+                       resimulates=resimulates)
+
+
 def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
                  result=None) -> UncertainModel:
     """Slowdown of a DRAM + NVM memory extension [x] (seed 002 §5-6), counts simulated once.
@@ -343,8 +444,7 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
     writes, full, n = r.writebacks, r.full_misses, r.references
     ins = [param_input("memext.fault_overhead_ns", value=cfg.fault_overhead_ns, label="OS page-fault overhead",
                        resimulates=not analytic),
-           param_input("memext.base_ns_per_ref", value=cfg.base_ns_per_ref, label="DRAM-only time per reference",
-                       resimulates=not analytic)]
+           _tref_input(stream, cfg.base_ns_per_ref, resimulates=not analytic)]
 
     def lat_inputs(d, override_r, override_w):
         out = []
@@ -601,3 +701,269 @@ def wear_lifetime_model(config, *, scheme: str, life_rate: float, movement_overh
                           notes=(f"life rate {life_rate:.4g} and gap-move overhead {movement_overhead:.3g} from one "
                                  "simulation of the trace; scheme geometry and gap interval not varied",),
                           output_label=f"lifetime under {scheme.upper()}")
+
+
+# ----------------------------------------------------------------------------- Filebench workload (storage roles)
+#: Device columns of a storage configuration's devices that the Filebench model reads (the latencies and
+#: bandwidths of :meth:`models.devices.DeviceProfile.transfer_ns`).
+_WORKLOAD_DEVICE_COLUMNS = ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps")
+
+
+def _workload_config_inputs(cfg, ins: dict, setters: list) -> None:
+    """Add the uncertain inputs of one storage configuration to ``ins`` (name -> input, shared between the
+    configurations of a ratio when they name the same value) and ``setters`` (how a sample becomes a
+    configuration: ``(input name, target, column)``, target ``"device"``, ``"host_device"`` or a
+    :class:`~models.storage.workload.StorageConfig` field)."""
+    from models.provenance import param
+
+    def add(inp, target, column):
+        if inp.name in ins and ins[inp.name].point != inp.point:  # same name, another value: one input each
+            inp = dataclasses.replace(inp, name=f"{inp.name}@{cfg.name}", label=f"{inp.label} ({cfg.name})")
+        ins.setdefault(inp.name, inp)
+        setters.append((inp.name, target, column))
+
+    for target in ("device", "host_device"):
+        dev = getattr(cfg, target)
+        if dev is None:
+            continue
+        for col in _WORKLOAD_DEVICE_COLUMNS:
+            if getattr(dev, col) is not None:
+                add(device_input(dev, col, label=f"{dev.name} {col.replace('_MBps', '').replace('_ns', '').replace('_', ' ')}"),
+                    target, col)
+    for field, key, label, integer, applies in (
+            ("virt_per_op_ns", "workload.virt_per_op_ns", "VM overhead per data/sync call", False,
+             cfg.virt_per_op_ns > 0),
+            ("page_cache_bytes", "workload.page_cache_bytes", "guest page cache", False, cfg.mode == "pagecache"),
+            ("host_memory_bytes", "workload.host_memory_bytes", "host memory mapping the vPCM file", False,
+             cfg.mode == "dax" and cfg.host_device is not None),
+            ("device_servers", "workload.ssd_servers", "SSD parallel units", True,
+             cfg.device.name == "sata-ssd" and cfg.device_servers == param("workload.ssd_servers").value),
+            ("host_device_servers", "workload.ssd_servers", "SSD parallel units", True,
+             cfg.host_device is not None and cfg.host_device.name == "sata-ssd"
+             and cfg.host_device_servers == param("workload.ssd_servers").value)):
+        if not applies:
+            continue
+        v = getattr(cfg, field)
+        add(param_input(key, value=v, label=label, integer=integer), "config", field)
+
+
+def workload_model(workload, config, *, ref=None, threads: int | None = None) -> UncertainModel:
+    """Filebench throughput [ops/s] of ``workload`` on ``config``, or its speedup over ``ref`` [x]
+    (seed 000; :func:`models.storage.workload.evaluate`), evaluated at every sample.
+
+    The mean-value model is closed form per sample (demands, then exact MVA with the group-commit and
+    write-back fixed points), so nothing is simulated once: all samples go through
+    :func:`~models.storage.workload.evaluate_many`, which gives what
+    :func:`~models.storage.workload.evaluate` (``curve=False``, the largest thread count) gives on the
+    configuration(s) with each sample's values, with the same arithmetic, vectorised (the demand walk
+    once with arrays, the fixed points and MVA per sample in numba; ``bench/bench_uncertainty.py``).
+
+    Uncertain inputs: the read/write latency and bandwidth of each configuration's device and VM
+    host device (catalogue, by provenance kind; a device shared by ``config`` and ``ref`` is one
+    input), the VM overhead per call (``workload.virt_per_op_ns``, assumed) of the vPCM
+    configurations, the page cache (``workload.page_cache_bytes``, assumed) of page-cached ones,
+    the host memory of vPCM-on-a-device ones and the SATA SSD's parallel units
+    (``workload.ssd_servers``, assumed, integer). Held at their points (said in ``notes``): the
+    measured system-call, page-cache and fsync costs (read once by the model's cached cost tables),
+    the DRAM reference of the DAX copy, ``workload.gated_wait`` and the CPU cores.
+
+    Parameters
+    ----------
+    workload : str or Workload
+        Personality name (Table 1 preset for the four of seed 000) or parsed workload.
+    config : str or StorageConfig
+        Storage configuration (``"pcm-dax"``, ``"hdd"``, ...).
+    ref : str or StorageConfig, keyword-only
+        Reference configuration: the output is ``ops(config) / ops(ref)`` with the verdict
+        "``config`` beats ``ref``" (speedup > 1).
+    threads : int, keyword-only
+        Threads (default: the workload's).
+
+    Returns
+    -------
+    UncertainModel
+
+    >>> from models.storage import workload as wf
+    >>> m = workload_model("varmail", "pcm-dax", ref="hdd", threads=4)
+    >>> r = wf.evaluate(wf.as_workload("varmail"), "pcm-dax", threads=4, curve=False).ops_per_s
+    >>> r0 = wf.evaluate(wf.as_workload("varmail"), "hdd", threads=4, curve=False).ops_per_s
+    >>> m.point() == r / r0, m.verdict.statement
+    (True, 'pcm-dax beats hdd (Filebench varmail throughput)')
+    """
+    from models.storage import workload as wf
+
+    w = wf.as_workload(workload)
+    cfgs = [wf.get_config(config)] + ([wf.get_config(ref)] if ref is not None else [])
+    n_threads = int(threads) if threads is not None else w.nthreads
+    ins: dict[str, UncertainInput] = {}
+    setters = []
+    for c in cfgs:
+        s = []
+        _workload_config_inputs(c, ins, s)
+        setters.append(s)
+    names = list(ins)
+
+    def ev(v):
+        arrs = np.broadcast_arrays(*(np.asarray(v[k], dtype=float) for k in names))
+        shape = arrs[0].shape if arrs else ()
+        vals = {k: a.reshape(-1) for k, a in zip(names, arrs, strict=True)}
+        out = None
+        for c, sets in zip(cfgs, setters, strict=True):
+            ch = {}
+            for name, target, col in sets:  # servers: int(round(v)) per sample (half to even, as np.rint)
+                a = np.rint(vals[name]) if col.endswith("servers") else vals[name]
+                ch[col if target == "config" else f"{target}.{col}"] = a
+            o = np.asarray(wf.evaluate_many(w, c, ch, threads=n_threads), dtype=float).reshape(-1)
+            out = o if out is None else out / o
+        return out.reshape(shape) if shape else out[0]
+
+    held = ("held at their points: the measured system-call, page-cache and fsync costs, the DRAM reference of the "
+            "DAX copy, workload.gated_wait and the CPU cores")
+    each = ("every sample re-evaluates the Filebench mean-value model (demands + exact MVA, " f"{n_threads} threads; "
+            "vectorised over the samples: models.storage.workload.evaluate_many)")
+    if ref is None:
+        return UncertainModel("workload", "ops_per_s", "ops/s", tuple(ins.values()), ev, notes=(each, held),
+                              output_label=f"{w.name} throughput on {cfgs[0].name}")
+    return UncertainModel("workload", "speedup", "x", tuple(ins.values()), ev,
+                          Verdict(1.0, False, f"{cfgs[0].name} beats {cfgs[1].name} (Filebench {w.name} throughput)"),
+                          notes=(each, held), output_label=f"{w.name} throughput {cfgs[0].name} / {cfgs[1].name}")
+
+
+# ----------------------------------------------------------------------------- device characterization (fio mix)
+def device_mix_model(profile="psd", pattern: str = "seq", write_fraction: float = 0.1, *, output: str = "write_rel",
+                     depth: float = 64, reference: float = 0.5, scheduling=None, requests: int | None = None,
+                     seed=0) -> UncertainModel:
+    """Read or write latency at ``write_fraction`` relative to a 50/50 mix [-] (seed 001 Fig. 3,
+    :func:`models.storage.device_char.mix_sensitivity`): a queue simulation, so every input
+    re-simulates (tornado only; the band is the point, as for any re-simulating input).
+
+    Inputs of a preset (registry ``device_char.*``): the read service time, the write/read ratio
+    of the pattern and, for the SSD, its parallel units and sequential parallelism (the PSD's
+    three controllers are exact). A custom :class:`~models.storage.device_char.CharProfile`:
+    its read and write service times of the pattern, +-20 % (user-defined). The simulation's
+    random request kinds are the same at every input value (``seed``: common random numbers),
+    so the tornado's differences are the inputs' effect, not noise.
+
+    >>> from models.storage import device_char as dc
+    >>> m = device_mix_model("psd", "seq", 0.1, scheduling="fcfs", requests=20_000)
+    >>> want = dc.mix_sensitivity(dc.get_profile("psd"), "seq", [0.1], scheduling="fcfs", requests=20_000)
+    >>> m.point() == float(want.write_rel.iloc[0]), [i.resimulates for i in m.inputs]
+    (True, [True, True])
+    """
+    from models.storage import device_char as dc
+
+    if output not in ("write_rel", "read_rel"):
+        raise ValueError(f"output must be 'write_rel' or 'read_rel' (got {output!r})")
+    dc._check("read", pattern)
+    preset = isinstance(profile, str)
+    prof = dc.get_profile(profile) if preset else profile
+    req = int(requests if requests is not None else param_input("device_char.mix_requests").point)
+    if preset and prof.name == "psd":
+        spec = [param_input("device_char.psd.read_us", label="PSD read service time"),
+                param_input("device_char.psd.write_read_ratio", label="PSD write/read service time")]
+    elif preset and prof.name == "ssd":
+        spec = [param_input("device_char.ssd.read_us", label="SSD read service time"),
+                param_input(f"device_char.ssd.write_read_ratio_{pattern}",
+                            label=f"SSD write/read service time ({pattern})"),
+                param_input("device_char.ssd.servers_rand", label="SSD parallel units", integer=True)]
+        if pattern == "seq":
+            spec.append(param_input("device_char.ssd.seq_parallelism", label="SSD sequential parallelism"))
+    else:
+        spec = [user_input(f"{pattern}.read_us", f"{prof.name} {pattern} read service time", "us",
+                           prof.service_us("read", pattern)),
+                user_input(f"{pattern}.write_us", f"{prof.name} {pattern} write service time", "us",
+                           prof.service_us("write", pattern))]
+    ins = tuple(dataclasses.replace(i, resimulates=True) for i in spec)
+    names = [i.name for i in ins]
+
+    def profile_at(v: dict):
+        if preset and prof.name == "psd":
+            r, x = v["device_char.psd.write_read_ratio"], v["device_char.psd.read_us"]
+            ch = {"read_rand_us": x, "read_seq_us": x, "write_rand_us": x * r, "write_seq_us": x * r}
+        elif preset and prof.name == "ssd":
+            x = v["device_char.ssd.read_us"]
+            servers = float(round(v["device_char.ssd.servers_rand"]))
+            ch = {f"read_{pattern}_us": x, f"write_{pattern}_us": x * v[f"device_char.ssd.write_read_ratio_{pattern}"],
+                  "servers_rand": servers}
+            if pattern == "seq":
+                ch["servers_seq"] = servers * v["device_char.ssd.seq_parallelism"]
+        else:
+            ch = {f"read_{pattern}_us": v[names[0]], f"write_{pattern}_us": v[names[1]]}
+        return prof.model_copy(update=ch)
+
+    def one(v: dict) -> float:
+        df = dc.mix_sensitivity(profile_at(v), pattern, [float(write_fraction)], depth=depth, reference=reference,
+                                scheduling=scheduling, requests=req, seed=seed)
+        return float(df[output].iloc[0])
+
+    def ev(v):
+        arrs = np.broadcast_arrays(*(np.asarray(v[k], dtype=float) for k in names))
+        flat = [a.reshape(-1) for a in arrs]
+        out = np.array([one({k: float(f[i]) for k, f in zip(names, flat, strict=True)}) for i in range(flat[0].size)])
+        return out.reshape(arrs[0].shape) if arrs[0].shape else out[0]
+
+    pts = {i.name: i.point for i in ins}
+
+    def resim(overrides):
+        return one({**pts, **overrides})
+
+    kind = "write" if output == "write_rel" else "read"
+    return UncertainModel("device-mix", output, "-", ins, ev, resimulate=resim,
+                          notes=(f"a queue simulation of {req:,} requests per mix (seed {seed}): every input re-runs it",),
+                          output_label=f"{prof.name} {pattern} {kind} latency at {write_fraction:.0%} writes / at "
+                                       f"{reference:.0%}")
+
+
+# ----------------------------------------------------------------------------- write reduction (lifetime by scheme)
+def write_reduction_lifetime_model(bytes_written_per_page: float, *, scheme: str = "",
+                                   baseline_write_rate_bytes_per_s: float | None = None,
+                                   target_years: float = 5.0) -> UncertainModel:
+    """Lifetime [years] of seed 002's PCM extension when a write-reduction scheme writes
+    ``bytes_written_per_page`` of every 4 KiB evicted page
+    (:func:`models.endurance.write_reduction.lifetime_by_scheme`), the cells counted once.
+
+    ``C E eta / (W x bytes / 4096)``: the bytes per page come from the page contents (no
+    uncertain input); the catalogue PCM endurance (``pcm-memext``), the wear-leveling
+    efficiency (``lifetime.wear_efficiency``, registry) and the baseline write rate (the derived
+    Lulesh rate ``lifetime.lulesh_write_rate_Bps``, or a typed one +-20 %) vary analytically;
+    the capacity (``memext.nvm_capacity_bytes``) is held. Verdict: outlives ``target_years``.
+
+    >>> import pandas as pd
+    >>> from models.endurance.write_reduction import lifetime_by_scheme
+    >>> from models.provenance import param
+    >>> m = write_reduction_lifetime_model(204.8, scheme="x")
+    >>> want = lifetime_by_scheme(pd.DataFrame({"scheme": ["x"], "bytes_written_per_page": [204.8]}),
+    ...                           param("lifetime.lulesh_write_rate_Bps").value).lifetime_years.iloc[0]
+    >>> bool(np.isclose(m.point(), want, rtol=1e-12))
+    True
+    """
+    from models.devices import get_device
+    from models.endurance.lifetime import SECONDS_PER_YEAR
+    from models.endurance.write_reduction import PAGE_BYTES
+    from models.provenance import param
+
+    b = float(bytes_written_per_page)
+    if not (np.isfinite(b) and 0 <= b <= PAGE_BYTES * 2):
+        raise ValueError(f"bytes_written_per_page must be within 0..{2 * PAGE_BYTES} (got {bytes_written_per_page!r})")
+    pcm = get_device("pcm-memext")
+    cap = float(param("memext.nvm_capacity_bytes").value)
+    e_in = device_input(pcm, "endurance_writes_per_cell", label="PCM endurance")
+    w_in = (param_input("lifetime.lulesh_write_rate_Bps", label="baseline write rate (Lulesh)")
+            if baseline_write_rate_bytes_per_s is None
+            else user_input("write_rate", "baseline write rate", "bytes/s", baseline_write_rate_bytes_per_s))
+    eta = param_input("lifetime.wear_efficiency", label="wear-leveling efficiency")
+    frac = b / PAGE_BYTES
+
+    def ev(v):
+        rate = _v(v, w_in.name) * frac
+        with np.errstate(divide="ignore"):
+            return np.where(rate > 0, cap * _v(v, e_in.name) * _v(v, eta.name) / np.where(rate > 0, rate, 1.0)
+                            / SECONDS_PER_YEAR, np.inf)
+
+    name = scheme or "the scheme"
+    return UncertainModel("write-reduction", "years", "years", (e_in, w_in, eta), ev,
+                          Verdict(float(target_years), False, f"with {name} the PCM extension outlives "
+                                                              f"{target_years:g} years"),
+                          notes=(f"{b:.6g} bytes written per 4 KiB page counted once from the page contents; "
+                                 "endurance, wear efficiency and write rate vary analytically",),
+                          output_label=f"lifetime with {name}")

@@ -347,7 +347,9 @@ class UncertaintyResult(ModelResult):
         else:
             parts.append("no uncertain input moves it")
         s = "; ".join(parts) + "."
-        return s[0].upper() + s[1:]
+        first = s.split(" ", 1)[0]
+        # capitalise a plain word ("a PCM ..." -> "A PCM ..."), never a name ("pcm-dax", "hdd-7200")
+        return s[0].upper() + s[1:] if first.isalpha() and first.islower() else s
 
 
 def _pct(p: float) -> str:

@@ -15,6 +15,8 @@
    decades away (Plotly reads annotation positions on log axes as exponents).
 4. **Finite, sane ranges.** Explicit ranges are finite; the data on a log axis spans at most
    ``MAX_DECADES`` decades and is positive.
+5. **Legend titles read as words.** A legend title is never a bare column word ("color", "variable")
+   nor a raw ``snake_case`` column name (Plotly Express titles the legend with the column's name).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import numpy as np
 MAX_DECADES = 30
 #: Words an axis is never titled with alone (raw column / melt names).
 BARE_TITLES = {"value", "variable", "index", "x", "y", "count", ""}
+#: A raw column name used as a legend title: ``files_scale``, ``color``.
+_RAW_LEGEND = re.compile(r"^(?:color|variable|value|index|[a-z0-9]+(?:_[a-z0-9]+)+)$")
 _UNIT = re.compile(r"\[[^\]]+\]|\((?:×|x|%|-|[^)]*\b(?:s|ms|us|µs|ns|B|KiB|MiB|GiB|MB|GB|bytes|years)\b)[^)]*\)")
 _DTYPES = {"f8": "<f8", "f4": "<f4", "i1": "<i1", "i2": "<i2", "i4": "<i4", "u1": "<u1", "u2": "<u2",
            "u4": "<u4", "i8": "<i8", "u8": "<u8"}
@@ -176,6 +180,10 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
             return f"position {shown} outside the data {lo:.4g}..{hi:.4g}" + (" (log10)" if _is_log(ax) else "")
         return None
 
+    legend_title = _title(layout.get("legend", {}) or {})
+    if legend_title and layout.get("showlegend", True) is not False and _RAW_LEGEND.match(legend_title):
+        problems.append(f"{name}: legend titled with a raw column name {legend_title!r}")
+
     shapes = layout.get("shapes", []) or []
     for a in layout.get("annotations", []) or []:
         for letter in ("x", "y"):
@@ -220,6 +228,68 @@ def page_figures(at) -> list[tuple[str, dict]]:
         title = (fig.get("layout", {}).get("title") or {})
         title = title.get("text") if isinstance(title, dict) else title
         out.append((f"chart {i} {title or ''}".strip(), fig))
+    return out
+
+
+def lazy_tabs(at) -> dict[str, list[str]]:
+    """``key -> tab labels`` of every keyed ``st.tabs`` on the page (``on_change="rerun"``: lazy tabs,
+    whose closed tabs draw nothing, so their charts exist only in a run with that tab open)."""
+    from streamlit.testing.v1.element_tree import Block
+
+    out: dict[str, list[str]] = {}
+
+    def walk(node):
+        for k in sorted(node.children):
+            ch = node.children[k]
+            if not isinstance(ch, Block):
+                continue
+            if ch.type == "tab_container":
+                key = str(ch.proto.id).split("-", 2)[-1] if ch.proto.id.startswith("$$ID-") else ""
+                if key:
+                    out[key] = [t.label for _, t in sorted(ch.children.items()) if t.type == "tab"]
+            walk(ch)
+
+    walk(at.main)
+    return out
+
+
+def every_tab_figures(at, *, texts: list | None = None) -> list[tuple[str, dict]]:
+    """``(name, figure JSON)`` of every chart of the page with every lazy tab opened in turn.
+
+    Starts from the run ``at`` already made; for each lazy tab control (:func:`lazy_tabs`, including
+    ones that appear only inside another tab) and each of its tabs, opens it (session state), reruns
+    and collects the charts, then puts the controls back. A chart drawn in several runs is named once
+    per run (``[tab label] chart i``). ``texts``, if given, receives the captions and markdown of
+    every run (for :func:`check_texts`).
+    """
+    def collect(prefix: str) -> list[tuple[str, dict]]:
+        if texts is not None:
+            texts.extend([c.value for c in at.caption] + [m.value for m in at.markdown])
+        return [(f"{prefix}{n}", f) for n, f in page_figures(at)]
+
+    out = collect("")
+    original = {k: at.session_state[k] for k in lazy_tabs(at) if k in at.session_state}
+    seen: set[tuple[str, str]] = {(k, v) for k, v in original.items()}
+    todo = [(k, lab) for k, labs in lazy_tabs(at).items() for lab in labs if (k, lab) not in seen]
+    while todo:
+        key, label = todo.pop(0)
+        if (key, label) in seen:
+            continue
+        seen.add((key, label))
+        at.session_state[key] = label
+        at.run()
+        if at.exception:
+            raise AssertionError(f"tab {label!r} of {key}: {[e.message for e in at.exception]}")
+        out += collect(f"[{label}] ")
+        for k, labs in lazy_tabs(at).items():
+            if k not in original:  # a control inside the tab just opened: its open tab is drawn now
+                original[k] = at.session_state[k] if k in at.session_state else labs[0]
+                seen.add((k, original[k]))
+            todo += [(k, lab) for lab in labs if (k, lab) not in seen]
+    if seen - {(k, v) for k, v in original.items()}:
+        for k, v in original.items():
+            at.session_state[k] = v
+        at.run()
     return out
 
 

@@ -7,6 +7,7 @@ Scenario class is rebuilt by executing only the page's imports, constants, funct
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import io
@@ -52,7 +53,13 @@ def _page_namespace(path: Path) -> tuple[dict, ast.Module]:
     body = [n for n in tree.body[:last + 1]
             if isinstance(n, keep) and not (isinstance(n, ast.ImportFrom) and n.module == "__future__")]
     ns: dict = {"__name__": f"_page_{path.stem}"}
-    exec(compile(ast.Module(body=body, type_ignores=[]), str(path), "exec", dont_inherit=True), ns)  # noqa: S102 - our own source
+    # postponed annotations, as in the page (a validator may return its own class); the Scenario is
+    # then rebuilt against the page's namespace, as app.components.scenario.init_state does
+    flags = __future__.annotations.compiler_flag
+    exec(compile(ast.Module(body=body, type_ignores=[]), str(path), "exec", flags=flags, dont_inherit=True), ns)  # noqa: S102 - our own source
+    for v in list(ns.values()):
+        if isinstance(v, type) and issubclass(v, Scenario) and not getattr(v, "__pydantic_complete__", True):
+            v.model_rebuild(_types_namespace=dict(ns))
     return ns, tree
 
 
@@ -162,7 +169,7 @@ def test_static_model_finds_the_pages_widgets():
     ids = {c[0] for c in CASES}
     for expected in ("break_even.max_accesses", "break_even.block_size_bytes", "workload.zipf_alpha",
                      "lifetime.wear_efficiency", "memory_extension.prefetch_frac", "memory_extension.fast_device",
-                     "wear.device", "traces.scale", "traces.seed", "file_cache_sim.block_size_bytes",
+                     "wear.device", "traces.scale", "traces.upload_format", "file_cache_sim.block_size_bytes",
                      "planner.traces", "device_char.profiles", "paging.memory_fraction"):
         assert expected in ids, expected
     assert len(RANGE_CASES) > 40
@@ -501,7 +508,7 @@ def test_trace_picker_inputs_survive_leaving_the_page():
     at = AppTest.from_file(str(VIEWS.parent / "main.py"), default_timeout=180).run()
     at.switch_page("views/paging.py").run()
     at.radio(key="pg.trace_source").set_value("synthetic").run()
-    at.number_input(key="pg.mem_refs").set_value(5000).run()
+    at.text_input(key="pg.mem_refs").input("5e3").run()
     at.text_input(key="pg.max_refs").input("4000").run()
     assert not at.exception, [e.message for e in at.exception]
     at.switch_page("views/home.py").run()
@@ -509,7 +516,7 @@ def test_trace_picker_inputs_survive_leaving_the_page():
     at.switch_page("views/paging.py").run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.radio(key="pg.trace_source").value == "synthetic"
-    assert at.number_input(key="pg.mem_refs").value == 5000
+    assert at.text_input(key="pg.mem_refs").value == "5e3"
     assert at.text_input(key="pg.max_refs").value == "4000"
     assert not at.warning, [w.value for w in at.warning]  # no "value set via Session State API" warning
 

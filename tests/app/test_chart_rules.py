@@ -142,3 +142,113 @@ def test_style_forces_no_template():
 def test_texts_rule_catches_raw_json_and_one_times():
     assert check_texts(['Assumptions: {"ghost_window": "1 \\u00d7 cache size"}', "more than 1 times", "ok"]) \
         and len(check_texts(['{"a": 1}', "more than 1 times", "fine"])) == 2
+
+
+def _lazy_tab_script():
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    a, b = st.tabs(["good", "bad"], key="t.tab", on_change="rerun")
+    if a.open:
+        with a:
+            st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(
+                xaxis_title="n [-]", yaxis_title="t [ms]"))
+    if b.open:
+        with b:
+            st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(
+                xaxis_title="value", yaxis_title="t [ms]"))
+
+
+def test_every_tab_figures_opens_the_lazy_tabs():
+    """A chart drawn only in a closed lazy tab is checked too, and the page is left on its open tab."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.chart_rules import every_tab_figures, lazy_tabs, page_figures
+
+    at = AppTest.from_function(_lazy_tab_script, default_timeout=60).run()
+    assert lazy_tabs(at) == {"t.tab": ["good", "bad"]}
+    assert check_figure(page_figures(at)[0][1]) == []  # the default tab alone reads right
+    figs = every_tab_figures(at)
+    assert [n for n, _ in figs] == ["chart 0", "[bad] chart 0"]
+    assert any("titled 'value'" in p for p in check_figure(figs[1][1], figs[1][0]))
+    assert at.session_state["t.tab"] == "good"
+
+
+# ----------------------------------------------------------------------------- user names stay literal (issue 20)
+
+HOSTILE = '<b>x</b><img src=x><br><a href="http://127.0.0.1:1/">y</a>&amp;'
+
+
+def _strings(o):
+    if isinstance(o, str):
+        yield o
+    elif isinstance(o, dict):
+        for v in o.values():
+            yield from _strings(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from _strings(v)
+
+
+def _raw_markup(fig_json: dict) -> list[str]:
+    """Strings of a figure where a piece of the hostile name would be read as Plotly markup."""
+    return [s for s in _strings(fig_json) if any(t in s for t in ("<b>x", "<img", "<a href", "</a>&amp;"))]
+
+
+def test_plotly_text_escapes_markup_and_entities():
+    from reporting.plotly_text import plotly_text
+
+    assert plotly_text(HOSTILE) == ('&lt;b&gt;x&lt;/b&gt;&lt;img src=x&gt;&lt;br&gt;&lt;a href="http://127.0.0.1:1/"'
+                                    '&gt;y&lt;/a&gt;&amp;amp;')
+    assert plotly_text("pcm-memext (1:4)") == "pcm-memext (1:4)"
+
+
+def test_figure_data_with_a_hostile_name_renders_literally():
+    """Trace names, categories, customdata and Plotly Express's hovertemplate copy of the name are escaped
+    by show(); the code's own <br> in templates and layout stays markup."""
+    import pandas as pd
+    import plotly.express as px
+
+    from reporting.plotly_text import escape_figure_data
+
+    df = pd.DataFrame({"device": [HOSTILE, HOSTILE, "dram", "dram"], "depth": [1, 2, 1, 2], "t": [1.0, 2, 3, 4]})
+    fig = px.line(df, x="depth", y="t", color="device")
+    fig.add_bar(x=[HOSTILE, "dram"], y=[1, 2], customdata=[[HOSTILE], ["dram"]], name=f"selected: {HOSTILE}",
+                hovertemplate="%{customdata[0]}<br>%{y}<extra></extra>")
+    fig.update_xaxes(categoryarray=[HOSTILE, "dram"])
+    f = json.loads(escape_figure_data(fig).to_json())
+    assert _raw_markup(f) == []
+    assert f["data"][0]["name"] == "&lt;b&gt;x&lt;/b&gt;&lt;img src=x&gt;&lt;br&gt;&lt;a href=\"http://127.0.0.1:1/\"&gt;" \
+                                   "y&lt;/a&gt;&amp;amp;"
+    assert f["data"][0]["hovertemplate"].startswith("device=&lt;b&gt;x") and "<br>depth=%{x}" in f["data"][0]["hovertemplate"]
+    assert f["data"][2]["hovertemplate"] == "%{customdata[0]}<br>%{y}<extra></extra>"
+    assert f["layout"]["xaxis"]["categoryarray"][0] == f["data"][2]["x"][0]
+
+
+def test_hostile_custom_device_name_renders_literally_on_a_page():
+    """A custom device named with Plotly markup, chosen on the break-even page: no figure reads it as markup."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests import ROOT
+    from tests.app.chart_rules import page_figures
+
+    dev = {"name": HOSTILE, "label": HOSTILE, "kind": "scm", "access_unit_bytes": 256, "read_latency_ns": 300.0,
+           "write_latency_ns": 900.0, "source": "test"}
+    at = AppTest.from_file(str(ROOT / "app/views/break_even.py"), default_timeout=120)
+    at.session_state["custom_devices"] = {HOSTILE: dev}
+    at.run()
+    at.selectbox(key="be.device").set_value(HOSTILE).run()
+    assert not at.exception, [e.message for e in at.exception]
+    figs = page_figures(at)
+    assert figs
+    shown = [s for _, f in figs for s in _strings(f) if "&lt;b&gt;x" in s]
+    assert shown, "the name is on the chart, escaped"
+    assert [(n, _raw_markup(f)) for n, f in figs if _raw_markup(f)] == []
+
+
+@pytest.mark.parametrize("title, bad", [("files_scale", True), ("color", True), ("files", False),
+                                        ("file set [× default]", False)])
+def test_legend_titled_with_a_raw_column_name_is_caught(title, bad):
+    fig = go.Figure([go.Bar(x=["a"], y=[1], name="1.0"), go.Bar(x=["a"], y=[2], name="0.1")])
+    fig.update_layout(xaxis_title="configuration", yaxis_title="throughput [ops/s]", legend_title_text=title)
+    assert any("legend titled" in p for p in check_figure(json.loads(fig.to_json()))) == bad

@@ -1,30 +1,209 @@
-"""The Target-workload finder page (AppTest)."""
+"""The planner page (AppTest): "My workload" verdicts with custom devices from the link, and the library ranking."""
 
+from __future__ import annotations
+
+import pytest
 from streamlit.testing.v1 import AppTest
 
+from models.devices import decode_devices, encode_devices, get_device
 from tests import ROOT
+from tests.app.chart_rules import check_figures, check_texts, page_figures
 
 PAGE = str(ROOT / "app/views/planner.py")
+FIX = ROOT / "tests/fixtures/plan"
+MY_PCM = get_device("pcm-samsung-20nm").with_updates(name="my-pcm", label="My PCM", write_latency_ns=900.0,
+                                                      source="user-defined (from pcm-samsung-20nm)")
 
 
-def test_planner_page():
-    at = AppTest.from_file(PAGE, default_timeout=120)
+def _mine(**query) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["library"] = "mqsim:tpcc-small"
+    at.query_params["plan_requests"] = "2000"
+    for k, v in query.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def _verdicts(at: AppTest):
+    """The verdict table as the user reads it (a static st.table of Markdown-escaped text: escapes removed)."""
+    t = next(t.value for t in at.table if "verdict" in [c.replace("\\", "") for c in t.value.columns])
+    t = t.rename(columns=lambda c: c.replace("\\", ""))
+    return t.apply(lambda col: col.astype(str).str.replace("\\", "", regex=False))
+
+
+def test_my_workload_gives_verdicts_charts_and_reasons():
+    at = _mine(devices="pcm-samsung-20nm,dram")
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    v = _verdicts(at)
+    # a block trace: file-cache and write-cache evaluated, storage/paging/memory-extension need other data,
+    # DRAM cannot be the storage under a DRAM file cache
+    assert {"wins", "needs data", "not applicable"} <= set(v.verdict)
+    assert set(v[v.verdict == "needs data"].role) == {"storage", "paging", "memory-extension"}
+    assert ((v.device == "dram") & (v.role == "file-cache") & (v.verdict == "not applicable")).any()
+    figs = page_figures(at)
+    assert len(figs) == 2  # file-cache and write-cache: the roles with a wins/loses row
+    assert check_figures(figs) == []
+    for _name, fig in figs:
+        assert "value" not in fig["layout"]["xaxis"]["title"]["text"].split(" [")[0].lower()
+        assert fig["layout"]["xaxis"]["type"] == "log"
+        assert any(s.get("x0") == 1 for s in fig["layout"]["shapes"])  # the 1x line
+        colours = set(fig["data"][0]["marker"]["color"])
+        assert colours <= {"#2e7d32", "#c62828"}
+    text = "\n".join(m.value for m in at.markdown)
+    assert "needs data" in text and "not applicable" in text and "DRAM" in text  # the reasons, in full
+    # the verdict table itself holds every reason in full (a static table: cells wrap, nothing cut off)
+    assert not at.dataframe or all("verdict" not in d.value.columns for d in at.dataframe)
+    from models.planner.plan import plan, workload_from_path
+
+    expected = plan([workload_from_path("mqsim:tpcc-small")], ["pcm-samsung-20nm", "dram"], n_requests=2000)
+    assert sorted(v.reason) == sorted(expected.to_frame().reason)  # every reason, word for word
+    assert check_texts([m.value for m in at.markdown] + [c.value for c in at.caption]) == []
+
+
+def test_custom_device_of_the_link_is_restored_and_compared():
+    at = _mine(devices="my-pcm,pcm-samsung-20nm", dev=encode_devices([MY_PCM]))
+    assert not at.exception, [e.message for e in at.exception]
+    assert "my-pcm" in at.session_state["custom_devices"]
+    v = _verdicts(at)
+    assert {"my-pcm", "pcm-samsung-20nm"} == set(v.device)
+    # the link the page writes back still carries the device it compares
+    assert decode_devices(at.query_params["dev"][0] if isinstance(at.query_params["dev"], list)
+                          else at.query_params["dev"]) == [MY_PCM]
+
+
+def test_link_without_custom_devices_drops_the_dev_parameter():
+    at = _mine(devices="pcm-samsung-20nm")
+    assert not at.exception
+    assert "dev" not in at.query_params
+
+
+def test_damaged_device_link_is_a_warning_not_a_crash():
+    at = _mine(devices="pcm-samsung-20nm", dev="1.not-a-device-list")
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("Custom devices of the link not restored" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert len(_verdicts(at))
+
+
+def test_more_than_three_devices_is_refused_by_label():
+    at = _mine(devices="pcm-samsung-20nm,dram,optane-dcpmm,nvme-tlc")
+    assert not at.exception
+    msgs = " ".join(e.value for e in at.error) + " ".join(w.value for w in at.warning)
+    assert "Devices to compare" in msgs or "devices" in msgs, msgs
+
+
+def test_uploaded_msr_with_header_and_lackey_are_named_and_evaluated():
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["plan_requests"] = "2000"
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    try:
+        up = at.get("file_uploader")[0]
+    except IndexError:
+        pytest.skip("this Streamlit's AppTest has no file_uploader support")
+    up.set_value([("small_msr.csv", (FIX / "small_msr.csv").read_bytes(), "text/csv"),
+                  ("small_lackey.txt", (FIX / "small_lackey.txt").read_bytes(), "text/plain")]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    v = _verdicts(at)
+    assert {"small_msr", "small_lackey"} <= set(v.workload)
+    assert set(v[v.workload == "small_lackey"].role) == {"paging", "memory-extension"}
+    # the user renames a workload: the verdicts follow
+    next(t for t in at.text_input if t.label == "Name of small_msr.csv").set_value("my database").run()
+    assert "my database" in set(_verdicts(at).workload)
+    # a second workload of the same name: why it is left out is shown right under its name; the other stays
+    lackey = next(t for t in at.text_input if t.label == "Name of small_lackey.txt")
+    lackey.set_value("my database").run()
+    assert not at.exception, [e.message for e in at.exception]
+    from tests.app.test_input_messages import message_under
+
+    under = message_under(at, lackey.key)
+    assert under is not None and "Name of small_lackey.txt**: " in under and "left out" in under, under
+    v = _verdicts(at)
+    assert "my database" in set(v.workload) and "small_lackey" not in set(v.workload)
+    assert set(v[v.role == "paging"].verdict) == {"needs data"}  # the memory trace is left out, the block one stays
+
+
+def _library_tab(**query) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.session_state["plan.tab"] = "Library ranking"
     at.query_params["traces"] = "synthetic:mail"
     at.query_params["n_requests"] = "2000"
-    at.run()
+    at.query_params["uq_samples"] = "16"  # the ranking samples every row: keep it small here
+    at.query_params["personalities"] = "varmail"
+    at.query_params["memory"] = "false"
+    for k, v in query.items():
+        at.query_params[k] = v
+    return at.run()
+
+
+def test_library_ranking_tab():
+    at = _library_tab()
     assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) >= 2
+    assert check_figures(page_figures(at)) == []
 
 
-def test_planner_page_widget_change_changes_ranking():
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    at.query_params["traces"] = "synthetic:mail"
-    at.query_params["n_requests"] = "2000"
-    at.query_params["memory"] = "false"
-    at.run()
+def test_library_ranking_widget_change_changes_ranking():
+    at = _library_tab(memory="false")
     assert not at.exception
     before = set(at.dataframe[0].value["role"])
     assert "memory-extension" not in before
     at.checkbox(key="plan.memory").check().run()
     assert not at.exception
     assert "memory-extension" in set(at.dataframe[0].value["role"])
+
+
+def test_whole_number_fields_read_scientific_notation():
+    at = _library_tab()
+    at.text_input(key="plan.threads").set_value("5e1")
+    at.text_input(key="plan.uq_seed").set_value("1e1").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.query_params["threads"] in ("50", ["50"]) and at.query_params["uq_seed"] in ("10", ["10"])
+    at.text_input(key="plan.uq_samples").set_value("1.5e1").run()  # not a whole number: refused by its label
+    assert any("Samples per workload" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_a_losing_device_is_drawn_red_left_of_the_1x_line():
+    at = _mine(devices="sata-ssd,pcm-samsung-20nm", baseline="optane-dcpmm")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    v = _verdicts(at)
+    lost = v[(v.device == "sata-ssd") & (v.verdict == "loses")]
+    assert len(lost) and (lost["value [×]"].astype(float) < 1).all()
+    figs = page_figures(at)
+    assert check_figures(figs) == []
+    bars = [f["data"][0] for _n, f in figs]
+    assert any("#c62828" in b["marker"]["color"] for b in bars)
+
+
+def test_an_unreadable_upload_is_named_and_the_others_still_count():
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["plan_requests"] = "2000"
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    at.get("file_uploader")[0].set_value([
+        ("junk.bin", b"\x00\x01 not a trace at all \xff" * 10, "application/octet-stream"),
+        ("small_msr.csv", (FIX / "small_msr.csv").read_bytes(), "text/csv")]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    errs = [e.value for e in at.error]
+    assert any(e.startswith("junk.bin") for e in errs), errs
+    assert "small_msr" in set(_verdicts(at).workload)
+
+
+def test_a_hostile_device_name_reads_as_typed_in_table_and_charts():
+    """A custom device named with markup: the verdict table and the charts show its characters, escaped once
+    (show() escapes the figure data; the page itself does not escape it again)."""
+    import json
+
+    from reporting.plotly_text import plotly_text
+
+    evil = MY_PCM.with_updates(name="<b>x</b><img src=x>_y_")
+    at = _mine(devices=f"{evil.name},pcm-samsung-20nm", dev=encode_devices([evil]))
+    assert not at.exception, [e.message for e in at.exception]
+    assert evil.name in set(_verdicts(at).device)
+    figs = page_figures(at)
+    assert figs
+    labels = [y for _n, f in figs for y in f["data"][0]["y"]]
+    assert f"mqsim:tpcc-small · {plotly_text(evil.name)}" in labels  # escaped exactly once
+    dump = json.dumps([f for _n, f in figs])
+    assert "<img" not in dump and "<b>x" not in dump and "&amp;lt;" not in dump

@@ -90,7 +90,7 @@ def test_memory_extension_page_flags_its_measured_time_base_and_fault_cost():
     assert f"[{MEASURED}: " in at.number_input(key="mx.base_ns_per_ref").help
     assert f"[{MEASURED}: " in at.number_input(key="mx.fault_overhead_ns").help
     assert f"[{DERIVED}: " in at.checkbox(key="mx.paper_fault_cost").help
-    assert f"[{ASSUMED}: " in at.number_input(key="mx.eviction_buffer_pages").help
+    assert f"[{ASSUMED}: " in at.text_input(key="mx.eviction_buffer_pages").help
     notes = _notes(at)  # only the assumed eviction buffer is flagged: time base and fault cost are measured
     assert notes and "eviction buffer in DRAM" in notes[0]
     assert "DRAM-only run time per data memory reference" not in notes[0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -35,7 +37,7 @@ def test_sweep_panel_runs_a_spec_and_shows_formula_safe_results(scheduler):
     at = AppTest.from_function(_page, args=(scheduler,), default_timeout=240).run()
     assert not at.exception
     at.text_area[0].set_value(SPEC)
-    at.number_input[0].set_value(1)
+    at.text_input(key="sweep_workers").set_value("1e0")  # read as text: 1e0 = 1 worker
     at.button[0].click().run()
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
@@ -64,3 +66,16 @@ def test_a_bad_or_unsafe_spec_is_a_message_not_a_run(spec, message):
     at.button[0].click().run()
     assert not at.exception and not at.success
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_workers_is_read_as_text_and_a_bad_value_says_why_under_it():
+    from tests.app.test_input_messages import message_under
+
+    at = AppTest.from_function(_page, args=("serial",), default_timeout=60).run()
+    assert at.text_input(key="sweep_workers").value == str(min(2, os.cpu_count() or 1))
+    at.text_input(key="sweep_workers").set_value("abc").run()
+    assert not at.exception
+    under = message_under(at, "sweep_workers")
+    assert under is not None and "Workers (local processes)" in under and "not applied; using" in under, under
+    at.text_input(key="sweep_workers").set_value("1e0").run()
+    assert message_under(at, "sweep_workers") is None

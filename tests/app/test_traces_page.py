@@ -21,7 +21,7 @@ def test_explorer_renders_bundled_trace_with_mrc():
     m = _metrics(at)
     assert m["Requests"] == "6,999" and m["Writes"] == "37.4%"  # tpcc-small: 2,618 of 6,999 writes
     assert any("stack-distance" in c.value for c in at.caption)  # the MRC section computed
-    assert len(at.get("plotly_chart")) == 4  # sizes, reuse, offset map, MRC
+    assert len(at.get("plotly_chart")) == 5  # sizes, reuse, offset map, MRC, How sure? tornado
     # one download button per table/chart
     assert len([b for b in at.get("download_button")]) >= 5
 
@@ -42,6 +42,23 @@ def test_explorer_widgets_change_results():
     assert m["Requests"] == "5,000" and float(m["Writes"].rstrip("%")) > 99  # TPC-E: 99.8 % writes
     at.radio(key="tx.mrc_method").set_value("shards").run()
     assert not at.exception and any("SHARDS" in c.value for c in at.caption)
+
+
+def test_explorer_mrc_policy_and_method():
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    at.selectbox(key="tx.mrc_policy").set_value("fifo").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("one full simulation per size" in c.value for c in at.caption)
+    def mrc_spec():
+        return next(c.proto.spec for c in at.get("plotly_chart") if "tx-mrc" in c.proto.id)
+
+    exact = mrc_spec()
+    at.radio(key="tx.mrc_method").set_value("minisim").run()
+    assert not at.exception and any("MiniSim estimate" in c.value for c in at.caption)
+    assert mrc_spec() != exact
+    assert "FIFO cache size [MiB]" in mrc_spec()
+    at.radio(key="tx.mrc_method").set_value("shards").run()  # SHARDS is LRU only: a clear message, no crash
+    assert not at.exception and any("exact or minisim" in e.value for e in at.error)
 
 
 def test_explorer_url_and_bad_params():

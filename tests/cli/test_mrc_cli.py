@@ -60,10 +60,43 @@ def test_by_bytes(run_cli):
     assert '"method":"shards"' in out.replace(" ", "")
 
 
+def test_minisim_min_blocks(run_cli):
+    rc, out, err = run_cli("mrc", "mqsim:tpcc-small", "--policy", "fifo", "--method", "minisim", "--rate", "0.1",
+                           "--min-blocks", "100000", "--sizes", "10,100,1000")
+    assert rc == 0, err
+    df = _csv(out)
+    # a floor above every scaled size runs each size at rate 1: the exact per-size simulation
+    rc, out, err = run_cli("mrc", "mqsim:tpcc-small", "--policy", "fifo", "--sizes", "10,100,1000")
+    assert rc == 0, err
+    assert df.hit_ratio.tolist() == pytest.approx(_csv(out).hit_ratio.tolist())
+
+
+def test_by_bytes_fifo_clock(run_cli):
+    t = load("mqsim:tpcc-small")
+    _, ids = np.unique(np.stack([t.device.astype(np.int64), t.offset_bytes], 1), axis=0, return_inverse=True)
+    caps = [4096, 1_000_000, 100_000_000]
+    for pol in ("fifo", "clock"):
+        rc, out, err = run_cli("mrc", "mqsim:tpcc-small", "--by", "bytes", "--policy", pol, "--sizes",
+                               ",".join(map(str, caps)))
+        assert rc == 0, err
+        df = _csv(out)
+        ex = byte_mrc(ids.reshape(-1), t.size_bytes, capacities=caps, policy=pol)
+        assert df.hit_ratio.tolist() == pytest.approx(ex.hit_ratio.tolist())
+        assert set(df.method) == {"exact"}
+    rc, out, err = run_cli("mrc", "mqsim:tpcc-small", "--by", "bytes", "--policy", "clock", "--method", "minisim",
+                           "--rate", "1", "--sizes", ",".join(map(str, caps)))
+    assert rc == 0, err
+    df = _csv(out)
+    assert set(df.method) == {"minisim"}
+    ex = byte_mrc(ids.reshape(-1), t.size_bytes, capacities=caps, policy="clock")
+    assert df.hit_ratio.tolist() == pytest.approx(ex.hit_ratio.tolist())  # rate 1: the exact simulation
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--policy", "fifo", "--method", "shards"], "exact or minisim"),
-    (["--by", "bytes", "--policy", "clock"], "policy lru with method exact or shards"),
+    (["--by", "bytes", "--policy", "ac"], "fifo or clock with method exact or minisim"),
     (["--by", "bytes", "--method", "minisim"], "policy lru with method exact or shards"),
+    (["--by", "bytes", "--policy", "fifo", "--method", "shards"], "fifo or clock with method exact or minisim"),
     (["--rate", "0.1"], "--rate applies"),
     (["--method", "minisim", "--rate", "1.5"], "--rate"),
     (["--policy", "arc"], "lru, fifo, clock, ac"),
@@ -71,6 +104,8 @@ def test_by_bytes(run_cli):
     (["--by", "objects"], "--by"),
     (["--shards", "0.1", "--method", "minisim"], "--shards"),
     (["--method", "minisim", "--max-samples", "10"], "--max-samples"),
+    (["--min-blocks", "10"], "--min-blocks applies"),
+    (["--method", "minisim", "--min-blocks", "-1"], "--min-blocks must be >= 0"),
 ])
 def test_unsupported_combinations(run_cli, argv, words):
     rc, _, err = run_cli("mrc", "mqsim:tpcc-small", *argv)

@@ -39,7 +39,12 @@ def test_sobol_table_and_seed(run_cli):
             "--samples", "256", "--sobol", "--seed", "7"]
     rc, out, _ = run_cli(*args)
     assert rc == 0
-    df = _csv(out)
+    tor_text, sobol_text = out.split("\n\n")  # two CSV blocks: the tornado, a blank line, the indices
+    tor = _csv(tor_text)
+    assert list(tor.columns) == TORNADO and len(tor) >= 1
+    plain = run_cli(*[a for a in args if a != "--sobol"])[1]
+    pd.testing.assert_frame_equal(tor, _csv(plain))  # the same tornado as without --sobol
+    df = _csv(sobol_text)
     assert list(df.columns) == ["parameter", "S1", "ST"]
     s = df.set_index("parameter")
     assert s.loc["capacity_bytes", "ST"] == 0  # held as given: explains nothing
@@ -51,7 +56,11 @@ def test_writecache_sobol_leaves_resimulated_inputs_empty(run_cli):
     rc, out, err = run_cli("sensitivity", "writecache", "synthetic:fin1", "--cache-mb", "4", "--max-requests", "3000",
                            "--samples", "64", "--sobol", "--format", "json")
     assert rc == 0, err
-    rows = {r["parameter"]: r for r in json.loads(out)}
+    obj = json.loads(out)
+    assert set(obj) == {"tornado", "sobol"}
+    assert set(obj["tornado"][0]) == set(TORNADO)
+    assert any(r["parameter"] == "write_cache.destage_threshold" for r in obj["tornado"])  # re-simulated ends
+    rows = {r["parameter"]: r for r in obj["sobol"]}
     assert rows["write_cache.destage_threshold"]["ST"] is None
     assert rows["device:hdd-7200.avg_seek_ns"]["ST"] > 0
     assert "re-runs the simulation" in err

@@ -101,7 +101,14 @@ def _examples():
         "models.sweep.spec.TraceEntry": lambda: _sweep_example().traces[0],
         "models.sweep.spec.ModelEntry": lambda: _sweep_example().models[0],
         "models.sweep.spec.SweepSpec": _sweep_example,
+        "models.planner.plan.PlanWorkload": lambda: _plan_workload(),
     }
+
+
+def _plan_workload():
+    from models.planner.plan import workload_from_path
+
+    return workload_from_path("mqsim:tpcc-small", name="tpcc")
 
 
 def _sweep_example():

@@ -99,8 +99,11 @@ def test_memext_time_base_and_fault_cost_are_the_bundled_measurements():
     b = param("memext.base_ns_per_ref")
     assert b.kind == pv.MEASURED and b.value == round(float(np.median(apps["ns_per_data_ref"])), 4)
     assert b.value == me.BASE_NS_PER_REF
-    # the time base is CPU time over lackey data references (loads + stores + modifies)
-    assert np.allclose(apps["data_refs"], apps["loads"] + apps["stores"] + apps["modifies"])
+    # the time base is CPU time over lackey data references (loads + stores + modifies); miniAMR (MPI, traced
+    # in a window only) counts its whole run with cachegrind (Dr + Dw, the same count), start-up subtracted
+    lk = apps[apps["counter"] == "lackey"]
+    assert len(lk) >= 5 and set(apps["counter"]) <= {"lackey", "cachegrind (start-up subtracted)"}
+    assert np.allclose(lk["data_refs"], lk["loads"] + lk["stores"] + lk["modifies"])
     assert np.allclose(apps["ns_per_data_ref"], apps["cpu_median_s"] * 1e9 / apps["data_refs"]
                        - apps["startup_cpu_s"].fillna(0) * 1e9 / apps["data_refs"])
 
@@ -109,7 +112,7 @@ def test_lulesh_write_rate_is_the_inverted_five_years():
     from models.endurance import lifetime as lt
 
     rate = param("lifetime.lulesh_write_rate_Bps").value
-    assert rate == lt.write_rate_for_lifetime(16e9, 1e7, 5.0)
+    assert rate == lt.write_rate_for_lifetime(16e9, 1e7, 5.0, wear_efficiency=1.0)  # the paper's ideal leveling
     assert list(lt.SEED_WRITE_RATES.values()) == [rate]
     assert param("lifetime.lulesh_write_rate_Bps").kind == pv.DERIVED
 

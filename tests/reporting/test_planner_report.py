@@ -44,3 +44,15 @@ def test_report_of_an_empty_ranking_has_only_the_table(role):
     df = _ranking().iloc[0:0]
     html = report_html(df)
     assert "Plotly.newPlot" not in html and f"<h2>{role}</h2>" not in html
+
+
+def test_report_shows_no_na_rank_and_colours_wins_and_losses():
+    from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
+
+    html = report_html(_ranking(), provenance=False)
+    assert "&lt;NA&gt;" not in html and "<NA>" not in html
+    fig = role_chart(_ranking(), "storage-vs-hdd")
+    assert list(fig.data[0].marker.color) == [WIN_COLOUR, LOSE_COLOUR]  # 221x wins, 0.86x loses
+    assert list(fig.data[0].base) == [1.0, 1.0]  # bars start at the 1x line
+    lo, hi = fig.layout.xaxis.range
+    assert lo == -hi and [s.x0 for s in fig.layout.shapes] == [1]

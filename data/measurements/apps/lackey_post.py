@@ -21,6 +21,12 @@ Subcommands
     CPU seconds, stops it, re-reads them (version 2) and keeps K pairs (the method of
     ``data/pages/snapshot_pages.py``, whose helpers it uses). Needs the right to read
     ``/proc/PID/mem``.
+``wholerun --app A.cg... --startup S.cg... --out W.json``
+    Whole-run data references from valgrind cachegrind output files (``Dr + Dw``: cachegrind counts a
+    modify once, as a read, so this is lackey's L + S + M), median over the repeated runs of the
+    application and of its start-up program; for applications lackey can trace only in a window
+    (miniAMR: MPI), whose time base is then (CPU time - start-up CPU time) / (references - start-up
+    references).
 ``merge-pages OUT.npz IN.npz...``
     Merges per-app snapshots into one page-pair file in ``data/pages/`` format.
 
@@ -30,7 +36,8 @@ fetches, native times (median wall; CPU median, quartiles, min), time per data r
 median CPU time / data references (low = fastest run, high = upper quartile; CPU rather than wall
 time because the build machine's two cores are shared: CPU time excludes waiting for them;
 ``wall_ns_per_data_ref`` gives the wall-time figure), data writes per second and bytes stored per
-second of CPU time. Window-only traces (miniAMR) have no whole-run counts, hence no time base.
+second of CPU time. Window-only traces (miniAMR) take their whole-run count from ``<app>.wholerun.json``
+(cachegrind, start-up subtracted; ``counter`` says which count a row uses).
 """
 
 from __future__ import annotations
@@ -60,7 +67,7 @@ CSV_FIELDS = ["app", "data_refs", "loads", "stores", "modifies", "bytes_stored",
               "native_runs", "wall_median_s", "cpu_median_s", "cpu_q25_s", "cpu_q75_s", "cpu_min_s",
               "startup_cpu_s", "ns_per_data_ref", "ns_per_data_ref_low", "ns_per_data_ref_high",
               "wall_ns_per_data_ref", "writes_per_s", "bytes_stored_per_s", "window_skip", "window_refs",
-              "trace", "command"]
+              "trace", "command", "counter"]
 
 
 def _env() -> dict:
@@ -142,7 +149,24 @@ def cmd_table(a) -> int:
         if ROOT.as_posix() in row["command"] or "/tmp/" in row["command"]:
             row["command"] = " ".join(w.split("/")[-1] if "/" in w else w for w in row["command"].split())
         whole = not counts.get("stopped_early", False)
+        wj = HERE / f"{app}.wholerun.json"
+        if not whole and wj.is_file() and timing and "cpu_median_s" in timing:
+            wr = json.loads(wj.read_text())
+            base = startup["cpu_median_s"] if startup else 0.0
+            data = wr["data_refs"] - wr["startup_data_refs"]
+            cpu = timing["cpu_median_s"] - base
+            row.update(counter="cachegrind (start-up subtracted)", data_refs=data,
+                       instruction_fetches=wr["instruction_fetches"] - wr["startup_instruction_fetches"],
+                       native_runs=timing["repeats"], wall_median_s=timing["wall_median_s"],
+                       cpu_median_s=timing["cpu_median_s"], cpu_q25_s=timing["cpu_q25_s"],
+                       cpu_q75_s=timing["cpu_q75_s"], cpu_min_s=timing["cpu_min_s"], startup_cpu_s=base,
+                       ns_per_data_ref=cpu / data * 1e9,
+                       ns_per_data_ref_low=(timing["cpu_min_s"] - base) / data * 1e9,
+                       ns_per_data_ref_high=(timing["cpu_q75_s"] - base) / data * 1e9,
+                       wall_ns_per_data_ref=(timing["wall_median_s"] - base) / data * 1e9,
+                       writes_per_s=(wr["writes"] - wr["startup_writes"]) / cpu)
         if whole:
+            row["counter"] = "lackey"
             row.update(data_refs=counts["data_refs"], loads=counts["loads"], stores=counts["stores"],
                        modifies=counts["modifies"], bytes_stored=counts["bytes_stored"] + counts["bytes_modified"],
                        instruction_fetches=counts["instruction_fetches"])
@@ -166,6 +190,34 @@ def cmd_table(a) -> int:
         for r in rows:
             w.writerow({k: (f"{r[k]:.6g}" if isinstance(r.get(k), float) else r.get(k, "")) for k in CSV_FIELDS})
     print((HERE / "apps.csv").read_text())
+    return 0
+
+
+def _cg_totals(path: str) -> dict:
+    events = summary = None
+    for line in Path(path).read_text().splitlines():
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("summary:"):
+            summary = [int(x) for x in line.split()[1:]]
+    if not events or not summary:
+        raise SystemExit(f"{path}: no events/summary line (cachegrind --cache-sim=yes output expected)")
+    v = dict(zip(events, summary))
+    return {"data_refs": v["Dr"] + v["Dw"], "reads": v["Dr"], "writes": v["Dw"], "instruction_fetches": v["Ir"]}
+
+
+def cmd_wholerun(a) -> int:
+    """Median whole-run cachegrind counts of the application and of its start-up program."""
+    app = [_cg_totals(f) for f in a.app]
+    start = [_cg_totals(f) for f in a.startup]
+    out = {"counter": "cachegrind", "runs": len(app), "startup_runs": len(start)}
+    for k in ("data_refs", "reads", "writes", "instruction_fetches"):
+        out[k] = int(np.median([x[k] for x in app]))
+        out[f"startup_{k}"] = int(np.median([x[k] for x in start]))
+        out[f"{k}_all"] = [x[k] for x in app]
+        out[f"startup_{k}_all"] = [x[k] for x in start]
+    Path(a.out).write_text(json.dumps(out, indent=1))
+    print(f"{a.out}: {out['data_refs'] - out['startup_data_refs']:,} data references after start-up", file=sys.stderr)
     return 0
 
 
@@ -261,6 +313,10 @@ def main(argv=None) -> int:
     s.add_argument("--interval", type=float, default=1.0)
     s.add_argument("--seed", type=int, default=2026)
     s.add_argument("cmd", nargs=argparse.REMAINDER)
+    w = sub.add_parser("wholerun")
+    w.add_argument("--app", nargs="+", required=True)
+    w.add_argument("--startup", nargs="+", required=True)
+    w.add_argument("--out", required=True)
     m = sub.add_parser("merge-pages")
     m.add_argument("out")
     m.add_argument("inputs", nargs="+")
@@ -271,7 +327,7 @@ def main(argv=None) -> int:
     if getattr(a, "cmd", None) and a.cmd[0] == "--":
         a.cmd = a.cmd[1:]
     return {"time": cmd_time, "pack": cmd_pack, "table": cmd_table, "snapshot": cmd_snapshot,
-            "merge-pages": cmd_merge}[a.what](a)
+            "wholerun": cmd_wholerun, "merge-pages": cmd_merge}[a.what](a)
 
 
 if __name__ == "__main__":

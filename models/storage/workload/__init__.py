@@ -18,7 +18,9 @@ step:
 5. :mod:`~models.storage.workload.group_commit` -- concurrent fsyncs sharing one jbd2
    commit, a fixed point of the MVA solution at each thread count;
 6. :mod:`~models.storage.workload.fit` -- throughput [ops/s] and latency [ms] vs threads
-   (:func:`evaluate`) and the sweeps of the paper's figures.
+   (:func:`evaluate`) and the sweeps of the paper's figures;
+7. :mod:`~models.storage.workload.fast` -- :func:`evaluate_many`, the throughput over many
+   samples of a configuration's values at once (same arithmetic, for uncertainty bands).
 
 The comparison with the paper's figures and the model's known gaps are in
 ``docs/models/workload.md``.
@@ -60,6 +62,7 @@ from models.storage.workload.costs import (
     writeback_shares,
 )
 from models.storage.workload.demands import FLOWOP_DEMANDS, STATIONS, flowop_demands
+from models.storage.workload.fast import evaluate_many
 from models.storage.workload.fit import (
     IOSIZES,
     WorkloadResult,
@@ -111,6 +114,7 @@ __all__ = [
     "mva",
     "WorkloadResult",
     "evaluate",
+    "evaluate_many",
     "paper_workload",
     "as_workload",
     "WorkloadFeatures",

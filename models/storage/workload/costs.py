@@ -227,7 +227,8 @@ def dax_extra_ns(dev: DeviceProfile, nbytes: float, *, write: bool) -> float:
     0.0
     """
     dram = get_device("dram")
-    return max(0.0, dev.transfer_ns(nbytes, write=write) - dram.transfer_ns(nbytes, write=write))
+    extra = dev.transfer_ns(nbytes, write=write) - dram.transfer_ns(nbytes, write=write)
+    return max(0.0, extra) if np.ndim(extra) == 0 else np.maximum(0.0, extra)  # arrays: one value per sample
 
 
 def writeback_shares(rate_Bps: float, log_rate_Bps: float, footprint_bytes: float, memory_bytes: float,

@@ -74,6 +74,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from models.provenance import param
@@ -98,7 +99,7 @@ from models.storage.workload.costs import (
     metadata_latency,
 )
 
-__all__ = ["STATIONS", "Demand", "FLOWOP_DEMANDS", "flowop_demands"]
+__all__ = ["STATIONS", "Demand", "FLOWOP_DEMANDS", "flowop_demands", "demand_rows", "MixedSigns"]
 
 #: Stations of the queueing network, in the order of the demand columns.
 STATIONS = ("cpu", "device", "host", "journal")
@@ -106,6 +107,34 @@ STATIONS = ("cpu", "device", "host", "journal")
 _DEFAULT_IOSIZE = param("workload.default_iosize_bytes").value
 #: CPU time of one hog iteration [ns] (registry ``workload.hog_ns_per_iteration``, assumed).
 _HOG_NS = param("workload.hog_ns_per_iteration").value
+
+
+class MixedSigns(ValueError):
+    """A byte count of a vectorised demand walk is > 0 in some samples and not in others: the walk
+    takes another branch per sample (:func:`models.storage.workload.fast.evaluate_many` then
+    walks those samples one by one)."""
+
+
+def _positive(x) -> bool:
+    """``x > 0`` for a scalar; for an array (one value per sample) the common answer, else :class:`MixedSigns`."""
+    if np.ndim(x) == 0:
+        return bool(x > 0)
+    pos = np.asarray(x) > 0
+    if pos.all():
+        return True
+    if not pos.any():
+        return False
+    raise MixedSigns("byte count > 0 in some samples only")
+
+
+def _transfer_ns(dev, nbytes, *, write: bool):
+    """:meth:`~models.devices.DeviceProfile.transfer_ns`, also for an array ``nbytes`` (same arithmetic) [ns]."""
+    if np.ndim(nbytes) == 0:
+        return dev.transfer_ns(nbytes, write=write)
+    lat = dev.write_latency_ns if write else dev.read_latency_ns
+    bw = dev.effective_write_bandwidth_MBps if write else dev.effective_read_bandwidth_MBps
+    extra = np.maximum(0.0, np.asarray(nbytes, dtype=float) - dev.access_unit_bytes)
+    return lat + extra / (bw * 1e6) * 1e9
 
 
 @dataclass
@@ -171,14 +200,14 @@ class _OpenFiles:
         shared_pos = self.streamed.get(fd, False)
 
         def cost(dev, nbytes):
-            t = dev.transfer_ns(nbytes, write=True)
+            t = _transfer_ns(dev, nbytes, write=True)
             return t - dev.write_latency_ns if shared_pos else t
 
         out = Demand(calls=0.0)
-        if d > 0:
+        if _positive(d):
             out.writeback_device_ns = cost(cfg.device, d)
             out.writeback_bytes += d
-        if h > 0 and cfg.host_device is not None:
+        if _positive(h) and cfg.host_device is not None:
             out.writeback_host_ns = cost(cfg.host_device, h)
             out.writeback_bytes += h
         if self.log.get(fd, False):  # appends to a one-file set: always new pages, nothing absorbed
@@ -273,7 +302,7 @@ def _fsync(op, fs, env, files) -> Demand:
     """fsync: dirty data and a jbd2 commit (page cache), or a flush drain and a commit (DAX)."""
     cfg, dev = env.cfg, env.cfg.device
     d = files.dirty.get(op.fd, 0.0)
-    commit = files.meta_dirty.get(op.fd, False) or (cfg.mode == "pagecache" and d > 0)
+    commit = files.meta_dirty.get(op.fd, False) or (cfg.mode == "pagecache" and _positive(d))
     # caller's CPU: measured ext4 fsync path when there is work, else the bare call
     cpu = env.fc["caller_cpu"] if commit else env.md["fsync"]
     dev_ns = jour = commit_dev = packed_pos = 0.0
@@ -281,8 +310,8 @@ def _fsync(op, fs, env, files) -> Demand:
         jour = env.fc["commit"]  # jbd2 thread's share, batched by group commit
         commit_dev = journal_commit_ns(dev)
     if cfg.mode == "pagecache":
-        if d > 0:
-            dev_ns += dev.transfer_ns(d, write=True)
+        if _positive(d):
+            dev_ns += _transfer_ns(dev, d, write=True)
             if fs.size_mean_bytes < MB_STREAM_REQ_BLOCKS * BLOCK:  # packed: positioning shared
                 packed_pos = dev.write_latency_ns
         dev_ns += commit_dev
@@ -356,15 +385,36 @@ def flowop_demands(workload: Workload, config: StorageConfig | str, *, zipf_alph
     >>> bool((dax[dax.kind == "fsync"].device_ns < 1e4).all())
     True
     """
+    return pd.DataFrame(demand_rows(workload, config, zipf_alpha=zipf_alpha))
+
+
+def demand_rows(workload: Workload, config: StorageConfig | str, *, zipf_alpha: float = 0.0) -> list[dict]:
+    """The rows of :func:`flowop_demands` as one dict per flowop (no DataFrame: for hot loops).
+
+    >>> from models.storage.workload import paper_workload
+    >>> [r["kind"] for r in demand_rows(paper_workload("varmail"), "hdd")][:3]
+    ['deletefile', 'createfile', 'appendfilerand']
+    """
     cfg = get_config(config)
-    total_files = sum(f.total_bytes for f in workload.filesets.values())
-    footprint = max(total_files, 1.0)
+    footprint = _footprint(workload)
     h = hit_ratio(cfg.page_cache_bytes, footprint, max(1, workload.main_fileset.entries), zipf_alpha=zipf_alpha)
     host_fault = 0.0
     if cfg.mode == "dax" and cfg.host_device is not None:
         host_fault = max(0.0, 1.0 - cfg.host_memory_bytes / footprint)
-    env = _Env(cfg=cfg, md=metadata_latency(), fc=fsync_costs(), hit=h, pressure=1.0 - h, host_fault=host_fault)
+    return _demand_rows(workload, cfg, h, host_fault)
 
+
+def _footprint(workload: Workload) -> float:
+    """Bytes of all file sets at the start, at least 1 [bytes]."""
+    return max(sum(f.total_bytes for f in workload.filesets.values()), 1.0)
+
+
+def _demand_rows(workload: Workload, cfg: StorageConfig, h, host_fault) -> list[dict]:
+    """The rows of :func:`flowop_demands` (a dict per flowop) for hit ratio ``h`` and host fault share
+    ``host_fault`` [-]. ``cfg``'s device values, ``virt_per_op_ns``, ``h`` and ``host_fault`` may be arrays
+    (one value per sample, :func:`models.storage.workload.fast.evaluate_many`): the columns then are arrays
+    (same arithmetic per sample); :class:`MixedSigns` when a branch differs between samples."""
+    env = _Env(cfg=cfg, md=metadata_latency(), fc=fsync_costs(), hit=h, pressure=1.0 - h, host_fault=host_fault)
     rows = []
     for g in workload.threads:
         files = _OpenFiles()
@@ -388,4 +438,4 @@ def flowop_demands(workload: Workload, config: StorageConfig | str, *, zipf_alph
                 w = files.left_to_flusher(fd, env)
                 for f in _WB_FIELDS:
                     last[f] += getattr(w, f)
-    return pd.DataFrame(rows)
+    return rows

@@ -28,6 +28,7 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -36,7 +37,7 @@ from models._base import ModelResult, results_frame
 from models.storage.filebench import MAX_THREADS, Workload, load_workload
 from models.storage.workload.configs import HEADLINE_CONFIGS, StorageConfig, get_config
 from models.storage.workload.costs import RUN_SECONDS, writeback_shares
-from models.storage.workload.demands import STATIONS, flowop_demands
+from models.storage.workload.demands import STATIONS, demand_rows
 from models.storage.workload.group_commit import group_commit_batch
 from models.storage.workload.mva import mva
 from models.storage.workload.personalities import PERSONALITIES, as_workload
@@ -157,6 +158,29 @@ def _fixed_point(g, lo: float, hi: float, rtol: float = _WB_TOL) -> float:
     return c
 
 
+@lru_cache(maxsize=256)
+def loop_weights(structure: tuple) -> tuple[np.ndarray, float, np.ndarray]:
+    """Weights of a flowop loop's rows, from its ``(group, instances, category)`` per row.
+
+    Thread groups with different loops are merged into one class whose loop is their
+    instance-weighted mix. Returns ``(wrow, ops_per_loop, is_sync)``: each row's weight [-], the
+    flowops per merged loop [-] and which rows are sync flowops (read-only arrays, cached).
+
+    >>> w, ops, sync = loop_weights((("g", 2, "read"), ("g", 2, "sync")))
+    >>> w.tolist(), ops, sync.tolist()
+    ([1.0, 1.0], 2.0, [False, True])
+    """
+    groups, instances, categories = zip(*structure, strict=True)
+    dem = pd.DataFrame({"group": list(groups), "instances": list(instances), "category": list(categories)})
+    inst = dem.groupby("group", sort=False)["instances"].first()
+    weight = inst / inst.sum() if inst.sum() > 0 else inst * 0 + 1.0 / len(inst)
+    wrow = dem["group"].map(weight).to_numpy(dtype=float)
+    ops_per_loop = float((dem.groupby("group", sort=False).size() * weight).sum())
+    is_sync = (dem["category"] == "sync").to_numpy()
+    wrow.flags.writeable = is_sync.flags.writeable = False  # shared between calls
+    return wrow, ops_per_loop, is_sync
+
+
 def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: int | None = None,
              zipf_alpha: float = 0.0, curve: bool = True) -> WorkloadResult:
     """Throughput [ops/s] and latency [ms] of ``workload`` on ``config`` for 1..threads threads.
@@ -178,28 +202,28 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
     n = int(threads) if threads is not None else w.nthreads
     if not 1 <= n <= MAX_THREADS:
         raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads^2)), got {n}")
-    dem = flowop_demands(w, cfg, zipf_alpha=zipf_alpha)
-    inst = dem.groupby("group", sort=False)["instances"].first()
-    weight = inst / inst.sum() if inst.sum() > 0 else inst * 0 + 1.0 / len(inst)
-    wrow = dem["group"].map(weight).to_numpy()
-    ops_per_loop = float((dem.groupby("group", sort=False).size() * weight).sum())
+    rows = demand_rows(w, cfg, zipf_alpha=zipf_alpha)
+    if not rows:
+        raise ValueError(f"{w.name}: the flowop loop does no file-system work")
+    dem = pd.DataFrame(rows)
+    wrow, ops_per_loop, is_sync = loop_weights(tuple((r["group"], r["instances"], r["category"]) for r in rows))
     servers = np.array([cfg.cpu_cores, cfg.device_servers, cfg.host_device_servers, 1], dtype=np.int64)
 
-    is_sync = (dem["category"] == "sync").to_numpy()
-    batchable = bool((dem[["journal_ns", "commit_device_ns", "packed_pos_ns"]].to_numpy() > 0).any())
+    # the demand columns as arrays, read once from the rows (= dem[c].to_numpy(dtype=float); called in hot loops)
+    cols = {c: np.array([r[c] for r in rows], dtype=float)
+            for c in ("cpu_ns", "device_ns", "host_ns", "journal_ns", "commit_device_ns", "packed_pos_ns",
+                      "writeback_device_ns", "writeback_host_ns", "writeback_log_device_ns", "writeback_log_host_ns",
+                      "writeback_bytes", "writeback_log_bytes")}
+    batchable = bool((np.column_stack([cols["journal_ns"], cols["commit_device_ns"], cols["packed_pos_ns"]]) > 0).any())
     # dirty bytes left to the flusher per loop [bytes]: rewritable files and log appends
-    wb_log = float((dem["writeback_log_bytes"].to_numpy() * wrow).sum())
-    wb_files = float((dem["writeback_bytes"].to_numpy() * wrow).sum()) - wb_log
+    wb_log = float((cols["writeback_log_bytes"] * wrow).sum())
+    wb_files = float((cols["writeback_bytes"] * wrow).sum()) - wb_log
     wb_memory = cfg.page_cache_bytes if cfg.mode == "pagecache" else cfg.host_memory_bytes
     run_s = float(w.runtime_s) if w.runtime_s else RUN_SECONDS
     written = sum(f.total_bytes for f in w.filesets.values() if f.entries > 1)
     footprint = written if written > 0 else np.inf
 
-    # batched_demands(dem, b, cfg.cpu_cores, writeback=...), with the columns read once (called in hot loops)
-    cols = {c: dem[c].to_numpy(dtype=float) for c in ("cpu_ns", "device_ns", "host_ns", "journal_ns",
-                                                     "commit_device_ns", "packed_pos_ns", "writeback_device_ns",
-                                                     "writeback_host_ns", "writeback_log_device_ns",
-                                                     "writeback_log_host_ns")}
+    # batched_demands(dem, b, cfg.cpu_cores, writeback=...), with the columns read once
     dev0 = cols["device_ns"] - cols["commit_device_ns"] - cols["packed_pos_ns"]
     jour0 = cols["journal_ns"] + cols["commit_device_ns"]
     wbd_f = cols["writeback_device_ns"] - cols["writeback_log_device_ns"]
@@ -265,23 +289,22 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
             batch[m - 1], X[m - 1], R[m - 1], wb[m - 1] = b, x, rk.sum(), f
             res_k[m - 1], Db[m - 1] = rk, dk
     Xl = X * 1e9  # loops per second
-    table = pd.DataFrame({"threads": np.arange(1, n + 1), "ops_per_s": Xl * ops_per_loop,
-                          "latency_ms": R / ops_per_loop / 1e6, "loop_ms": R / 1e6, "commit_batch": batch,
-                          "writeback_share": wb[:, 0], "writeback_share_log": wb[:, 1]})
     util = (Xl[:, None] * Db / 1e9) / servers[None, :]
-    for i, s in enumerate(STATIONS):
-        table[f"util_{s}"] = util[:, i]
-    if not curve:
-        table = table.iloc[[-1]].reset_index(drop=True)
+    keep_rows = slice(None) if curve else slice(n - 1, n)
+    table = pd.DataFrame({"threads": np.arange(1, n + 1)[keep_rows], "ops_per_s": (Xl * ops_per_loop)[keep_rows],
+                          "latency_ms": (R / ops_per_loop / 1e6)[keep_rows], "loop_ms": (R / 1e6)[keep_rows],
+                          "commit_batch": batch[keep_rows], "writeback_share": wb[keep_rows, 0],
+                          "writeback_share_log": wb[keep_rows, 1],
+                          **{f"util_{s}": util[keep_rows, i] for i, s in enumerate(STATIONS)}})
     stretch = np.ones(len(STATIONS))
     last = Db[-1] > 0
     stretch[last] = res_k[-1, last] / Db[-1, last]
-    rows = rows_at(batch[-1], (wb[-1, 0], wb[-1, 1]))
-    br = dem[["group", "flowop", "kind", "category"]].copy()
-    for i, s in enumerate(STATIONS):
-        br[f"{s}_ms"] = rows[:, i] * stretch[i] / 1e6
-    br["latency_ms"] = br[[f"{s}_ms" for s in STATIONS]].sum(axis=1)
-    br["share"] = br["latency_ms"] * wrow / max(1e-300, float((br["latency_ms"] * wrow).sum()))
+    per = rows_at(batch[-1], (wb[-1, 0], wb[-1, 1])) * stretch[None, :] / 1e6  # per flowop and station [ms]
+    lat_ms = per[:, 0] + per[:, 1] + per[:, 2] + per[:, 3]
+    br = pd.DataFrame({"group": dem["group"], "flowop": dem["flowop"], "kind": dem["kind"],
+                       "category": dem["category"], **{f"{s}_ms": per[:, i] for i, s in enumerate(STATIONS)},
+                       "latency_ms": lat_ms,
+                       "share": lat_ms * wrow / max(1e-300, float((lat_ms * wrow).sum()))})
     return WorkloadResult(workload=w.name, config=cfg.name, curve=table, breakdown=br, demands=dem)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -122,13 +123,7 @@ def _field_count_error(ck: Chunk, names: list[str], sep: str, err: Exception):
     n = len(names)
     for ln, text in data_lines(ck.block, ck.line0, comment=ck.comment, skip_first=ck.skip_first):
         body = text.split(ck.comment, 1)[0] if ck.comment else text
-        if sep == r"\s+":
-            parts = body.split()
-        else:
-            try:
-                parts = next(csv.reader([body], delimiter=sep))
-            except csv.Error:  # e.g. a field over the csv module's size limit: count separators instead
-                parts = body.split(sep)
+        parts = _split_fields(body, sep)
         if len(parts) > n:
             ck.fail_line(ln, f"expected {n} fields ({', '.join(names)}), found {len(parts)}")
     if "inside string" in str(err):  # a quote opened a field that never closes
@@ -137,6 +132,44 @@ def _field_count_error(ck: Chunk, names: list[str], sep: str, err: Exception):
                 ck.fail_line(ln, f"unbalanced quote '\"' (a quoted field must close on the same line): {quote(text)}")
     raise TraceFormatError(f"{ck.fmt}: cannot parse the block starting at line {ck.line0}: "
                            f"{quote(str(err), 200)}") from err
+
+
+def _split_fields(body: str, sep: str) -> list[str]:
+    if sep == r"\s+":
+        return body.split()
+    try:
+        return next(csv.reader([body], delimiter=sep))
+    except csv.Error:  # e.g. a field over the csv module's size limit: count separators instead
+        return body.split(sep)
+
+
+def _first_data_line(ck: Chunk) -> tuple[int, str] | None:
+    """``(line number, text)`` of the block's first data line (after the header), scanning no further."""
+    b, start, i, skipped = ck.block, 0, 0, 0
+    while start < len(b):
+        end = b.find(b"\n", start)
+        end = len(b) if end < 0 else end
+        text = b[start:end].decode("utf-8", errors="replace").rstrip("\r")
+        body = text.split(ck.comment, 1)[0] if ck.comment else text
+        if body.strip():
+            if skipped >= ck.skip_first:
+                return ck.line0 + i, text
+            skipped += 1
+        start, i = end + 1, i + 1
+    return None
+
+
+def _check_first_line_fields(ck: Chunk, names: list[str], sep: str) -> None:
+    """Refuse extra fields on the block's first data line, which pandas drops without a word
+    (``index_col=False`` reads a trailing separator there as "no index"): the same line is an
+    error anywhere else in the block, so without this check the result depends on the chunk size."""
+    first = _first_data_line(ck)
+    if first is None:
+        return
+    ln, text = first
+    parts = _split_fields(text.split(ck.comment, 1)[0] if ck.comment else text, sep)
+    if len(parts) > len(names):
+        ck.fail_line(ln, f"expected {len(names)} fields ({', '.join(names)}), found {len(parts)}")
 
 
 def _utf8_error(ck: Chunk, err: UnicodeDecodeError):
@@ -151,17 +184,36 @@ def _utf8_error(ck: Chunk, err: UnicodeDecodeError):
 
 
 def _skiprows(ck: Chunk):
-    if not ck.skip_first:
+    """Physical lines (0-based within the block) pandas must skip so its rows are :func:`data_lines`'s.
+
+    The first ``skip_first`` non-blank lines (a header), and -- only in a block that has one,
+    found by one regex scan -- every line that is blank but for whitespace before a comment or
+    the line end (pandas would read ``"\t# note"`` as a row of empty fields, :func:`data_lines`
+    skips it).
+    """
+    ws = _WS_COMMENT[ck.comment] if ck.comment in _WS_COMMENT else _ws_comment(ck.comment)
+    if not ck.skip_first and not ws.search(ck.block):
         return None
-    # physical line indexes (0-based within the block) of the first skip_first non-blank lines
     skip = []
+    taken = 0
     for i, raw in enumerate(ck.block.decode("utf-8", errors="replace").split("\n")):
         body = raw.split(ck.comment, 1)[0] if ck.comment else raw
         if body.strip():
+            if taken < ck.skip_first:
+                skip.append(i)
+                taken += 1
+        elif body:  # whitespace only before the comment / line end: pandas would make it a row
             skip.append(i)
-            if len(skip) == ck.skip_first:
-                break
-    return skip
+    return skip or None
+
+
+def _ws_comment(comment: str | None) -> re.Pattern:
+    """Regex finding a line that holds only whitespace before ``comment`` (or before its end)."""
+    tail = rb"(?:" + re.escape(comment.encode()) + rb"|\r?$)" if comment else rb"\r?$"
+    return re.compile(rb"(?m)^[ \t\f\v]+" + tail)
+
+
+_WS_COMMENT = {c: _ws_comment(c) for c in ("#", None)}
 
 
 def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=None,
@@ -204,6 +256,8 @@ def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=Non
             _field_count_error(ck, names, sep, e2)
     except UnicodeDecodeError as e:
         _utf8_error(ck, e)
+    if not short_rows:  # blkparse lines carry a variable tail (process name, summaries): not checked
+        _check_first_line_fields(ck, names, sep)
     ck.frame_args = {"names": names, "sep": sep}
     if dtype is None:
         na = df.isna().to_numpy()

@@ -21,16 +21,22 @@ from models.endurance.lifetime import (
     lifetime_years,
     write_rate_for_lifetime,
 )
+from models.provenance import param
 from tests import ROOT as _ROOT
 
 
 def test_closed_form_units():
     # 16 GB x 1e7 writes / 1 GB/s = 1.6e8 s = 5.07 Julian years
-    assert lifetime_seconds(16e9, 1e7, 1e9) == pytest.approx(1.6e8)
-    assert lifetime_years(16e9, 1e7, 1e9) == pytest.approx(1.6e8 / SECONDS_PER_YEAR)
+    assert lifetime_seconds(16e9, 1e7, 1e9, wear_efficiency=1.0) == pytest.approx(1.6e8)
+    assert lifetime_years(16e9, 1e7, 1e9, wear_efficiency=1.0) == pytest.approx(1.6e8 / SECONDS_PER_YEAR)
     assert lifetime_seconds(16e9, 1e7, 1e9, wear_efficiency=0.5) == pytest.approx(0.8e8)
+    assert LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9,
+                          wear_efficiency=1.0).years == pytest.approx(5.0699, rel=1e-4)
+    # the default efficiency is the registry's (seed 003's SFC life rate), never ideal leveling
+    eta = param("lifetime.wear_efficiency").value
+    assert eta < 1.0
     assert LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
-                          write_rate_bytes_per_s=1e9).years == pytest.approx(5.0699, rel=1e-4)
+                          write_rate_bytes_per_s=1e9).years == pytest.approx(5.0699 * eta, rel=1e-4)
 
 
 @given(cap=st.floats(1e6, 1e14), e=st.floats(1.0, 1e9), years=st.floats(1e-6, 1e6), eta=st.floats(0.01, 1.0),
@@ -105,8 +111,8 @@ def test_order_statistic_matches_bruteforce():
     # alpha = 1e-3 (seeded, so deterministic; a wrong rank or quantile map shifts the distribution by
     # several standard deviations and fails by orders of magnitude).
     lines, e, w = 4000, 1e6, 64 * 4000 / 1e4  # 1e4 s between two writes of a line
-    r = lifetime_monte_carlo(lines * 64, e, w, endurance_sigma=0.4, fail_fraction=0.01, trials=400,
-                             seed=1, keep_samples=True)
+    r = lifetime_monte_carlo(lines * 64, e, w, wear_efficiency=1.0, endurance_sigma=0.4, fail_fraction=0.01,
+                             trials=400, seed=1, keep_samples=True)
     brute = lifetime_bruteforce_lines(lines, e, 1e4, endurance_sigma=0.4, fail_fraction=0.01,
                                       trials=400, seed=2) / SECONDS_PER_YEAR
     assert r.lines == lines and r.fail_rank == 40
@@ -145,7 +151,8 @@ def test_monte_carlo_monotone_in_endurance(sigma, f, k):
 def test_cli_lifetime(capsys):
     from cli.main import main
 
-    assert main(["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "1014.4"]) == 0
+    assert main(["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "1014.4",
+                 "--wear-efficiency", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "capacity_gb,endurance,write_rate_mbps,wear_efficiency,years,days"
     assert float(out[1].split(",")[4]) == pytest.approx(5.0, rel=1e-3)
@@ -237,15 +244,16 @@ def test_monte_carlo_fail_rank_is_the_ceiling(lines, fail_fraction, k):
 def test_figure2_flash_days_by_hand():
     # 16 GB of Flash (1e4 writes per cell) at 1e8 B/s: 16e9 x 1e4 / 1e8 = 1.6e6 s = 18.5185... days; in
     # Julian years 1.6e6 / 31,557,600 s. The default row (the seed-derived Lulesh rate) the same way.
-    t = figure2_table({"x": 1e8})
+    t = figure2_table({"x": 1e8}, wear_efficiency=1.0)
     assert t.flash_years.iloc[0] == pytest.approx(1.6e6 / (365.25 * 86400), rel=1e-12)
     assert t.flash_days.iloc[0] == pytest.approx(1.6e6 / 86400, rel=1e-12)
     rate = next(iter(SEED_WRITE_RATES.values()))
-    assert figure2_table().flash_days.iloc[0] == pytest.approx(16e9 * 1e4 / rate / 86400, rel=1e-12)
-    t2 = figure2_table({"x": 1e8})
+    eta = param("lifetime.wear_efficiency").value
+    assert figure2_table().flash_days.iloc[0] == pytest.approx(16e9 * 1e4 * eta / rate / 86400, rel=1e-12)
+    t2 = figure2_table({"x": 1e8}, wear_efficiency=1.0)
     assert t2.flash_days.iloc[0] == pytest.approx(16e9 * 1e4 / 1e8 / 86400, rel=1e-12)  # days straight from seconds
     # another Flash endurance: the days follow the Flash lifetime, not a fixed fraction of the PCM one
-    t3 = figure2_table({"x": 1e8}, flash_endurance=3e3)
+    t3 = figure2_table({"x": 1e8}, flash_endurance=3e3, wear_efficiency=1.0)
     assert t3.flash_days.iloc[0] == pytest.approx(16e9 * 3e3 / 1e8 / 86400, rel=1e-12)
 
 
@@ -281,4 +289,4 @@ def test_measured_write_rate_is_the_trace_write_back_rate_with_its_own_time_base
     assert measured_write_rate("lulesh") == pytest.approx(r.writebacks * 4096 / (r.time_ns * 1e-9), rel=1e-12)
     # the paper-implied row is the inverted 5 years, labelled as such
     (name, rate), = SEED_WRITE_RATES.items()
-    assert "paper-implied" in name and lifetime_years(16e9, 1e7, rate) == pytest.approx(5.0, rel=1e-12)
+    assert "paper-implied" in name and lifetime_years(16e9, 1e7, rate, wear_efficiency=1.0) == pytest.approx(5.0, rel=1e-12)

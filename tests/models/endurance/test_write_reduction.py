@@ -22,6 +22,7 @@ from models.endurance.write_reduction import (
     synthetic_page_pairs,
     write_reduction_table,
 )
+from models.provenance import param
 
 PAGE_BITS = PAGE_BYTES * 8
 
@@ -187,14 +188,17 @@ def test_lifetime_by_scheme_scales_inversely_with_bytes_written(real_table):
     # hand example: 16 GB, 1e7 writes per cell, 1e9 B/s for the baseline -> 1.6e8 s; a scheme writing 5 %
     # of the page lives exactly 20x longer, one writing nothing forever
     t = pd.DataFrame({"scheme": ["baseline", "a", "b"], "bytes_written_per_page": [4096.0, 204.8, 0.0]})
-    lt = lifetime_by_scheme(t, 1e9).set_index("scheme")
+    lt = lifetime_by_scheme(t, 1e9, wear_efficiency=1.0).set_index("scheme")
     assert lt.loc["baseline", "lifetime_years"] == pytest.approx(1.6e8 / SECONDS_PER_YEAR, rel=1e-12)
+    eff = param("lifetime.wear_efficiency").value  # the default scales every lifetime by the efficiency
+    assert lifetime_by_scheme(t, 1e9).set_index("scheme").loc["baseline", "lifetime_years"] == pytest.approx(
+        eff * lt.loc["baseline", "lifetime_years"], rel=1e-12)
     assert lt.loc["a", "lifetime_years"] == pytest.approx(20 * lt.loc["baseline", "lifetime_years"], rel=1e-12)
     assert lt.loc["b", "lifetime_years"] == np.inf and lt.loc["b", "write_rate_MBps"] == 0
     assert lt.loc["a", "write_rate_MBps"] == pytest.approx(50.0, rel=1e-12)
     # on the real table: years x bytes per page is the same for every scheme that writes
     r = lifetime_by_scheme(real_table[real_table.workload == "all"], 1e9, capacity_bytes=8e9,
-                           endurance_writes_per_cell=1e6)
+                           endurance_writes_per_cell=1e6, wear_efficiency=1.0)
     prod = r.lifetime_years * r.bytes_written_per_page
     np.testing.assert_allclose(prod, 8e9 * 1e6 / 1e9 / SECONDS_PER_YEAR * 4096, rtol=1e-12)
 

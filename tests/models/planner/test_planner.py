@@ -58,21 +58,23 @@ def test_trace_values_are_the_trace_models_results(ranking):
         assert wcr.loc[name, "value"] == pytest.approx(expect, rel=1e-12), name
         be = fcs.break_even_share(traces.split_blocks(tr).block, planner.PCM_STORAGE)
         assert fcr.loc[name, "value"] == pytest.approx(1 - be.share_blocks, rel=1e-12), name
-    # a read-only trace has nothing for a write cache to absorb: pending, never a number
+    # a read-only trace has nothing for a write cache to absorb: not applicable, never a number
     web = wcr.loc["synthetic:web-server"]
-    assert web.status == "pending" and "no writes" in web.reason and pd.isna(web.value)
+    assert web.status == "not applicable" and web.reason.startswith("not applicable: ") and "no writes" in web.reason
+    assert pd.isna(web.value)
     assert ranking.reason.str.len().min() > 10
 
 
-def test_pending_when_no_memory_trace_is_bundled(monkeypatch):
+def test_needs_data_when_no_memory_trace_is_bundled(monkeypatch):
     from models import traces
 
     real = traces.bundled_traces
     monkeypatch.setattr(traces, "bundled_traces", lambda kind=None: [] if kind in ("lackey", "memory") else real(kind))
     df = planner.rank_workloads([], traces=(), memory=True)
     row = df[df.role == "memory-extension"].iloc[0]
-    assert row.status == "pending" and pd.isna(row.value) and pd.isna(row["rank"])
-    assert "no bundled memory trace" in row.reason
+    assert row.status == "needs data" and row.reason.startswith("needs data: ") and pd.isna(row.value)
+    assert pd.isna(row["rank"])
+    assert "no memory trace" in row.reason
 
 
 def test_memory_extension_rows_use_bundled_traces():

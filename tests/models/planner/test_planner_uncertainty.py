@@ -26,7 +26,18 @@ def test_ranking_with_uncertainty_adds_the_band_per_row():
     assert role_summary(plain[plain.role == "write-cache"]) == ""
 
 
-def test_storage_roles_say_they_are_not_sampled():
-    df = rank_workloads(personalities=("varmail",), traces=(), memory=False, uncertainty=16)
-    assert (df.decisive_input == NOT_SAMPLED).all() and df.p_win.isna().all()
-    assert "no uncertainty band" in role_summary(df[df.role == "storage-vs-hdd"])
+def test_storage_roles_are_sampled_with_the_workload_adapter():
+    from models.storage import workload as wf
+    from models.uncertainty import analyze
+    from models.uncertainty.adapters import workload_model
+
+    df = rank_workloads(personalities=("varmail",), traces=(), memory=False, threads=4, uncertainty=16, seed=3)
+    assert len(df) == 2 and (df.status == "ok").all()
+    for row in df.itertuples():
+        ref = row.role.split("-")[-1]
+        r = analyze(workload_model(wf.as_workload("varmail"), "pcm-dax", ref=ref, threads=4), n=16, seed=3)
+        assert np.isclose(r.point, row.value, rtol=1e-12)  # the adapter's point is the row's value
+        assert (row.p5, row.p95, row.p_win) == (r.p5, r.p95, r.p_verdict)
+        assert row.decisive_input == r.decisive_label and row.decisive_input
+    assert "PCM wins in" in role_summary(df[df.role == "storage-vs-hdd"])
+    assert NOT_SAMPLED not in set(df.decisive_input)

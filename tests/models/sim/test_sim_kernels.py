@@ -93,6 +93,23 @@ def test_stack_distance_long_gaps(ids):
     assert stack_distances(np.array(ids)).tolist() == brute_distance(ids)
 
 
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=700), st.integers(1, 9))
+def test_stack_distance_threads_equal_one_pass(ids, threads):
+    # each thread's range starts from the marks of a head scan: identical to one pass (and to
+    # the definition), for any number of ranges, including ranges shorter than a 64-bit word
+    a = np.array(ids * 2)
+    one = stack_distances(a, threads=1)
+    assert one.tolist() == brute_distance(a.tolist())
+    assert stack_distances(a, threads=threads).tolist() == one.tolist()
+    assert hit_ratio_curve(a, threads=threads).hits.tolist() == hit_ratio_curve(a, threads=1).hits.tolist()
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_stack_distance_bad_threads(bad):
+    with pytest.raises(ValueError, match="threads must be a whole number >= 1"):
+        stack_distances([0, 1, 0], threads=bad)
+
+
 @given(traces)
 def test_hit_at_capacity_iff_fewer_than_c_distinct(ids):
     d = brute_distance(ids)

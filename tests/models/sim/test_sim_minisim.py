@@ -143,3 +143,49 @@ def test_fixed_size_prefilter_gives_the_same_result(ids, smax, prefix, rate, wei
     np.testing.assert_allclose(fast.hits, slow.hits, rtol=1e-12, atol=1e-9)
     np.testing.assert_allclose(fast.byte_hit_ratio, slow.byte_hit_ratio, rtol=1e-12, atol=1e-12)
     assert (fast.rate, fast.sampled_requests) == (slow.rate, slow.sampled_requests)
+
+
+@given(st.lists(st.integers(0, 60), min_size=1, max_size=300), st.lists(st.integers(1, 40), min_size=1, max_size=5),
+       policies, st.booleans(), st.integers(0, 3))
+@settings(max_examples=40)
+def test_minisim_min_blocks_floor(ids, sizes, policy, adjust, seed):
+    # a floor >= every size puts every miniature cache at rate 1: the exact simulation
+    est = minisim_mrc(ids, policy=policy, rate=0.25, sizes=sizes, adjust=adjust, seed=seed, min_blocks=40)
+    assert est.hits.tolist() == [float(simulate(ids, c, policy).hits) for c in sizes]
+    # sizes whose miniature cache already holds >= min_blocks blocks keep the plain estimate
+    big = [4 * c + 4 for c in sizes]  # C R >= 1 + ... with R = 0.25 and min_blocks = 1
+    a = minisim_mrc(ids, policy=policy, rate=0.25, sizes=big, adjust=adjust, seed=seed, min_blocks=1)
+    b = minisim_mrc(ids, policy=policy, rate=0.25, sizes=big, adjust=adjust, seed=seed, min_blocks=0)
+    np.testing.assert_allclose(a.hit_ratio, b.hit_ratio, atol=1e-12)
+    assert a.rate == b.rate == 0.25 and a.sampled_requests == b.sampled_requests
+
+
+def test_minisim_min_blocks_nested_sample_and_bad_value():
+    ids = np.random.default_rng(5).zipf(1.2, 20_000) % 2000
+    # sizes 10 and 40 at R = 0.05 with a 4-block floor: rates 0.4 and 0.1, sub-samples of one sample
+    mixed = minisim_mrc(ids, policy="fifo", rate=0.05, sizes=[10, 40, 1000], min_blocks=4, seed=2)
+    for c, r in ((10, 0.4), (40, 0.1), (1000, 0.05)):
+        one = minisim_mrc(ids, policy="fifo", rate=r, sizes=[c], min_blocks=0, seed=2)
+        assert mixed.hit_ratio[[10, 40, 1000].index(c)] == pytest.approx(one.hit_ratio[0], abs=1e-12)
+    assert mixed.rate == 0.05
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="min_blocks must be a whole number"):
+            minisim_mrc(ids, policy="fifo", rate=0.1, sizes=[10], min_blocks=bad)
+    with pytest.raises(ValueError, match="min_blocks .* applies to method minisim only"):
+        policy_mrc(ids, policy="lru", method="exact", min_blocks=10)
+
+
+def test_parallel_sample_filter_equals_one_pass():
+    from models.sim.sampling import (
+        _sampled,
+        hash_salt,
+        rate_threshold,
+        sample_filter,
+        sampled_positions,
+    )
+
+    ids = np.random.default_rng(9).integers(0, 50_000, (1 << 22) + 17)
+    salt, th = hash_salt(3), rate_threshold(0.02)
+    one = _sampled(ids, salt, th)
+    assert np.array_equal(sampled_positions(ids, salt, th), one)
+    assert np.array_equal(sample_filter(ids, salt, th), ids[one])

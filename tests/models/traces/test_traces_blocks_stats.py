@@ -126,3 +126,26 @@ def test_trace_stats_empty_and_type():
     assert s.requests == 0 and s.footprint_blocks == 0
     with pytest.raises(TypeError):
         trace_stats([1, 2, 3])
+
+
+@given(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=60), st.integers(0, 3))
+def test_block_codes_equal_factorize_on_both_paths(values, spread):
+    """The direct-table numbering (small range) and the hash path number blocks exactly as pandas does."""
+    from models.traces.blocks import _codes
+
+    key = np.asarray(values, np.int64) >> (spread * 12)  # spread 3: narrow range -> table path
+    codes, m = _codes(key)
+    exp, uniq = pd.factorize(key, sort=False)
+    assert codes.tolist() == exp.tolist() and m == len(uniq) and codes.dtype == np.int64
+
+
+@given(st.lists(st.integers(0, 12), min_size=0, max_size=80), st.integers(1, 4))
+def test_reuse_distances_by_request_equal_per_access_times(ids, per_request):
+    """Times looked up through the request index equal times given per access (no per-access array)."""
+    ids = np.asarray(ids, np.int64)
+    request = np.arange(len(ids)) // per_request
+    t_req = np.cumsum(np.arange(1, len(ids) // per_request + 2) * 7)
+    d1, t1 = reuse_distances(ids, t_req[request])
+    d2, t2 = reuse_distances(ids, t_req, request=request)
+    assert d1.tolist() == d2.tolist() and t1.tolist() == t2.tolist()
+    assert len(d1) == len(ids) - len(set(ids.tolist()))

@@ -388,3 +388,34 @@ def test_csv_header_with_an_unbalanced_quote_is_refused_whatever_the_chunk_size(
     for cb in (4, 15, 1 << 20):
         with pytest.raises(TraceFormatError, match="first line has an unbalanced quote"):
             read_trace(data, "csv", time_col="t", op_col="op", lba_col="lba", size_col="len", chunk_bytes=cb)
+
+
+@pytest.mark.parametrize("data", [
+    b"\t# exported trace\nt,op,lba,len\n0.5,W,100,8\n# a comment line0x10\n0.75,R,8,16\n",  # bench/fuzz.py find
+    b"t,op,lba,len\n  \n0.5,W,100,8\n \t \n0.75,R,8,16\n   # x\n",
+])
+def test_whitespace_before_a_comment_is_a_blank_line_at_every_chunk_size(data):
+    """pandas and the line counter agree on which lines are data: same trace for every chunk size."""
+    from models.traces.formats import EXAMPLE_OPTIONS
+    from models.traces.readers import read_trace
+
+    ref = read_trace(data, "csv", **EXAMPLE_OPTIONS["csv"])
+    assert len(ref) == 2 and ref.offset_bytes.tolist() == [51200, 4096]
+    for chunk in range(1, 70):
+        t = read_trace(data, "csv", **EXAMPLE_OPTIONS["csv"], chunk_bytes=chunk)
+        assert t.offset_bytes.tolist() == ref.offset_bytes.tolist() and t.time_ns.tolist() == ref.time_ns.tolist()
+
+
+@pytest.mark.parametrize(("fmt", "data"), [  # bench/fuzz.py finds: a trailing separator on one line
+    ("alibaba", b"device_id,opcode,offset,length,timestamp\n3,W,4096,8192,1577808144518333\n"
+                b"3,R,0,4096,157780814451,\n0,R,65536,512,1577808144518999\n"),
+    ("tencent", b"1538323200,2048,8,1,1283\n1538323201,0,16,0,7\n1538323201,64,8,0,1283,\n"),
+    ("twitter", b"0,abc,3,100,1,get,0\n0,xyz,3,20,1,set,3600\n2,abc,3,100,2,gets,0,\n3,xyz,3,0,2,delete,0\n"),
+])
+def test_an_extra_field_is_an_error_on_any_line_of_any_block(fmt, data):
+    """pandas drops a first line's extra field silently: the reader refuses it at every chunk size."""
+    from models.traces.readers import read_trace
+
+    for chunk in (None, *range(1, 80)):
+        with pytest.raises(INPUT_ERRORS, match=r"line 3: expected \d fields .* found \d"):
+            read_trace(data, fmt, **({} if chunk is None else {"chunk_bytes": chunk}))

@@ -1,0 +1,497 @@
+"""Throughput of a Filebench workload over many samples of its configuration values, vectorised.
+
+:func:`evaluate_many` gives what ``evaluate(workload, config', threads=n, curve=False).ops_per_s``
+[ops/s] gives for every sample ``config'`` of a configuration's device latencies / bandwidths,
+page cache, host memory, VM overhead and device parallelism, with the same arithmetic:
+
+1. the flowop demands (:mod:`~models.storage.workload.demands`) are walked ONCE with NumPy arrays
+   (one value per sample) in place of the varied values -- every operation is the scalar one
+   applied elementwise (a branch that differs between samples makes those samples walk one by one);
+2. the fixed points at the largest thread count -- write-back shares (secant, else Illinois
+   regula falsi), group commit (bisection) and exact MVA -- run per sample in one numba kernel that
+   repeats :func:`~models.storage.workload.fit.evaluate`'s operations in the same order (NumPy's
+   pairwise summation included), so the results equal the reference bit for bit in practice and
+   within 1e-12 relative in any case (``tests/models/storage/test_workload_fast.py``).
+
+It is what the uncertainty adapter (:func:`models.uncertainty.adapters.workload_model`) samples;
+``bench/bench_uncertainty.py`` times it against re-running :func:`evaluate` per sample.
+
+References
+----------
+.. [1] Seed 000: Filebench on a DAX PCM file system (Table 1, Figs. 2-5).
+.. [2] E. Lazowska et al., "Quantitative System Performance", Prentice-Hall 1984, ch. 6, 8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numba import njit
+
+from models.storage.filebench import MAX_THREADS, Workload, load_workload
+from models.storage.workload import fit as _fit
+from models.storage.workload.configs import StorageConfig, get_config
+from models.storage.workload.costs import (
+    DIRTY_BACKGROUND_RATIO,
+    DIRTY_EXPIRE_S,
+    DIRTY_WRITEBACK_S,
+    RUN_SECONDS,
+    hit_ratio,
+)
+from models.storage.workload.demands import MixedSigns, _demand_rows, _footprint
+from models.storage.workload.group_commit import GATED_WAIT, group_commit_batch
+
+__all__ = ["DEVICE_COLUMNS", "CONFIG_FIELDS", "evaluate_many"]
+
+#: Device values that may vary per sample (``"device.<col>"`` / ``"host_device.<col>"``).
+DEVICE_COLUMNS = ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps")
+#: :class:`StorageConfig` fields that may vary per sample.
+CONFIG_FIELDS = ("virt_per_op_ns", "page_cache_bytes", "host_memory_bytes", "device_servers", "host_device_servers")
+#: Demand columns handed to the kernel, in this order.
+_COLS = ("cpu_ns", "device_ns", "host_ns", "journal_ns", "commit_device_ns", "packed_pos_ns", "writeback_device_ns",
+         "writeback_host_ns", "writeback_log_device_ns", "writeback_log_host_ns", "writeback_bytes",
+         "writeback_log_bytes")
+#: Tolerances of the reference's fixed points (read from its functions, so the two cannot drift apart).
+_GC_TOL = group_commit_batch.__kwdefaults__["tol"]
+_SEC_RTOL, _SEC_ITERS = _fit._secant_fixed_point.__defaults__
+_ILL_RTOL = _fit._fixed_point.__defaults__[0]
+
+
+@njit(cache=True)
+def _pairwise(a, lo, n):  # pragma: no cover - compiled
+    """``a[lo:lo+n].sum()`` as NumPy computes it for ``n <= 128`` (8-way unrolled; one block of its
+    pairwise summation)."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[lo + i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def _station_demands(C, wrow, b, ff, fl, lg, rows, D):  # pragma: no cover - compiled
+    """``rows = rows_at(b, (ff, fl)) * wrow[:, None]`` and ``D = rows.sum(axis=0)`` of ``evaluate``."""
+    R = C.shape[1]
+    mb = min(b, lg)
+    for i in range(R):
+        dev0 = C[1, i] - C[4, i] - C[5, i]
+        jour0 = C[3, i] + C[4, i]
+        wbd_f = C[6, i] - C[8, i]
+        wbh_f = C[7, i] - C[9, i]
+        dev = dev0 + C[5, i] * mb / b + ff * wbd_f + fl * C[8, i]
+        host = C[2, i] + ff * wbh_f + fl * C[9, i]
+        rows[i, 0] = C[0, i] * wrow[i]
+        rows[i, 1] = dev * wrow[i]
+        rows[i, 2] = host * wrow[i]
+        rows[i, 3] = jour0 / b * wrow[i]
+    for k in range(4):
+        D[k] = rows[0, k] if R > 0 else 0.0
+        for i in range(1, R):
+            D[k] += rows[i, k]
+
+
+@njit(cache=True)
+def _mva_at(D, keep, servers, m, p, q, rk):  # pragma: no cover - compiled
+    """X [loops/ns] of ``mva(D[keep], servers[keep], m)`` at population ``m``, its residence times per station
+    into ``rk`` (0 where not kept): :func:`~models.storage.workload.mva._mva_kernel`'s operations in the same
+    order, in place (``p``: (4, >= m + 1) and ``q``: (4,) work arrays)."""
+    for k in range(4):
+        q[k] = 0.0
+        rk[k] = 0.0
+        p[k, 0] = 1.0
+        for j in range(1, m + 1):
+            p[k, j] = 0.0
+    x = 0.0
+    for n in range(1, m + 1):
+        tot = 0.0
+        for k in range(4):
+            if not keep[k]:
+                continue
+            c = servers[k]
+            if c == 0:
+                rk[k] = D[k]
+            elif c == 1:
+                rk[k] = D[k] * (1.0 + q[k])
+            else:
+                s = 0.0
+                for j in range(1, n + 1):
+                    s += j / min(j, c) * p[k, j - 1]
+                rk[k] = D[k] * s
+            tot += rk[k]
+        x = n / tot if tot > 0 else np.inf
+        for k in range(4):
+            if not keep[k]:
+                continue
+            q[k] = x * rk[k]
+            c = servers[k]
+            if c > 1:
+                for j in range(n, 0, -1):  # descending: p[k, j - 1] still the previous population's
+                    p[k, j] = x * D[k] / min(j, c) * p[k, j - 1]
+                acc = 0.0
+                for j in range(1, n + 1):
+                    acc += p[k, j]
+                p[k, 0] = max(0.0, 1.0 - acc)
+    return x
+
+
+@njit(cache=True)
+def _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work):  # pragma: no cover
+    """(threads in fsync / GATED_WAIT, X [loops/ns]) at batch ``b``: ``group_commit_batch``'s ``solve``."""
+    _station_demands(C, wrow, b, ff, fl, lg, rows, D)
+    x = _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0])
+    for k in range(4):
+        work[3, k, 0] = work[2, k, 0] / D[k] if keep[k] else 1.0  # stretch
+    j = 0
+    for i in range(is_sync.size):
+        if is_sync[i]:
+            for k in range(4):
+                flat[j] = rows[i, k] * work[3, k, 0]
+                j += 1
+    return x * _pairwise(flat, 0, flat.size) / gated, x
+
+
+@njit(cache=True)
+def _solve(C, wrow, is_sync, servers, m, ff, fl, lg, batchable, gated, gc_tol, rows, D, work):  # pragma: no cover
+    """X [loops/ns] of ``evaluate``'s ``solve(m, (ff, fl))`` (group commit when batchable)."""
+    _station_demands(C, wrow, 1.0, ff, fl, lg, rows, D)
+    keep = D > 0
+    if not batchable:
+        return _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0])
+    n_sync_rows = 0
+    for i in range(is_sync.size):
+        if is_sync[i]:
+            n_sync_rows += 1
+    flat = np.empty(n_sync_rows * 4)
+    lo, hi = 1.0, float(m)
+    n1, x = _n_sync_at(1.0, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)
+    if m == 1 or n1 <= 1.0:
+        return x
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if _n_sync_at(mid, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[0] > mid:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < gc_tol:
+            break
+    return _n_sync_at(0.5 * (lo + hi), C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[1]
+
+
+@njit(cache=True)
+def _shares(x, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s):  # pragma: no cover
+    """``writeback_shares`` at throughput ``x`` [loops/ns]: (f_files, f_log, ok)."""
+    loops_per_s = x * 1e9
+    r = loops_per_s * wb_files
+    rl = loops_per_s * wb_log
+    if not (np.isfinite(r) and r >= 0 and np.isfinite(rl) and rl >= 0):
+        return 0.0, 0.0, False
+    if not (F > 0 and memory > 0 and run_s > 0):
+        return 0.0, 0.0, False
+    B = bg_ratio / 100.0 * memory
+    finite = np.isfinite(F)
+
+    e = expire_s + writeback_s / 2.0
+    files = r * e if not finite else (F * r * e / (F + r * e) if r > 0 else 0.0)
+    if files + rl * e > B:
+        lo, hi = 0.0, e
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            files = r * mid if not finite else (F * r * mid / (F + r * mid) if r > 0 else 0.0)
+            if files + rl * mid < B:
+                lo = mid
+            else:
+                hi = mid
+        e = 0.5 * (lo + hi)
+    ripe = max(0.0, 1.0 - e / run_s)
+    absorbed = 1.0 if not finite else F / (F + r * e)
+    return ripe * absorbed, ripe, True
+
+
+@njit(cache=True)
+def _one(C, wrow, is_sync, servers, n, lg, gated, gc_tol, F, memory, run_s, bg_ratio, expire_s, writeback_s,
+         sec_rtol, sec_iters, ill_rtol):  # pragma: no cover - compiled
+    """(X [loops/ns] at ``n`` threads, status): ``evaluate(..., curve=False)``'s last row for one sample.
+
+    status 0 = done; 1 = the loop does no file-system work; 2 = the write-back shares got invalid
+    input (the caller re-runs the reference, which raises its error)."""
+    R = C.shape[1]
+    rows = np.zeros((R, 4))
+    D = np.zeros(4)
+    work = np.zeros((4, 4, n + 1))  # MVA marginals p, queue q, residences, stretch
+    _station_demands(C, wrow, 1.0, 1.0, 1.0, lg, rows, D)
+    if not (D[0] != 0 or D[1] != 0 or D[2] != 0 or D[3] != 0):
+        return 0.0, 1
+    batchable = False
+    for i in range(R):
+        if C[3, i] > 0 or C[4, i] > 0 or C[5, i] > 0:
+            batchable = True
+    wb_log = _pairwise(C[11] * wrow, 0, R)
+    wb_files = _pairwise(C[10] * wrow, 0, R) - wb_log
+    if wb_files + wb_log <= 0 and not batchable:
+        return _solve(C, wrow, is_sync, servers, n, 0.0, 0.0, lg, False, gated, gc_tol, rows, D, work), 0
+    ff, fl = 0.0, 0.0
+    if wb_files + wb_log > 0:
+        # g(x) = X(shares(x)); secant from g(0), else Illinois between everything / nothing written back
+        bad = False
+        z0, z1, ok = _shares(0.0, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+        if not ok:
+            return 0.0, 2
+        xa = _solve(C, wrow, is_sync, servers, n, z0, z1, lg, batchable, gated, gc_tol, rows, D, work)  # g(0)
+        a0, a1, ok = _shares(xa, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+        if not ok:
+            return 0.0, 2
+        ha = _solve(C, wrow, is_sync, servers, n, a0, a1, lg, batchable, gated, gc_tol, rows, D, work) - xa
+        x = np.nan
+        if abs(ha) <= sec_rtol * abs(xa):
+            x = xa
+        else:
+            xb = xa + ha
+            for _ in range(sec_iters):
+                if not (np.isfinite(xb) and xb > 0):
+                    break
+                b0, b1, ok = _shares(xb, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+                if not ok:
+                    bad = True
+                    break
+                hb = _solve(C, wrow, is_sync, servers, n, b0, b1, lg, batchable, gated, gc_tol, rows, D, work) - xb
+                if abs(hb) <= sec_rtol * abs(xb):
+                    x = xb
+                    break
+                if hb == ha:
+                    break
+                xa, ha, xb = xb, hb, xb - hb * (xb - xa) / (hb - ha)
+        if bad:
+            return 0.0, 2
+        if np.isnan(x):  # Illinois regula falsi (fit._fixed_point)
+            a = _solve(C, wrow, is_sync, servers, n, 1.0, 1.0, lg, batchable, gated, gc_tol, rows, D, work)
+            b = _solve(C, wrow, is_sync, servers, n, 0.0, 0.0, lg, batchable, gated, gc_tol, rows, D, work)
+            s0, s1, ok = _shares(a, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+            t0, t1, ok2 = _shares(b, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+            if not (ok and ok2):
+                return 0.0, 2
+            ha = _solve(C, wrow, is_sync, servers, n, s0, s1, lg, batchable, gated, gc_tol, rows, D, work) - a
+            hb = _solve(C, wrow, is_sync, servers, n, t0, t1, lg, batchable, gated, gc_tol, rows, D, work) - b
+            if ha <= 0 or b <= a:
+                x = a
+            elif hb >= 0:
+                x = b
+            else:
+                side = 0
+                c = a
+                for _ in range(100):
+                    c = (a * hb - b * ha) / (hb - ha)
+                    c0, c1, ok = _shares(c, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+                    if not ok:
+                        return 0.0, 2
+                    hc = _solve(C, wrow, is_sync, servers, n, c0, c1, lg, batchable, gated, gc_tol, rows, D, work) - c
+                    if abs(hc) <= ill_rtol * abs(c) or b - a <= ill_rtol * abs(b):
+                        break
+                    if hc > 0:
+                        a, ha = c, hc
+                        if side == 1:
+                            hb *= 0.5
+                        side = 1
+                    else:
+                        b, hb = c, hc
+                        if side == -1:
+                            ha *= 0.5
+                        side = -1
+                x = c
+        ff, fl, ok = _shares(x, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
+        if not ok:
+            return 0.0, 2
+    return _solve(C, wrow, is_sync, servers, n, ff, fl, lg, batchable, gated, gc_tol, rows, D, work), 0
+
+
+@njit(cache=True)
+def _many(C, wrow, is_sync, servers, n, lg, gated, gc_tol, F, memory, run_s, bg_ratio, expire_s, writeback_s,
+          sec_rtol, sec_iters, ill_rtol):  # pragma: no cover - compiled
+    S = C.shape[0]
+    X = np.zeros(S)
+    status = np.zeros(S, dtype=np.int64)
+    for s in range(S):
+        X[s], status[s] = _one(C[s], wrow, is_sync, servers[s], n, lg, gated, gc_tol, F, memory[s], run_s,
+                               bg_ratio, expire_s, writeback_s, sec_rtol, sec_iters, ill_rtol)
+    return X, status
+
+
+def _split(changes: Mapping[str, object], cfg: StorageConfig):
+    """``changes`` -> (device, host device, config) dicts of arrays of one broadcast shape, and the shape."""
+    names = list(changes)
+    arrs = np.broadcast_arrays(*(np.asarray(changes[k], dtype=float) for k in names)) if names else []
+    shape = arrs[0].shape if names else ()
+    dev, host, conf = {}, {}, {}
+    for k, a in zip(names, arrs, strict=True):
+        a = a.reshape(-1)
+        target, _, col = k.partition(".")
+        # what StorageConfig / DeviceProfile validation would refuse per sample (their upper bounds aside)
+        ok = np.isfinite(a) & ((a >= 0) if k == "virt_per_op_ns" else (a > 0))
+        if k.endswith("servers"):
+            ok &= (a >= 1) & (a == np.round(a))
+        if not ok.all():
+            raise ValueError(f"{k}: every sample must be finite and "
+                             f"{'>= 0' if k == 'virt_per_op_ns' else 'an integer >= 1' if k.endswith('servers') else '> 0'}"
+                             f" (got {a[~ok][0]!r})")
+        if col and target in ("device", "host_device") and col in DEVICE_COLUMNS:
+            if target == "host_device" and cfg.host_device is None:
+                raise ValueError(f"{k}: configuration {cfg.name!r} has no host device")
+            (dev if target == "device" else host)[col] = a
+        elif k in CONFIG_FIELDS:
+            conf[k] = a
+        else:
+            raise ValueError(f"cannot vary {k!r}; valid: device.<col> / host_device.<col> with <col> in "
+                             f"{', '.join(DEVICE_COLUMNS)}, or {', '.join(CONFIG_FIELDS)}")
+    return dev, host, conf, shape
+
+
+def _weights(rows: list[dict]):
+    """(wrow, ops_per_loop, is_sync) exactly as :func:`~models.storage.workload.fit.evaluate` computes them."""
+    return _fit.loop_weights(tuple((r["group"], r["instances"], r["category"]) for r in rows))
+
+
+def _per_sample(w, cfg, dev_ch, host_ch, cfg_ch, idx, n, zipf_alpha) -> np.ndarray:
+    """The reference :func:`~models.storage.workload.fit.evaluate` on samples ``idx`` (validated configurations)."""
+    out = []
+    for s in idx:
+        one = {k: (int(v[s]) if k.endswith("servers") else float(v[s])) for k, v in cfg_ch.items()}
+        if dev_ch:
+            one["device"] = cfg.device.with_updates(**{k: float(v[s]) for k, v in dev_ch.items()})
+        if host_ch:
+            one["host_device"] = cfg.host_device.with_updates(**{k: float(v[s]) for k, v in host_ch.items()})
+        out.append(_fit.evaluate(w, get_config(cfg, **one), threads=n, zipf_alpha=zipf_alpha, curve=False).ops_per_s)
+    return np.array(out, dtype=float)
+
+
+def evaluate_many(workload: Workload | str, config: StorageConfig | str, changes: Mapping[str, object] | None = None,
+                  *, threads: int | None = None, zipf_alpha: float = 0.0) -> np.ndarray:
+    """Throughput [ops/s] at the largest thread count for every sample of ``changes``.
+
+    Parameters
+    ----------
+    workload : Workload or str
+        As :func:`~models.storage.workload.fit.evaluate` (a str is loaded by name).
+    config : StorageConfig or str
+        The configuration the samples change.
+    changes : mapping of str to array_like, optional
+        Values per sample, broadcast together: ``"device.<col>"`` and ``"host_device.<col>"`` for
+        ``<col>`` in :data:`DEVICE_COLUMNS` (latencies [ns], bandwidths [MB/s]) and the
+        :class:`StorageConfig` fields in :data:`CONFIG_FIELDS` (servers rounded by the caller:
+        integers expected).
+    threads : int, keyword-only
+        Threads (default: the workload's).
+    zipf_alpha : float, keyword-only
+        Locality of file choice (0 = uniform).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``evaluate(workload, get_config(config, **sample), threads=threads, curve=False).ops_per_s``
+        per sample [ops/s], in the broadcast shape of ``changes`` (0-d without changes).
+
+    Examples
+    --------
+    >>> from models.storage.workload import evaluate, paper_workload
+    >>> w = paper_workload("varmail")
+    >>> y = evaluate_many(w, "hdd", {"device.write_latency_ns": [4e6, 8e6]}, threads=4)
+    >>> from models.devices import get_device
+    >>> d = get_device("hdd-7200").with_updates(write_latency_ns=8e6)
+    >>> float(y[1]) == evaluate(w, get_config("hdd", device=d), threads=4, curve=False).ops_per_s
+    True
+    """
+    w = load_workload(workload) if isinstance(workload, str) else workload
+    cfg = get_config(config)
+    n = int(threads) if threads is not None else w.nthreads
+    if not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads^2)), got {n}")
+    dev_ch, host_ch, cfg_ch, shape = _split(changes or {}, cfg)
+    S = int(np.prod(shape)) if shape else 1
+
+    def at(field, vals=cfg_ch):  # a config field: array per sample or the config's value
+        return vals[field] if field in vals else getattr(cfg, field)
+
+    upd = {k: v for k, v in cfg_ch.items() if k in ("virt_per_op_ns", "page_cache_bytes", "host_memory_bytes")}
+    if dev_ch:
+        upd["device"] = cfg.device.model_copy(update=dev_ch)
+    if host_ch:
+        upd["host_device"] = cfg.host_device.model_copy(update=host_ch)
+    vcfg = cfg.model_copy(update=upd)  # values as arrays: not validated, read by the demand walk only
+    footprint = _footprint(w)
+    entries = max(1, w.main_fileset.entries)
+
+    def hit(pc):
+        if np.ndim(pc) == 0:
+            return hit_ratio(pc, footprint, entries, zipf_alpha=zipf_alpha)
+        u, inv = np.unique(pc, return_inverse=True)
+        return np.array([hit_ratio(float(c), footprint, entries, zipf_alpha=zipf_alpha) for c in u])[inv]
+
+    def host_fault(hm):
+        if not (cfg.mode == "dax" and cfg.host_device is not None):
+            return 0.0
+        return max(0.0, 1.0 - hm / footprint) if np.ndim(hm) == 0 else np.maximum(0.0, 1.0 - hm / footprint)
+
+    try:
+        rows = _demand_rows(w, vcfg, hit(at("page_cache_bytes")), host_fault(at("host_memory_bytes")))
+        C = np.empty((S, len(_COLS), len(rows)))
+        for i, r in enumerate(rows):
+            for j, c in enumerate(_COLS):
+                C[:, j, i] = r[c]
+    except MixedSigns:  # a branch differs between samples: walk them one by one
+        C = None
+        for s in range(S):
+            one = {k: float(v[s]) for k, v in cfg_ch.items() if k in upd}
+            if dev_ch:
+                one["device"] = cfg.device.model_copy(update={k: float(v[s]) for k, v in dev_ch.items()})
+            if host_ch:
+                one["host_device"] = cfg.host_device.model_copy(update={k: float(v[s]) for k, v in host_ch.items()})
+            c1 = cfg.model_copy(update=one)
+            rows = _demand_rows(w, c1, hit(c1.page_cache_bytes), host_fault(c1.host_memory_bytes))
+            if C is None:
+                C = np.empty((S, len(_COLS), len(rows)))
+            C[s] = [[r[c] for r in rows] for c in _COLS]
+    if not rows:
+        raise ValueError(f"{w.name}: the flowop loop does no file-system work")
+    wrow, ops_per_loop, is_sync = _weights(rows)
+    # _pairwise repeats one block of NumPy's pairwise summation (PW_BLOCKSIZE = 128 values): loops with longer
+    # sums (> 128 flowops, > 32 fsync flowops) take the reference per sample
+    if len(rows) > 128 or 4 * int(is_sync.sum()) > 128:
+        y = _per_sample(w, cfg, dev_ch, host_ch, cfg_ch, range(S), n, zipf_alpha)
+        return y.reshape(shape) if shape else y[0]
+    servers = np.empty((S, 4), dtype=np.int64)
+    servers[:, 0] = cfg.cpu_cores
+    servers[:, 1] = at("device_servers")
+    servers[:, 2] = at("host_device_servers")
+    servers[:, 3] = 1
+    mem = at("page_cache_bytes") if cfg.mode == "pagecache" else at("host_memory_bytes")
+    memory = np.broadcast_to(np.asarray(mem, dtype=float), (S,)).copy()
+    run_s = float(w.runtime_s) if w.runtime_s else RUN_SECONDS
+    written = sum(f.total_bytes for f in w.filesets.values() if f.entries > 1)
+    F = float(written) if written > 0 else np.inf
+    X, status = _many(C, wrow, is_sync, servers, n, float(cfg.cpu_cores), float(GATED_WAIT), float(_GC_TOL), F,
+                      memory, run_s, float(DIRTY_BACKGROUND_RATIO), float(DIRTY_EXPIRE_S), float(DIRTY_WRITEBACK_S),
+                      float(_SEC_RTOL), int(_SEC_ITERS), float(_ILL_RTOL))
+    out = X * 1e9 * ops_per_loop
+    bad = np.flatnonzero(status)
+    if (status == 1).any():
+        raise ValueError(f"{w.name}: the flowop loop does no file-system work")
+    if bad.size:  # invalid write-back input: the reference raises its error
+        out[bad] = _per_sample(w, cfg, dev_ch, host_ch, cfg_ch, bad, n, zipf_alpha)
+    return out.reshape(shape) if shape else out[0]

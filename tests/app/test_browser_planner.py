@@ -1,0 +1,124 @@
+"""Real-browser test of the planner for *my* workload (issue 17).
+
+Upload a small MSR trace with its header line and a lackey trace, add a custom device, get the
+verdicts, reload the page (the custom device survives, through the link), download the HTML
+report, open it in Chromium and check its charts are drawn in colour (not blank, not black).
+Screenshots go to tests/artifacts/planner-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import ROOT
+from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+
+pytestmark = pytest.mark.browser
+
+FIX = ROOT / "tests" / "fixtures" / "plan"
+UPLOADS = [str(FIX / "small_msr.csv"), str(FIX / "small_lackey.txt")]
+WIN, LOSE = "rgb(46, 125, 50)", "rgb(198, 40, 40)"  # app/views/planner.py / reporting colours of a verdict
+
+
+@pytest.fixture(scope="module")
+def pg(server):  # noqa: F811 - the imported fixture
+    from playwright.sync_api import sync_playwright
+
+    ART.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 2400}, accept_downloads=True)
+        page = ctx.new_page()
+        yield page
+        browser.close()
+
+
+def _no_exception(page) -> None:
+    exc = page.locator('[data-testid="stException"]')
+    assert exc.count() == 0, exc.first.inner_text()
+
+
+def _verdict(page, who: str, timeout: int = 60_000) -> str:
+    """The reason line of ``who`` ("workload · device") under its role's chart."""
+    line = page.locator("li", has_text=who).first
+    line.wait_for(timeout=timeout)
+    return line.inner_text()
+
+
+def _upload(page) -> None:
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Upload workloads")
+    box.locator('input[type="file"]').set_input_files(UPLOADS)
+    page.get_by_text("small_lackey.txt: read as a memory workload").wait_for(timeout=120_000)
+    page.get_by_text("Verdicts", exact=True).wait_for(timeout=120_000)
+    _wait_done(page)
+
+
+def test_my_workload_custom_device_reload_and_report(server, pg):  # noqa: F811
+    try:
+        _flow(server, pg)
+    except Exception:
+        pg.screenshot(path=str(ART / "planner-failure.png"), full_page=True)  # what the page showed
+        raise
+
+
+def _flow(server, page) -> None:  # noqa: F811
+    page.goto(f"{server}/planner?plan_requests=2000&devices=pcm-samsung-20nm")
+    _wait_done(page)
+    _no_exception(page)
+    _upload(page)
+    _no_exception(page)
+    # the MSR file (header line and all) is a block workload; its verdicts come with reasons
+    page.get_by_text("small_msr.csv: read as a block workload").wait_for(timeout=10_000)
+    assert re.match(r"small_msr · pcm-samsung-20nm: wins [\d,.]+×", _verdict(page, "small_msr · pcm-samsung-20nm"))
+
+    # add a custom device from the planner page: a PCM with a slower write
+    page.get_by_text("Add a custom device").first.click()
+    form = page.locator('[data-testid="stForm"]')
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Start from").click()
+    page.keyboard.type("pcm-samsung-20nm")
+    page.keyboard.press("Enter")
+    # the form is pre-filled from the chosen device (once the rerun has replaced the old form)
+    page.wait_for_function("() => { const f = [...document.querySelectorAll('input[aria-label=\"Name (identifier)\"]')];"
+                           " return f.length === 1 && f[0].value === 'my-pcm-samsung-20nm'; }", timeout=60_000)
+    _wait_done(page)
+    form.get_by_label("Name (identifier)").fill("my-pcm")
+    form.get_by_label("Write latency [ns]").fill("900")
+    form.get_by_role("button", name="Save device").click()
+    page.get_by_text("Saved my-pcm").wait_for(timeout=60_000)
+    assert re.match(r"small_msr · my-pcm: (wins|loses) ", _verdict(page, "small_msr · my-pcm", 120_000))
+    _wait_done(page)
+    _no_exception(page)
+    assert "dev=1." in page.url, page.url  # the link carries the custom device
+    page.screenshot(path=str(ART / "planner-verdicts.png"), full_page=True)
+
+    # reload: a new session; the device comes back from the link (the uploads, like any file, do not)
+    page.reload()
+    _wait_done(page)
+    _no_exception(page)
+    devices = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Devices to compare")
+    assert "my-pcm" in devices.inner_text(), devices.inner_text()
+    _upload(page)
+    assert re.match(r"small_lackey · my-pcm: (wins|loses) ", _verdict(page, "small_lackey · my-pcm"))
+    page.screenshot(path=str(ART / "planner-after-reload.png"), full_page=True)
+
+    # the HTML report: self-contained, its charts drawn in colour
+    with page.expect_download(timeout=120_000) as dl:
+        page.get_by_role("button", name="Download HTML report").click()
+    report = ART / "planner-report.html"
+    dl.value.save_as(str(report))
+    html = report.read_text()
+    assert "my-pcm" in html and "small_msr" in html and "<script" in html
+    rp = page.context.new_page()
+    rp.goto(Path(report).as_uri())
+    rp.wait_for_selector(".plotly .main-svg", timeout=60_000)
+    rp.wait_for_timeout(1000)
+    fills = rp.eval_on_selector_all(".plotly g.trace.bars path",
+                                    "els => els.map(e => getComputedStyle(e).fill)")
+    assert fills, "no bars drawn in the report"
+    assert not [f for f in fills if f in ("rgb(0, 0, 0)", "none", "")], fills
+    assert WIN in fills, fills
+    rp.screenshot(path=str(ART / "planner-report.png"), full_page=True)
+    rp.close()

@@ -1,0 +1,88 @@
+"""``pcm-planner plan`` on the fixture files the planner page's browser test uploads (tests/fixtures/plan/)."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from tests import ROOT
+
+FIX = ROOT / "tests" / "fixtures" / "plan"
+COLUMNS = ["workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
+
+
+@pytest.fixture(scope="module")
+def written(run_cli, tmp_path_factory):
+    d = tmp_path_factory.mktemp("plan")
+    out = {"csv": d / "p.csv", "html": d / "p.html", "pdf": d / "p.pdf"}
+    rc, stdout, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--mem-trace", FIX / "small_lackey.txt",
+                              "--name", "my msr", "--name", "my app",
+                              "--device", "pcm-samsung-20nm", "--device", "optane-dcpmm", "--uncertainty", "32",
+                              "--csv", out["csv"], "--html", out["html"], "--pdf", out["pdf"])
+    return rc, stdout, err, out
+
+
+def test_plan_writes_csv_html_and_pdf(written):
+    rc, stdout, err, out = written
+    assert rc == 0, err
+    assert stdout == "" and all(f"wrote {p}" in err for p in out.values())
+    df = pd.read_csv(out["csv"])
+    assert list(df.columns)[:11] == COLUMNS
+    assert {"my msr", "my app"} <= set(df.workload)
+    assert set(df.device) == {"pcm-samsung-20nm", "optane-dcpmm"}
+    assert set(df[df.verdict.isin(["wins", "loses"])].role) == {"file-cache", "write-cache", "paging",
+                                                                 "memory-extension"}
+    storage = df[df.role == "storage"]
+    assert (storage.verdict == "needs data").all() and storage.value.isna().all()
+    html = out["html"].read_text()
+    assert html.startswith("<!DOCTYPE html>") and "my msr" in html and "Validation status" in html
+    assert out["pdf"].read_bytes().startswith(b"%PDF-")
+
+
+def test_plan_prints_json_without_csv(run_cli):
+    rc, stdout, err = run_cli("plan", "--filebench", FIX / "tiny.f", "--fio", FIX / "small_fio.json",
+                              "--device", "pcm-samsung-20nm", "--format", "json")
+    assert rc == 0, err
+    rows = json.loads(stdout)
+    assert {r["workload"] for r in rows} >= {"tiny", "small_fio"} and list(rows[0])[:11] == COLUMNS
+
+
+def test_plan_custom_devices_from_a_csv(run_cli, tmp_path):
+    from models.devices import devices_to_csv, get_device
+
+    pcm = get_device("pcm-samsung-20nm")
+    f = tmp_path / "devs.csv"
+    f.write_text(devices_to_csv([pcm.with_updates(name="my-cxl", label="my CXL", kind="scm", read_latency_ns=250.0,
+                                                  write_latency_ns=250.0)]))
+    out = tmp_path / "o.csv"
+    rc, _, err = run_cli("plan", "--fio", FIX / "small_fio.json", "--device-csv", f, "--device", "my-cxl",
+                         "--device", "pcm-samsung-20nm", "--csv", out)
+    assert rc == 0, err
+    df = pd.read_csv(out)
+    st = df[df.role == "storage"]
+    assert list(st.device) == ["my-cxl", "pcm-samsung-20nm"] and st.value.notna().all()
+    assert (df[df.role != "storage"].verdict == "needs data").all()
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--block-trace", "no/such/file.csv", "--device", "dram"], "file.csv"),
+    (["--fio", "FIX/tiny.f", "--device", "dram"], "given as a fio workload"),
+    (["--block-trace", "FIX/small_msr.csv", "--device", "floppy"], "unknown device 'floppy'"),
+    (["--device", "dram"], "give at least one workload"),
+    (["--filebench", "FIX/tiny.f"], "give at least one --device"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--device-csv", "FIX/small_msr.csv"], "--device-csv"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--uncertainty", "8", "--sample-design", "lhs"], "Sobol'"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--name", "a", "--name", "b"], "--name given 2 times"),
+])
+def test_bad_input_is_one_line_and_exit_2(run_cli, argv, needle):
+    argv = [a.replace("FIX", str(FIX)) for a in argv]
+    rc, stdout, err = run_cli("plan", *argv)
+    assert rc == 2 and needle in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and stdout == ""
+
+
+def test_a_json_that_is_not_fio_is_refused(run_cli, tmp_path):
+    f = tmp_path / "x.json"
+    f.write_text('{"not": "fio"}')
+    rc, _, err = run_cli("plan", "--fio", f, "--device", "pcm-samsung-20nm")
+    assert rc == 2 and "x.json" in err and "not a fio" in err

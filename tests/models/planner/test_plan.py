@@ -1,0 +1,289 @@
+"""The planner for the user's workloads and devices (models/planner/plan.py): intake, verdicts, columns."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from models.devices import get_device
+from models.planner import (
+    ROLES_PLAN,
+    WORKLOAD_KINDS,
+    PlanWorkload,
+    workload_from_bytes,
+    workload_from_path,
+)
+from models.planner.plan import LIKE_FOR_LIKE, PLAN_COLUMNS, VERDICTS, plan, read_fio_jobs
+from tests import ROOT
+
+FIX = ROOT / "tests" / "fixtures" / "plan"
+DEVICES = ["pcm-samsung-20nm", "optane-dcpmm", "dram"]
+
+
+def _workloads():
+    return [workload_from_path(FIX / "small_msr.csv", name="my msr"),
+            workload_from_path(FIX / "small_lackey.txt", name="my app"),
+            workload_from_path(FIX / "tiny.f"), workload_from_path(FIX / "small_fio.json", name="oltp fio")]
+
+
+@pytest.fixture(scope="module")
+def full():
+    """Every workload kind, three devices (one DRAM), with a band."""
+    return plan(_workloads(), DEVICES, uncertainty=16, seed=3)
+
+
+@pytest.fixture(scope="module")
+def block_only():
+    return plan([workload_from_path(FIX / "small_msr.csv", name="my msr")], ["pcm-samsung-20nm"])
+
+
+# ----------------------------------------------------------------------------- intake
+@pytest.mark.parametrize("fname, kind", [("small_msr.csv", "block"), ("small_lackey.txt", "memory"),
+                                         ("tiny.f", "filebench"), ("small_fio.json", "fio")])
+def test_kind_is_inferred_from_the_fixture_files(fname, kind):
+    w = workload_from_path(FIX / fname)
+    assert w.kind == kind and w.name == fname.rsplit(".", 1)[0]
+    assert kind in WORKLOAD_KINDS
+
+
+def test_fio_job_file_and_bundled_names():
+    from models.data import data_path
+
+    assert workload_from_path(data_path("fio/pcm_planner.fio")).kind == "fio"
+    assert workload_from_path("lackey:sqlite").kind == "memory"
+    assert workload_from_path("fileserver", name="fs").name == "fs"
+
+
+def test_unreadable_inputs_are_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.csv"):
+        workload_from_path(tmp_path / "nope.csv")
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"hello": 1}')
+    with pytest.raises(ValueError, match="broken.json"):
+        workload_from_path(bad)
+    junk = tmp_path / "junk.bin"
+    junk.write_text("this is not a trace\nnor is this\n")
+    with pytest.raises(ValueError, match="junk.bin"):
+        workload_from_path(junk)
+    with pytest.raises(ValueError, match="given as a fio workload"):
+        workload_from_path(FIX / "tiny.f", kind="fio")
+
+
+def test_upload_bytes_never_use_the_filename_as_a_path():
+    data = (FIX / "small_msr.csv").read_bytes()
+    a = workload_from_bytes(data, "../../../etc/shadow.csv")
+    b = workload_from_bytes(data, "x.csv", name="again")
+    assert a.kind == "block" and a.name == "shadow" and a.source == b.source  # one private file per content
+    assert "shadow" not in a.source and "etc" not in a.source
+    with pytest.raises(ValueError, match="empty"):
+        workload_from_bytes(b"", "e.csv")
+    with pytest.raises(ValueError, match="notfio.json"):
+        workload_from_bytes(b'{"a": 1}', "notfio.json")
+
+
+def test_fio_job_file_parser_reads_the_common_keys(tmp_path):
+    f = tmp_path / "j.fio"
+    f.write_text("[global]\nbs=16k\nioengine=libaio\n; comment\n[a]\nrw=randrw\nrwmixread=30\niodepth=8\n"
+                 "[b]\nrw=write\nnumjobs=2\n")
+    a, b = read_fio_jobs(f)
+    assert (a.name, a.read_share, a.bs_bytes, a.random, a.iodepth) == ("a", 0.3, 16384.0, True, 8)
+    assert (b.read_share, b.random, b.numjobs) == (0.0, False, 2)
+    f.write_text("[a]\nrw=sideways\n")
+    with pytest.raises(ValueError, match=r"j.fio: job \[a\]: rw='sideways'"):
+        read_fio_jobs(f)
+
+
+# ----------------------------------------------------------------------------- the table
+def test_columns_are_the_contract(full):
+    df = full.to_frame()
+    assert list(df.columns)[:11] == PLAN_COLUMNS == ["workload", "role", "device", "baseline", "metric", "unit",
+                                                     "value", "p5", "p95", "verdict", "reason"]
+    assert list(df.columns)[11:] == ["p_win", "decisive_input"]
+
+
+def test_one_row_per_workload_role_device(full):
+    df = full.to_frame()
+    assert not df.duplicated(["workload", "role", "device"]).any()
+    kinds = {w.name: w.kind for w in full.workloads}
+    for (w, role), g in df.groupby(["workload", "role"]):
+        assert list(g.device) == DEVICES  # side by side, in the order given
+        assert role in {"block": ("file-cache", "write-cache"), "memory": ("paging", "memory-extension"),
+                        "filebench": ("storage",), "fio": ("storage",)}[kinds[w]]
+    assert set(df.role) == set(ROLES_PLAN)
+
+
+def test_verdicts_follow_the_value_and_never_invent_numbers(full):
+    df = full.to_frame()
+    assert set(df.verdict) <= set(VERDICTS) and (df.unit == "x").all()
+    ev = df[df.verdict.isin(["wins", "loses"])]
+    assert ((ev.value > 1) == (ev.verdict == "wins")).all() and (ev.value > 0).all()
+    other = df[~df.verdict.isin(["wins", "loses"])]
+    assert other[["value", "p5", "p95", "p_win"]].isna().all().all()
+    for r in other.itertuples():
+        assert r.reason.startswith(f"{r.verdict}: ")
+    assert (df.reason.str.len() > 20).all() and not df.metric.str.fullmatch("value").any()
+
+
+def test_dram_is_not_applicable_in_every_role(full):
+    df = full.to_frame()
+    d = df[df.device == "dram"]
+    assert (d.verdict == "not applicable").all() and d.reason.str.contains("DRAM").all()
+
+
+def test_bands_where_an_adapter_exists_and_say_so_where_not(full):
+    df = full.to_frame()
+    for role in ROLES_PLAN:
+        r = df[(df.role == role) & (df.verdict != "not applicable")]
+        assert len(r) == 2 * (1 + (role == "storage"))
+        assert (r.p5 <= r.p95).all() and r.p_win.between(0, 1).all() and (r.decisive_input != "").all()
+        assert not r.reason.str.contains("band not sampled").any()
+    same = plan([workload_from_path(FIX / "small_fio.json")], ["sata-ssd"], uncertainty=8).to_frame()
+    same = same[same.role == "storage"].iloc[0]  # the baseline itself: no band to draw, said so
+    assert math.isnan(same.p5) and same.decisive_input.startswith("not sampled")
+
+
+def test_needs_data_names_what_to_upload(block_only):
+    df = block_only.to_frame()
+    need = df[df.verdict == "needs data"]
+    assert set(need.role) == {"storage", "paging", "memory-extension"}
+    assert need[need.role == "paging"].reason.iloc[0].startswith("needs data: upload a memory-reference trace")
+    assert need[need.role == "storage"].reason.str.contains("Filebench .f").all()
+    assert set(df[df.verdict.isin(["wins", "loses"])].role) == {"file-cache", "write-cache"}
+
+
+def test_a_trace_without_writes_is_not_applicable_for_the_write_cache(tmp_path):
+    lines = (FIX / "small_msr.csv").read_text().splitlines()
+    reads = [ln for ln in lines[1:] if ",Read," in ln]
+    f = tmp_path / "reads.csv"
+    f.write_text("\n".join([lines[0], *reads]) + "\n")
+    df = plan([workload_from_path(f)], ["pcm-samsung-20nm"]).to_frame()
+    wc = df[df.role == "write-cache"].iloc[0]
+    assert wc.verdict == "not applicable" and "no writes" in wc.reason and math.isnan(wc.value)
+    assert df[df.role == "file-cache"].verdict.iloc[0] == "wins"
+
+
+def test_the_baseline_itself_gives_exactly_one_and_loses():
+    w = [workload_from_path(FIX / "small_lackey.txt"), workload_from_path(FIX / "small_fio.json")]
+    df = plan(w, ["nand-flash", "sata-ssd"]).to_frame()
+    same = df[[LIKE_FOR_LIKE[r] == d for r, d in zip(df.role, df.device)]]
+    assert len(same) == 3 and np.allclose(same.value, 1.0) and (same.verdict == "loses").all()
+    assert same.reason.str.contains("no better than").all()
+
+
+def test_a_picked_baseline_is_used_in_every_role(full):
+    df = plan(_workloads()[:2], ["pcm-samsung-20nm"], baseline="optane-dcpmm").to_frame()
+    ev = df[df.verdict.isin(["wins", "loses"])]
+    assert ev.baseline.str.contains("optane-dcpmm").all()
+    assert set(ev.role) == {"file-cache", "write-cache", "paging", "memory-extension"}
+
+
+def test_custom_devices_and_monotone_in_the_device_latency():
+    pcm = get_device("pcm-samsung-20nm")
+    fast = pcm.with_updates(name="my-fast", read_latency_ns=pcm.read_latency_ns / 4,
+                            write_latency_ns=pcm.write_latency_ns / 4)
+    slow = pcm.with_updates(name="my-slow", kind="custom", read_latency_ns=5e6, write_latency_ns=5e6,
+                            read_bandwidth_MBps=50, write_bandwidth_MBps=50)
+    w = [workload_from_path(FIX / "small_lackey.txt"), workload_from_path(FIX / "small_fio.json"),
+         workload_from_path(FIX / "tiny.f")]
+    df = plan(w, [pcm, fast, slow]).to_frame().set_index(["workload", "role", "device"])
+    for wl, role in (("small_lackey", "paging"), ("small_lackey", "memory-extension"), ("small_fio", "storage"),
+                     ("tiny", "storage")):
+        assert df.loc[(wl, role, "my-fast"), "value"] >= df.loc[(wl, role, "pcm-samsung-20nm"), "value"] \
+            > df.loc[(wl, role, "my-slow"), "value"]
+        assert df.loc[(wl, role, "my-slow"), "verdict"] == "loses"
+
+
+def test_progress_and_bad_arguments():
+    seen = []
+    plan([workload_from_path(FIX / "tiny.f")], ["pcm-samsung-20nm"], progress=seen.append)
+    assert seen and seen[-1] == 1.0 and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+    with pytest.raises(ValueError, match="at least one device"):
+        plan([workload_from_path(FIX / "tiny.f")], [])
+    with pytest.raises(KeyError, match="unknown device 'floppy'"):
+        plan([workload_from_path(FIX / "tiny.f")], ["floppy"])
+    with pytest.raises(ValueError, match="repeated: a"):
+        plan([PlanWorkload(name="a", kind="filebench", source="varmail"),
+              PlanWorkload(name="a", kind="filebench", source="webserver")], ["pcm-samsung-20nm"])
+
+
+def test_a_workload_that_fails_to_load_is_named(tmp_path):
+    f = tmp_path / "bad.f"
+    f.write_text("define fileset name=x,entries=1\nflowop frobnicate name=f1\n")
+    with pytest.raises(ValueError, match="workload 'bad'"):
+        plan([PlanWorkload(name="bad", kind="filebench", source=str(f))], ["pcm-samsung-20nm"])
+
+
+def test_provenance_keys_resolve_and_include_the_devices(full):
+    from models.provenance import provenance_table
+
+    tab = provenance_table(full.provenance_keys)
+    assert len(tab) == len(full.provenance_keys)
+    assert {"planner.file_cache_fraction", "planner.paging_memory_fraction", "planner.write_cache_mb",
+            "device:optane-dcpmm.read_latency_ns", "device:nand-flash.read_latency_ns"} <= set(tab.key)
+
+
+def test_frame_round_trips_through_csv(full, tmp_path):
+    df = full.to_frame()
+    df.to_csv(tmp_path / "p.csv", index=False)
+    back = pd.read_csv(tmp_path / "p.csv")
+    assert list(back.columns) == list(df.columns) and len(back) == len(df)
+
+
+def test_band_models_evaluate_to_the_row_value_at_their_points():
+    """Each role's uncertainty model is the row's own computation: at every input's point it gives the value."""
+    import sys
+
+    from models import traces
+    from models.memory import memory_extension as me
+    from models.memory import paging as pg
+    from models.provenance import param
+    from models.storage import write_cache as wc
+    from models.uncertainty.adapters import memext_model
+
+    pm = sys.modules["models.planner.plan"]
+    pcm, flash, ssd = get_device("pcm-samsung-20nm"), get_device("nand-flash"), get_device("sata-ssd")
+    df = plan([workload_from_path(FIX / "small_msr.csv"), workload_from_path(FIX / "small_lackey.txt")],
+              [pcm]).to_frame().set_index("role")
+    tr = traces.load(FIX / "small_msr.csv")
+    sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
+    wcm = pm._writecache_band_model(wc.prepare_requests(tr), sizes, pcm, None, param("planner.write_cache_mb").value)
+    assert wcm.point() == pytest.approx(df.loc["write-cache", "value"], rel=1e-12)
+    mt = traces.load(FIX / "small_lackey.txt")
+    mem = pm._inverted(memext_model(me.page_stream(mt), me.MemExtConfig(), device=pcm, baseline=flash))
+    assert mem.point() == pytest.approx(df.loc["memory-extension", "value"], rel=1e-9)
+    kw = dict(memory_fraction=param("planner.paging_memory_fraction").value, page_sizes_bytes=(4096,))
+    prof = pg.paging_profile(mt, pg.paging_inputs(**kw))
+    amat = pm._ratio_model(pm._am(prof, pg.paging_inputs(**kw, device=ssd)), pm._am(prof, pg.paging_inputs(**kw, device=pcm)),
+                           "", "")
+    assert amat.point() == pytest.approx(df.loc["paging", "value"], rel=1e-9)
+    from models.storage.file_cache_sim import file_cache_curves
+
+    ids = traces.split_blocks(tr).block
+    c = file_cache_curves(ids, [pcm], cache_fractions=[param("planner.file_cache_fraction").value])
+    hits = int(c[c.policy == "lru"].hits.iloc[0])
+    fc = pm._file_cache_band_model(hits, len(ids), pcm, get_device("hdd-7200"))
+    assert fc.point() == pytest.approx(df.loc["file-cache", "value"], rel=1e-9)
+
+
+def test_a_volatile_baseline_is_not_a_write_cache():
+    df = plan([workload_from_path(FIX / "small_msr.csv")], ["pcm-samsung-20nm"], baseline="dram").to_frame()
+    wc = df[df.role == "write-cache"].iloc[0]
+    assert wc.verdict == "not applicable" and "baseline dram" in wc.reason and math.isnan(wc.value)
+
+
+def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
+    import os
+    import time
+
+    from models.planner.plan import _prune_uploads
+
+    old, fresh = tmp_path / "upload-old.trace", tmp_path / "upload-new.trace"
+    old.write_bytes(b"x")
+    fresh.write_bytes(b"y")
+    past = time.time() - 2 * 24 * 3600
+    os.utime(old, (past, past))
+    assert _prune_uploads(tmp_path) == 1
+    assert not old.exists() and fresh.exists()
