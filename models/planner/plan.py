@@ -692,11 +692,13 @@ def _memory_rows(w, mt, devs, base, uq, progress_step):
     stream = me.page_stream(mt)
     cfg = me.MemExtConfig()
     rb = me.simulate_memext(stream, cfg, device=base_dev)
+    local = get_device("dram")
     for d in devs:
-        if _volatile(d):
+        if _volatile(d) and d.read_latency_ns <= local.read_latency_ns:
             out.append(_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
-                            reason=f"not applicable: {d.name} is DRAM, the fast tier itself; the extension behind "
-                                   "DRAM needs a denser, slower device"))
+                            reason=f"not applicable: {d.name} is as fast as the local DRAM ({local.name}), the fast "
+                                   "tier itself; the extension behind DRAM is a slower device (PCM, Flash, "
+                                   "CXL-attached memory)"))
             continue
         r = me.simulate_memext(stream, cfg, device=d)
         v = float(rb.slowdown) / float(r.slowdown)

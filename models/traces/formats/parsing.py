@@ -231,13 +231,19 @@ def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=Non
         ck.block.decode("utf-8")  # pandas checks only some fields (depends on the block): check every line
     except UnicodeDecodeError as e:
         _utf8_error(ck, e)
+    # given ``usecols`` (even all of ``names``), pandas silently cuts every line to them: parse all
+    # ``names`` (a line with extra fields is then an error) and keep the columns afterwards
+    subset = usecols is not None and not short_rows
     try:
         with warnings.catch_warnings():
             # pandas drops the extra fields of the first line with only this warning
             warnings.simplefilter("error", pd.errors.ParserWarning)
             df = pd.read_csv(io.BytesIO(ck.block), sep=sep, header=None, names=names, index_col=False,
-                             usecols=usecols, comment=ck.comment, engine="c", dtype=dtype, skiprows=_skiprows(ck),
-                             skipinitialspace=sep != r"\s+", quoting=csv.QUOTE_NONE if dtype is str else 0)
+                             usecols=None if subset else usecols, comment=ck.comment, engine="c", dtype=dtype,
+                             skiprows=_skiprows(ck), skipinitialspace=sep != r"\s+",
+                             quoting=csv.QUOTE_NONE if dtype is str else 0)
+        if subset:
+            df = df[list(usecols)]
     except pd.errors.EmptyDataError:
         return empty
     except pd.errors.ParserWarning as e:

@@ -287,3 +287,13 @@ def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
     os.utime(old, (past, past))
     assert _prune_uploads(tmp_path) == 1
     assert not old.exists() and fresh.exists()
+
+
+def test_a_cxl_expander_is_a_memory_extension_but_not_storage():
+    """CXL-attached DRAM is volatile (no storage, no write cache) but is a memory extension behind DRAM."""
+    df = plan([workload_from_path(FIX / "small_lackey.txt"), workload_from_path(FIX / "small_msr.csv")],
+              ["cxl-memexp", "dram"]).to_frame()
+    row = df[(df.role == "memory-extension") & (df.device == "cxl-memexp")].iloc[0]
+    assert row.verdict in ("wins", "loses") and row.value > 0
+    assert df[(df.role == "memory-extension") & (df.device == "dram")].iloc[0].verdict == "not applicable"
+    assert (df[(df.role == "write-cache") & (df.device == "cxl-memexp")].verdict == "not applicable").all()

@@ -411,11 +411,13 @@ def test_whitespace_before_a_comment_is_a_blank_line_at_every_chunk_size(data):
                 b"3,R,0,4096,157780814451,\n0,R,65536,512,1577808144518999\n"),
     ("tencent", b"1538323200,2048,8,1,1283\n1538323201,0,16,0,7\n1538323201,64,8,0,1283,\n"),
     ("twitter", b"0,abc,3,100,1,get,0\n0,xyz,3,20,1,set,3600\n2,abc,3,100,2,gets,0,\n3,xyz,3,0,2,delete,0\n"),
+    ("csv", b"t,op,lba,len\n0.5,W,100,8\n0.75,R,88,0,16\n"),  # pandas cut it to usecols without a word
 ])
 def test_an_extra_field_is_an_error_on_any_line_of_any_block(fmt, data):
     """pandas drops a first line's extra field silently: the reader refuses it at every chunk size."""
+    from models.traces.formats import EXAMPLE_OPTIONS
     from models.traces.readers import read_trace
 
     for chunk in (None, *range(1, 80)):
         with pytest.raises(INPUT_ERRORS, match=r"line 3: expected \d fields .* found \d"):
-            read_trace(data, fmt, **({} if chunk is None else {"chunk_bytes": chunk}))
+            read_trace(data, fmt, **EXAMPLE_OPTIONS.get(fmt, {}), **({} if chunk is None else {"chunk_bytes": chunk}))
