@@ -425,7 +425,11 @@ class PlanResult(ModelResult):
 
 
 def _row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None):
+    """One plan row; a band that could not be drawn adds "(band not sampled)" to the reason (why: in
+    ``decisive_input``)."""
     b = band or {}
+    if str(b.get("decisive_input", "")).startswith("not sampled"):
+        reason += " (band not sampled)"
     return {"workload": workload, "role": role, "device": device, "baseline": baseline, "metric": metric, "unit": "x",
             "value": float(value), "p5": float(b.get("p5", math.nan)), "p95": float(b.get("p95", math.nan)),
             "verdict": verdict, "reason": reason, "p_win": float(b.get("p_win", math.nan)),
@@ -492,10 +496,6 @@ def _band(build, uq) -> dict | None:
     return pu.band_columns(model, n=uq[0], seed=uq[1])
 
 
-def _not_sampled(reason: str, uq) -> str:
-    return reason + (" (band not sampled)" if uq else "")
-
-
 # ----------------------------------------------------------------------------- roles
 def _volatile(dev: DeviceProfile) -> bool:
     return dev.kind == "dram"
@@ -531,8 +531,6 @@ def _file_cache_rows(w, tr, devs, base, uq):
                   f"(a DRAM cache over it pays only for them) -> {_cmp(v, d.name, base_dev.name, 'faster')}")
         hits = int(lru[lru.device == d.name].hits.iloc[0])
         band = _band(lambda d=d, hits=hits: _file_cache_band_model(hits, len(ids), d, base_dev), uq)
-        if band is not None and band["decisive_input"].startswith("not sampled"):
-            reason = _not_sampled(reason, uq)
         out.append(_row(w.name, role, d.name, blabel, role_metric(role), v, _verdict(v), reason, band))
     return out
 
@@ -764,8 +762,6 @@ def _filebench_rows(w, devs, base, uq):
         text = describe_filebench(feats, rb.hit_ratio, v, bcfg.device.name if base else "page-cached SSD")
         text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
         band = _band(lambda cfg=cfg: _filebench_band_model(wl, cfg, bcfg), uq)
-        if band is not None and band["decisive_input"].startswith("not sampled"):
-            text = _not_sampled(text, uq)
         out.append(_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, _verdict(v), text, band))
     return out
 
@@ -774,8 +770,6 @@ def _filebench_band_model(wl, cfg, bcfg):
     """The Filebench adapter (:func:`models.uncertainty.adapters.workload_model`): device / baseline throughput."""
     from models.uncertainty import adapters
 
-    if not hasattr(adapters, "workload_model"):
-        raise ValueError("no Filebench uncertainty adapter")
     if cfg == bcfg:
         raise ValueError("the baseline is the device itself")
     return adapters.workload_model(wl, cfg, ref=bcfg)

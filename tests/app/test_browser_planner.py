@@ -9,6 +9,7 @@ Screenshots go to tests/artifacts/planner-*.png.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -56,15 +57,30 @@ def _upload(page) -> None:
     _wait_done(page)
 
 
-def test_my_workload_custom_device_reload_and_report(server, pg):  # noqa: F811
+@contextmanager
+def _screenshot_on_failure(page):
+    """Save what the page showed (tests/artifacts/planner-failure.png) when the block fails."""
     try:
-        _flow(server, pg)
+        yield
     except Exception:
-        pg.screenshot(path=str(ART / "planner-failure.png"), full_page=True)  # what the page showed
+        page.screenshot(path=str(ART / "planner-failure.png"), full_page=True)
         raise
 
 
-def _flow(server, page) -> None:  # noqa: F811
+def test_my_workload_custom_device_reload_and_report(server, pg):  # noqa: F811
+    with _screenshot_on_failure(pg):
+        seen = _my_workload_flow(server, pg)
+    # the issue's four outcomes: verdicts with reasons, the custom device in the link and back after a
+    # reload, and a report whose bars are drawn in the verdict colours (never black or blank)
+    assert re.match(r"small_msr · pcm-samsung-20nm: wins [\d,.]+×", seen["msr_verdict"])
+    assert "dev=1." in seen["url"] and "my-pcm" in seen["devices_after_reload"]
+    assert re.match(r"small_lackey · my-pcm: (wins|loses) ", seen["lackey_verdict_after_reload"])
+    assert seen["report_fills"] and WIN in seen["report_fills"]
+    assert not [f for f in seen["report_fills"] if f in ("rgb(0, 0, 0)", "none", "")], seen["report_fills"]
+
+
+def _my_workload_flow(server, page) -> dict:  # noqa: F811
+    """Drive the page through the issue's scenario (checking each step as it goes); what it saw."""
     page.goto(f"{server}/planner?plan_requests=2000&devices=pcm-samsung-20nm")
     _wait_done(page)
     _no_exception(page)
@@ -72,7 +88,7 @@ def _flow(server, page) -> None:  # noqa: F811
     _no_exception(page)
     # the MSR file (header line and all) is a block workload; its verdicts come with reasons
     page.get_by_text("small_msr.csv: read as a block workload").wait_for(timeout=10_000)
-    assert re.match(r"small_msr · pcm-samsung-20nm: wins [\d,.]+×", _verdict(page, "small_msr · pcm-samsung-20nm"))
+    msr_verdict = _verdict(page, "small_msr · pcm-samsung-20nm")
 
     # add a custom device from the planner page: a PCM with a slower write
     page.get_by_text("Add a custom device").first.click()
@@ -99,9 +115,11 @@ def _flow(server, page) -> None:  # noqa: F811
     _wait_done(page)
     _no_exception(page)
     devices = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Devices to compare")
-    assert "my-pcm" in devices.inner_text(), devices.inner_text()
+    devices_text = devices.inner_text()
+    assert "my-pcm" in devices_text, devices_text
+    url = page.url
     _upload(page)
-    assert re.match(r"small_lackey · my-pcm: (wins|loses) ", _verdict(page, "small_lackey · my-pcm"))
+    lackey_verdict = _verdict(page, "small_lackey · my-pcm")
     page.screenshot(path=str(ART / "planner-after-reload.png"), full_page=True)
 
     # the HTML report: self-contained, its charts drawn in colour
@@ -117,8 +135,7 @@ def _flow(server, page) -> None:  # noqa: F811
     rp.wait_for_timeout(1000)
     fills = rp.eval_on_selector_all(".plotly g.trace.bars path",
                                     "els => els.map(e => getComputedStyle(e).fill)")
-    assert fills, "no bars drawn in the report"
-    assert not [f for f in fills if f in ("rgb(0, 0, 0)", "none", "")], fills
-    assert WIN in fills, fills
     rp.screenshot(path=str(ART / "planner-report.png"), full_page=True)
     rp.close()
+    return {"msr_verdict": msr_verdict, "url": url, "devices_after_reload": devices_text,
+            "lackey_verdict_after_reload": lackey_verdict, "report_fills": fills}
