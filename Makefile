@@ -57,7 +57,7 @@ fuzz: $(STAMP)
 
 # Load campaign (issue 20): 40 concurrent sessions + 2 Chromium tabs against one server on loopback:
 # with 15 s think time (goal: closed-form rerun p95 <= 3 s), then all rerunning at once (goal: RSS <= 2 GB).
-load: $(STAMP)
+load: $(STAMP) $(WARM)
 	$(BIN)/python bench/bench_load.py --think-s 15
 	$(BIN)/python bench/bench_load.py --think-s 0 --browsers 0
 

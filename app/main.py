@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 
-import streamlit as st
+_RUN_START = time.time(), time.process_time()
+#: ``PCM_TIMING_LOG=<file>``: each run appends when it started, imported the shell and ran its page
+#: (epoch seconds and the server process's CPU seconds; read by ``bench/bench_pages.py``'s cold start
+#: for its breakdown). Unset: nothing is written.
+_TIMING_LOG = os.environ.get("PCM_TIMING_LOG")
+
+
+def _mark(what: str, at: tuple[float, float] | None = None) -> None:
+    if _TIMING_LOG:
+        t, cpu = at or (time.time(), time.process_time())
+        with open(_TIMING_LOG, "a") as f:
+            f.write(f"{t:.6f} {cpu:.6f} {os.getpid()} {what}\n")
+
+
+import streamlit as st  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # running from a checkout without installation
@@ -32,5 +48,10 @@ for section, file, title, icon, url in PAGES:
         st.Page(str(views / file), title=title, icon=icon, url_path=url, default=(url == "home"))
     )
 pg = st.navigation({k: v for k, v in nav.items() if v})
+_mark("run start", _RUN_START)
+_mark("page start")
 with run_slot():  # at most PCM_RUN_SLOTS page runs at once; the others queue holding nothing
-    pg.run()
+    try:
+        pg.run()
+    finally:
+        _mark("page end")

@@ -19,13 +19,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Warm the app at install time: run every page once.")
+    ap.add_argument("--pages", default="", help="comma-separated url paths (default: every page; the "
+                    "cold-start bench warms only the pages it measures)")
+    a = ap.parse_args(argv)
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from streamlit.testing.v1 import AppTest
 
     from app.registry import PAGES
 
+    if a.pages:
+        wanted = [p for p in a.pages.split(",") if p]
+        unknown = sorted(set(wanted) - {p[4] for p in PAGES})
+        if unknown:
+            ap.error(f"unknown page(s) {', '.join(unknown)}; pages: {', '.join(p[4] for p in PAGES)}")
+        PAGES = [p for p in PAGES if p[4] in wanted]  # noqa: N806 - the registry's name
     failed = []
     t_all = time.perf_counter()
     for _section, file, title, _icon, _url in PAGES:

@@ -25,7 +25,13 @@ on closed-form pages (measured with ``--think-s 15``; RSS also with ``--think-s 
 rerunning at once). Run: ``python bench/bench_load.py`` (``make load`` runs both); about 2-4 minutes
 each. The server's limits are read from its environment: ``PCM_RUN_SLOTS`` (page runs at once,
 default 4), ``PCM_HEAVY_SLOTS`` (cache misses at once, default the CPU count), ``PCM_FIGURE_CACHE``
-(0: off) -- set them to 0 for a before / after comparison (app/components/heavy.py, charts.py).
+(0: off), ``PCM_MALLOC_TUNE`` (0: glibc's malloc untouched: no arena cap, no trims) -- set them
+to 0 for a before / after comparison (app/components/heavy.py, charts.py). The caches' byte
+budgets are in ``.streamlit/config.toml`` (read by the server started here, as by ``make run``).
+
+The warm-up's peak RSS includes any slow first visit: a page whose disk cache is stale (models
+edited since ``make warm``) computes it then (the lifetime page's trace rates: ~1.7 GB, 30+ s);
+first visits over 10 s are named in the output.
 """
 
 from __future__ import annotations
@@ -206,6 +212,17 @@ def _rss(pid: int) -> int:
         return next(int(ln.split()[1]) * 1024 for ln in f if ln.startswith("VmRSS:"))
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU time (user + system) of ``pid`` and its children so far [s]."""
+    if psutil is not None:
+        procs = [psutil.Process(pid)]
+        procs += procs[0].children(recursive=True)
+        return sum(sum(p.cpu_times()[:2]) for p in procs)
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss_sampler(pid: int, out: dict, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
@@ -236,6 +253,7 @@ async def _main(a, base: str, rss: dict) -> Stats:
     stats.warm = warm
     stats.warm_peak_rss = rss.get("peak", 0)  # the server after opening every page once
     rss["peak"] = 0  # from here on: the load phase
+    rss["cpu0"], rss["load0"] = _cpu_s(rss["pid"]), os.getloadavg()[0]
     start, stop = asyncio.Event(), asyncio.Event()
     deadline = time.monotonic() + a.deadline_s
     pages = list(a.pages)
@@ -248,6 +266,7 @@ async def _main(a, base: str, rss: dict) -> Stats:
     start.set()
     await asyncio.gather(*tasks)
     stats.wall = time.perf_counter() - t0
+    rss["cpu1"], rss["load1"] = _cpu_s(rss["pid"]), os.getloadavg()[0]
     stop.set()
     stats.browser_pages = await browsers
     return stats
@@ -281,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
          "--server.fileWatcherType", "none"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    rss: dict = {}
+    rss: dict = {"pid": server.pid}
     stop = threading.Event()
     try:
         t_end = time.time() + 90
@@ -309,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{a.browsers} browser tabs; load phase {s.wall:.1f} s, {runs} runs ({runs / s.wall:.2f} per s)")
     print(f"server settings: PCM_RUN_SLOTS={os.environ.get('PCM_RUN_SLOTS', 'default (4)')}, "
           f"PCM_HEAVY_SLOTS={os.environ.get('PCM_HEAVY_SLOTS', 'default (CPU count, >= 2)')}, "
-          f"PCM_FIGURE_CACHE={os.environ.get('PCM_FIGURE_CACHE', 'default (on)')}")
+          f"PCM_FIGURE_CACHE={os.environ.get('PCM_FIGURE_CACHE', 'default (on)')}, "
+          f"PCM_MALLOC_TUNE={os.environ.get('PCM_MALLOC_TUNE', 'default (on)')}")
     print(f"{'page':28s} {'first':>5s} {'p50 s':>7s} {'p95 s':>7s} {'reruns':>6s} {'p50 s':>7s} {'p95 s':>7s} "
           f"{'errors':>6s} {'alone s':>7s}")
     for page in [p for p in a.pages] + sorted(k for k in s.first if k.startswith("browser:")):
@@ -323,6 +343,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"reruns: all pages p50 {_pct(allr, .5):.2f} s, p95 {_pct(allr, .95):.2f} s; closed-form pages p50 "
           f"{_pct(closed, .5):.2f} s, p95 {_pct(closed, .95):.2f} s (goal <= 3 s)")
     print(f"home rerun alone (reference): {s.home_alone:.3f} s; browser pages loaded: {s.browser_pages}")
+    cpu = rss.get("cpu1", 0) - rss.get("cpu0", 0)
+    print(f"server CPU in the load phase: {cpu:.0f} s = {cpu / s.wall:.2f} cores busy, {cpu / max(runs, 1):.2f} s per run "
+          f"(one process: its Python runs on one core at a time); machine load average (1 min) "
+          f"{rss.get('load0', float('nan')):.1f} at the start, {rss.get('load1', float('nan')):.1f} at the end "
+          f"({os.cpu_count()} CPUs)")
     print(f"errors: {sum(s.errors.values())} {dict(s.errors)} (goal 0); warm-up errors: {dict(s.warm.errors)}")
     for line in s.samples + s.warm.samples:
         print("  e.g.", line)
@@ -333,6 +358,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"server log: {len(errs)} error lines, e.g.")
         for ln in dict.fromkeys(errs[-40:]):
             print("  ", ln[:240])
+    slow = {p: v[0] for p, v in s.warm.first.items() if v and v[0] > 10}
+    if slow:
+        print("slow first visits (over 10 s: a stale disk cache computed during the warm-up -- `make warm` first -- "
+              "or a loaded machine): "
+              + ", ".join(f"{p} {t:.0f} s" for p, t in slow.items()))
     print(f"server peak RSS: {max(s.warm_peak_rss, rss.get('peak', 0)) / 2**20:,.0f} MiB (warm-up "
           f"{s.warm_peak_rss / 2**20:,.0f} MiB, load phase {rss.get('peak', 0) / 2**20:,.0f} MiB), at the end "
           f"{rss.get('last', 0) / 2**20:,.0f} MiB (goal <= 2048 MiB)")

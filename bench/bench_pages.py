@@ -188,23 +188,128 @@ def rerun(pg, k: int) -> float | None:
     return (t1 - t0) / 1e3
 
 
-def cold_start(root: Path, numba_dir: str, page: str) -> float:
-    """Seconds from server launch to the first chart of ``page`` drawn."""
-    from playwright.sync_api import sync_playwright
+#: Recorded in the page from its first byte (epoch ms): the title drawn, the first Plotly chart element
+#: added by Streamlit, that chart drawn by Plotly.js (its SVG), the script finished.
+_COLD_OBSERVER = """(() => {
+  const c = window.__cold = {};
+  new MutationObserver(() => {
+    const now = performance.timeOrigin + performance.now();
+    if (!c.h1 && document.querySelector('h1')) c.h1 = now;
+    if (!c.chart && document.querySelector('[data-testid="stPlotlyChart"]')) c.chart = now;
+    if (!c.drawn && document.querySelector('.js-plotly-plot .main-svg')) c.drawn = now;
+    const a = document.querySelector('[data-testid="stApp"]');
+    if (!c.done && c.h1 && a && a.getAttribute('data-test-script-state') === 'notRunning') c.done = now;
+  }).observe(document, {subtree: true, childList: true, attributes: true});
+})()"""
+#: Columns of the cold-start breakdown [s]: (label, start event, end event).
+COLD_PHASES = [
+    ("server up", "launch", "healthy"),
+    ("browser loads app", "healthy", "run start"),
+    ("shell (main.py)", "run start", "page start"),
+    ("page to 1st chart", "page start", "chart"),
+    ("browser draw", "chart", "drawn"),
+    ("launch to chart", "launch", "drawn"),
+    ("page done", "launch", "page end"),
+    ("server CPU to page", "cpu 0", "cpu page start"),
+    ("server CPU to chart", "cpu 0", "cpu drawn"),
+    ("page CPU", "cpu page start", "cpu page end"),
+]
 
-    t0 = time.perf_counter()
-    proc, url, _ = start_server(root / "app" / "main.py", root, {"NUMBA_CACHE_DIR": numba_dir})
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def install_warm(root: Path, numba_dir: str, pages: list[str] | None) -> float:
+    """The install step's warm-up (``python -m app.warmup``, as ``make run`` and the Docker build do)
+    into an empty ``numba_dir`` (also the disk cache's home); seconds. ``pages``: only these (their
+    numba kernels and disk-cached results are the ones they would get from warming every page)."""
+    env = {**os.environ, "PYTHONPATH": str(root), "NUMBA_CACHE_DIR": numba_dir}
+    t = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "app.warmup", *(["--pages", ",".join(pages)] if pages else [])],
+                       cwd=root, env=env, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"python -m app.warmup failed:\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    return time.perf_counter() - t
+
+
+def cold_start(root: Path, numba_dir: str, page: str, browser) -> dict[str, float]:
+    """One cold start of ``page``: a new server process (caches in ``numba_dir``) and a new browser tab.
+
+    Returns epoch seconds of: ``launch`` (server process started), ``healthy`` (its health check
+    answers), ``run start`` / ``page start`` / ``page end`` (app/main.py's first run started, its
+    shell imported, its page script ended: ``PCM_TIMING_LOG``; ``cpu <event>``: the server process's
+    CPU seconds then, a measure the machine's load changes little; ``cpu drawn``: when the bench saw
+    the chart drawn or the page script ended, whichever came first), and from the browser ``h1`` (title
+    drawn), ``chart`` (first Plotly chart element added), ``drawn`` (that chart drawn), ``done``
+    (script finished). A page without a chart: ``chart`` and ``drawn`` are its title.
+    The browser is already running (as a user's is); its tab opens once the server is healthy.
+    """
+    log = Path(tempfile.mkdtemp(prefix="cold-")) / "timing.log"
+    t = {"launch": time.time()}
+    proc, url, _ = start_server(root / "app" / "main.py", root,
+                                {"NUMBA_CACHE_DIR": numba_dir, "PCM_TIMING_LOG": str(log)})
+    t["healthy"] = time.time()
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            pg = browser.new_page(viewport={"width": 1400, "height": 2000})
-            pg.goto(f"{url}/{page}")
-            pg.locator(".js-plotly-plot").first.wait_for(timeout=300_000)
-            dt = time.perf_counter() - t0
-            browser.close()
+        ctx = browser.new_context(viewport={"width": 1400, "height": 2000})
+        ctx.add_init_script(_COLD_OBSERVER)
+        pg = ctx.new_page()
+        pg.goto(f"{url}/{page}")
+        # the first chart drawn (a page without one: its script finished): the server's CPU then
+        pg.wait_for_function("() => window.__cold && (window.__cold.drawn || (window.__cold.done && "
+                             "!document.querySelector('[data-testid=\"stPlotlyChart\"]')))", timeout=300_000)
+        t["cpu drawn"] = _cpu_seconds(proc.pid)
+        wait_done(pg)
+        got = pg.evaluate("() => window.__cold")
+        ctx.close()
     finally:
         stop(proc)
-    return dt
+    t["cpu 0"] = 0.0  # the server process's CPU from its launch
+    t.update({k: v / 1e3 for k, v in got.items()})
+    t.setdefault("chart", t["h1"])
+    t.setdefault("drawn", t["chart"])
+    for line in log.read_text().splitlines() if log.exists() else []:
+        at, cpu, _pid, what = line.split(" ", 3)
+        t.setdefault(what, float(at))  # the first run's
+        t.setdefault(f"cpu {what}", float(cpu))  # the server process's CPU seconds then
+    if "cpu page end" in t:  # the chart was sent before the page script ended
+        t["cpu drawn"] = min(t["cpu drawn"], t["cpu page end"])
+    return t
+
+
+def cold_report(root: Path, pages: list[str], repeat: int, warm: str) -> None:
+    """Print the cold start of each of ``pages`` after a fresh install (empty ``NUMBA_CACHE_DIR`` and
+    disk cache, then the install-time warm step ``warm``: "all" pages as ``make run`` does, "pages"
+    only the measured ones, "none"): median over ``repeat`` server launches of the breakdown
+    (:data:`COLD_PHASES`) and the goal comparison (launch to the first chart <= 6 s)."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="numba-cold-") as numba_dir:
+        if warm != "none":
+            dt = install_warm(root, numba_dir, None if warm == "all" else pages)
+            print(f"install step: python -m app.warmup ({'every page' if warm == 'all' else ', '.join(pages)}) "
+                  f"{dt:.0f} s into an empty NUMBA_CACHE_DIR")
+        else:
+            print("no install step: empty NUMBA_CACHE_DIR and disk cache at the first launch")
+        print(f"cold start [s], median of {repeat} server launches (load average {os.getloadavg()[0]:.2f}): "
+              "server launch -> first chart drawn in the browser (a page without a chart: its title)")
+        print(f"{'page':12s} " + " ".join(f"{h:>19s}" for h, *_ in COLD_PHASES) + "  goal <= 6 s")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            for page in pages:
+                runs = [cold_start(root, numba_dir, page, browser) for _ in range(repeat)]
+                cells, total = [], None
+                for label, a, b in COLD_PHASES:
+                    d = [r[b] - r[a] for r in runs if a in r and b in r]
+                    med = statistics.median(d) if d else None
+                    total = med if label == "launch to chart" else total
+                    cells.append("n/a" if med is None else f"{med:.2f}")
+                each = ", ".join(f"{r['drawn'] - r['launch']:.2f}" for r in runs)
+                ok = "ok" if total is not None and total <= 6 else "MISS"
+                print(f"{page:12s} " + " ".join(f"{c:>19s}" for c in cells) + f"  {ok} (runs: {each})", flush=True)
+            browser.close()
 
 
 def _apptest_shared_bytecode() -> None:
@@ -342,7 +447,13 @@ def main() -> None:
     ap.add_argument("--pages", default="", help="comma-separated url paths (default: every page)")
     ap.add_argument("--app-root", type=Path, default=ROOT)
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
-    ap.add_argument("--cold-page", default="lifetime")
+    ap.add_argument("--cold-page", default="lifetime",
+                    help="comma-separated url paths whose cold start is measured (e.g. lifetime,home,break-even)")
+    ap.add_argument("--cold-repeat", type=int, default=3, help="server launches per cold page (median)")
+    ap.add_argument("--cold-warm", choices=("all", "pages", "none"), default="all",
+                    help="install-time warm step before the cold starts: every page (as make run), only the "
+                         "cold pages (same caches for them, faster), or none (empty caches)")
+    ap.add_argument("--cold-only", action="store_true", help="only the cold start")
     ap.add_argument("--server-only", action="store_true",
                     help="only the server-side CPU per rerun (no browser, no cold start)")
     ap.add_argument("--no-server", action="store_true", help="skip the server-side CPU table")
@@ -359,17 +470,15 @@ def main() -> None:
         pages = [p for p in a.pages.split(",") if p]
     print(f"app: {root}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} (a shared machine: "
           "compare the ratios, not the seconds)")
-    if not a.no_server:
+    if not a.no_server and not a.cold_only:
         medians, ref_med = server_cpu(root, pages, a.repeat, a.profile)
         if a.server_only:
             print_ratio(statistics.median(medians), ref_med)  # median page rerun CPU / empty page's
             return
     if not a.no_cold:
-        with tempfile.TemporaryDirectory(prefix="numba-cold-") as numba_dir:
-            cold = cold_start(root, numba_dir, a.cold_page)
-            warm = cold_start(root, numba_dir, a.cold_page)
-        print(f"cold start to the first chart of /{a.cold_page}: {cold:.2f} s with an empty numba cache, "
-              f"{warm:.2f} s warm (goal <= 6 s)")
+        cold_report(root, [p for p in a.cold_page.split(",") if p], a.cold_repeat, a.cold_warm)
+        if a.cold_only:
+            return
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-pages-"))
     (tmp / "ref.py").write_text(REFERENCE_PAGE)

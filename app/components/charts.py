@@ -220,8 +220,8 @@ def style(fig: go.Figure, *, title: str | None = None, x: str | None = None, y: 
     )
     if x:
         fig.update_xaxes(title_text=x)
-    if y:
-        fig.update_yaxes(title_text=y)
+    if y:  # every subplot's y axis, not a twin axis drawn over another (its own quantity, its own title)
+        fig.update_yaxes(title_text=y, selector=dict(overlaying=None))
     if logx:
         log_axis(fig, "x")
     if logy:

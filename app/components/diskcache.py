@@ -4,26 +4,37 @@ A page's ``st.cache_data`` lives as long as the server process; a result that ta
 minutes to compute from the bundled traces alone (e.g. the write rates of every bundled memory
 trace on the lifetime page) would be recomputed on every cold start. :func:`disk_cached` keeps it
 in the numba cache directory (``$NUMBA_CACHE_DIR/pcm-planner/``, the directory ``make`` and the
-Docker image warm at install time via ``python -m app.warmup``), keyed by a fingerprint of the
-code and data it depends on: every ``models/**/*.py`` source and every file under ``data/``
-(path, size, modification time). Any change there recomputes; a missing or unreadable cache file
-only costs the computation.
+Docker image warm at install time via ``python -m app.warmup``), keyed by a fingerprint of what
+the result depends on:
+
+- **code**: the content of the module defining the computation and of every ``models`` module it
+  can reach through imports, also imports inside functions (:func:`model_closure`, read from the
+  sources without importing them), so an edit elsewhere in ``models`` (a validation claim, another
+  page's model) keeps the result;
+- **data**: the content of the bundled files it reads (``data=`` globs relative to ``data/``;
+  default every bundled file).
+
+Any change there recomputes; a missing or unreadable cache file only costs the computation.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import pickle
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
+#: The package whose modules the code fingerprint follows (third-party code is the installed version).
+PACKAGE = "models"
 
-__all__ = ["cache_dir", "code_data_fingerprint", "disk_cached"]
+__all__ = ["cache_dir", "code_data_fingerprint", "data_fingerprint", "disk_cached", "model_closure"]
 
 
 def cache_dir() -> Path:
@@ -33,35 +44,152 @@ def cache_dir() -> Path:
 
 
 @cache
-def code_data_fingerprint() -> str:
-    """Hash of the model sources (content) and the bundled data files (path, size, mtime)."""
-    import models
+def _package_dir() -> Path:
+    spec = importlib.util.find_spec(PACKAGE)  # the package itself is not imported
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(PACKAGE)
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+def _module_file(name: str) -> Path | None:
+    """Source file of module ``name`` of :data:`PACKAGE` (``None``: not one of its modules)."""
+    parts = name.split(".")
+    if parts[0] != PACKAGE:
+        return None
+    base = _package_dir().joinpath(*parts[1:])
+    for p in (base / "__init__.py", base.with_suffix(".py")):
+        if p.is_file():
+            return p
+    return None
+
+
+_FROM = re.compile(rb"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M)
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+
+
+def _names(text: bytes) -> list[str]:
+    """``a.b as c, d`` -> ``["a.b", "d"]``."""
+    out = []
+    for part in text.decode("utf-8", "replace").strip("() \t\\").replace("\n", " ").split(","):
+        words = part.split()
+        if words and words[0].replace(".", "").replace("_", "").isalnum():
+            out.append(words[0])
+    return out
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Modules ``name`` (source ``path``) imports anywhere in its text, absolute names.
+
+    Every ``import`` / ``from ... import`` line counts, also inside functions (and in strings: an
+    over-approximation is safe here, a missed import would keep a stale result). A regular
+    expression rather than :mod:`ast`: parsing the sources costs ~0.4 s a cold start.
+    """
+    is_pkg = path.name == "__init__.py"
+    text = path.read_bytes()
+    out: set[str] = set()
+    for m in _IMPORT.finditer(text):
+        out.update(_names(m.group(1)))
+    for m in _FROM.finditer(text):
+        mod = m.group(1).decode()
+        level = len(mod) - len(mod.lstrip("."))
+        if level:  # relative: from the package holding this module
+            pkg = name.split(".") if is_pkg else name.split(".")[:-1]
+            pkg = pkg[: len(pkg) - (level - 1)]
+            mod = ".".join(pkg + ([mod[level:]] if mod[level:] else []))
+        out.add(mod)
+        out.update(f"{mod}.{a}" for a in _names(m.group(2)))  # `from package import submodule`
+    # a submodule import runs its parents' __init__ too
+    out.update(".".join(m.split(".")[:i]) for m in list(out) for i in range(1, m.count(".") + 1))
+    return out
+
+
+@cache
+def model_closure(*modules: str) -> tuple[Path, ...]:
+    """Source files of ``modules`` and of every :data:`PACKAGE` module they reach by imports.
+
+    Follows ``import`` statements anywhere in a module (also inside functions), relative
+    imports and ``from package import submodule``, without importing anything. A module outside
+    :data:`PACKAGE` (e.g. ``app.views.lifetime``) counts by its own file when it can be found.
+    Imports by computed names (``importlib.import_module(name)``) are not followed.
+    """
+    seen: dict[str, Path] = {}
+    todo = [".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 2)]  # with parents
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = _module_file(name)
+        if path is None and name in modules:
+            spec = importlib.util.find_spec(name)
+            path = Path(spec.origin) if spec is not None and spec.origin and spec.origin.endswith(".py") else None
+        if path is None:
+            continue
+        seen[name] = path
+        todo.extend(m for m in _imports(name, path) if m.split(".")[0] == PACKAGE and m not in seen)
+    return tuple(sorted(set(seen.values())))
+
+
+def data_fingerprint(patterns: Iterable[str] = ("**/*",)) -> str:
+    """Hash of the names and content of the bundled files matching ``patterns`` (globs relative to
+    ``data/``; a folder stands for everything under it)."""
     from models.data import data_dir
 
     h = hashlib.sha256()
-    src = Path(models.__file__).resolve().parent  # where the models are imported from (checkout or install)
-    for p in sorted(src.rglob("*.py")):
-        h.update(str(p.relative_to(src)).encode())
-        h.update(p.read_bytes())
     try:
-        data = data_dir()
-    except (OSError, RuntimeError, FileNotFoundError):
-        data = None
-    if data is not None and data.is_dir():
-        for p in sorted(data.rglob("*")):
-            if p.is_file():
-                st = p.stat()
-                h.update(f"{p.relative_to(data)}:{st.st_size}:{st.st_mtime_ns}".encode())
+        root = data_dir()
+    except (OSError, RuntimeError):
+        return "no-data"
+    files: set[Path] = set()
+    for pat in patterns:
+        for p in root.glob(pat):
+            files.update(q for q in (p.rglob("*") if p.is_dir() else [p]) if q.is_file())
+    for p in sorted(files):
+        h.update(f"{p.relative_to(root)}\0{p.stat().st_size}\0".encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@cache
+def code_data_fingerprint(modules: tuple[str, ...] = (PACKAGE,), data: tuple[str, ...] = ("**/*",)) -> str:
+    """Hash of the sources of ``modules`` with their :func:`model_closure` (content) and of the
+    bundled data files matching ``data`` (:func:`data_fingerprint`); 24 hex digits. Computed once
+    per process (a server does not see its code or data change under it)."""
+    h = hashlib.sha256()
+    if modules == (PACKAGE,):  # everything in the package
+        paths = tuple(sorted(_package_dir().rglob("*.py")))
+    else:
+        paths = model_closure(*modules)
+    for p in paths:
+        h.update(f"{p.parent.name}/{p.name}\0".encode())
+        h.update(p.read_bytes())
+    h.update(data_fingerprint(tuple(data)).encode())
     return h.hexdigest()[:24]
 
 
-def disk_cached(name: str, compute: Callable[[], T]) -> T:
+def _defining_module(compute: Callable) -> str:
+    f = getattr(compute, "func", compute)  # functools.partial
+    return getattr(f, "__module__", None) or PACKAGE
+
+
+def disk_cached(name: str, compute: Callable[[], T], *, code: Iterable[str] | None = None,
+                data: Iterable[str] = ("**/*",)) -> T:
     """``compute()``, or its result saved by an earlier call with the same code and data.
 
-    ``name``: a file-name-safe identifier of the computation (it takes no inputs: input-dependent
-    results belong in ``st.cache_data``).
+    Parameters
+    ----------
+    name : str
+        A file-name-safe identifier of the computation (it takes no inputs: input-dependent
+        results belong in ``st.cache_data``).
+    compute : callable
+        The computation (a function or ``functools.partial`` without arguments).
+    code : iterable of str, keyword-only
+        Modules whose sources (with every ``models`` module they import,
+        :func:`model_closure`) the result depends on; default the module defining ``compute``.
+    data : iterable of str, keyword-only
+        Globs (relative to ``data/``) of the bundled files the result reads; default all.
     """
-    path = cache_dir() / f"{name}-{code_data_fingerprint()}.pkl"
+    modules = tuple(code) if code is not None else (_defining_module(compute),)
+    path = cache_dir() / f"{name}-{code_data_fingerprint(modules, tuple(data))}.pkl"
     try:
         with path.open("rb") as f:
             return pickle.load(f)  # noqa: S301 - our own file, written below

@@ -14,17 +14,28 @@ Whole script runs are limited too (:func:`run_slot`, ``PCM_RUN_SLOTS``, default 
 models are all cached still builds tables, figures and messages (tens of MB with 40 sessions at
 once) and 40 threads fight for one GIL; queued runs hold nothing. Runs take their run slot before
 any heavy slot, so the two never wait on each other in a cycle.
+
+Memory given back (glibc): :func:`install` also caps the number of malloc arenas at 2 (glibc makes
+up to 8 per core, one per contending thread, and each keeps the memory its thread freed: with 40
+sessions' script threads the free-but-held heap grew by hundreds of MB), and the last heavy slot
+released hands the heap's free pages back to the system (``malloc_trim``; at most every
+``TRIM_EVERY_S`` seconds), as does a page run's end every ``RUN_TRIM_EVERY_S`` seconds (the
+figures and tables of 40 sessions' reruns; a trim of a few hundred MB heap takes ~10-80 ms, out
+of the GIL). Both at run time, so every way of starting the server (``make run``,
+the Docker image, ``bench/bench_load.py``) gets them; ``PCM_MALLOC_TUNE=0`` turns them off.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import threading
 import time
 from collections.abc import Iterator
 
-__all__ = ["SLOTS", "RUN_SLOTS", "heavy_slot", "run_slot", "install", "stats"]
+__all__ = ["SLOTS", "RUN_SLOTS", "heavy_slot", "run_slot", "install", "stats", "tune_malloc", "trim_heap"]
 
 
 def _slots(var: str, default: int) -> int:
@@ -44,7 +55,53 @@ _RUN_HELD = threading.local()
 _SEM = threading.BoundedSemaphore(SLOTS) if SLOTS > 0 else None
 _HELD = threading.local()
 _STATS_LOCK = threading.Lock()
-_STATS = {"runs": 0, "waited": 0, "wait_s": 0.0, "max_running": 0, "running": 0}
+_STATS = {"runs": 0, "waited": 0, "wait_s": 0.0, "max_running": 0, "running": 0, "trims": 0}
+
+#: ``PCM_MALLOC_TUNE=0``: leave glibc's malloc as it is (no arena cap, no trims).
+MALLOC_TUNE = os.environ.get("PCM_MALLOC_TUNE", "1").strip() != "0"
+#: malloc arenas allowed (glibc's M_ARENA_MAX); glibc's default is 8 per core.
+MALLOC_ARENAS = 2
+#: At most one ``malloc_trim`` per this many seconds [s] (a trim walks the heap under its lock).
+TRIM_EVERY_S = 2.0
+#: ... and after page runs (no cache miss), at most one per this many seconds [s].
+RUN_TRIM_EVERY_S = 10.0
+_M_ARENA_MAX = -8  # glibc <malloc.h>
+_TRIM = {"last": 0.0}
+
+
+def _libc():
+    """glibc's C library, or None (musl, macOS, Windows: nothing to tune)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallopt, libc.malloc_trim  # noqa: B018 - glibc-only symbols
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _libc() if MALLOC_TUNE else None
+
+
+def tune_malloc() -> bool:
+    """Cap glibc's malloc arenas at :data:`MALLOC_ARENAS` (idempotent); False without glibc or when off."""
+    if _LIBC is None:
+        return False
+    return bool(_LIBC.mallopt(_M_ARENA_MAX, MALLOC_ARENAS))
+
+
+def trim_heap(*, force: bool = False, every_s: float | None = None) -> bool:
+    """Give the heap's free pages back to the system (``malloc_trim(0)``), unless one ran in the last
+    ``every_s`` seconds (default :data:`TRIM_EVERY_S`) and not ``force``; True if a trim ran."""
+    if _LIBC is None:
+        return False
+    now = time.monotonic()
+    with _STATS_LOCK:
+        if not force and now - _TRIM["last"] < (TRIM_EVERY_S if every_s is None else every_s):
+            return False
+        _TRIM["last"] = now
+        _STATS["trims"] += 1
+    _LIBC.malloc_trim(0)
+    return True
 
 
 def stats() -> dict:
@@ -80,7 +137,10 @@ def heavy_slot() -> Iterator[None]:
         _HELD.depth = 0
         with _STATS_LOCK:
             _STATS["running"] -= 1
+            idle = _STATS["running"] == 0
         _SEM.release()
+        if idle:  # the last miss running: its temporaries are freed, hand the pages back
+            trim_heap()
 
 
 @contextlib.contextmanager
@@ -96,14 +156,17 @@ def run_slot() -> Iterator[None]:
     finally:
         _RUN_HELD.held = False
         _RUN_SEM.release()
+        trim_heap(every_s=RUN_TRIM_EVERY_S)
 
 
 def install() -> bool:
     """Route every Streamlit cache miss of the process through :func:`heavy_slot` (idempotent).
 
     Returns False when the limit is off or this Streamlit has no ``CachedFunc._handle_cache_miss``
-    (then nothing changes: the app runs unlimited, as before).
+    (then nothing changes: the app runs unlimited, as before). Also caps malloc's arenas
+    (:func:`tune_malloc`).
     """
+    tune_malloc()
     if _SEM is None:
         return False
     try:

@@ -13,6 +13,10 @@ zero-argument callable instead of the model: it is built only on a cache miss. A
 the band on its main chart before the panel calls :func:`analysis` (the same cached result);
 curves over x use :mod:`app.components.bands`.
 
+The sentence and the p5 / p95 / verdict numbers are drawn on every run; the tornado chart and its
+table sit in a lazy tab (:data:`TABS`, ``on_change="rerun"``): built, sent and drawn only while it
+is open, so a rerun after an input change draws one Plotly chart and one grid fewer (issue 18).
+
 While it runs, a progress bar shows the one simulation of a trace-driven model and the sampling;
 a model that re-runs per sample (e.g. Filebench's MVA) reports its progress chunk by chunk
 (:func:`with_progress`).
@@ -31,12 +35,16 @@ import streamlit as st
 from pydantic import BaseModel, Field
 
 from app.components.charts import log_axis, ratio_axis, ref_line, show, style
+from app.components.inputs import SciInt, int_input
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
 
-__all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornado_figure", "model_fingerprint", "LABELS"]
+__all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornado_figure", "model_fingerprint", "LABELS",
+           "TABS"]
 
+#: The panel's two lazy tabs: the band's numbers (open by default) and the tornado chart with its table.
+TABS = ("p5..p95 and verdict", "Tornado: each input's effect")
 #: Labels of the panel's scenario fields.
 LABELS = {"uq_samples": "Samples (How sure?)", "uq_seed": "Seed (How sure?)",
           "uq_sobol": "Sobol' indices (How sure?)"}
@@ -46,8 +54,8 @@ class UncertaintyFields(BaseModel):
     """Scenario fields of a page with a "How sure?" panel: samples, seed, Sobol' switch (in the URL and
     the JSON like every field). A page adds them with ``class MyScenario(Scenario, UncertaintyFields)``."""
 
-    uq_samples: int = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]")
-    uq_seed: int = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]")
+    uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]")
+    uq_seed: SciInt = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]")
     uq_sobol: bool = Field(False, description="also compute first-order and total Sobol' indices")
 
 
@@ -76,7 +84,7 @@ def tornado_figure(res: UncertaintyResult, *, max_bars: int = 10) -> go.Figure:
         return x, y
 
     for col, name, color in (("output_low", "input at its low end", "#4c78a8"),
-                             ("output_high", "input at its high end", "#f58518")):
+                             ("output_high", "input at its high end", "#c8690b")):
         x, y = segments(tor[col], labels)
         fig.add_scatter(x=x, y=y, mode="lines", name=name, line=dict(color=color, width=18),
                         hovertemplate="%{y}: %{x:.4g}<extra>" + name + "</extra>")
@@ -221,11 +229,10 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
     for f, label in LABELS.items():
         register_label(S, f, label)
     c1, c2, c3 = st.columns(3)
-    c1.number_input(LABELS["uq_samples"], min_value=16, max_value=100_000, step=256, key=S.key("uq_samples"),
-                    help="Quasi-random (scrambled Sobol') samples of the uncertain inputs; ranges from each value's "
-                         "provenance (docs/uncertainty.md)")
-    c2.number_input(LABELS["uq_seed"], min_value=0, max_value=2**31 - 1, step=1, key=S.key("uq_seed"),
-                    help="Same seed, same samples")
+    int_input(S, "uq_samples", LABELS["uq_samples"], container=c1,
+              help="Quasi-random (scrambled Sobol') samples of the uncertain inputs; ranges from each value's "
+                   "provenance (docs/uncertainty.md)")
+    int_input(S, "uq_seed", LABELS["uq_seed"], container=c2, help="Same seed, same samples")
     c3.checkbox(LABELS["uq_sobol"], key=S.key("uq_sobol"),
                 help="First-order (S1) and total (ST) variance shares of each input: n (d + 2) more model runs")
     if model is None:
@@ -233,15 +240,22 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
         return None
     res = analysis(S, scn, model, key=key, content=content)
     st.markdown(f"**{res.sentence()}**")
-    m1, m2, m3, m4 = st.columns(4)
-    unit = "" if res.unit in ("", "-") else f" {res.unit}"
-    m1.metric(f"Point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
-    m2.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
-    m3.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
-    m4.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
-              help=res.verdict or "this output has no yes/no verdict")
-    if len(res.tornado):
-        show(tornado_figure(res), key=f"howsure-{key}")
-    st.dataframe(_table(res), hide_index=True, key=f"howsure-table-{key}")
+    # Lazy tabs: the tornado chart and table are built and drawn only while their tab is open -- a Plotly
+    # chart and a grid fewer to build, send and draw on every rerun of the page (issue 18, speed)
+    t_band, t_tornado = st.tabs(list(TABS), key=f"howsure.tab.{key}", on_change="rerun")
+    if t_band.open:
+        with t_band:
+            m1, m2, m3, m4 = st.columns(4)
+            unit = "" if res.unit in ("", "-") else f" {res.unit}"
+            m1.metric(f"Point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
+            m2.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
+            m3.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
+            m4.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
+                      help=res.verdict or "this output has no yes/no verdict")
+    if t_tornado.open:
+        with t_tornado:
+            if len(res.tornado):
+                show(tornado_figure(res), key=f"howsure-{key}")
+            st.dataframe(_table(res), hide_index=True, key=f"howsure-table-{key}")
     st.caption(f"{res.n:,} samples ({res.method}), seed {res.seed}. " + " ".join(f"{n}." for n in res.notes))
     return res

@@ -13,12 +13,12 @@ from app.components.bands import add_band, curve_band
 from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import all_devices
-from app.components.diskcache import disk_cached
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, int_input
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
+from app.components.write_rates import derived_write_rates, lulesh_write_rate
 from models.devices import get_device
 from models.endurance import lifetime as lt
 from models.provenance import param
@@ -38,9 +38,10 @@ class LifetimeScenario(Scenario, UncertaintyFields):
     endurance: float = model_field(lt.LifetimeInputs, "endurance_writes_per_cell",
                                    default=get_device("pcm-memext").endurance_writes_per_cell)
     # default: the rate measured on seed 002's own Lulesh, traced here (not the paper-implied rate, which
-    # reproduces the paper's 5 years by construction; it stays a labelled row of Figure 2)
+    # reproduces the paper's 5 years by construction; it stays a labelled row of Figure 2); kept on disk,
+    # so a fresh server does not replay the trace before its first chart (app/components/write_rates.py)
     write_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
-                                         default=round(lt.measured_write_rate("lulesh") / 1e6, 1))
+                                         default=round(lulesh_write_rate() / 1e6, 1))
     wear_efficiency: float = model_field(lt.LifetimeInputs, "wear_efficiency", ge=WEAR_EFFICIENCY[0])
     endurance_sigma: float = Field(param("lifetime.endurance_sigma").value, ge=0, le=5)
     fail_fraction: float = Field(param("lifetime.fail_fraction").value, ge=1e-12, le=1)
@@ -54,12 +55,6 @@ class LifetimeScenario(Scenario, UncertaintyFields):
 def _mc(cap, e, w, eta, sigma, f, line, trials, seed):
     return lt.lifetime_monte_carlo(cap, e, w, wear_efficiency=eta, endurance_sigma=sigma, fail_fraction=f,
                                    line_bytes=line, trials=trials, seed=seed, keep_samples=True)
-
-
-@st.cache_data(show_spinner=False, max_entries=1)
-def _derived_rates() -> tuple[dict, dict]:
-    # minutes on a cold start: kept on disk, computed at install time by `python -m app.warmup`
-    return disk_cached("lifetime-derived-write-rates", lt.derived_write_rates)
 
 
 S = LifetimeScenario
@@ -180,7 +175,7 @@ if scn is not None:
         src["your write rate"] = "input"
         if scn.trace_rates:
             with st.spinner("Simulating memory traces …"):
-                r2, s2 = _derived_rates()
+                r2, s2 = derived_write_rates()  # minutes when computed: on disk since install
             rates.update(r2)
             src.update(s2)
         tab = lt.figure2_table(rates, capacity_bytes=cap, wear_efficiency=scn.wear_efficiency, sources=src)

@@ -109,6 +109,22 @@ def _pattern_stream(pattern, footprint, refs, per_visit, wfrac, seed):
                                     write_fraction=wfrac, seed=seed)
 
 
+# Issue 18: a rerun recomputes only what the changed input reaches. The page stream of a trace and each tab's sweep
+# are kept by content (shared, bounded); the sweeps are keyed by the values the model is given (the t_ref applied,
+# not the field: a program's measured t_ref overrides it).
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _trace_stream(fingerprint: str, _trace) -> me.PageStream:
+    """``me.page_stream`` of the trace with this fingerprint (shared, not copied: the stream is only read)."""
+    return me.page_stream(_trace)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _sweep(text: str, fingerprint: str, _run) -> pd.DataFrame:
+    """``_run(progress)`` identified by ``fingerprint`` (every value it reads, by content), with a progress bar on a miss."""
+    with progress_bar(text) as report:
+        return _run(report)
+
+
 S = MemExtScenario
 init_state(S)
 st.title("NVM memory extension")
@@ -144,7 +160,7 @@ with c1:
         trace = mem_trace_picker(key=S.PREFIX)
         if trace is not None:
             with user_errors("Trace"):
-                stream = me.page_stream(trace)
+                stream = _trace_stream(trace.fingerprint(), trace)
 with c2:
     fast = device_picker("Fast NVM", key=S.key("fast_device"), kinds=FAST_KINDS,
                          help="Seed 002: PCM 150 ns page read / 1500 ns page write ('pcm-memext').")
@@ -200,8 +216,29 @@ with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fi
 scn = scenario_controls(S, page="memory-extension")
 
 
-def _ratio_bands(fig, stream, df, devs, common) -> None:
-    """p5-p95 band of each device's slowdown curve (memext_model per DRAM:NVM ratio, cached by content)."""
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _counts(fingerprint: str, frac: float, policy: str, _stream, _common: dict) -> me.MemExtResult:
+    """A run of the stream whose fault and write-back counts the band's models reuse (``fingerprint``: the stream and every
+    setting but the times). With FIFO or CLOCK and no prefetching the counts depend on no time and no device, so a
+    change of t_ref or of the fault overhead keeps them; ``memext_model`` reads only the counts of its ``result``
+    and checks them against its own replay of the misses."""
+    return me.simulate_memext(_stream, me.MemExtConfig(dram_frac=frac, policy=policy, **_common))
+
+
+def _effective(scn: MemExtScenario, t_ref: float, fault_ns: float) -> MemExtScenario:
+    """The scenario as the band's and the How sure? panel's models see it (their caches are keyed by its values):
+    the t_ref and fault overhead applied in place of the fields that choose them, and the other tabs' sweep settings
+    at their defaults (those models do not read them), so a change that does not reach them reuses them."""
+    tab_only = ("flash_write_us", "prefetch_depths", "prefetch_frac", "prefetch_threshold", "prefetch_strides",
+                "submit_us")
+    return scn.model_copy(update={**{f: S.model_fields[f].get_default(call_default_factory=True) for f in tab_only},
+                                  "base_ns_per_ref": t_ref, "trace_time_base": False, "fault_overhead_ns": fault_ns,
+                                  "paper_fault_cost": False})
+
+
+def _ratio_bands(fig, stream, stream_key, df, devs, common, scn) -> None:
+    """p5-p95 band of each device's slowdown curve (memext_model per DRAM:NVM ratio, cached by content;
+    ``scn``: :func:`_effective`)."""
     from models.uncertainty.adapters import memext_model
 
     if scn.policy not in ("fifo", "clock"):
@@ -209,11 +246,14 @@ def _ratio_bands(fig, stream, df, devs, common) -> None:
                    "re-simulates; the How sure? panel's tornado shows them).")
         return
     content = trace.fingerprint() if st.session_state[S.key("stream_source")] == "trace" else None
+    untimed = {k: v for k, v in common.items() if k not in ("base_ns_per_ref", "fault_overhead_ns")}
+    counts_key = repr((stream_key, sorted(untimed.items())))
     for dev in devs:
         fr = tuple(float(f) for f in df[df.device == dev.name].dram_frac)
         band = curve_band(S, scn, lambda f, dev=dev: memext_model(
             stream, me.MemExtConfig(dram_frac=f, device=dev.name, policy=scn.policy, **common), device=dev,
-            baseline=None), fr, key=f"mx-ratio-{dev.name}", content=(content, dev.model_dump_json()))
+            baseline=None, result=_counts(counts_key, f, scn.policy, stream, common)),
+            fr, key=f"mx-ratio-{dev.name}", content=(content, dev.model_dump_json()))
         add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples, what=f"of {dev.name}")
 if scn is not None:
     with user_errors("Memory extension"):
@@ -246,6 +286,11 @@ if scn is not None:
         keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
                 *device_keys(fast, _LAT),
                 *device_keys(slow, _LAT)]
+        # what every sweep reads: the stream (by content), both devices' values, the policy and the applied settings
+        stream_key = trace.fingerprint() if scn.stream_source == "trace" else (
+            scn.pattern, scn.footprint_pages, scn.references, scn.refs_per_visit, scn.write_fraction, scn.seed)
+        run_key = (stream_key, fast.model_dump_json(), slow.model_dump_json(), scn.policy, sorted(common.items()))
+        scn_eff = _effective(scn, t_ref, fault_ns)
         st.caption(f"{md_escape(stream.name)}: {len(stream):,} references, footprint {stream.footprint_pages:,} pages "
                    f"({stream.footprint_pages * 4096 / 2**20:,.1f} MiB), {stream.is_write.mean():.1%} writes.")
         # lazy tabs: only the open tab simulates (each tab is a sweep of full trace replays)
@@ -254,8 +299,8 @@ if scn is not None:
                                                key="mx.tab", on_change="rerun")
         if t_ratio.open:
             with t_ratio:
-                with progress_bar("Simulating DRAM:NVM ratios …") as report:
-                    df = me.ratio_sweep(stream, devices=(fast, slow), progress=report, policy=scn.policy, **common)
+                df = _sweep("Simulating DRAM:NVM ratios …", repr(("ratio", run_key)), lambda report: me.ratio_sweep(
+                    stream, devices=(fast, slow), progress=report, policy=scn.policy, **common))
                 at25 = df[df.dram_frac == 0.25].set_index("device").slowdown
                 m1, m2, m3 = st.columns(3)
                 m1.metric(f"{md_escape(fast.name)} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
@@ -278,7 +323,7 @@ if scn is not None:
                 for d, g in df.groupby("device", sort=False):
                     fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")
                 with user_errors("How sure? band"):  # per device and ratio: counts simulated once, times sampled
-                    _ratio_bands(fig, stream, df, (fast, slow), common)
+                    _ratio_bands(fig, stream, stream_key, df, (fast, slow), common, scn_eff)
                 style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM capacity ratio [-]", y="slowdown [×]", logy=True)
                 show(ratio_ticks(fig, df.dram_frac), key="mx-ratio")
                 table(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "bound", "time_ns"]],
@@ -287,9 +332,10 @@ if scn is not None:
                 download_csv(df, "memext-ratio.csv", key="dl-mx-ratio", provenance=keys, values=values)
         if t_lat.open:
             with t_lat:
-                with progress_bar("Simulating write latencies …") as report:
-                    df = me.write_latency_sweep(stream, flash_write_ns=[float(x) * 1e3 for x in scn.flash_write_us],
-                                                progress=report, policy=scn.policy, **common)
+                flash_ns = [float(x) * 1e3 for x in scn.flash_write_us]
+                df = _sweep("Simulating write latencies …", repr(("lat", run_key, flash_ns)),
+                            lambda report: me.write_latency_sweep(stream, flash_write_ns=flash_ns, progress=report,
+                                                                  policy=scn.policy, **common))
                 fig = figure()
                 for c, g in df.groupby("config", sort=False):
                     fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.slowdown, name=c)
@@ -303,8 +349,9 @@ if scn is not None:
         if t_pf.open:
             with t_pf:
                 depths = sorted({int(float(x)) for x in scn.prefetch_depths})
-                rows = []
-                with progress_bar("Simulating prefetch depths …") as report:
+
+                def prefetch(report):
+                    rows = []
                     for k, dev in enumerate((fast, slow)):
                         sub = me.prefetch_sweep(stream, depths=depths, dram_frac=scn.prefetch_frac, device=dev,
                                                 policy=scn.policy, prefetch_threshold=scn.prefetch_threshold,
@@ -312,7 +359,11 @@ if scn is not None:
                                                 progress=lambda f, k=k: report((k + f) / 2), **common)
                         sub.insert(0, "device", dev.name)
                         rows.append(sub)
-                df = pd.concat(rows, ignore_index=True)
+                    return pd.concat(rows, ignore_index=True)
+
+                df = _sweep("Simulating prefetch depths …", repr(("pf", run_key, depths, scn.prefetch_frac,
+                                                                   scn.prefetch_threshold, scn.prefetch_strides,
+                                                                   scn.submit_us)), prefetch)
                 g = df[df.device == fast.name]
                 fig = figure()
                 fig.add_bar(x=g.depth.astype(str), y=g.full_misses, name="full misses")
@@ -331,8 +382,8 @@ if scn is not None:
                 download_csv(df, "memext-prefetch.csv", key="dl-mx-pf", provenance=pf_keys, values=values)
         if t_rep.open:
             with t_rep:
-                with progress_bar("Simulating replacement policies …") as report:
-                    df = me.policy_sweep(stream, progress=report, device=fast, **common)
+                df = _sweep("Simulating replacement policies …", repr(("rep", run_key)),
+                            lambda report: me.policy_sweep(stream, progress=report, device=fast, **common))
                 fig = figure()
                 for p, g in df.groupby("policy", sort=False):
                     fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.faults_rel_fifo, name=p)
@@ -350,6 +401,9 @@ if scn is not None and stream is not None:
         st.caption(f"{md_escape(fast.name)} against {md_escape(slow.name)} at DRAM:NVM 1:4, {scn.policy}, no "
                    "prefetching" + ("." if scn.policy == "age" else
                                     ": the same fault counts for both devices, simulated once."))
-        how_sure(S, scn, memext_model(stream, me.MemExtConfig(dram_frac=0.25, device=fast.name, policy=scn.policy,
-                                                              **common), device=fast, baseline=slow), key="mx",
-                 content=trace.fingerprint() if st.session_state[S.key("stream_source")] == "trace" else None)
+        # built only on a miss (it simulates): keyed by the applied values (scn_eff), the stream and both devices
+        how_sure(S, scn_eff, lambda: memext_model(stream, me.MemExtConfig(dram_frac=0.25, device=fast.name,
+                                                                          policy=scn.policy, **common),
+                                                  device=fast, baseline=slow), key="mx",
+                 content=(trace.fingerprint() if st.session_state[S.key("stream_source")] == "trace" else None,
+                          fast.model_dump_json(), slow.model_dump_json()))

@@ -87,7 +87,7 @@ if scn is not None:
         per_seed = counts.drop(index="all")
         for status in [c for c in counts.columns if c != "total"]:
             fig.add_bar(x=[seed_label(s) for s in per_seed.index], y=per_seed[status], name=status,
-                        marker_color=STATUS_HEX.get(status, "#9e9e9e"))
+                        marker_color=STATUS_HEX.get(status, "#888888"))
         fig.update_layout(barmode="stack", hovermode="closest")
         show(style(fig, x="seed paper", y="claims [count]"), key="val-bars")
 

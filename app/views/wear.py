@@ -103,6 +103,7 @@ def _run(_trace: BlockTrace, token: tuple, schemes: tuple[str, ...], psi: int, a
     return df, heat, cfg
 
 
+df = None  # the schemes' results; None when the simulation could not run (the error box says why)
 if scn is not None and trace is not None:
     with user_errors("Wear leveling"):
         with st.spinner("Simulating the schemes …"):
@@ -215,7 +216,7 @@ if scn is not None and trace is not None:
         download_csv(pd.concat(rows, ignore_index=True), "wear-bank-writes.csv", key="dl-wl-heat", provenance=keys,
                      values=values)
 
-if scn is not None and trace is not None:
+if scn is not None and trace is not None and df is not None:
     with user_errors("How sure?"):
         row = df.set_index("scheme").loc["sfc" if "sfc" in set(df["scheme"]) else df["scheme"].iloc[0]]
         how_sure(S, scn, wear_lifetime_model(cfg, scheme=str(row.name), life_rate=float(row.life_rate),

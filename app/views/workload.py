@@ -8,11 +8,12 @@ import streamlit as st
 from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.bands import add_error_bars, point_bands
+from app.components.bands import add_error_bars
 from app.components.charts import figure_from, show, style
 from app.components.claims import claims_strip
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, int_input
+from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of, some_of
 from app.components.tables import table
@@ -32,7 +33,7 @@ PAGE_CACHE_GIB = field_range(wf.StorageConfig, "page_cache_bytes", unit=1 << 30)
 
 class WorkloadScenario(Scenario, UncertaintyFields):
     PREFIX = "wl"
-    # each sample re-runs the mean-value model of both configurations (~40 ms): fewer samples by default
+    # each sample re-runs the mean-value model of each configuration (compiled: ~0.1-0.5 ms per sample at 50 threads)
     uq_band: bool = Field(True, description="draw the p5-p95 band on the throughput chart (re-runs the model)")
     personality: Personality = "varmail"
     table1: bool = True
@@ -54,29 +55,51 @@ def _workload(personality: str, table1: bool, iosize: int, files_scale: float, t
     return w.with_changes(iosize_bytes=float(iosize), files_scale=files_scale, threads=threads)
 
 
-def _cfgs(names, cache_gib):
-    return [wf.get_config(c, page_cache_bytes=cache_gib * (1 << 30)) for c in names]
+def _cfg(name: str, cache_gib: float | None):
+    """Configuration ``name`` with the page's page cache (None: the preset's)."""
+    return wf.get_config(name) if cache_gib is None else wf.get_config(name, page_cache_bytes=cache_gib * (1 << 30))
 
 
-# Model results by input (issue 18: a rerun that changes one input recomputes only what depends on it;
-# bounded so concurrent sessions cannot grow the server without limit).
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _evaluate(personality: str, table1: bool, iosize: int, files_scale: float, threads: int, config: str,
-              cache_gib: float, zipf: float):
-    w = _workload(personality, table1, iosize, files_scale, threads)
-    return wf.evaluate(w, _cfgs([config], cache_gib)[0], threads=threads, zipf_alpha=zipf)
+# Model results per configuration and by input (issue 18: a rerun that changes one input recomputes only what
+# depends on it -- adding a configuration computes that one; bounded so concurrent sessions cannot grow the server
+# without limit). `inputs` = (personality, table1, iosize, files_scale, threads).
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def _evaluate(inputs: tuple, config: str, cache_gib: float, zipf: float):
+    return wf.evaluate(_workload(*inputs), _cfg(config, cache_gib), threads=inputs[-1], zipf_alpha=zipf)
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _sweep(kind: str, personality: str, table1: bool, iosize: int, files_scale: float, threads: int,
-           configs: tuple[str, ...], cache_gib: float, zipf: float) -> pd.DataFrame:
-    w = _workload(personality, table1, iosize, files_scale, threads)
-    cfgs = _cfgs(configs, cache_gib)
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def _sweep(kind: str, inputs: tuple, config: str, cache_gib: float, zipf: float) -> pd.DataFrame:
+    w, cfgs, threads = _workload(*inputs), [_cfg(config, cache_gib)], inputs[-1]
     if kind == "threads":
         return wf.sweep_threads(w, cfgs, 32, zipf_alpha=zipf)
     if kind == "iosize":
         return wf.sweep_iosize(w, cfgs, threads=threads, zipf_alpha=zipf)
     return wf.sweep_files(w, cfgs, threads=threads, zipf_alpha=zipf)
+
+
+def _sweeps(kind: str, inputs: tuple, configs, cache_gib: float, zipf: float) -> pd.DataFrame:
+    """The sweep of every configuration (``wf.sweep_*`` of them all: the same rows), cached per configuration."""
+    return pd.concat([_sweep(kind, inputs, c, cache_gib, zipf) for c in configs], ignore_index=True)
+
+
+def _band_page_cache(config: str, cache_gib: float) -> float | None:
+    """The page cache a configuration's band depends on: None for ext4-DAX ones (their throughput does not read it:
+    tests/models/storage/workload/test_compiled_curve.py), so a page-cache change re-samples the page-cached
+    configurations only."""
+    return cache_gib if wf.get_config(config).mode == "pagecache" else None
+
+
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def _band(inputs: tuple, config: str, cache_gib: float | None, n: int, seed: int) -> pd.DataFrame:
+    """p5/p50/p95 of one configuration's throughput (the How sure? panel's samples and seed): ``point_bands``'
+    row of that configuration, cached per configuration."""
+    from app.components.bands import curve_samples
+    from models.uncertainty.adapters import workload_model
+
+    model = workload_model(_workload(*inputs), _cfg(config, cache_gib), threads=inputs[-1])
+    with progress_bar(f"Sampling {n:,} inputs of {config} …") as report:
+        return curve_samples(lambda _x: model, [config], n=n, seed=seed, progress=report)
 
 
 def _compared(results, configs) -> tuple[str, str | None]:
@@ -119,7 +142,8 @@ with c1:
     st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
     st.checkbox("p5–p95 band on the throughput chart (How sure?)", key=S.key("uq_band"),
                 help="Each configuration's uncertain inputs sampled (the How sure? panel's samples and seed): each "
-                     "sample re-runs the mean-value model (vectorised: ~0.4 s per 1,000 samples and configuration).")
+                     "sample re-runs the mean-value model (vectorised: ~0.1-0.5 s CPU per 1,000 samples and "
+                     "configuration at 50 threads).")
 
 scn = scenario_controls(S, page="workloads")
 if scn is not None:
@@ -127,10 +151,10 @@ if scn is not None:
         if not scn.configs:
             raise ValueError("configs: choose at least one configuration")
         w = _workload(scn.personality, scn.table1, scn.iosize_bytes, scn.files_scale, scn.threads)
-        cfgs = _cfgs(scn.configs, scn.page_cache_gib)
+        cfgs = [_cfg(c, scn.page_cache_gib) for c in scn.configs]
         inputs = (scn.personality, scn.table1, scn.iosize_bytes, scn.files_scale, scn.threads)
         model = (scn.page_cache_gib, scn.zipf_alpha)
-        results = [_evaluate(*inputs, c, *model) for c in scn.configs]
+        results = [_evaluate(inputs, c, *model) for c in scn.configs]
         devs = {d.name: d for c in cfgs for d in (c.device, c.host_device) if d is not None}
         keys = ["file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns", *param_names("workload."),
                 *(k for d in devs.values() for k in device_keys(d)), *device_keys("dram")]
@@ -147,10 +171,8 @@ if scn is not None:
             fig = figure_from(px.bar, summary, x="config", y="ops_per_s", log_y=True, text_auto=".3s")
             if scn.uq_band and scn.zipf_alpha == 0:
                 with user_errors("How sure? band"):  # every configuration, its inputs sampled (re-run per sample)
-                    from models.uncertainty.adapters import workload_model
-
-                    b = point_bands(S, scn, {c.name: (lambda c=c: workload_model(w, c, threads=scn.threads))
-                                             for c in cfgs}, key="wl-thr")
+                    b = pd.concat([_band(inputs, c, _band_page_cache(c, scn.page_cache_gib), int(scn.uq_samples),
+                                         int(scn.uq_seed)) for c in scn.configs], ignore_index=True)
                     add_error_bars(fig, list(b.x), b.p5, b.p50, b.p95, n=scn.uq_samples)
             show(style(fig, title=f"Throughput at {scn.threads} threads (Fig. 2)", x="configuration",
                        y="throughput [ops/s]"), key="wl-thr")
@@ -173,22 +195,22 @@ if scn is not None:
         # lazy tabs: only the open tab's sweep runs (the I/O-size sweep alone is 19 model runs per configuration)
         t1, t2, t3 = st.tabs(["Threads 1-32 (Fig. 5)", "I/O size 64 B-16 KB (Fig. 4)", "Files: default vs 10x fewer"],
                              key="wl.sweep_tab", on_change="rerun")
-        sweep_args = (*inputs, tuple(scn.configs), *model)
+        sweep_args = (inputs, tuple(scn.configs), *model)
         if t1.open:
             with t1:
-                th = _sweep("threads", *sweep_args)
+                th = _sweeps("threads", *sweep_args)
                 fig = figure_from(px.line, th, x="threads", y="latency_ms", color="config", log_y=True, markers=True)
                 show(style(fig, x="threads [-]", y="mean latency per op [ms]"), key="wl-th")
                 download_csv(th, "workload-threads.csv", key="dl-wl-th", provenance=keys, values=values)
         if t2.open:
             with t2:
-                io = _sweep("iosize", *sweep_args)
+                io = _sweeps("iosize", *sweep_args)
                 fig = figure_from(px.line, io, x="iosize_bytes", y="ops_per_s", color="config", log_x=True, log_y=True, markers=True)
                 show(style(fig, x="I/O size [bytes]", y="throughput [ops/s]"), key="wl-io")
                 download_csv(io, "workload-iosize.csv", key="dl-wl-io", provenance=keys, values=values)
         if t3.open:
             with t3:
-                fl = _sweep("files", *sweep_args)
+                fl = _sweeps("files", *sweep_args)
                 fig = figure_from(px.bar, fl, x="config", y="ops_per_s", color=fl.files_scale.astype(str), barmode="group", log_y=True)
                 fig.update_layout(legend_title_text="file count [× default]")
                 show(style(fig, x="configuration", y="throughput [ops/s]"), key="wl-files")
@@ -206,7 +228,11 @@ if scn is not None and scn.configs:
                    f", {scn.threads} threads. Each sample re-runs the mean-value model (no simulation to reuse), "
                    "vectorised over the samples.")
         by_name = dict(zip(scn.configs, cfgs, strict=True))
-        how_sure(S, scn, (lambda: workload_model(w, by_name[best_pcm], threads=scn.threads,
+        # the panel's analysis is cached by the scenario's values: only those its model reads (the two configurations
+        # compared, not the others chosen, nor the band switch), so a change elsewhere reuses it
+        compared = [best_pcm] + ([best_other] if best_other else [])
+        how_sure(S, scn.model_copy(update={"configs": compared, "uq_band": True}),
+                 (lambda: workload_model(w, by_name[best_pcm], threads=scn.threads,
                                                  ref=by_name[best_other] if best_other else None))
                  if scn.zipf_alpha == 0 else None, key="wl",
                  why_not="the uncertainty adapter evaluates Filebench's uniform file choice (locality 0)")

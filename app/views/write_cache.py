@@ -51,14 +51,27 @@ class WriteCacheScenario(TraceChoice, UncertaintyFields):
     lru_granularity: Literal["sector", "block"] = "sector"
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _sweep(token: tuple, _req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float,
-           lru_granularity: str) -> wc.WriteCacheSweep:
-    """Sweep of every policy and size; ``token`` (``BlockTrace.fingerprint()``) identifies the unhashed ``_req``."""
-    with progress_bar("Simulating HALO and LRU at each cache size …") as report:
-        return wc.sweep_cache_sizes(_req, sizes, policies=POLICIES, drive=drive,
+@st.cache_data(show_spinner=False, max_entries=24)
+def _policy_sweep(token: tuple, _req, policy: str, sizes: tuple[float, ...], drive: str, th_bcounts: float,
+                  threshold: float, lru_granularity: str) -> tuple[wc.WriteCacheResult, ...]:
+    """One policy at every size (``wc.sweep_cache_sizes``' runs of it); ``token`` (``BlockTrace.fingerprint()``)
+    identifies the unhashed ``_req``."""
+    with progress_bar(f"Simulating {policy} at each cache size …") as report:
+        return wc.sweep_cache_sizes(_req, sizes, policies=(policy,), drive=drive,
                                     params=wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold),
-                                    progress=report, lru_granularity=lru_granularity)
+                                    progress=report, lru_granularity=lru_granularity).results
+
+
+def _sweep(token: tuple, req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float,
+           lru_granularity: str) -> wc.WriteCacheSweep:
+    """``wc.sweep_cache_sizes`` of every policy (the same runs in the same order), each policy cached by the values
+    it reads (issue 18): no cache by none of the settings (simulated once, at any size), LRU not by TH_BCOUNTS,
+    HALO not by the LRU baseline's granularity -- a change of one of them re-simulates only the policy it reaches."""
+    th0 = wc.HaloParams().th_bcounts
+    runs = {"none": _policy_sweep(token, req, "none", (1.0,), drive, th0, wc.HaloParams().threshold, "sector"),
+            "lru": _policy_sweep(token, req, "lru", sizes, drive, th0, threshold, lru_granularity),
+            "halo": _policy_sweep(token, req, "halo", sizes, drive, th_bcounts, threshold, "sector")}
+    return wc.WriteCacheSweep(cache_mb=tuple(sizes), results=tuple(r for p in POLICIES for r in runs[p]))
 
 
 @st.cache_data(show_spinner=False, max_entries=2, ttl=3600)

@@ -21,6 +21,7 @@ from app.components.inputs import SciInt, int_input
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
+from app.components.write_rates import lulesh_write_rate
 from models.devices import get_device
 from models.endurance import lifetime as lt
 from models.endurance import write_reduction as wr
@@ -55,7 +56,7 @@ class WriteReductionScenario(Scenario, UncertaintyFields):
     metadata_in_nvm: bool = False
     seed: SciInt = Field(0, ge=0, le=2**31 - 1)
     baseline_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
-                                            default=round(lt.measured_write_rate("lulesh") / 1e6, 1))
+                                            default=round(lulesh_write_rate() / 1e6, 1))
     capacity_gb: float = model_field(lt.LifetimeInputs, "capacity_bytes", unit=1e9,
                                      default=param("memext.nvm_capacity_bytes").value / 1e9)
     endurance: float = model_field(lt.LifetimeInputs, "endurance_writes_per_cell",

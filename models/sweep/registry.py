@@ -3,13 +3,15 @@
 Named adapters (:data:`SWEEP_MODELS`) wrap the trace-driven simulators with their parameters;
 ``call:package.module:function`` runs any function of the :mod:`models` package. ``ctx`` is a
 :class:`TraceContext` giving the task's trace and its block split, cached per process, so a
-worker loads each trace once whatever the number of its tasks.
+worker loads each trace once whatever the number of its tasks (threads of one worker needing the same
+trace wait for one load).
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,8 +26,23 @@ __all__ = ["SweepModel", "SWEEP_MODELS", "TraceContext", "get_model", "load_coun
 _LOADS: Counter = Counter()
 
 
-@lru_cache(maxsize=4)
+_LOCKS: dict = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _key_lock(key) -> threading.Lock:
+    """One lock per cache key: threads of one worker needing the same trace wait for one load."""
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(key, threading.Lock())
+
+
 def _trace(entry_json: str):
+    with _key_lock(("trace", entry_json)):
+        return _trace_cached(entry_json)
+
+
+@lru_cache(maxsize=4)
+def _trace_cached(entry_json: str):
     import json
 
     from models.traces import load
@@ -42,8 +59,13 @@ def _is_bundled(source: str) -> bool:
     return not Path(source).is_file()
 
 
-@lru_cache(maxsize=8)
 def _blocks(entry_json: str, block_size: int):
+    with _key_lock(("blocks", entry_json, block_size)):
+        return _blocks_cached(entry_json, block_size)
+
+
+@lru_cache(maxsize=8)
+def _blocks_cached(entry_json: str, block_size: int):
     from models.traces.blocks import split_blocks
 
     return split_blocks(_trace(entry_json), block_size)

@@ -7,7 +7,9 @@ in spec order, led by the columns ``task, model, trace, device`` and the grid pa
 written to ``out`` (Parquet). Dask is imported only when a sweep runs on it: ``scheduler="local"``
 starts a ``LocalCluster`` of worker processes (one thread each), an address such as
 ``tcp://10.0.0.5:8786`` uses a running scheduler. A worker loads each trace once
-(:class:`models.sweep.registry.TraceContext`); trace paths must be readable on every worker.
+(:class:`models.sweep.registry.TraceContext`), and tasks are handed to the workers by trace
+(:class:`_TraceAffinity`), so a trace is loaded only by the workers that share its tasks; trace paths
+must be readable on every worker.
 """
 
 from __future__ import annotations
@@ -150,6 +152,114 @@ def _client(scheduler: str, workers: int | None):
     return Client(scheduler, timeout="20s"), None
 
 
+class _TraceAffinity:
+    """Which pending task a free worker runs next: each trace is loaded by few workers, long tasks first.
+
+    Tasks are grouped by trace (tasks without a trace form a group every worker may take). A free
+    worker takes a task of, in this order: a trace it has loaded already (the one with the most
+    tasks left); a trace no worker has started (most tasks left first); else -- it would idle --
+    the trace with the most tasks left, which it then loads as well. Submitting the whole spec at
+    once instead lets every worker load every trace. Within a trace it takes the task whose model
+    has the longest mean run time on that trace so far (:meth:`done` reports them; a model not
+    run yet counts as longest, so each model's first task runs early and the short tasks fill the
+    end), ties in spec order.
+
+    >>> from types import SimpleNamespace as T
+    >>> a = _TraceAffinity([T(trace="x", model="m", key=i) for i in range(3)] + [T(trace="y", model="m", key=3)],
+    ...                    group=lambda t: t.trace)
+    >>> [a.next("w1").key, a.next("w2").key, a.next("w2").key, a.next("w1").key, a.next("w1")]
+    [0, 3, 1, 2, None]
+    >>> b = _TraceAffinity([T(trace="x", model=m, key=k) for k, m in enumerate("aabb")], group=lambda t: t.trace)
+    >>> order = []
+    >>> for sec in (0.1, 2.0, 2.0, 0.1):  # a takes 0.1 s, b 2 s: once known, b's tasks go first
+    ...     t = b.next("w"); order.append(t.key); b.done(t, sec)
+    >>> order
+    [0, 2, 3, 1]
+    """
+
+    def __init__(self, tasks, group=None):
+        self._group = group or (lambda t: None if t.trace is None else t.trace.model_dump_json())
+        self.left: dict = {}
+        for t in tasks:
+            self.left.setdefault(self._group(t), []).append(t)
+        self.loaded: dict[str, set] = {}
+        self.started: set = set()
+        self._time: dict = {}  # (group, model) -> [total seconds, tasks]
+
+    def __bool__(self) -> bool:
+        return bool(self.left)
+
+    def done(self, task, seconds: float) -> None:
+        """Record a finished task's run time [s]."""
+        t = self._time.setdefault((self._group(task), task.model), [0.0, 0])
+        t[0] += float(seconds)
+        t[1] += 1
+
+    def _mean(self, g, model) -> float:
+        t = self._time.get((g, model))
+        return t[0] / t[1] if t else float("inf")
+
+    def next(self, worker: str):
+        """The task ``worker`` runs next (its trace is then noted as loaded there), or None when none is left."""
+        if not self.left:
+            return None
+        mine = self.loaded.setdefault(worker, set())
+        by_size = sorted(self.left, key=lambda g: -len(self.left[g]))  # stable: spec order among equals
+        none = object()  # "no such group" (None is the group of the tasks without a trace)
+        g = next((g for g in by_size if g is None or g in mine), none)
+        if g is none:
+            g = next((g for g in by_size if g not in self.started), by_size[0])
+        tasks = self.left[g]
+        i = max(range(len(tasks)), key=lambda k: (self._mean(g, tasks[k].model), -k))
+        task = tasks.pop(i)
+        if not tasks:
+            del self.left[g]
+        mine.add(g)
+        self.started.add(g)
+        return task
+
+
+def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[str]) -> None:
+    """Run ``pending`` on the workers of ``client``, keeping each worker on the traces it has loaded.
+
+    Each worker gets its threads' worth of tasks plus one queued (hiding the round trip), chosen
+    by :class:`_TraceAffinity` (which learns the tasks' run times as they finish), and a new one as
+    each finishes. The restrictions are loose: if a worker leaves, the scheduler runs its tasks
+    elsewhere; workers that join get tasks from the next refresh (every second). Results are
+    stored as they arrive.
+    """
+    from dask.distributed import wait
+
+    plan = _TraceAffinity(pending)
+    running: dict = {}  # future -> (task, worker)
+    busy: dict[str, int] = {}
+    refreshed = -1.0
+    slots: dict[str, int] = {}
+    while plan or running:
+        if not running or time.monotonic() - refreshed > 1.0:  # workers may join or leave a running cluster
+            if not running:
+                client.wait_for_workers(1)
+            slots = {w: int(i.get("nthreads", 1)) + 1 for w, i in client.scheduler_info(n_workers=-1)["workers"].items()}
+            refreshed = time.monotonic()
+        for w, n in slots.items():
+            while plan and busy.get(w, 0) < n:
+                task = plan.next(w)
+                fut = client.submit(run_task, task, key=f"pcm-sweep-{task.key}", pure=False, workers=[w],
+                                    allow_other_workers=True)
+                running[fut] = (task, w)
+                busy[w] = busy.get(w, 0) + 1
+        done, _ = wait(list(running), return_when="FIRST_COMPLETED")
+        for fut in done:
+            task, w = running.pop(fut)
+            busy[w] -= 1
+            try:
+                df = fut.result()
+                plan.done(task, float(df[_TIME_COL].iloc[0]) if len(df) else 0.0)
+                store(task, df)
+            except (ValueError, KeyError, TypeError, FileNotFoundError) as e:
+                failures.append(f"{task.label()}: {e}")
+
+
 def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "local", workers: int | None = None,
               progress: Callable[[float], None] | None = None, client=None, only: Sequence[str] | None = None
               ) -> SweepRun:
@@ -196,10 +306,13 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
     failures: list[str] = []
     t0 = time.perf_counter()
 
+    fresh: dict[str, pd.DataFrame] = {}  # parts computed by this run, as written (not read back at the end)
+
     def store(task: Task, df: pd.DataFrame) -> None:
         nonlocal finished
         seconds[task.key] = float(df[_TIME_COL].iloc[0]) if len(df) else 0.0
-        _write_part(folder, task.key, _uniform(df))
+        fresh[task.key] = _uniform(df)
+        _write_part(folder, task.key, fresh[task.key])
         finished += 1
         if progress:
             progress(finished / total)
@@ -216,16 +329,8 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
         if client is None:
             client, own = _client(scheduler, workers)
         try:
-            from dask.distributed import as_completed
-
             t0 = time.perf_counter()
-            futures = {client.submit(run_task, t, key=f"pcm-sweep-{t.key}", pure=False): t for t in pending}
-            for fut in as_completed(futures):
-                task = futures[fut]
-                try:
-                    store(task, fut.result())
-                except (ValueError, KeyError, TypeError, FileNotFoundError) as e:
-                    failures.append(f"{task.label()}: {e}")
+            _run_on_dask(client, pending, store, failures)
         finally:
             if own is not None:
                 client.close()
@@ -238,8 +343,8 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
     frames = []
     for t in tasks:
         p = folder / f"{t.key}.parquet"
-        if p.is_file():
-            df = pd.read_parquet(p)
+        if t.key in fresh or p.is_file():
+            df = fresh[t.key] if t.key in fresh else pd.read_parquet(p)
             seconds.setdefault(t.key, float(df[_TIME_COL].iloc[0]) if len(df) else 0.0)
             frames.append(df.drop(columns=[_TIME_COL]))
     table = _uniform(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame(columns=list(ID_COLUMNS))

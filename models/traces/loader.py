@@ -29,11 +29,12 @@ import dataclasses
 import os
 from collections.abc import Callable
 from contextlib import nullcontext
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
+from models._lru import byte_lru_cache
 from models.data import data_dir
 from models.provenance import param
 from models.traces.core import BlockTrace, MemTrace
@@ -161,7 +162,8 @@ def _too_long(label: str) -> ValueError:
                       "of requests to analyse the first ones")
 
 
-@lru_cache(maxsize=16)
+# bounded in bytes, not count: the bundled memory traces are 42-105 MiB each (issue 20)
+@byte_lru_cache(max_bytes=320 << 20, max_entries=16)
 def _load_bundled(given: str, limit: int, n_requests: int, seed: int, scale: float) -> BlockTrace | MemTrace:
     b = _resolve(given)
     if b.path is not None:

@@ -32,7 +32,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special, stats
 
 from models.provenance import param
 
@@ -199,6 +198,9 @@ class Normal(Distribution):
     def _ppf(self, u):
         if self.sd == 0:
             return np.full(np.shape(u), float(self.point))
+        # imported when sampled, not with the module (~1 s: issue 18, cold start)
+        from scipy import special, stats
+
         a, b = (self.low - self.point) / self.sd, (self.high - self.point) / self.sd
         if math.isinf(a) and math.isinf(b):
             return self.point + self.sd * special.ndtri(np.clip(u, 1e-300, 1 - 1e-16))
@@ -226,6 +228,9 @@ class LogNormal(Distribution):
     def _ppf(self, u):
         if self.sigma == 0:
             return np.full(np.shape(u), float(self.point))
+        # imported when sampled, not with the module (issue 18, cold start)
+        from scipy import special
+
         return self.point * np.exp(self.sigma * special.ndtri(np.clip(u, 1e-300, 1 - 1e-16)))
 
 

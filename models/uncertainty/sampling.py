@@ -13,7 +13,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.stats import qmc
 
 from models._base import as_generator
 
@@ -56,6 +55,9 @@ def unit_samples(d: int, n: int, *, seed=None, method: str = "sobol") -> np.ndar
     rng = as_generator(seed)
     if d == 0:
         return np.zeros((int(n), 0))
+    # ~1 s to import: not before a page needs a design (issue 18, cold start)
+    from scipy.stats import qmc
+
     if method == "lhs":
         return qmc.LatinHypercube(d, rng=rng).random(int(n))
     with warnings.catch_warnings():  # balance warning for n not a power of two

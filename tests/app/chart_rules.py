@@ -15,7 +15,9 @@
    decades away (Plotly reads annotation positions on log axes as exponents).
 4. **Finite, sane ranges.** Explicit ranges are finite; the data on a log axis spans at most
    ``MAX_DECADES`` decades and is positive.
-5. **Legend titles read as words.** A legend title is never a bare column word ("color", "variable")
+5. **Twin axes differ.** An axis drawn over another (``overlaying``, a right-hand y axis) never carries
+   the title of the axis it overlays (a helper titling every y axis put "TLB hit rate" on the time axis).
+6. **Legend titles read as words.** A legend title is never a bare column word ("color", "variable")
    nor a raw ``snake_case`` column name (Plotly Express titles the legend with the column's name).
 """
 
@@ -180,6 +182,13 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
             return f"position {shown} outside the data {lo:.4g}..{hi:.4g}" + (" (log10)" if _is_log(ax) else "")
         return None
 
+    for key, ax in layout.items():  # a second axis over another (twin y) titled like it: one of them is wrong
+        if isinstance(ax, dict) and ax.get("overlaying") and key in used:
+            base = layout.get(_axis_name(ax["overlaying"]), {}) or {}
+            if _title(ax) and _title(ax) == _title(base):
+                problems.append(f"{name}: {key} overlays {_axis_name(ax['overlaying'])} with the same title "
+                                f"{_title(ax)!r}")
+
     legend_title = _title(layout.get("legend", {}) or {})
     if legend_title and layout.get("showlegend", True) is not False and _RAW_LEGEND.match(legend_title):
         problems.append(f"{name}: legend titled with a raw column name {legend_title!r}")
@@ -253,14 +262,15 @@ def lazy_tabs(at) -> dict[str, list[str]]:
     return out
 
 
-def every_tab_figures(at, *, texts: list | None = None) -> list[tuple[str, dict]]:
+def every_tab_figures(at, *, texts: list | None = None, views: list | None = None) -> list[tuple[str, dict]]:
     """``(name, figure JSON)`` of every chart of the page with every lazy tab opened in turn.
 
     Starts from the run ``at`` already made; for each lazy tab control (:func:`lazy_tabs`, including
     ones that appear only inside another tab) and each of its tabs, opens it (session state), reruns
     and collects the charts, then puts the controls back. A chart drawn in several runs is named once
     per run (``[tab label] chart i``). ``texts``, if given, receives the captions and markdown of
-    every run (for :func:`check_texts`).
+    every run (for :func:`check_texts`). ``views``, if given, receives ``(prefix, {tab key: label})`` of
+    each run with a tab opened (the tab controls set in that run).
     """
     def collect(prefix: str) -> list[tuple[str, dict]]:
         if texts is not None:
@@ -271,16 +281,20 @@ def every_tab_figures(at, *, texts: list | None = None) -> list[tuple[str, dict]
     original = {k: at.session_state[k] for k in lazy_tabs(at) if k in at.session_state}
     seen: set[tuple[str, str]] = {(k, v) for k, v in original.items()}
     todo = [(k, lab) for k, labs in lazy_tabs(at).items() for lab in labs if (k, lab) not in seen]
+    opened: dict = {}
     while todo:
         key, label = todo.pop(0)
         if (key, label) in seen:
             continue
         seen.add((key, label))
         at.session_state[key] = label
+        opened[key] = label
         at.run()
         if at.exception:
             raise AssertionError(f"tab {label!r} of {key}: {[e.message for e in at.exception]}")
         out += collect(f"[{label}] ")
+        if views is not None:
+            views.append((f"[{label}] ", dict(opened)))
         for k, labs in lazy_tabs(at).items():
             if k not in original:  # a control inside the tab just opened: its open tab is drawn now
                 original[k] = at.session_state[k] if k in at.session_state else labs[0]
@@ -300,3 +314,166 @@ RAW_TEXT = re.compile(r'\{"[^"]+":|\\u[0-9a-f]{4}|\bmore than 1 times\b')
 def check_texts(texts: Iterable[str]) -> list[str]:
     """Captions / markdown that show raw JSON, ``\\uXXXX`` escapes or "more than 1 times"."""
     return [f"raw text: {t[:120]!r}" for t in texts if RAW_TEXT.search(t)]
+
+
+# ----------------------------------------------------------------------------- every mode switch opened
+
+#: Widget kinds that switch what a page draws (a mode): each of their options is tried.
+MODE_KINDS = ("radio", "button_group", "toggle", "checkbox", "selectbox")
+#: A selectbox with more options than this picks a value (a device, a trace, a drive) rather than a mode:
+#: only :data:`VALUE_PICKS` of its other options are tried, spread over the list (the rest are listed).
+MODE_MAX_OPTIONS = 6
+VALUE_PICKS = 2
+#: Switches not tried, by session key suffix (any option) or ``suffix=value``, and why.
+MODE_SKIP = {
+    "uq_sobol": "adds Sobol' columns to the How-sure table (no figure), n(d+2) more model runs",
+    "source=live": "re-runs every claim of the ledger (about a minute); the committed ledger draws the same charts",
+}
+
+
+def _widget_values(at, w) -> list[tuple[str, object]]:
+    """``(shown text, value)`` of each option of widget ``w`` (the value the page's code receives)."""
+    if w.type in ("checkbox", "toggle"):
+        return [("on", True), ("off", False)]
+    state = object.__getattribute__(at._session_state, "_state")  # the widget's own option <-> value mapping
+    meta = state._new_widget_state.widget_metadata.get(w.id)
+    out = []
+    for shown in w.options:
+        try:
+            v = meta.deserializer([shown] if w.type == "button_group" else shown)
+        except Exception:  # noqa: BLE001 - no mapping: set the shown text (AppTest accepts it too)
+            v = shown
+        out.append((shown, v))
+    return out
+
+
+def _mode_widgets(at) -> list:
+    out = []
+    for kind in MODE_KINDS:
+        for w in at.get(kind):
+            if getattr(w, "form_id", "") or getattr(w, "disabled", False):
+                continue  # a form's fields apply on submit; a disabled switch cannot be changed
+            if kind == "button_group" and not w._is_single_select:
+                continue
+            out.append(w)
+    return out
+
+
+def _find(at, wid: str):
+    return next((w for kind in MODE_KINDS for w in at.get(kind) if w.id == wid), None)
+
+
+def _skip_reason(w, value) -> str | None:
+    key = w.key or ""
+    for suffix, why in MODE_SKIP.items():
+        name, _, val = suffix.partition("=")
+        if key.endswith(f".{name}") or key == name:
+            if not val or str(value) == val:
+                return why
+    return None
+
+
+#: How many switches are changed together at most: a switch that appears only with another switch's option
+#: (break-even's "Insertion cost" in manual mode) is tried with that option set (2); deeper ones are listed.
+MODE_DEPTH = 2
+
+
+def internal_errors(at) -> list[str]:
+    """Error boxes of a bug caught by the page (app.components.errors.show_error), not of an input."""
+    return [e.value for e in at.error if "unexpected internal error" in e.value]
+
+
+def every_mode_figures(at, *, texts: list | None = None) -> tuple[list[tuple[str, dict]], list[str]]:
+    """``(name, figure JSON)`` of every chart the page draws with each option of each mode switch, and the
+    options not tried with why.
+
+    Starts from the run ``at`` already made (the defaults). Views: the page as run, then each lazy tab open
+    in turn (:func:`every_tab_figures`). In the first view where a switch (:data:`MODE_KINDS`, outside forms)
+    appears, each of its options other than the current one is set -- one switch changed at a time from the
+    defaults; a switch that appears only with another's option is tried with that option set, up to
+    :data:`MODE_DEPTH` switches -- the page is rerun, its charts are collected as
+    ``[tab] label = option: chart i``, and the switch is put back. A run that raises or shows an internal
+    error box fails with where it happened. Options whose run asks for a file (a new upload widget appears)
+    are listed as needing an upload, and the switches they reveal are not tried; selectboxes with more than
+    :data:`MODE_MAX_OPTIONS` options are value pickers, tried on :data:`VALUE_PICKS` options spread over the
+    list; :data:`MODE_SKIP` lists switches not tried.
+    """
+    views: list[tuple[str, dict]] = []
+    out = every_tab_figures(at, texts=texts, views=views)
+    tab_keys = sorted({k for _, v in views for k in v})
+    original_tabs = {k: at.session_state[k] for k in tab_keys if k in at.session_state}
+    not_tried: list[str] = []
+    done: set[str] = set()
+
+    def collect(prefix: str) -> None:
+        if texts is not None:
+            texts.extend([c.value for c in at.caption] + [m.value for m in at.markdown])
+        out.extend((f"{prefix}{n}", f) for n, f in page_figures(at))
+
+    def explore(w0, prefix: str, depth: int) -> None:
+        """Each option of switch ``w0`` (drawn in the current run), then ``w0`` put back."""
+        done.add(w0.id)
+        label = getattr(w0, "label", "") or w0.key or w0.type
+        options = _widget_values(at, w0)
+        current = w0.value
+        others = [(s, v) for s, v in options if v != current]
+        if w0.type == "selectbox" and len(options) > MODE_MAX_OPTIONS and len(others) > VALUE_PICKS:
+            idx = sorted({round(i * (len(others) - 1) / (VALUE_PICKS - 1)) for i in range(VALUE_PICKS)})
+            tried = [others[i] for i in idx]
+            not_tried.extend(f"{prefix}{label} = {s}: value picker, {VALUE_PICKS} of {len(others)} other options "
+                             f"tried" for s, v in others if (s, v) not in tried)
+            others = tried
+        before = {w.id for w in _mode_widgets(at)}
+        uploads = {u.id for u in at.file_uploader}
+        changed = False
+        for shown, value in others:
+            where = f"{prefix}{label} = {shown}"
+            why = _skip_reason(w0, value)
+            if why:
+                not_tried.append(f"{where}: {why}")
+                continue
+            w = _find(at, w0.id)
+            if w is None:
+                not_tried.append(f"{where}: the switch is gone after the previous option")
+                break
+            w.set_value(value)
+            at.run()
+            changed = True
+            if at.exception:
+                raise AssertionError(f"{where}: {[e.message for e in at.exception]}")
+            if internal_errors(at):
+                raise AssertionError(f"{where}: {internal_errors(at)}")
+            collect(f"[{where}] ")
+            revealed = [w for w in _mode_widgets(at) if w.id not in before and w.id not in done]
+            if {u.id for u in at.file_uploader} - uploads:
+                not_tried.append(f"{where}: needs an upload (the charts drawn without one are checked"
+                                 + (f"; not tried: {', '.join(r.label for r in revealed)})" if revealed else ")"))
+                continue
+            for r in revealed:
+                if depth < MODE_DEPTH:
+                    if r.id not in done and _find(at, r.id) is not None:
+                        explore(_find(at, r.id), f"{where}, ", depth + 1)
+                else:
+                    not_tried.append(f"{where}, {r.label}: more than {MODE_DEPTH} switches from the defaults")
+        if changed:
+            w = _find(at, w0.id)
+            if w is not None:
+                w.set_value(current)
+            elif w0.key:
+                at.session_state[w0.key] = current
+            at.run()
+
+    for view_name, view in [("", {}), *views]:
+        if view:
+            for k in tab_keys:
+                if k in view or k in original_tabs:
+                    at.session_state[k] = view.get(k, original_tabs.get(k))
+            at.run()
+        for w0 in [w for w in _mode_widgets(at) if w.id not in done]:
+            if _find(at, w0.id) is not None and w0.id not in done:
+                explore(_find(at, w0.id), view_name, 1)
+    if views:
+        for k, v in original_tabs.items():
+            at.session_state[k] = v
+        at.run()
+    return out, not_tried

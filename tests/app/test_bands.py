@@ -15,14 +15,14 @@ from streamlit.testing.v1 import AppTest
 
 from app.components import bands as B
 from app.components import charts
-from app.components.how_sure import with_progress
+from app.components.how_sure import TABS, with_progress
 from models import traces
 from models.storage import file_cache_sim as fcs
 from models.storage import write_cache as wc
 from models.uncertainty import adapters as A
 from models.uncertainty import analyze
 from tests import ROOT
-from tests.app.chart_rules import check_figure, page_figures, values
+from tests.app.chart_rules import check_figure, lazy_tabs, page_figures, values
 
 LIFETIME = dict(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9)
 
@@ -238,10 +238,15 @@ def test_pages_without_a_panel_before_have_one(page, prefix, verdict):
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert any(h.value == "How sure?" for h in at.subheader)
-    assert at.number_input(key=f"{prefix}.uq_samples").value == 16
+    assert at.text_input(key=f"{prefix}.uq_samples").value == "16"
     sentence = [m.value for m in at.markdown if "of 16 samples" in m.value]
     assert sentence and verdict.lower() in sentence[0].lower() and "decides most of the spread" in sentence[0]
     labels = {m.label for m in at.metric}
     assert "Verdict holds in" in labels and any(lab.startswith("p95") for lab in labels)
+    panel_tabs = [k for k in lazy_tabs(at) if k.startswith("howsure.tab.")]
+    assert len(panel_tabs) == 1
+    at.session_state[panel_tabs[0]] = TABS[1]  # the tornado is drawn in its lazy tab
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
     tornado = [f for name, f in page_figures(at) if any((t.get("name") or "").startswith("input at") for t in f["data"])]
     assert len(tornado) == 1 and check_figure(tornado[0]) == []

@@ -252,3 +252,15 @@ def test_legend_titled_with_a_raw_column_name_is_caught(title, bad):
     fig = go.Figure([go.Bar(x=["a"], y=[1], name="1.0"), go.Bar(x=["a"], y=[2], name="0.1")])
     fig.update_layout(xaxis_title="configuration", yaxis_title="throughput [ops/s]", legend_title_text=title)
     assert any("legend titled" in p for p in check_figure(json.loads(fig.to_json()))) == bad
+
+
+def test_twin_axis_titled_like_the_axis_it_overlays_is_caught_and_style_keeps_its_title():
+    """style() titled every y axis: a right-hand time axis read "TLB hit rate [-]" (paging, memory extension)."""
+    fig = go.Figure([go.Scatter(x=[1, 2], y=[0.9, 1.0]), go.Scatter(x=[1, 2], y=[5.0, 1.0], yaxis="y2")])
+    fig.update_layout(xaxis_title="page size [bytes]", yaxis_title="TLB hit rate [-]",
+                      yaxis2=dict(overlaying="y", side="right", title="TLB hit rate [-]"))
+    assert any("overlays yaxis with the same title" in p for p in check_figure(_json(fig)))
+    fig.update_layout(yaxis2=dict(title="T_ADDR [ns]"))
+    charts.style(fig, x="page size [bytes]", y="TLB hit rate [-]")
+    f = _json(fig)
+    assert f["layout"]["yaxis2"]["title"]["text"] == "T_ADDR [ns]" and check_figure(f) == []

@@ -7,7 +7,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.components.how_sure import UncertaintyFields, tornado_figure
+from app.components.how_sure import TABS, UncertaintyFields, tornado_figure
 from app.components.scenario import Scenario, scenario_json, to_query
 from models.uncertainty import adapters as A
 from models.uncertainty import analyze
@@ -53,13 +53,15 @@ def test_lifetime_page_shows_the_panel_and_reads_samples_and_seed_from_the_link(
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert any(h.value == "How sure?" for h in at.subheader)
-    assert at.number_input(key="lt.uq_samples").value == 256 and at.number_input(key="lt.uq_seed").value == 4
+    assert at.text_input(key="lt.uq_samples").value == "256" and at.text_input(key="lt.uq_seed").value == "4"
     sentence = [m.value for m in at.markdown if "outlives" in m.value]
     assert sentence and "of 256 samples" in sentence[0] and "decides most of the spread" in sentence[0]
     labels = {m.label for m in at.metric}
     assert {"Point estimate [years]", "p5 [years]", "p95 [years]", "Verdict holds in"} <= labels
     at.checkbox(key="lt.uq_sobol").check().run()
     assert not at.exception
+    at.session_state["howsure.tab.lt"] = TABS[1]  # the tornado's lazy tab: chart and table with S1/ST
+    at.run()
     assert "ST" in at.dataframe[-1].value.columns
 
 

@@ -403,34 +403,80 @@ def test_unreadable_upload_says_why_right_under_the_upload(page, source, key, la
     assert under is not None and under.startswith(label) and "internal error" not in under, (under, _errors(at))
 
 
-#: Whole-number st.number_input calls in app/components (shared widgets, outside any page's Scenario), by
-#: ``file:label``. A ratchet like NOT_YET_CONVERTED: only the "How sure?" sample count and seed (how_sure.py,
-#: converted by its owner) are still number_input; the sweep panel's workers and the device form's access unit
-#: use whole_number_input.
-COMPONENT_INTS_NOT_YET_CONVERTED = {"how_sure.py:uq_samples", "how_sure.py:uq_seed"}
-
-
-def test_shared_widgets_read_whole_numbers_as_text():
+def _int_number_inputs(name: str, source: str) -> set[str]:
+    """``name:label`` of every ``number_input`` call in ``source`` whose bounds / value / step are whole numbers
+    (an int literal, or a name ending in ``_bytes`` / ``_pages``)."""
     import ast
 
     found = set()
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "number_input"):
+            continue
+        vals = [k.value for k in node.keywords if k.arg in ("min_value", "max_value", "value", "step")]
+        ints = []
+        for v in vals:
+            try:
+                ints.append(isinstance(eval(compile(ast.Expression(v), "<arg>", "eval"), {}), int))  # noqa: S307
+            except Exception:  # noqa: BLE001 - a name: not a literal
+                if isinstance(v, ast.Attribute) and v.attr.endswith(("_bytes", "_pages")):
+                    ints.append(True)
+        if ints and any(ints):
+            label = node.args[0] if node.args else None
+            text = label.value if isinstance(label, ast.Constant) else \
+                next((s.value for s in ast.walk(label) if isinstance(s, ast.Constant)), ast.unparse(label))
+            found.add(f"{name}:{text}")
+    return found
+
+
+def test_shared_widgets_read_whole_numbers_as_text():
+    """No whole-number ``st.number_input`` in app/components (shared widgets: the "How sure?" samples and seed,
+    the sweep panel's workers, the device form's access unit): they use int_input / whole_number_input."""
+    found = set()
     for path in sorted((ROOT / "app" / "components").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "number_input"):
-                continue
-            vals = [k.value for k in node.keywords if k.arg in ("min_value", "max_value", "value", "step")]
-            ints = []
-            for v in vals:
-                try:
-                    ints.append(isinstance(eval(compile(ast.Expression(v), "<arg>", "eval"), {}), int))  # noqa: S307
-                except Exception:  # noqa: BLE001 - a name: not a literal
-                    if isinstance(v, ast.Attribute) and v.attr.endswith(("_bytes", "_pages")):
-                        ints.append(True)
-            if ints and any(ints):
-                label = node.args[0] if node.args else None
-                text = label.value if isinstance(label, ast.Constant) else \
-                    next((s.value for s in ast.walk(label) if isinstance(s, ast.Constant)), ast.unparse(label))
-                found.add(f"{path.name}:{text}")
-    assert found <= COMPONENT_INTS_NOT_YET_CONVERTED, sorted(found - COMPONENT_INTS_NOT_YET_CONVERTED)
-    assert "traces.py:Seed" not in found and "traces.py:References" not in found
+        found |= _int_number_inputs(path.name, path.read_text())
+    assert found == set(), sorted(found)
+
+
+def test_static_rule_sees_a_whole_number_input():
+    """The rule above finds the int number_inputs the How-sure panel had (it cannot pass by not looking)."""
+    old = ('c1.number_input(LABELS["uq_samples"], min_value=16, max_value=100_000, step=256, key=k)\n'
+           'c2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=k)\n'
+           'c3.number_input("Block", min_value=cfg.block_bytes, key=k)\n'
+           'c4.number_input("Rate [MB/s]", min_value=0.0, max_value=1e3, key=k)\n')
+    assert _int_number_inputs("x.py", old) == {"x.py:uq_samples", "x.py:Seed", "x.py:Block"}
+
+
+#: The "How sure?" panel's whole-number fields on a closed-form page: (key, label, bad values).
+HOW_SURE_INTS = [
+    ("lt.uq_samples", "Samples (How sure?)", ["nan", "abc", "-4", "1.5", "2e5", "15"]),
+    ("lt.uq_seed", "Seed (How sure?)", ["nan", "-4", "1e30", "1.5"]),
+]
+
+
+def test_how_sure_samples_and_seed_read_1e3_and_say_why_a_bad_value_is_not_applied():
+    """Samples and seed are whole numbers read as text: ``1e3`` is 1000 samples; nan / -4 / 1.5 / out of range
+    (2e5 > 100,000) are not applied, the message sits right under the field with its label and the value used,
+    and the rest of the page (charts, the panel's sentence) stays."""
+    at = _page("lifetime.py")
+    n = _charts(at)
+    assert n >= 2 and not _errors(at)
+    assert any(c.value == "allowed: 16 – 100,000" for c in at.caption), [c.value for c in at.caption]
+    at.text_input(key="lt.uq_samples").input("1e3").run()
+    assert not at.exception and not _errors(at), _errors(at)
+    at.text_input(key="lt.uq_samples").input("2e2").run()
+    assert not at.exception and not _errors(at), _errors(at)
+    assert any("of 200 samples" in m.value for m in at.markdown), "2e2 is applied as 200 samples"
+    for key, label, bads in HOW_SURE_INTS:
+        good = at.text_input(key=key).value
+        for bad in bads:
+            at.text_input(key=key).input(bad).run()
+            assert not at.exception, (key, bad, [e.message for e in at.exception])
+            under = message_under(at, key)
+            assert under is not None and under.startswith(f"**{label}**"), (key, bad, under, _errors(at))
+            assert f"not applied; using {parse_int(good)}" in under, (key, bad, under)
+            assert not stray_messages(at), stray_messages(at)
+            assert _charts(at) == n, f"{key}={bad!r}: the other charts must stay"
+            assert any("of 200 samples" in m.value for m in at.markdown), "the panel keeps the last valid value"
+        at.text_input(key=key).input(good).run()
+        assert message_under(at, key) is None and not _errors(at), _errors(at)

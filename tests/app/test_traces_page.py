@@ -21,7 +21,7 @@ def test_explorer_renders_bundled_trace_with_mrc():
     m = _metrics(at)
     assert m["Requests"] == "6,999" and m["Writes"] == "37.4%"  # tpcc-small: 2,618 of 6,999 writes
     assert any("stack-distance" in c.value for c in at.caption)  # the MRC section computed
-    assert len(at.get("plotly_chart")) == 5  # sizes, reuse, offset map, MRC, How sure? tornado
+    assert len(at.get("plotly_chart")) == 4  # sizes, reuse, offset map, MRC (How sure? tornado: a lazy tab)
     # one download button per table/chart
     assert len([b for b in at.get("download_button")]) >= 5
 

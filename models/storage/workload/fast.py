@@ -11,10 +11,18 @@ page cache, host memory, VM overhead and device parallelism, with the same arith
    regula falsi), group commit (bisection) and exact MVA -- run per sample in one numba kernel that
    repeats :func:`~models.storage.workload.fit.evaluate`'s operations in the same order (NumPy's
    pairwise summation included), so the results equal the reference bit for bit in practice and
-   within 1e-12 relative in any case (``tests/models/storage/test_workload_fast.py``).
+   within 1e-12 relative in any case (``tests/models/storage/test_workload_fast.py``); large sample
+   sets are split over threads (:func:`sample_threads`, the kernel releases the GIL).
 
 It is what the uncertainty adapter (:func:`models.uncertainty.adapters.workload_model`) samples;
 ``bench/bench_uncertainty.py`` times it against re-running :func:`evaluate` per sample.
+
+The same kernel (:func:`solve_curve`) solves :func:`~models.storage.workload.fit.evaluate`'s
+fixed points at every thread count of its curve (each thread count's write-back fixed point
+starting from the previous one's, as the NumPy loop does); ``evaluate(..., reference=True)``
+runs that loop instead (equal bit for bit: ``tests/models/storage/workload/``). The MVA step
+takes the multi-server weights ``j / min(j, c)`` from a table computed once and ``x D / c``
+once per population (the same values the reference computes per term).
 
 References
 ----------
@@ -25,7 +33,9 @@ References
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -42,7 +52,7 @@ from models.storage.workload.costs import (
 from models.storage.workload.demands import MixedSigns, _demand_rows, _footprint
 from models.storage.workload.group_commit import GATED_WAIT, group_commit_batch
 
-__all__ = ["DEVICE_COLUMNS", "CONFIG_FIELDS", "evaluate_many"]
+__all__ = ["DEVICE_COLUMNS", "CONFIG_FIELDS", "evaluate_many", "solve_curve", "sample_threads"]
 
 #: Device values that may vary per sample (``"device.<col>"`` / ``"host_device.<col>"``).
 DEVICE_COLUMNS = ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps")
@@ -110,10 +120,24 @@ def _station_demands(C, wrow, b, ff, fl, lg, rows, D):  # pragma: no cover - com
 
 
 @njit(cache=True)
-def _mva_at(D, keep, servers, m, p, q, rk):  # pragma: no cover - compiled
+def _ratios(servers, m, out):  # pragma: no cover - compiled
+    """``out[k, j] = j / min(j, c_k)`` for ``j = 1..m`` at the multi-server stations (the weights of
+    :func:`_mva_at`'s residence sum, computed once per sample instead of once per term)."""
+    for k in range(servers.size):
+        c = servers[k]
+        for j in range(1, m + 1):
+            out[k, j] = j / min(j, c) if c > 1 else 0.0
+
+
+@njit(cache=True)
+def _mva_at(D, keep, servers, m, p, q, rk, ratio):  # pragma: no cover - compiled
     """X [loops/ns] of ``mva(D[keep], servers[keep], m)`` at population ``m``, its residence times per station
     into ``rk`` (0 where not kept): :func:`~models.storage.workload.mva._mva_kernel`'s operations in the same
-    order, in place (``p``: (4, >= m + 1) and ``q``: (4,) work arrays)."""
+    order, in place (``p``: (4, >= m + 1) and ``q``: (4,) work arrays; ``ratio``: :func:`_ratios`).
+
+    Same values as the reference, fewer operations: the weights ``j / min(j, c)`` come from ``ratio``,
+    ``x D_k / min(j, c)`` is computed once for every ``j >= c`` (where it does not change), and the
+    marginals' update and their sum run in one ascending pass (the sum's order is the reference's)."""
     for k in range(4):
         q[k] = 0.0
         rk[k] = 0.0
@@ -134,7 +158,7 @@ def _mva_at(D, keep, servers, m, p, q, rk):  # pragma: no cover - compiled
             else:
                 s = 0.0
                 for j in range(1, n + 1):
-                    s += j / min(j, c) * p[k, j - 1]
+                    s += ratio[k, j] * p[k, j - 1]
                 rk[k] = D[k] * s
             tot += rk[k]
         x = n / tot if tot > 0 else np.inf
@@ -144,11 +168,16 @@ def _mva_at(D, keep, servers, m, p, q, rk):  # pragma: no cover - compiled
             q[k] = x * rk[k]
             c = servers[k]
             if c > 1:
-                for j in range(n, 0, -1):  # descending: p[k, j - 1] still the previous population's
-                    p[k, j] = x * D[k] / min(j, c) * p[k, j - 1]
+                xd = x * D[k]
+                xd_c = xd / c
+                prev = p[k, 0]  # the previous population's p[k, j - 1] (overwritten one step before it is read)
                 acc = 0.0
                 for j in range(1, n + 1):
-                    acc += p[k, j]
+                    cur = p[k, j]
+                    v = (xd / j if j < c else xd_c) * prev
+                    p[k, j] = v
+                    acc += v
+                    prev = cur
                 p[k, 0] = max(0.0, 1.0 - acc)
     return x
 
@@ -157,7 +186,7 @@ def _mva_at(D, keep, servers, m, p, q, rk):  # pragma: no cover - compiled
 def _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work):  # pragma: no cover
     """(threads in fsync / GATED_WAIT, X [loops/ns]) at batch ``b``: ``group_commit_batch``'s ``solve``."""
     _station_demands(C, wrow, b, ff, fl, lg, rows, D)
-    x = _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0])
+    x = _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0], work[4])
     for k in range(4):
         work[3, k, 0] = work[2, k, 0] / D[k] if keep[k] else 1.0  # stretch
     j = 0
@@ -170,21 +199,17 @@ def _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D
 
 
 @njit(cache=True)
-def _solve(C, wrow, is_sync, servers, m, ff, fl, lg, batchable, gated, gc_tol, rows, D, work):  # pragma: no cover
-    """X [loops/ns] of ``evaluate``'s ``solve(m, (ff, fl))`` (group commit when batchable)."""
+def _solve(C, wrow, is_sync, servers, m, ff, fl, lg, batchable, gated, gc_tol, rows, D, work, flat):  # pragma: no cover
+    """(X [loops/ns], fsyncs per commit b) of ``evaluate``'s ``solve(m, (ff, fl))`` (group commit when
+    batchable); the demands per station at ``b`` are left in ``D``, the residence times in ``work[2, :, 0]``."""
     _station_demands(C, wrow, 1.0, ff, fl, lg, rows, D)
     keep = D > 0
     if not batchable:
-        return _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0])
-    n_sync_rows = 0
-    for i in range(is_sync.size):
-        if is_sync[i]:
-            n_sync_rows += 1
-    flat = np.empty(n_sync_rows * 4)
+        return _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0], work[4]), 1.0
     lo, hi = 1.0, float(m)
     n1, x = _n_sync_at(1.0, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)
     if m == 1 or n1 <= 1.0:
-        return x
+        return x, 1.0
     for _ in range(60):
         mid = 0.5 * (lo + hi)
         if _n_sync_at(mid, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[0] > mid:
@@ -193,7 +218,8 @@ def _solve(C, wrow, is_sync, servers, m, ff, fl, lg, batchable, gated, gc_tol, r
             hi = mid
         if hi - lo < gc_tol:
             break
-    return _n_sync_at(0.5 * (lo + hi), C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[1]
+    b = 0.5 * (lo + hi)
+    return _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[1], b
 
 
 @njit(cache=True)
@@ -227,111 +253,167 @@ def _shares(x, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback
 
 
 @njit(cache=True)
-def _one(C, wrow, is_sync, servers, n, lg, gated, gc_tol, F, memory, run_s, bg_ratio, expire_s, writeback_s,
-         sec_rtol, sec_iters, ill_rtol):  # pragma: no cover - compiled
-    """(X [loops/ns] at ``n`` threads, status): ``evaluate(..., curve=False)``'s last row for one sample.
-
-    status 0 = done; 1 = the loop does no file-system work; 2 = the write-back shares got invalid
-    input (the caller re-runs the reference, which raises its error)."""
-    R = C.shape[1]
-    rows = np.zeros((R, 4))
-    D = np.zeros(4)
-    work = np.zeros((4, 4, n + 1))  # MVA marginals p, queue q, residences, stretch
-    _station_demands(C, wrow, 1.0, 1.0, 1.0, lg, rows, D)
-    if not (D[0] != 0 or D[1] != 0 or D[2] != 0 or D[3] != 0):
-        return 0.0, 1
-    batchable = False
-    for i in range(R):
-        if C[3, i] > 0 or C[4, i] > 0 or C[5, i] > 0:
-            batchable = True
-    wb_log = _pairwise(C[11] * wrow, 0, R)
-    wb_files = _pairwise(C[10] * wrow, 0, R) - wb_log
-    if wb_files + wb_log <= 0 and not batchable:
-        return _solve(C, wrow, is_sync, servers, n, 0.0, 0.0, lg, False, gated, gc_tol, rows, D, work), 0
-    ff, fl = 0.0, 0.0
-    if wb_files + wb_log > 0:
-        # g(x) = X(shares(x)); secant from g(0), else Illinois between everything / nothing written back
-        bad = False
-        z0, z1, ok = _shares(0.0, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-        if not ok:
-            return 0.0, 2
-        xa = _solve(C, wrow, is_sync, servers, n, z0, z1, lg, batchable, gated, gc_tol, rows, D, work)  # g(0)
-        a0, a1, ok = _shares(xa, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-        if not ok:
-            return 0.0, 2
-        ha = _solve(C, wrow, is_sync, servers, n, a0, a1, lg, batchable, gated, gc_tol, rows, D, work) - xa
-        x = np.nan
-        if abs(ha) <= sec_rtol * abs(xa):
-            x = xa
-        else:
-            xb = xa + ha
-            for _ in range(sec_iters):
-                if not (np.isfinite(xb) and xb > 0):
-                    break
-                b0, b1, ok = _shares(xb, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-                if not ok:
-                    bad = True
-                    break
-                hb = _solve(C, wrow, is_sync, servers, n, b0, b1, lg, batchable, gated, gc_tol, rows, D, work) - xb
-                if abs(hb) <= sec_rtol * abs(xb):
-                    x = xb
-                    break
-                if hb == ha:
-                    break
-                xa, ha, xb = xb, hb, xb - hb * (xb - xa) / (hb - ha)
-        if bad:
-            return 0.0, 2
-        if np.isnan(x):  # Illinois regula falsi (fit._fixed_point)
-            a = _solve(C, wrow, is_sync, servers, n, 1.0, 1.0, lg, batchable, gated, gc_tol, rows, D, work)
-            b = _solve(C, wrow, is_sync, servers, n, 0.0, 0.0, lg, batchable, gated, gc_tol, rows, D, work)
-            s0, s1, ok = _shares(a, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-            t0, t1, ok2 = _shares(b, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-            if not (ok and ok2):
-                return 0.0, 2
-            ha = _solve(C, wrow, is_sync, servers, n, s0, s1, lg, batchable, gated, gc_tol, rows, D, work) - a
-            hb = _solve(C, wrow, is_sync, servers, n, t0, t1, lg, batchable, gated, gc_tol, rows, D, work) - b
-            if ha <= 0 or b <= a:
-                x = a
-            elif hb >= 0:
-                x = b
-            else:
-                side = 0
-                c = a
-                for _ in range(100):
-                    c = (a * hb - b * ha) / (hb - ha)
-                    c0, c1, ok = _shares(c, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-                    if not ok:
-                        return 0.0, 2
-                    hc = _solve(C, wrow, is_sync, servers, n, c0, c1, lg, batchable, gated, gc_tol, rows, D, work) - c
-                    if abs(hc) <= ill_rtol * abs(c) or b - a <= ill_rtol * abs(b):
-                        break
-                    if hc > 0:
-                        a, ha = c, hc
-                        if side == 1:
-                            hb *= 0.5
-                        side = 1
-                    else:
-                        b, hb = c, hc
-                        if side == -1:
-                            ha *= 0.5
-                        side = -1
-                x = c
-        ff, fl, ok = _shares(x, wb_files, wb_log, F, memory, run_s, bg_ratio, expire_s, writeback_s)
-        if not ok:
-            return 0.0, 2
-    return _solve(C, wrow, is_sync, servers, n, ff, fl, lg, batchable, gated, gc_tol, rows, D, work), 0
+def _g(x, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat):  # pragma: no cover
+    """(``g(x)``: X [loops/ns] with the write-back shares of throughput ``x``, ok) -- ``evaluate``'s ``g``."""
+    f0, f1, ok = _shares(x, wbf, wbl, prm[3], prm[4], prm[5], prm[6], prm[7], prm[8])
+    if not ok:
+        return 0.0, False
+    return _solve(C, wrow, is_sync, servers, m, f0, f1, prm[0], batchable, prm[1], prm[2], rows, D, work, flat)[0], True
 
 
 @njit(cache=True)
-def _many(C, wrow, is_sync, servers, n, lg, gated, gc_tol, F, memory, run_s, bg_ratio, expire_s, writeback_s,
-          sec_rtol, sec_iters, ill_rtol):  # pragma: no cover - compiled
+def _fixed_x(x0, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat):  # pragma: no cover
+    """(x = g(x) [loops/ns] at ``m`` threads, ok): ``evaluate``'s secant from ``x0`` (from ``g(0)`` when
+    ``x0 <= 0``; :func:`~models.storage.workload.fit._secant_fixed_point`), else its Illinois regula falsi
+    between everything and nothing written back (:func:`~models.storage.workload.fit._fixed_point`)."""
+    sec_rtol, sec_iters, ill_rtol = prm[9], int(prm[10]), prm[11]
+    xa = x0
+    if not xa > 0:
+        xa, ok = _g(0.0, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+        if not ok:
+            return 0.0, False
+    ga, ok = _g(xa, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+    if not ok:
+        return 0.0, False
+    ha = ga - xa
+    if abs(ha) <= sec_rtol * abs(xa):
+        return xa, True
+    xb = xa + ha
+    for _ in range(sec_iters):
+        if not (np.isfinite(xb) and xb > 0):
+            break
+        gb, ok = _g(xb, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+        if not ok:
+            return 0.0, False
+        hb = gb - xb
+        if abs(hb) <= sec_rtol * abs(xb):
+            return xb, True
+        if hb == ha:
+            break
+        xa, ha, xb = xb, hb, xb - hb * (xb - xa) / (hb - ha)
+    # Illinois regula falsi
+    a = _solve(C, wrow, is_sync, servers, m, 1.0, 1.0, prm[0], batchable, prm[1], prm[2], rows, D, work, flat)[0]
+    b = _solve(C, wrow, is_sync, servers, m, 0.0, 0.0, prm[0], batchable, prm[1], prm[2], rows, D, work, flat)[0]
+    ga, ok = _g(a, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+    if not ok:
+        return 0.0, False
+    gb, ok = _g(b, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+    if not ok:
+        return 0.0, False
+    ha, hb = ga - a, gb - b
+    if ha <= 0 or b <= a:
+        return a, True
+    if hb >= 0:
+        return b, True
+    side = 0
+    c = a
+    for _ in range(100):
+        c = (a * hb - b * ha) / (hb - ha)
+        gc, ok = _g(c, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+        if not ok:
+            return 0.0, False
+        hc = gc - c
+        if abs(hc) <= ill_rtol * abs(c) or b - a <= ill_rtol * abs(b):
+            return c, True
+        if hc > 0:
+            a, ha = c, hc
+            if side == 1:
+                hb *= 0.5
+            side = 1
+        else:
+            b, hb = c, hc
+            if side == -1:
+                ha *= 0.5
+            side = -1
+    return c, True
+
+
+@njit(cache=True)
+def _curve(C, wrow, is_sync, servers, n, m0, prm, batch, X, wb, res_k, Db):  # pragma: no cover - compiled
+    """``evaluate``'s solution at ``m = m0..n`` threads into row ``m - m0`` of the outputs: fsyncs per
+    commit, X [loops/ns], write-back shares (files, log), residence times and demands per station [ns].
+
+    ``prm``: ``cpu_cores, GATED_WAIT, group-commit tol, F (bytes written), memory, run_s, background
+    ratio, expire_s, writeback_s, secant rtol, secant iterations, Illinois rtol``. Each thread count's
+    write-back fixed point starts from the previous one's, as in ``evaluate``. Returns the status: 0 =
+    done; 1 = the loop does no file-system work; 2 = the write-back shares got invalid input (the caller
+    runs the reference, which raises its error)."""
+    R = C.shape[1]
+    rows = np.zeros((R, 4))
+    D = np.zeros(4)
+    work = np.zeros((5, 4, n + 1))  # MVA marginals p, queue q, residences, stretch, ratios (_ratios)
+    _ratios(servers, n, work[4])
+    _station_demands(C, wrow, 1.0, 1.0, 1.0, prm[0], rows, D)
+    if not (D[0] != 0 or D[1] != 0 or D[2] != 0 or D[3] != 0):
+        return 1
+    batchable = False
+    n_sync_rows = 0
+    for i in range(R):
+        if C[3, i] > 0 or C[4, i] > 0 or C[5, i] > 0:
+            batchable = True
+        if is_sync[i]:
+            n_sync_rows += 1
+    flat = np.empty(n_sync_rows * 4)
+    wbl = _pairwise(C[11] * wrow, 0, R)
+    wbf = _pairwise(C[10] * wrow, 0, R) - wbl
+    x_prev = 0.0
+    for m in range(m0, n + 1):
+        ff, fl = 0.0, 0.0
+        if wbf + wbl > 0:
+            x, ok = _fixed_x(x_prev, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D, work, flat)
+            if not ok:
+                return 2
+            x_prev = x
+            ff, fl, ok = _shares(x, wbf, wbl, prm[3], prm[4], prm[5], prm[6], prm[7], prm[8])
+            if not ok:
+                return 2
+        x, b = _solve(C, wrow, is_sync, servers, m, ff, fl, prm[0], batchable, prm[1], prm[2], rows, D, work, flat)
+        i = m - m0
+        batch[i], X[i], wb[i, 0], wb[i, 1] = b, x, ff, fl
+        for k in range(4):
+            res_k[i, k] = work[2, k, 0]
+            Db[i, k] = D[k]
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _many(C, wrow, is_sync, servers, n, prm, memory):  # pragma: no cover - compiled
+    """X [loops/ns] at ``n`` threads and the status (:func:`_curve`) of every sample ``s``: demands ``C[s]``,
+    servers ``servers[s]``, write-back memory ``memory[s]`` (``prm[4]``)."""
     S = C.shape[0]
     X = np.zeros(S)
     status = np.zeros(S, dtype=np.int64)
+    p = prm.copy()
+    batch, x, wb, res_k, Db = np.zeros(1), np.zeros(1), np.zeros((1, 2)), np.zeros((1, 4)), np.zeros((1, 4))
     for s in range(S):
-        X[s], status[s] = _one(C[s], wrow, is_sync, servers[s], n, lg, gated, gc_tol, F, memory[s], run_s,
-                               bg_ratio, expire_s, writeback_s, sec_rtol, sec_iters, ill_rtol)
+        p[4] = memory[s]
+        status[s] = _curve(C[s], wrow, is_sync, servers[s], n, n, p, batch, x, wb, res_k, Db)
+        X[s] = x[0] if status[s] == 0 else 0.0
     return X, status
+
+
+def sample_threads(samples: int) -> int:
+    """Threads :func:`evaluate_many` splits ``samples`` over: one per 128 samples, at most
+    ``numba.config.NUMBA_NUM_THREADS`` (set ``NUMBA_NUM_THREADS`` to limit it; the kernel releases the GIL).
+
+    >>> sample_threads(100)
+    1
+    """
+    return int(max(1, min(numba.config.NUMBA_NUM_THREADS, samples // 128)))
+
+
+def _many_threaded(C, wrow, is_sync, servers, n, prm, memory):
+    """:func:`_many` with the samples split in equal ranges over :func:`sample_threads` threads (each sample
+    is solved alone: the same values in any split)."""
+    S = C.shape[0]
+    t = sample_threads(S)
+    if t == 1:
+        return _many(C, wrow, is_sync, servers, n, prm, memory)
+    bounds = np.linspace(0, S, t + 1).astype(np.int64)
+    with ThreadPoolExecutor(t) as ex:
+        parts = list(ex.map(lambda k: _many(C[bounds[k]:bounds[k + 1]], wrow, is_sync, servers[bounds[k]:bounds[k + 1]],
+                                            n, prm, memory[bounds[k]:bounds[k + 1]]), range(t)))
+    return np.concatenate([x for x, _ in parts]), np.concatenate([s for _, s in parts])
 
 
 def _split(changes: Mapping[str, object], cfg: StorageConfig):
@@ -361,6 +443,44 @@ def _split(changes: Mapping[str, object], cfg: StorageConfig):
             raise ValueError(f"cannot vary {k!r}; valid: device.<col> / host_device.<col> with <col> in "
                              f"{', '.join(DEVICE_COLUMNS)}, or {', '.join(CONFIG_FIELDS)}")
     return dev, host, conf, shape
+
+
+def _params(w: Workload, cfg: StorageConfig, memory: float) -> np.ndarray:
+    """The scalars :func:`_curve` reads (its ``prm``), as :func:`~models.storage.workload.fit.evaluate` has them."""
+    run_s = float(w.runtime_s) if w.runtime_s else RUN_SECONDS
+    written = sum(f.total_bytes for f in w.filesets.values() if f.entries > 1)
+    F = float(written) if written > 0 else np.inf
+    return np.array([float(cfg.cpu_cores), float(GATED_WAIT), float(_GC_TOL), F, float(memory), run_s,
+                     float(DIRTY_BACKGROUND_RATIO), float(DIRTY_EXPIRE_S), float(DIRTY_WRITEBACK_S), float(_SEC_RTOL),
+                     float(_SEC_ITERS), float(_ILL_RTOL)])
+
+
+def _fits_kernel(n_rows: int, is_sync: np.ndarray) -> bool:
+    """Whether the kernel's sums repeat NumPy's: :func:`_pairwise` is one block of its pairwise summation
+    (PW_BLOCKSIZE = 128 values), so loops of > 128 flowops or > 32 fsync flowops take the reference."""
+    return n_rows <= 128 and 4 * int(is_sync.sum()) <= 128
+
+
+def solve_curve(w: Workload, cfg: StorageConfig, rows: list[dict], wrow: np.ndarray, is_sync: np.ndarray,
+                servers: np.ndarray, n: int, m0: int):
+    """:func:`~models.storage.workload.fit.evaluate`'s per-thread-count solution for ``m0..n`` threads,
+    compiled (the same operations in the same order as its NumPy loop).
+
+    Returns ``(batch, X, shares, residence, demands)`` with one row per thread count ``m0..n``:
+    fsyncs per jbd2 commit [-], throughput [loops/ns], write-back shares (files, log) [-], residence
+    time and demand per station [ns]; None when the reference loop must run instead (a loop longer than
+    the kernel's sums, or write-back shares with invalid input: the reference raises its error).
+    """
+    if not _fits_kernel(len(rows), is_sync):
+        return None
+    C = np.array([[r[c] for r in rows] for c in _COLS], dtype=float)
+    memory = cfg.page_cache_bytes if cfg.mode == "pagecache" else cfg.host_memory_bytes
+    k = n - m0 + 1
+    batch, X, wb, res_k, Db = np.zeros(k), np.zeros(k), np.zeros((k, 2)), np.zeros((k, 4)), np.zeros((k, 4))
+    status = _curve(C, np.ascontiguousarray(wrow, dtype=float), np.ascontiguousarray(is_sync, dtype=np.bool_),
+                    np.ascontiguousarray(servers, dtype=np.int64), int(n), int(m0), _params(w, cfg, memory),
+                    batch, X, wb, res_k, Db)
+    return (batch, X, wb, res_k, Db) if status == 0 else None
 
 
 def _weights(rows: list[dict]):
@@ -470,9 +590,7 @@ def evaluate_many(workload: Workload | str, config: StorageConfig | str, changes
     if not rows:
         raise ValueError(f"{w.name}: the flowop loop does no file-system work")
     wrow, ops_per_loop, is_sync = _weights(rows)
-    # _pairwise repeats one block of NumPy's pairwise summation (PW_BLOCKSIZE = 128 values): loops with longer
-    # sums (> 128 flowops, > 32 fsync flowops) take the reference per sample
-    if len(rows) > 128 or 4 * int(is_sync.sum()) > 128:
+    if not _fits_kernel(len(rows), is_sync):  # sums longer than the kernel repeats: the reference per sample
         y = _per_sample(w, cfg, dev_ch, host_ch, cfg_ch, range(S), n, zipf_alpha)
         return y.reshape(shape) if shape else y[0]
     servers = np.empty((S, 4), dtype=np.int64)
@@ -482,12 +600,7 @@ def evaluate_many(workload: Workload | str, config: StorageConfig | str, changes
     servers[:, 3] = 1
     mem = at("page_cache_bytes") if cfg.mode == "pagecache" else at("host_memory_bytes")
     memory = np.broadcast_to(np.asarray(mem, dtype=float), (S,)).copy()
-    run_s = float(w.runtime_s) if w.runtime_s else RUN_SECONDS
-    written = sum(f.total_bytes for f in w.filesets.values() if f.entries > 1)
-    F = float(written) if written > 0 else np.inf
-    X, status = _many(C, wrow, is_sync, servers, n, float(cfg.cpu_cores), float(GATED_WAIT), float(_GC_TOL), F,
-                      memory, run_s, float(DIRTY_BACKGROUND_RATIO), float(DIRTY_EXPIRE_S), float(DIRTY_WRITEBACK_S),
-                      float(_SEC_RTOL), int(_SEC_ITERS), float(_ILL_RTOL))
+    X, status = _many_threaded(C, wrow, is_sync, servers, n, _params(w, cfg, 0.0), memory)
     out = X * 1e9 * ops_per_loop
     bad = np.flatnonzero(status)
     if (status == 1).any():

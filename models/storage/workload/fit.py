@@ -182,12 +182,17 @@ def loop_weights(structure: tuple) -> tuple[np.ndarray, float, np.ndarray]:
 
 
 def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: int | None = None,
-             zipf_alpha: float = 0.0, curve: bool = True) -> WorkloadResult:
+             zipf_alpha: float = 0.0, curve: bool = True, reference: bool = False) -> WorkloadResult:
     """Throughput [ops/s] and latency [ms] of ``workload`` on ``config`` for 1..threads threads.
 
     With ``curve=False`` only the largest thread count is solved (the fixed points of group
     commit and write-back at the other counts are skipped) and ``curve`` has that one row:
     what the I/O-size and file-count sweeps need.
+
+    The fixed points run in a compiled kernel
+    (:func:`models.storage.workload.fast.solve_curve`: this function's NumPy loop below, the
+    same operations in the same order); ``reference=True`` runs the NumPy loop itself (what
+    the kernel is tested against, ``tests/models/storage/workload/``).
 
     Thread groups with different loops are merged into one class whose loop is their
     instance-weighted mix (exact for the single-group personalities of Table 1).
@@ -269,6 +274,10 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
         R[:] = res.response_ns
         res_k[:, keep] = res.residence_ns
         Db[:] = D
+    elif not reference and (got := _compiled(w, cfg, rows, wrow, is_sync, servers, n, 1 if curve else n)):
+        lo = slice(n - len(got[1]), n)
+        batch[lo], X[lo], wb[lo], res_k[lo], Db[lo] = got
+        R[lo] = [rk.sum() for rk in res_k[lo]]
     else:
         x_prev = 0.0
         for m in range(1 if curve else n, n + 1):
@@ -306,6 +315,13 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
                        "latency_ms": lat_ms,
                        "share": lat_ms * wrow / max(1e-300, float((lat_ms * wrow).sum()))})
     return WorkloadResult(workload=w.name, config=cfg.name, curve=table, breakdown=br, demands=dem)
+
+
+def _compiled(w, cfg, rows, wrow, is_sync, servers, n, m0):
+    """:func:`models.storage.workload.fast.solve_curve` (imported here: that module builds on this one)."""
+    from models.storage.workload.fast import solve_curve
+
+    return solve_curve(w, cfg, rows, wrow, is_sync, servers, n, m0)
 
 
 def _configs(configs) -> list:

@@ -313,3 +313,32 @@ def test_byte_hit_ratio_weighted():
     assert c.byte_hit_ratio.tolist() == pytest.approx([0, 101 / 307, 201 / 307])
     a, b, bb = c  # unpacks as three arrays
     assert a.tolist() == [1, 2, 3]
+
+
+@given(st.lists(st.integers(0, 2**62), min_size=1, max_size=300), st.integers(1, 4))
+def test_stack_distance_ids_far_apart(ids, threads):
+    # ids spanning far more than the references are factorised before the pass (no table of max-id slots)
+    a = np.array(ids * 2, dtype=np.int64)
+    assert stack_distances(a, threads=threads).tolist() == brute_distance(a.tolist())
+    compact = np.unique(a, return_inverse=True)[1]  # the same trace with ids 0..M-1
+    assert hit_ratio_curve(a, threads=threads).hits.tolist() == hit_ratio_curve(compact, threads=1).hits.tolist()
+
+
+@given(st.lists(st.integers(0, 200), min_size=1, max_size=700), st.integers(1, 5))
+def test_histogram_counted_in_the_pass_equals_the_distance_array(ids, threads):
+    a = np.array(ids)
+    d = stack_distances(a, threads=1)
+    c = hit_ratio_curve(a, threads=threads)  # histogram counted inside the pass, per thread
+    ref = hit_ratio_curve(a, distances=d)
+    assert c.hits.tolist() == ref.hits.tolist() and c.footprint_blocks == ref.footprint_blocks
+    assert c.hit_ratio.tolist() == ref.hit_ratio.tolist()
+
+
+@given(st.integers(1, 5000), st.integers(0, 6), st.integers(1, 12), st.data())
+def test_thread_ranges_cover_the_trace_in_order(n, shift, t, data):
+    from models.sim.stack_distance import _split
+
+    chunks = ((n - 1) >> shift) + 1  # one cost per chunk of 2^shift references
+    cost = data.draw(st.lists(st.floats(0, 100), min_size=chunks, max_size=chunks))
+    b = _split(np.array(cost), shift, n, t)
+    assert len(b) == t + 1 and b[0] == 0 and b[-1] == n and (np.diff(b) >= 0).all()

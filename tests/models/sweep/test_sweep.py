@@ -8,9 +8,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from models.sweep import load_counts, parse_spec, parts_dir, run_sweep
 
@@ -132,6 +135,7 @@ def test_a_sweep_resumes_computing_only_the_missing_tasks(serial, tmp_path):
     pd.testing.assert_frame_equal(pd.read_parquet(out), first.table)
     third = run_sweep(spec, out, scheduler="serial")
     assert third.computed == () and third.reused == first.n_tasks
+    pd.testing.assert_frame_equal(third.table, first.table)  # all read back from the parts = all computed
 
 
 def test_an_interrupted_sweep_keeps_its_finished_tasks(serial, tmp_path):
@@ -264,3 +268,45 @@ def test_importing_the_sweep_package_does_not_import_dask():
     code = "import sys, models.sweep, models; assert not [m for m in sys.modules if m.split('.')[0] in " \
            "('dask', 'distributed')], 'dask imported'"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[3])
+
+
+@given(st.lists(st.tuples(st.sampled_from(["x", "y", "z", None]), st.sampled_from(["m1", "m2"])), max_size=40),
+       st.lists(st.sampled_from(["w1", "w2", "w3"]), min_size=1, max_size=80),
+       st.lists(st.floats(0.0, 5.0), min_size=80, max_size=80))
+def test_tasks_are_handed_out_once_each_and_a_worker_changes_trace_only_when_its_own_are_done(spec, calls, secs):
+    from models.sweep.run import _TraceAffinity
+
+    tasks = [SimpleNamespace(trace=tr, model=m, key=i) for i, (tr, m) in enumerate(spec)]
+    plan = _TraceAffinity(tasks, group=lambda t: t.trace)
+    given_out, loaded, loads = [], {}, 0
+    for k, w in enumerate(calls + ["w1"] * len(tasks)):  # then one worker drains the rest
+        left = {t.trace for t in tasks if t.key not in given_out}
+        t = plan.next(w)
+        if t is None:
+            assert not left
+            continue
+        mine = loaded.setdefault(w, set())
+        if t.trace is not None and t.trace not in mine:
+            # a new trace for this worker only when none of its traces (nor trace-less tasks) is left
+            assert not (left & (mine | {None}))
+            loads += 1
+        mine.add(t.trace)
+        given_out.append(t.key)
+        plan.done(t, secs[k % len(secs)])
+    assert sorted(given_out) == list(range(len(tasks))) and not plan
+    # each worker loads each trace at most once
+    assert loads <= sum(len(v - {None}) for v in loaded.values())
+
+
+def test_threads_of_one_worker_load_a_trace_once():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from models.sweep.registry import TraceContext
+
+    spec = parse_spec('[[traces]]\nname="t"\nsource="synthetic:fin1"\noptions={ n_requests = 5000, seed = 987 }\n'
+                      '[[models]]\nmodel="cache_sim"\ngrid={ policy=["lru"], cache_blocks=[8] }\n')
+    entry = spec.traces[0]
+    with ThreadPoolExecutor(4) as ex:
+        got = list(ex.map(lambda _: TraceContext(entry).blocks(4096), range(8)))
+    assert all(g is got[0] for g in got)
+    assert load_counts()[entry.model_dump_json()] == 1
