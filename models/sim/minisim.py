@@ -40,8 +40,10 @@ References
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from models.provenance import param
@@ -82,7 +84,8 @@ def simulate_sizes(ids: np.ndarray, caps: np.ndarray, policy: str, weights: np.n
     ``ids`` validated block ids; ``caps`` int64 sizes [blocks]; ``weights`` per-reference
     bytes or None; ``distances`` precomputed LRU stack distances (``lru`` only).
     Returns ``(hits, hit_bytes)`` float arrays (``hit_bytes`` = ``hits`` without weights).
-    LRU: one stack-distance pass for all sizes; the others: one kernel run per size.
+    LRU: one stack-distance pass for all sizes; the others: one kernel run per size, the sizes
+    in parallel threads when the work is large (:func:`size_threads`; same result).
 
     >>> simulate_sizes(np.array([0, 1, 0, 2, 0]), np.array([1, 2]), "fifo")[0].tolist()
     [0.0, 1.0]
@@ -106,11 +109,33 @@ def simulate_sizes(ids: np.ndarray, caps: np.ndarray, policy: str, weights: np.n
             hbytes = hits.copy()
         return hits, hbytes
     record = weights is not None
-    for j, c in enumerate(caps):
+
+    def one(c):
         r = simulate(ids, int(c), policy, record=record)
-        hits[j] = r.hits
-        hbytes[j] = float(weights[r.hit].sum()) if record else r.hits
+        return r.hits, (float(weights[r.hit].sum()) if record else r.hits)
+
+    t = size_threads(len(ids), len(caps))
+    if t == 1:
+        out = [one(c) for c in caps]
+    else:  # the kernels release the GIL: sizes run in parallel threads, each result is the serial one
+        with ThreadPoolExecutor(t) as ex:
+            out = list(ex.map(one, caps))
+    for j, (h, hb) in enumerate(out):
+        hits[j], hbytes[j] = h, hb
     return hits, hbytes
+
+
+def size_threads(n: int, sizes: int) -> int:
+    """Threads for simulating ``sizes`` cache sizes on ``n`` references each: 1 below 2^21
+    simulated references in all, else up to ``numba.config.NUMBA_NUM_THREADS`` (set
+    ``NUMBA_NUM_THREADS`` to limit it), at most one per size.
+
+    >>> size_threads(1000, 40)
+    1
+    """
+    if n * sizes < (1 << 21):
+        return 1
+    return int(max(1, min(numba.config.NUMBA_NUM_THREADS, sizes)))
 
 
 def _interp(frac_caps, lo_vals, hi_vals):

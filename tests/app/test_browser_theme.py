@@ -16,26 +16,16 @@ Also the upload box's limit text as the browser shows it (tests/app/test_upload_
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
 import tomllib
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from tests import ROOT
+from tests.app.test_browser import ARGS, ART, CHROMIUM, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
-ART = ROOT / "tests" / "artifacts"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 #: (URL path, a chart title drawn on it) of the pages looked at: reference lines with labels on a linear
 #: chart, a log axis with labelled decades and a band, the validation status colours.
 PAGES = [("break-even", "Total access time vs accesses"), ("hdd-model", ""), ("validation", "")]
@@ -47,42 +37,6 @@ MIN_GRID_CONTRAST = 1.1
 #: Minimum contrast of a curve, marker, bar or reference line [-] (WCAG 1.4.11, graphical objects); marks
 #: drawn translucent on purpose (bands, opacity below 0.5) are not held to it.
 MIN_MARK_CONTRAST = 3.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} missing: `make test` installs Debian's chromium (apt-get install chromium)")
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("streamlit server did not become healthy: " + proc.stdout.read().decode()[-2000:])
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 @pytest.fixture(scope="module")
@@ -250,7 +204,7 @@ def _problems(charts: list[dict], app_bg: tuple, scheme: str) -> list[str]:
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("path, chart", PAGES, ids=[p[0] for p in PAGES])
-def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, scheme):
+def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, scheme):  # noqa: F811
     ctx = browser.new_context(color_scheme=scheme, viewport={"width": 1400, "height": 2400})
     try:
         pg = ctx.new_page()
@@ -272,7 +226,7 @@ def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, sc
         ctx.close()
 
 
-def test_upload_box_shows_the_configured_limit(server, browser):
+def test_upload_box_shows_the_configured_limit(server, browser):  # noqa: F811
     with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
         mb = int(tomllib.load(f)["server"]["maxUploadSize"])
     ctx = browser.new_context()

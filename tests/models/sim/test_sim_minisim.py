@@ -189,3 +189,22 @@ def test_parallel_sample_filter_equals_one_pass():
     one = _sampled(ids, salt, th)
     assert np.array_equal(sampled_positions(ids, salt, th), one)
     assert np.array_equal(sample_filter(ids, salt, th), ids[one])
+
+
+@pytest.mark.parametrize("policy", ["fifo", "clock", "ac"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sizes_in_parallel_threads_equal_one_by_one(policy, weighted, monkeypatch):
+    """simulate_sizes runs the sizes in threads when the work is large: same hits as one at a time."""
+    import models.sim.minisim as ms
+
+    rng = np.random.default_rng(5)
+    ids = (rng.zipf(1.2, 60_000) % 4000).astype(np.int64)
+    w = rng.integers(1, 9000, len(ids)).astype(np.float64) if weighted else None
+    caps = np.unique(np.rint(np.geomspace(1, 4000, 40)).astype(np.int64))
+    assert ms.size_threads(len(ids), len(caps)) >= 1
+    monkeypatch.setattr(ms, "size_threads", lambda n, k: 3)
+    par = ms.simulate_sizes(ids, caps, policy, w)
+    monkeypatch.setattr(ms, "size_threads", lambda n, k: 1)
+    one = ms.simulate_sizes(ids, caps, policy, w)
+    assert par[0].tolist() == one[0].tolist() and par[1].tolist() == one[1].tolist()
+    assert par[0].tolist() == [float(simulate(ids, int(c), policy).hits) for c in caps]
