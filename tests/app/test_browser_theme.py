@@ -22,7 +22,7 @@ import tomllib
 import pytest
 
 from tests import ROOT
-from tests.app.test_browser import ARGS, ART, CHROMIUM, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
@@ -48,15 +48,6 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield b
         b.close()
-
-
-def _wait_done(pg, timeout_ms: int = 240_000) -> None:
-    pg.wait_for_function(
-        "() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
-        " const drawn = document.querySelector('h1') || document.querySelector('[data-testid=\"stException\"]');"
-        " return a && drawn && a.getAttribute('data-test-script-state') === 'notRunning'; }",
-        timeout=timeout_ms,
-    )
 
 
 # ----------------------------------------------------------------------------- colours
@@ -209,7 +200,7 @@ def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, sc
     try:
         pg = ctx.new_page()
         pg.goto(f"{server}/{path}")
-        _wait_done(pg)
+        _wait_done(pg, timeout_ms=240_000)
         pg.wait_for_function(_ALL_DRAWN, timeout=120_000)
         pg.wait_for_timeout(1500)  # Plotly's last layout pass
         assert pg.locator('[data-testid="stException"]').count() == 0
@@ -233,7 +224,7 @@ def test_upload_box_shows_the_configured_limit(server, browser):  # noqa: F811
     try:
         pg = ctx.new_page()
         pg.goto(f"{server}/device-characterization")
-        _wait_done(pg)
+        _wait_done(pg, timeout_ms=240_000)
         box = pg.locator('[data-testid="stFileUploaderDropzoneInstructions"]').first
         box.wait_for(state="attached", timeout=60_000)
         text = box.text_content() or ""
