@@ -10,6 +10,11 @@ each run writes to a fresh directory (nothing is reused). Measured in the same r
   the ratio of the medians (the goal line and the last line), and how many trace loads each run
   made (the tasks are handed to the workers by trace, so a trace is loaded only by the workers
   that share its tasks: ``models.sweep.run._TraceAffinity``);
+- the CPU time of each run [s]: the tasks' (the threads that ran them), each worker process's
+  (tasks plus Dask's bookkeeping) and the client's and scheduler's (this process); and from it a
+  CPU-bound speed-up: the 1-worker process's CPU over all the 2-worker run's CPU spread evenly on
+  2 cores. Other processes on a shared machine inflate CPU time far less than wall time, so
+  this shows what the sweep itself costs when the wall-time ratio is disturbed;
 - wall time on 1 worker with 2 threads (the numba kernels release the GIL, so threads of one
   worker also run in parallel) and its speed-up over 1 worker x 1 thread;
 - the per-task costs of the 1-worker run, as a rate per model [s per million requests];
@@ -25,8 +30,8 @@ The machine is shared: other processes running at the same time lower the 2-work
 from __future__ import annotations
 
 import argparse
-import logging
 import os
+import resource
 import shutil
 import statistics
 import tempfile
@@ -36,14 +41,23 @@ from pathlib import Path
 from _common import ROOT, print_ratio
 
 from models.sweep import estimate_seconds, load_counts, load_spec, run_sweep
+from models.sweep.run import local_cluster
 
 
 def _warm() -> int:
-    """Import the models and load every numba kernel the spec uses (runs on each worker)."""
+    """Import the models and load every numba kernel the spec uses (runs on each worker).
+
+    That includes the trace generation and block split (a tiny trace, through ``models.traces``
+    directly, so the sweep's own per-worker trace-load counts stay those of the timed run).
+    """
     import numpy as np
 
     from models.sim import hit_ratio_curve, simulate
     from models.storage.file_cache_sim import file_cache_curves
+    from models.traces import load
+    from models.traces.blocks import split_blocks
+
+    split_blocks(load("synthetic:fin1", n_requests=1000, seed=0), 4096)
 
     ids = np.arange(64, dtype=np.int64) % 7  # the dtypes of split_blocks: the same numba specialisations
     is_write = np.zeros(64, bool)
@@ -55,22 +69,31 @@ def _warm() -> int:
     return os.getpid()
 
 
-def _timed_run(spec, workers: int, out_dir: Path, threads: int = 1):
-    from dask.distributed import Client, LocalCluster
+def _cpu_s() -> float:
+    """CPU time of this process so far, all threads [s]."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
-    # each worker's numba-threaded kernels (stack distances, sampling) use its own threads only
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=None,
-                           env={"NUMBA_NUM_THREADS": str(threads)},
-                           silence_logs=logging.ERROR)
+
+def _timed_run(spec, workers: int, out_dir: Path, threads: int = 1):
+    """(wall time [s], SweepRun, trace loads, CPU of each worker process [s], CPU of this process -- the
+    client and the scheduler -- [s]) of one sweep on a fresh LocalCluster."""
+    from dask.distributed import Client
+
+    # the cluster `pcm-planner sweep` starts: each worker's numba-threaded kernels (stack distances,
+    # sampling) use its own threads only; Dask's own bookkeeping trimmed (models.sweep.run.LOCAL_DASK_CONFIG)
+    cluster = local_cluster(workers, threads_per_worker=threads)
     try:
         with Client(cluster) as client:
             client.wait_for_workers(workers)
             client.run(_warm)
+            w0, m0 = client.run(_cpu_s), _cpu_s()
             t = time.perf_counter()
             res = run_sweep(spec, out_dir / f"w{workers}t{threads}.parquet", client=client)
             t = time.perf_counter() - t
+            m1, w1 = _cpu_s(), client.run(_cpu_s)
             loads = sum(sum(c.values()) for c in client.run(load_counts).values())
-            return t, res, loads
+            return t, res, loads, [w1[w] - w0[w] for w in w0], m1 - m0
     finally:
         try:
             cluster.close(timeout=60)
@@ -96,23 +119,32 @@ def main(argv=None) -> int:
         print(f"spec: {len(tasks)} tasks ({', '.join(sorted({t.model for t in tasks}))}), "
               f"{args.requests:,} requests per trace; cpu_count={os.cpu_count()}, "
               f"load average {os.getloadavg()[0]:.1f} (shared machine)")
-        t1s, t2s = [], []
+        t1s, t2s, cpu_ratios = [], [], []
         for k in range(args.repeat):
             d = work / f"r{k}"
             d.mkdir()
-            t1, r1, n1 = _timed_run(spec, 1, d)
+            t1, r1, n1, c1, m1 = _timed_run(spec, 1, d)
             print(f"run {k + 1}: 1 worker : {t1:7.2f} s  ({len(r1.computed)} tasks computed, {n1} trace loads)", flush=True)
-            t2, r2, n2 = _timed_run(spec, 2, d)
+            t2, r2, n2, c2, m2 = _timed_run(spec, 2, d)
             assert r1.table.equals(r2.table), "1 and 2 workers must give the same table"
             print(f"run {k + 1}: 2 workers: {t2:7.2f} s  speed-up {t1 / t2:.2f}x ({n2} trace loads); load average "
                   f"{os.getloadavg()[0]:.1f}", flush=True)
+            # CPU seconds, which other processes on the machine inflate far less than wall time
+            busy1, busy2 = sum(r1.task_cpu_seconds.values()), sum(r2.task_cpu_seconds.values())
+            cpu_ratios.append(2 * c1[0] / (sum(c2) + m2) if sum(c2) + m2 > 0 else float("nan"))
+            print(f"run {k + 1}: CPU [s]: 1 worker: tasks {busy1:.2f}, worker process {c1[0]:.2f}, client+scheduler "
+                  f"{m1:.2f}; 2 workers: tasks {busy2:.2f}, worker processes {' + '.join(f'{c:.2f}' for c in c2)}, "
+                  f"client+scheduler {m2:.2f}; CPU-bound speed-up {cpu_ratios[-1]:.2f}x", flush=True)
             t1s.append(t1)
             t2s.append(t2)
         t1, t2 = statistics.median(t1s), statistics.median(t2s)
+        print(f"CPU-bound speed-up, median of {args.repeat}: {statistics.median(cpu_ratios):.2f}x (the 1-worker process's "
+              "CPU vs all the CPU of the 2-worker run -- workers, client and scheduler -- spread evenly over 2 cores: "
+              "what the wall-time ratio would be with no idle time and no other load; not the goal line)")
         print(f"sweep goal 2 workers vs 1 >= 1.7x met: {t1 / t2 >= 1.7} (medians of {args.repeat}: {t1:.2f} s vs "
               f"{t2:.2f} s, {t1 / t2:.2f}x; load average {os.getloadavg()[0]:.1f}, a shared machine lowers it)", flush=True)
         if args.threads_run:
-            t3, r3, _ = _timed_run(spec, 1, work, threads=2)
+            t3, r3, *_ = _timed_run(spec, 1, work, threads=2)
             assert r1.table.equals(r3.table), "1 worker with 1 or 2 threads must give the same table"
             print(f"1 worker x 2 threads: {t3:7.2f} s  speed-up {t1 / t3:.2f}x over the median 1 worker x 1 thread "
                   f"(the numba kernels release the GIL; 2 processes above are the goal line)", flush=True)

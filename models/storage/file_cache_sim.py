@@ -14,7 +14,8 @@ trace and any catalogue device with the per-access costs of equations 1-2:
 with ``t``, ``T``, ``Tm`` from :func:`models.storage.file_cache.timings_from_device` (keyword
 ``insertion``: the steady-state insertion cost by default, or ``"first-touch"``). LRU hit
 counts for every size come from one stack-distance pass
-(:func:`models.sim.stack_distance.hit_ratio_curve`); the AC-cache is simulated per size
+(:func:`models.sim.stack_distance.hit_ratio_curve`; for a single size, the same count from one LRU
+simulation, which is cheaper); the AC-cache is simulated per size
 (:func:`models.sim.policies.simulate`, policy ``"ac"``).
 
 :func:`break_even_share` applies the break-even rule (equation 3) to the trace's
@@ -181,7 +182,10 @@ def file_cache_curves(
     frac = _fractions(cache_fractions)
     footprint = int(np.count_nonzero(np.bincount(a)))
     blocks = np.maximum(1, np.rint(frac * footprint)).astype(np.int64)
-    lru = hit_ratio_curve(a, sizes=blocks)
+    # LRU hits: one stack-distance pass gives every size; for a single size one LRU simulation is cheaper
+    # (about half the time, less memory traffic) and gives the same count (LRU's inclusion property)
+    lru_hits = (np.array([simulate(a, int(blocks[0]), "lru").hits]) if len(blocks) == 1
+                else hit_ratio_curve(a, sizes=blocks).hits)
     ac_hits, ac_ins = np.zeros(len(blocks), np.int64), np.zeros(len(blocks), np.int64)
     for k, c in enumerate(blocks):
         r = simulate(a, int(c), "ac", ghost_blocks=int(round(ghost_fraction * int(c))))
@@ -193,7 +197,7 @@ def file_cache_curves(
         t, T, Tm = be.t_ns, be.T_ns, be.Tm_ns
         t_none = n * T
         for k, c in enumerate(blocks):
-            lh = int(lru.hits[k])
+            lh = int(lru_hits[k])
             for pol, hits, ins in (("none", 0, 0), ("lru", lh, n - lh), ("ac", int(ac_hits[k]), int(ac_ins[k]))):
                 miss = n - hits
                 time_ns = hits * t + ins * Tm + (miss - ins) * T

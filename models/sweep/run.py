@@ -5,7 +5,7 @@ a temporary file renamed), so an interrupted sweep loses only the tasks in fligh
 reads the stored parts and computes only the missing ones. The final table (every task's rows
 in spec order, led by the columns ``task, model, trace, device`` and the grid parameters) is
 written to ``out`` (Parquet). Dask is imported only when a sweep runs on it: ``scheduler="local"``
-starts a ``LocalCluster`` of worker processes (one thread each), an address such as
+starts a ``LocalCluster`` of worker processes (one thread each, :func:`local_cluster`), an address such as
 ``tcp://10.0.0.5:8786`` uses a running scheduler. A worker loads each trace once
 (:class:`models.sweep.registry.TraceContext`), and tasks are handed to the workers by trace
 (:class:`_TraceAffinity`), so a trace is loaded only by the workers that share its tasks; trace paths
@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import types
+from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -31,11 +32,13 @@ from models._base import ModelResult
 from models.sweep.registry import TraceContext, get_model
 from models.sweep.spec import SweepSpec, Task
 
-__all__ = ["SweepRun", "run_task", "run_sweep", "parts_dir", "estimate_seconds", "ID_COLUMNS"]
+__all__ = ["SweepRun", "run_task", "run_sweep", "parts_dir", "estimate_seconds", "ID_COLUMNS", "local_cluster",
+           "LOCAL_DASK_CONFIG"]
 
 #: Leading columns of every result row.
 ID_COLUMNS = ("task", "model", "trace", "device")
 _TIME_COL = "_task_s"
+_CPU_COL = "_task_cpu_s"
 
 
 def parts_dir(out: str | os.PathLike) -> Path:
@@ -50,24 +53,25 @@ def run_task(task: Task) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``task, model, trace, device``, the grid parameters, then the model's columns (a model
-        column named like one of these is dropped: it repeats the parameter), and ``_task_s``,
-        the task's run time [s].
+        column named like one of these is dropped: it repeats the parameter), ``_task_s``,
+        the task's run time [s], and ``_task_cpu_s``, the CPU time of the thread that ran it [s]
+        (less sensitive than the run time to other processes sharing the cores).
     """
     sm = get_model(task.model)
     ctx = TraceContext(task.trace)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     if task.trace is not None and sm.trace_kind is not None:
         got = "memory" if hasattr(ctx.trace, "address") else "block"
         if got != sm.trace_kind:
             raise ValueError(f"{task.label()}: trace {task.trace.name!r} is a {got} trace; {task.model} needs a "
                              f"{sm.trace_kind} trace")
     out = sm.run(ctx, task.device, sm.with_defaults(dict(task.params)))
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, time.thread_time() - c0
     lead = {"task": task.key, "model": task.model, "trace": task.trace.name if task.trace else None,
             "device": task.device, **{k: task.params[k] for k in task.grid_keys}}
     body = out.drop(columns=[c for c in out.columns if c in lead]).reset_index(drop=True)
     head = pd.DataFrame({k: [v] * len(body) for k, v in lead.items()})
-    return pd.concat([head, body], axis=1).assign(**{_TIME_COL: elapsed})
+    return pd.concat([head, body], axis=1).assign(**{_TIME_COL: elapsed, _CPU_COL: cpu})
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,8 @@ class SweepRun(ModelResult):
         Keys of the tasks computed by this run (the others were read from their stored parts).
     task_seconds : dict
         Task key -> its run time [s] (as measured when it was computed).
+    task_cpu_seconds : dict
+        Task key -> CPU time of the thread that ran it [s] (tasks stored by an older version: absent).
     wall_seconds : float
         Wall time of this run, cluster start-up excluded [s].
     """
@@ -93,6 +99,7 @@ class SweepRun(ModelResult):
     computed: tuple[str, ...]
     task_seconds: dict = field(default_factory=dict)
     wall_seconds: float = 0.0
+    task_cpu_seconds: dict = field(default_factory=dict)
 
     @property
     def reused(self) -> int:
@@ -140,14 +147,52 @@ def _plain_main():
                 sys.modules["__main__"] = saved
 
 
+#: Dask settings of a sweep's own LocalCluster (:func:`local_cluster`). The sweep places the tasks itself
+#: (:class:`_TraceAffinity`), so the scheduler's work stealing -- which would move a queued task to a
+#: worker without its trace -- is off. On a machine whose cores all run tasks, Dask's own bookkeeping
+#: takes CPU from them, so it is thinned: no statistical profiler (a stack sample every 10 ms) or GIL
+#: monitor in the workers; the event-loop health tick every 0.5 s instead of 20 ms, the memory monitor
+#: every 1 s instead of 0.1 s, the system monitor every 2 s instead of 0.5 s, the cluster's repr
+#: refreshed every 5 s (measured on 2 idle workers: 0.63 s -> 0.10 s of CPU per 6 s for the three
+#: processes). And the workers keep glibc's default memory allocation: Dask sets
+#: ``MALLOC_TRIM_THRESHOLD_`` for them, which also pins glibc's mmap threshold at 128 KiB, so every
+#: array the kernels allocate comes as fresh zeroed pages (measured: a 1-worker run of
+#: ``bench/bench_sweep.py`` 403 k page faults and 1.36 s system time with it, 119 k and 0.78 s
+#: without). The results do not depend on any of it.
+LOCAL_DASK_CONFIG = {
+    "distributed.scheduler.work-stealing": False,
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.deploy.cluster-repr-interval": "5s",
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
+
+
+def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
+    """A Dask ``LocalCluster`` for sweeps: ``workers`` processes (default: the CPU count).
+
+    Each worker's numba-threaded kernels use ``threads_per_worker`` threads
+    (``NUMBA_NUM_THREADS``), so a worker uses its own cores only; the Dask settings are
+    :data:`LOCAL_DASK_CONFIG`. Worker processes start from a bare ``__main__`` (see
+    :func:`_plain_main`). The caller closes it.
+    """
+    import dask
+    from dask.distributed import LocalCluster
+
+    with _plain_main(), dask.config.set(LOCAL_DASK_CONFIG):
+        return LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=threads_per_worker,
+                            processes=True, dashboard_address=None, silence_logs=logging.ERROR,
+                            env={"NUMBA_NUM_THREADS": str(threads_per_worker)})
+
+
 def _client(scheduler: str, workers: int | None):
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
 
     if scheduler == "local":
-        with _plain_main():
-            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR,
-                                   env={"NUMBA_NUM_THREADS": "1"})  # one core per worker (threaded kernels)
+        cluster = local_cluster(workers)
         return Client(cluster), cluster
     return Client(scheduler, timeout="20s"), None
 
@@ -180,24 +225,69 @@ class _TraceAffinity:
     def __init__(self, tasks, group=None):
         self._group = group or (lambda t: None if t.trace is None else t.trace.model_dump_json())
         self.left: dict = {}
+        self._count: Counter = Counter()  # (group, model) -> tasks left
         for t in tasks:
             self.left.setdefault(self._group(t), []).append(t)
+            self._count[self._group(t), t.model] += 1
         self.loaded: dict[str, set] = {}
         self.started: set = set()
-        self._time: dict = {}  # (group, model) -> [total seconds, tasks]
+        self._time: dict = {}  # (group, model) -> [total seconds, tasks], tasks that found their trace loaded
+        self._first_time: dict = {}  # the same for the tasks that loaded it (their time includes the load)
+        self._loaders: set = set()  # keys of the tasks handed to a worker that had not loaded their trace
 
     def __bool__(self) -> bool:
         return bool(self.left)
 
     def done(self, task, seconds: float) -> None:
-        """Record a finished task's run time [s]."""
-        t = self._time.setdefault((self._group(task), task.model), [0.0, 0])
+        """Record a finished task's run time [s] (a task that loaded its trace apart: the load is not its model's)."""
+        times = self._first_time if task.key in self._loaders else self._time
+        t = times.setdefault((self._group(task), task.model), [0.0, 0])
         t[0] += float(seconds)
         t[1] += 1
 
     def _mean(self, g, model) -> float:
-        t = self._time.get((g, model))
+        t = self._time.get((g, model)) or self._first_time.get((g, model))
         return t[0] / t[1] if t else float("inf")
+
+    def take(self, worker: str, budget_s: float) -> list:
+        """Tasks ``worker`` runs in one round trip: :meth:`next`, then more of the same trace (same order)
+        while the known mean run times add up to at most ``budget_s`` [s] (a model not run yet: one task).
+
+        >>> from types import SimpleNamespace as T
+        >>> p = _TraceAffinity([T(trace="x", model="m", key=i) for i in range(5)], group=lambda t: t.trace)
+        >>> [t.key for t in p.take("w", 1.0)]  # no run time known yet: one task
+        [0]
+        >>> p.done(T(trace="x", model="m", key=0), 0.3)
+        >>> [t.key for t in p.take("w", 1.0)], [t.key for t in p.take("w", 1.0)]  # 0.3 s each: three fit in 1 s
+        ([1, 2, 3], [4])
+        """
+        first = self.next(worker)
+        if first is None:
+            return []
+        out, g = [first], self._group(first)
+        est = self._mean(g, first.model)
+        while g in self.left:
+            tasks = self.left[g]
+            i = max(range(len(tasks)), key=lambda k: (self._mean(g, tasks[k].model), -k))
+            est += self._mean(g, tasks[i].model)
+            if not est <= budget_s:  # inf (unknown) never fits
+                break
+            out.append(tasks.pop(i))
+            self._count[g, out[-1].model] -= 1
+            if not tasks:
+                del self.left[g]
+        return out
+
+    def left_seconds(self) -> float:
+        """Estimated run time of the tasks left [s]: a model not run yet on a trace counts the mean of every
+        task done so far (inf when none is done)."""
+        runs = sum(n for _, n in self._time.values())
+        overall = sum(t for t, _ in self._time.values()) / runs if runs else float("inf")
+        if not runs:
+            runs = sum(n for _, n in self._first_time.values())
+            overall = sum(t for t, _ in self._first_time.values()) / runs if runs else float("inf")
+        return sum(n * (overall if (m := self._mean(g, model)) == float("inf") else m)
+                   for (g, model), n in self._count.items() if n)
 
     def next(self, worker: str):
         """The task ``worker`` runs next (its trace is then noted as loaded there), or None when none is left."""
@@ -212,29 +302,53 @@ class _TraceAffinity:
         tasks = self.left[g]
         i = max(range(len(tasks)), key=lambda k: (self._mean(g, tasks[k].model), -k))
         task = tasks.pop(i)
+        self._count[g, task.model] -= 1
         if not tasks:
             del self.left[g]
+        if g not in mine and g is not None:
+            self._loaders.add(task.key)
         mine.add(g)
         self.started.add(g)
         return task
 
 
-def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[str]) -> None:
+_TASK_ERRORS = (ValueError, KeyError, TypeError, FileNotFoundError)  # a task's bad input: reported, others go on
+
+
+def run_tasks(tasks: Sequence[Task]) -> list:
+    """Run several tasks in turn (one Dask task, one round trip): each one's :func:`run_task` table, or
+    the error of a task whose input is bad (ValueError, KeyError, TypeError, FileNotFoundError) in its place."""
+    out = []
+    for task in tasks:
+        try:
+            out.append(run_task(task))
+        except _TASK_ERRORS as e:
+            out.append(e)
+    return out
+
+
+def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[str], *,
+                 bundle_seconds: float = 0.5) -> None:
     """Run ``pending`` on the workers of ``client``, keeping each worker on the traces it has loaded.
 
-    Each worker gets its threads' worth of tasks plus one queued (hiding the round trip), chosen
-    by :class:`_TraceAffinity` (which learns the tasks' run times as they finish), and a new one as
-    each finishes. The restrictions are loose: if a worker leaves, the scheduler runs its tasks
-    elsewhere; workers that join get tasks from the next refresh (every second). Results are
-    stored as they arrive.
+    Each worker gets its threads' worth of task bundles plus one queued (hiding the round trip),
+    chosen by :class:`_TraceAffinity` (which learns the tasks' run times as they finish), and a new
+    one as each finishes. A bundle (:func:`run_tasks`) is one task, or several short ones of a trace
+    whose known run times add up to at most ``bundle_seconds`` [s] (capped at an eighth of the
+    estimated work left per worker, so the end of the sweep stays fine-grained): every round trip
+    costs the client, the scheduler and the worker CPU time that a machine whose cores all run
+    tasks takes from them. The restrictions are loose: if a worker leaves, the scheduler runs its
+    tasks elsewhere; workers that join get tasks from the next refresh (every second). Results are
+    gathered as they finish (in the background) and stored as they arrive.
     """
-    from dask.distributed import wait
+    from dask.distributed import as_completed
 
     plan = _TraceAffinity(pending)
-    running: dict = {}  # future -> (task, worker)
+    running: dict = {}  # future -> (tasks, worker)
     busy: dict[str, int] = {}
     refreshed = -1.0
     slots: dict[str, int] = {}
+    done_iter = as_completed([], loop=client.loop, with_results=True)
     while plan or running:
         if not running or time.monotonic() - refreshed > 1.0:  # workers may join or leave a running cluster
             if not running:
@@ -243,21 +357,22 @@ def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[st
             refreshed = time.monotonic()
         for w, n in slots.items():
             while plan and busy.get(w, 0) < n:
-                task = plan.next(w)
-                fut = client.submit(run_task, task, key=f"pcm-sweep-{task.key}", pure=False, workers=[w],
-                                    allow_other_workers=True)
-                running[fut] = (task, w)
+                budget = min(float(bundle_seconds), plan.left_seconds() / (8 * max(1, len(slots))))
+                tasks = plan.take(w, budget)
+                fut = client.submit(run_tasks, tasks, key=f"pcm-sweep-{tasks[0].key}-{len(tasks)}", pure=False,
+                                    workers=[w], allow_other_workers=True)
+                running[fut] = (tasks, w)
+                done_iter.add(fut)
                 busy[w] = busy.get(w, 0) + 1
-        done, _ = wait(list(running), return_when="FIRST_COMPLETED")
-        for fut in done:
-            task, w = running.pop(fut)
+        for fut, results in done_iter.next_batch(block=True):
+            tasks, w = running.pop(fut)
             busy[w] -= 1
-            try:
-                df = fut.result()
+            for task, df in zip(tasks, results):
+                if isinstance(df, Exception):
+                    failures.append(f"{task.label()}: {df}")
+                    continue
                 plan.done(task, float(df[_TIME_COL].iloc[0]) if len(df) else 0.0)
                 store(task, df)
-            except (ValueError, KeyError, TypeError, FileNotFoundError) as e:
-                failures.append(f"{task.label()}: {e}")
 
 
 def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "local", workers: int | None = None,
@@ -303,6 +418,7 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
     if progress:
         progress(finished / total if total else 1.0)
     seconds: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     failures: list[str] = []
     t0 = time.perf_counter()
 
@@ -311,6 +427,8 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
     def store(task: Task, df: pd.DataFrame) -> None:
         nonlocal finished
         seconds[task.key] = float(df[_TIME_COL].iloc[0]) if len(df) else 0.0
+        if len(df) and _CPU_COL in df:
+            cpu[task.key] = float(df[_CPU_COL].iloc[0])
         fresh[task.key] = _uniform(df)
         _write_part(folder, task.key, fresh[task.key])
         finished += 1
@@ -322,7 +440,7 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
         for task in pending:
             try:
                 store(task, run_task(task))
-            except (ValueError, KeyError, TypeError, FileNotFoundError) as e:
+            except _TASK_ERRORS as e:
                 failures.append(f"{task.label()}: {e}")
     elif pending:
         own = None
@@ -346,14 +464,16 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
         if t.key in fresh or p.is_file():
             df = fresh[t.key] if t.key in fresh else pd.read_parquet(p)
             seconds.setdefault(t.key, float(df[_TIME_COL].iloc[0]) if len(df) else 0.0)
-            frames.append(df.drop(columns=[_TIME_COL]))
+            if len(df) and _CPU_COL in df:
+                cpu.setdefault(t.key, float(df[_CPU_COL].iloc[0]))
+            frames.append(df.drop(columns=[_TIME_COL, _CPU_COL], errors="ignore"))
     table = _uniform(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame(columns=list(ID_COLUMNS))
     tmp = Path(f"{os.fspath(out)}.{os.getpid()}.tmp")
     table.to_parquet(tmp, index=False)
     os.replace(tmp, out)
     table = pd.read_parquet(out)  # the table as the file holds it (its column types)
     return SweepRun(table=table, n_tasks=total, computed=tuple(t.key for t in pending if t.key in seconds),
-                    task_seconds=seconds, wall_seconds=wall)
+                    task_seconds=seconds, wall_seconds=wall, task_cpu_seconds=cpu)
 
 
 def estimate_seconds(task_seconds: Sequence[float], workers: int, *, overhead_s: float = 0.0) -> float:

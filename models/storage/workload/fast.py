@@ -8,7 +8,7 @@ page cache, host memory, VM overhead and device parallelism, with the same arith
    (one value per sample) in place of the varied values -- every operation is the scalar one
    applied elementwise (a branch that differs between samples makes those samples walk one by one);
 2. the fixed points at the largest thread count -- write-back shares (secant, else Illinois
-   regula falsi), group commit (bisection) and exact MVA -- run per sample in one numba kernel that
+   regula falsi), group commit (Illinois regula falsi in a bracket) and exact MVA -- run per sample in one numba kernel that
    repeats :func:`~models.storage.workload.fit.evaluate`'s operations in the same order (NumPy's
    pairwise summation included), so the results equal the reference bit for bit in practice and
    within 1e-12 relative in any case (``tests/models/storage/test_workload_fast.py``); large sample
@@ -20,9 +20,9 @@ It is what the uncertainty adapter (:func:`models.uncertainty.adapters.workload_
 The same kernel (:func:`solve_curve`) solves :func:`~models.storage.workload.fit.evaluate`'s
 fixed points at every thread count of its curve (each thread count's write-back fixed point
 starting from the previous one's, as the NumPy loop does); ``evaluate(..., reference=True)``
-runs that loop instead (equal bit for bit: ``tests/models/storage/workload/``). The MVA step
-takes the multi-server weights ``j / min(j, c)`` from a table computed once and ``x D / c``
-once per population (the same values the reference computes per term).
+runs that loop instead (equal bit for bit: ``tests/models/storage/workload/``). The MVA step is
+the reference :func:`~models.storage.workload.mva.mva`'s stable recursion (marginals below the
+server count only, idle probabilities from the networks without each multi-server station).
 
 References
 ----------
@@ -120,80 +120,86 @@ def _station_demands(C, wrow, b, ff, fl, lg, rows, D):  # pragma: no cover - com
 
 
 @njit(cache=True)
-def _ratios(servers, m, out):  # pragma: no cover - compiled
-    """``out[k, j] = j / min(j, c_k)`` for ``j = 1..m`` at the multi-server stations (the weights of
-    :func:`_mva_at`'s residence sum, computed once per sample instead of once per term)."""
-    for k in range(servers.size):
-        c = servers[k]
-        for j in range(1, m + 1):
-            out[k, j] = j / min(j, c) if c > 1 else 0.0
+def _mva_at(D, keep, servers, m, p, q, rn, tn, bit, rk):  # pragma: no cover - compiled
+    """X [loops/ns] of ``mva(D[keep], servers[keep], m)`` at population ``m``, its residence times per station
+    into ``rk`` (0 where not kept): :func:`~models.storage.workload.mva._mva_kernel`'s operations in the same
+    order, in place. Work arrays: ``p`` (16, 4, >= min(m + 1, max c)) marginals, ``q``, ``rn`` (16, 4) queues and
+    residence times, ``tn`` (16,) cycle times of the networks without some multi-server stations, ``bit`` (4,)
+    int (filled here)."""
+    r = 0
+    for k in range(4):
+        bit[k] = 0
+        if keep[k] and servers[k] > 1:
+            bit[k] = 1 << r
+            r += 1
+    nets = 1 << r
+    for net in range(nets):
+        for k in range(4):
+            q[net, k] = 0.0
+            p[net, k, 0] = 1.0
+            for j in range(1, min(max(servers[k], 1), m + 1)):
+                p[net, k, j] = 0.0
+    for k in range(4):
+        rk[k] = 0.0
+    for n in range(1, m + 1):
+        for net in range(nets - 1, -1, -1):
+            tot = 0.0
+            for k in range(4):
+                if not keep[k] or bit[k] & net:
+                    continue
+                c = servers[k]
+                if c == 0:
+                    rn[net, k] = D[k]
+                elif c == 1:
+                    rn[net, k] = D[k] * (1.0 + q[net, k])
+                else:
+                    s = 1.0 + q[net, k]
+                    for i in range(min(c - 1, n)):
+                        s += (c - 1 - i) * p[net, k, i]
+                    rn[net, k] = D[k] * s / c
+                tot += rn[net, k]
+            tn[net] = tot
+            if not tot > 0:
+                continue
+            for k in range(4):
+                if not keep[k] or bit[k] & net:
+                    continue
+                q[net, k] = n * (rn[net, k] / tot)
+                c = servers[k]
+                if c > 1:
+                    xd = n * (D[k] / tot)
+                    for j in range(min(c - 1, n), 0, -1):
+                        p[net, k, j] = xd / j * p[net, k, j - 1]
+                    p[net, k, 0] = p[net, k, 0] * (tn[net | bit[k]] / tot)
+    for k in range(4):
+        if keep[k]:
+            rk[k] = rn[0, k]
+    return m / tn[0] if tn[0] > 0 else np.inf
 
 
 @njit(cache=True)
-def _mva_at(D, keep, servers, m, p, q, rk, ratio):  # pragma: no cover - compiled
-    """X [loops/ns] of ``mva(D[keep], servers[keep], m)`` at population ``m``, its residence times per station
-    into ``rk`` (0 where not kept): :func:`~models.storage.workload.mva._mva_kernel`'s operations in the same
-    order, in place (``p``: (4, >= m + 1) and ``q``: (4,) work arrays; ``ratio``: :func:`_ratios`).
-
-    Same values as the reference, fewer operations: the weights ``j / min(j, c)`` come from ``ratio``,
-    ``x D_k / min(j, c)`` is computed once for every ``j >= c`` (where it does not change), and the
-    marginals' update and their sum run in one ascending pass (the sum's order is the reference's)."""
-    for k in range(4):
-        q[k] = 0.0
-        rk[k] = 0.0
-        p[k, 0] = 1.0
-        for j in range(1, m + 1):
-            p[k, j] = 0.0
-    x = 0.0
-    for n in range(1, m + 1):
-        tot = 0.0
-        for k in range(4):
-            if not keep[k]:
-                continue
-            c = servers[k]
-            if c == 0:
-                rk[k] = D[k]
-            elif c == 1:
-                rk[k] = D[k] * (1.0 + q[k])
-            else:
-                s = 0.0
-                for j in range(1, n + 1):
-                    s += ratio[k, j] * p[k, j - 1]
-                rk[k] = D[k] * s
-            tot += rk[k]
-        x = n / tot if tot > 0 else np.inf
-        for k in range(4):
-            if not keep[k]:
-                continue
-            q[k] = x * rk[k]
-            c = servers[k]
-            if c > 1:
-                xd = x * D[k]
-                xd_c = xd / c
-                prev = p[k, 0]  # the previous population's p[k, j - 1] (overwritten one step before it is read)
-                acc = 0.0
-                for j in range(1, n + 1):
-                    cur = p[k, j]
-                    v = (xd / j if j < c else xd_c) * prev
-                    p[k, j] = v
-                    acc += v
-                    prev = cur
-                p[k, 0] = max(0.0, 1.0 - acc)
-    return x
+def _mva_work(servers, m):  # pragma: no cover - compiled
+    """Work arrays of :func:`_mva_at` for stations with ``servers`` and populations up to ``m`` (``p, q, rn, tn,
+    bit, rk``), then the stretch per station of :func:`_n_sync_at`."""
+    width = 1
+    for k in range(servers.size):
+        width = max(width, min(servers[k], m + 1))
+    return (np.zeros((16, 4, width)), np.zeros((16, 4)), np.zeros((16, 4)), np.zeros(16), np.zeros(4, dtype=np.int64),
+            np.zeros(4), np.zeros(4))
 
 
 @njit(cache=True)
 def _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work):  # pragma: no cover
     """(threads in fsync / GATED_WAIT, X [loops/ns]) at batch ``b``: ``group_commit_batch``'s ``solve``."""
     _station_demands(C, wrow, b, ff, fl, lg, rows, D)
-    x = _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0], work[4])
+    x = _mva_at(D, keep, servers, m, work[0], work[1], work[2], work[3], work[4], work[5])
     for k in range(4):
-        work[3, k, 0] = work[2, k, 0] / D[k] if keep[k] else 1.0  # stretch
+        work[6][k] = work[5][k] / D[k] if keep[k] else 1.0  # stretch
     j = 0
     for i in range(is_sync.size):
         if is_sync[i]:
             for k in range(4):
-                flat[j] = rows[i, k] * work[3, k, 0]
+                flat[j] = rows[i, k] * work[6][k]
                 j += 1
     return x * _pairwise(flat, 0, flat.size) / gated, x
 
@@ -201,25 +207,51 @@ def _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D
 @njit(cache=True)
 def _solve(C, wrow, is_sync, servers, m, ff, fl, lg, batchable, gated, gc_tol, rows, D, work, flat):  # pragma: no cover
     """(X [loops/ns], fsyncs per commit b) of ``evaluate``'s ``solve(m, (ff, fl))`` (group commit when
-    batchable); the demands per station at ``b`` are left in ``D``, the residence times in ``work[2, :, 0]``."""
+    batchable); the demands per station at ``b`` are left in ``D``, the residence times in ``work[5]``."""
     _station_demands(C, wrow, 1.0, ff, fl, lg, rows, D)
     keep = D > 0
     if not batchable:
-        return _mva_at(D, keep, servers, m, work[0], work[1, :, 0], work[2, :, 0], work[4]), 1.0
+        return _mva_at(D, keep, servers, m, work[0], work[1], work[2], work[3], work[4], work[5]), 1.0
+    # group_commit_batch's evaluation points in its order -- b = 1, b = m, the regula falsi / bisection points,
+    # the bracket's middle -- through one call site (the kernel compiles once per call site)
     lo, hi = 1.0, float(m)
-    n1, x = _n_sync_at(1.0, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)
-    if m == 1 or n1 <= 1.0:
-        return x, 1.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if _n_sync_at(mid, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[0] > mid:
-            lo = mid
+    flo, fhi, side, width2, width1 = 0.0, 0.0, 0, np.inf, np.inf
+    b, stage = 1.0, 0
+    for it in range(64):
+        nb, x = _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)
+        if stage == 0:  # b = 1
+            if m == 1 or nb <= 1.0:
+                return x, 1.0
+            flo, b, stage = nb - lo, hi, 1
+            continue
+        if stage == 3:  # the final middle
+            return x, b
+        if stage == 1:  # b = m
+            if nb >= hi:
+                return x, hi
+            fhi, stage = nb - hi, 2
+        else:  # a point inside the bracket
+            fc = nb - b
+            if fc > 0:
+                lo, flo = b, fc
+                if side == 1:
+                    fhi *= 0.5
+                side = 1
+            else:
+                hi, fhi = b, fc
+                if side == -1:
+                    flo *= 0.5
+                side = -1
+        if hi - lo < gc_tol or it >= 61:  # (60 points inside the bracket at most)
+            b, stage = 0.5 * (lo + hi), 3
+        elif hi - lo > 0.5 * width2:
+            width2, width1 = width1, hi - lo
+            b = 0.5 * (lo + hi)
         else:
-            hi = mid
-        if hi - lo < gc_tol:
-            break
-    b = 0.5 * (lo + hi)
-    return _n_sync_at(b, C, wrow, is_sync, servers, keep, m, ff, fl, lg, gated, rows, D, flat, work)[1], b
+            width2, width1 = width1, hi - lo
+            b = (lo * fhi - hi * flo) / (fhi - flo)
+            b = min(max(b, lo + 0.5 * gc_tol), hi - 0.5 * gc_tol)
+    return x, b
 
 
 @njit(cache=True)
@@ -341,8 +373,7 @@ def _curve(C, wrow, is_sync, servers, n, m0, prm, batch, X, wb, res_k, Db):  # p
     R = C.shape[1]
     rows = np.zeros((R, 4))
     D = np.zeros(4)
-    work = np.zeros((5, 4, n + 1))  # MVA marginals p, queue q, residences, stretch, ratios (_ratios)
-    _ratios(servers, n, work[4])
+    work = _mva_work(servers, n)  # MVA work arrays (residence times in work[5]), stretch
     _station_demands(C, wrow, 1.0, 1.0, 1.0, prm[0], rows, D)
     if not (D[0] != 0 or D[1] != 0 or D[2] != 0 or D[3] != 0):
         return 1
@@ -371,7 +402,7 @@ def _curve(C, wrow, is_sync, servers, n, m0, prm, batch, X, wb, res_k, Db):  # p
         i = m - m0
         batch[i], X[i], wb[i, 0], wb[i, 1] = b, x, ff, fl
         for k in range(4):
-            res_k[i, k] = work[2, k, 0]
+            res_k[i, k] = work[5][k]
             Db[i, k] = D[k]
     return 0
 
@@ -541,7 +572,7 @@ def evaluate_many(workload: Workload | str, config: StorageConfig | str, changes
     cfg = get_config(config)
     n = int(threads) if threads is not None else w.nthreads
     if not 1 <= n <= MAX_THREADS:
-        raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads^2)), got {n}")
+        raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads x servers)), got {n}")
     dev_ch, host_ch, cfg_ch, shape = _split(changes or {}, cfg)
     S = int(np.prod(shape)) if shape else 1
 

@@ -206,7 +206,7 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
     cfg = get_config(config)
     n = int(threads) if threads is not None else w.nthreads
     if not 1 <= n <= MAX_THREADS:
-        raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads^2)), got {n}")
+        raise ValueError(f"threads must be within 1..{MAX_THREADS} (the MVA solver is O(threads x servers)), got {n}")
     rows = demand_rows(w, cfg, zipf_alpha=zipf_alpha)
     if not rows:
         raise ValueError(f"{w.name}: the flowop loop does no file-system work")

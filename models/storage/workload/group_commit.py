@@ -10,7 +10,7 @@ solution) divided by 1.5:
 .. math::  b = \\mathrm{clip}\\left(X \\, R_{fsync}(b) / 1.5,\\ 1,\\ m\\right)
 
 at ``m`` threads. ``R_fsync`` falls as ``b`` grows, so the fixed point is unique
-(:func:`group_commit_batch`, by bisection). It is what makes the latency of fsync-heavy
+(:func:`group_commit_batch`, by Illinois regula falsi kept inside the bracket). It is what makes the latency of fsync-heavy
 work on page-cached HDD/SSD grow gently with threads (seed 000 §4.5).
 
 A commit is one sequential chain (journal thread hand-off, descriptor and metadata
@@ -79,7 +79,7 @@ def batched_demands(dem: pd.DataFrame, b: float, lgroups: int, *,
 
 
 def group_commit_batch(rows_b: Callable[[float], np.ndarray], wrow, is_sync, servers, keep, m: int, *,
-                       tol: float = 1e-3):
+                       tol: float = 1e-6):
     """fsyncs per jbd2 commit ``b`` at ``m`` threads, by a fixed point of the MVA solution.
 
     Parameters
@@ -95,7 +95,8 @@ def group_commit_batch(rows_b: Callable[[float], np.ndarray], wrow, is_sync, ser
     m : int
         Threads [-].
     tol : float, keyword-only
-        Bisection tolerance on ``b`` [-].
+        Width of the final bracket of ``b`` [-] (``b`` is its middle). Regula falsi converges
+        superlinearly: 1e-6 takes about half the MVA solutions that bisection took for 1e-3.
 
     Returns
     -------
@@ -118,14 +119,33 @@ def group_commit_batch(rows_b: Callable[[float], np.ndarray], wrow, is_sync, ser
     n1, x, rk, D = solve(1.0)
     if m == 1 or n1 <= 1.0:
         return 1.0, x, rk, D
+    nm, x, rk, D = solve(hi)
+    if nm >= hi:  # every thread in one commit
+        return hi, x, rk, D
+    # h(b) = n_sync(b) - b falls from h(1) > 0 to h(m) < 0: Illinois regula falsi kept inside the bracket
+    # (every step moves at least tol / 2 from its ends, a bisection when the bracket did not halve in two)
+    flo, fhi = n1 - lo, nm - hi
+    side, width2, width1 = 0, np.inf, np.inf  # bracket widths before the last two steps
     for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if solve(mid)[0] > mid:
-            lo = mid
-        else:
-            hi = mid
         if hi - lo < tol:
             break
+        if hi - lo > 0.5 * width2:
+            c = 0.5 * (lo + hi)
+        else:
+            c = (lo * fhi - hi * flo) / (fhi - flo)
+            c = min(max(c, lo + 0.5 * tol), hi - 0.5 * tol)
+        width2, width1 = width1, hi - lo
+        fc = solve(c)[0] - c
+        if fc > 0:
+            lo, flo = c, fc
+            if side == 1:
+                fhi *= 0.5
+            side = 1
+        else:
+            hi, fhi = c, fc
+            if side == -1:
+                flo *= 0.5
+            side = -1
     b = 0.5 * (lo + hi)
     _, x, rk, D = solve(b)
     return b, x, rk, D

@@ -310,3 +310,144 @@ def test_threads_of_one_worker_load_a_trace_once():
         got = list(ex.map(lambda _: TraceContext(entry).blocks(4096), range(8)))
     assert all(g is got[0] for g in got)
     assert load_counts()[entry.model_dump_json()] == 1
+
+
+@given(st.lists(st.tuples(st.sampled_from(["x", "y", None]), st.sampled_from(["m1", "m2"])), max_size=30),
+       st.lists(st.sampled_from(["w1", "w2"]), min_size=1, max_size=60),
+       st.lists(st.floats(0.0, 1.0), min_size=60, max_size=60), st.floats(0.0, 2.0))
+def test_bundles_keep_one_trace_and_their_known_times_within_the_budget(spec, calls, secs, budget):
+    from models.sweep.run import _TraceAffinity
+
+    tasks = [SimpleNamespace(trace=tr, model=m, key=i) for i, (tr, m) in enumerate(spec)]
+    plan = _TraceAffinity(tasks, group=lambda t: t.trace)
+    given_out = []
+    for k, w in enumerate(calls + ["w1"] * len(tasks)):
+        known = {(g, m): plan._mean(g, m) for g in ("x", "y", None) for m in ("m1", "m2")}
+        bundle = plan.take(w, budget)
+        if not bundle:
+            assert not plan
+            continue
+        assert len({t.trace for t in bundle}) == 1  # one trace per round trip
+        if len(bundle) > 1:  # only tasks of known run time are added, within the budget
+            assert sum(known[(t.trace, t.model)] for t in bundle) <= budget
+        given_out += [t.key for t in bundle]
+        for t in bundle:
+            plan.done(t, secs[k % len(secs)])
+    assert sorted(given_out) == list(range(len(tasks))) and not plan
+
+
+def test_a_tasks_trace_load_does_not_count_in_its_models_run_time():
+    from models.sweep.run import _TraceAffinity
+
+    tasks = [SimpleNamespace(trace="x", model="m", key=i) for i in range(4)]
+    plan = _TraceAffinity(tasks, group=lambda t: t.trace)
+    first = plan.next("w1")  # w1 loads x in this task
+    plan.done(first, 5.0)
+    assert plan._mean("x", "m") == 5.0  # the only time known so far
+    second = plan.next("w1")
+    plan.done(second, 0.1)
+    assert plan._mean("x", "m") == 0.1  # the load-free time, once there is one
+    third = plan.next("w2")  # w2 loads x too: its time is kept apart
+    plan.done(third, 4.0)
+    assert plan._mean("x", "m") == 0.1
+    assert [t.key for t in plan.take("w1", 1.0)] == [3]
+
+
+def test_the_work_left_counts_known_means_and_the_overall_mean_for_models_not_run_yet():
+    from models.sweep.run import _TraceAffinity
+
+    tasks = [SimpleNamespace(trace="x", model=m, key=i) for i, m in enumerate(["a"] * 4 + ["b", "b", "c"])]
+    plan = _TraceAffinity(tasks, group=lambda t: t.trace)
+    assert plan.left_seconds() == float("inf")  # nothing known
+    first = plan.next("w")  # an "a" (spec order among unknowns); it loads x
+    plan.done(first, 1.0)
+    second = plan.next("w")  # "b" and "c" count longest (unknown): b, first in spec order
+    assert second.model == "b"
+    plan.done(second, 0.5)
+    # a: 1.0 (its only time, with the load); b: 0.5; c not run: the mean of the load-free tasks, 0.5
+    assert plan.left_seconds() == 3 * 1.0 + 0.5 + 0.5
+    third = plan.next("w")
+    assert third.model == "c"
+    plan.done(third, 2.0)
+    fourth = plan.next("w")  # a's estimate 1.0 is the longest left
+    assert fourth.model == "a"
+    plan.done(fourth, 0.25)  # a load-free time replaces the one with the load
+    assert plan.left_seconds() == 2 * 0.25 + 0.5
+
+
+def test_a_bundle_runs_each_task_and_returns_a_failed_tasks_error_in_its_place():
+    from models.sweep.run import run_task, run_tasks
+
+    text = ('[[traces]]\nname="mem"\nsource="lackey:xz"\nmax_requests=500\n[[traces]]\nname="blk"\n'
+            'source="mqsim:tpcc-small"\nmax_requests=500\n[[models]]\nmodel = "cache_sim"\n'
+            'grid = { policy = ["lru", "fifo"], cache_blocks = [8] }\n')
+    tasks = parse_spec(text).tasks()
+    out = run_tasks(tasks)
+    assert len(out) == len(tasks)
+    for task, got in zip(tasks, out):
+        if task.trace.name == "mem":
+            assert isinstance(got, ValueError) and "memory trace" in str(got)
+        else:
+            want = run_task(task)
+            assert got.drop(columns=["_task_s", "_task_cpu_s"]).equals(want.drop(columns=["_task_s", "_task_cpu_s"]))
+            assert got["_task_cpu_s"].iloc[0] >= 0
+
+
+def test_the_task_cpu_times_are_reported_and_left_out_of_the_table(serial):
+    assert set(serial.task_cpu_seconds) == set(serial.computed)
+    assert all(c >= 0 for c in serial.task_cpu_seconds.values())
+    assert not [c for c in serial.table.columns if c.startswith("_task")]
+
+
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=300),
+       st.lists(st.floats(0.01, 1.0), min_size=1, max_size=4, unique=True))
+def test_file_cache_at_one_fraction_equals_its_rows_of_the_whole_curve(ids, fractions):
+    # a sweep task asks for one cache fraction, which takes one LRU simulation instead of the stack-distance
+    # pass: the same counts and times as the curve over several fractions (LRU's inclusion property)
+    from models.storage.file_cache_sim import file_cache_curves
+
+    devs = ["optane-dcpmm", "hdd-7200"]
+    whole = file_cache_curves(ids, devs, cache_fractions=fractions)
+    each = pd.concat([file_cache_curves(ids, devs, cache_fractions=[f]) for f in fractions])
+    key = ["device", "cache_fraction", "policy"]
+    pd.testing.assert_frame_equal(whole.sort_values(key).reset_index(drop=True),
+                                  each.sort_values(key).reset_index(drop=True))
+
+
+def test_the_local_cluster_applies_the_sweep_settings_to_its_workers():
+    from dask.distributed import Client
+
+    from models.sweep.run import local_cluster
+
+    def probe():
+        import os
+
+        import dask
+
+        return (dask.config.get("distributed.worker.profile.enabled"), os.environ.get("MALLOC_TRIM_THRESHOLD_"),
+                os.environ.get("NUMBA_NUM_THREADS"))
+
+    cluster = local_cluster(1)
+    try:
+        with Client(cluster) as client:
+            assert list(client.run(probe).values()) == [(False, None, "1")]
+            assert not [k for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.extensions))
+                        if k == "stealing"]
+    finally:
+        cluster.close()
+
+
+@given(st.lists(st.floats(0.0, 3.0), max_size=60), st.lists(st.floats(-1.0, 200.0), max_size=60),
+       st.booleans())
+def test_the_guided_search_of_the_zipf_generator_equals_numpy_searchsorted(weights, values, integer_weights):
+    # a sweep's synthetic traces are generated on each worker that uses them; the guided search that
+    # makes that cheaper must give np.searchsorted's indices exactly (ties, values on and off the steps)
+    import numpy as np
+
+    from models.traces.synthetic import _search_right
+
+    w = np.floor(np.asarray(weights)) if integer_weights else np.asarray(weights)
+    cdf = np.cumsum(w)
+    v = np.concatenate([np.asarray(values), cdf, np.nextafter(cdf, -np.inf), np.nextafter(cdf, np.inf),
+                        [np.nan, np.inf, -np.inf]])
+    assert np.array_equal(_search_right(cdf, v), np.searchsorted(cdf, v, side="right"))

@@ -49,19 +49,18 @@ def test_random_configurations_equal_the_reference_loop(personality, config, thr
 @given(D=st.lists(st.floats(0.0, 1e6), min_size=4, max_size=4), servers=st.lists(st.integers(0, 9), min_size=4,
        max_size=4), m=st.integers(1, 60))
 def test_mva_step_equals_the_reference_kernel(D, servers, m):
-    """``fast._mva_at`` (weights precomputed, one pass over the marginals) = ``mva._mva_kernel`` at population m."""
+    """``fast._mva_at`` (in place, stations not kept skipped) = ``mva._mva_kernel`` at population m."""
     D = np.array(D)
     keep = D > 0
     if not keep.any():
         return
     srv = np.array(servers, dtype=np.int64)
-    work = np.zeros((5, 4, m + 1))
-    fast._ratios(srv, m, work[4])
-    x = fast._mva_at(D, keep, srv, m, work[0], work[1, :, 0], work[2, :, 0], work[4])
+    work = fast._mva_work(srv, m)
+    x = fast._mva_at(D, keep, srv, m, *work[:6])
     X, R, _ = _mva_kernel(D[keep], srv[keep], m)
     assert x == X[m]
-    assert work[2, :, 0][keep].tolist() == R[m].tolist()
-    assert (work[2, :, 0][~keep] == 0).all()
+    assert work[5][keep].tolist() == R[m].tolist()
+    assert (work[5][~keep] == 0).all()
 
 
 def test_sample_threads_split_gives_the_same_values(monkeypatch):
