@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 import plotly.express as px
-import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field
 
@@ -12,6 +11,7 @@ from app.components import Scenario, download_csv, scenario_controls, user_error
 from app.components.bands import add_error_bars
 from app.components.charts import figure_from, show, style
 from app.components.claims import claims_strip
+from app.components.express import bar, line
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, int_input
 from app.components.progress import progress_bar
@@ -103,80 +103,6 @@ def _band(inputs: tuple, config: str, cache_gib: float | None, n: int, seed: int
         return curve_samples(lambda _x: model, [config], n=n, seed=seed, progress=report)
 
 
-# The page's figures, built with plotly.graph_objects: the same traces, colours, hover texts and axes as the
-# plotly.express calls they replace (px.bar / px.line with these options give the same figure JSON), without
-# plotly.express's dataframe machinery (~2-3x the build time: issue 18, a rerun after one input change).
-def _colorway() -> list[str]:
-    """The colour sequence plotly.express would use (its defaults, else the default template's colorway)."""
-    import plotly.io as pio
-
-    if px.defaults.color_discrete_sequence:
-        return list(px.defaults.color_discrete_sequence)
-    tpl = px.defaults.template or pio.templates.default
-    tpl = pio.templates[tpl] if isinstance(tpl, str) else tpl
-    return list(tpl.layout.colorway or px.colors.qualitative.D3)
-
-
-def _groups(df: pd.DataFrame, color: str | None):
-    """(legend title, [(name, rows)]) by column ``color`` in order of first appearance (plotly.express's order)."""
-    if color is None:
-        return None, [("", df)]
-    return color, [(str(v), df[df[color] == v]) for v in pd.unique(df[color])]
-
-
-def _axes(fig: go.Figure, x: str, y: str, legend: str | None, *, log_x: bool = False, log_y: bool = False) -> None:
-    fig.update_layout(xaxis=dict(anchor="y", domain=[0.0, 1.0], title=dict(text=x)),
-                      yaxis=dict(anchor="x", domain=[0.0, 1.0], title=dict(text=y)),
-                      legend=dict(tracegroupgap=0), margin=dict(t=60))
-    if legend:
-        fig.update_layout(legend_title_text=legend)
-    if log_x:
-        fig.update_xaxes(type="log")
-    if log_y:
-        fig.update_yaxes(type="log")
-
-
-def _bars(df: pd.DataFrame, x: str, y: str, *, color: str | None = None, barmode: str = "relative",
-          log_y: bool = False, text_auto: str | None = None, hover_data: tuple[str, ...] = ()) -> go.Figure:
-    """``px.bar(df, x=x, y=y, color=color, barmode=barmode, log_y=log_y, text_auto=text_auto,
-    hover_data=list(hover_data))``."""
-    legend, groups = _groups(df, color)
-    colors = _colorway()
-    fig = go.Figure()
-    for i, (name, d) in enumerate(groups):
-        hover = [f"{legend}={name}"] * bool(legend) + [f"{x}=%{{x}}", f"{y}=%{{y}}"] + \
-            [f"{h}=%{{customdata[{j}]}}" for j, h in enumerate(hover_data)]
-        tr = dict(hovertemplate="<br>".join(hover) + "<extra></extra>", legendgroup=name,
-                  marker=dict(color=colors[i % len(colors)], pattern=dict(shape="")), name=name, orientation="v",
-                  showlegend=bool(legend), textposition="auto", x=d[x].to_numpy(), xaxis="x", y=d[y].to_numpy(),
-                  yaxis="y")
-        if legend:
-            tr.update(alignmentgroup="True", offsetgroup=name)
-        if hover_data:
-            tr["customdata"] = d[list(hover_data)].to_numpy()
-        if text_auto:
-            tr["texttemplate"] = f"%{{y:{text_auto}}}"
-        fig.add_trace(go.Bar(tr))
-    _axes(fig, x, y, legend, log_y=log_y)
-    fig.update_layout(barmode=barmode)
-    return fig
-
-
-def _lines(df: pd.DataFrame, x: str, y: str, *, color: str, log_x: bool = False, log_y: bool = False) -> go.Figure:
-    """``px.line(df, x=x, y=y, color=color, log_x=log_x, log_y=log_y, markers=True)``."""
-    legend, groups = _groups(df, color)
-    colors = _colorway()
-    fig = go.Figure()
-    for i, (name, d) in enumerate(groups):
-        fig.add_trace(go.Scatter(
-            hovertemplate=f"{legend}={name}<br>{x}=%{{x}}<br>{y}=%{{y}}<extra></extra>", legendgroup=name,
-            line=dict(color=colors[i % len(colors)], dash="solid"), marker=dict(symbol="circle"),
-            mode="lines+markers", name=name, orientation="v", showlegend=True, x=d[x].to_numpy(), xaxis="x",
-            y=d[y].to_numpy(), yaxis="y"))
-    _axes(fig, x, y, legend, log_x=log_x, log_y=log_y)
-    return fig
-
-
 def _compared(results, configs) -> tuple[str, str | None]:
     """The configurations the How sure? panel compares: the fastest PCM one and the fastest other one
     (None when the choice has no PCM or no other configuration: then the first one alone)."""
@@ -243,7 +169,7 @@ if scn is not None:
             summary = results_frame(results)[["config", "ops_per_s", "latency_ms", "hit_ratio"]].assign(
                 writeback_share=[float(r.curve["writeback_share"].iloc[-1]) for r in results],
                 writeback_share_log=[float(r.curve["writeback_share_log"].iloc[-1]) for r in results])
-            fig = figure_from(_bars, summary, "config", "ops_per_s", log_y=True, text_auto=".3s")
+            fig = figure_from(bar, summary, "config", "ops_per_s", log_y=True, text_auto=".3s")
             if scn.uq_band and scn.zipf_alpha == 0:
                 with user_errors("How sure? band"):  # every configuration, its inputs sampled (re-run per sample)
                     b = pd.concat([_band(inputs, c, _band_page_cache(c, scn.page_cache_gib), int(scn.uq_samples),
@@ -261,7 +187,7 @@ if scn is not None:
         st.subheader("Per-flowop latency breakdown (Fig. 3)")
         br = pd.concat([r.breakdown.assign(config=r.config) for r in results], ignore_index=True)
         # grouped on a log axis: the HDD's flowops are 100-1000x the others', which a linear stack hides
-        fig = figure_from(_bars, br, "config", "latency_ms", color="flowop", barmode="group",
+        fig = figure_from(bar, br, "config", "latency_ms", color="flowop", barmode="group",
                           hover_data=("kind", "cpu_ms", "device_ms", "host_ms"))
         show(style(fig, x="configuration", y="latency per flowop and loop [ms]", logy=True), key="wl-br")
         download_csv(br, "workload-breakdown.csv", key="dl-wl-br", provenance=keys, values=values)
@@ -274,13 +200,13 @@ if scn is not None:
         if t1.open:
             with t1:
                 th = _sweeps("threads", *sweep_args)
-                fig = figure_from(_lines, th, "threads", "latency_ms", color="config", log_y=True)
+                fig = figure_from(line, th, "threads", "latency_ms", color="config", log_y=True)
                 show(style(fig, x="threads [-]", y="mean latency per op [ms]"), key="wl-th")
                 download_csv(th, "workload-threads.csv", key="dl-wl-th", provenance=keys, values=values)
         if t2.open:
             with t2:
                 io = _sweeps("iosize", *sweep_args)
-                fig = figure_from(_lines, io, "iosize_bytes", "ops_per_s", color="config", log_x=True, log_y=True)
+                fig = figure_from(line, io, "iosize_bytes", "ops_per_s", color="config", log_x=True, log_y=True)
                 show(style(fig, x="I/O size [bytes]", y="throughput [ops/s]"), key="wl-io")
                 download_csv(io, "workload-iosize.csv", key="dl-wl-io", provenance=keys, values=values)
         if t3.open:

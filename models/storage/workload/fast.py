@@ -51,6 +51,8 @@ from models.storage.workload.costs import (
 )
 from models.storage.workload.demands import MixedSigns, _demand_rows, _footprint
 from models.storage.workload.group_commit import GATED_WAIT, group_commit_batch
+from models.storage.workload.mva import _mva_step
+from models.storage.workload.roots import illinois_step
 
 __all__ = ["DEVICE_COLUMNS", "CONFIG_FIELDS", "evaluate_many", "solve_curve", "sample_threads"]
 
@@ -122,10 +124,10 @@ def _station_demands(C, wrow, b, ff, fl, lg, rows, D):  # pragma: no cover - com
 @njit(cache=True)
 def _mva_at(D, keep, servers, m, p, q, rn, tn, bit, rk):  # pragma: no cover - compiled
     """X [loops/ns] of ``mva(D[keep], servers[keep], m)`` at population ``m``, its residence times per station
-    into ``rk`` (0 where not kept): :func:`~models.storage.workload.mva._mva_kernel`'s operations in the same
-    order, in place. Work arrays: ``p`` (16, 4, >= min(m + 1, max c)) marginals, ``q``, ``rn`` (16, 4) queues and
-    residence times, ``tn`` (16,) cycle times of the networks without some multi-server stations, ``bit`` (4,)
-    int (filled here)."""
+    into ``rk`` (0 where not kept): :func:`~models.storage.workload.mva._mva_kernel`'s recursion through the
+    same population step (:func:`~models.storage.workload.mva._mva_step`), in place. Work arrays: ``p`` (16, 4,
+    >= min(m + 1, max c)) marginals, ``q``, ``rn`` (16, 4) queues and residence times, ``tn`` (16,) cycle
+    times of the networks without some multi-server stations, ``bit`` (4,) int (filled here)."""
     r = 0
     for k in range(4):
         bit[k] = 0
@@ -142,35 +144,7 @@ def _mva_at(D, keep, servers, m, p, q, rn, tn, bit, rk):  # pragma: no cover - c
     for k in range(4):
         rk[k] = 0.0
     for n in range(1, m + 1):
-        for net in range(nets - 1, -1, -1):
-            tot = 0.0
-            for k in range(4):
-                if not keep[k] or bit[k] & net:
-                    continue
-                c = servers[k]
-                if c == 0:
-                    rn[net, k] = D[k]
-                elif c == 1:
-                    rn[net, k] = D[k] * (1.0 + q[net, k])
-                else:
-                    s = 1.0 + q[net, k]
-                    for i in range(min(c - 1, n)):
-                        s += (c - 1 - i) * p[net, k, i]
-                    rn[net, k] = D[k] * s / c
-                tot += rn[net, k]
-            tn[net] = tot
-            if not tot > 0:
-                continue
-            for k in range(4):
-                if not keep[k] or bit[k] & net:
-                    continue
-                q[net, k] = n * (rn[net, k] / tot)
-                c = servers[k]
-                if c > 1:
-                    xd = n * (D[k] / tot)
-                    for j in range(min(c - 1, n), 0, -1):
-                        p[net, k, j] = xd / j * p[net, k, j - 1]
-                    p[net, k, 0] = p[net, k, 0] * (tn[net | bit[k]] / tot)
+        _mva_step(n, nets, D, keep, servers, bit, p, q, rn, tn)
     for k in range(4):
         if keep[k]:
             rk[k] = rn[0, k]
@@ -231,17 +205,7 @@ def _solve(C, wrow, is_sync, servers, m, ff, fl, lg, batchable, gated, gc_tol, r
                 return x, hi
             fhi, stage = nb - hi, 2
         else:  # a point inside the bracket
-            fc = nb - b
-            if fc > 0:
-                lo, flo = b, fc
-                if side == 1:
-                    fhi *= 0.5
-                side = 1
-            else:
-                hi, fhi = b, fc
-                if side == -1:
-                    flo *= 0.5
-                side = -1
+            lo, flo, hi, fhi, side = illinois_step(lo, flo, hi, fhi, b, nb - b, side)
         if hi - lo < gc_tol or it >= 61:  # (60 points inside the bracket at most)
             b, stage = 0.5 * (lo + hi), 3
         elif hi - lo > 0.5 * width2:
@@ -347,16 +311,7 @@ def _fixed_x(x0, C, wrow, is_sync, servers, m, batchable, prm, wbf, wbl, rows, D
         hc = gc - c
         if abs(hc) <= ill_rtol * abs(c) or b - a <= ill_rtol * abs(b):
             return c, True
-        if hc > 0:
-            a, ha = c, hc
-            if side == 1:
-                hb *= 0.5
-            side = 1
-        else:
-            b, hb = c, hc
-            if side == -1:
-                ha *= 0.5
-            side = -1
+        a, ha, b, hb, side = illinois_step(a, ha, b, hb, c, hc, side)
     return c, True
 
 

@@ -41,6 +41,7 @@ from models.storage.workload.demands import STATIONS, demand_rows
 from models.storage.workload.group_commit import group_commit_batch
 from models.storage.workload.mva import mva
 from models.storage.workload.personalities import PERSONALITIES, as_workload
+from models.storage.workload.roots import illinois_step
 
 #: Relative tolerance of the write-back fixed point on the throughput [-].
 _WB_TOL = 1e-10
@@ -145,16 +146,7 @@ def _fixed_point(g, lo: float, hi: float, rtol: float = _WB_TOL) -> float:
         hc = g(c) - c
         if abs(hc) <= rtol * abs(c) or b - a <= rtol * abs(b):
             return c
-        if hc > 0:
-            a, ha = c, hc
-            if side == 1:
-                hb *= 0.5
-            side = 1
-        else:
-            b, hb = c, hc
-            if side == -1:
-                ha *= 0.5
-            side = -1
+        a, ha, b, hb, side = illinois_step(a, ha, b, hb, c, hc, side)
     return c
 
 

@@ -33,6 +33,7 @@ import pandas as pd
 
 from models.provenance import param
 from models.storage.workload.mva import mva
+from models.storage.workload.roots import illinois_step
 
 __all__ = ["GATED_WAIT", "batched_demands", "group_commit_batch"]
 
@@ -136,16 +137,7 @@ def group_commit_batch(rows_b: Callable[[float], np.ndarray], wrow, is_sync, ser
             c = min(max(c, lo + 0.5 * tol), hi - 0.5 * tol)
         width2, width1 = width1, hi - lo
         fc = solve(c)[0] - c
-        if fc > 0:
-            lo, flo = c, fc
-            if side == 1:
-                fhi *= 0.5
-            side = 1
-        else:
-            hi, fhi = c, fc
-            if side == -1:
-                flo *= 0.5
-            side = -1
+        lo, flo, hi, fhi, side = illinois_step(lo, flo, hi, fhi, c, fc, side)
     b = 0.5 * (lo + hi)
     _, x, rk, D = solve(b)
     return b, x, rk, D

@@ -86,17 +86,60 @@ from models._base import ModelResult
 __all__ = ["MvaResult", "mva"]
 
 
+@njit(cache=True, inline="always")
+def _mva_step(n, nets, D, keep, servers, bit, p, q, rn, tn):  # pragma: no cover - compiled
+    """Advance every network of :func:`_mva_kernel` from population ``n - 1`` to ``n``, in place.
+
+    Stations ``k`` with ``keep[k]`` false are left out; ``bit[k]`` is the bit of a kept multi-server
+    station (0 otherwise), and network ``net`` is the network without the stations whose bit is set
+    in ``net`` (``nets`` networks). ``p`` (networks, stations, >= min(c, n)) marginals ``p(j | n)`` for ``j < c``, ``q``
+    and ``rn`` (networks, stations) queues and residence times [ns], ``tn`` (networks,) cycle times
+    ``sum_k R_k(n)`` [ns] (``X(n) = n / tn``). One code path for the reference (:func:`mva`) and the
+    compiled workload kernel (``fast._mva_at``), so the two agree bit for bit."""
+    for net in range(nets - 1, -1, -1):  # a network after every network it contains
+        tot = 0.0
+        for k in range(D.shape[0]):
+            if not keep[k] or bit[k] & net:
+                continue
+            c = servers[k]
+            if c == 0:
+                rn[net, k] = D[k]
+            elif c == 1:
+                rn[net, k] = D[k] * (1.0 + q[net, k])
+            else:
+                s = 1.0 + q[net, k]
+                for i in range(min(c - 1, n)):
+                    s += (c - 1 - i) * p[net, k, i]
+                rn[net, k] = D[k] * s / c
+            tot += rn[net, k]
+        tn[net] = tot
+        if not tot > 0:  # nothing left (or only zero demands): no customer anywhere, G(n) = 0
+            continue
+        for k in range(D.shape[0]):
+            if not keep[k] or bit[k] & net:
+                continue
+            q[net, k] = n * (rn[net, k] / tot)  # X R_k, with X = n / tot kept finite
+            c = servers[k]
+            if c > 1:
+                xd = n * (D[k] / tot)
+                for j in range(min(c - 1, n), 0, -1):  # descending: p[., j - 1] is still population n - 1's
+                    p[net, k, j] = xd / j * p[net, k, j - 1]
+                p[net, k, 0] = p[net, k, 0] * (tn[net | bit[k]] / tot)  # X(n) / X_{-k}(n)
+
+
 @njit(cache=True)
 def _mva_kernel(D, servers, n_max):  # pragma: no cover - compiled
     """X [1/ns], residence times R and queues Q (rows 0..n_max) of the module's recursion.
 
     Network ``mask`` is the network without the multi-server stations whose bit is set (bit ``b``
     for the ``b``-th station with ``c > 1``); a multi-server station keeps ``p(j | n)`` for
-    ``j < c`` only, ``p(0 | n)`` from its complement ``mask | bit`` (module docstring)."""
+    ``j < c`` only, ``p(0 | n)`` from its complement ``mask | bit`` (module docstring;
+    :func:`_mva_step`)."""
     K = D.shape[0]
     X = np.zeros(n_max + 1)
     R = np.zeros((n_max + 1, K))
     Q = np.zeros((n_max + 1, K))
+    keep = np.ones(K, dtype=np.bool_)
     bit = np.zeros(K, dtype=np.int64)
     width = 1
     r = 0
@@ -109,40 +152,12 @@ def _mva_kernel(D, servers, n_max):  # pragma: no cover - compiled
     p = np.zeros((nets, K, width))
     q = np.zeros((nets, K))
     rn = np.zeros((nets, K))
-    tn = np.zeros(nets)  # cycle time sum_k R_k(n) of each network (X(n) = n / tn)
+    tn = np.zeros(nets)
     for net in range(nets):
         for k in range(K):
             p[net, k, 0] = 1.0
     for n in range(1, n_max + 1):
-        for net in range(nets - 1, -1, -1):  # a network after every network it contains
-            tot = 0.0
-            for k in range(K):
-                if bit[k] & net:
-                    continue
-                c = servers[k]
-                if c == 0:
-                    rn[net, k] = D[k]
-                elif c == 1:
-                    rn[net, k] = D[k] * (1.0 + q[net, k])
-                else:
-                    s = 1.0 + q[net, k]
-                    for i in range(min(c - 1, n)):
-                        s += (c - 1 - i) * p[net, k, i]
-                    rn[net, k] = D[k] * s / c
-                tot += rn[net, k]
-            tn[net] = tot
-            if not tot > 0:  # nothing left (or only zero demands): no customer anywhere, G(n) = 0
-                continue
-            for k in range(K):
-                if bit[k] & net:
-                    continue
-                q[net, k] = n * (rn[net, k] / tot)  # X R_k, with X = n / tot kept finite
-                c = servers[k]
-                if c > 1:
-                    xd = n * (D[k] / tot)
-                    for j in range(min(c - 1, n), 0, -1):  # descending: p[., j - 1] is still population n - 1's
-                        p[net, k, j] = xd / j * p[net, k, j - 1]
-                    p[net, k, 0] = p[net, k, 0] * (tn[net | bit[k]] / tot)  # X(n) / X_{-k}(n)
+        _mva_step(n, nets, D, keep, servers, bit, p, q, rn, tn)
         X[n] = n / tn[0] if tn[0] > 0 else np.inf
         for k in range(K):
             R[n, k] = rn[0, k]
