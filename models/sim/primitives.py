@@ -12,6 +12,7 @@ helpers.
 - Ring of ``cap`` slots swept by one hand (FIFO, CLOCK and the age-based counter policy):
   :func:`ring_advance`, :func:`ring_victim`.
 - Mark set over access times (stack distances): :func:`fenwick_add`, :func:`unmark_time`.
+- Compact ids by first appearance: :func:`first_seen` (a direct table, ``-1`` = not seen yet).
 
 The ring sweep
 --------------
@@ -247,6 +248,18 @@ def ring_victim(ring, hand, cap, ref, cnt, counter_max):
 # models.sim.shards) on their cold paths. ``bits`` holds one mark bit per access time; ``fen``
 # is a Fenwick tree (1-indexed) over the mark counts of the completed 64-bit words,
 # ``fen_total`` their sum; the word being filled (``wc``) stays out of the tree.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def first_seen(table, key, m):
+    """Code of ``key``: ``table[key]``, or ``m`` (the next free code) for a key not seen yet (``-1``), which
+    ``table`` then keeps -- the caller moves ``m`` on when the code returned is ``m``; keys are numbered
+    0, 1, ... by first appearance."""
+    c = table[key]
+    if c < 0:
+        table[key] = m
+        return m
+    return c
 
 
 @njit(cache=True, nogil=True)

@@ -47,7 +47,7 @@ import pandas as pd
 from numba import njit
 
 from models._base import ModelResult
-from models.sim.primitives import as_ids, as_weights, popcount64
+from models.sim.primitives import as_ids, as_weights, first_seen, popcount64
 
 __all__ = ["HitRatioCurve", "stack_distances", "hit_ratio_curve", "lru_hits", "as_sizes", "curve_from_histogram"]
 
@@ -80,13 +80,9 @@ def _renumber(ids, table, codes, new, shift):
     for k in range(new.shape[0]):
         m0 = m
         for i in range(k << shift, min(n, (k + 1) << shift)):
-            x = ids[i]
-            c = table[x]
-            if c < 0:
-                c = m
-                table[x] = m
+            codes[i] = first_seen(table, ids[i], m)
+            if codes[i] == m:
                 m += 1
-            codes[i] = c
         new[k] = m - m0
     return m
 

@@ -2,27 +2,32 @@
 
 A request for bytes ``[offset, offset + size)`` touches the blocks
 ``offset // B .. (offset + size - 1) // B``. :func:`split_blocks` expands a whole trace into
-one row per touched block (one compiled pass, no temporaries) and numbers the distinct blocks
-0..M-1 in order of first access (a direct table over a small block range, ``pandas.factorize``
--- hash based, O(N), no sort -- otherwise), the form the cache kernels in :mod:`models.sim`
-consume.
+one row per touched block and numbers the distinct blocks 0..M-1 in order of first access, the
+form the cache kernels in :mod:`models.sim` consume: over a small block range in one compiled pass
+that expands and looks each block up in a direct table (no temporaries), otherwise by expanding and
+``pandas.factorize`` (hash based, O(N), no sort). The original block numbers, request index and
+device of each access are expanded only when read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
+from models.sim.primitives import first_seen
 from models.traces.core import BlockTrace
 
 __all__ = ["BlockAccesses", "split_blocks", "check_block_size", "MAX_BLOCK_ACCESSES", "MAX_REQUEST_BLOCKS"]
 
 #: Default bound on the rows :func:`split_blocks` may create [block accesses]. Measured peak
-#: memory of the split: 31 bytes per access (29.6 kept; 40 M accesses: 1,226 MB peak), so 1e8 accesses ~ 3 GB. The largest
-#: bundled trace, synthetic:dap (100k requests) in 512-byte blocks, gives 15.4 million.
+#: memory of the split (40 M accesses of 10 M random 16 KiB requests over 20 M blocks): 15 bytes per access
+#: (9 kept: block id and write flag; 31 before the other columns were expanded only when read), so 1e8
+#: accesses ~ 1.5 GB, 3 GB once ``lbn``/``request``/``device`` are read. The largest bundled trace,
+#: synthetic:dap (100k requests) in 512-byte blocks, gives 15.4 million.
 MAX_BLOCK_ACCESSES = 100_000_000
 #: Default bound on the blocks one request may touch [blocks]: 2**20 blocks is 4 GiB at 4 KiB blocks (512 MiB at
 #: 512 B), far above real requests (<= a few MiB), while a one-line file could otherwise ask for ~1e18 blocks.
@@ -52,33 +57,38 @@ def check_block_size(block_size: int) -> int:
 class BlockAccesses:
     """Per-block accesses of a trace, one row per (request, touched block).
 
+    ``block`` and ``is_write`` (what the cache kernels read) are built by the split; ``lbn``,
+    ``request`` and ``device`` are expanded from the per-request first block and block count on
+    first use and then kept (most callers never read them: 20 of the 29 bytes per access).
+
     Attributes
     ----------
     block : int64 array
         Compact block id 0..n_unique-1, numbered in order of first access.
-    lbn : int64 array
-        Original block number (byte offset // block_size).
     is_write : bool array
         True if the access belongs to a write request.
-    request : int64 array
-        Index of the request in the trace.
-    device : int32 array
-        Device of the request.
     n_unique : int
         Number of distinct blocks (footprint) [blocks].
     block_size : int
         Block size [bytes].
+    n_requests : int
+        Requests of the trace.
+    lbn : int64 array
+        Original block number (byte offset // block_size).
+    request : int64 array
+        Index of the request in the trace.
+    device : int32 array
+        Device of the request.
     """
 
     block: np.ndarray
-    lbn: np.ndarray
     is_write: np.ndarray
-    request: np.ndarray
-    device: np.ndarray
     n_unique: int
     block_size: int
     n_requests: int = 0
     meta: dict = field(default_factory=dict, compare=False)
+    #: (first block [blocks], blocks touched, device) per request: what ``lbn``/``request``/``device`` expand from
+    per_request: tuple = field(default=(), repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.block)
@@ -87,6 +97,27 @@ class BlockAccesses:
     def footprint_bytes(self) -> int:
         """Distinct blocks times the block size [bytes]."""
         return self.n_unique * self.block_size
+
+    @cached_property
+    def _lbn_request(self) -> tuple[np.ndarray, np.ndarray]:
+        first, count, _ = self.per_request
+        return _expand(first, count, len(self.block))
+
+    @property
+    def lbn(self) -> np.ndarray:
+        """Original block number of each access (byte offset // block_size) [blocks], int64."""
+        return self._lbn_request[0]
+
+    @property
+    def request(self) -> np.ndarray:
+        """Index of each access's request in the trace, int64."""
+        return self._lbn_request[1]
+
+    @cached_property
+    def device(self) -> np.ndarray:
+        """Device of each access's request, int32."""
+        _, count, device = self.per_request
+        return np.repeat(device, count)
 
 
 def split_blocks(trace: BlockTrace, block_size: int = 4096, *, per_device: bool = True,
@@ -155,26 +186,63 @@ def split_blocks(trace: BlockTrace, block_size: int = 4096, *, per_device: bool 
             f"{max_block_accesses}; the largest is request {i} ({int(trace.size_bytes[i])} bytes at offset "
             f"{int(off[i])}, {int(count[i])} blocks). Use a larger block size or fewer requests.")
     total = int(count.sum())
-    lbn, request = _expand(np.ascontiguousarray(first, dtype=np.int64), np.ascontiguousarray(count, dtype=np.int64),
-                           total)
-    device = np.repeat(trace.device, count)
-    is_write = np.repeat(trace.is_write, count)
-    del first, count
-    if per_device and n and trace.device.min() != trace.device.max():
-        dev = device.astype(np.int64) - int(trace.device.min())
-        span = int(dev.max()) + 1
-        top = int(lbn.max()) + 1 if total else 1
-        if top < (1 << 62) // span:
-            key = dev * top + lbn
-            del dev
-            codes, n_unique = _codes(key)
-        else:  # pragma: no cover - block numbers near 2**62: use a pair index
-            codes, uniq = pd.MultiIndex.from_arrays([dev, lbn]).factorize(sort=False)
-            n_unique = len(uniq)
-    else:
-        codes, n_unique = _codes(lbn)
-    return BlockAccesses(block=codes, lbn=lbn, is_write=is_write, request=request, device=device,
-                         n_unique=n_unique, block_size=bs, n_requests=n, meta={"trace": trace.name})
+    first = np.ascontiguousarray(first, dtype=np.int64)
+    count = np.ascontiguousarray(count, dtype=np.int64)
+    dev = trace.device
+    acc = dict(n_unique=0, block_size=bs, n_requests=n, meta={"trace": trace.name}, per_request=(first, count, dev))
+    if not total:
+        return BlockAccesses(block=np.zeros(0, np.int64), is_write=np.zeros(0, bool), **acc)
+    # the key numbered: the block number, offset by device * (largest block + 1) when devices count apart
+    top = int((first + count - 1).max()) + 1
+    d0, d1 = int(dev.min()), int(dev.max())
+    if not per_device or d0 == d1:
+        dev_top, lo, hi = 0, int(first.min()), top - 1
+    elif top < (1 << 62) // (d1 - d0 + 1):
+        dev_top = top
+        base = (dev.astype(np.int64) - d0) * top
+        lo, hi = int((base + first).min()), int((base + first + count - 1).max())
+        del base
+    else:  # pragma: no cover - block numbers near 2**62: a pair index
+        lbn, request = _expand(first, count, total)
+        codes, uniq = pd.MultiIndex.from_arrays([np.repeat(dev, count), lbn]).factorize(sort=False)
+        out = BlockAccesses(block=codes.astype(np.int64), is_write=np.repeat(trace.is_write, count),
+                            **{**acc, "n_unique": len(uniq)})
+        out.__dict__["_lbn_request"] = (lbn, request)
+        return out
+    if hi - lo < 4 * total + 16:  # a direct table over the key range, in the same pass as the expansion
+        codes, is_write, n_unique = _split_dense(first, count, dev, trace.is_write, total, d0, dev_top, lo,
+                                                 hi - lo + 1)
+        return BlockAccesses(block=codes, is_write=is_write, **{**acc, "n_unique": n_unique})
+    lbn, request = _expand(first, count, total)
+    key = lbn if not dev_top else (np.repeat(dev, count).astype(np.int64) - d0) * dev_top + lbn
+    codes, n_unique = _codes(key)
+    del key
+    out = BlockAccesses(block=codes, is_write=np.repeat(trace.is_write, count), **{**acc, "n_unique": n_unique})
+    out.__dict__["_lbn_request"] = (lbn, request)  # computed already
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _split_dense(first, count, dev, is_write_req, total, d0, dev_top, lo, span):  # pragma: no cover - compiled
+    """Compact block id and write flag of every touched block in one pass: key ``(dev - d0) * dev_top +
+    block`` looked up in a table of ``span`` slots from ``lo`` (first appearance numbered first)."""
+    table = np.full(span, -1, np.int64)
+    codes = np.empty(total, np.int64)
+    is_write = np.empty(total, np.bool_)
+    m = 0
+    k = 0
+    for i in range(len(first)):
+        key = (np.int64(dev[i]) - d0) * dev_top + first[i] - lo
+        w = is_write_req[i]
+        for _ in range(count[i]):
+            c = first_seen(table, key, m)
+            if c == m:
+                m += 1
+            codes[k] = c
+            is_write[k] = w
+            key += 1
+            k += 1
+    return codes, is_write, m
 
 
 def _codes(key: np.ndarray) -> tuple[np.ndarray, int]:
@@ -199,11 +267,9 @@ def _dense_codes(key, lo, span):  # pragma: no cover - compiled
     codes = np.empty(len(key), np.int64)
     m = 0
     for i in range(len(key)):
-        k = key[i] - lo
-        if table[k] < 0:
-            table[k] = m
+        codes[i] = first_seen(table, key[i] - lo, m)
+        if codes[i] == m:
             m += 1
-        codes[i] = table[k]
     return codes, m
 
 

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[3]
 @st.composite
 def traces(draw):
     n = draw(st.integers(0, 40))
-    off = draw(st.lists(st.integers(0, 1 << 20), min_size=n, max_size=n))
+    top = draw(st.sampled_from([1 << 20, 1 << 40]))  # a small block range (direct table) or a sparse one (hashing)
+    off = draw(st.lists(st.integers(0, top), min_size=n, max_size=n))
     size = draw(st.lists(st.integers(1, 40_000), min_size=n, max_size=n))
     dev = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
     wr = draw(st.lists(st.booleans(), min_size=n, max_size=n))
@@ -53,6 +54,8 @@ def test_split_blocks_properties(t, shift, per_device):
     key = list(zip(b.device.tolist(), b.lbn.tolist(), strict=True)) if per_device else b.lbn.tolist()
     codes = pd.factorize(pd.Series(key, dtype=object))[0] if len(key) else np.zeros(0, np.int64)
     assert np.array_equal(codes, b.block)
+    assert (b.block.dtype, b.lbn.dtype, b.request.dtype, b.device.dtype, b.is_write.dtype) == \
+        (np.int64, np.int64, np.int64, t.device.dtype, bool)
 
 
 def test_split_blocks_bad_size_and_real_trace():
