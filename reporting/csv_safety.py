@@ -23,12 +23,32 @@ def safe_cell(value):
     return value
 
 
+#: Rows from which a text column is checked with pandas' vectorised ``str.startswith`` (fewer: a plain
+#: loop over the values, which costs less than the accessor's set-up on a small table).
+_VECTOR_ROWS = 2000
+
+
+def _kept_as_is(col: pd.Series) -> bool:
+    """Whether mapping :func:`safe_cell` over the text column ``col`` would give it back unchanged (same
+    values, same dtype): a string-dtype column, not empty, no missing cell (pandas re-infers the dtype
+    of a mapped column: all-missing becomes float), no cell starting a formula."""
+    if not isinstance(col.dtype, pd.StringDtype) or len(col) == 0:
+        return False
+    if len(col) >= _VECTOR_ROWS:
+        return not col.isna().any() and not col.str.startswith(_DANGEROUS).any()
+    return all(type(v) is str and not v.startswith(_DANGEROUS) for v in col.tolist())
+
+
 def sanitize_frame(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``df`` with every text cell and column name made formula-safe."""
+    """A copy of ``df`` with every text cell and column name made formula-safe.
+
+    A full string-dtype column without a dangerous cell is kept as it is (:func:`_kept_as_is`: mapping
+    :func:`safe_cell` over it gives an equal column of the same dtype), so a clean table costs one check
+    per text column; any other text column is mapped cell by cell, as before.
+    """
     out = df.copy()
     out.columns = [safe_cell(str(c)) for c in out.columns]
-    for i in range(out.shape[1]):  # by position: duplicate column names must not break the export
-        col = out.iloc[:, i]
-        if col.dtype == object or pd.api.types.is_string_dtype(col):
+    for i, (_, col) in enumerate(out.items()):  # by position: duplicate column names must not break the export
+        if (col.dtype == object or pd.api.types.is_string_dtype(col)) and not _kept_as_is(col):
             out.isetitem(i, col.map(safe_cell))
     return out

@@ -194,17 +194,79 @@ FORM_LABELS = {"name": "Name (identifier)", "label": "Label", "kind": "Kind", "a
                "rpm": "RPM"}
 
 
-def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | None = None) -> None:
-    """"Start from" a device, edit its values in a form and save it as a custom device (this session,
-    the page's link and its scenario file). ``key`` namespaces the widgets; ``on_saved`` runs after a save,
-    before the rerun. Messages name the form's labels."""
+#: Allowed access unit [bytes] of the form (its whole-number field and the save check read it).
+_UNIT_LOW, _UNIT_HIGH = 1, 1 << 30
+_KINDS = ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"]
+
+
+def _form_keys(key: str, base_name: str) -> dict[str, str]:
+    """Session keys of the form's fields, one set per "Start from" device (so picking another one
+    pre-fills the form again, as the unkeyed fields did)."""
+    keys = {f: f"{key}.f.{f}.{base_name}" for f in ("name", "label", "kind", "rl", "wl", "seek", "rb", "wb", "en", "rpm")}
+    keys["unit"] = f"{key}.unit.{base_name}"
+    return keys
+
+
+def _save_custom_device(key: str, base_name: str, on_saved: Callable[[DeviceProfile], None] | None) -> None:
+    """on_click of "Save device": runs before the script, so the whole page (the tables and pickers drawn
+    above the form) already shows the saved device in this run -- no second run. The outcome is left in
+    the session: ``{key}.__saved`` (the message shown above the form) or ``{key}.__saveerr`` (shown under
+    the button by :func:`custom_device_form`)."""
     import streamlit as st
     from pydantic import ValidationError
 
-    from app.components.errors import md_escape, show_error
+    from app.components.errors import md_escape
+    from app.components.inputs import parse_int
+
+    ss = st.session_state
+    ss.pop(f"{key}.__saveerr", None)
+    base = all_devices().get(base_name)
+    if base is None:
+        return
+    k = _form_keys(key, base_name)
+    is_custom = base_name in custom_devices()
+    try:  # the value the whole-number field shows as refused (its own message says why) saves nothing
+        unit = parse_int(ss.get(k["unit"], str(base.access_unit_bytes)))
+        if not _UNIT_LOW <= unit <= _UNIT_HIGH:
+            return
+    except ValueError:
+        return
+    try:
+        nums = dict(access_unit_bytes=unit, read_latency_ns=ss.get(k["rl"], base.read_latency_ns),
+                    write_latency_ns=ss.get(k["wl"], base.write_latency_ns),
+                    read_bandwidth_MBps=ss.get(k["rb"], base.read_bandwidth_MBps or 0.0) or None,
+                    write_bandwidth_MBps=ss.get(k["wb"], base.write_bandwidth_MBps or 0.0) or None,
+                    endurance_writes_per_cell=ss.get(k["en"], base.endurance_writes_per_cell or 0.0) or None,
+                    avg_seek_ns=ss.get(k["seek"], base.avg_seek_ns or 0.0) or None,
+                    rpm=ss.get(k["rpm"], base.rpm or 0.0) or None)
+        name = ss.get(k["name"], base_name if is_custom else f"my-{base_name}")
+        label = ss.get(k["label"], base.label if is_custom else f"My {base.label or base_name}")
+        prof = DeviceProfile(name=name.strip(), label=label, kind=ss.get(k["kind"], base.kind), **nums,
+                             source=f"user-defined (from {base_name})", provenance=inherit_provenance(base, nums))
+        add_custom_device(prof)
+        if on_saved is not None:
+            on_saved(prof)
+        ss[f"{key}.__saved"] = (f"Saved {md_escape(prof.name)}; it is now in every device picker, in this page's "
+                                "link and in saved scenarios.")
+    except ValidationError as e:  # name each bad value by the label of its field in the form
+        ss[f"{key}.__saveerr"] = "Custom device not saved: " + "; ".join(
+            f"{FORM_LABELS.get(str(err['loc'][0]) if err['loc'] else '', 'inputs')}: "
+            f"{md_escape(str(err['msg']).removeprefix('Value error, '), 200)}" for err in e.errors())
+    except Exception as e:  # noqa: BLE001 - shown as a message naming the field
+        ss[f"{key}.__saveerr"] = e
+
+
+def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | None = None) -> None:
+    """"Start from" a device, edit its values in a form and save it as a custom device (this session,
+    the page's link and its scenario file). ``key`` namespaces the widgets; ``on_saved`` runs after a save,
+    before the script (the save is the button's callback, so the page shows the device in the same run).
+    Messages name the form's labels."""
+    import streamlit as st
+
+    from app.components.errors import show_error
     from app.components.inputs import whole_number_input
 
-    saved = st.session_state.pop(f"{key}.__saved", None)  # set before the rerun that follows a save
+    saved = st.session_state.pop(f"{key}.__saved", None)  # set by the save callback of this run
     if saved:
         st.success(saved, icon=":material/check_circle:")
     devs = all_devices()
@@ -215,50 +277,37 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
                              help="Pre-fills the form; pick one of your custom devices to edit it.")
     base = devs[base_name]
     is_custom = base_name in custom_devices()
+    k = _form_keys(key, base_name)
     with st.form(f"{key}.form"):
         c1, c2, c3 = st.columns(3)
-        name = c1.text_input("Name (identifier)", base_name if is_custom else f"my-{base_name}")
-        label = c1.text_input("Label", base.label if is_custom else f"My {base.label or base_name}")
-        kinds = ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"]
-        kind = c1.selectbox("Kind", kinds, index=kinds.index(base.kind))
+        c1.text_input("Name (identifier)", base_name if is_custom else f"my-{base_name}", key=k["name"])
+        c1.text_input("Label", base.label if is_custom else f"My {base.label or base_name}", key=k["label"])
+        c1.selectbox("Kind", _KINDS, index=_KINDS.index(base.kind), key=k["kind"])
         # a whole number typed as text (1e3 = 1000, "4,096"); one field per starting device, so picking another
         # "Start from" pre-fills it again
-        unit = whole_number_input(f"{key}.unit.{base_name}", FORM_LABELS["access_unit_bytes"], low=1, high=1 << 30,
+        unit = whole_number_input(k["unit"], FORM_LABELS["access_unit_bytes"], low=_UNIT_LOW, high=_UNIT_HIGH,
                                   default=base.access_unit_bytes, container=c2,
                                   refused="the device is not saved until this is fixed")
-        rl = c2.number_input("Read latency [ns]", value=base.read_latency_ns)
-        wl = c2.number_input("Write latency [ns]", value=base.write_latency_ns)
-        seek = c2.number_input("Mean seek [ns] (HDD only, 0 = n/a)", value=base.avg_seek_ns or 0.0)
-        rb = c3.number_input("Read bandwidth [MB/s] (0 = derive)", value=base.read_bandwidth_MBps or 0.0)
-        wb = c3.number_input("Write bandwidth [MB/s] (0 = derive)", value=base.write_bandwidth_MBps or 0.0)
-        en = c3.number_input("Endurance [writes/cell] (0 = unlimited)", value=base.endurance_writes_per_cell or 0.0,
-                             format="%g")
-        rpm = c3.number_input("RPM (HDD only, 0 = n/a)", value=base.rpm or 0.0)
+        c2.number_input("Read latency [ns]", value=base.read_latency_ns, key=k["rl"])
+        c2.number_input("Write latency [ns]", value=base.write_latency_ns, key=k["wl"])
+        c2.number_input("Mean seek [ns] (HDD only, 0 = n/a)", value=base.avg_seek_ns or 0.0, key=k["seek"])
+        c3.number_input("Read bandwidth [MB/s] (0 = derive)", value=base.read_bandwidth_MBps or 0.0, key=k["rb"])
+        c3.number_input("Write bandwidth [MB/s] (0 = derive)", value=base.write_bandwidth_MBps or 0.0, key=k["wb"])
+        c3.number_input("Endurance [writes/cell] (0 = unlimited)", value=base.endurance_writes_per_cell or 0.0,
+                        format="%g", key=k["en"])
+        c3.number_input("RPM (HDD only, 0 = n/a)", value=base.rpm or 0.0, key=k["rpm"])
         st.caption("Allowed: access unit 1 B – 1 GiB; latencies > 0 and ≤ 10¹² ns; mean seek 0 – 10¹¹ ns; bandwidths "
                    "0 (derive) or up to 10⁷ MB/s; endurance 0 (unlimited) or up to 10¹⁸; RPM 0 (n/a) or up to 30,000.")
-        if st.form_submit_button("Save device"):
+        if st.form_submit_button("Save device", on_click=_save_custom_device, args=(key, base_name, on_saved)):
+            err = st.session_state.pop(f"{key}.__saveerr", None)
             if unit is None:  # why is shown under the field
                 st.error(f"Custom device not saved: {FORM_LABELS['access_unit_bytes']}: see the message under it",
                          icon=":material/error:")
-            else:
-                try:
-                    nums = dict(access_unit_bytes=unit, read_latency_ns=rl, write_latency_ns=wl,
-                                read_bandwidth_MBps=rb or None, write_bandwidth_MBps=wb or None,
-                                endurance_writes_per_cell=en or None, avg_seek_ns=seek or None, rpm=rpm or None)
-                    prof = DeviceProfile(name=name.strip(), label=label, kind=kind, **nums,
-                                         source=f"user-defined (from {base_name})",
-                                         provenance=inherit_provenance(base, nums))
-                    add_custom_device(prof)
-                    if on_saved is not None:
-                        on_saved(prof)
-                    st.session_state[f"{key}.__saved"] = (f"Saved {md_escape(prof.name)}; it is now in every device "
-                                                          "picker, in this page's link and in saved scenarios.")
-                    st.rerun()
-                except ValidationError as e:  # name each bad value by the label of its field in the form
-                    st.error("Custom device not saved: " + "; ".join(
-                        f"{FORM_LABELS.get(str(err['loc'][0]) if err['loc'] else '', 'inputs')}: "
-                        f"{md_escape(str(err['msg']).removeprefix('Value error, '), 200)}" for err in e.errors()),
-                        icon=":material/error:")
+            elif isinstance(err, str):
+                st.error(err, icon=":material/error:")
+            elif err is not None:
+                try:  # re-raised so a bug is logged with its traceback
+                    raise err
                 except Exception as e:  # noqa: BLE001 - shown as a message naming the field
                     show_error(e, "Custom device")
 
@@ -298,11 +347,17 @@ def device_csv_controls(key: str) -> None:
     from app.components.errors import md_escape
     from models.devices import devices_to_csv
 
-    custom = [DeviceProfile.model_validate(d) for d in custom_devices().values()]
+    dumps = custom_devices()
     c1, c2 = st.columns(2)
     with c1:
-        if custom:
-            st.download_button("Download my devices (CSV)", devices_to_csv(custom), file_name="my-devices.csv",
+        if dumps:
+            # the CSV of unchanged custom devices is kept in the session, not rebuilt on every rerun
+            sig = repr(list(dumps.items()))
+            cached = st.session_state.get(f"{key}.__csvbytes")
+            if cached is None or cached[0] != sig:
+                cached = (sig, devices_to_csv([DeviceProfile.model_validate(d) for d in dumps.values()]))
+                st.session_state[f"{key}.__csvbytes"] = cached
+            st.download_button("Download my devices (CSV)", cached[1], file_name="my-devices.csv",
                                mime="text/csv", key=f"{key}.csvdl", icon=":material/download:")
         else:
             st.caption("No custom devices yet: save one with the form, or import a CSV.")

@@ -183,9 +183,9 @@ if scn is not None:
             table(cmp_)
             download_csv(cmp_, "fio-model-vs-measurement.csv", key="dl-dch-fit")
             b1, b2 = st.columns(2)
-            if b1.button("Show fitted profile in the charts above", key="dch.show"):
-                st.session_state["dch.fitted"] = prof.model_dump()
-                st.rerun()
+            # on_click runs before the next run's script, so the charts above draw the profile in that run
+            b1.button("Show fitted profile in the charts above", key="dch.show",
+                      on_click=st.session_state.__setitem__, args=("dch.fitted", prof.model_dump()))
             if b2.button("Add as custom device", key="dch.add"):
                 add_custom_device(dev)
                 st.success(f"Added {dev.name!r} (read {dev.read_latency_ns / 1e3:.1f} us, write "

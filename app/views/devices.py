@@ -60,12 +60,18 @@ with st.expander("Model constants and their provenance (models/provenance.py)", 
 st.subheader("Add or edit a custom device")
 custom_device_form("dev")
 
+
+
+def _remove_custom() -> None:
+    """on_click of "Remove": runs before the script, so the whole page drops the device in this run."""
+    st.session_state.get(CUSTOM_KEY, {}).pop(st.session_state.get("dev.drop"), None)
+
+
 custom = st.session_state.get(CUSTOM_KEY, {})
 if custom:
     drop = st.selectbox("Remove a custom device", ["—"] + list(custom), key="dev.drop")
-    if drop != "—" and st.button("Remove", key="dev.remove"):
-        custom.pop(drop, None)
-        st.rerun()
+    if drop != "—":
+        st.button("Remove", key="dev.remove", on_click=_remove_custom)
 st.subheader("Export or import custom devices")
 device_csv_controls("dev")
 # the page link carries the custom devices (a reload or a shared link keeps them)

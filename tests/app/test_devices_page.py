@@ -68,3 +68,100 @@ def test_csv_import_adds_devices_and_a_bad_file_names_row_and_column_and_loses_n
     assert any("bad.csv row 2 (broken): column write_latency_ns" in e for e in errs), errs
     assert "ok" not in at.session_state["custom_devices"]  # all or nothing
     assert {"my-nvme", "fast-ram"} <= set(at.session_state["custom_devices"])
+
+
+def _no_rerun(monkeypatch) -> list:
+    """Record ``st.rerun`` calls (a save or a removal must take effect in the run of the click)."""
+    import streamlit as st
+
+    calls: list = []
+    monkeypatch.setattr(st, "rerun", lambda *a, **k: calls.append(a))
+    return calls
+
+
+def _names(at: AppTest) -> set[str]:
+    cat = at.dataframe[0].value
+    return set(cat["Name"] if "Name" in cat else cat.iloc[:, 0])
+
+
+def test_saving_a_device_shows_it_everywhere_in_the_same_run(monkeypatch):
+    """The save is the button's callback: the catalogue drawn above the form, the "Start from" picker and
+    the link include the device in the run of the click, with no second script run."""
+    calls = _no_rerun(monkeypatch)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.text_input[0].set_value("one-run")
+    next(n for n in at.number_input if n.label == "Read latency [ns]").set_value(123.0)
+    at.button[0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert calls == []
+    assert "one-run" in _names(at)
+    assert any(o.endswith("(one-run)") for o in at.selectbox(key="dev.base").options)
+    assert any("Saved one-run" in s.value for s in at.success)
+    assert at.session_state["custom_devices"]["one-run"]["read_latency_ns"] == 123.0
+    assert [d.name for d in decode_devices(_dev_param(at))] == ["one-run"]
+
+
+def test_a_refused_save_changes_nothing_and_names_the_field(monkeypatch):
+    calls = _no_rerun(monkeypatch)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    next(n for n in at.number_input if n.label == "Read latency [ns]").set_value(0.0)
+    at.button[0].click().run()
+    assert not at.exception and calls == []
+    assert any("Custom device not saved" in e.value and "Read latency [ns]" in e.value for e in at.error)
+    assert not at.success
+    at.run()  # the message belongs to that click only
+    assert not any("Custom device not saved" in e.value for e in at.error)
+
+
+def test_editing_a_custom_device_prefills_its_values_and_saves_over_it():
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["dev"] = encode_devices([MINE])
+    at.run()
+    at.selectbox(key="dev.base").set_value("my-nvme").run()
+    assert at.text_input[0].value == "my-nvme"
+    rl = next(n for n in at.number_input if n.label == "Read latency [ns]")
+    assert rl.value == 70_000.0
+    rl.set_value(80_000.0)
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.session_state["custom_devices"]["my-nvme"]["read_latency_ns"] == 80_000.0
+    at.selectbox(key="dev.base").set_value("dram").run()  # another start: the form is pre-filled again
+    assert at.text_input[0].value == "my-dram"
+    assert next(n for n in at.number_input if n.label == "Read latency [ns]").value == get_device("dram").read_latency_ns
+
+
+def test_removing_a_device_takes_effect_in_the_same_run(monkeypatch):
+    calls = _no_rerun(monkeypatch)
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["dev"] = encode_devices([MINE])
+    at.run()
+    assert "my-nvme" in _names(at)
+    at.selectbox(key="dev.drop").set_value("my-nvme").run()
+    at.button(key="dev.remove").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert calls == []
+    assert "my-nvme" not in _names(at) and not at.session_state["custom_devices"]
+    assert not any(o.endswith("(my-nvme)") for o in at.selectbox(key="dev.base").options)
+
+
+def test_custom_devices_csv_follows_every_change():
+    """The download's bytes are kept while the custom devices are unchanged and rebuilt after any change."""
+    from models.devices import DeviceProfile
+
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["dev"] = encode_devices([MINE])
+    at.run()
+
+    def csv() -> str:
+        return at.session_state["dev.__csvbytes"][1]
+
+    def expected() -> str:
+        return devices_to_csv([DeviceProfile.model_validate(d) for d in at.session_state["custom_devices"].values()])
+
+    assert csv() == expected() and "70000" in csv()
+    at.selectbox(key="dev.base").set_value("my-nvme").run()
+    next(n for n in at.number_input if n.label == "Read latency [ns]").set_value(90_000.0)
+    at.button[0].click().run()
+    assert not at.exception
+    assert at.session_state["custom_devices"]["my-nvme"]["read_latency_ns"] == 90_000.0
+    assert csv() == expected() and "90000" in csv()
