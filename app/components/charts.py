@@ -235,14 +235,9 @@ def ratio_ticks(fig: go.Figure, ratios: Sequence[float], *, axis: str = "x", fmt
     return fig
 
 
-@recordable
-def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | None = None,
-               label: str = "1×") -> go.Figure:
-    """A log axis centred on a labelled 1× reference line, ticks at 1-2-5 ratios ("0.5×", "1×", "2×").
-
-    The range is symmetric in log10 around 1, wide enough for ``values`` (default: the traces).
-    """
-    vals = np.asarray(list(values), dtype=float) if values is not None else _trace_values(fig, axis, None)
+def ratio_range(vals: np.ndarray) -> tuple[float, list[float]]:
+    """(half-width of a log10 range centred on 1 [decades], ticks at 1-2-5 ratios [-]) covering the
+    positive finite ``vals`` [-]: at least 2x either way, 8 % margin, decades only beyond 13 ticks."""
     vals = vals[np.isfinite(vals) & (vals > 0)]
     half = max(float(np.max(np.abs(np.log10(vals)))) if vals.size else 0.0, math.log10(2)) * 1.08
     steps = [m * 10.0 ** k for k in range(-6, 7) for m in (1, 2, 5)]
@@ -250,6 +245,18 @@ def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | Non
     ticks = sorted({*(1 / v for v in ticks if v > 1), *ticks})
     if len(ticks) > 13:
         ticks = [v for v in ticks if abs(math.log10(v) - round(math.log10(v))) < 1e-9]
+    return half, ticks
+
+
+@recordable
+def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | None = None,
+               label: str = "1×") -> go.Figure:
+    """A log axis centred on a labelled 1× reference line, ticks at 1-2-5 ratios ("0.5×", "1×", "2×").
+
+    The range is symmetric in log10 around 1, wide enough for ``values`` (default: the traces).
+    """
+    half, ticks = ratio_range(np.asarray(list(values), dtype=float) if values is not None
+                              else _trace_values(fig, axis, None))
     _update_axes(fig, axis, dict(type="log", range=[-half, half], tickmode="array", tickvals=ticks,
                                  ticktext=[f"{number_label(v)}×" for v in ticks]))
     ref_line(fig, **{axis: 1.0}, text=label, dash="dash")
@@ -322,8 +329,9 @@ def style(fig: go.Figure, *, title: str | None = None, x: str | None = None, y: 
     return fig
 
 
-def _label_log_axes(fig: go.Figure) -> None:
-    """Give every log axis that has no explicit ticks labelled decades (see :func:`log_axis`)."""
+def log_axis_ticks(fig: go.Figure):
+    """(layout key, axis, tick settings) of every log axis without explicit ticks: labelled decades
+    over its traces' values, or one tick per decade in powers of ten when it has none (see :func:`log_axis`)."""
     for name in list(fig.layout):
         if not (name.startswith("xaxis") or name.startswith("yaxis")):
             continue
@@ -334,9 +342,14 @@ def _label_log_axes(fig: go.Figure) -> None:
         vals = _trace_values(fig, letter, letter + suffix)
         if vals.size:
             tv, tt = _log_ticks(float(vals.min()), float(vals.max()))
-            kw = dict(tickvals=tv, ticktext=tt, tickmode="array")
+            yield name, ax, dict(tickvals=tv, ticktext=tt, tickmode="array")
         else:
-            kw = dict(dtick=1, exponentformat="power")
+            yield name, ax, dict(dtick=1, exponentformat="power")
+
+
+def _label_log_axes(fig: go.Figure) -> None:
+    """Give every log axis that has no explicit ticks labelled decades (:func:`log_axis_ticks`)."""
+    for name, ax, kw in list(log_axis_ticks(fig)):
         if not _relayout(fig, _paths(f"{name}.", kw, {})):
             ax.update(**kw)
 

@@ -62,14 +62,8 @@ def ref_ref_line(fig, *, x=None, y=None, text="", dash="dot", row=None, col=None
 
 
 def ref_ratio_axis(fig, axis="y", *, values=None, label="1×"):
-    vals = np.asarray(list(values), dtype=float) if values is not None else charts._trace_values(fig, axis, None)
-    vals = vals[np.isfinite(vals) & (vals > 0)]
-    half = max(float(np.max(np.abs(np.log10(vals)))) if vals.size else 0.0, math.log10(2)) * 1.08
-    steps = [m * 10.0 ** k for k in range(-6, 7) for m in (1, 2, 5)]
-    ticks = [v for v in steps if abs(math.log10(v)) <= half + 1e-9]
-    ticks = sorted({*(1 / v for v in ticks if v > 1), *ticks})
-    if len(ticks) > 13:
-        ticks = [v for v in ticks if abs(math.log10(v) - round(math.log10(v))) < 1e-9]
+    half, ticks = charts.ratio_range(np.asarray(list(values), dtype=float) if values is not None
+                                     else charts._trace_values(fig, axis, None))
     update = fig.update_xaxes if axis == "x" else fig.update_yaxes
     update(type="log", range=[-half, half], tickmode="array", tickvals=ticks,
            ticktext=[f"{charts.number_label(v)}×" for v in ticks])
@@ -93,19 +87,8 @@ def ref_style(fig, *, title=None, x=None, y=None, logx=False, logy=False):
 
 
 def ref_label_log_axes(fig):
-    for name in list(fig.layout):
-        if not (name.startswith("xaxis") or name.startswith("yaxis")):
-            continue
-        ax = fig.layout[name]
-        if ax.type != "log" or ax.dtick is not None or ax.tickvals is not None:
-            continue
-        letter, suffix = name[0], name[5:]
-        vals = charts._trace_values(fig, letter, letter + suffix)
-        if vals.size:
-            tv, tt = charts._log_ticks(float(vals.min()), float(vals.max()))
-            ax.update(tickvals=tv, ticktext=tt, tickmode="array")
-        else:
-            ax.update(dtick=1, exponentformat="power")
+    for _, ax, kw in list(charts.log_axis_ticks(fig)):
+        ax.update(**kw)
 
 
 REF = {"style": ref_style, "ref_line": ref_ref_line, "log_axis": ref_log_axis, "ratio_ticks": ref_ratio_ticks,
