@@ -57,19 +57,32 @@ def frames(draw):
     return df
 
 
-def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
-    assert list(a.columns) == list(b.columns)
-    assert list(a.dtypes) == list(b.dtypes)
+def _differences(a: pd.DataFrame, b: pd.DataFrame) -> list[str]:
+    """What differs between two frames, column by column by position (names, dtypes, exact values); [] if none."""
+    if list(a.columns) != list(b.columns):
+        return [f"columns {list(a.columns)} != {list(b.columns)}"]
+    if list(a.dtypes) != list(b.dtypes):
+        return [f"dtypes {list(a.dtypes)} != {list(b.dtypes)}"]
+    out = []
     for i in range(a.shape[1]):
-        pd.testing.assert_series_equal(a.iloc[:, i], b.iloc[:, i], check_exact=True)
+        try:
+            pd.testing.assert_series_equal(a.iloc[:, i], b.iloc[:, i], check_exact=True)
+        except AssertionError as e:
+            out.append(f"column {i}: {e}")
+    return out
+
+
+def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    diff = _differences(a, b)
+    assert not diff, diff
 
 
 @settings(max_examples=300, deadline=None)
 @given(frames())
 def test_fast_sanitizer_equals_the_per_cell_definition(df):
     before = df.copy()
-    _same(sanitize_frame(df), reference(df))
-    _same(df, before)  # the input is never changed
+    assert _differences(sanitize_frame(df), reference(df)) == []
+    assert _differences(df, before) == []  # the input is never changed
 
 
 @pytest.mark.parametrize("rows", [3, csv_safety._VECTOR_ROWS + 1])
@@ -99,6 +112,6 @@ def test_vectorised_check_equals_the_per_cell_definition(df):
     saved = csv_safety._VECTOR_ROWS
     csv_safety._VECTOR_ROWS = 0
     try:
-        _same(sanitize_frame(df), reference(df))
+        assert _differences(sanitize_frame(df), reference(df)) == []
     finally:
         csv_safety._VECTOR_ROWS = saved
