@@ -7,9 +7,10 @@ numba kernels from the cache) before the timed run, so start-up is excluded from
 each run writes to a fresh directory (nothing is reused). Measured in the same run:
 
 - wall time of the sweep on 1 worker and on 2 workers [s], ``--repeat`` interleaved runs each,
-  the ratio of the medians (the goal line and the last line), and how many trace loads each run
+  the ratio of the medians (the goal line and the last line), how many trace loads each run
   made (the tasks are handed to the workers by trace, so a trace is loaded only by the workers
-  that share its tasks: ``models.sweep.run._TraceAffinity``);
+  that share its tasks: ``models.sweep.run._TraceAffinity``) and how many block splits a worker
+  mapped from another worker of the host instead of loading the trace (``models.sweep.hostshare``);
 - the CPU time of each run [s]: the tasks' (the threads that ran them), each worker process's
   (tasks plus Dask's bookkeeping) and the client's and scheduler's (this process); and from it a
   CPU-bound speed-up: the 1-worker process's CPU over all the 2-worker run's CPU spread evenly on
@@ -41,6 +42,7 @@ from pathlib import Path
 from _common import ROOT, print_ratio
 
 from models.sweep import estimate_seconds, load_counts, load_spec, run_sweep
+from models.sweep.registry import shared_counts
 from models.sweep.run import local_cluster
 
 
@@ -93,7 +95,8 @@ def _timed_run(spec, workers: int, out_dir: Path, threads: int = 1):
             t = time.perf_counter() - t
             m1, w1 = _cpu_s(), client.run(_cpu_s)
             loads = sum(sum(c.values()) for c in client.run(load_counts).values())
-            return t, res, loads, [w1[w] - w0[w] for w in w0], m1 - m0
+            mapped = sum(sum(c.values()) for c in client.run(shared_counts).values())
+            return t, res, f"{loads} trace loads, {mapped} split(s) mapped", [w1[w] - w0[w] for w in w0], m1 - m0
     finally:
         try:
             cluster.close(timeout=60)
@@ -124,10 +127,10 @@ def main(argv=None) -> int:
             d = work / f"r{k}"
             d.mkdir()
             t1, r1, n1, c1, m1 = _timed_run(spec, 1, d)
-            print(f"run {k + 1}: 1 worker : {t1:7.2f} s  ({len(r1.computed)} tasks computed, {n1} trace loads)", flush=True)
+            print(f"run {k + 1}: 1 worker : {t1:7.2f} s  ({len(r1.computed)} tasks computed, {n1})", flush=True)
             t2, r2, n2, c2, m2 = _timed_run(spec, 2, d)
             assert r1.table.equals(r2.table), "1 and 2 workers must give the same table"
-            print(f"run {k + 1}: 2 workers: {t2:7.2f} s  speed-up {t1 / t2:.2f}x ({n2} trace loads); load average "
+            print(f"run {k + 1}: 2 workers: {t2:7.2f} s  speed-up {t1 / t2:.2f}x ({n2}); load average "
                   f"{os.getloadavg()[0]:.1f}", flush=True)
             # CPU seconds, which other processes on the machine inflate far less than wall time
             busy1, busy2 = sum(r1.task_cpu_seconds.values()), sum(r2.task_cpu_seconds.values())

@@ -4,26 +4,49 @@ Named adapters (:data:`SWEEP_MODELS`) wrap the trace-driven simulators with thei
 ``call:package.module:function`` runs any function of the :mod:`models` package. ``ctx`` is a
 :class:`TraceContext` giving the task's trace and its block split, cached per process, so a
 worker loads each trace once whatever the number of its tasks (threads of one worker needing the same
-trace wait for one load).
+trace wait for one load). With a share token (:func:`sharing`, set by the sweep when workers share a
+host), a worker maps the block split another worker of its host published instead of loading and
+splitting the trace again (:mod:`models.sweep.hostshare`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import threading
 from collections import Counter
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["SweepModel", "SWEEP_MODELS", "TraceContext", "get_model", "load_counts"]
+__all__ = ["SweepModel", "SWEEP_MODELS", "TraceContext", "get_model", "load_counts", "shared_counts", "sharing", "end_share"]
 
 #: Loads per trace in this process (tests check each worker loads a trace once).
 _LOADS: Counter = Counter()
+#: Block splits this process mapped from another worker of its host instead of loading the trace.
+_SHARED: Counter = Counter()
+_SHARE = threading.local()  # .token: the running sweep's share token in this thread (None: no sharing)
+
+
+@contextmanager
+def sharing(token: str | None):
+    """Within the block, this thread's trace splits are shared with the other workers of the host
+    under ``token`` (:mod:`models.sweep.hostshare`; None: not shared)."""
+    before = getattr(_SHARE, "token", None)
+    _SHARE.token = token
+    try:
+        yield
+    finally:
+        _SHARE.token = before
+
+
+def _share_prefix(entry_json: str) -> str:
+    return hashlib.sha256(entry_json.encode()).hexdigest()[:32]
 
 
 _LOCKS: dict = {}
@@ -64,16 +87,58 @@ def _blocks(entry_json: str, block_size: int):
         return _blocks_cached(entry_json, block_size)
 
 
-@lru_cache(maxsize=8)
 def _blocks_cached(entry_json: str, block_size: int):
+    token = getattr(_SHARE, "token", None)
+    return _blocks_kept(entry_json, block_size) if token is None else _blocks_shared(entry_json, block_size, token)
+
+
+@lru_cache(maxsize=8)
+def _blocks_kept(entry_json: str, block_size: int):
     from models.traces.blocks import split_blocks
 
     return split_blocks(_trace(entry_json), block_size)
 
 
+@lru_cache(maxsize=8)
+def _blocks_shared(entry_json: str, block_size: int, token: str):
+    """The split of another worker of this host when it published one, else split here (and published)."""
+    from models.sweep import hostshare
+
+    key = f"{_share_prefix(entry_json)}-{int(block_size)}"
+    acc = hostshare.lookup(token, key)
+    if acc is not None:
+        _SHARED[entry_json] += 1
+        return acc
+    acc = _blocks_kept(entry_json, block_size)
+    hostshare.publish(token, key, acc)
+    return acc
+
+
+def _split_shared(entry_json: str) -> bool:
+    """Whether some block split of this trace is shared on this host for the running sweep (then it is a
+    block trace: a memory trace is never split)."""
+    from models.sweep import hostshare
+
+    token = getattr(_SHARE, "token", None)
+    return token is not None and hostshare.has_split(token, _share_prefix(entry_json))
+
+
+def end_share(token: str) -> None:
+    """Forget and remove the splits shared under ``token`` (a sweep's end; run on every worker)."""
+    from models.sweep import hostshare
+
+    _blocks_shared.cache_clear()
+    hostshare.drop(token)
+
+
 def load_counts() -> dict[str, int]:
     """How many times this process loaded each trace (entry JSON -> loads)."""
     return dict(_LOADS)
+
+
+def shared_counts() -> dict[str, int]:
+    """How many block splits of each trace this process mapped from another worker (entry JSON -> count)."""
+    return dict(_SHARED)
 
 
 class TraceContext:
@@ -87,6 +152,14 @@ class TraceContext:
     def trace(self):
         """The loaded trace (BlockTrace or MemTrace)."""
         return _trace(self._json)
+
+    @property
+    def kind(self) -> str:
+        """``"block"`` or ``"memory"``: from a split shared on this host when there is one (the trace is then
+        not loaded here), else from the loaded trace."""
+        if self._json is not None and _split_shared(self._json):
+            return "block"
+        return "memory" if hasattr(self.trace, "address") else "block"
 
     def blocks(self, block_size: int):
         """``split_blocks(trace, block_size)`` (cached)."""

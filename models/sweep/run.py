@@ -9,7 +9,8 @@ starts a ``LocalCluster`` of worker processes (one thread each, :func:`local_clu
 ``tcp://10.0.0.5:8786`` uses a running scheduler. A worker loads each trace once
 (:class:`models.sweep.registry.TraceContext`), and tasks are handed to the workers by trace
 (:class:`_TraceAffinity`), so a trace is loaded only by the workers that share its tasks; trace paths
-must be readable on every worker.
+must be readable on every worker. Workers that share a host also share a trace's block split: the first
+to split it publishes the arrays, the others map them (:mod:`models.sweep.hostshare`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from pathlib import Path
 import pandas as pd
 
 from models._base import ModelResult
-from models.sweep.registry import TraceContext, get_model
+from models.sweep import hostshare
+from models.sweep.registry import TraceContext, end_share, get_model, sharing
 from models.sweep.spec import SweepSpec, Task
 
 __all__ = ["SweepRun", "run_task", "run_sweep", "parts_dir", "estimate_seconds", "ID_COLUMNS", "local_cluster",
@@ -61,7 +63,7 @@ def run_task(task: Task) -> pd.DataFrame:
     ctx = TraceContext(task.trace)
     t0, c0 = time.perf_counter(), time.thread_time()
     if task.trace is not None and sm.trace_kind is not None:
-        got = "memory" if hasattr(ctx.trace, "address") else "block"
+        got = ctx.kind
         if got != sm.trace_kind:
             raise ValueError(f"{task.label()}: trace {task.trace.name!r} is a {got} trace; {task.model} needs a "
                              f"{sm.trace_kind} trace")
@@ -315,20 +317,33 @@ class _TraceAffinity:
 _TASK_ERRORS = (ValueError, KeyError, TypeError, FileNotFoundError)  # a task's bad input: reported, others go on
 
 
-def run_tasks(tasks: Sequence[Task]) -> list:
+def run_tasks(tasks: Sequence[Task], share: str | None = None) -> list:
     """Run several tasks in turn (one Dask task, one round trip): each one's :func:`run_task` table, or
-    the error of a task whose input is bad (ValueError, KeyError, TypeError, FileNotFoundError) in its place."""
+    the error of a task whose input is bad (ValueError, KeyError, TypeError, FileNotFoundError) in its place.
+    ``share``: the sweep's share token when other workers run on this host (their trace splits are shared:
+    :mod:`models.sweep.hostshare`)."""
     out = []
-    for task in tasks:
-        try:
-            out.append(run_task(task))
-        except _TASK_ERRORS as e:
-            out.append(e)
+    with sharing(share):
+        for task in tasks:
+            try:
+                out.append(run_task(task))
+            except _TASK_ERRORS as e:
+                out.append(e)
     return out
 
 
+def _share_tokens(workers: dict, token: str) -> dict[str, str | None]:
+    """Worker address -> ``token`` for the workers sharing a host with another one, else None.
+
+    >>> _share_tokens({"tcp://a:1": {"host": "a"}, "tcp://a:2": {"host": "a"}, "tcp://b:1": {"host": "b"}}, "t")
+    {'tcp://a:1': 't', 'tcp://a:2': 't', 'tcp://b:1': None}
+    """
+    hosts = Counter(i.get("host") for i in workers.values())
+    return {w: token if hosts[i.get("host")] > 1 else None for w, i in workers.items()}
+
+
 def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[str], *,
-                 bundle_seconds: float = 0.5) -> None:
+                 bundle_seconds: float = 0.5, token: str | None = None) -> None:
     """Run ``pending`` on the workers of ``client``, keeping each worker on the traces it has loaded.
 
     Each worker gets its threads' worth of task bundles plus one queued (hiding the round trip),
@@ -339,7 +354,8 @@ def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[st
     costs the client, the scheduler and the worker CPU time that a machine whose cores all run
     tasks takes from them. The restrictions are loose: if a worker leaves, the scheduler runs its
     tasks elsewhere; workers that join get tasks from the next refresh (every second). Results are
-    gathered as they finish (in the background) and stored as they arrive.
+    gathered as they finish (in the background) and stored as they arrive. With ``token``, workers that share
+    a host share their trace splits under it (:func:`_share_tokens`, :mod:`models.sweep.hostshare`).
     """
     from dask.distributed import as_completed
 
@@ -348,19 +364,22 @@ def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[st
     busy: dict[str, int] = {}
     refreshed = -1.0
     slots: dict[str, int] = {}
+    shares: dict[str, str | None] = {}
     done_iter = as_completed([], loop=client.loop, with_results=True)
     while plan or running:
         if not running or time.monotonic() - refreshed > 1.0:  # workers may join or leave a running cluster
             if not running:
                 client.wait_for_workers(1)
-            slots = {w: int(i.get("nthreads", 1)) + 1 for w, i in client.scheduler_info(n_workers=-1)["workers"].items()}
+            info = client.scheduler_info(n_workers=-1)["workers"]
+            slots = {w: int(i.get("nthreads", 1)) + 1 for w, i in info.items()}
+            shares = _share_tokens(info, token) if token else {}
             refreshed = time.monotonic()
         for w, n in slots.items():
             while plan and busy.get(w, 0) < n:
                 budget = min(float(bundle_seconds), plan.left_seconds() / (8 * max(1, len(slots))))
                 tasks = plan.take(w, budget)
-                fut = client.submit(run_tasks, tasks, key=f"pcm-sweep-{tasks[0].key}-{len(tasks)}", pure=False,
-                                    workers=[w], allow_other_workers=True)
+                fut = client.submit(run_tasks, tasks, shares.get(w), key=f"pcm-sweep-{tasks[0].key}-{len(tasks)}",
+                                    pure=False, workers=[w], allow_other_workers=True)
                 running[fut] = (tasks, w)
                 done_iter.add(fut)
                 busy[w] = busy.get(w, 0) + 1
@@ -446,10 +465,15 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
         own = None
         if client is None:
             client, own = _client(scheduler, workers)
+        token = hostshare.new_token()
         try:
             t0 = time.perf_counter()
-            _run_on_dask(client, pending, store, failures)
+            _run_on_dask(client, pending, store, failures, token=token)
         finally:
+            try:
+                client.run(end_share, token)
+            except Exception:  # noqa: BLE001 - a worker gone or a closing cluster: its host's splits expire
+                logging.getLogger(__name__).debug("sweep share clean-up failed", exc_info=True)
             if own is not None:
                 client.close()
                 own.close()

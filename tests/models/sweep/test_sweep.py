@@ -80,8 +80,13 @@ def _start(args, log):
                             env={**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"})
 
 
-def test_a_real_scheduler_and_two_workers_give_the_serial_results(serial, tmp_path):
+def test_a_real_scheduler_and_two_workers_give_the_serial_results(serial, tmp_path, monkeypatch):
     from dask.distributed import Client
+
+    from models.sweep.registry import shared_counts
+
+    share = tmp_path / "share"  # the workers (same host) share their trace splits here
+    monkeypatch.setenv("PCM_PLANNER_SHARE_DIR", str(share))
 
     sched_file = tmp_path / "scheduler.json"
     log = open(tmp_path / "dask.log", "wb")  # noqa: SIM115 - closed below
@@ -100,11 +105,16 @@ def test_a_real_scheduler_and_two_workers_give_the_serial_results(serial, tmp_pa
             address = client.scheduler.address
             run = run_sweep(parse_spec(SPEC), tmp_path / "d.parquet", client=client)
             counts = client.run(load_counts)
+            mapped = client.run(shared_counts)
             client.shutdown()  # scheduler and workers exit
         assert address.startswith("tcp://127.0.0.1:")
         pd.testing.assert_frame_equal(_sorted(run.table), _sorted(serial.table))
         assert len(counts) == 2 and all(n == 1 for c in counts.values() for n in c.values()), counts
         assert sum(len(c) for c in counts.values()) >= 2  # both traces loaded, each once per worker that used it
+        for w, m in mapped.items():  # a split mapped from the other worker: that worker loaded it, this one did not
+            assert all(t in c for t in m for v, c in counts.items() if v != w), (counts, mapped)
+            assert not set(m) & set(counts[w]), (counts, mapped)
+        assert not share.exists() or not any(share.iterdir())  # the sweep removed its shared splits
     finally:
         for p in reversed(procs):
             if p.poll() is None:
