@@ -59,6 +59,46 @@ def _mc(cap, e, w, eta, sigma, f, line, trials, seed):
                                    line_bytes=line, trials=trials, seed=seed, keep_samples=True)
 
 
+def _curve_chart(scn, mc, cap: float, w: float, keys: list[str], values: dict) -> None:
+    """Lifetime vs write rate [years vs MB/s]: the Monte Carlo P10-P90 band (L ∝ 1/W, so its ratios are
+    rate-independent), P50, the closed form and the How sure? p5-p95 band, with its CSV."""
+    rates = np.logspace(np.log10(w) - 3, np.log10(w) + 2, 120)
+    curve = lt.lifetime_band(mc, cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
+    fig = figure()
+    fig.add_scatter(x=curve.write_rate_MBps, y=curve.p90_years, line=dict(width=0),
+                    showlegend=False, name="P90")
+    fig.add_scatter(x=curve.write_rate_MBps, y=curve.p10_years, fill="tonexty", line=dict(width=0),
+                    name="P10–P90 (Monte Carlo)")
+    fig.add_scatter(x=curve.write_rate_MBps, y=curve.p50_years, name="P50", line_dash="dot")
+    fig.add_scatter(x=curve.write_rate_MBps, y=curve.closed_form_years, name="closed form C·E·η/W")
+    # How sure? band: endurance and η sampled from their provenance ranges at each W (the x)
+    with user_errors("How sure? band"):
+        from models.uncertainty.adapters import lifetime_model
+
+        model = lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=scn.endurance,
+                               write_rate_bytes_per_s=w, wear_efficiency=scn.wear_efficiency)
+        band = curve_band(S, scn, model, tuple(rates), key="lt-curve", x_input="write_rate")
+        add_band(fig, curve.write_rate_MBps, band.p5, band.p95, n=scn.uq_samples,
+                 what="of C·E·η/W")
+    ref_line(fig, x=scn.write_rate_MBps, dash="dash", text="your W")
+    show(style(fig, title="Lifetime vs write rate", x="cell write rate W [MB/s]",
+               y="lifetime [years]", logx=True, logy=True), key="lt-curve")
+    download_csv(curve, "lifetime-vs-write-rate.csv", key="dl-lt-curve", provenance=keys,
+                 values=values)
+
+
+def _hist_chart(mc, keys: list[str], values: dict) -> None:
+    """The Monte Carlo lifetime distribution [devices per lifetime bin] with P10 / P50 / P90, with its CSV."""
+    hist = pd.DataFrame({"lifetime_years": mc.samples_years})
+    fig = figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
+    for q, v in (("P10", mc.p10_years), ("P50", mc.p50_years), ("P90", mc.p90_years)):
+        ref_line(fig, x=v, text=q)
+    show(style(fig, title="Monte Carlo lifetime distribution", x="lifetime [years]",
+               y="devices [-]"), key="lt-hist")
+    download_csv(hist, "lifetime-monte-carlo.csv", key="dl-lt-hist", provenance=keys,
+                 values=values)
+
+
 S = LifetimeScenario
 init_state(S)
 st.title("Memory-extension lifetime")
@@ -129,47 +169,18 @@ if scn is not None:
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
                        f"Closed form = {closed * 365.25:,.4g} days.")
             assumption_note(mc_keys, values)
-            # lifetime vs write rate with the MC band (L ∝ 1/W, so the band's ratios are rate-independent) and the
-            # Monte Carlo distribution: lazy tabs, so a rerun draws (and the browser re-mounts) one chart of the two
-            # (issue 18: each Plotly chart a change redraws costs ~40 ms in the browser on the 2-core machine)
-            has_hist = bool(mc.samples_years) and scn.endurance_sigma > 0
-            t_curve, t_hist = (st.tabs(list(CHART_TABS), key="lt.chart_tab", on_change="rerun") if has_hist
-                               else (st.container(), None))
-            if not has_hist or t_curve.open:
-                with t_curve:
-                    rates = np.logspace(np.log10(w) - 3, np.log10(w) + 2, 120)
-                    curve = lt.lifetime_band(mc, cap, scn.endurance, rates, wear_efficiency=scn.wear_efficiency)
-                    fig = figure()
-                    fig.add_scatter(x=curve.write_rate_MBps, y=curve.p90_years, line=dict(width=0),
-                                    showlegend=False, name="P90")
-                    fig.add_scatter(x=curve.write_rate_MBps, y=curve.p10_years, fill="tonexty", line=dict(width=0),
-                                    name="P10–P90 (Monte Carlo)")
-                    fig.add_scatter(x=curve.write_rate_MBps, y=curve.p50_years, name="P50", line_dash="dot")
-                    fig.add_scatter(x=curve.write_rate_MBps, y=curve.closed_form_years, name="closed form C·E·η/W")
-                    # How sure? band: endurance and η sampled from their provenance ranges at each W (the x)
-                    with user_errors("How sure? band"):
-                        from models.uncertainty.adapters import lifetime_model
-
-                        model = lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=scn.endurance,
-                                               write_rate_bytes_per_s=w, wear_efficiency=scn.wear_efficiency)
-                        band = curve_band(S, scn, model, tuple(rates), key="lt-curve", x_input="write_rate")
-                        add_band(fig, curve.write_rate_MBps, band.p5, band.p95, n=scn.uq_samples,
-                                 what="of C·E·η/W")
-                    ref_line(fig, x=scn.write_rate_MBps, dash="dash", text="your W")
-                    show(style(fig, title="Lifetime vs write rate", x="cell write rate W [MB/s]",
-                               y="lifetime [years]", logx=True, logy=True), key="lt-curve")
-                    download_csv(curve, "lifetime-vs-write-rate.csv", key="dl-lt-curve", provenance=mc_keys,
-                                 values=values)
-            if has_hist and t_hist.open:
-                with t_hist:
-                    hist = pd.DataFrame({"lifetime_years": mc.samples_years})
-                    fig = figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
-                    for q, v in (("P10", mc.p10_years), ("P50", mc.p50_years), ("P90", mc.p90_years)):
-                        ref_line(fig, x=v, text=q)
-                    show(style(fig, title="Monte Carlo lifetime distribution", x="lifetime [years]",
-                               y="devices [-]"), key="lt-hist")
-                    download_csv(hist, "lifetime-monte-carlo.csv", key="dl-lt-hist", provenance=mc_keys,
-                                 values=values)
+            # the two Monte Carlo charts in lazy tabs: a rerun draws (and the browser re-mounts) one of them
+            # (issue 18: each Plotly chart a change redraws costs ~40-50 ms in the browser on the 2-core machine)
+            if mc.samples_years and scn.endurance_sigma > 0:
+                t_curve, t_hist = st.tabs(list(CHART_TABS), key="lt.chart_tab", on_change="rerun")
+                if t_curve.open:
+                    with t_curve:
+                        _curve_chart(scn, mc, cap, w, mc_keys, values)
+                if t_hist.open:
+                    with t_hist:
+                        _hist_chart(mc, mc_keys, values)
+            else:
+                _curve_chart(scn, mc, cap, w, mc_keys, values)
 
         st.subheader("PCM vs Flash memory extensions (Figure 2)")
         st.markdown(
