@@ -22,7 +22,7 @@ the machine), after one input change and with the same inputs, the figure cache
 Goals (issue 18): rerun <= 300 ms on closed-form pages, <= 2 s on trace-driven pages and on pages
 solved iteratively per Monte Carlo sample (:data:`ITERATIVE`); cold start <= 6 s. Usage::
 
-    python bench/bench_pages.py [--repeat 3] [--pages lifetime,paging] [--app-root DIR] [--no-cold]
+    python bench/bench_pages.py [--repeat 3] [--rounds 1] [--pages lifetime,paging] [--app-root DIR] [--no-cold]
                                 [--server-only | --no-server] [--profile lifetime]
 
 ``--app-root`` benches another checkout (e.g. ``git archive HEAD | tar -x -C /tmp/base``) for a
@@ -178,14 +178,33 @@ def _first_visible(pg, selector: str, numeric: bool = False):
     return None
 
 
-def _new_text(value: str, k: int) -> str:
-    v = float(value.replace(",", "") or 0)
-    is_int = not any(c in value for c in ".eE")
+def _number(text: str) -> float:
+    return float(text.replace(",", "") or 0)
+
+
+def _new_text(value: str, k: int, base: str | None = None) -> str:
+    """The k-th new value of an input now showing ``value``: ``base`` (what the page showed first;
+    default ``value``) raised by 5 % (k + 1), so every rerun is one change from the page's defaults and
+    the figure does not depend on ``--repeat`` (compounding changes had run device characterization's
+    I/O depth from 64 to ~500 by the ninth rerun); never ``value`` itself."""
+    base = value if base is None else base
+    v = _number(base)
+    is_int = not any(c in base for c in ".eE")
     new = v * (1 + 0.05 * (k + 1)) if v else k + 1.0
     text = str(round(new)) if is_int else f"{new:.6g}"
-    if text == value:
-        text = str(int(float(text)) + 1) if is_int else f"{new + 0.5:.6g}"
+    if _number(text) == _number(value):
+        now = _number(value)
+        text = str(int(now) + 1) if is_int else f"{now + 0.5:.6g}"
     return text
+
+
+#: The value each input (page URL, label) showed when first changed: the base of :func:`_new_text`.
+_BASES: dict[tuple[str, str], str] = {}
+
+
+def _next_text(where: str, label: str, value: str, k: int) -> str:
+    """:func:`_new_text` of an input, from the value it showed first (:data:`_BASES`)."""
+    return _new_text(value, k, _BASES.setdefault((where, label), value))
 
 
 #: Label of the input the last :func:`rerun` changed (printed with the page's row).
@@ -206,7 +225,7 @@ def rerun(pg, k: int, content: str | None = None) -> float | None:
     el = el or _first_visible(pg, '[data-testid="stTextInput"] input', numeric=True)
     if el is not None:
         CHANGED[0] = _label(el)
-        el.fill(_new_text(el.input_value(), k))
+        el.fill(_next_text(pg.url.split("?")[0], CHANGED[0], el.input_value(), k))
         t0 = pg.evaluate(_OBSERVE, content)
         el.press("Enter")
     else:
@@ -369,7 +388,7 @@ def _apptest_change(at, k: int) -> str | None:
     for w in at.number_input:
         if not w.disabled:
             v = w.value if w.value is not None else 0
-            new = _new_text(str(v), k)
+            new = _next_text(str(id(at)), w.label, str(v), k)
             w.set_value(type(v)(float(new)) if isinstance(v, (int, float)) else float(new))
             return w.label
     for w in at.text_input:
@@ -378,7 +397,7 @@ def _apptest_change(at, k: int) -> str | None:
         except ValueError:
             continue
         if not w.disabled:
-            w.set_value(_new_text(w.value, k))
+            w.set_value(_next_text(str(id(at)), w.label, w.value, k))
             return w.label
     for w in at.slider:
         if not w.disabled and isinstance(w.value, (int, float)) and not isinstance(w.value, bool):
@@ -479,9 +498,72 @@ def server_cpu(root: Path, pages: list[str], repeat: int, profile: str = "") -> 
     return medians, ref_med
 
 
+def _quartiles(xs: list[float]) -> tuple[float, float]:
+    """(p25, p75) of ``xs`` (the middle half of the reruns: the spread printed next to the median)."""
+    q = statistics.quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else [xs[0]] * 3
+    return q[0], q[2]
+
+
+def browser_report(root: Path, pages: list[str], repeat: int, rounds: int) -> None:
+    """Visit and rerun times in Chromium per page, against the reference page in the same run.
+
+    ``rounds`` passes over the reference and every page, each ``repeat`` visits and reruns: a page's
+    figures are the median over all its reruns (and their p25-p75), its samples spread over the whole
+    run rather than bunched in one stretch of a noisy machine. The k-th rerun of a page (counted over
+    the rounds) changes its input to the k-th value of :func:`_new_text` (a new value every time, so no
+    model result is reused from the cache)."""
+    from playwright.sync_api import sync_playwright
+
+    app, url, _ = start_server(root / "app" / "main.py", root)
+    ref, ref_url, _ = start_server(*reference_app(root))
+    visits: dict[str, list[float]] = {}
+    reruns: dict[str, list[float]] = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
+            pg = ctx.new_page()
+            visit(pg, ref_url)  # warm the reference server
+            visit(pg, f"{url}/home")  # server-side imports of the shell
+            labels: dict[str, str] = {}
+            for r in range(rounds):
+                for page, where, content in [("(reference)", ref_url, REFERENCE_DONE)] + [
+                        (page, f"{url}/{page}", None) for page in pages]:
+                    visits.setdefault(page, []).extend(visit(pg, where) for _ in range(repeat))
+                    CHANGED[0] = ""
+                    times = (rerun(pg, r + rounds * i, content) for i in range(repeat))
+                    reruns.setdefault(page, []).extend(t for t in times if t is not None)
+                    labels[page] = CHANGED[0]
+                print(f"round {r + 1} of {rounds} done", flush=True)
+            browser.close()
+    finally:
+        stop(app)
+        stop(ref)
+    ref_rerun = statistics.median(reruns["(reference)"])
+    lo, hi = _quartiles(reruns["(reference)"])
+    print(f"reference (empty page): visit {statistics.median(visits['(reference)']) * 1e3:.0f} ms, rerun "
+          f"{ref_rerun * 1e3:.0f} ms (p25-p75 {lo * 1e3:.0f}-{hi * 1e3:.0f} ms); {rounds} round(s) x {repeat}")
+    print(f"{'page':26s} {'kind':12s} {'visit [s]':>10s} {'rerun [s]':>10s} {'p25-p75 [s]':>12s} {'rerun / ref':>12s} "
+          f"{'goal':>6s}  input changed")
+    medians = []
+    for page in pages:
+        kind, goal = page_goal(page)
+        rv, rs = statistics.median(visits[page]), reruns.get(page, [])
+        rr = statistics.median(rs) if rs else None
+        spread = "" if rr is None else "{:.2f}-{:.2f}".format(*_quartiles(rs))
+        ok = "" if rr is None else ("ok" if rr <= goal else "MISS")
+        if rr is not None:
+            medians.append(rr)
+        print(f"{page:26s} {kind:12s} {rv:10.2f} {'n/a' if rr is None else f'{rr:.2f}':>10s} {spread:>12s} "
+              f"{'' if rr is None else f'{rr / ref_rerun:.1f}':>12s} {ok:>6s}  {labels.get(page, '')[:40]}", flush=True)
+    print_ratio(statistics.median(medians), ref_rerun)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=3, help="visits and reruns per page and round")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="passes over the reference and the pages (each page's median is over all its reruns)")
     ap.add_argument("--pages", default="", help="comma-separated url paths (default: every page)")
     ap.add_argument("--app-root", type=Path, default=ROOT)
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
@@ -499,8 +581,6 @@ def main() -> None:
     a = ap.parse_args()
     root = a.app_root.resolve()
     sys.path.insert(0, str(root))
-    from playwright.sync_api import sync_playwright
-
     from app.registry import PAGES
 
     pages = [p[4] for p in PAGES]
@@ -518,40 +598,7 @@ def main() -> None:
         if a.cold_only:
             return
 
-    app, url, _ = start_server(root / "app" / "main.py", root)
-    ref, ref_url, _ = start_server(*reference_app(root))
-    rows = []
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
-            pg = ctx.new_page()
-            visit(pg, ref_url)  # warm the reference server
-            ref_visit = statistics.median(visit(pg, ref_url) for _ in range(a.repeat))
-            ref_rerun = statistics.median(r for r in (rerun(pg, k, REFERENCE_DONE) for k in range(a.repeat))
-                                   if r is not None)
-            print(f"reference (empty page): visit {ref_visit * 1e3:.0f} ms, rerun {ref_rerun * 1e3:.0f} ms")
-            visit(pg, f"{url}/home")  # server-side imports of the shell
-            print(f"{'page':26s} {'kind':12s} {'visit [s]':>10s} {'rerun [s]':>10s} {'rerun / ref':>12s} {'goal':>6s}"
-                  "  input changed")
-            for page in pages:
-                visits = [visit(pg, f"{url}/{page}") for _ in range(a.repeat)]
-                CHANGED[0] = ""
-                reruns = [rerun(pg, k) for k in range(a.repeat)]
-                reruns = [r for r in reruns if r is not None]
-                kind, goal = page_goal(page)
-                rv = statistics.median(visits)
-                rr = statistics.median(reruns) if reruns else None
-                ok = "" if rr is None else ("ok" if rr <= goal else "MISS")
-                rows.append((page, kind, rv, rr))
-                print(f"{page:26s} {kind:12s} {rv:10.2f} {'n/a' if rr is None else f'{rr:.2f}':>10s} "
-                      f"{'' if rr is None else f'{rr / ref_rerun:.1f}':>12s} {ok:>6s}  {CHANGED[0][:40]}", flush=True)
-            browser.close()
-    finally:
-        stop(app)
-        stop(ref)
-    reruns = [r for *_, r in rows if r is not None]
-    print_ratio(statistics.median(reruns), ref_rerun)
+    browser_report(root, pages, a.repeat, a.rounds)
 
 
 if __name__ == "__main__":
