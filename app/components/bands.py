@@ -201,18 +201,22 @@ def add_band(fig: go.Figure, x, lo, hi, *, n: int, name: str | None = None, what
 
 @_recordable
 def add_error_bars(fig: go.Figure, x, lo, mid, hi, *, n: int, name: str | None = None, what: str = "",
-                   yaxis: str | None = None) -> go.Figure:
+                   yaxis: str | None = None, horizontal: bool = False) -> go.Figure:
     """p5-p95 whiskers around the median ``mid`` (p50) at each ``x`` (bars' categories or points);
     a band that does not contain the point estimate still reads right (the whiskers hang off the
-    median, not off the bar)."""
+    median, not off the bar). ``horizontal``: for horizontal bars (``orientation="h"``), the
+    categories ``x`` on the y axis and the whiskers along x."""
     lo, mid, hi = (np.asarray(v, dtype=float) for v in (lo, mid, hi))
     kw = {"yaxis": yaxis} if yaxis else {}
-    fig.add_scatter(x=list(x), y=mid, mode="markers", name=name or band_label(n, what),
+    value, cats, err = ("x", "y", "error_x") if horizontal else ("y", "x", "error_y")
+    kw.update({cats: list(x), value: mid,
+               err: dict(type="data", symmetric=False, array=np.maximum(hi - mid, 0.0),
+                         arrayminus=np.maximum(mid - lo, 0.0), color=BAND_LINE, thickness=2.5, width=10)})
+    fig.add_scatter(mode="markers", name=name or band_label(n, what),
                     marker=dict(symbol="diamond", size=9, color=BAND_LINE),
-                    error_y=dict(type="data", symmetric=False, array=np.maximum(hi - mid, 0.0),
-                                 arrayminus=np.maximum(mid - lo, 0.0), color=BAND_LINE, thickness=2.5, width=10),
                     customdata=np.stack([lo, hi], axis=-1),
-                    hovertemplate="median %{y:.4g}, p5 %{customdata[0]:.4g} .. p95 %{customdata[1]:.4g}<extra></extra>",
+                    hovertemplate=f"median %{{{value}:.4g}}, p5 %{{customdata[0]:.4g}} .. p95 %{{customdata[1]:.4g}}"
+                                  "<extra></extra>",
                     **kw)
     return fig
 

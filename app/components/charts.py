@@ -42,7 +42,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 __all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label",
-           "figure", "figure_from", "FigureRecorder", "FigureCache", "FIGURE_CACHE", "figure_spec"]
+           "figure", "figure_from", "FigureRecorder", "FigureCache", "FIGURE_CACHE", "figure_spec", "bar_chart_height"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: Decades written out in full (0.001 ... 10,000); others as 10ⁿ.
@@ -263,21 +263,40 @@ def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | Non
     return fig
 
 
+#: Height of a horizontal bar chart [px]: per bar, and for its axis, titles and legend (at least MIN).
+BAR_PX, BAR_CHART_FIXED_PX, BAR_CHART_MIN_PX = 14, 140, 320
+
+
+def bar_chart_height(bars: int, *, px_per_bar: int = BAR_PX) -> int:
+    """Height [px] of a horizontal bar chart of ``bars`` bars (all series counted): categories with
+    long names go on the y axis, where they read level (chart rule: no rotated category labels), and
+    the chart grows with them instead of squeezing its bars.
+
+    >>> bar_chart_height(32), bar_chart_height(3)
+    (588, 320)
+    """
+    return max(BAR_CHART_MIN_PX, px_per_bar * int(bars) + BAR_CHART_FIXED_PX)
+
+
 @recordable
 def ref_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, text: str = "",
              dash: str = "dot", row: int | str | None = None, col: int | str | None = None,
-             position: str = "end") -> go.Figure:
+             position: str = "end", above: bool = False) -> go.Figure:
     """A reference line at ``x`` (vertical) or ``y`` (horizontal) whose label sits on the line.
 
     The label is the shape's own label, placed by Plotly relative to the line, so it stays on the
     line on log axes (unlike ``add_vline(annotation_text=...)``, whose annotation a log axis reads
-    as an exponent). ``position``: "start" / "middle" / "end" of the line.
+    as an exponent). ``position``: "start" / "middle" / "end" of the line. ``above`` (vertical
+    lines): the label just over the line's top end, above the plot area, where bars filling the
+    plot's top would hide it (give the figure a top margin for it).
     """
     if (x is None) == (y is None):
         raise ValueError("ref_line: give exactly one of x or y")
+    if above and x is None:
+        raise ValueError("ref_line: above= is for vertical lines (x=)")
     label = dict(text=text, textposition=position, font=dict(size=11))
     if x is not None:
-        label.update(textangle=0, xanchor="left", yanchor="top")
+        label.update(textangle=0, xanchor="left", yanchor="bottom" if above else "top")
     else:
         label.update(xanchor="right", yanchor="bottom")
     refs = _spanning_refs(fig) if row is None and col is None else None

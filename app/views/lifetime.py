@@ -10,7 +10,7 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import figure, ref_line, show, style
+from app.components.charts import bar_chart_height, figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.how_sure import UncertaintyFields, how_sure
@@ -29,6 +29,8 @@ ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
 RATE_MBPS = field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)
 #: Slider of η: the model accepts (0, 1]; a slider needs a closed range, so it starts at 0.01.
 WEAR_EFFICIENCY = (0.01, field_range(lt.LifetimeInputs, "wear_efficiency")[1])
+#: Figure 2's top margin [px]: the reference lines' labels sit above the plot (bars fill its top).
+FIG2_TOP_PX = 36
 #: The two lazy chart tabs of the Monte Carlo section (the curve open by default).
 CHART_TABS = ("Lifetime vs write rate", "Monte Carlo distribution")
 
@@ -202,13 +204,17 @@ if scn is not None:
             rates.update(r2)
             src.update(s2)
         tab = lt.figure2_table(rates, capacity_bytes=cap, wear_efficiency=scn.wear_efficiency, sources=src)
+        # horizontal bars: the workload names read level (rotated under vertical bars they took half the
+        # chart's height, and the reference labels sat on the lifetime ticks), in the table's order from the top
         fig = figure()
-        fig.add_bar(x=tab.workload, y=tab.pcm_years, name="PCM (1e7)")
-        fig.add_bar(x=tab.workload, y=tab.flash_years, name="Flash (1e4)")
-        ref_line(fig, y=1 / 12, text="1 month", position="start")
-        ref_line(fig, y=1.0, text="1 year", position="start")
-        fig.update_layout(barmode="group")
-        show(style(fig, x="workload", y="lifetime [years]", logy=True), key="lt-fig2")
+        fig.add_bar(y=tab.workload, x=tab.pcm_years, name="PCM (1e7)", orientation="h")
+        fig.add_bar(y=tab.workload, x=tab.flash_years, name="Flash (1e4)", orientation="h")
+        ref_line(fig, x=1 / 12, text="1 month", above=True)
+        ref_line(fig, x=1.0, text="1 year", above=True)
+        fig.update_layout(barmode="group", height=bar_chart_height(2 * len(tab)),
+                          yaxis=dict(autorange="reversed"))
+        style(fig, x="lifetime [years]", y="workload", logx=True)
+        show(fig.update_layout(margin=dict(t=FIG2_TOP_PX)), key="lt-fig2")  # room for the labels above
         table(tab, labels={"pcm_years": "PCM lifetime [years]", "flash_years": "Flash lifetime [years]"})
         fig2_keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
                      *device_keys("pcm-memext", ["endurance_writes_per_cell"]),

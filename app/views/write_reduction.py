@@ -13,7 +13,7 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.bands import add_error_bars, point_bands
-from app.components.charts import figure, show, style
+from app.components.charts import bar_chart_height, figure, show, style
 from app.components.claims import claims_strip
 from app.components.errors import show_error
 from app.components.how_sure import UncertaintyFields, how_sure
@@ -39,6 +39,8 @@ LABEL = {
     "inclusive+mfwr-1w+dcw+pin": "Inclusive + MFWR + DCW + PIN",
 }
 # Lifetime inputs: LifetimeInputs' fields, in the page's units (MB/s, GB).
+#: Figure 8's bar thickness [px]: nine schemes x each workload's bar, grouped.
+FIG8_PX_PER_BAR = 10
 RATE_MBPS = field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)
 CAPACITY_GB = field_range(lt.LifetimeInputs, "capacity_bytes", unit=1e9)
 ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
@@ -194,12 +196,14 @@ if scn is not None:
             m3.metric("Paper's ordering (Fig. 8)", "holds" if not bad else "violated")
             if bad:
                 st.warning("Ordering violated: " + "; ".join(bad))
+            # horizontal bars, schemes from the top in the paper's order: the scheme names read level
             fig = figure()
             for wname, g in tab.groupby("workload", sort=False):
-                fig.add_bar(x=[LABEL[s] for s in g.scheme], y=g.bytes_written_per_page, name=wname)
-            fig.update_layout(barmode="group")
-            show(style(fig, title="Cells written per evicted page (Figure 8)", x="write-reduction scheme",
-                       y="bytes of cells written per page [bytes]"), key="wr-fig8")
+                fig.add_bar(y=[LABEL[s] for s in g.scheme], x=g.bytes_written_per_page, name=wname, orientation="h")
+            fig.update_layout(barmode="group", height=bar_chart_height(len(tab), px_per_bar=FIG8_PX_PER_BAR),
+                              yaxis=dict(autorange="reversed"))
+            show(style(fig, title="Cells written per evicted page (Figure 8)", y="write-reduction scheme",
+                       x="bytes of cells written per page [bytes]"), key="wr-fig8")
             download_csv(tab, "write-reduction-figure8.csv", key="dl-wr-fig8", provenance=["nvm.line_bytes"])
         st.subheader("Savings vs the non-inclusive baseline: ours and the paper's")
         cmp_ = allrows[["scheme", "bytes_written_per_page", "lines_written_per_page", "saving_vs_baseline",
@@ -220,14 +224,15 @@ if scn is not None:
         st.subheader("Lifetime per scheme (Figure 9)")
         life = wr.lifetime_by_scheme(allrows, scn.baseline_rate_MBps * 1e6, capacity_bytes=scn.capacity_gb * 1e9,
                                      endurance_writes_per_cell=scn.endurance)
-        fig = figure(go.Bar(x=[LABEL[s] for s in life.scheme],
-                               y=life.lifetime_years.replace(np.inf, np.nan), name="lifetime"))
+        fig = figure(go.Bar(y=[LABEL[s] for s in life.scheme], x=life.lifetime_years.replace(np.inf, np.nan),
+                            name="lifetime", orientation="h"))
+        fig.update_layout(height=bar_chart_height(len(life)), yaxis=dict(autorange="reversed"))
         with user_errors("How sure? band"):  # per scheme: its measured cells per page held, the rest sampled
             finite = life[np.isfinite(life.lifetime_years)]
             b = point_bands(S, scn, {r.scheme: (lambda r=r: _life_model(scn, float(r.write_rate_MBps) * 1e6))
                                      for r in finite.itertuples()}, key="wr-fig9", content=tab.to_json())
-            add_error_bars(fig, [LABEL[s] for s in b.x], b.p5, b.p50, b.p95, n=scn.uq_samples)
-        show(style(fig, x="write-reduction scheme", y="lifetime [years]", logy=True), key="wr-fig9")
+            add_error_bars(fig, [LABEL[s] for s in b.x], b.p5, b.p50, b.p95, n=scn.uq_samples, horizontal=True)
+        show(style(fig, y="write-reduction scheme", x="lifetime [years]", logx=True), key="wr-fig9")
         values = {"memext.nvm_capacity_bytes": scn.capacity_gb * 1e9}
         life_keys = ["memext.base_ns_per_ref", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
                      "nvm.line_bytes"]

@@ -19,6 +19,11 @@
    the title of the axis it overlays (a helper titling every y axis put "TLB hit rate" on the time axis).
 6. **Legend titles read as words.** A legend title is never a bare column word ("color", "variable")
    nor a raw ``snake_case`` column name (Plotly Express titles the legend with the column's name).
+7. **Category labels read level.** Categories on an x axis must fit their slots: when the number of
+   categories times the longest label exceeds ``MAX_X_CATEGORY_CHARS``, Plotly turns the labels 30-90°,
+   they take up to half the chart's height and a reference label at the axis's start sits on the ticks
+   (lifetime Figure 2: 16 workloads of up to 45 characters). Such categories go on the y axis
+   (horizontal bars, :func:`app.components.charts.bar_chart_height`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ import numpy as np
 
 #: Largest sane span of a log axis's data [decades].
 MAX_DECADES = 30
+#: Categories x longest label [characters] an x axis holds level: a full-width chart's plot (~1,250 px
+#: at the 1,400 px window of the browser tests) over ~6.5 px per character of the 12 px axis font, with
+#: room between labels; the validation page's seed names (5 x 26) read level, write reduction's schemes
+#: (9 x 31) were turned.
+MAX_X_CATEGORY_CHARS = 160
 #: Words an axis is never titled with alone (raw column / melt names).
 BARE_TITLES = {"value", "variable", "index", "x", "y", "count", ""}
 #: A raw column name used as a legend title: ``files_scale``, ``color``.
@@ -101,6 +111,19 @@ def axes_data(fig: dict) -> dict[str, dict]:
             if tr.get("type") == "bar" and letter == ("x" if horizontal else "y"):
                 rec["numeric"].append(0.0)  # bars start at 0 on a linear axis
     return used
+
+
+def x_categories(fig: dict) -> dict[str, list[str]]:
+    """Per x axis (layout key) the distinct text categories its traces place along it."""
+    out: dict[str, list[str]] = {}
+    for tr in fig.get("data", []):
+        if tr.get("type") in ("pie", "table", "indicator", "sankey"):
+            continue
+        cats = [v for v in values(tr.get("x")) if isinstance(v, str)]
+        if cats:
+            seen = out.setdefault(_axis_name(tr.get("xaxis", "x")), [])
+            seen.extend(c for c in dict.fromkeys(cats) if c not in seen)
+    return out
 
 
 def _is_log(ax: dict) -> bool:
@@ -188,6 +211,12 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
             if _title(ax) and _title(ax) == _title(base):
                 problems.append(f"{name}: {key} overlays {_axis_name(ax['overlaying'])} with the same title "
                                 f"{_title(ax)!r}")
+
+    for key, cats in x_categories(fig).items():
+        longest = max(len(c) for c in cats)
+        if len(cats) * longest > MAX_X_CATEGORY_CHARS:
+            problems.append(f"{name}: {key} has {len(cats)} categories of up to {longest} characters: the labels "
+                            "turn (put them on the y axis: horizontal bars)")
 
     legend_title = _title(layout.get("legend", {}) or {})
     if legend_title and layout.get("showlegend", True) is not False and _RAW_LEGEND.match(legend_title):

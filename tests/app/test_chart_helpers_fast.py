@@ -47,13 +47,13 @@ def ref_ratio_ticks(fig, ratios, *, axis="x", fmt=None):
     return fig
 
 
-def ref_ref_line(fig, *, x=None, y=None, text="", dash="dot", row=None, col=None, position="end"):
+def ref_ref_line(fig, *, x=None, y=None, text="", dash="dot", row=None, col=None, position="end", above=False):
     label = dict(text=text, textposition=position, font=dict(size=11))
     kw = dict(line_dash=dash, line_width=1.5, line_color="gray", label=label)
     if row is not None:
         kw.update(row=row, col=col)
     if x is not None:
-        label.update(textangle=0, xanchor="left", yanchor="top")
+        label.update(textangle=0, xanchor="left", yanchor="bottom" if above else "top")
         fig.add_vline(x=x, **kw)
     else:
         label.update(xanchor="right", yanchor="bottom")
@@ -149,7 +149,8 @@ CALLS = [
     [("style", dict(title="T", x="x [ms]", y="y [-]", logx=True, logy=True))],
     [("style", dict(x="x [ms]"))], [("style", dict(y="y [-]", logy=True))], [("style", dict())],
     [("style", dict(title=""))],
-    [("ref_line", dict(x=10, text="ten"))], [("ref_line", dict(y=3, text="three", dash="dash", position="start"))],
+    [("ref_line", dict(x=10, text="ten"))], [("ref_line", dict(x=10, text="ten", above=True))],
+    [("ref_line", dict(y=3, text="three", dash="dash", position="start"))],
     [("ref_line", dict(x=5, row=1, col=1))], [("ref_line", dict(y=5, row=2, col=1))],
     [("log_axis", dict(axis="x"))], [("log_axis", dict(axis="y", values=[0.1, 50]))],
     [("log_axis", dict(axis="y", row=1, col=1))], [("log_axis", dict(axis="x", values=[]))],

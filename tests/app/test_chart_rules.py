@@ -264,3 +264,23 @@ def test_twin_axis_titled_like_the_axis_it_overlays_is_caught_and_style_keeps_it
     charts.style(fig, x="page size [bytes]", y="TLB hit rate [-]")
     f = _json(fig)
     assert f["layout"]["yaxis2"]["title"]["text"] == "T_ADDR [ns]" and check_figure(f) == []
+
+
+def test_long_category_labels_on_an_x_axis_are_caught():
+    """16 workloads of up to 45 characters under vertical bars: Plotly turns them (lifetime Figure 2);
+    the same bars horizontal, or a few short categories, read level."""
+    names = [f"workload number {i} with a long descriptive name" for i in range(16)]
+    fig = charts.style(go.Figure(go.Bar(x=names, y=np.arange(1, 17))), x="workload", y="lifetime [years]")
+    problems = check_figure(_json(fig))
+    assert any("16 categories of up to" in p and "turn" in p for p in problems), problems
+    flat = charts.style(go.Figure(go.Bar(y=names, x=np.arange(1, 17), orientation="h")), y="workload",
+                        x="lifetime [years]")
+    assert check_figure(_json(flat)) == []
+    few = charts.style(go.Figure(go.Bar(x=["hdd", "ssd", "pcm"], y=[1, 2, 3])), x="device", y="lifetime [years]")
+    assert check_figure(_json(few)) == []
+
+
+def test_bar_chart_height_grows_with_its_bars():
+    assert charts.bar_chart_height(1) == charts.BAR_CHART_MIN_PX
+    assert charts.bar_chart_height(64) - charts.bar_chart_height(63) == charts.BAR_PX
+    assert charts.bar_chart_height(63, px_per_bar=10) == 63 * 10 + charts.BAR_CHART_FIXED_PX
