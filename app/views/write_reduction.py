@@ -38,9 +38,9 @@ LABEL = {
     "inclusive+mfwr-1w+dcw": "Inclusive + MFWR + DCW (no PIN)",
     "inclusive+mfwr-1w+dcw+pin": "Inclusive + MFWR + DCW + PIN",
 }
-# Lifetime inputs: LifetimeInputs' fields, in the page's units (MB/s, GB).
 #: Figure 8's bar thickness [px]: nine schemes x each workload's bar, grouped.
 FIG8_PX_PER_BAR = 10
+# Lifetime inputs: LifetimeInputs' fields, in the page's units (MB/s, GB).
 RATE_MBPS = field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)
 CAPACITY_GB = field_range(lt.LifetimeInputs, "capacity_bytes", unit=1e9)
 ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
