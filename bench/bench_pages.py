@@ -382,13 +382,18 @@ def _apptest_shared_bytecode() -> None:
     lsr.ScriptCache = lambda: shared
 
 
+def _page_of(at) -> str:
+    """The script an AppTest runs (the key of its inputs' bases; an object id can be reused after GC)."""
+    return getattr(at, "_script_path", "") or str(id(at))
+
+
 def _apptest_change(at, k: int) -> str | None:
     """Change one input of an AppTest page as :func:`rerun` does in the browser (the first enabled
     number input, else a numeric text input, else a slider); its label, None when there is none."""
     for w in at.number_input:
         if not w.disabled:
             v = w.value if w.value is not None else 0
-            new = _next_text(str(id(at)), w.label, str(v), k)
+            new = _next_text(_page_of(at), w.label, str(v), k)
             w.set_value(type(v)(float(new)) if isinstance(v, (int, float)) else float(new))
             return w.label
     for w in at.text_input:
@@ -397,7 +402,7 @@ def _apptest_change(at, k: int) -> str | None:
         except ValueError:
             continue
         if not w.disabled:
-            w.set_value(_next_text(str(id(at)), w.label, w.value, k))
+            w.set_value(_next_text(_page_of(at), w.label, w.value, k))
             return w.label
     for w in at.slider:
         if not w.disabled and isinstance(w.value, (int, float)) and not isinstance(w.value, bool):
