@@ -36,6 +36,7 @@ from pydantic import BaseModel, Field
 
 from app.components.charts import log_axis, ratio_axis, ref_line, show, style
 from app.components.inputs import SciInt, int_input
+from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
@@ -245,13 +246,13 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
     t_band, t_tornado = st.tabs(list(TABS), key=f"howsure.tab.{key}", on_change="rerun")
     if t_band.open:
         with t_band:
-            m1, m2, m3, m4 = st.columns(4)
+            row = metric_row()
             unit = "" if res.unit in ("", "-") else f" {res.unit}"
-            m1.metric(f"Point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
-            m2.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
-            m3.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
-            m4.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
-                      help=res.verdict or "this output has no yes/no verdict")
+            row.metric(f"Point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
+            row.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
+            row.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
+            row.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
+                       help=res.verdict or "this output has no yes/no verdict")
     if t_tornado.open:
         with t_tornado:
             if len(res.tornado):

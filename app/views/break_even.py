@@ -15,6 +15,7 @@ from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
+from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
 from app.components.tables import table
@@ -117,11 +118,11 @@ if scn is not None:
             keys = []  # every timing typed by the user
         values = {"file_cache.io_stack_factor": scn.io_stack_factor}
         with c2:
-            m1, m2, m3, m4 = st.columns(4)
-            m1.metric("t [ns]", f"{be.t_ns:,.0f}")
-            m2.metric("T [ns]", f"{be.T_ns:,.0f}")
-            m3.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
-            m4.metric("n*", "∞" if not np.isfinite(n_star) else f"{n_star:.3g}")
+            row = metric_row()
+            row.metric("t [ns]", f"{be.t_ns:,.0f}")
+            row.metric("T [ns]", f"{be.T_ns:,.0f}")
+            row.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
+            row.metric("n*", "∞" if not np.isfinite(n_star) else f"{n_star:.3g}")
             st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
             assumption_note(keys, values)
 

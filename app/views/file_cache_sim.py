@@ -16,6 +16,7 @@ from app.components.claims import claims_strip
 from app.components.devices import DeviceName, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import init_state, one_of
@@ -136,16 +137,16 @@ if scn is not None and trace is not None:
         def gain_at(dev: str, col: str) -> pd.Series:
             return g[g.device == dev].set_index("cache_fraction")[col]
 
-        m1, m2, m3 = st.columns(3)
+        row = metric_row()
         h = gain_at(hdd.name, "lru_vs_none")
         s = gain_at(scm.name, "lru_vs_none")
         a = gain_at(scm.name, "ac_vs_lru")
-        m1.metric(f"LRU gain on {md_escape(hdd.name)} (max)", f"{h.max():.1%}",
-                  help="1 − T_LRU / T_no-cache; paper Figure 3: about 70 % on HDD")
-        m2.metric(f"LRU gain on {md_escape(scm.name)} (max)", f"{s.max():.1%}",
-                  help="Paper Figure 4: < 3 % on SCM. Negative = slower than no cache.")
-        m3.metric(f"AC vs LRU on {md_escape(scm.name)}", f"{a.min():.0%} … {a.max():.0%}",
-                  help="1 − T_AC / T_LRU over the simulated sizes; paper Figure 5: 20-40 %")
+        row.metric(f"LRU gain on {md_escape(hdd.name)} (max)", f"{h.max():.1%}",
+                   help="1 − T_LRU / T_no-cache; paper Figure 3: about 70 % on HDD")
+        row.metric(f"LRU gain on {md_escape(scm.name)} (max)", f"{s.max():.1%}",
+                   help="Paper Figure 4: < 3 % on SCM. Negative = slower than no cache.")
+        row.metric(f"AC vs LRU on {md_escape(scm.name)}", f"{a.min():.0%} … {a.max():.0%}",
+                   help="1 − T_AC / T_LRU over the simulated sizes; paper Figure 5: 20-40 %")
 
         def fig_for(dev: str, policies: list[str], title: str, key: str) -> None:
             fig = figure()

@@ -15,6 +15,7 @@ from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, int_input
+from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
@@ -163,11 +164,11 @@ if scn is not None:
         mc = _mc(cap, scn.endurance, w, scn.wear_efficiency, scn.endurance_sigma, scn.fail_fraction,
                  scn.line_bytes, scn.trials, scn.seed)
         with c2:
-            m1, m2, m3, m4 = st.columns(4)
-            m1.metric("Closed form [years]", f"{closed:,.3g}")
-            m2.metric("P10 [years]", f"{mc.p10_years:,.3g}")
-            m3.metric("P50 [years]", f"{mc.p50_years:,.3g}")
-            m4.metric("P90 [years]", f"{mc.p90_years:,.3g}")
+            row = metric_row()
+            row.metric("Closed form [years]", f"{closed:,.3g}")
+            row.metric("P10 [years]", f"{mc.p10_years:,.3g}")
+            row.metric("P50 [years]", f"{mc.p50_years:,.3g}")
+            row.metric("P90 [years]", f"{mc.p90_years:,.3g}")
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
                        f"Closed form = {closed * 365.25:,.4g} days.")
             assumption_note(mc_keys, values)

@@ -16,6 +16,7 @@ from app.components.devices import all_devices, device_field, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, int_input
+from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
@@ -302,13 +303,13 @@ if scn is not None:
                 df = _sweep("Simulating DRAM:NVM ratios …", repr(("ratio", run_key)), lambda report: me.ratio_sweep(
                     stream, devices=(fast, slow), progress=report, policy=scn.policy, **common))
                 at25 = df[df.dram_frac == 0.25].set_index("device").slowdown
-                m1, m2, m3 = st.columns(3)
-                m1.metric(f"{md_escape(fast.name)} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
-                          help=f"paper (PCM): {me.PAPER_SLOWDOWN_25['pcm-memext']}×")
-                m2.metric(f"{md_escape(slow.name)} slowdown at 1:4", f"{at25[slow.name]:.3g}×",
-                          help=f"paper (Flash): {me.PAPER_SLOWDOWN_25['nand-flash']}×")
-                m3.metric("Paper at 1:4 (avg. of 6 apps)",
-                          f"{me.PAPER_SLOWDOWN_25['pcm-memext']:.3g}× / {me.PAPER_SLOWDOWN_25['nand-flash']:.3g}×")
+                row = metric_row()
+                row.metric(f"{md_escape(fast.name)} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
+                           help=f"paper (PCM): {me.PAPER_SLOWDOWN_25['pcm-memext']}×")
+                row.metric(f"{md_escape(slow.name)} slowdown at 1:4", f"{at25[slow.name]:.3g}×",
+                           help=f"paper (Flash): {me.PAPER_SLOWDOWN_25['nand-flash']}×")
+                row.metric("Paper at 1:4 (avg. of 6 apps)",
+                           f"{me.PAPER_SLOWDOWN_25['pcm-memext']:.3g}× / {me.PAPER_SLOWDOWN_25['nand-flash']:.3g}×")
                 b25 = df[df.dram_frac == 0.25].set_index("device")["bound"]
                 bw = [d for d, b in b25.items() if b == "bandwidth"]
                 if bw:

@@ -18,6 +18,7 @@ from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, int_input
+from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
@@ -182,14 +183,14 @@ if scn is not None and trace is not None:
         if scn.storage_mode == "device":
             keys += device_keys(devices[scn.device], ["read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes"])
 
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Data references", f"{prof.n_refs:,}",
-                  help=f"Simulated: loads, stores and modifies (a modify once); {stats['instructions']:,} "
-                       "instruction fetches in the trace are not data references and are not simulated.")
-        m2.metric("Footprint (4 KiB pages)", f"{stats['footprint_MiB']:.1f} MiB")
-        m3.metric("Memory", f"{table['memory_bytes'].iloc[0] / 2**20:,.2f} MiB")
-        m4.metric("Best page size (AMAT)", _fmt_page(int(best["best_page_amat"])),
-                  f"{best['amat_ns']:.1f} ns", delta_color="off")
+        row = metric_row()
+        row.metric("Data references", f"{prof.n_refs:,}",
+                   help=f"Simulated: loads, stores and modifies (a modify once); {stats['instructions']:,} "
+                        "instruction fetches in the trace are not data references and are not simulated.")
+        row.metric("Footprint (4 KiB pages)", f"{stats['footprint_MiB']:.1f} MiB")
+        row.metric("Memory", f"{table['memory_bytes'].iloc[0] / 2**20:,.2f} MiB")
+        row.metric("Best page size (AMAT)", _fmt_page(int(best["best_page_amat"])),
+                   f"{best['amat_ns']:.1f} ns", delta_color="off")
         base = best["baseline_amat_ns"]
         st.info(
             f"With **{md_escape(table['storage'].iloc[0])}** storage the best page is **{_fmt_page(int(best['best_page_amat']))}** "

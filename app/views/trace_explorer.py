@@ -18,6 +18,7 @@ from app.components.devices import DeviceName, all_devices, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.inputs import SciInt, int_input
+from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
 from app.components.tables import table as show_table
@@ -119,11 +120,11 @@ if scn is not None and trace is not None:
         keys, values = trace_keys(trace)  # a synthetic preset's locality mix is assumed
         assumption_note(keys, values)
         kv = dict(zip(table["statistic"], table["value"], strict=True))
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Requests", f"{int(kv['requests']):,}")
-        m2.metric("Writes", f"{float(kv['write_fraction']):.1%}")
-        m3.metric("Footprint", f"{int(kv['footprint_bytes']) / 2**20:,.1f} MiB")
-        m4.metric("Mean request", f"{float(kv['size_mean_bytes']) / 1024:,.2f} KiB")
+        row = metric_row()
+        row.metric("Requests", f"{int(kv['requests']):,}")
+        row.metric("Writes", f"{float(kv['write_fraction']):.1%}")
+        row.metric("Footprint", f"{int(kv['footprint_bytes']) / 2**20:,.1f} MiB")
+        row.metric("Mean request", f"{float(kv['size_mean_bytes']) / 1024:,.2f} KiB")
 
         st.subheader("Statistics")
         show_table(table)

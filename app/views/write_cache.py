@@ -22,6 +22,7 @@ from app.components.inputs import (
     number_text,
     text_list_input,
 )
+from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
@@ -144,15 +145,15 @@ if scn is not None and trace is not None:
         values.update({"write_cache.th_bcounts": scn.th_bcounts, "write_cache.destage_threshold": scn.threshold})
         keys = [*tkeys, *param_names("write_cache."), *hdd_keys(scn.drive)]
         at = {pol: sweep.at(pol, sizes[idx]) for pol in POLICIES}
-        m1, m2, m3, m4 = st.columns(4)
+        row = metric_row()
         imp = 1 - at["halo"].exec_time_s / at["lru"].exec_time_s
-        m1.metric("HALO vs LRU execution time", f"{imp:.1%}",
-                  help=f"Time saved by HALO: 1 − HALO / LRU execution time, {labels[idx]} cache. "
-                       "Paper Figure 5: 47 % Fin1, 27 % Fin2, 19 % Dap, 28 % Exchange, 66 % TPC-E, 2.7 % Mail, "
-                       "67 % Randw")
-        m2.metric("traffic rate HALO / LRU", f"{at['halo'].traffic_rate:.3f} / {at['lru'].traffic_rate:.3f}")
-        m3.metric("LBN distance LRU / HALO", f"{at['lru'].mean_lbn_distance / max(at['halo'].mean_lbn_distance, 1e-9):.2f}×")
-        m4.metric("DRAM metadata HALO", f"{at['halo'].dram_bytes / 2**20:,.2f} MiB")
+        row.metric("HALO vs LRU execution time", f"{imp:.1%}",
+                   help=f"Time saved by HALO: 1 − HALO / LRU execution time, {labels[idx]} cache. "
+                        "Paper Figure 5: 47 % Fin1, 27 % Fin2, 19 % Dap, 28 % Exchange, 66 % TPC-E, 2.7 % Mail, "
+                        "67 % Randw")
+        row.metric("traffic rate HALO / LRU", f"{at['halo'].traffic_rate:.3f} / {at['lru'].traffic_rate:.3f}")
+        row.metric("LBN distance LRU / HALO", f"{at['lru'].mean_lbn_distance / max(at['halo'].mean_lbn_distance, 1e-9):.2f}×")
+        row.metric("DRAM metadata HALO", f"{at['halo'].dram_bytes / 2**20:,.2f} MiB")
 
         fig = figure()
         for pol in POLICIES:

@@ -18,6 +18,7 @@ from app.components.claims import claims_strip
 from app.components.errors import show_error
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, int_input
+from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
@@ -190,10 +191,10 @@ if scn is not None:
         with c2:
             allrows = tab[tab.workload == "all"]
             bad = wr.check_ordering(allrows)
-            m1, m2, m3 = st.columns(3)
-            m1.metric("Evicted pages", f"{n:,}")
-            m2.metric("Dirty pages", f"{dirty:.1%}")
-            m3.metric("Paper's ordering (Fig. 8)", "holds" if not bad else "violated")
+            row = metric_row()
+            row.metric("Evicted pages", f"{n:,}")
+            row.metric("Dirty pages", f"{dirty:.1%}")
+            row.metric("Paper's ordering (Fig. 8)", "holds" if not bad else "violated")
             if bad:
                 st.warning("Ordering violated: " + "; ".join(bad))
             # horizontal bars, schemes from the top in the paper's order: the scheme names read level
