@@ -32,6 +32,8 @@ RATE_MBPS = field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)
 WEAR_EFFICIENCY = (0.01, field_range(lt.LifetimeInputs, "wear_efficiency")[1])
 #: Figure 2's top margin [px]: the reference lines' labels sit above the plot (bars fill its top).
 FIG2_TOP_PX = 36
+#: P10 and P90 within this relative width [-] of each other read as one line on the log chart: the legend says so.
+MC_NARROW_RTOL = 1e-2
 #: The two lazy chart tabs of the Monte Carlo section (the curve open by default).
 CHART_TABS = ("Lifetime vs write rate", "Monte Carlo distribution")
 
@@ -70,8 +72,10 @@ def _curve_chart(scn, mc, cap: float, w: float, keys: list[str], values: dict) -
     fig = figure()
     fig.add_scatter(x=curve.write_rate_MBps, y=curve.p90_years, line=dict(width=0),
                     showlegend=False, name="P90")
+    # many lines fail at one rank: the spread can be too narrow to see (say so, not a blank legend swatch)
+    narrow = bool(np.allclose(curve.p10_years, curve.p90_years, rtol=MC_NARROW_RTOL))
     fig.add_scatter(x=curve.write_rate_MBps, y=curve.p10_years, fill="tonexty", line=dict(width=0),
-                    name="P10–P90 (Monte Carlo)")
+                    name="P10–P90 (Monte Carlo" + ("; narrower than the P50 line)" if narrow else ")"))
     fig.add_scatter(x=curve.write_rate_MBps, y=curve.p50_years, name="P50", line_dash="dot")
     fig.add_scatter(x=curve.write_rate_MBps, y=curve.closed_form_years, name="closed form C·E·η/W")
     # How sure? band: endurance and η sampled from their provenance ranges at each W (the x)
