@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from time import perf_counter as _now
 
 import streamlit as st
 
@@ -32,12 +32,12 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
         with progress_bar("Simulating …") as report:
             return model(..., progress=report)
     """
-    t0 = time.perf_counter()
+    t0 = _now()
     state: dict = {"bar": None, "at": -float("inf")}
 
     def report(fraction: float) -> None:
         f = min(max(float(fraction), 0.0), 1.0)
-        now = time.perf_counter()
+        now = _now()
         if now - t0 < show_after_s or (now - state["at"] < min_interval_s and f < 1.0):
             return
         state["at"] = now

@@ -41,7 +41,7 @@ class _Clock:
 def fake(monkeypatch):
     st, clock = _St(), _Clock()
     monkeypatch.setattr(progress_mod, "st", st)
-    monkeypatch.setattr(progress_mod.time, "perf_counter", clock)
+    monkeypatch.setattr(progress_mod, "_now", clock)
     return st, clock
 
 
