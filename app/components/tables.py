@@ -24,7 +24,8 @@ import pandas as pd
 
 from reporting.csv_safety import safe_cell, sanitize_frame
 
-__all__ = ["table", "text_table", "display_frame", "human_label", "number_format"]
+__all__ = ["table", "text_table", "display_frame", "human_label", "number_format", "number_text",
+           "missing_as_text"]
 
 
 #: Unit suffixes of column names -> the unit shown in brackets.
@@ -50,6 +51,13 @@ LABELS: dict[str, str] = {
     "share_accesses": "share of accesses", "share_bytes": "share of bytes moved",
     "share_footprint_bytes": "share of footprint bytes",
 }
+
+
+#: A column of values >= 1 spanning more than 4 decades reads with thousands separators below this [-]
+#: (13,500,000 ns), in %g above it.
+LOCALIZED_MAX = 1e12
+#: What an empty cell (None, NaN) of a number column shows: Streamlit's grid would show "None".
+MISSING_TEXT = "—"
 
 
 def human_label(key: str) -> str:
@@ -87,6 +95,8 @@ def number_format(col: pd.Series, digits: int = 4) -> str | None:
     if np.all(np.abs(v - np.round(v)) < 1e-9) and v.max() < 1e15:
         return "localized"  # whole numbers stored as floats
     lo, hi = float(v.min()), float(v.max())
+    if lo >= 1 and hi < LOCALIZED_MAX and (hi >= 1e7 or hi / lo > 1e4):
+        return "localized"  # 101.5 ... 13,500,000: thousands separators, up to 3 decimals (>= 4 digits)
     if lo < 1e-3 or hi >= 1e7 or hi / lo > 1e4:
         return f"%.{digits}g"
     decimals = min(8, max(0, digits - 1 - math.floor(math.log10(float(np.median(v))))))
@@ -151,8 +161,56 @@ def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4
     shown, config = display_frame(df, labels=labels, digits=digits, percent=percent)
     shown_of = dict(zip((str(c) for c in df.columns), shown.columns))
     config.update({shown_of.get(str(k), k): v for k, v in (column_config or {}).items()})
-
+    shown, config = missing_as_text(shown, config, digits=digits)
     return st.dataframe(shown, hide_index=hide_index, key=key, width=width, column_config=config, **kwargs)
+
+
+def number_text(v: float, fmt: str | None) -> str:
+    """``v`` as the grid shows it in a number column of format ``fmt`` (:func:`number_format`'s, or
+    "percent"): the text of a column that has to be text (:func:`missing_as_text`).
+
+    >>> number_text(13500000.0, "localized"), number_text(101.5, "localized"), number_text(0.495, "percent")
+    ('13,500,000', '101.5', '49.5%')
+    >>> number_text(0.3740534362, "%.4f"), number_text(4e-16, "%.4g"), number_text(float("inf"), "%.4g")
+    ('0.3741', '4e-16', '∞')
+    """
+    v = float(v)
+    if not math.isfinite(v):
+        return MISSING_TEXT if math.isnan(v) else ("∞" if v > 0 else "−∞")
+    if fmt == "localized":
+        return f"{v:,.0f}" if v.is_integer() else f"{v:,.3f}".rstrip("0").rstrip(".")
+    if fmt == "percent":
+        return f"{v * 100:,.2f}".rstrip("0").rstrip(".") + "%"
+    if fmt and fmt.startswith("%"):
+        return fmt % v
+    return f"{v:.4g}"
+
+
+def missing_as_text(shown: pd.DataFrame, config: dict[str, Any], *, digits: int = 4
+                    ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Number columns with empty cells as right-aligned text, each empty cell :data:`MISSING_TEXT`
+    (Streamlit's grid shows a missing number as "None", read as a leaked Python value). The numbers keep
+    the column's format (its ``config`` entry, else :func:`number_format`); label, help and width are kept."""
+    import streamlit as st
+
+    out = shown
+    for name in shown.columns:
+        col = shown[name]
+        if (pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col)
+                or not col.isna().any()):
+            continue
+        cfg = config.get(name) or {}
+        if isinstance(cfg, str):
+            cfg = {"label": cfg}
+        type_config = cfg.get("type_config") or {}
+        fmt = type_config.get("format") if type_config.get("type") == "number" else None
+        fmt = fmt or number_format(col, digits)
+        if out is shown:
+            out = shown.copy()
+        out[name] = [MISSING_TEXT if _missing(v) else number_text(v, fmt) for v in col]
+        config[name] = st.column_config.TextColumn(cfg.get("label"), help=cfg.get("help"), width=cfg.get("width"),
+                                                   alignment="right")
+    return out, config
 
 
 def _missing(v: Any) -> bool:

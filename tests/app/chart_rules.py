@@ -291,19 +291,23 @@ def lazy_tabs(at) -> dict[str, list[str]]:
     return out
 
 
-def every_tab_figures(at, *, texts: list | None = None, views: list | None = None) -> list[tuple[str, dict]]:
+def every_tab_figures(at, *, texts: list | None = None, views: list | None = None,
+                      tables: list | None = None) -> list[tuple[str, dict]]:
     """``(name, figure JSON)`` of every chart of the page with every lazy tab opened in turn.
 
     Starts from the run ``at`` already made; for each lazy tab control (:func:`lazy_tabs`, including
     ones that appear only inside another tab) and each of its tabs, opens it (session state), reruns
     and collects the charts, then puts the controls back. A chart drawn in several runs is named once
     per run (``[tab label] chart i``). ``texts``, if given, receives the captions and markdown of
-    every run (for :func:`check_texts`). ``views``, if given, receives ``(prefix, {tab key: label})`` of
+    every run (for :func:`check_texts`); ``tables`` the ``(name, frame shown)`` of every ``st.dataframe``
+    (for :func:`check_tables`). ``views``, if given, receives ``(prefix, {tab key: label})`` of
     each run with a tab opened (the tab controls set in that run).
     """
     def collect(prefix: str) -> list[tuple[str, dict]]:
         if texts is not None:
             texts.extend([c.value for c in at.caption] + [m.value for m in at.markdown])
+        if tables is not None:
+            tables.extend((f"{prefix}table {i}", d.value) for i, d in enumerate(at.dataframe))
         return [(f"{prefix}{n}", f) for n, f in page_figures(at)]
 
     out = collect("")
@@ -343,6 +347,23 @@ RAW_TEXT = re.compile(r'\{"[^"]+":|\\u[0-9a-f]{4}|\bmore than 1 times\b')
 def check_texts(texts: Iterable[str]) -> list[str]:
     """Captions / markdown that show raw JSON, ``\\uXXXX`` escapes or "more than 1 times"."""
     return [f"raw text: {t[:120]!r}" for t in texts if RAW_TEXT.search(t)]
+
+
+def check_tables(tables: Iterable[tuple[str, object]]) -> list[str]:
+    """Grid tables (``st.dataframe``) with an empty cell in a number column: the grid shows it as "None"
+    (the one formatter, :func:`app.components.tables.table`, shows those columns as text with "—")."""
+    import pandas as pd
+
+    out = []
+    for name, frame in tables:
+        df = getattr(frame, "data", frame)  # a Styler's frame
+        if not isinstance(df, pd.DataFrame):
+            continue
+        for col in df.columns:
+            c = df[col]
+            if pd.api.types.is_numeric_dtype(c) and not pd.api.types.is_bool_dtype(c) and c.isna().any():
+                out.append(f"{name}: column {col!r} shows {int(c.isna().sum())} empty cell(s) as 'None'")
+    return out
 
 
 # ----------------------------------------------------------------------------- every mode switch opened
@@ -412,7 +433,8 @@ def internal_errors(at) -> list[str]:
     return [e.value for e in at.error if "unexpected internal error" in e.value]
 
 
-def every_mode_figures(at, *, texts: list | None = None) -> tuple[list[tuple[str, dict]], list[str]]:
+def every_mode_figures(at, *, texts: list | None = None,
+                       tables: list | None = None) -> tuple[list[tuple[str, dict]], list[str]]:
     """``(name, figure JSON)`` of every chart the page draws with each option of each mode switch, and the
     options not tried with why.
 
@@ -425,10 +447,11 @@ def every_mode_figures(at, *, texts: list | None = None) -> tuple[list[tuple[str
     error box fails with where it happened. Options whose run asks for a file (a new upload widget appears)
     are listed as needing an upload, and the switches they reveal are not tried; selectboxes with more than
     :data:`MODE_MAX_OPTIONS` options are value pickers, tried on :data:`VALUE_PICKS` options spread over the
-    list; :data:`MODE_SKIP` lists switches not tried.
+    list; :data:`MODE_SKIP` lists switches not tried. ``texts`` / ``tables``: as :func:`every_tab_figures`'s,
+    for every run.
     """
     views: list[tuple[str, dict]] = []
-    out = every_tab_figures(at, texts=texts, views=views)
+    out = every_tab_figures(at, texts=texts, views=views, tables=tables)
     tab_keys = sorted({k for _, v in views for k in v})
     original_tabs = {k: at.session_state[k] for k in tab_keys if k in at.session_state}
     not_tried: list[str] = []
@@ -437,6 +460,8 @@ def every_mode_figures(at, *, texts: list | None = None) -> tuple[list[tuple[str
     def collect(prefix: str) -> None:
         if texts is not None:
             texts.extend([c.value for c in at.caption] + [m.value for m in at.markdown])
+        if tables is not None:
+            tables.extend((f"{prefix}table {i}", d.value) for i, d in enumerate(at.dataframe))
         out.extend((f"{prefix}{n}", f) for n, f in page_figures(at))
 
     def explore(w0, prefix: str, depth: int) -> None:

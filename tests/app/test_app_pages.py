@@ -1,8 +1,8 @@
 """Every registered page renders without exception (streamlit AppTest), and the navigation shell.
 
 Every figure a page draws obeys the chart rules (tests/app/chart_rules.py: axis titles with units,
-labelled log decades, reference lines inside the data, finite ranges), and its captions show no raw
-JSON. Page-specific behaviour is in tests/app/test_<page>_page.py.
+labelled log decades, reference lines inside the data, finite ranges), its captions show no raw
+JSON and its grid tables no "None" for an empty number. Page-specific behaviour is in tests/app/test_<page>_page.py.
 """
 
 import pytest
@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.registry import PAGES, SECTIONS
 from tests import ROOT
-from tests.app.chart_rules import check_figures, check_texts, every_tab_figures
+from tests.app.chart_rules import check_figures, check_tables, check_texts, every_tab_figures
 
 VIEWS = ROOT / "app" / "views"
 
@@ -21,8 +21,10 @@ def test_page_renders_without_exception(file):
     assert not at.exception, [e.message for e in at.exception]
     assert at.title, "every page has a title"
     texts: list[str] = []
-    assert check_figures(every_tab_figures(at, texts=texts)) == []  # every lazy tab opened in turn
+    tables: list = []
+    assert check_figures(every_tab_figures(at, texts=texts, tables=tables)) == []  # every lazy tab opened in turn
     assert check_texts(texts) == []
+    assert check_tables(tables) == []
 
 
 def test_navigation_entry_point_runs():

@@ -21,6 +21,7 @@ from tests import ROOT
 from tests.app.chart_rules import (
     check_figure,
     check_figures,
+    check_tables,
     check_texts,
     every_mode_figures,
     internal_errors,
@@ -35,10 +36,12 @@ def test_every_mode_of_every_page_draws_charts_that_read_right(file):
     assert not at.exception, [e.message for e in at.exception]
     assert internal_errors(at) == []
     texts: list[str] = []
-    figs, not_tried = every_mode_figures(at, texts=texts)
+    tables: list = []
+    figs, not_tried = every_mode_figures(at, texts=texts, tables=tables)
     print(f"{file}: {len(figs)} figures checked; not tried:", *not_tried, sep="\n  ")
     assert check_figures(figs) == []
     assert check_texts(texts) == []
+    assert check_tables(tables) == []
     assert all(": " in n for n in not_tried), "each option not tried says why"
 
 

@@ -69,3 +69,44 @@ def test_every_page_table_goes_through_the_formatter():
     direct = {p.name: m for p in (ROOT / "app" / "views").glob("*.py")
               if (m := re.findall(r"\bst\.(?:dataframe|table)\(", p.read_text()))}
     assert direct == {}
+
+
+def test_wide_spans_of_values_from_one_read_with_thousands_separators():
+    assert number_format(pd.Series([101.5, 190000.0, 13500000.0])) == "localized"  # 13,500,000 ns, not 13500000
+    assert number_format(pd.Series([0.5, 13500000.0])) == "%.4g"  # below 1: significant digits
+    assert number_format(pd.Series([1.0, 3e13])) == "localized"  # whole numbers
+    assert number_format(pd.Series([1.5, 3e13])) == "%.4g"  # past LOCALIZED_MAX
+
+
+def test_empty_number_cells_read_as_a_dash_not_none():
+    from app.components.tables import MISSING_TEXT, missing_as_text
+
+    df = pd.DataFrame({"scheme": ["a", "b", "c"], "paper_saving": [0.495, np.nan, 0.95],
+                       "lat_ns": [101.5, None, 13500000.0], "n": [1, 2, 3]})
+    shown, config = display_frame(df, percent=["paper_saving"])
+    shown, config = missing_as_text(shown, config)
+    assert shown["paper saving"].tolist() == ["49.5%", MISSING_TEXT, "95%"]
+    assert shown["lat [ns]"].tolist() == ["101.5", MISSING_TEXT, "13,500,000"]
+    assert config["lat [ns]"]["type_config"]["type"] == "text" and config["lat [ns]"]["alignment"] == "right"
+    assert shown["n"].tolist() == [1, 2, 3] and config["n"]["type_config"]["type"] == "number"
+    assert df["paper_saving"].isna().sum() == 1, "the page's frame is not changed"
+
+
+def test_a_pages_number_config_keeps_its_label_and_format_on_a_column_with_empty_cells():
+    import streamlit as st
+
+    from app.components.tables import missing_as_text
+
+    shown = pd.DataFrame({"paper saving": [0.495, np.nan]})
+    config = {"paper saving": st.column_config.NumberColumn("saving (paper avg.)", format="percent", help="h")}
+    shown, config = missing_as_text(shown, config)
+    assert shown["paper saving"].tolist() == ["49.5%", "—"]
+    assert config["paper saving"]["label"] == "saving (paper avg.)" and config["paper saving"]["help"] == "h"
+
+
+def test_table_check_flags_an_empty_number_cell():
+    from tests.app.chart_rules import check_tables
+
+    bad = pd.DataFrame({"x": [1.0, np.nan], "ok": [True, None], "s": ["a", None]})
+    assert check_tables([("t", bad)]) == ["t: column 'x' shows 1 empty cell(s) as 'None'"]
+    assert check_tables([("t", bad.style)]) == ["t: column 'x' shows 1 empty cell(s) as 'None'"]
