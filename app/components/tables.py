@@ -42,7 +42,7 @@ WORDS: dict[str, str] = {
     "tlb": "TLB", "amat": "AMAT", "mc": "Monte Carlo", "p10": "P10", "p50": "P50", "p90": "P90", "cpu": "CPU",
     "io": "I/O", "iosize": "I/O size", "lbn": "LBN", "mrc": "MRC", "id": "ID", "rw": "R/W", "qd": "QD",
     "vs": "vs", "n": "n", "t": "t", "frac": "fraction", "cnt": "count", "avg": "mean", "std": "std. dev.",
-    "fio": "fio", "dax": "DAX", "wss": "working set", "addr": "ADDR", "pf": "PF",
+    "fio": "fio", "dax": "DAX", "wss": "working set", "addr": "ADDR", "pf": "PF", "2x": "2×",
 }
 #: Whole keys with a fixed label.
 LABELS: dict[str, str] = {

@@ -16,7 +16,7 @@ from tests import ROOT
 @pytest.mark.parametrize("key, label", [
     ("demerit_ms", "demerit [ms]"), ("lru_vs_none", "LRU vs none"), ("read_bandwidth_MBps", "read bandwidth [MB/s]"),
     ("n_star", "n* [accesses]"), ("pcm_years", "PCM [years]"), ("time_ns", "time [ns]"), ("slowdown [×]", "slowdown [×]"),
-    ("workload", "workload"), ("tlb_hit_rate", "TLB hit rate"),
+    ("workload", "workload"), ("tlb_hit_rate", "TLB hit rate"), ("within_2x", "within 2×"),
 ])
 def test_human_labels(key, label):
     assert human_label(key) == label
