@@ -49,13 +49,18 @@ st.caption("Derived values were inverted from a seed paper's result (e.g. hdd-72
            "models/provenance.py; each page's inputs show theirs in the help text.")
 download_csv(prov, "device-provenance.csv", key="dl-devices-prov")
 
-with st.expander("Model constants and their provenance (models/provenance.py)", icon=":material/fact_check:"):
-    consts = params_frame()
-    counts = consts.kind.value_counts()
-    st.caption(f"{len(consts)} registered constants: " + ", ".join(f"{n} {k}" for k, n in counts.items())
-               + ". Every model reads its constants from this registry; low/high is the stated range of each.")
-    table(consts.style.map(lambda v: _COLOURS.get(v, ""), subset=["kind"]))
-    download_csv(consts, "model-constants.csv", key="dl-devices-consts")
+# a lazy section: the styled table of every constant is ~117 KB, built and sent only while the section is open
+# (it was re-sent, and decoded by the browser, on every rerun of the page with the section closed)
+constants = st.expander("Model constants and their provenance (models/provenance.py)", icon=":material/fact_check:",
+                        key="dev.constants_open", on_change="rerun")
+with constants:
+    if constants.open:
+        consts = params_frame()
+        counts = consts.kind.value_counts()
+        st.caption(f"{len(consts)} registered constants: " + ", ".join(f"{n} {k}" for k, n in counts.items())
+                   + ". Every model reads its constants from this registry; low/high is the stated range of each.")
+        table(consts.style.map(lambda v: _COLOURS.get(v, ""), subset=["kind"]))
+        download_csv(consts, "model-constants.csv", key="dl-devices-consts")
 
 st.subheader("Add or edit a custom device")
 custom_device_form("dev")

@@ -269,9 +269,10 @@ def page_figures(at) -> list[tuple[str, dict]]:
     return out
 
 
-def lazy_tabs(at) -> dict[str, list[str]]:
+def lazy_tabs(at) -> dict[str, list]:
     """``key -> tab labels`` of every keyed ``st.tabs`` on the page (``on_change="rerun"``: lazy tabs,
-    whose closed tabs draw nothing, so their charts exist only in a run with that tab open)."""
+    whose closed tabs draw nothing, so their charts exist only in a run with that tab open), and
+    ``key -> [False, True]`` (closed, open) of every keyed ``st.expander`` (a lazy section: drawn only while open)."""
     from streamlit.testing.v1.element_tree import Block
 
     out: dict[str, list[str]] = {}
@@ -281,9 +282,11 @@ def lazy_tabs(at) -> dict[str, list[str]]:
             ch = node.children[k]
             if not isinstance(ch, Block):
                 continue
-            if ch.type == "tab_container":
+            if ch.type in ("tab_container", "expander"):
                 key = str(ch.proto.id).split("-", 2)[-1] if ch.proto.id.startswith("$$ID-") else ""
-                if key:
+                if key and ch.type == "expander":
+                    out[key] = [False, True]
+                elif key:
                     out[key] = [t.label for _, t in sorted(ch.children.items()) if t.type == "tab"]
             walk(ch)
 
@@ -325,9 +328,10 @@ def every_tab_figures(at, *, texts: list | None = None, views: list | None = Non
         at.run()
         if at.exception:
             raise AssertionError(f"tab {label!r} of {key}: {[e.message for e in at.exception]}")
-        out += collect(f"[{label}] ")
+        name = f"[{key} open] " if label is True else f"[{key} closed] " if label is False else f"[{label}] "
+        out += collect(name)
         if views is not None:
-            views.append((f"[{label}] ", dict(opened)))
+            views.append((name, dict(opened)))
         for k, labs in lazy_tabs(at).items():
             if k not in original:  # a control inside the tab just opened: its open tab is drawn now
                 original[k] = at.session_state[k] if k in at.session_state else labs[0]

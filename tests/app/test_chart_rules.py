@@ -174,6 +174,31 @@ def test_every_tab_figures_opens_the_lazy_tabs():
     assert at.session_state["t.tab"] == "good"
 
 
+
+def _lazy_expander_script():
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    box = st.expander("more", key="t.more", on_change="rerun")
+    with box:
+        if box.open:
+            st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(
+                xaxis_title="value", yaxis_title="t [ms]"))
+
+
+def test_every_tab_figures_opens_the_lazy_expanders():
+    """A chart drawn only while a lazy expander is open is checked too; the expander is closed again."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.chart_rules import every_tab_figures, lazy_tabs
+
+    at = AppTest.from_function(_lazy_expander_script, default_timeout=60).run()
+    assert lazy_tabs(at) == {"t.more": [False, True]}
+    figs = every_tab_figures(at)
+    assert [n for n, _ in figs] == ["[t.more open] chart 0"]
+    assert any("titled 'value'" in p for p in check_figure(figs[0][1], figs[0][0]))
+    assert at.session_state["t.more"] is False
+
 # ----------------------------------------------------------------------------- user names stay literal (issue 20)
 
 HOSTILE = '<b>x</b><img src=x><br><a href="http://127.0.0.1:1/">y</a>&amp;'

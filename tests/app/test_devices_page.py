@@ -165,3 +165,21 @@ def test_custom_devices_csv_follows_every_change():
     assert not at.exception
     assert at.session_state["custom_devices"]["my-nvme"]["read_latency_ns"] == 90_000.0
     assert csv() == expected() and "90000" in csv()
+
+
+def test_model_constants_are_built_only_while_their_section_is_open():
+    from models.provenance import params_frame
+
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    closed = len(at.dataframe)
+    assert not [b for b in at.get("download_button") if "dl-devices-consts" in b.proto.id]
+    at.session_state["dev.constants_open"] = True  # the user opens the section: a rerun draws it
+    at.run()
+    assert not at.exception
+    assert len(at.dataframe) == closed + 1
+    shown = at.dataframe[closed].value
+    shown = getattr(shown, "data", shown)  # the styled table's frame
+    assert len(shown) == len(params_frame()) and "kind" in shown.columns
+    assert [b for b in at.get("download_button") if "dl-devices-consts" in b.proto.id]
+    assert any("registered constants" in c.value for c in at.caption)
