@@ -16,6 +16,7 @@ The values themselves are not rounded (sorting and the CSV keep full precision);
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -25,7 +26,7 @@ import pandas as pd
 from reporting.csv_safety import safe_cell, sanitize_frame
 
 __all__ = ["table", "text_table", "display_frame", "human_label", "number_format", "number_text",
-           "missing_as_text"]
+           "missing_as_text", "key_value_table"]
 
 
 #: Unit suffixes of column names -> the unit shown in brackets.
@@ -153,10 +154,9 @@ def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4
     from pandas.io.formats.style import Styler
 
     if isinstance(data, Styler):
-        # a page's own styling (colours, formats) is kept; only text cells are made formula-safe
-        data.data = sanitize_frame(data.data)
-        return st.dataframe(data, hide_index=hide_index, key=key, width=width, column_config=column_config,
-                            **kwargs)
+        data, config = _styled(data, labels=labels, digits=digits, percent=percent)
+        config.update(column_config or {})
+        return st.dataframe(data, hide_index=hide_index, key=key, width=width, column_config=config, **kwargs)
     df = data if isinstance(data, pd.DataFrame) else pd.DataFrame(data)
     shown, config = display_frame(df, labels=labels, digits=digits, percent=percent)
     shown_of = dict(zip((str(c) for c in df.columns), shown.columns))
@@ -165,7 +165,7 @@ def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4
     return st.dataframe(shown, hide_index=hide_index, key=key, width=width, column_config=config, **kwargs)
 
 
-def number_text(v: float, fmt: str | None) -> str:
+def number_text(v: float, fmt: str | None, digits: int = 4) -> str:
     """``v`` as the grid shows it in a number column of format ``fmt`` (:func:`number_format`'s, or
     "percent"): the text of a column that has to be text (:func:`missing_as_text`).
 
@@ -177,10 +177,14 @@ def number_text(v: float, fmt: str | None) -> str:
     v = float(v)
     if not math.isfinite(v):
         return MISSING_TEXT if math.isnan(v) else ("∞" if v > 0 else "−∞")
-    if fmt == "localized":
-        return f"{v:,.0f}" if v.is_integer() else f"{v:,.3f}".rstrip("0").rstrip(".")
+    if fmt == "localized":  # thousands separators; decimals only while they carry one of ``digits`` digits
+        dec = 0 if v.is_integer() or v == 0 else max(0, min(3, digits - 1 - math.floor(math.log10(abs(v)))))
+        return f"{v:,.{dec}f}".rstrip("0").rstrip(".") if dec else f"{v:,.0f}"
     if fmt == "percent":
         return f"{v * 100:,.2f}".rstrip("0").rstrip(".") + "%"
+    m = re.fullmatch(r"%\.(\d+)([fg])", fmt or "")
+    if m:  # printf as the grid's, with thousands separators: 1,234,568 (a text cell is read, not sorted)
+        return f"{v:,.{m.group(1)}{m.group(2)}}"
     if fmt and fmt.startswith("%"):
         return fmt % v
     return f"{v:.4g}"
@@ -207,10 +211,77 @@ def missing_as_text(shown: pd.DataFrame, config: dict[str, Any], *, digits: int 
         fmt = fmt or number_format(col, digits)
         if out is shown:
             out = shown.copy()
-        out[name] = [MISSING_TEXT if _missing(v) else number_text(v, fmt) for v in col]
+        out[name] = [MISSING_TEXT if _missing(v) else number_text(v, fmt, digits) for v in col]
         config[name] = st.column_config.TextColumn(cfg.get("label"), help=cfg.get("help"), width=cfg.get("width"),
                                                    alignment="right")
     return out, config
+
+
+def _styled(styler: Any, *, labels: Mapping[str, str] | None, digits: int, percent: Iterable[str]
+            ) -> tuple[Any, dict[str, Any]]:
+    """A page's styled table (its colours kept) the app's way: text cells formula-safe, number columns
+    shown as :func:`number_format` gives them (a Styler's own default is six decimals: 1179.000000) and
+    headers as :func:`human_label` reads them (as column labels: the styles stay keyed by column)."""
+    styler.data = sanitize_frame(styler.data)
+    labels, percent = dict(labels or {}), set(percent)
+    config: dict[str, Any] = {}
+    formats: dict[Any, Any] = {}
+    for c in styler.data.columns:
+        name = labels.get(str(c), human_label(c))
+        if name != str(c):
+            config[c] = name
+        col = styler.data[c]
+        fmt = "percent" if str(c) in percent else number_format(col, digits)
+        if fmt is not None:
+            formats[c] = lambda v, f=fmt: MISSING_TEXT if _missing(v) else number_text(v, f, digits)
+    if formats:
+        styler.format(formats)
+    return styler, config
+
+
+def _number_or_text(v: Any) -> Any:
+    """A cell of a key/value table as a number when it reads as one (``'36315136'`` -> 36315136)."""
+    if isinstance(v, (bool, np.bool_)) or v is None:
+        return v
+    if isinstance(v, (int, float, np.number)):
+        return v
+    for cast in (int, float):
+        try:
+            return cast(str(v))
+        except ValueError:
+            pass
+    return v
+
+
+def key_value_table(data: pd.DataFrame | Mapping[str, Any], *, labels: Mapping[str, str] | None = None,
+                    percent: Iterable[str] = (), digits: int = 4, headers: tuple[str, str] = ("statistic", "value"),
+                    key: str | None = None) -> Any:
+    """A two-column table of named values (one statistic per row) the app's way: each name as a header
+    would read (:func:`human_label`, or ``labels``), each value with ``digits`` significant digits and
+    thousands separators (``percent`` keys as percentages), right-aligned; text values as given.
+
+    ``data``: a mapping name -> value, or a two-column frame (names, values; values may be text, as
+    :func:`models.traces.stats.statistic_table` gives them)."""
+    import streamlit as st
+
+    if isinstance(data, pd.DataFrame):
+        names, vals = data.iloc[:, 0].tolist(), data.iloc[:, 1].tolist()
+    else:
+        names, vals = list(data), list(data.values())
+    labels, percent = dict(labels or {}), set(percent)
+    shown_vals = []
+    for name, v in zip(names, vals):
+        v = _number_or_text(v)
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)):
+            shown_vals.append("" if _missing(v) else str(v))
+        elif str(name) in percent:
+            shown_vals.append(number_text(v, "percent"))
+        else:
+            shown_vals.append(number_text(v, number_format(pd.Series([v]), digits), digits))
+    out = pd.DataFrame({headers[0]: [labels.get(str(n), human_label(n)) for n in names], headers[1]: shown_vals})
+    out = sanitize_frame(out)
+    return st.dataframe(out, hide_index=True, key=key, width="stretch", column_config={
+        headers[1]: st.column_config.TextColumn(alignment="right")})
 
 
 def _missing(v: Any) -> bool:

@@ -21,7 +21,7 @@ from app.components.inputs import SciInt, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
-from app.components.tables import table as show_table
+from app.components.tables import key_value_table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.sim.mrc import check_method, policy_mrc
 from models.traces.blocks import split_blocks
@@ -41,6 +41,17 @@ class TraceExplorerScenario(TraceChoice, UncertaintyFields):
     cache_over: DeviceName = "optane-dcpmm"
 
 
+#: The Statistics table's names as read (TraceStats fields; the rest read right through human_label).
+STAT_LABELS = {
+    "name": "trace", "block_size": "block size [B]", "write_fraction": "writes (share of requests)",
+    "bytes_read": "bytes read [B]", "bytes_written": "bytes written [B]",
+    **{f"size_{q}_bytes": f"request size, {w} [B]" for q, w in (
+        ("mean", "mean"), ("min", "min"), ("p50", "P50"), ("p90", "P90"), ("p99", "P99"), ("max", "max"))},
+    "mean_lbn_distance_sectors": "mean LBN distance [sectors]", "sequential_fraction": "sequential (share of requests)",
+    **{f"reuse_distance_{q}_accesses": f"reuse distance, {w} [accesses]" for q, w in (
+        ("mean", "mean"), ("p50", "P50"), ("p90", "P90"))},
+    **{f"reuse_time_{q}_ns": f"reuse time, {w} [ns]" for q, w in (("mean", "mean"), ("p50", "P50"))},
+}
 S = TraceExplorerScenario
 init_state(S)
 st.title("Trace explorer")
@@ -127,7 +138,7 @@ if scn is not None and trace is not None:
         row.metric("Mean request", f"{float(kv['size_mean_bytes']) / 1024:,.2f} KiB")
 
         st.subheader("Statistics")
-        show_table(table)
+        key_value_table(table, labels=STAT_LABELS, percent=("write_fraction", "sequential_fraction"))
         download_csv(table, "trace-stats.csv", key="dl-tx-stats", provenance=keys, values=values)
 
         h1, h2 = st.columns(2)

@@ -169,9 +169,12 @@ def test_a_second_session_never_sees_the_first_sessions_results(page, prefix, fm
         assert _formula_safe(at) > 0
     if page == "trace_explorer.py":  # the symptom: B saw A's sequential fraction
         stats = at_b.dataframe[0].value
-        seq = float(stats.set_index(stats.columns[0]).loc["sequential_fraction"].iloc[0])
+        from app.components.tables import number_text
+
+        seq = stats.set_index(stats.columns[0]).loc["sequential (share of requests)"].iloc[0]
         want = trace_stats(load(b, format="mqsim"), 4096).sequential_fraction
-        assert seq == pytest.approx(want) and want < 0.1 < trace_stats(load(a, format="mqsim"), 4096).sequential_fraction
+        assert seq == number_text(want, "percent")  # as shown: a share, in percent
+        assert want < 0.1 < trace_stats(load(a, format="mqsim"), 4096).sequential_fraction
 
 
 # ----------------------------------------------------------------------------- Markdown escaping

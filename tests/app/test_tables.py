@@ -33,11 +33,11 @@ def test_float_columns_show_significant_digits_not_16():
 
 
 def test_display_frame_is_formula_safe_with_human_headers():
-    df = pd.DataFrame({"name": ["=HYPERLINK(\"http://x\")", "+1", "ok"], "lat_ms": [0.123456, 1.5, 2.0],
+    df = pd.DataFrame({"name": ["=HYPERLINK(\"http://x\")", "+A1+1", "ok"], "lat_ms": [0.123456, 1.5, 2.0],
                        "share": [0.1, 0.2, 0.3]})
     shown, config = display_frame(df, percent=["share"], labels={"name": "device"})
     assert list(shown.columns) == ["device", "lat [ms]", "share"]
-    assert shown["device"].tolist() == ["'=HYPERLINK(\"http://x\")", "'+1", "ok"]
+    assert shown["device"].tolist() == ["'=HYPERLINK(\"http://x\")", "'+A1+1", "ok"]
     assert shown["lat [ms]"].tolist() == df["lat_ms"].tolist()  # values kept, only the display rounds
     assert config["lat [ms]"]["type_config"]["format"] == "%.3f"
     assert config["share"]["type_config"]["format"] == "percent"
@@ -110,3 +110,35 @@ def test_table_check_flags_an_empty_number_cell():
     bad = pd.DataFrame({"x": [1.0, np.nan], "ok": [True, None], "s": ["a", None]})
     assert check_tables([("t", bad)]) == ["t: column 'x' shows 1 empty cell(s) as 'None'"]
     assert check_tables([("t", bad.style)]) == ["t: column 'x' shows 1 empty cell(s) as 'None'"]
+
+
+def _kv_page():
+    import pandas as pd
+
+    from app.components.tables import key_value_table
+
+    key_value_table(pd.DataFrame({"statistic": ["name", "bytes_read", "write_fraction", "reuse_time_mean_ns", "ratio"],
+                                  "value": ["=cmd", "36315136", "0.3740534362", "14619683.42", "1.0101"]}),
+                    labels={"bytes_read": "bytes read [B]"}, percent=["write_fraction"])
+
+
+def test_key_value_table_reads_names_and_numbers_as_a_person_would():
+    at = AppTest.from_function(_kv_page, default_timeout=60).run()
+    assert not at.exception
+    shown = at.dataframe[0].value
+    assert shown["statistic"].tolist() == ["name", "bytes read [B]", "write fraction", "reuse time mean [ns]", "ratio"]
+    assert shown["value"].tolist() == ["'=cmd", "36,315,136", "37.41%", "14,619,683", "1.010"]  # formula-safe text
+
+
+def test_a_styled_table_keeps_its_colours_and_reads_numbers_and_headers_the_app_way():
+    from app.components.tables import _styled
+
+    df = pd.DataFrame({"kind": ["assumed", "published"], "value": [1179.0, 0.5], "read_latency_ns": [1.6e10, 2.0],
+                       "unit": ["-", "=x"]})
+    sty, config = _styled(df.style.map(lambda v: "color: red" if v == "assumed" else "", subset=["kind"]),
+                          labels=None, digits=4, percent=())
+    text = sty.to_string(delimiter="|")
+    assert "1179.000000" not in text and "|1,179.0|16,000,000,000|" in text  # significant digits, separators
+    assert "|-|" in text.replace("\n", "|") and "'=x" in text  # a lone sign as is, a formula escaped
+    assert config == {"read_latency_ns": "read latency [ns]"}
+    assert "color: red" in sty.to_html()
