@@ -41,6 +41,8 @@ __all__ = ["band_label", "sample_outputs", "curve_samples", "curve_band", "point
 #: Fill of a band (translucent grey: readable on the light and the dark theme).
 BAND_FILL = "rgba(128,128,128,0.28)"
 BAND_LINE = "rgba(110,110,110,0.9)"
+#: Hatching of the 1st, 2nd, ... band of one chart ("": plain grey): bands that overlap stay apart.
+BAND_PATTERNS = ("", "/", "\\", "x", ".")
 
 
 def band_label(n: int, what: str = "") -> str:
@@ -200,8 +202,15 @@ def add_band(fig: go.Figure, x, lo, hi, *, n: int, name: str | None = None, what
     x, lo, hi = x[ok], lo[ok], hi[ok]
     label = name or band_label(n, what)
     kw = {"yaxis": yaxis} if yaxis else {}
+    # the k-th band of the chart gets the k-th hatching: overlapping bands (and their legend swatches)
+    # read apart, each in the legend with the curve it belongs to
+    k = sum(1 for t in fig.data if getattr(t, "fill", None) == "tonexty" and getattr(t, "fillcolor", None) == BAND_FILL)
+    shape = BAND_PATTERNS[k % len(BAND_PATTERNS)]
+    if shape:
+        kw["fillpattern"] = dict(shape=shape, fgcolor=BAND_LINE, size=8, solidity=0.15)
     fig.add_scatter(x=x, y=hi, mode="lines", line=dict(width=0.5, color=BAND_LINE), showlegend=False,
-                    legendgroup=label, name="p95", hovertemplate="p95 %{y:.4g}<extra></extra>", **kw)
+                    legendgroup=label, name="p95", hovertemplate="p95 %{y:.4g}<extra></extra>",
+                    **{k_: v for k_, v in kw.items() if k_ != "fillpattern"})
     fig.add_scatter(x=x, y=lo, mode="lines", line=dict(width=0.5, color=BAND_LINE), fill="tonexty",
                     fillcolor=BAND_FILL, name=label, legendgroup=label,
                     hovertemplate="p5 %{y:.4g}<extra></extra>", **kw)

@@ -250,16 +250,17 @@ def ratio_range(vals: np.ndarray) -> tuple[float, list[float]]:
 
 @recordable
 def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | None = None,
-               label: str = "1×") -> go.Figure:
+               label: str = "1×", above: bool = False) -> go.Figure:
     """A log axis centred on a labelled 1× reference line, ticks at 1-2-5 ratios ("0.5×", "1×", "2×").
 
     The range is symmetric in log10 around 1, wide enough for ``values`` (default: the traces).
+    ``above`` (``axis="x"``): the line's label over the plot area (:func:`ref_line`'s ``above``).
     """
     half, ticks = ratio_range(np.asarray(list(values), dtype=float) if values is not None
                               else _trace_values(fig, axis, None))
     _update_axes(fig, axis, dict(type="log", range=[-half, half], tickmode="array", tickvals=ticks,
                                  ticktext=[f"{number_label(v)}×" for v in ticks]))
-    ref_line(fig, **{axis: 1.0}, text=label, dash="dash")
+    ref_line(fig, **{axis: 1.0}, text=label, dash="dash", above=above)
     return fig
 
 

@@ -35,10 +35,12 @@ import streamlit as st
 from pydantic import BaseModel, Field
 
 from app.components.charts import log_axis, ratio_axis, ref_line, show, style
+from app.components.errors import md_escape
 from app.components.inputs import SciInt, int_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
+from app.components.tables import number_format, number_text, table
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
 
 __all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornado_figure", "model_fingerprint", "LABELS",
@@ -61,7 +63,15 @@ class UncertaintyFields(BaseModel):
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.3g}" if math.isfinite(v) else str(v)
+    """3 significant digits, thousands separators, no e-notation in 0.001 ... 1e12 (1,415 not 1.41e+03)."""
+    return number_text(v, number_format(pd.Series([float(v)]), 3), 3) if math.isfinite(v) else str(v)
+
+
+#: The tornado's x range spans at least this share of the point on each side [-]: a spread of 0.07 % is
+#: drawn as the small effect it is, not zoomed to fill the chart.
+TORNADO_MIN_HALF_WIDTH = 5e-3
+#: Top margin [px] of the tornado: the point's and the 1× line's labels sit above the plot, off the bars.
+TORNADO_TOP_PX = 36
 
 
 def tornado_figure(res: UncertaintyResult, *, max_bars: int = 10) -> go.Figure:
@@ -101,12 +111,16 @@ def tornado_figure(res: UncertaintyResult, *, max_bars: int = 10) -> go.Figure:
     vals = vals[np.isfinite(vals)]
     fig.update_yaxes(automargin=True, title_standoff=8)
     fig.update_layout(margin=dict(l=20, b=90))
+    fig.update_layout(margin=dict(t=TORNADO_TOP_PX))  # the reference lines' labels above the bars
     if res.unit == "x" and vals.size and (vals > 0).all() and (vals.max() / vals.min() > 1.5 or vals.min() <= 1 <= vals.max()):
-        ratio_axis(fig, "x", values=vals)  # a ratio that moves a lot or crosses 1: log axis around the 1x line
+        ratio_axis(fig, "x", values=vals, above=True)  # a ratio that moves a lot or crosses 1: log around 1x
     elif vals.size and (vals > 0).all() and vals.max() / vals.min() > 30:
         log_axis(fig, "x")
+    elif vals.size and math.isfinite(pt) and pt != 0:
+        half = max(float(np.abs(vals - pt).max()) * 1.1, TORNADO_MIN_HALF_WIDTH * abs(pt))
+        fig.update_xaxes(range=[pt - half, pt + half])  # a tiny spread stays small
     if math.isfinite(pt):
-        ref_line(fig, x=pt, text=f"point {_fmt(pt)}", dash="solid")
+        ref_line(fig, x=pt, text=f"point {_fmt(pt)}", dash="solid", above=True)
     return fig
 
 
@@ -117,6 +131,15 @@ def _table(res: UncertaintyResult) -> pd.DataFrame:
         s = res.sobol.set_index("parameter")
         tor = tor.assign(S1=res.tornado["parameter"].map(s["S1"]), ST=res.tornado["parameter"].map(s["ST"]))
     return tor
+
+
+def _table_labels(res: UncertaintyResult) -> dict[str, str]:
+    """Headers of :func:`_table`: the output's name and unit on its columns."""
+    unit = res.unit if res.unit and res.unit != "-" else "-"
+    out = res.output_label or res.output
+    return {"low": "input low end", "high": "input high end", "output_low": f"{out}, input low [{unit}]",
+            "output_high": f"{out}, input high [{unit}]", "swing": f"swing [{unit}]",
+            "S1": "Sobol' S1 [-]", "ST": "Sobol' ST [-]"}
 
 
 def _digest(*parts: object) -> str:
@@ -240,7 +263,7 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
         st.info(f"No uncertainty analysis here: {why_not}", icon=":material/info:")
         return None
     res = analysis(S, scn, model, key=key, content=content)
-    st.markdown(f"**{res.sentence()}**")
+    st.markdown(f"**{md_escape(res.sentence())}**")  # read as written: n* is not an italic marker
     # Lazy tabs: the tornado chart and table are built and drawn only while their tab is open -- a Plotly
     # chart and a grid fewer to build, send and draw on every rerun of the page (issue 18, speed)
     t_band, t_tornado = st.tabs(list(TABS), key=f"howsure.tab.{key}", on_change="rerun")
@@ -248,7 +271,7 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
         with t_band:
             row = metric_row()
             unit = "" if res.unit in ("", "-") else f" {res.unit}"
-            row.metric(f"Point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
+            row.metric(f"{res.output_label or res.output}, point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
             row.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
             row.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
             row.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
@@ -257,6 +280,6 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
         with t_tornado:
             if len(res.tornado):
                 show(tornado_figure(res), key=f"howsure-{key}")
-            st.dataframe(_table(res), hide_index=True, key=f"howsure-table-{key}")
+            table(_table(res), labels=_table_labels(res), key=f"howsure-table-{key}")
     st.caption(f"{res.n:,} samples ({res.method}), seed {res.seed}. " + " ".join(f"{n}." for n in res.notes))
     return res

@@ -330,6 +330,13 @@ class UncertaintyResult(ModelResult):
 
     FRAME_EXTRAS: ClassVar[tuple[str, ...]] = ()
 
+    @property
+    def negligible_spread(self) -> bool:
+        """The p5-p95 band is narrower than :data:`NEGLIGIBLE_SPREAD` of the point (no input "decides" a spread
+        that is not there)."""
+        vals = (self.p5, self.p95, self.point)
+        return all(np.isfinite(vals)) and self.point != 0 and self.p95 - self.p5 <= NEGLIGIBLE_SPREAD * abs(self.point)
+
     def sentence(self) -> str:
         """One sentence: the verdict's probability and the decisive input.
 
@@ -342,7 +349,10 @@ class UncertaintyResult(ModelResult):
         else:
             parts.append(f"{self.output_label or self.output} lies between {self.p5:.4g} and {self.p95:.4g} "
                          f"{self.unit} in 90 % of {self.n:,} samples (point {self.point:.4g})")
-        if self.decisive:
+        if self.decisive and self.negligible_spread:
+            parts.append(f"the uncertain inputs move it by less than {NEGLIGIBLE_SPREAD:.1%} of its point "
+                         f"({self.decisive_label} the most)")
+        elif self.decisive:
             parts.append(f"{self.decisive_label} decides most of the spread")
         else:
             parts.append("no uncertain input moves it")
@@ -350,6 +360,10 @@ class UncertaintyResult(ModelResult):
         first = s.split(" ", 1)[0]
         # capitalise a plain word ("a PCM ..." -> "A PCM ..."), never a name ("pcm-dax", "hdd-7200")
         return s[0].upper() + s[1:] if first.isalpha() and first.islower() else s
+
+
+#: A p5-p95 band narrower than this share of the point [-] is called negligible in the sentence.
+NEGLIGIBLE_SPREAD = 1e-3
 
 
 def _pct(p: float) -> str:

@@ -240,7 +240,8 @@ def test_pages_without_a_panel_before_have_one(page, prefix, verdict):
     assert any(h.value == "How sure?" for h in at.subheader)
     assert at.text_input(key=f"{prefix}.uq_samples").value == "16"
     sentence = [m.value for m in at.markdown if "of 16 samples" in m.value]
-    assert sentence and verdict.lower() in sentence[0].lower() and "decides most of the spread" in sentence[0]
+    assert sentence and verdict.lower() in sentence[0].lower()
+    assert "decides most of the spread" in sentence[0] or "the most)" in sentence[0]  # or: a negligible spread
     labels = {m.label for m in at.metric}
     assert "Verdict holds in" in labels and any(lab.startswith("p95") for lab in labels)
     panel_tabs = [k for k in lazy_tabs(at) if k.startswith("howsure.tab.")]

@@ -193,6 +193,17 @@ def test_verdict_probability_and_sentence():
                             "of the spread.")
 
 
+
+def test_sentence_names_no_decisive_input_of_a_spread_that_is_not_there():
+    """A band narrower than 0.1 % of the point: the sentence says so instead of "decides most of the spread"."""
+    tiny = UncertainModel("demo", "hit ratio", "-", (UncertainInput("a", "insertion", "ns", Uniform(1.0, low=0.5, high=1.5)),),
+                          lambda v: 0.939 + 1e-6 * np.asarray(v["a"]))
+    r = analyze(tiny, n=256, seed=0)
+    assert r.negligible_spread and r.decisive == "a"
+    assert "decides" not in r.sentence() and "less than 0.1% of its point (insertion the most)" in r.sentence()
+    wide = UncertainModel("demo", "hit ratio", "-", tiny.inputs, lambda v: 0.5 + 0.1 * np.asarray(v["a"]))
+    assert not analyze(wide, n=256, seed=0).negligible_spread
+
 def test_resimulating_inputs_are_held_in_the_band_and_run_at_the_tornado_ends():
     calls = []
 
