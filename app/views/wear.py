@@ -31,6 +31,38 @@ from models.uncertainty.adapters import wear_lifetime_model
 
 EnduranceDevice = device_field(endurance=True)
 LABEL = {"none": "none (static)", "sg": "SG (start-gap)", "rr": "RR (round-robin)", "sfc": "SFC (Hilbert cubes)"}
+#: Bank-write heatmap colours [-] (Plasma): 0 writes dark blue, the most-written bank yellow, the same in
+#: both themes. Written as rgb(): Streamlit's chart theme swaps the hex colours #000001..#000040 for its
+#: theme's colours, and Inferno's low end "#000004" became the 4th category colour (orange in the light
+#: theme, pale yellow in the dark one), so never-written banks read as the hottest.
+WRITES_COLORSCALE = [[0.0, "rgb(13, 8, 135)"], [0.111, "rgb(70, 3, 159)"], [0.222, "rgb(114, 1, 168)"],
+                     [0.333, "rgb(156, 23, 158)"], [0.444, "rgb(189, 55, 134)"], [0.556, "rgb(216, 87, 107)"],
+                     [0.667, "rgb(237, 121, 83)"], [0.778, "rgb(251, 159, 58)"], [0.889, "rgb(253, 202, 38)"],
+                     [1.0, "rgb(240, 249, 33)"]]
+#: Missing value's bar text (a scheme the paper gives no number for).
+NA_TEXT = "n/a"
+#: Values spanning at least this ratio [-] are drawn as markers on a log axis, closer ones as bars from 0.
+LOG_SPAN = 10.0
+#: Table headers, short enough to read in the grid.
+TABLE_LABELS = {"scheme": "scheme", "writes": "stripe writes", "avg_bank_writes": "mean bank writes",
+                "max_bank_writes": "max bank writes", "life_rate": "life rate",
+                "improvement_vs_sg": "vs SG [×]", "life_rate_long_run": "life rate, long run",
+                "improvement_vs_sg_long_run": "vs SG, long run [×]", "paper_life_rate_avg": "paper life rate",
+                "moves": "gap moves", "movement_overhead": "movement overhead",
+                "life_rate_with_movement": "life rate with moves", "write_rate_bytes_per_s": "write rate [B/s]",
+                "lifetime_years": "lifetime [years]"}
+
+
+def bar_text(values, fmt: str = "{:.3g}") -> list[str]:
+    """Bar labels of ``values``: ``fmt`` of each finite value, :data:`NA_TEXT` for a missing one (never "NaN")."""
+    return [fmt.format(v) if v is not None and np.isfinite(v) else NA_TEXT for v in np.asarray(values, dtype=float)]
+
+
+def finite_or_none(values) -> list[float | None]:
+    """``values`` with every missing / non-finite one as None: Plotly draws no bar there (a NaN is sent as text)."""
+    return [float(v) if np.isfinite(v) else None for v in np.asarray(values, dtype=float)]
+
+
 #: Write rate [MB/s]: LifetimeInputs' cell write rate, plus 0 meaning "the trace's own rate".
 RATE_MBPS = (0.0, field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6)[1])
 
@@ -136,7 +168,7 @@ if scn is not None and trace is not None:
 
         cols = st.columns(len(df))
         for col, row in zip(cols, df.itertuples(), strict=True):
-            col.metric(f"{row.scheme.upper()} life rate", f"{row.life_rate:.3f}",
+            col.metric(f"{LABEL[row.scheme]} life rate", f"{row.life_rate:.3f}",
                        help=f"simulated on the trace (one pass); lifetime {row.lifetime_years:,.2f} years. "
                             f"Steady-state reference: {row.life_rate_long_run:.3f} (SFC = 1 by construction)")
 
@@ -151,11 +183,15 @@ if scn is not None and trace is not None:
         st.subheader("Life rate per scheme (Figure 9 analogue)")
         fig = figure()
         x = [LABEL[s] for s in df["scheme"]]
-        fig.add_bar(x=x, y=df["life_rate"], name="one pass", text=df["life_rate"].round(3), textposition="outside")
-        fig.add_bar(x=x, y=df["life_rate_long_run"], name="long run (steady state; SFC = 1 by construction)",
-                    text=df["life_rate_long_run"].round(3), textposition="outside")
-        fig.add_bar(x=x, y=df["paper_life_rate_avg"], name="paper (average of 7 traces)",
-                    text=df["paper_life_rate_avg"].round(4), textposition="outside")
+        # a missing value (the paper gives none for the static layout) is no bar, labelled "n/a"
+        fig.add_bar(x=x, y=finite_or_none(df["life_rate"]), name="one pass", text=bar_text(df["life_rate"]),
+                    textposition="outside")
+        fig.add_bar(x=x, y=finite_or_none(df["life_rate_long_run"]),
+                    name="long run (steady state; SFC = 1 by construction)",
+                    text=bar_text(df["life_rate_long_run"]), textposition="outside")
+        fig.add_bar(x=x, y=finite_or_none(df["paper_life_rate_avg"]),
+                    name="paper (average of 7 traces; none for the static layout)",
+                    text=bar_text(df["paper_life_rate_avg"], "{:.4g}"), textposition="outside")
         fig.update_layout(barmode="group", yaxis_range=[0, 1.12])
         show(style(fig, x="wear-leveling scheme", y="life rate = avg / max bank writes [-]"), key="wl-bars")
         st.caption(f"Paper: SFC 0.9255, RR 0.619, SG 0.0598; SFC improves lifetime {wear.PAPER_IMPROVEMENT_SFC_VS_SG}× "
@@ -164,8 +200,7 @@ if scn is not None and trace is not None:
         table = df[["scheme", "writes", "avg_bank_writes", "max_bank_writes", "life_rate", "improvement_vs_sg",
                     "life_rate_long_run", "improvement_vs_sg_long_run", "paper_life_rate_avg", "moves",
                     "movement_overhead", "life_rate_with_movement", "write_rate_bytes_per_s", "lifetime_years"]]
-        show_table(table, labels={"improvement_vs_sg": "improvement vs SG [×]",
-                                  "improvement_vs_sg_long_run": "improvement vs SG, long run [×]"})
+        show_table(table.assign(scheme=[LABEL[s] for s in table["scheme"]]), labels=TABLE_LABELS)
         assumption_note(keys, values)
         download_csv(table, "wear-leveling.csv", key="dl-wl-table", provenance=keys, values=values)
 
@@ -176,8 +211,19 @@ if scn is not None and trace is not None:
             f"{rate / 1e6:,.3g} MB/s (closed form of `models.endurance.lifetime`, wear efficiency = the life rate "
             "**simulated on this trace**, one pass). The long-run life rate is not turned into a lifetime: for SFC it "
             "is 1 by construction on any stationary stream.")
+        years = np.asarray(df["lifetime_years"], dtype=float)
+        shown = years[np.isfinite(years)]
+        # bar length ∝ lifetime: bars from 0 on a linear axis; lifetimes decades apart as markers on a log axis
+        log_life = bool(shown.size and (shown > 0).all() and shown.max() / shown.min() >= LOG_SPAN)
+        life_name = "lifetime [years] from the life rate simulated on the trace"
         fig = figure()
-        fig.add_bar(x=x, y=df["lifetime_years"], name="life rate simulated on the trace")
+        if log_life:
+            fig.add_scatter(x=x, y=finite_or_none(years), mode="markers", name=life_name, marker=dict(size=11),
+                            hovertemplate="%{x}: %{y:,.3g} years<extra></extra>")
+        else:
+            fig.add_bar(x=x, y=finite_or_none(years), name=life_name, text=bar_text(years, "{:,.2f} years"),
+                        textposition="inside", insidetextanchor="start",
+                        hovertemplate="%{x}: %{y:,.3g} years<extra></extra>")
         if np.isfinite(rate):
             with user_errors("How sure? band"):  # each scheme's lifetime, endurance (and a typed rate) sampled
                 b = point_bands(S, scn, {r.scheme: (lambda r=r: wear_lifetime_model(
@@ -185,8 +231,10 @@ if scn is not None and trace is not None:
                     device=dev, write_rate_bytes_per_s=rate, rate_typed=scn.write_rate_MBps > 0))
                     for r in df.itertuples()}, key="wl-life", content=trace.fingerprint())
                 add_error_bars(fig, [LABEL[s] for s in b.x], b.p5, b.p50, b.p95, n=scn.uq_samples)
-        show(style(fig, x="wear-leveling scheme", y="lifetime [years]", logy=bool((df["lifetime_years"] > 0).all())),
-             key="wl-life")
+        style(fig, x="wear-leveling scheme", y="lifetime [years]", logy=log_life)
+        if not log_life:
+            fig.update_layout(yaxis=dict(type="linear", rangemode="tozero"))
+        show(fig, key="wl-life")
 
         st.subheader("Bank writes (ranks × banks)")
         st.radio("Heatmaps show", ["one-pass", "long-run"], key=S.key("heat_horizon"), horizontal=True,
@@ -196,23 +244,33 @@ if scn is not None and trace is not None:
         ncols = min(2, len(schemes))
         nrows = -(-len(schemes) // ncols)
         hm = figure_from(make_subplots, rows=nrows, cols=ncols, subplot_titles=[LABEL[s] for s in schemes],
-                           horizontal_spacing=0.08, vertical_spacing=0.15)
-        zmax = max(float(heat[s][k].max()) for s in schemes)
+                           horizontal_spacing=0.1, vertical_spacing=0.15)
+        # one colour scale for every panel: 0 at its low end, the most-written bank of any scheme at its top
+        zmax = max(1.0, *(float(heat[s][k].max()) for s in schemes))
         rows = []
         for i, s in enumerate(schemes):
             m = heat[s][k]
             hm.add_trace(go.Heatmap(z=m, x=list(range(cfg.banks_per_rank)), y=list(range(cfg.ranks)), zmin=0,
-                                    zmax=zmax, coloraxis="coloraxis", name=s,
+                                    zmax=zmax, coloraxis="coloraxis", name=LABEL[s],
                                     hovertemplate="rank %{y}, bank %{x}: %{z:,.0f} writes<extra></extra>"),
                          row=i // ncols + 1, col=i % ncols + 1)
             r_, b_ = np.indices(m.shape)
             rows.append(pd.DataFrame({"scheme": s, "horizon": scn.heat_horizon, "rank": r_.ravel(),
                                       "bank": b_.ravel(), "bank_writes": m.ravel()}))
-        hm.update_layout(coloraxis=dict(colorscale="Inferno", colorbar=dict(title="writes")),
-                         height=260 * nrows + 60, hovermode="closest")
-        hm.update_xaxes(title_text="bank [index]")
+        style(hm)
+        hm.update_layout(coloraxis=dict(colorscale=WRITES_COLORSCALE, cmin=0, cmax=zmax,
+                                        colorbar=dict(title=dict(text="writes per bank [-]", side="right"))),
+                         height=280 * nrows + 60, hovermode="closest")
+        # the x title under each column's lowest panel only (the top row's ran into the subplot titles below
+        # it); a panel above shares that axis (same banks, zoomed together)
+        for i in range(len(schemes)):
+            low = i % ncols + ncols * ((len(schemes) - 1 - i % ncols) // ncols)  # lowest panel of i's column
+            if low == i:
+                hm.update_xaxes(title_text="bank [index]", row=i // ncols + 1, col=i % ncols + 1)
+            else:
+                hm.update_xaxes(matches=f"x{low + 1 if low else ''}", row=i // ncols + 1, col=i % ncols + 1)
         hm.update_yaxes(title_text="rank [index]")
-        show(style(hm), key="wl-heat")
+        show(hm, key="wl-heat")
         download_csv(pd.concat(rows, ignore_index=True), "wear-bank-writes.csv", key="dl-wl-heat", provenance=keys,
                      values=values)
 
