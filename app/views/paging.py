@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.subplots import make_subplots
 from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import figure, ref_line, show, style
+from app.components.charts import figure, figure_from, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
@@ -154,6 +155,52 @@ def _fmt_page(p: int) -> str:
     return f"{p >> 20} MiB" if p >= 1 << 20 else (f"{p >> 10} KiB" if p >= 1024 else f"{p} B")
 
 
+def _ns(v: float, *, sign: bool = False) -> str:
+    """A time [ns] as the page reads it: one decimal from 1 ns (``102.7 ns``), whole nanoseconds with thousands
+    separators from 1,000 ns (``199,876 ns``), two significant digits below 1 ns (``0.85 ns``); ``sign``: with
+    its sign (``+0.85 ns``, ``−2.1 ns``), for a difference."""
+    v = float(v)
+    if not np.isfinite(v):
+        return "— ns"
+    a = abs(v)
+    digits = 0 if a >= 999.95 else 1 if a >= 0.995 or a == 0 else 1 - int(np.floor(np.log10(a)))
+    text = f"{a:,.{digits}f}"
+    neg = v < 0 and text.strip("0.,") != ""
+    return ("−" if neg else "+" if sign else "") + text + " ns"
+
+
+def best_page_text(best: pd.Series, storage: str) -> str:
+    """The info box's sentence on the best page size of one :func:`models.memory.paging.best_page_sizes` row:
+    the gain over the baseline page (4 KiB) split into address translation and data access, or, when the
+    best page *is* the baseline, that plainly (a page size is never compared with itself)."""
+    page, base_page = int(best["best_page_amat"]), int(best["baseline_page"])
+    head = f"With **{md_escape(storage)}** storage "
+    fault = f" By fault rate alone the best page would be **{_fmt_page(int(best['best_page_fault']))}**."
+    if page == base_page:
+        return (head + f"**{_fmt_page(page)}** is already the best page size of those swept "
+                f"(AMAT {_ns(best['amat_ns'])}).{fault}")
+    if not np.isfinite(best["baseline_amat_ns"]):  # the baseline page was not swept: nothing to compare with
+        return head + f"the best page is **{_fmt_page(page)}** (AMAT {_ns(best['amat_ns'])}).{fault}"
+    return (head + f"the best page is **{_fmt_page(page)}**: AMAT {_ns(best['amat_ns'])} vs "
+            f"{_ns(best['baseline_amat_ns'])} at {_fmt_page(base_page)} "
+            f"({_ns(best['amat_ns'] - best['baseline_amat_ns'], sign=True)}: address translation "
+            f"{_ns(best['d_addr_ns'], sign=True)}, data access {_ns(best['d_data_ns'], sign=True)}).{fault}")
+
+
+def best_page_delta(best: pd.Series) -> str | None:
+    """The best-page metric's delta: its AMAT minus the baseline page's (``−7.6 ns vs 4 KiB``); None when
+    the best page is the baseline or the baseline was not swept (no difference to show)."""
+    if int(best["best_page_amat"]) == int(best["baseline_page"]) or not np.isfinite(best["baseline_amat_ns"]):
+        return None
+    return f"{_ns(best['amat_ns'] - best['baseline_amat_ns'], sign=True)} vs {_fmt_page(int(best['baseline_page']))}"
+
+
+def _page_ticks(fig, sizes) -> None:
+    """Every x axis of ``fig`` a log page-size axis labelled at the page sizes swept (``512 B`` ... ``2 MiB``)."""
+    sizes = sorted({int(p) for p in sizes})
+    fig.update_xaxes(type="log", tickmode="array", tickvals=sizes, ticktext=[_fmt_page(p) for p in sizes])
+
+
 if scn is not None and trace is not None:
     with user_errors("Paging"):
         if len(trace) == 0:
@@ -189,14 +236,12 @@ if scn is not None and trace is not None:
                         "instruction fetches in the trace are not data references and are not simulated.")
         row.metric("Footprint (4 KiB pages)", f"{stats['footprint_MiB']:.1f} MiB")
         row.metric("Memory", f"{table['memory_bytes'].iloc[0] / 2**20:,.2f} MiB")
-        row.metric("Best page size (AMAT)", _fmt_page(int(best["best_page_amat"])),
-                   f"{best['amat_ns']:.1f} ns", delta_color="off")
-        base = best["baseline_amat_ns"]
-        st.info(
-            f"With **{md_escape(table['storage'].iloc[0])}** storage the best page is **{_fmt_page(int(best['best_page_amat']))}** "
-            f"(AMAT {best['amat_ns']:.1f} ns vs {base:.1f} ns at 4 KiB: address translation "
-            f"{best['d_addr_ns']:+.1f} ns, data access {best['d_data_ns']:+.1f} ns). By fault rate alone the best "
-            f"page would be **{_fmt_page(int(best['best_page_fault']))}**.", icon=":material/lightbulb:")
+        row.metric("Best page size (AMAT)", _fmt_page(int(best["best_page_amat"])), best_page_delta(best),
+                   delta_color="inverse",  # a lower AMAT than the baseline page's is the good direction
+                   help=f"Of the page sizes swept; the delta is its AMAT minus the "
+                        f"{_fmt_page(int(best['baseline_page']))} page's.")
+        row.metric("AMAT at the best page", _ns(best["amat_ns"]))
+        st.info(best_page_text(best, table["storage"].iloc[0]), icon=":material/lightbulb:")
         st.caption(f"Reads {stats['reads']:,} · writes {stats['writes']:,} (Table 1/2 style; M counts as both). "
                    f"t_e = {scn.t_e_ns:g} ns, t_r = {scn.t_r_ns:g} ns, fault overhead = {scn.fault_overhead_ns:g} ns.")
         assumption_note(keys, values)
@@ -217,14 +262,20 @@ if scn is not None and trace is not None:
                        y="TLB hit rate [-]", logx=True), key="pg-tlb-size")
             download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size", provenance=keys, values=values)
             tp = table.drop_duplicates("page_size")[["page_size", "tlb_entries", "tlb_hit_rate", "t_addr_ns"]]
-            fig = figure()
-            fig.add_scatter(x=tp["page_size"], y=tp["tlb_hit_rate"], mode="lines+markers", name="TLB hit rate")
-            fig.add_scatter(x=tp["page_size"], y=tp["t_addr_ns"], mode="lines+markers", name="T_ADDR [ns]",
-                            yaxis="y2")
-            fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="T_ADDR [ns]"))
-            show(style(fig, title=f"TLB hit rate and translation time vs page size, {scn.tlb_entries} entries "
-                                  "(Figs. 6 and 11 analogues)", x="page size [bytes]", y="TLB hit rate [-]",
-                       logx=True), key="pg-tlb-page")
+            # two stacked plots on one page-size axis, not a twin y axis: a right-hand axis drawn over the
+            # hit rate's took its gridlines, so its ticks landed on odd times (0.86, 1.87, 2.89 ns)
+            fig = figure_from(make_subplots, rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06)
+            fig.add_scatter(x=tp["page_size"], y=tp["tlb_hit_rate"], mode="lines+markers", name="TLB hit rate",
+                            row=1, col=1)
+            fig.add_scatter(x=tp["page_size"], y=tp["t_addr_ns"], mode="lines+markers", name="T_ADDR",
+                            row=2, col=1)
+            style(fig, title=f"TLB hit rate and translation time vs page size, {scn.tlb_entries} entries "
+                             "(Figs. 6 and 11 analogues)")
+            _page_ticks(fig, tp["page_size"])
+            fig.update_layout(height=520, showlegend=False, xaxis2=dict(title=dict(text="page size [bytes]")),
+                              yaxis=dict(title=dict(text="TLB hit rate [-]")),
+                              yaxis2=dict(title=dict(text="T_ADDR [ns]"), rangemode="tozero"))
+            show(fig, key="pg-tlb-page")
             download_csv(tp, "paging-tlb-vs-page.csv", key="dl-pg-tlb-page", provenance=keys, values=values)
         with tab2:
             fp = table[["page_size", "frames", "fault_rate", "fault_rate_lru"]].copy()
@@ -268,13 +319,25 @@ if scn is not None and trace is not None:
             show(style(fig, title="AMAT relative to the best page size, per storage latency (★ = best)",
                        x="storage latency / DRAM latency", y="page size"), key="pg-heat")
             download_csv(heat, "paging-amat-heatmap.csv", key="dl-pg-heat", provenance=keys, values=values)
-            dec = table[["page_size", "t_addr_ns", "t_data_ns"]]
-            fig = figure()
-            fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_addr_ns"], name="T_ADDR")
-            fig.add_bar(x=[_fmt_page(int(p)) for p in dec["page_size"]], y=dec["t_data_ns"], name="T_DATA")
-            fig.update_layout(barmode="stack")
-            show(style(fig, title=f"Trade-off at {plotly_text(table['storage'].iloc[0])}: address translation vs data access",
-                       x="page size", y="time per reference [ns]"), key="pg-decomp")
+            # markers and lines on a log time axis: T_ADDR (a few ns) and T_DATA (100 ns to 10^5 ns) both read;
+            # linear stacked bars showed the largest page's T_DATA and eight bars flat at zero
+            dec = table[["page_size", "t_addr_ns", "t_data_ns", "amat_ns"]]
+            t_addr = dec["t_addr_ns"].where(dec["t_addr_ns"] > 0)  # 0 ns (t_e = 0, no TLB miss) has no log
+            fig = figure()  # AMAT = T_ADDR + T_DATA is in the hover (a line of it would hide under T_DATA's)
+            fig.add_scatter(x=dec["page_size"], y=t_addr, mode="lines+markers", name="T_ADDR: address translation",
+                            hovertemplate="%{y:,.3g} ns")
+            fig.add_scatter(x=dec["page_size"], y=dec["t_data_ns"], mode="lines+markers",
+                            name="T_DATA: data access", customdata=dec["amat_ns"],
+                            hovertemplate="%{y:,.4g} ns (AMAT %{customdata:,.4g} ns)")
+            best_page = int(best["best_page_amat"])
+            ref_line(fig, x=best_page, dash="dash", text=f"best: {_fmt_page(best_page)}")
+            style(fig, title=f"Trade-off at {plotly_text(table['storage'].iloc[0])}: address translation vs data "
+                             "access", x="page size [bytes]", y="time per reference [ns]", logy=True)
+            _page_ticks(fig, dec["page_size"])
+            show(fig, key="pg-decomp")
+            if t_addr.isna().any():
+                st.caption("T_ADDR is 0 ns at " + ", ".join(_fmt_page(int(p)) for p in dec["page_size"][t_addr.isna()])
+                           + " (t_e = 0 and no TLB miss): not drawn on the log axis.")
         with tab4:
             show_table(table)
             download_csv(table, "paging-amat.csv", key="dl-pg-table", provenance=keys, values=values)
