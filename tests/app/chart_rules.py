@@ -245,7 +245,27 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
                     label = (s.get("label") or {}).get("text", "")
                     problems.append(f"{name}: shape {i} {label!r} {letter}{end} {why}")
                     break
+    problems += [f"{name}: {where} uses {c}, a colour Streamlit's chart theme replaces with a theme colour"
+                 for where, c in _placeholder_colours({"data": fig.get("data", []),
+                                                       "layout": {k: v for k, v in layout.items() if k != "template"}})]
     return problems
+
+
+#: Streamlit's chart theme swaps the colours #000001 ... #000040 for its own (its template's placeholders): a
+#: colour scale's entry there is drawn as something else (Inferno's #000004 low end became the theme's orange).
+THEME_PLACEHOLDER = re.compile(r"#0000(?:[0-3][0-9a-f]|40)", re.IGNORECASE)
+
+
+def _placeholder_colours(o, where: str = "") -> list[tuple[str, str]]:
+    """``(path, colour)`` of every colour-scale entry in ``o`` that is a theme placeholder colour (not #000000)."""
+    if isinstance(o, str):  # in a colour scale: a category colour is meant to be the theme's (px's colorway)
+        hit = THEME_PLACEHOLDER.fullmatch(o) and o != "#000000" and "colorscale" in where
+        return [(where, o)] if hit else []
+    if isinstance(o, dict):
+        return [x for k, v in o.items() for x in _placeholder_colours(v, f"{where}.{k}" if where else k)]
+    if isinstance(o, (list, tuple)):
+        return [x for i, v in enumerate(o) for x in _placeholder_colours(v, f"{where}[{i}]")]
+    return []
 
 
 def check_figures(figs: Iterable[tuple[str, dict]]) -> list[str]:

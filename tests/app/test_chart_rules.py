@@ -144,6 +144,16 @@ def test_texts_rule_catches_raw_json_and_one_times():
         and len(check_texts(['{"a": 1}', "more than 1 times", "fine"])) == 2
 
 
+def test_colours_the_theme_would_replace_are_flagged():
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Heatmap(z=[[0, 1]], colorscale="Inferno")).update_layout(xaxis_title="bank [-]",
+                                                                               yaxis_title="rank [-]")
+    assert any("#000004" in p and "theme" in p for p in check_figure(fig.to_plotly_json()))
+    ok = go.Figure(go.Heatmap(z=[[0, 1]], colorscale="Plasma")).update_layout(xaxis_title="bank [-]",
+                                                                            yaxis_title="rank [-]")
+    assert not [p for p in check_figure(ok.to_plotly_json()) if "theme" in p]
+
 def _lazy_tab_script():
     import plotly.graph_objects as go
     import streamlit as st
