@@ -15,6 +15,7 @@ from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
+from app.components.inputs import float_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
@@ -79,11 +80,9 @@ with c1:
         st.selectbox("Storage device", list(devices), key=S.key("device"),
                      format_func=lambda n: devices[n].label or n)
         st.select_slider("Block size [bytes]", options=BLOCK_SIZES, key=S.key("block_size_bytes"))
-        st.number_input("I/O stack factor (storage path / cache on DRAM-speed storage) [-]", min_value=1.0,
-                        max_value=10.0, step=0.05, key=S.key("io_stack_factor"),
-                        help=param_help("file_cache.io_stack_factor",
+        float_input(S, "io_stack_factor", "I/O stack factor (storage path / cache on DRAM-speed storage) [-]", help=param_help("file_cache.io_stack_factor",
                                         "Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the "
-                                        "file cache)."))
+                                        "file cache)."), step=0.05)
         st.radio("Insertion cost Tm − T", list(fc.INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
                  format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
                  help=param_help("file_cache.insert_steady_4096_ns",
@@ -92,10 +91,9 @@ with c1:
                                  "First touch: pwrite() into a not yet cached tmpfs region (fresh page), the "
                                  "earlier upper bound."))
     else:
-        st.number_input("t: access time from the file cache [ns]", min_value=T_MIN, max_value=T_MAX, key=S.key("t_ns"))
-        st.number_input("T: access time from storage [ns]", min_value=T_MIN, max_value=T_MAX, key=S.key("T_ns"))
-        st.number_input("Tm: storage access incl. cache insertion [ns]", min_value=T_MIN, max_value=T_MAX,
-                        key=S.key("Tm_ns"))
+        float_input(S, "t_ns", "t: access time from the file cache [ns]")
+        float_input(S, "T_ns", "T: access time from storage [ns]")
+        float_input(S, "Tm_ns", "Tm: storage access incl. cache insertion [ns]")
     st.slider("Accesses shown in the chart", 2, 50, key=S.key("max_accesses"))
 
 scn = scenario_controls(S, page="break-even")

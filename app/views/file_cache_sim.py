@@ -16,6 +16,7 @@ from app.components.claims import claims_strip
 from app.components.devices import DeviceName, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
+from app.components.inputs import float_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
@@ -99,11 +100,9 @@ with settings:
     block_size_select(S.key("block_size_bytes"))
     st.slider("Cache sizes simulated", 2, 40, key=S.key("n_sizes"),
               help="Evenly spaced from 1/n of the footprint to 100 %.")
-    st.number_input("AC ghost window [× cache size]", min_value=0.0, max_value=10.0, step=0.25,
-                    key=S.key("ghost_fraction"),
-                    help=param_help("file_cache_sim.ghost_fraction",
+    float_input(S, "ghost_fraction", "AC ghost window [× cache size]", help=param_help("file_cache_sim.ghost_fraction",
                                     "A missed block is admitted if its previous miss is among the last "
-                                    "(window × cache size) blocks the AC-cache turned away."))
+                                    "(window × cache size) blocks the AC-cache turned away."), step=0.25)
     st.radio("Insertion cost Tm − T", list(INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
              format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
              help=param_help("file_cache.insert_steady_4096_ns",

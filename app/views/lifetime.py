@@ -14,7 +14,7 @@ from app.components.charts import bar_chart_height, figure, ref_line, show, styl
 from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, int_input
+from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
@@ -123,29 +123,21 @@ st.markdown(
 devs = {n: d for n, d in all_devices().items() if d.endurance_writes_per_cell}
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.number_input("Capacity C [GB]", min_value=CAPACITY_GB[0], max_value=CAPACITY_GB[1], step=1.0,
-                    key=S.key("capacity_gb"),
-                    help=param_help("memext.nvm_capacity_bytes"))
-    st.number_input("Endurance E [writes per cell]", min_value=ENDURANCE[0], max_value=ENDURANCE[1], format="%.3g",
-                    key=S.key("endurance"),
-                    help="Default: catalogue pcm-memext. Catalogue: "
+    float_input(S, "capacity_gb", "Capacity C [GB]", help=param_help("memext.nvm_capacity_bytes"), step=1.0)
+    float_input(S, "endurance", "Endurance E [writes per cell]", help="Default: catalogue pcm-memext. Catalogue: "
                          + ", ".join(f"{n} {d.endurance_writes_per_cell:.0e} [{d.value_kind('endurance_writes_per_cell')}]"
-                                     for n, d in devs.items()))
-    st.number_input("Cell write rate W [MB/s]", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1], format="%.4g",
-                    key=S.key("write_rate_MBps"),
-                    help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM "
+                                     for n, d in devs.items()), format="%.3g")
+    float_input(S, "write_rate_MBps", "Cell write rate W [MB/s]", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM "
                          "extension at DRAM:NVM 1:4, FIFO, Lulesh's measured time per reference; "
                          "models.endurance.lifetime.measured_write_rate), rounded to 0.1 MB/s. The paper-implied "
-                         "rate (about 5 years on 16 GB PCM) is a labelled row of the Figure 2 table.")
+                         "rate (about 5 years on 16 GB PCM) is a labelled row of the Figure 2 table.", format="%.4g")
     st.slider("Wear-leveling efficiency η [-]", WEAR_EFFICIENCY[0], WEAR_EFFICIENCY[1], step=0.01,
               key=S.key("wear_efficiency"),
               help=param_help("lifetime.wear_efficiency",
                               "1 = perfect leveling. The Wear leveling page measures life rates of real schemes."))
     with st.expander("Monte Carlo: endurance spread", expanded=True):
-        st.number_input("σ of ln(endurance) across lines [-]", min_value=0.0, max_value=5.0, step=0.05,
-                        key=S.key("endurance_sigma"), help=param_help("lifetime.endurance_sigma"))
-        st.number_input("Device fails when this fraction of lines is worn [-]", min_value=1e-12, max_value=1.0,
-                        format="%.3g", key=S.key("fail_fraction"), help=param_help("lifetime.fail_fraction"))
+        float_input(S, "endurance_sigma", "σ of ln(endurance) across lines [-]", help=param_help("lifetime.endurance_sigma"), step=0.05)
+        float_input(S, "fail_fraction", "Device fails when this fraction of lines is worn [-]", help=param_help("lifetime.fail_fraction"), format="%.3g")
         int_input(S, "trials", "Simulated devices [-]")
         int_input(S, "line_bytes", "Line size [bytes]", help=param_help("nvm.line_bytes"))
         int_input(S, "seed", "Seed")

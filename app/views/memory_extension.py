@@ -15,7 +15,7 @@ from app.components.claims import claims_strip
 from app.components.devices import all_devices, device_field, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, field_note, int_input
+from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
@@ -174,16 +174,10 @@ with c2:
                  "Exclusive extensions write every evicted page back.")
     b.radio("Write-back", ["buffered", "sync"], key=S.key("writeback"),
             format_func={"buffered": "eviction buffer (paper)", "sync": "synchronous"}.get)
-    a.number_input("DRAM-only time per reference t_ref [ns]", min_value=BASE_NS_PER_REF[0],
-                   max_value=BASE_NS_PER_REF[1], format="%.3g",
-                   key=S.key("base_ns_per_ref"),
-                   help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."))
-    b.number_input("OS fault overhead besides the read [ns]", min_value=FAULT_OVERHEAD_NS[0],
-                   max_value=FAULT_OVERHEAD_NS[1], format="%.4g",
-                   key=S.key("fault_overhead_ns"),
-                   help=param_help("memext.fault_overhead_ns",
+    float_input(S, "base_ns_per_ref", "DRAM-only time per reference t_ref [ns]", container=a, help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."), format="%.3g")
+    float_input(S, "fault_overhead_ns", "OS fault overhead besides the read [ns]", container=b, help=param_help("memext.fault_overhead_ns",
                                    "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
-                                   "not the paper's 5.8×."))
+                                   "not the paper's 5.8×."), format="%.4g")
     a.checkbox(f"Paper-derived fault cost ({param('memext.fault_overhead_paper_ns').value:g} ns)",
                key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns"))
     int_input(S, "eviction_buffer_pages", "Eviction buffer [pages]", container=b,
@@ -207,9 +201,7 @@ with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fi
                     help=param_help("memext.dram_frac"))
     int_input(S, "prefetch_threshold", "Repeats to confirm a stride", container=c,
               help=param_help("memext.prefetch_threshold"))
-    d.number_input("Submission overhead [µs]", min_value=SUBMIT_US[0], max_value=SUBMIT_US[1], step=0.5,
-                   key=S.key("submit_us"),
-                   help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."))
+    float_input(S, "submit_us", "Submission overhead [µs]", container=d, help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."), step=0.5)
     int_input(S, "age_max", "Age-based counter maximum",
               help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
                                                 "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))

@@ -18,7 +18,7 @@ from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, int_input
+from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
@@ -86,30 +86,23 @@ with c2:
     st.radio("Memory size", ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
              format_func={"fraction": "fraction of footprint", "mib": "MiB"}.get)
     if st.session_state[S.key("memory_mode")] == "fraction":
-        st.number_input("Memory / footprint (4 KiB pages) [-]", min_value=0.001, max_value=4.0, step=0.05,
-                        format="%.3f", key=S.key("memory_fraction"))
+        float_input(S, "memory_fraction", "Memory / footprint (4 KiB pages) [-]", step=0.05, format="%.3f")
     else:
-        st.number_input("Memory [MiB]", min_value=0.001, max_value=float(1 << 20), key=S.key("memory_mib"))
+        float_input(S, "memory_mib", "Memory [MiB]")
     st.radio("Storage", ["multiple", "device", "latency"], key=S.key("storage_mode"), horizontal=True,
              format_func={"multiple": "× DRAM latency", "device": "device", "latency": "latency [ns]"}.get)
     mode = st.session_state[S.key("storage_mode")]
     if mode == "multiple":
-        st.number_input("Storage latency / DRAM latency [-]", min_value=0.01, max_value=1e6,
-                        key=S.key("latency_multiple"), help="Latency K·t_r and bandwidth DRAM/K.")
+        float_input(S, "latency_multiple", "Storage latency / DRAM latency [-]", help="Latency K·t_r and bandwidth DRAM/K.")
     elif mode == "device":
         st.selectbox("Storage device", list(devices), key=S.key("device"), format_func=lambda n: devices[n].label or n)
     else:
-        st.number_input("Storage latency [ns]", min_value=STORAGE_LATENCY_NS[0], max_value=STORAGE_LATENCY_NS[1],
-                        key=S.key("storage_latency_ns"))
+        float_input(S, "storage_latency_ns", "Storage latency [ns]")
     with st.expander("Timing parameters"):
-        st.number_input("t_e: TLB access [ns]", min_value=T_E_NS[0], max_value=T_E_NS[1], key=S.key("t_e_ns"),
-                        help=param_help("paging.tlb_access_ns"))
-        st.number_input("t_r: memory access [ns]", min_value=T_R_NS[0], max_value=T_R_NS[1], key=S.key("t_r_ns"),
-                        help="Default: catalogue DRAM read latency "
+        float_input(S, "t_e_ns", "t_e: TLB access [ns]", help=param_help("paging.tlb_access_ns"))
+        float_input(S, "t_r_ns", "t_r: memory access [ns]", help="Default: catalogue DRAM read latency "
                              f"[{all_devices()['dram'].value_kind('read_latency_ns')}: {all_devices()['dram'].source}]")
-        st.number_input("Fault-handling overhead [ns]", min_value=FAULT_OVERHEAD_NS[0], max_value=FAULT_OVERHEAD_NS[1],
-                        key=S.key("fault_overhead_ns"),
-                        help=param_help("paging.fault_overhead_ns",
+        float_input(S, "fault_overhead_ns", "Fault-handling overhead [ns]", help=param_help("paging.fault_overhead_ns",
                                         "Software cost per fault on top of the storage access."))
         st.radio("Memory replacement", ["clock", "lru"], key=S.key("policy"), horizontal=True,
                  format_func={"clock": "second chance (CLOCK)", "lru": "LRU"}.get)

@@ -17,7 +17,7 @@ from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
-from app.components.inputs import SciInt, int_input
+from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, trace_keys
 from app.components.scenario import init_state, one_of
@@ -75,8 +75,7 @@ with settings:
              help="exact: one Mattson stack-distance pass (LRU) or one simulation per size (others); SHARDS: "
                   "sampled stack distances, LRU only; MiniSim: miniature caches on a spatial sample, any policy.")
     if st.session_state[S.key("mrc_method")] != "exact":
-        st.number_input("Sampling rate [-]", min_value=0.0001, max_value=1.0, step=0.01, format="%.4f",
-                        key=S.key("shards_rate"))
+        float_input(S, "shards_rate", "Sampling rate [-]", step=0.01, format="%.4f")
     int_input(S, "scatter_points", "Points in the LBN scatter")
     device_picker("Storage under a DRAM file cache (break-even, How sure?)", key=S.key("cache_over"),
                   help="The break-even rule n* = (Tm − t)/(T − t) on this device: blocks accessed no more than n* "

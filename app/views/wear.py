@@ -18,7 +18,7 @@ from app.components.claims import claims_strip
 from app.components.devices import device_field, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, field_note, int_input
+from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
@@ -116,9 +116,7 @@ with settings:
                      "curve is rotated so they spread over all ranks, as the paper's text intends.")
     dev = device_picker("Device endurance from", key=S.key("device"), endurance=True,
                         describe=lambda d: f"{d.label or d.name} ({d.endurance_writes_per_cell:.0e} writes/cell)")
-    st.number_input("Write rate [MB/s] (0 = the trace's own rate)", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1],
-                    step=10.0,
-                    key=S.key("write_rate_MBps"))
+    float_input(S, "write_rate_MBps", "Write rate [MB/s] (0 = the trace's own rate)", step=10.0)
 
 scn = scenario_controls(S, page="wear-leveling")
 

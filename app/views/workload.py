@@ -13,7 +13,7 @@ from app.components.charts import figure_from, show, style
 from app.components.claims import claims_strip
 from app.components.express import bar, line
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, field_note, int_input
+from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of, some_of
@@ -137,9 +137,8 @@ with c1:
     field_note(S, "configs")
     int_input(S, "threads", "Threads")
     st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
-    st.number_input("Files scale (0.1 = 10x fewer files)", 0.001, 100.0, key=S.key("files_scale"))
-    st.number_input("Page cache [GiB]", PAGE_CACHE_GIB[0], PAGE_CACHE_GIB[1], key=S.key("page_cache_gib"),
-                    help=param_help("workload.page_cache_bytes", "Guest page cache."))
+    float_input(S, "files_scale", "Files scale (0.1 = 10x fewer files)")
+    float_input(S, "page_cache_gib", "Page cache [GiB]", help=param_help("workload.page_cache_bytes", "Guest page cache."))
     st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
     st.checkbox("p5–p95 band on the throughput chart (How sure?)", key=S.key("uq_band"),
                 help="Each configuration's uncertain inputs sampled (the How sure? panel's samples and seed): each "

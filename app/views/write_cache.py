@@ -16,6 +16,7 @@ from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import (
     GENERIC_HDD,
     HddProfile,
+    float_input,
     hdd_help,
     hdd_keys,
     hdd_profiles,
@@ -119,10 +120,8 @@ with settings:
                   "reads the block's other sectors from the HDD (counted in the traffic) and an evicted block is "
                   "written back whole, which can move more data than no cache (docs/models/write_cache.md).")
     with st.expander("HALO constants"):
-        st.number_input("TH_BCOUNTS [blocks above the average]", min_value=TH_BCOUNTS_MIN, max_value=TH_BCOUNTS_MAX,
-                        step=1.0, key=S.key("th_bcounts"), help=param_help("write_cache.th_bcounts"))
-        st.number_input("Destage threshold [utilization]", min_value=THRESHOLD_MIN, max_value=THRESHOLD_MAX,
-                        step=0.01, key=S.key("threshold"), help=param_help("write_cache.destage_threshold"))
+        float_input(S, "th_bcounts", "TH_BCOUNTS [blocks above the average]", help=param_help("write_cache.th_bcounts"), step=1.0)
+        float_input(S, "threshold", "Destage threshold [utilization]", help=param_help("write_cache.destage_threshold"), step=0.01)
 
 scn = scenario_controls(S, page="write-cache")
 if scn is not None and trace is not None:

@@ -17,7 +17,7 @@ from app.components.charts import bar_chart_height, figure, show, style
 from app.components.claims import claims_strip
 from app.components.errors import show_error
 from app.components.how_sure import UncertaintyFields, how_sure
-from app.components.inputs import SciInt, int_input
+from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
@@ -165,18 +165,13 @@ with c1:
                 help="Off: kept in the page's struct page, as the paper allows.")
     int_input(S, "seed", "Seed")
     st.markdown("**Lifetime (Figure 9)**")
-    st.number_input("Baseline cell write rate [MB/s]", min_value=RATE_MBPS[0], max_value=RATE_MBPS[1], format="%.4g",
-                    key=S.key("baseline_rate_MBps"),
-                    help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM at "
+    float_input(S, "baseline_rate_MBps", "Baseline cell write rate [MB/s]", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM at "
                          "1:4, FIFO, Lulesh's measured time per reference), rounded to 0.1 MB/s; the paper-implied "
                          f"rate ({param('lifetime.lulesh_write_rate_Bps').value / 1e6:,.0f} MB/s, ~5 years) would "
-                         "only reproduce the paper's 5 years by construction.")
-    st.number_input("Capacity [GB]", min_value=CAPACITY_GB[0], max_value=CAPACITY_GB[1], key=S.key("capacity_gb"),
-                    help=param_help("memext.nvm_capacity_bytes"))
-    st.number_input("Endurance [writes per cell]", min_value=ENDURANCE[0], max_value=ENDURANCE[1], format="%.3g",
-                    key=S.key("endurance"),
-                    help=f"Default: catalogue pcm-memext [{get_device('pcm-memext').value_kind('endurance_writes_per_cell')}: "
-                         f"{get_device('pcm-memext').source}]")
+                         "only reproduce the paper's 5 years by construction.", format="%.4g")
+    float_input(S, "capacity_gb", "Capacity [GB]", help=param_help("memext.nvm_capacity_bytes"))
+    float_input(S, "endurance", "Endurance [writes per cell]", help=f"Default: catalogue pcm-memext [{get_device('pcm-memext').value_kind('endurance_writes_per_cell')}: "
+                         f"{get_device('pcm-memext').source}]", format="%.3g")
 
 scn = scenario_controls(S, page="write-reduction")
 if scn is not None:

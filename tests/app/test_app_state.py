@@ -170,9 +170,11 @@ def test_static_model_finds_the_pages_widgets():
     for expected in ("break_even.max_accesses", "break_even.block_size_bytes", "workload.zipf_alpha",
                      "lifetime.wear_efficiency", "memory_extension.prefetch_frac", "memory_extension.fast_device",
                      "wear.device", "traces.scale", "traces.upload_format", "file_cache_sim.block_size_bytes",
-                     "planner.traces", "device_char.profiles", "paging.memory_fraction"):
+                     "planner.traces", "device_char.profiles"):
         assert expected in ids, expected
-    assert len(RANGE_CASES) > 40
+    # sliders and the trace picker's bounded inputs: a page's number fields are float_input (no browser
+    # bounds: tests/app/test_input_messages.py test_no_page_bounds_a_number_field_in_the_browser)
+    assert len(RANGE_CASES) >= 15
 
 
 def test_every_widget_key_names_a_field():

@@ -480,3 +480,42 @@ def test_how_sure_samples_and_seed_read_1e3_and_say_why_a_bad_value_is_not_appli
             assert any("of 200 samples" in m.value for m in at.markdown), "the panel keeps the last valid value"
         at.text_input(key=key).input(good).run()
         assert message_under(at, key) is None and not _errors(at), _errors(at)
+
+
+def test_no_page_bounds_a_number_field_in_the_browser():
+    """Static rule: a page draws a scenario's number field with ``float_input`` (no browser-side bounds),
+    not ``st.number_input(min_value=..., max_value=...)``: the browser clamps an out-of-range or emptied value
+    to a bound, or keeps the old one with the range only in a tooltip, and the page computes on without a word
+    (lifetime "Capacity C [GB]" emptied read as its minimum). ``float_input`` lets the value reach the page,
+    which shows the range under the field and, for a refused value, why it is not applied."""
+    import ast
+
+    bounded = []
+    for path in sorted(VIEWS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "number_input"):
+                continue
+            kws = {k.arg for k in node.keywords}
+            if "min_value" in kws or "max_value" in kws or len(node.args) > 1:
+                bounded.append(f"{path.name}:{node.lineno}")
+    assert bounded == [], f"draw these with app.components.inputs.float_input: {bounded}"
+
+
+@pytest.mark.parametrize("page, preset, key, label, bad", [
+    ("lifetime.py", {}, "lt.capacity_gb", "Capacity C [GB]", -4.0),
+    ("break_even.py", {}, "be.io_stack_factor", "I/O stack factor", 0.5),
+    ("paging.py", {}, "pg.t_r_ns", "t_r: memory access [ns]", 1e30),
+])
+def test_a_number_out_of_its_range_says_why_under_the_field_and_keeps_the_charts(page, preset, key, label, bad):
+    at = AppTest.from_file(str(VIEWS / page), default_timeout=300)
+    for k, v in preset.items():
+        at.session_state[k] = v
+    at.run()
+    n = _charts(at)
+    at.number_input(key=key).set_value(bad)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    msg = message_under(at, key)
+    assert msg and label in msg and "not applied" in msg, msg
+    assert _charts(at) == n  # the rest of the page keeps its charts

@@ -47,8 +47,10 @@ def test_halo_constants_take_the_models_bounds():
     at.run()
     fields = wc.HaloParams.model_fields
     th = at.number_input(key="wc.th_bcounts")
-    assert (th.min, th.max, th.value) == (0.0, fields["th_bcounts"].metadata[-1].le, fields["th_bcounts"].default)
-    assert at.number_input(key="wc.threshold").max == 1.0
+    assert th.value == fields["th_bcounts"].default
+    # no browser bounds (float_input): the model's range is shown under the field and enforced by the page
+    le = fields["th_bcounts"].metadata[-1].le
+    assert any(f"{le:,.0f}" in c.value or f"{le:g}" in c.value for c in at.caption), [c.value for c in at.caption]
     # the page once capped TH_BCOUNTS at 256 while the model takes up to 1e6: a larger value now runs
     at.number_input(key="wc.th_bcounts").set_value(300.0).run()
     assert not at.exception and not at.error and at.dataframe
