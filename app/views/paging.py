@@ -194,6 +194,7 @@ def _page_ticks(fig, sizes) -> None:
     fig.update_xaxes(type="log", tickmode="array", tickvals=sizes, ticktext=[_fmt_page(p) for p in sizes])
 
 
+paged = False
 if scn is not None and trace is not None:
     with user_errors("Paging"):
         if len(trace) == 0:
@@ -343,8 +344,9 @@ if scn is not None and trace is not None:
                        labels={"latency_multiple": "storage / DRAM latency [×]", "latency": "latency model",
                                "transfer": "transfer model"})
             download_csv(bt, "paging-best-page.csv", key="dl-pg-best", provenance=keys, values=values)
+        paged = True
 
-if scn is not None and trace is not None:
+if scn is not None and trace is not None and paged:  # no panel for a trace the block above refused
     with user_errors("How sure?"):
         how_sure(S, scn, amat_model(prof, pg.paging_inputs(**storage, **common), page_size=int(best["best_page_amat"])),
                  key="pg", content=trace.fingerprint())
