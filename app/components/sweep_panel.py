@@ -79,10 +79,15 @@ def sweep_panel(*, key: str = "sweep", scheduler: str = "local") -> None:
                    "on a cluster with `pcm-planner sweep SPEC.toml --scheduler tcp://HOST:8786 --out "
                    "results.parquet`. Each task runs once: re-running keeps the finished tasks.")
         up = st.file_uploader("Sweep spec (.toml)", type=["toml"], key=f"{key}_upload")
-        if up is not None:
-            st.session_state[f"{key}_text"] = up.getvalue().decode("utf-8", errors="replace")
-        text = st.text_area("Spec (TOML)", value=st.session_state.get(f"{key}_text", EXAMPLE_SPEC), height=320,
-                            key=f"{key}_editor")
+        editor = f"{key}_editor"
+        if up is not None and st.session_state.get(f"{key}_loaded") != up.file_id:
+            # a new upload goes into the editor once (the editor's own state wins over value=, so setting
+            # value= alone left the example in it); later edits of the uploaded text are kept
+            st.session_state[editor] = up.getvalue().decode("utf-8", errors="replace")
+            st.session_state[f"{key}_loaded"] = up.file_id
+        if editor not in st.session_state:
+            st.session_state[editor] = EXAMPLE_SPEC
+        text = st.text_area("Spec (TOML)", height=320, key=editor)
         cpus = os.cpu_count() or 1
         workers = whole_number_input(f"{key}_workers", "Workers (local processes)", low=1, high=cpus,
                                      default=min(2, cpus),

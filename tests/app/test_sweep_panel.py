@@ -79,3 +79,15 @@ def test_workers_is_read_as_text_and_a_bad_value_says_why_under_it():
     assert under is not None and "Workers (local processes)" in under and "not applied; using" in under, under
     at.text_input(key="sweep_workers").set_value("1e0").run()
     assert message_under(at, "sweep_workers") is None
+
+
+def test_an_uploaded_spec_goes_into_the_editor_and_later_edits_stay():
+    """The upload was ignored: the editor kept the example spec (its own state won over value=)."""
+    at = AppTest.from_function(_page, args=("serial",), default_timeout=60).run()
+    editor = at.text_area[0]
+    assert "[sweep]" in editor.value and editor.value != SPEC
+    at.file_uploader[0].set_value(("mine.toml", SPEC.encode(), "application/toml")).run()
+    assert not at.exception
+    assert at.text_area[0].value == SPEC
+    at.text_area[0].input(SPEC.replace("max_requests = 800", "max_requests = 900")).run()
+    assert "max_requests = 900" in at.text_area[0].value  # an edit of the uploaded text is not overwritten
