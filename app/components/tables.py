@@ -4,7 +4,10 @@
   none"; a page gives its own wording in ``labels=`` where the generic one is not enough.
 - **Significant digits, not 16**: a float column shows ``digits`` significant digits
   (0.3740534362 reads 0.3741; 4e-16 reads 4e-16, not 0.0000000000000004); integer columns get
-  thousands separators; ``percent=`` columns (fractions) read "37.4%".
+  thousands separators, and so do values >= 1 spanning decades (13,500,000 ns); ``percent=`` columns
+  (fractions) read "37.4%". A page's styled table (a pandas Styler, for its colours) gets the same.
+- **An empty number reads "—"**, not the grid's "None" (:func:`missing_as_text`).
+- **Named values** (one statistic per row, mixed units) go through :func:`key_value_table`.
 - **Formula-safe**: text cells and headers pass :func:`reporting.csv_safety.sanitize_frame`, so
   a cell copied or exported from the grid cannot run as a spreadsheet formula. The grid's own
   "Download as CSV" / copy are switched off app-wide (``client.disableDataExport``): the page's
