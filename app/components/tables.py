@@ -258,10 +258,11 @@ def _number_or_text(v: Any) -> Any:
 
 def key_value_table(data: pd.DataFrame | Mapping[str, Any], *, labels: Mapping[str, str] | None = None,
                     percent: Iterable[str] = (), digits: int = 4, headers: tuple[str, str] = ("statistic", "value"),
-                    key: str | None = None) -> Any:
+                    text: Iterable[str] = (), key: str | None = None) -> Any:
     """A two-column table of named values (one statistic per row) the app's way: each name as a header
     would read (:func:`human_label`, or ``labels``), each value with ``digits`` significant digits and
-    thousands separators (``percent`` keys as percentages), right-aligned; text values as given.
+    thousands separators (``percent`` keys as percentages), right-aligned; text values, and the ``text`` keys
+    (a seed, a year), as given.
 
     ``data``: a mapping name -> value, or a two-column frame (names, values; values may be text, as
     :func:`models.traces.stats.statistic_table` gives them)."""
@@ -271,10 +272,10 @@ def key_value_table(data: pd.DataFrame | Mapping[str, Any], *, labels: Mapping[s
         names, vals = data.iloc[:, 0].tolist(), data.iloc[:, 1].tolist()
     else:
         names, vals = list(data), list(data.values())
-    labels, percent = dict(labels or {}), set(percent)
+    labels, percent, text = dict(labels or {}), set(percent), set(text)
     shown_vals = []
     for name, v in zip(names, vals):
-        v = _number_or_text(v)
+        v = str(v) if str(name) in text else _number_or_text(v)
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number)):
             shown_vals.append("" if _missing(v) else str(v))
         elif str(name) in percent:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field
@@ -21,7 +23,7 @@ from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
-from app.components.tables import table
+from app.components.tables import key_value_table, table, text_table
 from app.components.write_rates import lulesh_write_rate
 from models.devices import get_device
 from models.endurance import lifetime as lt
@@ -122,6 +124,23 @@ def _life_model(scn: WriteReductionScenario, rate_bytes_per_s: float):
     return lifetime_model(capacity_bytes=scn.capacity_gb * 1e9, endurance_writes_per_cell=scn.endurance,
                           write_rate_bytes_per_s=rate_bytes_per_s, endurance_input=e_in)
 
+
+
+#: The snapshot metadata's fields as read (data/measurements/apps; the rest through human_label).
+META_LABELS = {"made": "snapshots made", "page_bytes": "page size [B]", "warmup_cpu_s": "warm-up before the first [CPU s]",
+               "interval_cpu_s": "between snapshots [CPU s]", "script": "made by"}
+
+
+def _provenance(meta: dict) -> None:
+    """The page snapshots' metadata as tables (not raw JSON): its fields, then each nested mapping (the
+    programs' command lines, their build paths shortened to the part under the build directory)."""
+    key_value_table({k: v for k, v in meta.items() if not isinstance(v, dict)}, labels=META_LABELS,
+                    headers=("field", "value"), text=("seed",))
+    for name, sub in meta.items():
+        if isinstance(sub, dict):
+            rows = pd.DataFrame({"program": list(sub), name: [re.sub(r"^/\S*?/build/", "build/", str(v))
+                                                            for v in sub.values()]})
+            text_table(rows)
 
 S = WriteReductionScenario
 init_state(S)
@@ -238,7 +257,7 @@ if scn is not None:
         download_csv(life, "write-reduction-figure9.csv", key="dl-wr-fig9", provenance=life_keys, values=values)
         if meta:
             with st.expander("Where the pages come from"):
-                st.json(meta)
+                _provenance(meta)
 
 if scn is not None and not (scn.source == "upload" and upload is None):
     with user_errors("How sure?"):

@@ -25,6 +25,7 @@ def test_page_renders_without_exception(file):
     assert check_figures(every_tab_figures(at, texts=texts, tables=tables)) == []  # every lazy tab opened in turn
     assert check_texts(texts) == []
     assert check_tables(tables) == []
+    assert not at.json, "no raw JSON on a page (a table reads it: write reduction's snapshot metadata)"
 
 
 def test_navigation_entry_point_runs():
