@@ -17,7 +17,7 @@ from app.components.bands import (
     device_char_read_model,
     device_char_ssd_ratio_model,
 )
-from app.components.charts import figure_from, ratio_axis, show, style
+from app.components.charts import figure_from, ratio_axis, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import add_custom_device
 from app.components.errors import md_escape
@@ -121,6 +121,7 @@ if scn is not None:
         asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
                              for p in profs for pat in ("rand", "seq")])
         fig = figure_from(px.bar, asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
+        ref_line(fig, y=1.0, text="1× (write = read)", dash="dash")  # a ratio reads against its 1× line
         show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency (×)"), key="dch-wr")
         assumption_note(keys)
         download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr", provenance=keys)
