@@ -132,12 +132,40 @@ def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = N
     if flagged:
         from app.components.errors import md_escape
 
-        # a custom device's name and source are typed by users: shown as text
-        items = "; ".join(f"**{md_escape(r['what'])}** = {_fmt(r['value'])} ({r['kind']}: "
-                          f"{md_escape(_short(r['source']))})" for r in flagged)
+        # a custom device's name and source are typed by users: shown as text. Values sharing one source
+        # are listed together before it (a device's derived read and write latency cite one sentence once)
+        groups: dict[tuple[str, str], list[str]] = {}
+        for r in flagged:
+            what, value = _what_value(r)
+            groups.setdefault((r["kind"], r["source"]), []).append(f"**{md_escape(what)}** = {md_escape(value)}")
+        items = "; ".join(f"{', '.join(vals)} ({kind}: {md_escape(_short(source))})"
+                          for (kind, source), vals in groups.items())
         st.caption(f":material/warning: This result depends on derived/assumed values: {items}. "
                    "Change them where the page offers an input, or replace the device with a custom one.")
     return flagged
+
+
+def _what_value(r: dict) -> tuple[str, str]:
+    """(name, value with its unit) of a resolved key as a person reads them: ``hdd-7200 read latency``,
+    ``8,200,000 ns`` (not ``hdd-7200 read_latency_ns = 8.2e+06``)."""
+    import pandas as pd
+
+    from app.components.tables import human_label, number_format, number_text
+
+    what, v, unit = r["what"], r["value"], ""
+    if r["key"].startswith("device:"):
+        dev, _, col = r["key"][len("device:"):].rpartition(".")
+        label = human_label(col)
+        if label.endswith("]") and " [" in label:
+            label, unit = label[:-1].split(" [", 1)
+        what = f"{dev} {label}"
+    elif r["key"] in PARAMS and PARAMS[r["key"]].unit not in ("", "-"):
+        unit = PARAMS[r["key"]].unit
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        text = number_text(v, number_format(pd.Series([float(v)]), 4), 4)
+    else:
+        text = str(v)
+    return what, f"{text} {unit}".strip()
 
 
 def _short(text: str, n: int = 220) -> str:
