@@ -741,6 +741,8 @@ def depends_on_unverified(keys, devices: dict | None = None) -> list[tuple[str, 
 #: ``tests/models/test_provenance.py`` fails on any other UPPER_CASE numeric constant that does
 #: not read :func:`param`.
 NOT_PARAMETERS: dict[str, str] = {
+    "models.uncertainty.core.NEGLIGIBLE_SPREAD": "wording threshold of the How sure? sentence (a band under 0.1 % of "
+                                                 "the point names no decisive input), not a model input",
     "models.endurance.lifetime.SECONDS_PER_YEAR": "unit (Julian year)",
     "models.endurance.lifetime.GB": "unit (decimal gigabyte)",
     "models.endurance.wear._CODE": "scheme codes",

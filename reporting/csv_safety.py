@@ -9,22 +9,22 @@ import pandas as pd
 __all__ = ["safe_cell", "sanitize_frame"]
 
 _DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
-#: Text that starts like a formula but is none: a lone sign (a unit column's "-" for dimensionless) or a
-#: plain number (``-3.5``, ``+1e3``), which a spreadsheet reads as a value.
-_INERT = re.compile(r"[-+]|[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+#: Text that starts like a formula but is none: a lone sign (a unit column's "-" for dimensionless). A number
+#: written as text (``"-22.64"``) is still escaped: the validation ledger's CSV keeps no cell starting "-".
+_INERT = re.compile(r"[-+]")
 
 
 def safe_cell(value):
     """Escape a text cell a spreadsheet would run as a formula (OWASP CSV injection).
 
     Text starting with ``= + - @``, tab or CR gets a leading apostrophe. Numbers are left
-    alone (``-3`` is a number, not a formula), and so are text that is a plain number or a lone sign
-    (``"-3.5"``, ``"-"``: a spreadsheet reads them as values).
+    alone (``-3`` is a number, not a formula), and so is a lone sign (``"-"``: a unit column's
+    "dimensionless", no formula).
 
     >>> safe_cell("=HYPERLINK(1)"), safe_cell("-1+2"), safe_cell(-3.5), safe_cell("dram")
     ("'=HYPERLINK(1)", "'-1+2", -3.5, 'dram')
-    >>> safe_cell("-"), safe_cell("-3.5e2"), safe_cell("-cmd"), safe_cell("+1)")
-    ('-', '-3.5e2', "'-cmd", "'+1)")
+    >>> safe_cell("-"), safe_cell("-3.5e2"), safe_cell("-cmd")
+    ('-', "'-3.5e2", "'-cmd")
     """
     if isinstance(value, str) and value.startswith(_DANGEROUS) and not _INERT.fullmatch(value):
         return "'" + value
