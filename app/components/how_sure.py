@@ -40,7 +40,7 @@ from app.components.inputs import SciInt, int_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
-from app.components.tables import number_format, number_text, table
+from app.components.tables import scalar_text, table
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
 
 __all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornado_figure", "model_fingerprint", "LABELS",
@@ -64,7 +64,7 @@ class UncertaintyFields(BaseModel):
 
 def _fmt(v: float) -> str:
     """3 significant digits, thousands separators, no e-notation in 0.001 ... 1e12 (1,415 not 1.41e+03)."""
-    return number_text(v, number_format(pd.Series([float(v)]), 3), 3) if math.isfinite(v) else str(v)
+    return scalar_text(v, 3) if math.isfinite(v) else str(v)
 
 
 #: The tornado's x range spans at least this share of the point on each side [-]: a spread of 0.07 % is

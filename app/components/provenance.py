@@ -148,9 +148,7 @@ def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = N
 def _what_value(r: dict) -> tuple[str, str]:
     """(name, value with its unit) of a resolved key as a person reads them: ``hdd-7200 read latency``,
     ``8,200,000 ns`` (not ``hdd-7200 read_latency_ns = 8.2e+06``)."""
-    import pandas as pd
-
-    from app.components.tables import human_label, number_format, number_text
+    from app.components.tables import human_label, scalar_text
 
     what, v, unit = r["what"], r["value"], ""
     if r["key"].startswith("device:"):
@@ -162,7 +160,7 @@ def _what_value(r: dict) -> tuple[str, str]:
     elif r["key"] in PARAMS and PARAMS[r["key"]].unit not in ("", "-"):
         unit = PARAMS[r["key"]].unit
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        text = number_text(v, number_format(pd.Series([float(v)]), 4), 4)
+        text = scalar_text(v)
     else:
         text = str(v)
     return what, f"{text} {unit}".strip()

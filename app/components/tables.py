@@ -29,7 +29,7 @@ import pandas as pd
 from reporting.csv_safety import safe_cell, sanitize_frame
 
 __all__ = ["table", "text_table", "display_frame", "human_label", "number_format", "number_text",
-           "missing_as_text", "key_value_table"]
+           "missing_as_text", "key_value_table", "scalar_text"]
 
 
 #: Unit suffixes of column names -> the unit shown in brackets.
@@ -193,6 +193,16 @@ def number_text(v: float, fmt: str | None, digits: int = 4) -> str:
     return f"{v:.4g}"
 
 
+def scalar_text(v: float, digits: int = 4) -> str:
+    """One number as a table would show it alone in its column (:func:`number_format` then
+    :func:`number_text`): ``digits`` significant digits, thousands separators, no e-notation in 1e-3 ... 1e12.
+
+    >>> scalar_text(1414.8, 3), scalar_text(36315136), scalar_text(0.3740534362)
+    ('1,415', '36,315,136', '0.3741')
+    """
+    return number_text(v, number_format(pd.Series([float(v)]), digits), digits)
+
+
 def missing_as_text(shown: pd.DataFrame, config: dict[str, Any], *, digits: int = 4
                     ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Number columns with empty cells as right-aligned text, each empty cell :data:`MISSING_TEXT`
@@ -281,7 +291,7 @@ def key_value_table(data: pd.DataFrame | Mapping[str, Any], *, labels: Mapping[s
         elif str(name) in percent:
             shown_vals.append(number_text(v, "percent"))
         else:
-            shown_vals.append(number_text(v, number_format(pd.Series([v]), digits), digits))
+            shown_vals.append(scalar_text(v, digits))
     out = pd.DataFrame({headers[0]: [labels.get(str(n), human_label(n)) for n in names], headers[1]: shown_vals})
     out = sanitize_frame(out)
     return st.dataframe(out, hide_index=True, key=key, width="stretch", column_config={
