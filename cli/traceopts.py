@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import whole_number
+
 __all__ = ["add_trace_options", "load_trace_from_args", "trace_reader_options"]
 
 #: Reader options of the generic CSV format (``--trace-format csv``).
@@ -59,16 +61,16 @@ def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = Non
                         help="trace format (default: auto-detect from the first lines). --format NAME with a "
                              f"trace-format name is its deprecated spelling, accepted for one release{csv_note}")
     if block_size:
-        parser.add_argument("--block-size", dest="block_size", type=int, default=4096,
+        parser.add_argument("--block-size", dest="block_size", type=whole_number, default=4096,
                             help="cache/analysis block size, a power of two [bytes] (default 4096)")
-    parser.add_argument("--max-requests", dest="max_requests", type=int, default=None,
+    parser.add_argument("--max-requests", dest="max_requests", type=whole_number, default=None,
                         help="read at most this many requests or memory references (default: all, up to "
                              "20 million)")
     from models.traces.source import MAX_INPUT_BYTES, MAX_LINE_BYTES
 
-    parser.add_argument("--max-line-bytes", dest="max_line_bytes", type=int, default=None,
+    parser.add_argument("--max-line-bytes", dest="max_line_bytes", type=whole_number, default=None,
                         help=f"longest line a text trace may hold [bytes] (default {MAX_LINE_BYTES:,})")
-    parser.add_argument("--max-input-bytes", dest="max_input_bytes", type=int, default=None,
+    parser.add_argument("--max-input-bytes", dest="max_input_bytes", type=whole_number, default=None,
                         help=f"most (decompressed) bytes read from a trace file [bytes] (default {MAX_INPUT_BYTES:,})")
     if kind == "memory":
         return
@@ -85,7 +87,7 @@ def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = Non
     g.add_argument("--size-unit", dest="size_unit", choices=["bytes", "sectors"], default=None,
                    help="unit of the size column (default bytes)")
     g.add_argument("--device-col", dest="device_col", help="device/volume column")
-    g.add_argument("--sector-size", dest="sector_size", type=int, default=None,
+    g.add_argument("--sector-size", dest="sector_size", type=whole_number, default=None,
                    help="sector size for LBA columns [bytes] (default 512)")
     g.add_argument("--no-header", dest="header", action="store_false", help="the CSV has no header line")
     g.add_argument("--sep", dest="sep", default=None, help="CSV field separator: , ; tab or whitespace (default ,)")
@@ -121,11 +123,15 @@ def _format_options(fmt: str, opts: dict) -> dict:
 def load_trace_from_args(args: argparse.Namespace, *, kind: str | None = None, progress=None):
     """The trace named by ``args`` (file or bundled name), via :func:`models.traces.load`.
 
-    ``kind="block"`` or ``"memory"`` rejects the other trace kind with a ValueError.
+    ``kind="block"`` or ``"memory"`` rejects the other trace kind with a ValueError; so is a trace
+    without requests (every command would report zeros -- a hit ratio of 0 -- from nothing).
     """
     from models.traces import load
 
     fmt = getattr(args, "trace_format", "auto") or "auto"
     opts = _format_options(fmt, trace_reader_options(args))
-    return load(args.trace, kind=kind, max_requests=getattr(args, "max_requests", None), format=fmt,
-                progress=progress, **opts)
+    trace = load(args.trace, kind=kind, max_requests=getattr(args, "max_requests", None), format=fmt,
+                 progress=progress, **opts)
+    if len(trace) == 0:
+        raise ValueError(f"{args.trace}: the trace has no requests")
+    return trace

@@ -26,6 +26,8 @@ import argparse
 import numpy as np
 import pandas as pd
 
+from cli.argtypes import whole_number, whole_within
+
 __all__ = ["BAND_COLUMNS", "add_uncertainty_options", "add_band_columns", "add_point_band", "uncertain_models",
            "MODELS", "NO_UNCERTAIN_INPUT"]
 
@@ -37,25 +39,15 @@ MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd", "workl
 NO_UNCERTAIN_INPUT = "no uncertain input"
 
 
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of samples, got {text!r}") from None
-    if not 1 <= v <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"samples must be within 1..1,000,000 (got {v})")
-    return v
-
-
 def add_uncertainty_options(p: argparse.ArgumentParser, *, samples_option: str = "--uncertainty",
                             adds: str = "band_of,p5,p50,p95 columns") -> None:
     """Add ``--uncertainty N`` (or ``samples_option``), ``--sample-design`` and ``--seed S`` (unless the
     parser has one); ``adds`` says in the help what the option adds to the output."""
-    p.add_argument(samples_option, dest="uncertainty", type=_positive_int, default=0, metavar="N",
+    p.add_argument(samples_option, dest="uncertainty", type=whole_within(1, 1_000_000, "samples"), default=0, metavar="N",
                    help=f"add {adds} from N samples of the uncertain inputs "
                         "(ranges from each value's provenance; docs/uncertainty.md)")
     if "--seed" not in p._option_string_actions:
-        p.add_argument("--seed", type=int, default=0, help="seed of the uncertainty samples (default 0)")
+        p.add_argument("--seed", type=whole_number, default=0, help="seed of the uncertainty samples (default 0)")
     p.add_argument("--sample-design", dest="sample_design", choices=["sobol", "lhs"], default="sobol",
                    help="design of the uncertainty samples: scrambled Sobol' (default) or Latin hypercube")
 

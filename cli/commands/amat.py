@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_band_columns, add_uncertainty_options
@@ -53,22 +54,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="memory", block_size=False)
     p.add_argument("--page-sizes", type=_sizes, default=None,
                    help="comma-separated page sizes [bytes; k/m suffixes ok] (default 512..64k and 2m)")
-    p.add_argument("--tlb-entries", type=int, default=param("paging.tlb_entries").value,
+    p.add_argument("--tlb-entries", type=whole_number, default=param("paging.tlb_entries").value,
                    help=f"TLB entries (default {param('paging.tlb_entries').value}, {param('paging.tlb_entries').kind})")
     mem = p.add_mutually_exclusive_group()
-    mem.add_argument("--memory-mb", type=float, help="memory size [MiB]")
-    mem.add_argument("--memory-frac", type=float, help="memory as a fraction of the 4 KiB-page footprint (default 0.5)")
+    mem.add_argument("--memory-mb", type=number, help="memory size [MiB]")
+    mem.add_argument("--memory-frac", type=number, help="memory as a fraction of the 4 KiB-page footprint (default 0.5)")
     st = p.add_mutually_exclusive_group()
-    st.add_argument("--storage-latency-ns", type=float, help="storage latency [ns]")
-    st.add_argument("--latency-multiple", type=float, help="storage latency as a multiple of DRAM (default 10)")
+    st.add_argument("--storage-latency-ns", type=number, help="storage latency [ns]")
+    st.add_argument("--latency-multiple", type=number, help="storage latency as a multiple of DRAM (default 10)")
     st.add_argument("--device", help="storage device from the catalogue (e.g. optane-dcpmm)")
-    p.add_argument("--storage-bandwidth-MBps", dest="storage_bandwidth_MBps", type=float,
+    p.add_argument("--storage-bandwidth-MBps", dest="storage_bandwidth_MBps", type=number,
                    help="storage bandwidth with --storage-latency-ns [MB/s] (default: DRAM bandwidth scaled)")
-    p.add_argument("--t-e-ns", type=float, default=None,
+    p.add_argument("--t-e-ns", type=number, default=None,
                    help=f"TLB access time t_e [ns] (default {param('paging.tlb_access_ns').value:g}, "
                         f"{param('paging.tlb_access_ns').kind})")
-    p.add_argument("--t-r-ns", type=float, default=None, help="memory access time t_r [ns] (default DRAM, 101.5)")
-    p.add_argument("--fault-overhead-ns", type=float, default=param("paging.fault_overhead_ns").value,
+    p.add_argument("--t-r-ns", type=number, default=None, help="memory access time t_r [ns] (default DRAM, 101.5)")
+    p.add_argument("--fault-overhead-ns", type=number, default=param("paging.fault_overhead_ns").value,
                    help=f"page-fault software overhead [ns] (default {param('paging.fault_overhead_ns').value:g}, "
                         f"{param('paging.fault_overhead_ns').kind})")
     p.add_argument("--policy", choices=("clock", "lru"), default="clock", help="memory replacement (default clock)")

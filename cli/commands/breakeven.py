@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.uncertainty import add_band_columns, add_uncertainty_options
 
@@ -25,12 +26,12 @@ HELP = ("file-cache break-even access count n* (CSV columns t_ns,T_ns,Tm_ns,n_st
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--t-ns", dest="t_ns", type=float, help="access time from the file cache [ns]")
-    p.add_argument("--T-ns", dest="T_ns", type=float, help="access time from storage [ns]")
-    p.add_argument("--Tm-ns", dest="Tm_ns", type=float, help="storage access incl. cache insertion [ns]")
+    p.add_argument("--t-ns", dest="t_ns", type=number, help="access time from the file cache [ns]")
+    p.add_argument("--T-ns", dest="T_ns", type=number, help="access time from storage [ns]")
+    p.add_argument("--Tm-ns", dest="Tm_ns", type=number, help="storage access incl. cache insertion [ns]")
     p.add_argument("--device", action="append", default=[],
                    help="derive t, T, Tm from a catalogue device (repeatable)")
-    p.add_argument("--block-size", type=int, default=4096, help="block size with --device [bytes]")
+    p.add_argument("--block-size", type=whole_number, default=4096, help="block size with --device [bytes]")
     p.add_argument("--insertion", choices=["steady", "first-touch"], default="steady",
                    help="insertion-cost model with --device: steady (default, LRU steady state) or first-touch")
     add_uncertainty_options(p)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
@@ -28,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", required=True, choices=["lru", "clock", "fifo", "ac"], help="replacement policy")
     p.add_argument("--cache-blocks", dest="cache_blocks", required=True,
                    help="cache size [blocks]; several as N,N,...")
-    p.add_argument("--ghost-blocks", dest="ghost_blocks", type=int, default=None,
+    p.add_argument("--ghost-blocks", dest="ghost_blocks", type=whole_number, default=None,
                    help="ac: ghost-window length [blocks] (default: the cache size)")
     add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of hit_ratio; no uncertain input: equal to it) columns")
     add_format_option(p)

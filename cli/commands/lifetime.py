@@ -29,6 +29,7 @@ import argparse
 
 import pandas as pd
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.uncertainty import add_band_columns, add_uncertainty_options
 from models.provenance import param
@@ -38,9 +39,9 @@ HELP = "NVM memory-extension lifetime in years (CSV: capacity_gb,endurance,write
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--capacity-gb", type=float, required=True, help="device capacity [GB, 1e9 bytes]")
-    p.add_argument("--endurance", type=float, required=True, help="cell endurance [writes per cell]")
-    p.add_argument("--write-rate-mbps", type=float, nargs="+", default=[],
+    p.add_argument("--capacity-gb", type=number, required=True, help="device capacity [GB, 1e9 bytes]")
+    p.add_argument("--endurance", type=number, required=True, help="cell endurance [writes per cell]")
+    p.add_argument("--write-rate-mbps", type=number, nargs="+", default=[],
                    help="cell write rate(s) reaching the device [MB/s, 1e6 bytes/s] (this and/or --mem-trace)")
     p.add_argument("--mem-trace", default=None, metavar="TRACE",
                    help="derive the write rate from a memory trace: a bundled name (e.g. lulesh) or a lackey / "
@@ -48,20 +49,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-base", default="measured", metavar="measured|NS",
                    help="time per data reference of --mem-trace: 'measured' (the bundled trace's program, timed "
                         "natively; default) or a number [ns]")
-    p.add_argument("--dram-frac", type=float, default=param("memext.dram_frac").value,
+    p.add_argument("--dram-frac", type=number, default=param("memext.dram_frac").value,
                    help=f"DRAM share of the trace's footprint for --mem-trace (default "
                         f"{param('memext.dram_frac').value:g}, DRAM:NVM 1:4)")
-    p.add_argument("--wear-efficiency", type=float, default=param("lifetime.wear_efficiency").value,
+    p.add_argument("--wear-efficiency", type=number, default=param("lifetime.wear_efficiency").value,
                    help=f"wear-leveling efficiency in (0, 1] (default {param('lifetime.wear_efficiency').value:g}, "
                         f"{param('lifetime.wear_efficiency').kind})")
-    p.add_argument("--monte-carlo", type=int, default=0, metavar="N", help="Monte Carlo devices (default 0: closed form only)")
-    p.add_argument("--endurance-sigma", type=float, default=0.0, help="log-sd of per-line endurance (default 0)")
-    p.add_argument("--fail-fraction", type=float, default=param("lifetime.fail_fraction").value,
+    p.add_argument("--monte-carlo", type=whole_number, default=0, metavar="N", help="Monte Carlo devices (default 0: closed form only)")
+    p.add_argument("--endurance-sigma", type=number, default=0.0, help="log-sd of per-line endurance (default 0)")
+    p.add_argument("--fail-fraction", type=number, default=param("lifetime.fail_fraction").value,
                    help=f"fraction of worn lines at which the device fails (default "
                         f"{param('lifetime.fail_fraction').value:g}, {param('lifetime.fail_fraction').kind})")
-    p.add_argument("--line-bytes", type=int, default=param("nvm.line_bytes").value,
+    p.add_argument("--line-bytes", type=whole_number, default=param("nvm.line_bytes").value,
                    help=f"wear unit [bytes] (default {param('nvm.line_bytes').value}, {param('nvm.line_bytes').kind})")
-    p.add_argument("--seed", type=int, default=0, help="Monte Carlo (and --uncertainty) seed (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, help="Monte Carlo (and --uncertainty) seed (default 0)")
     add_uncertainty_options(p)
     add_format_option(p)
 

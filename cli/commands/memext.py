@@ -23,6 +23,7 @@ import argparse
 
 import pandas as pd
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_band_columns, add_uncertainty_options
@@ -36,26 +37,26 @@ ALIASES = {"pcm": "pcm-memext", "flash": "nand-flash"}
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="memory", block_size=False)
-    p.add_argument("--dram-frac", type=float, nargs="+", default=[param("memext.dram_frac").value],
+    p.add_argument("--dram-frac", type=number, nargs="+", default=[param("memext.dram_frac").value],
                    help=f"DRAM:NVM capacity ratio(s) (default {param('memext.dram_frac').value:g} = 1:4, "
                         f"{param('memext.dram_frac').kind})")
     p.add_argument("--device", nargs="+", default=["pcm"], help="pcm, flash or catalogue device name(s)")
     p.add_argument("--accounting", choices=("inclusive", "exclusive"), default="inclusive",
                    help="DRAM share of the footprint: r (inclusive) or r/(1+r) (exclusive)")
     p.add_argument("--policy", choices=("fifo", "clock", "age"), default="fifo", help="replacement (default fifo)")
-    p.add_argument("--prefetch-depth", type=int, default=0, help="stride-prefetch depth (default 0: off)")
+    p.add_argument("--prefetch-depth", type=whole_number, default=0, help="stride-prefetch depth (default 0: off)")
     p.add_argument("--writeback", choices=("buffered", "sync"), default="buffered",
                    help="eviction buffer (off the critical path) or synchronous write-back")
-    p.add_argument("--write-ns", type=float, default=None, help="override the device's page write latency [ns]")
-    p.add_argument("--base-ns-per-ref", type=float, default=None,
+    p.add_argument("--write-ns", type=number, default=None, help="override the device's page write latency [ns]")
+    p.add_argument("--base-ns-per-ref", type=number, default=None,
                    help="DRAM-only time per data reference [ns] (default: measured for the trace's program, else "
                         f"{param('memext.base_ns_per_ref').value:g}, {param('memext.base_ns_per_ref').kind})")
     p.add_argument("--fault-cost", choices=("measured", "paper"), default="measured",
                    help=f"fault overhead: measured userfaultfd fault ({param('memext.fault_overhead_ns').value:g} ns, "
                         f"default) or paper-derived ({param('memext.fault_overhead_paper_ns').value:g} ns)")
-    p.add_argument("--fault-overhead-ns", type=float, default=None,
+    p.add_argument("--fault-overhead-ns", type=number, default=None,
                    help="OS fault cost besides the device read [ns] (overrides --fault-cost)")
-    p.add_argument("--eviction-buffer-pages", type=int, default=param("memext.eviction_buffer_pages").value,
+    p.add_argument("--eviction-buffer-pages", type=whole_number, default=param("memext.eviction_buffer_pages").value,
                    help=f"eviction buffer [pages] (default {param('memext.eviction_buffer_pages').value}, "
                         f"{param('memext.eviction_buffer_pages').kind}; 0 = unbounded)")
     p.add_argument("--include-instructions", action="store_true", help="also page instruction fetches")

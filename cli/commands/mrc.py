@@ -34,6 +34,7 @@ import argparse
 
 import numpy as np
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
@@ -57,23 +58,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--sizes", type=str, default=None,
                    help="cache sizes N,N,... [blocks; bytes with --by bytes]")
-    g.add_argument("--points", type=int, default=None, help="K log-spaced sizes from 1 block (or the smallest "
+    g.add_argument("--points", type=whole_number, default=None, help="K log-spaced sizes from 1 block (or the smallest "
                    "object) to the footprint")
     p.add_argument("--policy", default="lru", help="replacement policy: lru, fifo, clock or ac (default lru)")
     p.add_argument("--method", default=None, help="exact, shards (LRU only) or minisim (default exact)")
-    p.add_argument("--rate", type=float, default=None,
+    p.add_argument("--rate", type=number, default=None,
                    help="sampling rate in (0, 1] of --method shards/minisim (default 0.01; the starting rate, 1, "
                         "with --max-samples)")
-    p.add_argument("--max-samples", dest="max_samples", type=int, default=None,
+    p.add_argument("--max-samples", dest="max_samples", type=whole_number, default=None,
                    help="fixed-size SHARDS: track at most this many sampled blocks (--method shards)")
-    p.add_argument("--min-blocks", dest="min_blocks", type=int, default=None,
+    p.add_argument("--min-blocks", dest="min_blocks", type=whole_number, default=None,
                    help="--method minisim: smallest miniature cache [blocks]; smaller scaled sizes run on a denser "
                         "nested sample (default 0 = off)")
     p.add_argument("--by", default="requests", help="requests (block accesses, default) or bytes "
                    "(variable-size objects: lru, fifo, clock)")
-    p.add_argument("--shards", type=float, default=None, metavar="RATE",
+    p.add_argument("--shards", type=number, default=None, metavar="RATE",
                    help="old spelling of --method shards --rate RATE")
-    p.add_argument("--seed", type=int, default=0, help="hash seed of the sampled methods (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, help="hash seed of the sampled methods (default 0)")
     add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of hit_ratio; no uncertain input: equal to it) columns")
     add_format_option(p)
 
@@ -118,8 +119,6 @@ def _resolve(args) -> tuple[str, str, float, str]:
 def run(args: argparse.Namespace) -> int:
     policy, method, rate, by = _resolve(args)
     trace = load_trace_from_args(args, kind="block")
-    if len(trace) == 0:
-        raise ValueError(f"{args.trace}: the trace has no requests")
     if args.points is not None and args.points < 1:
         raise ValueError(f"--points must be >= 1 (got {args.points})")
     if by == "bytes":

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
 from cli.uncertainty import add_uncertainty_options
 
@@ -47,8 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="custom devices in the catalogue CSV schema (data/devices.csv columns)")
     p.add_argument("--baseline", default="like-for-like",
                    help="'like-for-like' (each role's usual comparison, default) or a device name")
-    p.add_argument("--requests", type=int, default=20_000, help="requests read from each block trace (default 20000)")
-    p.add_argument("--mem-refs", type=int, default=2_000_000,
+    p.add_argument("--requests", type=whole_number, default=20_000, help="requests read from each block trace (default 20000)")
+    p.add_argument("--mem-refs", type=whole_number, default=2_000_000,
                    help="references read from each memory trace (default 2000000)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table as CSV to FILE (default: stdout)")
     p.add_argument("--html", default=None, metavar="FILE", help="also write a self-contained HTML report")

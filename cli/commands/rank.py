@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
 from cli.uncertainty import add_uncertainty_options
 
@@ -22,8 +23,8 @@ HELP = "rank workloads by PCM benefit per role (CSV columns role,rank,workload,k
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="write the ranking CSV to this file (default: stdout)")
     p.add_argument("--html", default=None, help="also write a self-contained HTML report with charts")
-    p.add_argument("--threads", type=int, default=None, help="threads for the Filebench model (default 50)")
-    p.add_argument("--requests", type=int, default=20_000, help="requests taken from each block trace")
+    p.add_argument("--threads", type=whole_number, default=None, help="threads for the Filebench model (default 50)")
+    p.add_argument("--requests", type=whole_number, default=20_000, help="requests taken from each block trace")
     p.add_argument("--personality", action="append", default=None,
                    help="Filebench personalities (repeatable; default the four of seed 000)")
     p.add_argument("--trace", action="append", default=None, help="bundled block traces (repeatable)")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 
 NAME = "sensitivity"
@@ -33,7 +34,7 @@ MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd", "workl
 
 def _hdd_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", action="append", default=None, help="catalogue HDD (default hdd-7200)")
-    p.add_argument("--size-bytes", dest="size_bytes", type=float, default=4096.0,
+    p.add_argument("--size-bytes", dest="size_bytes", type=number, default=4096.0,
                    help="request size [bytes] (default 4096)")
     add_format_option(p)
 
@@ -51,9 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             _hdd_arguments(sp)
         else:
             mod.add_arguments(sp)
-        sp.add_argument("--samples", type=int, default=1000, help="samples of the band (default 1000)")
+        sp.add_argument("--samples", type=whole_number, default=1000, help="samples of the band (default 1000)")
         if "--seed" not in sp._option_string_actions:
-            sp.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+            sp.add_argument("--seed", type=whole_number, default=0, help="seed (default 0)")
         sp.add_argument("--sobol", action="store_true",
                         help="after the tornado table, print first-order and total Sobol' indices (parameter,S1,ST): "
                              "CSV: a second block after a blank line; JSON: one object {\"tornado\": [...], "

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
 
 NAME = "sweep"
@@ -34,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", default="local",
                    help="local (a Dask LocalCluster, default), a scheduler address tcp://HOST:PORT, or serial "
                         "(in this process, no Dask)")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=whole_number, default=None,
                    help="LocalCluster worker processes (default: the CPU count)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar on stderr")
     add_format_option(p)

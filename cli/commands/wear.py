@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
@@ -35,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, kind="block", block_size=False)
     p.add_argument("--scheme", default="none,sg,rr,sfc",
                    help="schemes, comma separated: none, sg, rr, sfc (default all)")
-    p.add_argument("--gap-interval", dest="gap_interval", type=int, default=param("wear.gap_interval_writes").value,
+    p.add_argument("--gap-interval", dest="gap_interval", type=whole_number, default=param("wear.gap_interval_writes").value,
                    help=f"psi: writes to a start-gap region between gap moves (default "
                         f"{param('wear.gap_interval_writes').value}, {param('wear.gap_interval_writes').kind})")
     p.add_argument("--address", choices=["modulo", "first_touch"], default="modulo",

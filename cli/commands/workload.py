@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.uncertainty import add_band_columns, add_uncertainty_options
 
@@ -34,9 +35,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="storage configuration, repeatable (hdd, ssd, pcm-block, pcm-dax, optane-dax, "
                         "pcm-dram, pcm-ssd, pcm-hdd); default the paper's five (pcm-hdd, pcm-ssd, pcm-dram, "
                         "hdd, ssd) and pcm-dax")
-    p.add_argument("--threads", type=int, default=None, help="threads (default: the workload's)")
-    p.add_argument("--iosize", type=float, default=None, help="I/O size of the read/write flowops [bytes]")
-    p.add_argument("--files-scale", type=float, default=None, help="multiply the number of files")
+    p.add_argument("--threads", type=whole_number, default=None, help="threads (default: the workload's)")
+    p.add_argument("--iosize", type=number, default=None, help="I/O size of the read/write flowops [bytes]")
+    p.add_argument("--files-scale", type=number, default=None, help="multiply the number of files")
     p.add_argument("--raw", action="store_true", help="do not apply the Table 1 preset")
     add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of ops_per_s) columns (each sample re-evaluates the model)")
     add_format_option(p)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
 from cli.uncertainty import add_point_band, add_uncertainty_options
 
@@ -26,14 +27,14 @@ HELP = "bytes written per evicted page by scheme (CSV: scheme,bytes_written_per_
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pages", default=None,
                    help="page-pair .npz (old/new n x 4096 uint8; default: bundled pages/page_pairs.npz)")
-    p.add_argument("--synthetic", type=int, default=0, metavar="N",
+    p.add_argument("--synthetic", type=whole_number, default=0, metavar="N",
                    help="use N synthetic frequent-value page pairs instead of real pages")
     p.add_argument("--workload", default=None, help="only the pages of this workload of the file")
     p.add_argument("--no-pin-old", choices=("random", "other-page"), default="random",
                    help="old content under DCW without PIN (default random, as the paper)")
     p.add_argument("--metadata-in-nvm", action="store_true", help="write MFWR's bitmap and words to NVM too")
     p.add_argument("--details", action="store_true", help="add bits, lines and the paper's savings")
-    p.add_argument("--seed", type=int, default=0, help="seed (synthetic pages, random old content)")
+    p.add_argument("--seed", type=whole_number, default=0, help="seed (synthetic pages, random old content)")
     add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of bytes_written_per_page; no uncertain input: equal to "
                                     "it) columns")
     add_format_option(p)

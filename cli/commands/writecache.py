@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 
+from cli.argtypes import number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_band_columns, add_uncertainty_options
@@ -31,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_trace_options(p, block_size=False)
     p.add_argument("--policy", action="append", choices=["halo", "lru", "none"], default=None,
                    help="cache policy (repeatable; default halo)")
-    p.add_argument("--cache-mb", dest="cache_mb", type=float, action="append", default=None,
+    p.add_argument("--cache-mb", dest="cache_mb", type=number, action="append", default=None,
                    help="PCM cache size [MB = 2^20 bytes] (repeatable; default: the paper's sizes "
                         "scaled to the trace footprint)")
     p.add_argument("--drive", default="hdd-7200", help="HDD profile: hdd-7200 or a DiskSim drive name")

@@ -60,7 +60,7 @@ def _subparsers() -> dict[str, argparse.ArgumentParser]:
 def _numeric_options(p: argparse.ArgumentParser) -> list[str]:
     out = []
     for a in p._actions:
-        if a.option_strings and a.type in (int, float):
+        if a.option_strings and (a.type in (int, float) or getattr(a.type, "__module__", None) == "cli.argtypes"):
             out.append(a.option_strings[0])
         elif isinstance(a, argparse._SubParsersAction):
             for sp in a.choices.values():
@@ -129,8 +129,8 @@ def test_fuzz_cli_text_options(name, argv, text, run_cli, capsys):
     (["workload", "--personality", "varmail", "--files-scale", "1e308"], r"files_scale=1e\+308 gives inf files"),
     (["workload", "--personality", "varmail", "--iosize", "1e30"], "iosize_bytes must be within 1..1,073,741,824"),
     (["rank", "--requests", "99999999999999999999"], "n_requests must be a whole number within 1..20,000,000"),
-    (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--endurance-sigma", "nan"],
-     r"endurance_sigma must be in \[0, 5\] \(got nan\)"),
+    (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--endurance-sigma", "6"],
+     r"endurance_sigma must be in \[0, 5\] \(got 6"),
     (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--fail-fraction", "-1"],
      r"fail_fraction must be in \(0, 1\]"),
     (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--line-bytes", "-5"],
@@ -182,3 +182,41 @@ def test_trace_crash_reproducers_exit_2(tmp_path, run_cli):
                      ("bomb.trace", "max_request_blocks=1048576"), ("m.npz", "'meta' must be a JSON object")):
         rc, _, err = run_cli("trace-stats", tmp_path / f)
         assert rc == 2 and match in err, err
+
+
+def test_no_number_option_is_read_by_bare_int_or_float():
+    """``type=int`` refused ``--requests 2e5`` and ``type=float`` took ``nan`` (issue 18): every number
+    option reads its text with :mod:`cli.argtypes`, as the app's fields do."""
+    bare = []
+
+    def walk(p: argparse.ArgumentParser, where: str) -> None:
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for n, sp in a.choices.items():
+                    walk(sp, f"{where} {n}")
+            elif a.option_strings and a.type in (int, float):
+                bare.append(f"{where} {a.option_strings[0]}")
+
+    walk(build_parser(), "pcm-planner")
+    assert not bare, bare
+    assert NUMERIC  # the walk sees the options the fuzz draws from
+
+
+@pytest.mark.parametrize(("argv", "typed", "value"), [
+    (["rank", "--requests"], "2e3", 2000), (["lifetime", "--monte-carlo"], "1e3", 1000),
+    (["breakeven", "--block-size"], "4,096", 4096), (["breakeven", "--t-ns"], "1.2e2", 120.0),
+])
+def test_number_options_read_scientific_notation_and_separators(argv, typed, value):
+    sub = _subparsers()[argv[0]]
+    dest = next(a.dest for a in sub._actions if argv[1] in a.option_strings)
+    extra = BASE[argv[0]] if argv[0] == "lifetime" else []
+    assert getattr(sub.parse_args([*extra, argv[1], typed]), dest) == value
+
+
+@pytest.mark.parametrize("typed", ["1.5", "nan", "", "abc"])
+def test_a_whole_number_option_says_what_to_give(typed, capsys):
+    with pytest.raises(SystemExit) as e:
+        _subparsers()["rank"].parse_args(["--requests", typed])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --requests: give a whole number, e.g. 1000 or 1e3" in err, err

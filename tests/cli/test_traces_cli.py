@@ -138,3 +138,19 @@ def test_memory_trace_options_and_names(tmp_path, run_cli):
         load_trace_from_args(p.parse_args(["no-such-trace"]), kind="memory")
     with pytest.raises(ValueError, match="do not apply to the bundled trace"):
         load_trace_from_args(p.parse_args(["xz", "--trace-format", "lackey"]), kind="memory")
+
+
+@pytest.mark.parametrize("argv", [
+    ["trace-stats", "--trace-format", "mqsim"],
+    ["cache-sim", "--trace-format", "mqsim", "--policy", "lru", "--cache-blocks", "10"],
+    ["mrc", "--trace-format", "mqsim"],
+    ["writecache", "--trace-format", "mqsim", "--cache-mb", "4"],
+    ["amat", "--trace-format", "lackey"],
+])
+def test_an_empty_trace_is_refused_not_counted(tmp_path, run_cli, argv):
+    """An empty file with its format given printed zeros (trace-stats, and cache-sim's hit ratio 0) and exit 0."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    rc, out, err = run_cli(argv[0], str(empty), *argv[1:])
+    assert rc == 2 and not out, (rc, out)
+    assert err.strip() == f"pcm-planner {argv[0]}: {empty}: the trace has no requests", err

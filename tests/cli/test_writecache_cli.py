@@ -28,8 +28,11 @@ def test_cli_writecache(run_cli, tmp_path):
     assert rc == 2 and "give the cache sizes" in err  # default sizes would hold < 2 blocks
     rc, _, err = run_cli("writecache", tiny, "--trace-format", "csv")  # no column mapping
     assert rc == 2 and "needs a column mapping" in err
-    rc, _, err = run_cli("writecache", "mqsim:tpcc-small", "--cache-mb", "inf")
+    rc, _, err = run_cli("writecache", "mqsim:tpcc-small", "--cache-mb", "1e30")
     assert rc == 2 and "cache_mb must be a finite number" in err
+    with pytest.raises(SystemExit) as e:  # argparse: the option reads no "inf"
+        run_cli("writecache", "mqsim:tpcc-small", "--cache-mb", "inf")
+    assert e.value.code == 2
 
 
 def test_cli_writecache_default_sizes_are_the_papers_scaled(run_cli):
