@@ -199,12 +199,36 @@ _UNIT_LOW, _UNIT_HIGH = 1, 1 << 30
 _KINDS = ["custom", "pcm", "scm", "flash", "ssd", "dram", "hdd"]
 
 
+#: The form's number fields: DeviceProfile field -> (widget key suffix, label suffix, low, high, low open,
+#: what 0 means when 0 stands for "no value"). The save check reads the same table as the fields' captions.
+_FORM_NUMBERS = {
+    "read_latency_ns": ("rl", "", 0.0, 1e12, True, None),
+    "write_latency_ns": ("wl", "", 0.0, 1e12, True, None),
+    "avg_seek_ns": ("seek", " (HDD only)", 0.0, 1e11, False, None),
+    "read_bandwidth_MBps": ("rb", "", 0.0, 1e7, True, "derive"),
+    "write_bandwidth_MBps": ("wb", "", 0.0, 1e7, True, "derive"),
+    "endurance_writes_per_cell": ("en", "", 0.0, 1e18, True, "unlimited"),
+    "rpm": ("rpm", " (HDD only)", 0.0, 30000.0, True, "n/a"),
+}
+
+
 def _form_keys(key: str, base_name: str) -> dict[str, str]:
     """Session keys of the form's fields, one set per "Start from" device (so picking another one
     pre-fills the form again, as the unkeyed fields did)."""
-    keys = {f: f"{key}.f.{f}.{base_name}" for f in ("name", "label", "kind", "rl", "wl", "seek", "rb", "wb", "en", "rpm")}
+    short = ["name", "label", "kind"] + [spec[0] for spec in _FORM_NUMBERS.values()]
+    keys = {f: f"{key}.f.{f}.{base_name}" for f in short}
     keys["unit"] = f"{key}.unit.{base_name}"
     return keys
+
+
+def _form_number(field: str, text: object) -> float | None:
+    """The value of the form's number field ``field`` typed as ``text`` (None for a 0 that means "no
+    value"); ValueError naming what is allowed otherwise."""
+    from app.components.inputs import check_number, parse_number
+
+    _, _, low, high, lo_open, zero = _FORM_NUMBERS[field]
+    x = check_number(parse_number(text), low=low, high=high, lo_open=lo_open, zero=zero)
+    return None if zero is not None and x == 0 else x
 
 
 def _save_custom_device(key: str, base_name: str, on_saved: Callable[[DeviceProfile], None] | None) -> None:
@@ -225,20 +249,17 @@ def _save_custom_device(key: str, base_name: str, on_saved: Callable[[DeviceProf
         return
     k = _form_keys(key, base_name)
     is_custom = base_name in custom_devices()
-    try:  # the value the whole-number field shows as refused (its own message says why) saves nothing
+    try:  # a value a field shows as refused (its own message says why) saves nothing
         unit = parse_int(ss.get(k["unit"], str(base.access_unit_bytes)))
         if not _UNIT_LOW <= unit <= _UNIT_HIGH:
             return
+        nums = {"access_unit_bytes": unit}
+        for field, (short, *_rest) in _FORM_NUMBERS.items():
+            text = ss.get(k[short])
+            nums[field] = getattr(base, field) if text is None else _form_number(field, text)
     except ValueError:
         return
     try:
-        nums = dict(access_unit_bytes=unit, read_latency_ns=ss.get(k["rl"], base.read_latency_ns),
-                    write_latency_ns=ss.get(k["wl"], base.write_latency_ns),
-                    read_bandwidth_MBps=ss.get(k["rb"], base.read_bandwidth_MBps or 0.0) or None,
-                    write_bandwidth_MBps=ss.get(k["wb"], base.write_bandwidth_MBps or 0.0) or None,
-                    endurance_writes_per_cell=ss.get(k["en"], base.endurance_writes_per_cell or 0.0) or None,
-                    avg_seek_ns=ss.get(k["seek"], base.avg_seek_ns or 0.0) or None,
-                    rpm=ss.get(k["rpm"], base.rpm or 0.0) or None)
         name = ss.get(k["name"], base_name if is_custom else f"my-{base_name}")
         label = ss.get(k["label"], base.label if is_custom else f"My {base.label or base_name}")
         prof = DeviceProfile(name=name.strip(), label=label, kind=ss.get(k["kind"], base.kind), **nums,
@@ -263,8 +284,8 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
     Messages name the form's labels."""
     import streamlit as st
 
-    from app.components.errors import show_error
-    from app.components.inputs import whole_number_input
+    from app.components.errors import md_escape, show_error
+    from app.components.inputs import decimal_input, whole_number_input
 
     saved = st.session_state.pop(f"{key}.__saved", None)  # set by the save callback of this run
     if saved:
@@ -285,24 +306,21 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
         c1.selectbox("Kind", _KINDS, index=_KINDS.index(base.kind), key=k["kind"])
         # a whole number typed as text (1e3 = 1000, "4,096"); one field per starting device, so picking another
         # "Start from" pre-fills it again
+        not_saved = "the device is not saved until this is fixed"
         unit = whole_number_input(k["unit"], FORM_LABELS["access_unit_bytes"], low=_UNIT_LOW, high=_UNIT_HIGH,
-                                  default=base.access_unit_bytes, container=c2,
-                                  refused="the device is not saved until this is fixed")
-        c2.number_input("Read latency [ns]", value=base.read_latency_ns, key=k["rl"])
-        c2.number_input("Write latency [ns]", value=base.write_latency_ns, key=k["wl"])
-        c2.number_input("Mean seek [ns] (HDD only, 0 = n/a)", value=base.avg_seek_ns or 0.0, key=k["seek"])
-        c3.number_input("Read bandwidth [MB/s] (0 = derive)", value=base.read_bandwidth_MBps or 0.0, key=k["rb"])
-        c3.number_input("Write bandwidth [MB/s] (0 = derive)", value=base.write_bandwidth_MBps or 0.0, key=k["wb"])
-        c3.number_input("Endurance [writes/cell] (0 = unlimited)", value=base.endurance_writes_per_cell or 0.0,
-                        format="%g", key=k["en"])
-        c3.number_input("RPM (HDD only, 0 = n/a)", value=base.rpm or 0.0, key=k["rpm"])
-        st.caption("Allowed: access unit 1 B – 1 GiB; latencies > 0 and ≤ 10¹² ns; mean seek 0 – 10¹¹ ns; bandwidths "
-                   "0 (derive) or up to 10⁷ MB/s; endurance 0 (unlimited) or up to 10¹⁸; RPM 0 (n/a) or up to 30,000.")
+                                  default=base.access_unit_bytes, container=c2, refused=not_saved)
+        refused = [] if unit is not None else [FORM_LABELS["access_unit_bytes"]]
+        for i, (field, (short, where, low, high, lo_open, zero)) in enumerate(_FORM_NUMBERS.items()):
+            label = FORM_LABELS[field] + where
+            if decimal_input(k[short], label, low=low, high=high, lo_open=lo_open, zero=zero,
+                             default=getattr(base, field) or 0.0, container=c2 if i < 3 else c3,
+                             refused=not_saved) is None:
+                refused.append(label)
         if st.form_submit_button("Save device", on_click=_save_custom_device, args=(key, base_name, on_saved)):
             err = st.session_state.pop(f"{key}.__saveerr", None)
-            if unit is None:  # why is shown under the field
-                st.error(f"Custom device not saved: {FORM_LABELS['access_unit_bytes']}: see the message under it",
-                         icon=":material/error:")
+            if refused:  # why is shown under each field
+                st.error("Custom device not saved: " + md_escape(", ".join(refused)) + ": see the message under "
+                         + ("it" if len(refused) == 1 else "each"), icon=":material/error:")
             elif isinstance(err, str):
                 st.error(err, icon=":material/error:")
             elif err is not None:

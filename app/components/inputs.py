@@ -26,10 +26,12 @@ from pydantic import AfterValidator, BeforeValidator
 
 from app.components.provenance import param_help, params_help
 from models.storage import hdd
+from reporting.typed_numbers import parse_int, parse_number
 
 __all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "hdd_keys", "hdd_help",
            "number_list", "number_text", "param_help", "params_help", "SciInt", "parse_int", "int_input",
-           "float_input", "text_list_input", "field_note"]
+           "float_input", "text_list_input", "field_note", "parse_number", "check_number", "range_text",
+           "whole_number_input", "decimal_input"]
 
 
 #: The generic 7200 rpm catalogue profile (:func:`models.storage.hdd.generic_drive`).
@@ -134,53 +136,58 @@ def number_text(field: str, **spec) -> tuple[object, Callable[[str], list[float]
 # why a value is not applied and which value is used instead (with the label the user sees).
 
 
-def parse_int(v: object) -> int:
-    """A whole number from an int, an integral float or text (``"2e5"``, ``"200,000"``, ``"1_000"``).
-
-    >>> parse_int("1e3"), parse_int("2e5"), parse_int(" 200,000 "), parse_int(64.0)
-    (1000, 200000, 200000, 64)
-    >>> parse_int("1.5e0")
-    Traceback (most recent call last):
-    ...
-    ValueError: give a whole number, e.g. 1000 or 1e3 (got '1.5e0' = 1.5)
-    """
-    if isinstance(v, bool):
-        raise ValueError(f"give a whole number, e.g. 1000 or 1e3 (got {v!r})")
-    if isinstance(v, int):
-        return v
-    text = str(v).strip().replace(",", "").replace("_", "")
-    try:
-        if isinstance(v, float):
-            x = v
-        elif text.lstrip("+-").isdigit():
-            return int(text)
-        else:
-            x = float(text)
-    except ValueError:
-        raise ValueError(f"give a whole number, e.g. 1000 or 1e3 (got {str(v)[:40]!r})") from None
-    if not math.isfinite(x) or x != math.floor(x) or abs(x) > 2 ** 63:
-        raise ValueError(f"give a whole number, e.g. 1000 or 1e3 (got {str(v)[:40]!r} = {x:g})")
-    return int(x)
-
-
 #: Scenario field type of an integer typed as text: reads ``1e3``, ``2e5``, ``200,000``; rejects ``1.5``.
 SciInt = Annotated[int, BeforeValidator(parse_int)]
 
 
-def _bounds_text(cls, field: str) -> str | None:
-    """``"allowed: 1 – 1,000,000"`` of a scenario field's bounds (None without bounds)."""
-    from app.components.scenario import field_range
+def bound_text(x: float) -> str:
+    """A range bound as a caption shows it: a power of ten from 10⁷ up as ``10¹²``, else grouped digits.
 
-    lo, hi = field_range(cls, field)
+    >>> bound_text(1e12), bound_text(30000), bound_text(1 << 30), bound_text(0.5), bound_text(1e6)
+    ('10¹²', '30,000', '1,073,741,824', '0.5', '1,000,000')
+    """
+    x = float(x)
+    e = math.log10(abs(x)) if x else 0.0
+    if abs(x) >= 1e7 and e == round(e):
+        from app.components.tables import power_of_ten
+
+        return ("-" if x < 0 else "") + power_of_ten(round(e))
+    return f"{int(x):,}" if x == int(x) and abs(x) < 1e15 else f"{x:,.6g}"
+
+
+def range_text(lo: float | None, hi: float | None, *, lo_open: bool = False, hi_open: bool = False,
+               zero: str | None = None) -> str:
+    """The allowed values of a number field, as the caption under it and its refusal message say them
+    (``zero``: what 0 means when 0 is allowed besides the range, e.g. ``"unlimited"``).
+
+    >>> range_text(1, 64), range_text(0, 1e12, lo_open=True), range_text(0, None)
+    ('1 – 64', '> 0 and ≤ 10¹²', '≥ 0')
+    >>> range_text(0, 1e18, lo_open=True, zero="unlimited")
+    '0 (unlimited) or > 0 and ≤ 10¹⁸'
+    """
+    lo_s = None if lo is None else ("> " if lo_open else "≥ ") + bound_text(lo)
+    hi_s = None if hi is None else ("< " if hi_open else "≤ ") + bound_text(hi)
+    if lo_s and hi_s:
+        text = f"{bound_text(lo)} – {bound_text(hi)}" if not (lo_open or hi_open) else f"{lo_s} and {hi_s}"
+    else:
+        text = lo_s or hi_s or "any number"
+    return f"0 ({zero}) or {text}" if zero else text
+
+
+def _bounds_text(cls, field: str) -> str | None:
+    """``"allowed: 1 – 1,000,000"`` (``"allowed: > 0 and ≤ 1"`` for an open bound) of a scenario field's
+    bounds; None without bounds."""
+    from app.components.scenario import field_bounds
+
+    lo, hi = field_bounds(cls, field)
     if lo is None and hi is None:
         return None
-
-    def fmt(x):
-        return f"{x:,}" if isinstance(x, int) else f"{x:,.6g}"
-
-    if lo is not None and hi is not None:
-        return f"allowed: {fmt(lo)} – {fmt(hi)}"
-    return f"allowed: ≥ {fmt(lo)}" if lo is not None else f"allowed: ≤ {fmt(hi)}"
+    as_int = cls.model_fields[field].annotation is int
+    if as_int:  # an open bound of a whole number is the next whole number
+        lo = lo and ("ge", lo[1] + 1 if lo[0] == "gt" else lo[1])
+        hi = hi and ("le", hi[1] - 1 if hi[0] == "lt" else hi[1])
+    return "allowed: " + range_text(lo and lo[1], hi and hi[1], lo_open=bool(lo) and lo[0] == "gt",
+                                    hi_open=bool(hi) and hi[0] == "lt")
 
 
 def field_note(cls, field: str, container=None) -> None:
@@ -280,14 +287,31 @@ def fio_skipped_jobs(raw: bytes, kept_jobs) -> list[str]:
     return [n for n in names if n not in kept]
 
 
-def whole_number_input(key: str, label: str, *, low: int, high: int, default: int, container=None,
-                       help: str | None = None, refused: str | None = None) -> int | None:
-    """A whole-number text input under session key ``key`` outside a Scenario (e.g. the trace picker):
-    reads ``2e5`` as 200000; a value that is not a whole number in ``low..high`` is shown as not
-    applied, next to the input, and the last valid value (else ``default``) is returned instead.
+def check_number(x: float, *, low: float | None, high: float | None, lo_open: bool = False,
+                 zero: str | None = None) -> float:
+    """``x`` if it is allowed (:func:`range_text` of the same arguments), else a ValueError saying what is.
 
-    ``refused`` (e.g. in a form that saves all or nothing): what happens instead, shown after the reason
-    ("the device is not saved"); the function then returns None for a refused value."""
+    >>> check_number(0, low=0, high=3e4, lo_open=True, zero="n/a")
+    0
+    >>> check_number(-4, low=0, high=3e4, lo_open=True, zero="n/a")
+    Traceback (most recent call last):
+    ...
+    ValueError: give 0 (n/a) or > 0 and ≤ 30,000 (got -4)
+    """
+    ok = (zero is not None and x == 0) or ((low is None or (x > low if lo_open else x >= low))
+                                           and (high is None or x <= high))
+    if not ok:
+        raise ValueError(f"give {range_text(low, high, lo_open=lo_open, zero=zero)} (got {x:,.6g})")
+    return x
+
+
+def _text_number_input(key: str, label: str, *, read: Callable[[str], float], allowed: str, default: float,
+                       show: Callable[[float], str], container=None, help: str | None = None,
+                       refused: str | None = None, placeholder: str = "e.g. 1000 or 1e3") -> float | None:
+    """A text input under session key ``key`` read by ``read`` (which raises ValueError with the reason);
+    ``allowed`` is shown under it and ``show`` writes the value used instead. A refused value is shown as
+    not applied, next to the input, with the last valid value (else ``default``) returned instead -- or,
+    with ``refused`` (a form that saves all or nothing), what happens instead, and None."""
     import streamlit as st
 
     from app.components.errors import md_escape
@@ -296,21 +320,52 @@ def whole_number_input(key: str, label: str, *, low: int, high: int, default: in
     ss = st.session_state
     good_key = f"{key}.__good"
     v = ss.get(key)
-    if v is None or not isinstance(v, str):
-        ss[key] = str(default if v is None else v)
-    c.text_input(label, key=key, help=help, placeholder="e.g. 1000 or 1e3")
-    c.caption(f"allowed: {low:,} – {high:,}")
+    if v is None or not isinstance(v, str):  # a default or a scenario value: shown as the text the user edits
+        d = default if v is None else v
+        ss[key] = f"{d:.12g}" if isinstance(d, float) else str(d)
+    c.text_input(label, key=key, help=help, placeholder=placeholder)
+    c.caption(f"allowed: {allowed}")
     try:
-        n = parse_int(ss[key])
-        if not low <= n <= high:
-            raise ValueError(f"give a whole number within [{low:,}, {high:,}] (got {n:,})")
+        n = read(ss[key])
     except ValueError as e:
         from app.components.scenario import note_shown
 
         used = ss.get(good_key, default)
-        then = refused if refused is not None else f"not applied; using {used:,}"
+        then = refused if refused is not None else f"not applied; using {show(used)}"
         c.error(f"**{md_escape(label)}**: " + md_escape(f"{e} -- {then}", 300), icon=":material/error:")
         note_shown(key)
         return None if refused is not None else used
     ss[good_key] = n
     return n
+
+
+def whole_number_input(key: str, label: str, *, low: int, high: int, default: int, container=None,
+                       help: str | None = None, refused: str | None = None) -> int | None:
+    """A whole-number text input under session key ``key`` outside a Scenario (e.g. the trace picker):
+    reads ``2e5`` as 200000; a value that is not a whole number in ``low..high`` is shown as not
+    applied, next to the input, and the last valid value (else ``default``) is returned instead.
+
+    ``refused`` (e.g. in a form that saves all or nothing): what happens instead, shown after the reason
+    ("the device is not saved"); the function then returns None for a refused value."""
+    def read(text: str) -> int:
+        n = parse_int(text)
+        if not low <= n <= high:
+            raise ValueError(f"give a whole number within [{low:,}, {high:,}] (got {n:,})")
+        return n
+
+    return _text_number_input(key, label, read=read, allowed=range_text(low, high), default=default,
+                              show=lambda n: f"{n:,}", container=container,
+                              help=help, refused=refused)
+
+
+def decimal_input(key: str, label: str, *, low: float | None, high: float | None, default: float,
+                  lo_open: bool = False, zero: str | None = None, container=None, help: str | None = None,
+                  refused: str | None = None) -> float | None:
+    """A number text input under session key ``key`` outside a Scenario (e.g. the custom-device form):
+    reads ``1e8`` and ``4,096``; empty, ``nan`` or a value outside :func:`range_text` (``low``, ``high``,
+    ``lo_open``, ``zero``) is refused next to the input, as :func:`whole_number_input` does."""
+    return _text_number_input(key, label, read=lambda t: check_number(parse_number(t), low=low, high=high,
+                                                                      lo_open=lo_open, zero=zero),
+                              allowed=range_text(low, high, lo_open=lo_open, zero=zero), default=default,
+                              show=lambda x: f"{x:,.6g}", container=container, help=help,
+                              refused=refused, placeholder="e.g. 120 or 1.2e2")

@@ -326,6 +326,20 @@ def _sides(cons: dict[str, Any]) -> tuple[tuple[str, float] | None, tuple[str, f
     return lo, hi
 
 
+def field_bounds(model: type[BaseModel], name: str) -> tuple[tuple[str, float] | None, tuple[str, float] | None]:
+    """The lower and upper bound of ``model.<name>`` as ``(kind, value)`` (kind ``ge``/``gt``/``le``/``lt``;
+    None on a side without a bound), so a caption can say "> 0" for an open bound.
+
+    >>> from pydantic import Field
+    >>> class In(BaseModel):
+    ...     x: float = Field(0.5, gt=0, le=1)
+    >>> field_bounds(In, "x")
+    (('gt', 0), ('le', 1))
+    """
+    cons, _ = _constraints(model.model_fields[name])
+    return _sides(cons)
+
+
 def field_range(model: type[BaseModel], name: str, *, unit: float = 1.0) -> tuple[Any, Any]:
     """Widget range ``(min, max)`` of ``model.<name>``, in the page's unit (see :func:`model_field`).
 

@@ -71,7 +71,7 @@ def test_hdd_request_sizes_bad_entry_names_the_label_and_keeps_the_page(hdd, bad
 
 def test_hdd_boundary_out_of_range_says_why_next_to_the_input(hdd):
     hdd.checkbox(key="hdd.boundary_auto").uncheck().run()
-    assert any("allowed: 1 – 1e+06" in c.value for c in hdd.caption), [c.value for c in hdd.caption]
+    assert any("allowed: 1 – 1,000,000" in c.value for c in hdd.caption), [c.value for c in hdd.caption]
     n = _charts(hdd)
     hdd.number_input(key="hdd.boundary_cyl").set_value(-5.0).run()
     assert not hdd.exception
@@ -98,11 +98,47 @@ def test_wear_psi_reads_1e3_as_1000_and_refuses_1_5():
 
 def test_device_form_says_why_a_negative_write_latency_is_not_saved():
     at = _page("devices.py")
-    next(n for n in at.number_input if n.label == "Write latency [ns]").set_value(-5.0)
+    wl = next(t for t in at.text_input if t.label == "Write latency [ns]")
+    wl.set_value("-5")
     at.button[0].click().run()
     errors = _errors(at)
     assert "Custom device not saved" in errors and "Write latency [ns]" in errors, errors
+    under = message_under(at, wl.key)
+    assert under is not None and "> 0 and ≤ 10¹²" in under and "(got -5)" in under, under
     assert "custom_devices" not in at.session_state or not at.session_state["custom_devices"]
+
+
+@pytest.mark.parametrize(("label", "typed", "says"), [
+    ("Endurance [writes/cell]", "", "empty"),  # an emptied field was saved as 0 = "unlimited"
+    ("Endurance [writes/cell]", "nan", "give a finite number"),
+    ("RPM (HDD only)", "-4", "give 0 (n/a) or > 0 and ≤ 30,000 (got -4)"),
+    ("Read bandwidth [MB/s]", "2e7", "0 (derive) or > 0 and ≤ 10⁷"),
+    ("Mean seek [ns] (HDD only)", "abc", "give a number"),
+])
+def test_device_form_refuses_each_bad_number_under_its_field(label, typed, says):
+    """Every number of the form is read as typed; a refused one is named under its own field (and in the
+    summary by the button), and nothing is saved."""
+    at = _page("devices.py")
+    at.text_input[0].set_value("my-bad")
+    field = next(t for t in at.text_input if t.label == label)
+    field.set_value(typed)
+    at.button[0].click().run()
+    assert not at.exception
+    under = message_under(at, field.key)
+    assert under is not None and f"**{label}**" in under and says in under and "not saved" in under, under
+    assert f"Custom device not saved: {label}" in _errors(at)
+    assert "my-bad" not in at.session_state.get("custom_devices", {})
+
+
+def test_device_form_zero_means_no_value_and_reads_scientific_notation():
+    at = _page("devices.py")
+    at.text_input[0].set_value("my-zero")
+    next(t for t in at.text_input if t.label == "Endurance [writes/cell]").set_value("0")
+    next(t for t in at.text_input if t.label == "Write latency [ns]").set_value("1.5e3")
+    at.button[0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    saved = at.session_state["custom_devices"]["my-zero"]
+    assert saved["endurance_writes_per_cell"] is None and saved["write_latency_ns"] == 1500.0
 
 
 def test_device_form_access_unit_reads_1e3_and_says_why_a_bad_one_is_not_saved():
