@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:  # running from a checkout without installation
 
 from app.components.heavy import install as limit_heavy_work  # noqa: E402
 from app.components.heavy import run_slot  # noqa: E402
-from app.registry import PAGES, SECTIONS  # noqa: E402
+from app.registry import DEFAULT_PAGE, PAGES, SECTIONS  # noqa: E402
 
 # Cache misses (model runs) of all sessions share PCM_HEAVY_SLOTS slots and page runs PCM_RUN_SLOTS:
 # 40 sessions rerunning at once queue instead of all allocating (issue 20); see app/components/heavy.py.
@@ -45,7 +45,7 @@ views = Path(__file__).resolve().parent / "views"
 nav: dict[str, list] = {s: [] for s in SECTIONS}
 for section, file, title, icon, url in PAGES:
     nav.setdefault(section, []).append(
-        st.Page(str(views / file), title=title, icon=icon, url_path=url, default=(url == "home"))
+        st.Page(str(views / file), title=title, icon=icon, url_path=url, default=(url == DEFAULT_PAGE))
     )
 pg = st.navigation({k: v for k, v in nav.items() if v})
 _mark("run start", _RUN_START)

@@ -25,3 +25,16 @@ PAGES: list[tuple[str, str, str, str, str]] = [
 ]
 
 SECTIONS = ["Overview", "Storage", "Memory", "Endurance", "Planner"]
+
+#: The default page's url key: Streamlit serves the default page at the app's root only ("/home" would
+#: show "Page not found"), so links and the benchmark open it at "/" (:func:`page_path`).
+DEFAULT_PAGE = "home"
+
+
+def page_path(url: str) -> str:
+    """The path a browser opens for page ``url`` (the last column of :data:`PAGES`): ``""`` for the default page.
+
+    >>> page_path("home"), page_path("lifetime")
+    ('', 'lifetime')
+    """
+    return "" if url == DEFAULT_PAGE else url

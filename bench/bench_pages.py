@@ -307,6 +307,8 @@ def cold_start(root: Path, numba_dir: str, page: str, browser) -> dict[str, floa
     (script finished). A page without a chart: ``chart`` and ``drawn`` are its title.
     The browser is already running (as a user's is); its tab opens once the server is healthy.
     """
+    from app.registry import page_path
+
     log = Path(tempfile.mkdtemp(prefix="cold-")) / "timing.log"
     t = {"launch": time.time()}
     proc, url, _ = start_server(root / "app" / "main.py", root,
@@ -316,7 +318,7 @@ def cold_start(root: Path, numba_dir: str, page: str, browser) -> dict[str, floa
         ctx = browser.new_context(viewport={"width": 1400, "height": 2000})
         ctx.add_init_script(_COLD_OBSERVER)
         pg = ctx.new_page()
-        pg.goto(f"{url}/{page}")
+        pg.goto(f"{url}/{page_path(page)}")
         # the first chart drawn (a page without one: its script finished): the server's CPU then
         pg.wait_for_function("() => window.__cold && (window.__cold.drawn || (window.__cold.done && "
                              "!document.querySelector('[data-testid=\"stPlotlyChart\"]')))", timeout=300_000)
@@ -519,6 +521,8 @@ def browser_report(root: Path, pages: list[str], repeat: int, rounds: int) -> No
     model result is reused from the cache)."""
     from playwright.sync_api import sync_playwright
 
+    from app.registry import page_path
+
     app, url, _ = start_server(root / "app" / "main.py", root)
     ref, ref_url, _ = start_server(*reference_app(root))
     visits: dict[str, list[float]] = {}
@@ -529,11 +533,11 @@ def browser_report(root: Path, pages: list[str], repeat: int, rounds: int) -> No
             ctx = browser.new_context(viewport={"width": 1400, "height": 2400})
             pg = ctx.new_page()
             visit(pg, ref_url)  # warm the reference server
-            visit(pg, f"{url}/home")  # server-side imports of the shell
+            visit(pg, f"{url}/")  # server-side imports of the shell (the home page)
             labels: dict[str, str] = {}
             for r in range(rounds):
                 for page, where, content in [("(reference)", ref_url, REFERENCE_DONE)] + [
-                        (page, f"{url}/{page}", None) for page in pages]:
+                        (page, f"{url}/{page_path(page)}", None) for page in pages]:
                     visits.setdefault(page, []).extend(visit(pg, where) for _ in range(repeat))
                     CHANGED[0] = ""
                     times = (rerun(pg, r + rounds * i, content) for i in range(repeat))

@@ -264,7 +264,7 @@ def _declare_memext() -> None:
          "the paper-derived alternative of memext.fault_overhead_ns (labelled 'paper-derived' where offered)",
          DERIVED, "inverted from seed 002 Fig. 11's average slowdowns at DRAM:NVM 1:4 (PCM 1.638x, Flash "
                   "4.68x) by models.memory.memory_extension.implied_fault_overhead_ns; not measured",
-         1000.0, 20000.0, "wide stated range (a fault path of 1-20 us)", "002")
+         1000.0, 20000.0, "wide stated range (a fault path of 1-20 µs)", "002")
     apps = _measured_csv("apps/apps.csv").dropna(subset=["ns_per_data_ref"])
     t = float(apps["ns_per_data_ref"].median())
     _add("memext.base_ns_per_ref", round(t, 4), "ns",
@@ -461,7 +461,7 @@ def _declare_workload() -> None:
          ASSUMED, "order of a KVM VM exit + host handling (a few thousand cycles at 3.5 GHz); not measured by "
                   "seed 000", 500.0, 10000.0, "wide stated range", s0)
     _add("workload.ssd_servers", 8, "-", "parallel service units of the SATA SSD configuration",
-         ASSUMED, "typical flash channel count (~89 K random IOPS with the catalogue's 90 us read)", 4, 16,
+         ASSUMED, "typical flash channel count (~89 K random IOPS with the catalogue's 90 µs read)", 4, 16,
          "wide stated range")
     _add("workload.psd_servers", 3, "-", "parallel service units of the PCM block device (Micron PSD)",
          PUBLISHED, "seed 001 §II.A: three daughter boards with their own controllers", *_exact(3), _EXACT, "001")
@@ -507,7 +507,7 @@ def _declare_workload() -> None:
            "device over tmpfs, one thread, 8 KiB append + fsync (median of 3 runs, build machine)")
     v = float(one.fsync_median_ns)
     _add("workload.fsync.latency_1thread_ns", v, "ns", "one ext4 fsync (one thread): caller CPU + jbd2 commit",
-         MEASURED, src, 40e3, v * 1.2, "a zram cross-check gave 40-69 us (data/SOURCES.md) up to the "
+         MEASURED, src, 40e3, v * 1.2, "a zram cross-check gave 40-69 µs (data/SOURCES.md) up to the "
                                        "loop-device median + 20 %")
     v = float(one.caller_cpu_ns_per_fsync)
     _add("workload.fsync.caller_cpu_1thread_ns", v, "ns",
@@ -699,6 +699,17 @@ _DEVICE_UNITS = {"access_unit_bytes": "bytes", "read_latency_ns": "ns", "write_l
                  "endurance_writes_per_cell": "writes/cell", "avg_seek_ns": "ns", "rpm": "rev/min"}
 
 
+def unit_of(key: str) -> str:
+    """The unit of a registry name's or device key's value ("-" when it has none).
+
+    >>> unit_of("device:dram.read_latency_ns"), unit_of("memext.submit_ns")
+    ('ns', 'ns')
+    """
+    if key.startswith("device:"):
+        return _DEVICE_UNITS.get(key.rpartition(".")[2], "-")
+    return PARAMS[key].unit or "-"
+
+
 def provenance_table(keys, devices: dict | None = None) -> pd.DataFrame:
     """Registry names and device keys resolved to ``key, what, value, unit, kind, source`` rows (no repeats).
 
@@ -715,7 +726,7 @@ def provenance_table(keys, devices: dict | None = None) -> pd.DataFrame:
         if k.startswith("device:"):
             dev_name, _, col = k[len("device:"):].rpartition(".")
             dev = (devices or {}).get(dev_name) or get_device(dev_name)
-            value, unit = getattr(dev, col), _DEVICE_UNITS.get(col, "-")
+            value, unit = getattr(dev, col), unit_of(k)
         else:
             value, unit = PARAMS[k].value, PARAMS[k].unit
         rows.append({"key": k, "what": what, "value": value, "unit": unit, "kind": kind, "source": source})

@@ -12,6 +12,7 @@ import pandas as pd
 
 from models.planner import ROLES, provenance_keys
 from models.provenance import UNVERIFIED, provenance_table
+from reporting.number_text import provenance_text
 
 __all__ = ["role_chart", "report_html", "provenance_html", "plan_chart", "plan_report_html", "validation_summary",
            "devices_table", "workloads_table", "plan_verdict_table", "ratio_range", "ratio_ticks"]
@@ -93,8 +94,8 @@ def provenance_html(keys, *, devices: dict | None = None) -> str:
     counts = ", ".join(f"{n} {k}" for k, n in tab.kind.value_counts().items())
     rows = []
     for r in tab.itertuples():
-        v = f"{r.value:.6g}" if isinstance(r.value, (int, float)) else str(r.value)
-        cells = [_h.escape(str(x)) for x in (r.key, r.what, f"{v} {r.unit}", r.kind, r.source)]
+        what, value = provenance_text(r.key, r.what, r.value, r.unit)  # as the app's notes write them
+        cells = [_h.escape(str(x)) for x in (r.key, what, value, r.kind, r.source)]
         if r.kind in UNVERIFIED:
             cells = [f"<strong>{c}</strong>" for c in cells]
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")

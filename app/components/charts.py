@@ -41,10 +41,12 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from app.components.tables import power_of_ten
+
 __all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label",
+           "centred_range", "MIN_HALF_WIDTH",
            "figure", "figure_from", "FigureRecorder", "FigureCache", "FIGURE_CACHE", "figure_spec", "bar_chart_height"]
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 #: Decades written out in full (0.001 ... 10,000); others as 10ⁿ.
 _PLAIN_DECADES = range(-3, 5)
 
@@ -53,7 +55,7 @@ def decade_label(k: int) -> str:
     """Label of the decade 10**k: ``0.01``, ``1``, ``1,000``, ``10⁶``, ``10⁻⁹``."""
     if k in _PLAIN_DECADES:
         return f"{10.0 ** k:,.{max(0, -k)}f}"
-    return "10" + str(k).translate(_SUPERSCRIPT)
+    return power_of_ten(k)
 
 
 def number_label(v: float) -> str:
@@ -65,7 +67,7 @@ def number_label(v: float) -> str:
         return f"{v:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:,.0f}"
     k = math.floor(math.log10(abs(v)))
     m = v / 10 ** k
-    return ("" if abs(m - 1) < 1e-9 else f"{m:.3g}×") + "10" + str(k).translate(_SUPERSCRIPT)
+    return ("" if abs(m - 1) < 1e-9 else f"{m:.3g}×") + power_of_ten(k)
 
 
 def _trace_values(fig: go.Figure, axis: str, ref: str | None) -> np.ndarray:
@@ -218,6 +220,27 @@ def log_axis(fig: go.Figure, axis: str = "x", *, row: int | None = None, col: in
         kw.update(dtick=1, exponentformat="power")
     _update_axes(fig, axis, kw, row=row, col=col)
     return fig
+
+
+#: A linear axis around a point spans at least this share of the point on each side [-] (:func:`centred_range`).
+MIN_HALF_WIDTH = 5e-3
+
+
+def centred_range(values, centre: float, *, min_half: float = MIN_HALF_WIDTH, pad: float = 1.1) -> list[float]:
+    """An axis range around ``centre`` covering ``values`` (``pad`` × their farthest distance) and at least
+    ``min_half`` × ``|centre|`` on each side: a spread of 0.1 % is drawn as the small effect it is, not zoomed
+    to fill the chart (the tornado; the Monte Carlo lifetimes 9.237 ... 9.246 years).
+
+    >>> centred_range([9.237, 9.246], 9.24)
+    [9.1938, 9.2862]
+    >>> centred_range([50.0, 150.0], 100.0)
+    [45.0, 155.0]
+    """
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    far = float(np.abs(v - centre).max()) if v.size else 0.0
+    half = max(far * pad, min_half * abs(centre))
+    return [round(centre - half, 12), round(centre + half, 12)]
 
 
 @recordable
@@ -393,12 +416,57 @@ def _tick_labels_unmeasured(fig: go.Figure) -> None:
         fig.update_layout({p.split(".")[0]: dict(ticklabeloverflow=TICK_LABEL_OVERFLOW) for p in paths})
 
 
+#: Legend suffix of a line drawn exactly over an earlier one: the one line the reader sees stands for both,
+#: instead of a legend entry whose line cannot be found (Filebench's PCM-DAX on an HDD or an SSD, issue 18).
+SAME_AS = " (same as {})"
+
+
+def line_key(x, y, *, axes: tuple[str, str] = ("x", "y")) -> tuple | None:
+    """What decides whether two line / marker traces coincide on a chart: their axes and points (y to 10
+    significant digits); None for a trace without numeric y.
+
+    >>> line_key([1, 2], [0.5, 1.0]) == line_key((1.0, 2.0), [0.5000000000001, 1.0])
+    True
+    """
+    if x is None or y is None:
+        return None
+    try:
+        ys = np.asarray(y, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    xs = [f"{float(v):.10g}" if isinstance(v, (int, float, np.number)) else str(v) for v in np.asarray(x).ravel()]
+    if len(xs) != ys.size or not ys.size:
+        return None
+    return axes, tuple(xs), tuple(f"{v:.10g}" for v in ys)
+
+
+def _is_line(tr) -> bool:
+    """A visible scatter trace drawn as a line or markers with a legend entry (not a band's edge or fill)."""
+    return (getattr(tr, "type", None) in ("scatter", "scattergl") and tr.visible in (None, True)
+            and tr.showlegend is not False and not tr.fill and bool(tr.name))
+
+
+def _name_identical_lines(fig: go.Figure) -> None:
+    """Name each line that coincides with an earlier one :data:`SAME_AS` it."""
+    first: dict[tuple, str] = {}
+    for tr in fig.data:
+        if not _is_line(tr):
+            continue
+        key = line_key(tr.x, tr.y, axes=(tr.xaxis or "x", tr.yaxis or "y"))
+        if key is None:
+            continue
+        if key in first and first[key] != tr.name and "(same as " not in tr.name:
+            tr.name = tr.name + SAME_AS.format(first[key])
+        first.setdefault(key, tr.name)
+
+
 def _finish(fig: go.Figure) -> go.Figure:
     """What :func:`show` does to every figure before sending it."""
     from reporting.plotly_text import escape_figure_data
 
     _label_log_axes(fig)
     _tick_labels_unmeasured(fig)
+    _name_identical_lines(fig)
     escape_figure_data(fig)  # user names in data shown literally, never as Plotly markup (issue 20)
     return fig
 

@@ -34,13 +34,13 @@ import plotly.graph_objects as go
 import streamlit as st
 from pydantic import BaseModel, Field
 
-from app.components.charts import log_axis, ratio_axis, ref_line, show, style
+from app.components.charts import centred_range, log_axis, ratio_axis, ref_line, show, style
 from app.components.errors import md_escape
 from app.components.inputs import SciInt, int_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
-from app.components.tables import scalar_text, table
+from app.components.tables import scalar_text, table, unit_text
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
 
 __all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornado_figure", "model_fingerprint", "LABELS",
@@ -67,9 +67,6 @@ def _fmt(v: float) -> str:
     return scalar_text(v, 3) if math.isfinite(v) else str(v)
 
 
-#: The tornado's x range spans at least this share of the point on each side [-]: a spread of 0.07 % is
-#: drawn as the small effect it is, not zoomed to fill the chart.
-TORNADO_MIN_HALF_WIDTH = 5e-3
 #: Top margin [px] of the tornado: the point's and the 1× line's labels sit above the plot, off the bars.
 TORNADO_TOP_PX = 36
 
@@ -79,7 +76,7 @@ def tornado_figure(res: UncertaintyResult, *, max_bars: int = 10) -> go.Figure:
     by swing (largest on top), the point as a reference line and the p5-p95 band of all inputs
     together as the bottom bar. Axis titles carry the output's unit."""
     tor = res.tornado.head(max_bars)
-    unit = res.unit if res.unit and res.unit != "-" else "-"
+    unit = unit_text(res.unit or "-")
     x_title = f"{res.output_label or res.output} [{unit}]"
     labels = [f"{r.label} ({_fmt(r.low)}..{_fmt(r.high)})" + (" (re-simulated)" if r.resimulated else "")
               for r in tor.itertuples()]
@@ -117,8 +114,7 @@ def tornado_figure(res: UncertaintyResult, *, max_bars: int = 10) -> go.Figure:
     elif vals.size and (vals > 0).all() and vals.max() / vals.min() > 30:
         log_axis(fig, "x")
     elif vals.size and math.isfinite(pt) and pt != 0:
-        half = max(float(np.abs(vals - pt).max()) * 1.1, TORNADO_MIN_HALF_WIDTH * abs(pt))
-        fig.update_xaxes(range=[pt - half, pt + half])  # a tiny spread stays small
+        fig.update_xaxes(range=centred_range(vals, pt))  # a tiny spread stays small
     if math.isfinite(pt):
         ref_line(fig, x=pt, text=f"point {_fmt(pt)}", dash="solid", above=True)
     return fig
@@ -135,7 +131,7 @@ def _table(res: UncertaintyResult) -> pd.DataFrame:
 
 def _table_labels(res: UncertaintyResult) -> dict[str, str]:
     """Headers of :func:`_table`: the output's name and unit on its columns."""
-    unit = res.unit if res.unit and res.unit != "-" else "-"
+    unit = unit_text(res.unit or "-")
     out = res.output_label or res.output
     return {"low": "input low end", "high": "input high end", "output_low": f"{out}, input low [{unit}]",
             "output_high": f"{out}, input high [{unit}]", "swing": f"swing [{unit}]",
@@ -270,10 +266,10 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
     if t_band.open:
         with t_band:
             row = metric_row()
-            unit = "" if res.unit in ("", "-") else f" {res.unit}"
-            row.metric(f"{res.output_label or res.output}, point estimate [{res.unit}]", f"{_fmt(res.point)}{unit}")
-            row.metric(f"p5 [{res.unit}]", f"{_fmt(res.p5)}{unit}")
-            row.metric(f"p95 [{res.unit}]", f"{_fmt(res.p95)}{unit}")
+            unit = unit_text(res.unit or "-")  # the label names it; the value reads without it
+            row.metric(f"{res.output_label or res.output}, point estimate [{unit}]", _fmt(res.point))
+            row.metric(f"p5 [{unit}]", _fmt(res.p5))
+            row.metric(f"p95 [{unit}]", _fmt(res.p95))
             row.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
                        help=res.verdict or "this output has no yes/no verdict")
     if t_tornado.open:

@@ -147,23 +147,11 @@ def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = N
 
 def _what_value(r: dict) -> tuple[str, str]:
     """(name, value with its unit) of a resolved key as a person reads them: ``hdd-7200 read latency``,
-    ``8,200,000 ns`` (not ``hdd-7200 read_latency_ns = 8.2e+06``)."""
-    from app.components.tables import human_label, scalar_text
+    ``8,200,000 ns`` (not ``hdd-7200 read_latency_ns = 8.2e+06``); the report writes them the same way."""
+    from models.provenance import unit_of
+    from reporting.number_text import provenance_text
 
-    what, v, unit = r["what"], r["value"], ""
-    if r["key"].startswith("device:"):
-        dev, _, col = r["key"][len("device:"):].rpartition(".")
-        label = human_label(col)
-        if label.endswith("]") and " [" in label:
-            label, unit = label[:-1].split(" [", 1)
-        what = f"{dev} {label}"
-    elif r["key"] in PARAMS and PARAMS[r["key"]].unit not in ("", "-"):
-        unit = PARAMS[r["key"]].unit
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        text = scalar_text(v)
-    else:
-        text = str(v)
-    return what, f"{text} {unit}".strip()
+    return provenance_text(r["key"], r["what"], r["value"], unit_of(r["key"]))
 
 
 def _short(text: str, n: int = 220) -> str:

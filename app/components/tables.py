@@ -19,7 +19,6 @@ The values themselves are not rounded (sorting and the CSV keep full precision);
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -27,84 +26,22 @@ import numpy as np
 import pandas as pd
 
 from reporting.csv_safety import safe_cell, sanitize_frame
+from reporting.number_text import (  # noqa: F401 - the pages import them from here too
+    LABELS,
+    LOCALIZED_MAX,
+    MISSING_TEXT,
+    UNITS,
+    WORDS,
+    human_label,
+    number_format,
+    number_text,
+    power_of_ten,
+    scalar_text,
+    unit_text,
+)
 
 __all__ = ["table", "text_table", "display_frame", "human_label", "number_format", "number_text",
-           "missing_as_text", "key_value_table", "scalar_text"]
-
-
-#: Unit suffixes of column names -> the unit shown in brackets.
-UNITS: dict[str, str] = {
-    "ns": "ns", "us": "µs", "ms": "ms", "s": "s", "sec": "s", "years": "years", "days": "days", "hours": "h",
-    "bytes": "B", "kib": "KiB", "mib": "MiB", "gib": "GiB", "kb": "kB", "mb": "MB", "gb": "GB", "tb": "TB",
-    "mbps": "MB/s", "gbps": "GB/s", "iops": "IOPS", "pct": "%", "percent": "%", "cyl": "cylinders",
-    "w": "W", "j": "J", "nj": "nJ", "pj": "pJ", "x": "×", "ratio": "×", "blocks": "blocks", "pages": "pages",
-    "ops": "ops/s", "opss": "ops/s", "hz": "Hz", "ghz": "GHz", "mhz": "MHz",
-}
-#: Words written differently from their key.
-WORDS: dict[str, str] = {
-    "lru": "LRU", "ac": "AC", "dram": "DRAM", "nvm": "NVM", "pcm": "PCM", "scm": "SCM", "ssd": "SSD", "hdd": "HDD",
-    "tlb": "TLB", "amat": "AMAT", "mc": "Monte Carlo", "p10": "P10", "p50": "P50", "p90": "P90", "cpu": "CPU",
-    "io": "I/O", "iosize": "I/O size", "lbn": "LBN", "mrc": "MRC", "id": "ID", "rw": "R/W", "qd": "QD",
-    "vs": "vs", "n": "n", "t": "t", "frac": "fraction", "cnt": "count", "avg": "mean", "std": "std. dev.",
-    "fio": "fio", "dax": "DAX", "wss": "working set", "addr": "ADDR", "pf": "PF", "2x": "2×",
-}
-#: Whole keys with a fixed label.
-LABELS: dict[str, str] = {
-    "n_star": "n* [accesses]", "t_addr_ns": "T_ADDR [ns]", "t_data_ns": "T_DATA [ns]", "t_e_ns": "t_e [ns]",
-    "t_r_ns": "t_r [ns]", "page_size": "page size [B]", "share_blocks": "share of blocks",
-    "share_accesses": "share of accesses", "share_bytes": "share of bytes moved",
-    "share_footprint_bytes": "share of footprint bytes",
-}
-
-
-#: A column of values >= 1 spanning more than 4 decades reads with thousands separators below this [-]
-#: (13,500,000 ns), in %g above it.
-LOCALIZED_MAX = 1e12
-#: What an empty cell (None, NaN) of a number column shows: Streamlit's grid would show "None".
-MISSING_TEXT = "—"
-
-
-def human_label(key: str) -> str:
-    """Header of a column key: ``demerit_ms`` -> "demerit [ms]", ``read_bandwidth_MBps`` -> "read bandwidth [MB/s]".
-
-    Keys with spaces or brackets are taken as already human and returned unchanged.
-
-    >>> human_label("demerit_ms"), human_label("lru_vs_none"), human_label("slowdown [×]")
-    ('demerit [ms]', 'LRU vs none', 'slowdown [×]')
-    """
-    key = str(key)
-    if key in LABELS:
-        return LABELS[key]
-    if " " in key or "[" in key or "(" in key or "_" not in key and key.lower() not in WORDS:
-        return key
-    parts = [p for p in key.split("_") if p]
-    unit = ""
-    if len(parts) > 1 and parts[-1].lower() in UNITS:
-        unit = UNITS[parts.pop().lower()]
-    words = [WORDS.get(p.lower(), p) for p in parts]
-    text = " ".join(words)
-    return f"{text} [{unit}]" if unit else text
-
-
-def number_format(col: pd.Series, digits: int = 4) -> str | None:
-    """printf format showing ``digits`` significant digits for a numeric column (None: not numeric)."""
-    if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
-        return None
-    if pd.api.types.is_integer_dtype(col):
-        return "localized"
-    v = np.asarray(col, dtype=float)
-    v = np.abs(v[np.isfinite(v) & (v != 0)])
-    if v.size == 0:
-        return "%.1f"
-    if np.all(np.abs(v - np.round(v)) < 1e-9) and v.max() < 1e15:
-        return "localized"  # whole numbers stored as floats
-    lo, hi = float(v.min()), float(v.max())
-    if lo >= 1 and hi < LOCALIZED_MAX and (hi >= 1e7 or hi / lo > 1e4):
-        return "localized"  # 101.5 ... 13,500,000: thousands separators, up to 3 decimals (>= 4 digits)
-    if lo < 1e-3 or hi >= 1e7 or hi / lo > 1e4:
-        return f"%.{digits}g"
-    decimals = min(8, max(0, digits - 1 - math.floor(math.log10(float(np.median(v))))))
-    return f"%.{decimals}f"
+           "missing_as_text", "key_value_table", "scalar_text", "unit_text", "power_of_ten"]
 
 
 def display_frame(df: pd.DataFrame, *, labels: Mapping[str, str] | None = None, digits: int = 4,
@@ -166,41 +103,6 @@ def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4
     config.update({shown_of.get(str(k), k): v for k, v in (column_config or {}).items()})
     shown, config = missing_as_text(shown, config, digits=digits)
     return st.dataframe(shown, hide_index=hide_index, key=key, width=width, column_config=config, **kwargs)
-
-
-def number_text(v: float, fmt: str | None, digits: int = 4) -> str:
-    """``v`` as the grid shows it in a number column of format ``fmt`` (:func:`number_format`'s, or
-    "percent"): the text of a column that has to be text (:func:`missing_as_text`).
-
-    >>> number_text(13500000.0, "localized"), number_text(101.5, "localized"), number_text(0.495, "percent")
-    ('13,500,000', '101.5', '49.5%')
-    >>> number_text(0.3740534362, "%.4f"), number_text(4e-16, "%.4g"), number_text(float("inf"), "%.4g")
-    ('0.3741', '4e-16', '∞')
-    """
-    v = float(v)
-    if not math.isfinite(v):
-        return MISSING_TEXT if math.isnan(v) else ("∞" if v > 0 else "−∞")
-    if fmt == "localized":  # thousands separators; decimals only while they carry one of ``digits`` digits
-        dec = 0 if v.is_integer() or v == 0 else max(0, min(3, digits - 1 - math.floor(math.log10(abs(v)))))
-        return f"{v:,.{dec}f}".rstrip("0").rstrip(".") if dec else f"{v:,.0f}"
-    if fmt == "percent":
-        return f"{v * 100:,.2f}".rstrip("0").rstrip(".") + "%"
-    m = re.fullmatch(r"%\.(\d+)([fg])", fmt or "")
-    if m:  # printf as the grid's, with thousands separators: 1,234,568 (a text cell is read, not sorted)
-        return f"{v:,.{m.group(1)}{m.group(2)}}"
-    if fmt and fmt.startswith("%"):
-        return fmt % v
-    return f"{v:.4g}"
-
-
-def scalar_text(v: float, digits: int = 4) -> str:
-    """One number as a table would show it alone in its column (:func:`number_format` then
-    :func:`number_text`): ``digits`` significant digits, thousands separators, no e-notation in 1e-3 ... 1e12.
-
-    >>> scalar_text(1414.8, 3), scalar_text(36315136), scalar_text(0.3740534362)
-    ('1,415', '36,315,136', '0.3741')
-    """
-    return number_text(v, number_format(pd.Series([float(v)]), digits), digits)
 
 
 def missing_as_text(shown: pd.DataFrame, config: dict[str, Any], *, digits: int = 4

@@ -19,7 +19,7 @@ from app.components.inputs import float_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
-from app.components.tables import table
+from app.components.tables import scalar_text, table
 from app.components.traces import BLOCK_SIZES
 from models.storage import file_cache as fc
 from reporting.plotly_text import plotly_text
@@ -120,7 +120,7 @@ if scn is not None:
             row.metric("t [ns]", f"{be.t_ns:,.0f}")
             row.metric("T [ns]", f"{be.T_ns:,.0f}")
             row.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
-            row.metric("n*", "∞" if not np.isfinite(n_star) else f"{n_star:.3g}")
+            row.metric("n*", "∞" if not np.isfinite(n_star) else scalar_text(n_star, 3))
             st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
             assumption_note(keys, values)
 

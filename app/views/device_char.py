@@ -189,5 +189,5 @@ if scn is not None:
                       on_click=st.session_state.__setitem__, args=("dch.fitted", prof.model_dump()))
             if b2.button("Add as custom device", key="dch.add"):
                 add_custom_device(dev)
-                st.success(f"Added {dev.name!r} (read {dev.read_latency_ns / 1e3:.1f} us, write "
-                           f"{dev.write_latency_ns / 1e3:.1f} us) to this session's devices.")
+                st.success(f"Added {dev.name!r} (read {dev.read_latency_ns / 1e3:.1f} µs, write "
+                           f"{dev.write_latency_ns / 1e3:.1f} µs) to this session's devices.")

@@ -30,11 +30,12 @@ if st.session_state.get("dev.__urlerr"):
     st.warning("Custom devices of the link not restored: " + md_escape(st.session_state["dev.__urlerr"], 300),
                icon=":material/link_off:")
 st.markdown("Latency, bandwidth and endurance of every device the models use. The `source` column cites each "
-            "number; the `provenance` column and the table below give the kind of every value: **published**, "
-            "**derived** from a seed result, **assumed** (replace those with a custom device when you know better) "
-            "or **user-defined**.")
+            "number; the table below it gives the kind of every value: **published**, **derived** from a seed "
+            "result, **assumed** (replace those with a custom device when you know better) or **user-defined**.")
 df = device_table()
-table(df)
+# the provenance column's "read_latency_ns=published;..." text is the CSV's (one column a spreadsheet and
+# the import read back); on the page the table below shows the same kinds one cell per value
+table(df.drop(columns=["provenance"]))
 download_csv(df, "devices.csv", key="dl-devices")
 
 st.subheader("Provenance of every value")

@@ -26,6 +26,7 @@ from app.components.inputs import (
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, model_field
+from app.components.tables import scalar_text
 from app.components.tables import table as show_table
 from models._base import results_frame
 from models.storage import hdd
@@ -133,8 +134,8 @@ if scn is not None:
         m1, m2, m3, m4 = st.columns([3, 3, 2, 2])
         m1.metric("short seeks: a + b√d [ms]", f"{fit.a_ms:.2f} + {fit.b_ms:.3f}√d",
                   help=f"a = {fit.a_ms:.4f} ms, b = {fit.b_ms:.5f} ms/√cyl, for d < boundary")
-        m2.metric("long seeks: c + e·d [ms]", f"{fit.c_ms:.2f} + {fit.e_ms:.1e}·d",
-                  help=f"c = {fit.c_ms:.4f} ms, e = {fit.e_ms:.3e} ms/cyl, for d ≥ boundary")
+        m2.metric("long seeks: c + e·d [ms]", f"{fit.c_ms:.2f} + {scalar_text(fit.e_ms, 2)}·d",
+                  help=f"c = {fit.c_ms:.4f} ms, e = {scalar_text(fit.e_ms)} ms/cyl, for d ≥ boundary")
         m3.metric("boundary [cyl]", f"{fit.boundary_cyl:,.0f}")
         m4.metric("fit RMS error [ms]", f"{fit.rms_error_ms:.3f}",
                   help=f"over all {len(d)} points; {fit.rms_error_inliers_ms:.3f} ms without the {fit.outliers} "

@@ -10,7 +10,15 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import bar_chart_height, figure, ref_line, show, style
+from app.components.charts import (
+    MIN_HALF_WIDTH,
+    bar_chart_height,
+    centred_range,
+    figure,
+    ref_line,
+    show,
+    style,
+)
 from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.how_sure import UncertaintyFields, how_sure
@@ -18,7 +26,7 @@ from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
-from app.components.tables import table
+from app.components.tables import scalar_text, table
 from app.components.write_rates import derived_write_rates, lulesh_write_rate
 from models.devices import get_device
 from models.endurance import lifetime as lt
@@ -100,6 +108,9 @@ def _hist_chart(mc, keys: list[str], values: dict) -> None:
     fig = figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
     for q, v in (("P10", mc.p10_years), ("P50", mc.p50_years), ("P90", mc.p90_years)):
         ref_line(fig, x=v, text=q)
+    spread = float(np.ptp(mc.samples_years)) if len(mc.samples_years) else 0.0
+    if spread < 2 * MIN_HALF_WIDTH * abs(mc.p50_years):  # devices failing within 0.1 % of each other: drawn as
+        fig.update_xaxes(range=centred_range(mc.samples_years, mc.p50_years))  # the narrow distribution they are
     show(style(fig, title="Monte Carlo lifetime distribution", x="lifetime [years]",
                y="devices [-]"), key="lt-hist")
     download_csv(hist, "lifetime-monte-carlo.csv", key="dl-lt-hist", provenance=keys,
@@ -161,12 +172,12 @@ if scn is not None:
                  scn.line_bytes, scn.trials, scn.seed)
         with c2:
             row = metric_row()
-            row.metric("Closed form [years]", f"{closed:,.3g}")
-            row.metric("P10 [years]", f"{mc.p10_years:,.3g}")
-            row.metric("P50 [years]", f"{mc.p50_years:,.3g}")
-            row.metric("P90 [years]", f"{mc.p90_years:,.3g}")
+            row.metric("Closed form [years]", scalar_text(closed, 3))
+            row.metric("P10 [years]", scalar_text(mc.p10_years, 3))
+            row.metric("P50 [years]", scalar_text(mc.p50_years, 3))
+            row.metric("P90 [years]", scalar_text(mc.p90_years, 3))
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
-                       f"Closed form = {closed * 365.25:,.4g} days.")
+                       f"Closed form = {scalar_text(closed * 365.25)} days.")
             assumption_note(mc_keys, values)
             # the two Monte Carlo charts in lazy tabs: a rerun draws (and the browser re-mounts) one of them
             # (issue 18: each Plotly chart a change redraws costs ~40-50 ms in the browser on the 2-core machine)

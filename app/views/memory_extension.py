@@ -20,7 +20,7 @@ from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
-from app.components.tables import table
+from app.components.tables import scalar_text, table
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.memory import memory_extension as me
 from models.provenance import param
@@ -166,7 +166,7 @@ with c2:
     fast = device_picker("Fast NVM", key=S.key("fast_device"), kinds=FAST_KINDS,
                          help="Seed 002: PCM 150 ns page read / 1500 ns page write ('pcm-memext').")
     slow = device_picker("Slow NVM", key=S.key("slow_device"), kinds=SLOW_KINDS,
-                         help="Seed 002: NAND Flash 25 us per page ('nand-flash').")
+                         help="Seed 002: NAND Flash 25 µs per page ('nand-flash').")
     field_note(S, "slow_device")
     a, b = st.columns(2)
     a.radio("Capacity accounting", ["inclusive", "exclusive"], key=S.key("accounting"),
@@ -296,12 +296,13 @@ if scn is not None:
                     stream, devices=(fast, slow), progress=report, policy=scn.policy, **common))
                 at25 = df[df.dram_frac == 0.25].set_index("device").slowdown
                 row = metric_row()
-                row.metric(f"{md_escape(fast.name)} slowdown at 1:4", f"{at25[fast.name]:.3g}×",
+                row.metric(f"{md_escape(fast.name)} slowdown at 1:4", f"{scalar_text(at25[fast.name], 3)}×",
                            help=f"paper (PCM): {me.PAPER_SLOWDOWN_25['pcm-memext']}×")
-                row.metric(f"{md_escape(slow.name)} slowdown at 1:4", f"{at25[slow.name]:.3g}×",
+                row.metric(f"{md_escape(slow.name)} slowdown at 1:4", f"{scalar_text(at25[slow.name], 3)}×",
                            help=f"paper (Flash): {me.PAPER_SLOWDOWN_25['nand-flash']}×")
                 row.metric("Paper at 1:4 (avg. of 6 apps)",
-                           f"{me.PAPER_SLOWDOWN_25['pcm-memext']:.3g}× / {me.PAPER_SLOWDOWN_25['nand-flash']:.3g}×")
+                           f"{scalar_text(me.PAPER_SLOWDOWN_25['pcm-memext'], 3)}× / "
+                           f"{scalar_text(me.PAPER_SLOWDOWN_25['nand-flash'], 3)}×")
                 b25 = df[df.dram_frac == 0.25].set_index("device")["bound"]
                 bw = [d for d, b in b25.items() if b == "bandwidth"]
                 if bw:

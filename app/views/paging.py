@@ -301,13 +301,13 @@ if scn is not None and trace is not None:
             download_csv(sweep, "paging-amat-sweep.csv", key="dl-pg-amat", provenance=keys, values=values)
             piv = heat.pivot_table(index="page_size", columns="latency_multiple", values="amat_ns")
             rel = piv / piv.min(axis=0)
-            fig = figure(go.Heatmap(z=np.log10(rel.to_numpy()), x=[f"{c:g}x" for c in rel.columns],
+            fig = figure(go.Heatmap(z=np.log10(rel.to_numpy()), x=[f"{c:g}×" for c in rel.columns],
                                        y=[_fmt_page(int(p)) for p in rel.index], colorscale="Viridis",
                                        customdata=piv.to_numpy(),
                                        hovertemplate="%{y}, %{x}: AMAT %{customdata:.1f} ns<extra></extra>",
                                        colorbar=dict(title="log10 AMAT / best")))
             bi = np.nanargmin(piv.to_numpy(), axis=0)
-            fig.add_scatter(x=[f"{c:g}x" for c in rel.columns], y=[_fmt_page(int(rel.index[i])) for i in bi],
+            fig.add_scatter(x=[f"{c:g}×" for c in rel.columns], y=[_fmt_page(int(rel.index[i])) for i in bi],
                             mode="markers", marker=dict(symbol="star", size=14, color="white",
                                                         line=dict(color="black", width=1)), name="best page size")
             show(style(fig, title="AMAT relative to the best page size, per storage latency (★ = best)",

@@ -190,6 +190,8 @@ if scn is not None and trace is not None:
         fig = figure()
         fig.add_scatter(x=mrc["cache_bytes"] / 2**20, y=mrc["miss_ratio"], name="miss ratio (block accesses)",
                         line_shape="hv" if scn.mrc_policy == "lru" and scn.mrc_method != "minisim" else "linear")
+        # the whole 0-1 scale: a curve from 0.995 to 1.0 reads as the flat line it is, not as a steep drop
+        fig.update_yaxes(range=[0, 1.02])
         show(style(fig, x=f"{pol} cache size [MiB]", y="miss ratio [-]", logx=True), key="tx-mrc")
         how = {"exact": "exact (one Mattson stack-distance pass)" if scn.mrc_policy == "lru" else
                "exact (one full simulation per size)",

@@ -266,8 +266,8 @@ def workload_from_bytes(data: bytes, filename: str, *, name: str | None = None, 
     label = name or re.sub(r"\.(gz|zst|zstd)$", "", base).rsplit(".", 1)[0] or base or "upload"
     try:
         return workload_from_path(target, name=label, kind=kind)
-    except ValueError as e:
-        raise ValueError(str(e).replace(target.name, base or "upload")) from None
+    except ValueError as e:  # the message names the file the user uploaded, never the private copy's path
+        raise ValueError(str(e).replace(str(target), base or "upload").replace(target.name, base or "upload")) from None
 
 
 # ----------------------------------------------------------------------------- fio jobs

@@ -139,7 +139,7 @@ def _presets() -> dict[str, CharProfile]:
                            read_seq_us=psd_read, write_rand_us=psd_read * v("psd.write_read_ratio"),
                            write_seq_us=psd_read * v("psd.write_read_ratio"), servers_rand=v("psd.servers"),
                            servers_seq=v("psd.servers"),
-                           source="seed 001 Figs. 1-2 ratios (DERIVED: set to reproduce them); 10 us read ASSUMED; "
+                           source="seed 001 Figs. 1-2 ratios (DERIVED: set to reproduce them); 10 µs read ASSUMED; "
                                   "3 daughter-board controllers; FCFS scheduling ASSUMED (read priority is an "
                                   "option: seed 001 Fig. 3)"),
         "ssd": CharProfile(name="ssd", label="SATA SSD (seed 001 ratios)", read_rand_us=ssd_read, read_seq_us=ssd_read,
@@ -147,7 +147,7 @@ def _presets() -> dict[str, CharProfile]:
                            write_seq_us=ssd_read * v("ssd.write_read_ratio_seq"), servers_rand=v("ssd.servers_rand"),
                            servers_seq=v("ssd.servers_rand") * v("ssd.seq_parallelism"),
                            source="seed 001 Fig. 2 ratios (1.5x rand, 1.2x seq; DERIVED: set to reproduce them); "
-                                  "90 us read and 8 units ASSUMED; seq parallelism 6x calibrated on Fig. 1's +500 % "
+                                  "90 µs read and 8 units ASSUMED; seq parallelism 6x calibrated on Fig. 1's +500 % "
                                   "maximum"),
     }
 

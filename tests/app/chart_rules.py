@@ -245,10 +245,32 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
                     label = (s.get("label") or {}).get("text", "")
                     problems.append(f"{name}: shape {i} {label!r} {letter}{end} {why}")
                     break
+    problems += hidden_lines(fig, name)
     problems += [f"{name}: {where} uses {c}, a colour Streamlit's chart theme replaces with a theme colour"
                  for where, c in _placeholder_colours({"data": fig.get("data", []),
                                                        "layout": {k: v for k, v in layout.items() if k != "template"}})]
     return problems
+
+
+def hidden_lines(fig: dict, name: str = "figure") -> list[str]:
+    """Legend entries whose line is drawn exactly under a later one (same axes, same points) without the
+    legend saying so (:data:`app.components.charts.SAME_AS`): the reader looks for a line that is not there."""
+    from app.components.charts import line_key
+
+    seen: dict[tuple, str] = {}
+    out = []
+    for tr in fig.get("data", []):
+        if (tr.get("type", "scatter") not in ("scatter", "scattergl") or tr.get("visible", True) is not True
+                or tr.get("showlegend") is False or tr.get("fill") not in (None, "none") or not tr.get("name")):
+            continue
+        key = line_key(values(tr.get("x")), values(tr.get("y")), axes=(tr.get("xaxis", "x"), tr.get("yaxis", "y")))
+        if key is None:
+            continue
+        if key in seen and seen[key] != tr["name"] and "(same as " not in tr["name"]:
+            out.append(f"{name}: line {tr['name']!r} is drawn over {seen[key]!r} (the same points) and its legend "
+                       "entry does not say so")
+        seen.setdefault(key, tr["name"])
+    return out
 
 
 #: Streamlit's chart theme swaps the colours #000001 ... #000040 for its own (its template's placeholders): a
@@ -328,7 +350,7 @@ def every_tab_figures(at, *, texts: list | None = None, views: list | None = Non
     """
     def collect(prefix: str) -> list[tuple[str, dict]]:
         if texts is not None:
-            texts.extend([c.value for c in at.caption] + [m.value for m in at.markdown])
+            texts.extend(shown_texts(at))
         if tables is not None:
             tables.extend((f"{prefix}table {i}", d.value) for i, d in enumerate(at.dataframe))
         return [(f"{prefix}{n}", f) for n, f in page_figures(at)]
@@ -366,11 +388,25 @@ def every_tab_figures(at, *, texts: list | None = None, views: list | None = Non
 
 #: Text a caption or message never shows: raw JSON objects, escaped unicode, Python reprs of containers.
 RAW_TEXT = re.compile(r'\{"[^"]+":|\\u[0-9a-f]{4}|\bmore than 1 times\b')
+#: A number in e-notation (``1.29e+03``, ``7.2e-04``): a metric reads ``1,290`` or ``7.2×10⁻⁴``.
+E_NOTATION = re.compile(r"\d(?:\.\d+)?e[+-]?\d")
+METRIC = "metric: "
+#: A unit in its ASCII stand-in: "[x]" for a ratio, "us" for microseconds (the page writes × and µs).
+UNIT_SPELLING = re.compile(r"\[(?:x|us)\]|\d ?us\b")
+
+
+def shown_texts(at) -> list[str]:
+    """The captions, markdown and metrics (``metric: label = value``) of the last run, for :func:`check_texts`."""
+    return ([c.value for c in at.caption] + [m.value for m in at.markdown]
+            + [f"{METRIC}{m.label} = {m.value}" for m in at.metric])
 
 
 def check_texts(texts: Iterable[str]) -> list[str]:
-    """Captions / markdown that show raw JSON, ``\\uXXXX`` escapes or "more than 1 times"."""
-    return [f"raw text: {t[:120]!r}" for t in texts if RAW_TEXT.search(t)]
+    """Captions / markdown that show raw JSON, ``\\uXXXX`` escapes, "more than 1 times" or a unit spelled
+    "[x]" / "us"; metrics whose value is in e-notation."""
+    out = [f"raw text: {t[:120]!r}" for t in texts if RAW_TEXT.search(t)]
+    out += [f"unit spelled {m.group(0)!r} (× / µs): {t[:120]!r}" for t in texts for m in [UNIT_SPELLING.search(t)] if m]
+    return out + [f"e-notation in a {t[:160]!r}" for t in texts if t.startswith(METRIC) and E_NOTATION.search(t)]
 
 
 def check_tables(tables: Iterable[tuple[str, object]]) -> list[str]:
@@ -483,7 +519,7 @@ def every_mode_figures(at, *, texts: list | None = None,
 
     def collect(prefix: str) -> None:
         if texts is not None:
-            texts.extend([c.value for c in at.caption] + [m.value for m in at.markdown])
+            texts.extend(shown_texts(at))
         if tables is not None:
             tables.extend((f"{prefix}table {i}", d.value) for i, d in enumerate(at.dataframe))
         out.extend((f"{prefix}{n}", f) for n, f in page_figures(at))

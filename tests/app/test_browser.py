@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app.registry import PAGES
+from app.registry import PAGES, page_path
 from tests import ROOT
 
 pytestmark = pytest.mark.browser
@@ -87,11 +87,12 @@ def _wait_done(pg, timeout_ms: int = 180_000) -> None:
 
 @pytest.mark.parametrize("url_path", [p[4] for p in PAGES])
 def test_every_page_renders_in_browser(server, page, url_path):
-    page.goto(f"{server}/{url_path}")
+    page.goto(f"{server}/{page_path(url_path)}")
     _wait_done(page)
     page.wait_for_timeout(500)
     exc = page.locator('[data-testid="stException"]')
     assert exc.count() == 0, exc.first.inner_text()
+    assert page.get_by_text("Page not found").count() == 0, "the page's link opens another page"
     page.screenshot(path=str(ART / f"{url_path}.png"), full_page=True)
 
 

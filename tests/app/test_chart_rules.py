@@ -144,6 +144,18 @@ def test_texts_rule_catches_raw_json_and_one_times():
         and len(check_texts(['{"a": 1}', "more than 1 times", "fine"])) == 2
 
 
+def test_texts_rule_catches_e_notation_in_a_metric_only():
+    """"1.29e+03 years" as a metric is flagged; the same text in a caption (a value the user typed) is not."""
+    assert check_texts(["metric: Closed form [years] = 1.29e+03", "metric: e = 7.2e-04·d"]) == [
+        "e-notation in a 'metric: Closed form [years] = 1.29e+03'", "e-notation in a 'metric: e = 7.2e-04·d'"]
+    assert check_texts(["metric: Closed form [years] = 1,290", "metric: e = 7.2×10⁻⁵·d", "PCM endures 1e7 writes"]) == []
+
+
+def test_texts_rule_catches_ascii_units():
+    assert len(check_texts(["metric: speedup, point estimate [x] = 3.2", "read 25.0 us, write 2 us", "25 µs",
+                            "metric: speedup, point estimate [×] = 3.2", "lets us see"])) == 2
+
+
 def test_colours_the_theme_would_replace_are_flagged():
     import plotly.graph_objects as go
 
@@ -319,3 +331,19 @@ def test_bar_chart_height_grows_with_its_bars():
     assert charts.bar_chart_height(1) == charts.BAR_CHART_MIN_PX
     assert charts.bar_chart_height(64) - charts.bar_chart_height(63) == charts.BAR_PX
     assert charts.bar_chart_height(63, px_per_bar=10) == 63 * 10 + charts.BAR_CHART_FIXED_PX
+
+
+def test_a_line_drawn_over_an_identical_one_is_named_so():
+    """Two configurations with the same latencies: the second line hides the first; show() names it."""
+    import plotly.graph_objects as go
+
+    from tests.app.chart_rules import hidden_lines
+
+    fig = go.Figure([go.Scatter(x=[1, 2], y=[3.0, 4.0], name="pcm-hdd"),
+                     go.Scatter(x=[1, 2], y=[3.0, 4.0], name="pcm-ssd"),
+                     go.Scatter(x=[1, 2], y=[3.0, 5.0], name="hdd")])
+    assert hidden_lines(json.loads(fig.to_json())) == [
+        "figure: line 'pcm-ssd' is drawn over 'pcm-hdd' (the same points) and its legend entry does not say so"]
+    charts._finish(fig)
+    assert [t.name for t in fig.data] == ["pcm-hdd", "pcm-ssd (same as pcm-hdd)", "hdd"]
+    assert hidden_lines(json.loads(fig.to_json())) == []

@@ -28,3 +28,15 @@ def test_the_band_legend_says_when_the_spread_is_narrower_than_a_line():
     assert not at.exception
     names = _band_names(at)
     assert names == ["P10–P90 (Monte Carlo)"], names
+
+
+def test_metrics_of_a_long_lifetime_read_without_e_notation():
+    """A 1e9-write endurance gives lifetimes of thousands of years: "1,290", not "1.29e+03"."""
+    from tests.app.chart_rules import check_texts, shown_texts
+
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at.number_input(key=S.key("endurance")).set_value(1e10).run()
+    assert not at.exception
+    closed = next(m.value for m in at.metric if m.label == "Closed form [years]")
+    assert float(closed.replace(",", "")) >= 1000 and "," in closed, closed
+    assert check_texts(shown_texts(at)) == []

@@ -24,6 +24,11 @@ def test_explorer_renders_bundled_trace_with_mrc():
     assert len(at.get("plotly_chart")) == 4  # sizes, reuse, offset map, MRC (How sure? tornado: a lazy tab)
     # one download button per table/chart
     assert len([b for b in at.get("download_button")]) >= 5
+    import json
+
+    mrc = next(json.loads(c.proto.spec) for c in at.get("plotly_chart")
+               if "miss ratio" in json.dumps(json.loads(c.proto.spec)["layout"].get("yaxis", {})))
+    assert mrc["layout"]["yaxis"]["range"] == [0, 1.02]  # the whole 0-1 scale, not 0.99-1.00
 
 
 def test_explorer_widgets_change_results():

@@ -185,7 +185,9 @@ def test_lifetime_page():
     rate = round(measured_write_rate("lulesh") / 1e6, 1) * 1e6
     closed = lifetime_years(param("memext.nvm_capacity_bytes").value, get_device("pcm-memext").endurance_writes_per_cell,
                             rate, wear_efficiency=param("lifetime.wear_efficiency").value)
-    assert metrics["Closed form [years]"] == f"{closed:,.3g}"
+    from app.components.tables import scalar_text
+
+    assert metrics["Closed form [years]"] == scalar_text(closed, 3)  # 3 significant digits, no trailing zero: "20"
     # Figure 2 rows: the seed's rate, the user's, and the rates derived from the bundled memory traces
     # and our synthetic page streams (models.endurance.lifetime.derived_write_rates)
     fig2 = at.dataframe[0].value.set_index("workload")

@@ -82,6 +82,9 @@ def test_upload_bytes_never_use_the_filename_as_a_path():
         workload_from_bytes(b"", "e.csv")
     with pytest.raises(ValueError, match="notfio.json"):
         workload_from_bytes(b'{"a": 1}', "notfio.json")
+    with pytest.raises(ValueError) as e:  # a truncated gzip: the message named the private copy's /tmp path
+        workload_from_bytes(b"\x1f\x8b\x08\x00trunc", "t.csv.gz")
+    assert str(e.value).startswith("t.csv.gz: corrupt or truncated gzip") and "upload" not in str(e.value)
 
 
 def test_fio_job_file_parser_reads_the_common_keys(tmp_path):
