@@ -12,7 +12,7 @@ import pandas as pd
 
 from models.planner import ROLES, provenance_keys
 from models.provenance import UNVERIFIED, provenance_table
-from reporting.number_text import provenance_text
+from reporting.number_text import power_of_ten, provenance_text
 
 __all__ = ["role_chart", "report_html", "provenance_html", "plan_chart", "plan_report_html", "validation_summary",
            "devices_table", "workloads_table", "plan_verdict_table", "ratio_range", "ratio_ticks"]
@@ -179,8 +179,10 @@ def ratio_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     """
     import math
 
-    vals = [10.0 ** k for k in range(math.ceil(lo), math.floor(hi) + 1)]
-    return vals, [f"{v:g}×" if v < 1e4 and v > 1e-4 else f"1e{round(math.log10(v))}×" for v in vals]
+    ks = range(math.ceil(lo), math.floor(hi) + 1)
+    plain = all(-4 < k < 4 for k in ks)  # one style per axis: 0.1× 1× 10×, or 10⁻⁵× … 1× … 10⁵× (as the app's
+    return [10.0 ** k for k in ks], [f"{10.0 ** k:,g}×" if plain or k == 0 else f"{power_of_ten(k)}×"  # charts)
+                                     for k in ks]
 
 
 def _bar_rows(df: pd.DataFrame, role: str) -> pd.DataFrame:

@@ -98,7 +98,9 @@ def _log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     if inside >= 2:
         step = max(1, math.ceil((k1 - k0) / 12))  # at most ~12 labels
         ks = list(range(k0 - k0 % step, k1 + 1, step))
-        return [10.0 ** k for k in ks], [decade_label(k) for k in ks]
+        if all(k in _PLAIN_DECADES for k in ks):
+            return [10.0 ** k for k in ks], [decade_label(k) for k in ks]
+        return [10.0 ** k for k in ks], [power_of_ten(k) for k in ks]  # one style per axis: 10⁴ 10⁵, not 10,000 10⁵
     for mult in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
         vals = [m * 10.0 ** k for k in range(k0 - 1, k1 + 1) for m in mult]
         inside = [v for v in vals if lo / 1.0001 <= v <= hi * 1.0001]
@@ -271,17 +273,29 @@ def ratio_range(vals: np.ndarray) -> tuple[float, list[float]]:
     return half, ticks
 
 
+#: A one-sided ratio axis (``ratio_axis(from_one=True)``) starts this share of its height below 1× [-], so the
+#: 1× line and its label sit inside the plot.
+SLOWDOWN_FLOOR = 0.06
+
+
 @recordable
 def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | None = None,
-               label: str = "1×", above: bool = False) -> go.Figure:
+               label: str = "1×", above: bool = False, from_one: bool = False) -> go.Figure:
     """A log axis centred on a labelled 1× reference line, ticks at 1-2-5 ratios ("0.5×", "1×", "2×").
 
     The range is symmetric in log10 around 1, wide enough for ``values`` (default: the traces).
     ``above`` (``axis="x"``): the line's label over the plot area (:func:`ref_line`'s ``above``).
+    ``from_one``: ratios that cannot be below 1 (a slowdown against DRAM only) start at the 1× line
+    instead, when every value is at least 1.
     """
-    half, ticks = ratio_range(np.asarray(list(values), dtype=float) if values is not None
-                              else _trace_values(fig, axis, None))
-    _update_axes(fig, axis, dict(type="log", range=[-half, half], tickmode="array", tickvals=ticks,
+    vals = np.asarray(list(values), dtype=float) if values is not None else _trace_values(fig, axis, None)
+    half, ticks = ratio_range(vals)
+    lo, hi = -half, half
+    pos = vals[np.isfinite(vals) & (vals > 0)]
+    if from_one and pos.size and pos.min() >= 1:  # all slower: from the 1× line up, no empty half below it
+        lo = -SLOWDOWN_FLOOR * half
+        ticks = [v for v in ticks if v >= 1]
+    _update_axes(fig, axis, dict(type="log", range=[lo, hi], tickmode="array", tickvals=ticks,
                                  ticktext=[f"{number_label(v)}×" for v in ticks]))
     ref_line(fig, **{axis: 1.0}, text=label, dash="dash", above=above)
     return fig
@@ -422,11 +436,11 @@ SAME_AS = " (same as {})"
 
 
 def line_key(x, y, *, axes: tuple[str, str] = ("x", "y")) -> tuple | None:
-    """What decides whether two line / marker traces coincide on a chart: their axes and points (y to 10
-    significant digits); None for a trace without numeric y.
+    """What decides whether two line / marker traces coincide on a chart: their axes and points, exactly (a
+    model gives identical configurations bit-identical values); None for a trace without numeric y.
 
-    >>> line_key([1, 2], [0.5, 1.0]) == line_key((1.0, 2.0), [0.5000000000001, 1.0])
-    True
+    >>> line_key([1, 2], [0.5, 1.0]) == line_key((1.0, 2.0), [0.5, 1.0]), line_key([1, 2], [0.5, 1.1]) is None
+    (True, False)
     """
     if x is None or y is None:
         return None
@@ -434,10 +448,14 @@ def line_key(x, y, *, axes: tuple[str, str] = ("x", "y")) -> tuple | None:
         ys = np.asarray(y, dtype=float).ravel()
     except (TypeError, ValueError):
         return None
-    xs = [f"{float(v):.10g}" if isinstance(v, (int, float, np.number)) else str(v) for v in np.asarray(x).ravel()]
-    if len(xs) != ys.size or not ys.size:
+    xa = np.asarray(x).ravel()
+    if xa.size != ys.size or not ys.size:
         return None
-    return axes, tuple(xs), tuple(f"{v:.10g}" for v in ys)
+    try:
+        xs = np.asarray(xa, dtype=float).tobytes()
+    except (TypeError, ValueError):  # categories
+        xs = "\x1f".join(map(str, xa.tolist()))
+    return axes, xs, ys.tobytes()
 
 
 def _is_line(tr) -> bool:

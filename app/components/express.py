@@ -26,6 +26,17 @@ def _colorway() -> list[str]:
     return list(tpl.layout.colorway or px.colors.qualitative.D3)
 
 
+#: Past the colour sequence (13 flowops, 10 colours) a series repeats a colour with a fill pattern (bars) or a
+#: dash (lines) of its own, so no two legend entries look the same (plotly.express would repeat the colour alone).
+REPEAT_PATTERNS = ("/", "x", ".", "\\", "+")
+REPEAT_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
+def _look(i: int, n: int, styles: tuple[str, ...], first: str) -> str:
+    """The pattern / dash of series ``i`` with ``n`` colours: ``first`` in the first round, then one per round."""
+    return first if i < n else styles[(i // n - 1) % len(styles)]
+
+
 def _groups(df: pd.DataFrame, color: str | None):
     """(legend title, [(name, rows)]) by column ``color`` in order of first appearance (plotly.express's order)."""
     if color is None:
@@ -57,7 +68,8 @@ def bar(df: pd.DataFrame, x: str, y: str, *, color: str | None = None, barmode: 
         hover = [f"{legend}={name}"] * bool(legend) + [f"{x}=%{{x}}", f"{y}=%{{y}}"] + \
             [f"{h}=%{{customdata[{j}]}}" for j, h in enumerate(hover_data)]
         tr = dict(hovertemplate="<br>".join(hover) + "<extra></extra>", legendgroup=name,
-                  marker=dict(color=colors[i % len(colors)], pattern=dict(shape="")), name=name, orientation="v",
+                  marker=dict(color=colors[i % len(colors)], pattern=dict(shape=_look(i, len(colors), REPEAT_PATTERNS, ""))),
+                  name=name, orientation="v",
                   showlegend=bool(legend), textposition="auto", x=d[x].to_numpy(), xaxis="x", y=d[y].to_numpy(),
                   yaxis="y")
         if legend:
@@ -80,7 +92,8 @@ def line(df: pd.DataFrame, x: str, y: str, *, color: str, log_x: bool = False, l
     for i, (name, d) in enumerate(groups):
         fig.add_trace(go.Scatter(
             hovertemplate=f"{legend}={name}<br>{x}=%{{x}}<br>{y}=%{{y}}<extra></extra>", legendgroup=name,
-            line=dict(color=colors[i % len(colors)], dash="solid"), marker=dict(symbol="circle"),
+            line=dict(color=colors[i % len(colors)], dash=_look(i, len(colors), REPEAT_DASHES, "solid")),
+            marker=dict(symbol="circle"),
             mode="lines+markers", name=name, orientation="v", showlegend=True, x=d[x].to_numpy(), xaxis="x",
             y=d[y].to_numpy(), yaxis="y"))
     _axes(fig, x, y, legend, log_x=log_x, log_y=log_y)

@@ -50,7 +50,7 @@ __all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornad
 TABS = ("p5..p95 and verdict", "Tornado: each input's effect")
 #: Labels of the panel's scenario fields.
 LABELS = {"uq_samples": "Samples (How sure?)", "uq_seed": "Seed (How sure?)",
-          "uq_sobol": "Sobol' indices (How sure?)"}
+          "uq_sobol": "Sobol' indices"}
 
 
 class UncertaintyFields(BaseModel):

@@ -23,6 +23,7 @@ from app.components.inputs import (
     number_text,
     text_list_input,
 )
+from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, model_field
@@ -117,7 +118,8 @@ c2.radio("Rotational latency", ["clock", "expected"], key=S.key("rotation"), hor
          help="'platter angle': the platter position follows the model clock, so sequential and same-track "
               "requests get their true short latency; 'half a rotation': the expected value everywhere.")
 with c3:
-    st.checkbox("Fit the short/long boundary", key=S.key("boundary_auto"))
+    st.checkbox("Fit the boundary", key=S.key("boundary_auto"),
+                help="The short/long seek boundary [cylinders] fitted to the curve; off: set it below.")
     if not st.session_state[S.key("boundary_auto")]:
         float_input(S, "boundary_cyl", "Boundary [cylinders]")
 
@@ -131,13 +133,13 @@ if scn is not None:
         pts = pd.DataFrame({"distance_cyl": d, "measured_ms": spec.seek_time_ms, "fit_ms": fit(d)})
         pts["error_ms"] = pts.fit_ms - pts.measured_ms
         grid = np.unique(np.geomspace(1, spec.cylinders - 1, 300).round())
-        m1, m2, m3, m4 = st.columns([3, 3, 2, 2])
-        m1.metric("short seeks: a + b√d [ms]", f"{fit.a_ms:.2f} + {fit.b_ms:.3f}√d",
+        row = metric_row()  # each metric as wide as its label and value (columns cut both at 1024 px)
+        row.metric("short seeks: a + b√d [ms]", f"{fit.a_ms:.2f} + {fit.b_ms:.3f}√d",
                   help=f"a = {fit.a_ms:.4f} ms, b = {fit.b_ms:.5f} ms/√cyl, for d < boundary")
-        m2.metric("long seeks: c + e·d [ms]", f"{fit.c_ms:.2f} + {scalar_text(fit.e_ms, 2)}·d",
+        row.metric("long seeks: c + e·d [ms]", f"{fit.c_ms:.2f} + {scalar_text(fit.e_ms, 2)}·d",
                   help=f"c = {fit.c_ms:.4f} ms, e = {scalar_text(fit.e_ms)} ms/cyl, for d ≥ boundary")
-        m3.metric("boundary [cyl]", f"{fit.boundary_cyl:,.0f}")
-        m4.metric("fit RMS error [ms]", f"{fit.rms_error_ms:.3f}",
+        row.metric("boundary [cyl]", f"{fit.boundary_cyl:,.0f}")
+        row.metric("fit RMS error [ms]", f"{fit.rms_error_ms:.3f}",
                   help=f"over all {len(d)} points; {fit.rms_error_inliers_ms:.3f} ms without the {fit.outliers} "
                        f"outlier(s); largest error {fit.max_abs_error_ms:.3f} ms")
         fig = figure_from(make_subplots, rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25], vertical_spacing=0.04)

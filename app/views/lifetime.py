@@ -152,8 +152,9 @@ with c1:
         int_input(S, "trials", "Simulated devices [-]")
         int_input(S, "line_bytes", "Line size [bytes]", help=param_help("nvm.line_bytes"))
         int_input(S, "seed", "Seed")
-    st.checkbox("Add write rates derived from memory traces / synthetic page streams to the Figure 2 table",
-                key=S.key("trace_rates"))
+    st.checkbox("Trace-derived rates", key=S.key("trace_rates"),
+                help="Adds the write rates derived from the bundled memory traces and synthetic page streams to the "
+                     "Figure 2 table.")
 
 scn = scenario_controls(S, page="lifetime")
 if scn is not None:

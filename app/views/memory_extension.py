@@ -178,14 +178,15 @@ with c2:
     float_input(S, "fault_overhead_ns", "OS fault overhead besides the read [ns]", container=b, help=param_help("memext.fault_overhead_ns",
                                    "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
                                    "not the paper's 5.8×."), format="%.4g")
-    a.checkbox(f"Paper-derived fault cost ({param('memext.fault_overhead_paper_ns').value:g} ns)",
-               key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns"))
+    a.checkbox(f"Paper's fault cost ({param('memext.fault_overhead_paper_ns').value:,g} ns)",
+               key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns",
+                                                              "Derived from the paper's slowdowns."))
     int_input(S, "eviction_buffer_pages", "Eviction buffer [pages]", container=b,
               help=param_help("memext.eviction_buffer_pages", "Buffered write-back: the application waits "
                                                               "only when this many evicted pages await writing."))
     st.checkbox("Use the traced program's measured t_ref when it has one", key=S.key("trace_time_base"))
-    st.checkbox("Pages start in NVM (first touches fault too, as in the paper's PerMA emulation)",
-                key=S.key("cold_start_in_nvm"))
+    st.checkbox("Pages start in NVM", key=S.key("cold_start_in_nvm"),
+                help="First touches fault too, as in the paper's PerMA emulation.")
 
 # Sweep settings are drawn before validation so an invalid entry stays visible and editable.
 with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fig. 13), replacement (Fig. 14)",
@@ -318,7 +319,8 @@ if scn is not None:
                     fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")
                 with user_errors("How sure? band"):  # per device and ratio: counts simulated once, times sampled
                     _ratio_bands(fig, stream, stream_key, df, (fast, slow), common, scn_eff)
-                style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM capacity ratio [-]", y="slowdown [×]", logy=True)
+                style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM capacity ratio [-]", y="slowdown [×]")
+                ratio_axis(fig, "y", label="1× = DRAM only", from_one=True)
                 show(ratio_ticks(fig, df.dram_frac), key="mx-ratio")
                 table(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "bound", "time_ns"]],
                       labels={"dram_frac": "DRAM share [-]", "dram_pages": "DRAM [pages]", "slowdown": "slowdown [×]"})
@@ -334,7 +336,8 @@ if scn is not None:
                 for c, g in df.groupby("config", sort=False):
                     fig.add_bar(x=[f"1:{1 / f:g}" for f in g.dram_frac], y=g.slowdown, name=c)
                 fig.update_layout(barmode="group")
-                show(style(fig, x="DRAM:NVM ratio", y="slowdown [×]", logy=True), key="mx-lat")
+                style(fig, x="DRAM:NVM ratio", y="slowdown [×]")
+                show(ratio_axis(fig, "y", label="1× = DRAM only", from_one=True), key="mx-lat")
                 st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
                 lat_keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys("pcm-memext", _LAT),
                             *device_keys("nand-flash", ("read_latency_ns", "access_unit_bytes"))]

@@ -99,8 +99,9 @@ def _share_content(trace, scn):
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _stats(_trace: BlockTrace, fingerprint: str, block_size: int):
+    """The trace's statistics (its metrics read them as numbers) and their table (values as text for the grid)."""
     s = trace_stats(_trace, block_size)
-    return statistic_table(s.to_frame(), text=True), s.reuse_count_hist, s.size_hist, s.footprint_blocks
+    return s, statistic_table(s.to_frame(), text=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -126,15 +127,15 @@ if scn is not None and trace is not None:
             raise ValueError("the trace has no requests")
         bs = scn.block_size_bytes
         tok = trace.fingerprint()
-        table, reuse, sizes, footprint = _stats(trace, tok, bs)
+        stats, table = _stats(trace, tok, bs)
+        reuse, sizes, footprint = stats.reuse_count_hist, stats.size_hist, stats.footprint_blocks
         keys, values = trace_keys(trace)  # a synthetic preset's locality mix is assumed
         assumption_note(keys, values)
-        kv = dict(zip(table["statistic"], table["value"], strict=True))
         row = metric_row()
-        row.metric("Requests", f"{int(kv['requests']):,}")
-        row.metric("Writes", f"{float(kv['write_fraction']):.1%}")
-        row.metric("Footprint", f"{int(kv['footprint_bytes']) / 2**20:,.1f} MiB")
-        row.metric("Mean request", f"{float(kv['size_mean_bytes']) / 1024:,.2f} KiB")
+        row.metric("Requests", f"{stats.requests:,}")
+        row.metric("Writes", f"{stats.write_fraction:.1%}")
+        row.metric("Footprint", f"{stats.footprint_bytes / 2**20:,.1f} MiB")
+        row.metric("Mean request", f"{stats.size_mean_bytes / 1024:,.2f} KiB")
 
         st.subheader("Statistics")
         key_value_table(table, labels=STAT_LABELS, percent=("write_fraction", "sequential_fraction"))
@@ -143,9 +144,10 @@ if scn is not None and trace is not None:
         h1, h2 = st.columns(2)
         with h1:
             sz = sizes[sizes["requests"] > 0]
-            labels = [f"{int(a) // 1024} KiB" if a >= 1024 else f"{int(a)} B" for a in sz["size_from_bytes"]]
+            # bins in KiB as short labels ("0.5", "32"): "512 B" ... "32 KiB" stood at 90° on a 1024 px window
+            labels = [f"{a / 1024:g}" for a in sz["size_from_bytes"]]
             fig = figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
-            show(style(fig, title="Request sizes", x="request size ≥ [bytes]", y="requests [-]"), key="tx-sizes")
+            show(style(fig, title="Request sizes", x="request size ≥ [KiB]", y="requests [-]"), key="tx-sizes")
             download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes", provenance=keys, values=values)
         with h2:
             fig = figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))

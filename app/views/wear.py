@@ -19,6 +19,7 @@ from app.components.devices import device_field, device_picker
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, float_input, int_input
+from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
@@ -111,8 +112,8 @@ with settings:
     st.radio("Trace address → stripe", ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
              format_func={"modulo": "disk stripe folded onto the device",
                           "first_touch": "allocated in order of first write"}.get)
-    st.checkbox("SFC exactly as equation 1 (no per-cube rotation over ranks/banks)", key=S.key("literal_sfc"),
-                help="Literally, 32 consecutive stripes (one per cube) land in one bank; by default each cube's "
+    st.checkbox("SFC exactly as equation 1", key=S.key("literal_sfc"),
+                help="No per-cube rotation over ranks/banks. Literally, 32 consecutive stripes (one per cube) land in one bank; by default each cube's "
                      "curve is rotated so they spread over all ranks, as the paper's text intends.")
     dev = device_picker("Device endurance from", key=S.key("device"), endurance=True,
                         describe=lambda d: f"{d.label or d.name} ({d.endurance_writes_per_cell:.0e} writes/cell)")
@@ -164,9 +165,9 @@ if scn is not None and trace is not None:
         values["wear.gap_interval_writes"] = scn.gap_interval_writes
         keys = [*tkeys, *param_names("wear."), *device_keys(dev, ["endurance_writes_per_cell"])]
 
-        cols = st.columns(len(df))
-        for col, row in zip(cols, df.itertuples(), strict=True):
-            col.metric(f"{LABEL[row.scheme]} life rate", f"{row.life_rate:.3f}",
+        metrics = metric_row()  # each metric as wide as its label ("none (static) life rate" was cut at 1024 px)
+        for row in df.itertuples():
+            metrics.metric(f"{LABEL[row.scheme]} life rate", f"{row.life_rate:.3f}",
                        help=f"simulated on the trace (one pass); lifetime {row.lifetime_years:,.2f} years. "
                             f"Steady-state reference: {row.life_rate_long_run:.3f} (SFC = 1 by construction)")
 

@@ -131,17 +131,17 @@ st.markdown(
 c1, c2 = st.columns([1, 2])
 with c1:
     st.selectbox("Personality", bundled_personalities(), key=S.key("personality"))
-    st.checkbox("Apply the paper's Table 1 configuration", key=S.key("table1"),
-                help="100K files (50K for varmail), 128/64/32/16 KB files, 1 MB reads, 16 KB appends, 50 threads")
+    st.checkbox("Table 1 settings", key=S.key("table1"),
+                help="The paper's Table 1: 100K files (50K for varmail), 128/64/32/16 KB files, 1 MB reads, 16 KB appends, 50 threads")
     st.multiselect("Configurations", CONFIGS, key=S.key("configs"))
     field_note(S, "configs")
     int_input(S, "threads", "Threads")
     st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
-    float_input(S, "files_scale", "Files scale (0.1 = 10x fewer files)")
+    float_input(S, "files_scale", "Files scale (0.1 = 10× fewer files)")
     float_input(S, "page_cache_gib", "Page cache [GiB]", help=param_help("workload.page_cache_bytes", "Guest page cache."))
     st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
-    st.checkbox("p5–p95 band on the throughput chart (How sure?)", key=S.key("uq_band"),
-                help="Each configuration's uncertain inputs sampled (the How sure? panel's samples and seed): each "
+    st.checkbox("p5–p95 band", key=S.key("uq_band"),
+                help="On the throughput chart: each configuration's uncertain inputs sampled (the How sure? panel's samples and seed): each "
                      "sample re-runs the mean-value model (vectorised: ~0.003-0.15 s CPU per 1,000 samples and "
                      "configuration at 50 threads).")
 

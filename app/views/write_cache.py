@@ -172,20 +172,24 @@ if scn is not None and trace is not None:
         show(style(fig, title=f"Figure 5: execution time at {at_size}", x="policy", y="execution time [s]"),
              key="wc-fig5")
         # x: the sizes actually simulated; in paper mode each tick also names the paper's size it stands for
-        size_axis = "simulated PCM cache size [MB] (paper's size below)" if paper_sizes else "PCM cache size [MB]"
-        # two short lines per tick (0.29 / ≙256M): the 8 paper sizes lie 0.12 decades apart at 768 M-1 G and
-        # 3-4 G, where "≙ 256 MB" made Plotly turn every label on the half-width charts by 90°
-        short = [lab.replace(" GB", "G").replace(" MB", "M") for lab in labels]
-        size_text = [f"{s:.3g}" + (f"<br>≙{lab}" if paper_sizes else "") for s, lab in zip(sizes, short)]
+        # one short label per tick (the simulated size): the 8 paper sizes lie 0.12 decades apart at 768 M-1 G
+        # and 3-4 G, where a second line "≙ 256 MB" made Plotly turn every label of the half-width charts by
+        # 90°; the paper's size each point stands for is in the axis title's range, the hover and the caption
+        size_axis = (f"simulated PCM cache size [MB] (paper's {labels[0]} … {labels[-1]})" if paper_sizes
+                     else "PCM cache size [MB]")
+        size_text = [f"{s:.3g}" for s in sizes]
+        hover = [f"{s:.3g} MB" + (f" (paper's {lab})" if paper_sizes else "") for s, lab in zip(sizes, labels)]
         names = {"none": "no cache", "lru": f"LRU ({scn.lru_granularity})", "halo": "HALO"}
 
         def sweep_fig(col: str, title: str, ylab: str, key: str, logy: bool = False) -> None:
             fig = figure()
             for pol in POLICIES:  # no cache: the same run at every size
                 fig.add_scatter(x=list(sizes), y=[getattr(sweep.at(pol, c), col) for c in sizes], name=names[pol],
-                                mode="lines+markers", line_dash="dot" if pol == "none" else None)
+                                mode="lines+markers", line_dash="dot" if pol == "none" else None, text=hover,
+                                hovertemplate="%{text}: %{y:.4g}")
             style(fig, title=title, x=size_axis, y=ylab, logy=logy)
-            fig.update_xaxes(type="log", tickmode="array", tickvals=list(sizes), ticktext=size_text)
+            fig.update_xaxes(type="log", tickmode="array", tickvals=list(sizes), ticktext=size_text,
+                             tickangle=0 if paper_sizes else None)  # the paper's 8 sizes fit level
             show(fig, key=key)
 
         c1, c2 = st.columns(2)

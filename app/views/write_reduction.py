@@ -180,8 +180,9 @@ with c1:
                 upload = None
     st.radio("Old content without PIN", ["random", "other-page"], key=S.key("no_pin_old"), horizontal=True,
              format_func={"random": "random bits (paper)", "other-page": "another real page"}.get)
-    st.checkbox("MFWR metadata (bitmap, words) written to NVM", key=S.key("metadata_in_nvm"),
-                help="Off: kept in the page's struct page, as the paper allows.")
+    st.checkbox("Metadata in NVM", key=S.key("metadata_in_nvm"),
+                help="MFWR's bitmap and frequent words written to NVM. Off: kept in the page's struct page, as the "
+                     "paper allows.")
     int_input(S, "seed", "Seed")
     st.markdown("**Lifetime (Figure 9)**")
     float_input(S, "baseline_rate_MBps", "Baseline cell write rate [MB/s]", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM at "

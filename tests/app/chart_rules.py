@@ -245,11 +245,41 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
                     label = (s.get("label") or {}).get("text", "")
                     problems.append(f"{name}: shape {i} {label!r} {letter}{end} {why}")
                     break
-    problems += hidden_lines(fig, name)
+    problems += hidden_lines(fig, name) + same_looking_entries(fig, name)
     problems += [f"{name}: {where} uses {c}, a colour Streamlit's chart theme replaces with a theme colour"
                  for where, c in _placeholder_colours({"data": fig.get("data", []),
                                                        "layout": {k: v for k, v in layout.items() if k != "template"}})]
     return problems
+
+
+def _look(tr: dict) -> tuple | None:
+    """How a legend entry looks: type, colour, fill pattern, dash, marker symbol (None without an explicit colour:
+    the theme then colours the traces in turn)."""
+    marker, line = tr.get("marker") or {}, tr.get("line") or {}
+    colour = marker.get("color") if isinstance(marker.get("color"), str) else line.get("color")
+    if not isinstance(colour, str):
+        return None
+    pattern = (marker.get("pattern") or {}).get("shape") or (tr.get("fillpattern") or {}).get("shape") or ""
+    fill = str(tr.get("fillcolor") or "").lower() if tr.get("fill") not in (None, "none") else ""
+    return (tr.get("type", "scatter"), colour.lower(), pattern, line.get("dash") or "solid", marker.get("symbol") or "",
+            fill)
+
+
+def same_looking_entries(fig: dict, name: str = "figure") -> list[str]:
+    """Legend entries the reader cannot tell apart: two series of the same colour, pattern, dash and symbol
+    (13 flowops in a 10-colour sequence)."""
+    seen: dict[tuple, str] = {}
+    out = []
+    for tr in fig.get("data", []):
+        if tr.get("showlegend") is False or not tr.get("name") or tr.get("visible", True) is not True:
+            continue
+        look = _look(tr)
+        if look is None:
+            continue
+        if look in seen and seen[look] != tr["name"]:
+            out.append(f"{name}: legend entries {seen[look]!r} and {tr['name']!r} look the same {look[1:]}")
+        seen.setdefault(look, tr["name"])
+    return out
 
 
 def hidden_lines(fig: dict, name: str = "figure") -> list[str]:

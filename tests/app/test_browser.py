@@ -85,6 +85,24 @@ def _wait_done(pg, timeout_ms: int = 180_000) -> None:
     )
 
 
+#: What a reader cannot read, found in the drawn page: tick labels Plotly turned by 90° (too many or too long for
+#: the chart's width) and labels Streamlit cut with "…" (a checkbox or metric label wider than its column).
+_UNREADABLE = """() => {
+  const turned = [...document.querySelectorAll('.plotly .xtick text')].filter(t =>
+      /rotate\\((-?9\\d)/.test(t.getAttribute('transform') || '')).map(t => t.textContent);
+  const cut = [...document.querySelectorAll('[data-testid="stWidgetLabel"] [data-testid="stMarkdownContainer"],'
+      + '[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"]')]
+      .filter(e => e.textContent && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);
+  return {turned, cut};
+}"""
+
+
+def unreadable(pg) -> dict:
+    """Tick labels turned by 90° and labels cut with "…" on the page drawn in ``pg`` (:data:`_UNREADABLE`)."""
+    got = pg.evaluate(_UNREADABLE)
+    return {k: v for k, v in got.items() if v}
+
+
 @pytest.mark.parametrize("url_path", [p[4] for p in PAGES])
 def test_every_page_renders_in_browser(server, page, url_path):
     page.goto(f"{server}/{page_path(url_path)}")
@@ -93,6 +111,7 @@ def test_every_page_renders_in_browser(server, page, url_path):
     exc = page.locator('[data-testid="stException"]')
     assert exc.count() == 0, exc.first.inner_text()
     assert page.get_by_text("Page not found").count() == 0, "the page's link opens another page"
+    assert unreadable(page) == {}
     page.screenshot(path=str(ART / f"{url_path}.png"), full_page=True)
 
 
@@ -165,3 +184,18 @@ def test_link_value_outside_the_widget_range_warns(server, page):
     assert page.locator('[data-testid="stException"]').count() == 0
     warn = page.locator('[data-testid="stAlertContentWarning"]').first.inner_text()
     assert "max_accesses" in warn and "block_size_bytes" in warn, warn
+
+
+@pytest.mark.parametrize("url_path", ["workloads", "hdd-model", "trace-explorer", "write-reduction"])
+def test_narrow_window_cuts_no_label_and_turns_no_tick(server, page, url_path):
+    """At 1024 px (the sidebar open) the narrowest columns cut "Apply the paper's Table 1 configuration", "fit RMS
+    error [ms]" and "MFWR metadata (bitmap, words) written to NVM" with "…", and the request-size bins stood at 90°."""
+    ctx = page.context.browser.new_context(viewport={"width": 1024, "height": 2400})  # the module's browser
+    try:
+        pg = ctx.new_page()
+        pg.goto(f"{server}/{page_path(url_path)}")
+        _wait_done(pg)
+        pg.wait_for_timeout(800)
+        assert unreadable(pg) == {}
+    finally:
+        ctx.close()

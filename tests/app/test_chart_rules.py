@@ -125,6 +125,12 @@ def test_log_ticks_label_at_least_two_values_inside_the_data(lo, hi):
     assert len(vals) == len(text) and all(text)
 
 
+def test_an_axis_writes_its_decades_one_way():
+    """10,000 next to 10⁵ on one axis read as two styles (the write cache's Figure 8): all powers then."""
+    assert charts._log_ticks(5e3, 4e5)[1] == ["10³", "10⁴", "10⁵", "10⁶"]
+    assert charts._log_ticks(2, 4096)[1] == ["1", "10", "100", "1,000", "10,000"]
+
+
 def test_decade_and_number_labels():
     assert [charts.decade_label(k) for k in (-4, -2, 0, 3, 6)] == ["10⁻⁴", "0.01", "1", "1,000", "10⁶"]
     assert charts.number_label(0.374053) == "0.374"
@@ -347,3 +353,26 @@ def test_a_line_drawn_over_an_identical_one_is_named_so():
     charts._finish(fig)
     assert [t.name for t in fig.data] == ["pcm-hdd", "pcm-ssd (same as pcm-hdd)", "hdd"]
     assert hidden_lines(json.loads(fig.to_json())) == []
+
+
+def test_more_series_than_colours_still_look_different():
+    """13 flowops in a 10-colour sequence: the 11th repeated the 1st bar's colour alone."""
+    import pandas as pd
+
+    from app.components.express import bar, line
+    from tests.app.chart_rules import same_looking_entries
+
+    df = pd.DataFrame({"config": ["a"] * 13, "flowop": [f"op{i}" for i in range(13)], "ms": range(1, 14)})
+    for fig in (bar(df, "config", "ms", color="flowop", barmode="group"), line(df, "config", "ms", color="flowop")):
+        f = json.loads(fig.to_json())
+        assert same_looking_entries(f) == []
+        f["data"][10]["marker"].get("pattern", {}).pop("shape", None)
+        f["data"][10].get("line", {}).pop("dash", None)
+        assert same_looking_entries(f) == [
+            f"figure: legend entries 'op0' and 'op10' look the same {_look_of(f['data'][0])}"]
+
+
+def _look_of(tr: dict) -> tuple:
+    from tests.app.chart_rules import _look
+
+    return _look(tr)[1:]

@@ -127,7 +127,7 @@ def test_key_value_table_reads_names_and_numbers_as_a_person_would():
     assert not at.exception
     shown = at.dataframe[0].value
     assert shown["statistic"].tolist() == ["name", "bytes read [B]", "write fraction", "reuse time mean [ns]", "ratio"]
-    assert shown["value"].tolist() == ["'=cmd", "36,315,136", "37.41%", "14,619,683", "1.010"]  # formula-safe text
+    assert shown["value"].tolist() == ["'=cmd", "36,315,136", "37.41%", "14,619,683", "1.01"]  # formula-safe text, no trailing 0
 
 
 def test_a_styled_table_keeps_its_colours_and_reads_numbers_and_headers_the_app_way():
