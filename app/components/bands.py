@@ -225,8 +225,8 @@ def add_error_bars(fig: go.Figure, x, lo, mid, hi, *, n: int, name: str | None =
     """p5-p95 whiskers around the median ``mid`` (p50) at each ``x`` (bars' categories or points);
     a band that does not contain the point estimate still reads right (the whiskers hang off the
     median, not off the bar). ``horizontal``: for horizontal bars (``orientation="h"``), the
-    categories ``x`` on the y axis and the whiskers along x. The bars' value labels move inside, to the
-    bars' base, where no whisker crosses them."""
+    categories ``x`` on the y axis and the whiskers along x. The bars lose their value labels, which the
+    whiskers would cross (the page's table and the hover give the values)."""
     lo, mid, hi = (np.asarray(v, dtype=float) for v in (lo, mid, hi))
     kw = {"yaxis": yaxis} if yaxis else {}
     value, cats, err = ("x", "y", "error_x") if horizontal else ("y", "x", "error_y")
@@ -239,9 +239,9 @@ def add_error_bars(fig: go.Figure, x, lo, mid, hi, *, n: int, name: str | None =
                     hovertemplate=f"median %{{{value}:.4g}}, p5 %{{customdata[0]:.4g}} .. p95 %{{customdata[1]:.4g}}"
                                   "<extra></extra>",
                     **kw)
-    for tr in fig.data:  # a bar's value label at its top would be crossed by the whisker: drawn at its base
-        if tr.type == "bar" and (tr.text is not None or tr.texttemplate is not None):
-            tr.update(textposition="inside", insidetextanchor="start")
+    for tr in fig.data:  # a bar's value label is crossed by the whisker at its top, and at its base when the band
+        if tr.type == "bar" and (tr.text is not None or tr.texttemplate is not None):  # reaches down there: the
+            tr.update(text=None, texttemplate=None)  # values are in the hover and the table with the chart
     return fig
 
 

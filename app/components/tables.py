@@ -19,6 +19,7 @@ The values themselves are not rounded (sorting and the CSV keep full precision);
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -68,8 +69,25 @@ def display_frame(df: pd.DataFrame, *, labels: Mapping[str, str] | None = None, 
             continue
         fmt = number_format(col, digits)
         if fmt is not None:
-            config[name] = st.column_config.NumberColumn(format=fmt)
+            config[name] = st.column_config.NumberColumn(**grid_format(col, fmt))
     return out, config
+
+
+def grid_format(col: pd.Series, fmt: str) -> dict[str, Any]:
+    """``NumberColumn`` options showing ``col`` in :func:`number_format`'s ``fmt``: a fixed-decimals column with
+    values from 1,000 up reads with thousands separators (the grid's "localized" format at the same decimals:
+    826,555 ops/s, not 826555), others as ``fmt``.
+
+    >>> grid_format(pd.Series([4284.3, 826555.1]), "%.0f"), grid_format(pd.Series([0.06, 11.7]), "%.5f")
+    ({'format': 'localized', 'step': 1}, {'format': '%.5f'})
+    """
+    m = re.fullmatch(r"%\.(\d+)f", fmt)
+    v = np.asarray(col, dtype=float)
+    v = v[np.isfinite(v)]
+    if m and v.size and float(np.abs(v).max()) >= 1e3:
+        decimals = int(m.group(1))
+        return {"format": "localized", "step": 1 if decimals == 0 else 10.0 ** -decimals}
+    return {"format": fmt}
 
 
 def table(data: Any, *, labels: Mapping[str, str] | None = None, digits: int = 4, percent: Iterable[str] = (),
@@ -123,6 +141,9 @@ def missing_as_text(shown: pd.DataFrame, config: dict[str, Any], *, digits: int 
             cfg = {"label": cfg}
         type_config = cfg.get("type_config") or {}
         fmt = type_config.get("format") if type_config.get("type") == "number" else None
+        step = type_config.get("step")
+        if fmt == "localized" and step:  # grid_format's fixed decimals with separators
+            fmt = f"%.{max(0, round(-math.log10(step)))}f"
         fmt = fmt or number_format(col, digits)
         if out is shown:
             out = shown.copy()

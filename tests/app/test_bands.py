@@ -92,12 +92,11 @@ def test_band_drawings_obey_the_chart_rules_and_name_the_samples():
     err = f["data"][1]["error_y"]
     assert values(err["array"]) == pytest.approx([0.6, 0.3, 0.0])
     assert values(err["arrayminus"]) == pytest.approx([0.4, 0.4, 0.3])
-    assert "textposition" not in f["data"][0]  # no value label: nothing moved
 
     labelled = go.Figure(go.Bar(x=["hdd", "pcm"], y=[30.0, 9000.0], texttemplate="%{y:.3s}"))
     B.add_error_bars(labelled, ["hdd", "pcm"], [20, 8000], [31, 9100], [40, 9900], n=64)
-    bar = labelled.data[0]  # the whisker hangs off the median at the bar's top: the label sits at its base
-    assert (bar.textposition, bar.insidetextanchor) == ("inside", "start")
+    bar = labelled.data[0]  # the whisker hangs off the median at the bar's top and reached the label at its base
+    assert bar.texttemplate is None and bar.text is None
 
 
 @pytest.mark.parametrize("lo, hi, inside, note", [(2.0, 3.0, True, ""), (8.0, 30.0, True, "clipped to the chart"),
