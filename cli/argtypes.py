@@ -16,28 +16,21 @@ from reporting.typed_numbers import parse_int, parse_number
 __all__ = ["whole_number", "number", "whole_within"]
 
 
-def whole_number(text: str) -> int:
-    """A whole number as typed (``1e3``, ``200,000``).
+def _refusing(parse: Callable[[str], float]) -> Callable[[str], float]:
+    """``parse`` with its ValueError given to argparse, which prints it after the option's name."""
+    def read(text: str):
+        try:
+            return parse(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
 
-    >>> whole_number("2e5")
-    200000
-    """
-    try:
-        return parse_int(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+    return read
 
 
-def number(text: str) -> float:
-    """A finite number as typed (``1.2e2``, ``4,096``); ``nan``, ``inf`` and empty are refused.
-
-    >>> number("1.2e2")
-    120.0
-    """
-    try:
-        return parse_number(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+#: A whole number as typed (``1e3``, ``200,000``): ``whole_number("2e5")`` is 200000.
+whole_number = _refusing(parse_int)
+#: A finite number as typed (``1.2e2``, ``4,096``); ``nan``, ``inf`` and empty are refused.
+number = _refusing(parse_number)
 
 
 def whole_within(low: int, high: int, what: str) -> Callable[[str], int]:
