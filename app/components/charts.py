@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from app.components.tables import power_of_ten
+from reporting.number_text import power_of_ten
 
 __all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label",
            "centred_range", "MIN_HALF_WIDTH",
@@ -461,7 +461,7 @@ def line_key(x, y, *, axes: tuple[str, str] = ("x", "y")) -> tuple | None:
 def _is_line(tr) -> bool:
     """A visible scatter trace drawn as a line or markers with a legend entry (not a band's edge or fill)."""
     return (getattr(tr, "type", None) in ("scatter", "scattergl") and tr.visible in (None, True)
-            and tr.showlegend is not False and not tr.fill and bool(tr.name))
+            and tr.showlegend is not False and tr.fill in (None, "none") and bool(tr.name))
 
 
 def _name_identical_lines(fig: go.Figure) -> None:

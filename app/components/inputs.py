@@ -26,6 +26,7 @@ from pydantic import AfterValidator, BeforeValidator
 
 from app.components.provenance import param_help, params_help
 from models.storage import hdd
+from reporting.number_text import power_of_ten
 from reporting.typed_numbers import parse_int, parse_number
 
 __all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "hdd_keys", "hdd_help",
@@ -149,8 +150,6 @@ def bound_text(x: float) -> str:
     x = float(x)
     e = math.log10(abs(x)) if x else 0.0
     if abs(x) >= 1e7 and e == round(e):
-        from app.components.tables import power_of_ten
-
         return ("-" if x < 0 else "") + power_of_ten(round(e))
     return f"{int(x):,}" if x == int(x) and abs(x) < 1e15 else f"{x:,.6g}"
 
