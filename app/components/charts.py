@@ -44,7 +44,7 @@ import plotly.graph_objects as go
 from reporting.number_text import power_of_ten
 
 __all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label",
-           "centred_range", "MIN_HALF_WIDTH",
+           "centred_range", "MIN_HALF_WIDTH", "ordered_colours",
            "figure", "figure_from", "FigureRecorder", "FigureCache", "FIGURE_CACHE", "figure_spec", "bar_chart_height"]
 
 #: Decades written out in full (0.001 ... 10,000); others as 10ⁿ.
@@ -428,6 +428,24 @@ def _tick_labels_unmeasured(fig: go.Figure) -> None:
     paths = {f"{n}.ticklabeloverflow": TICK_LABEL_OVERFLOW for n in names if fig.layout[n].ticklabeloverflow is None}
     if paths and not _relayout(fig, paths):
         fig.update_layout({p.split(".")[0]: dict(ticklabeloverflow=TICK_LABEL_OVERFLOW) for p in paths})
+
+
+#: Part of the Plasma scale an ordered series samples: from its purple to its orange, without the pale yellow end
+#: (unreadable on a light page) [-].
+ORDERED_SCALE = ("Plasma", 0.0, 0.82)
+
+
+def ordered_colours(n: int) -> list[str]:
+    """``n`` colours for series with an order (page sizes, latency multiples): one hue ramp, so neighbours look
+    alike and the ends apart -- the theme's qualitative colours repeat after 10 and pair unrelated sizes.
+
+    >>> len(ordered_colours(9)), ordered_colours(1)[0] == ordered_colours(2)[0]
+    (9, True)
+    """
+    from plotly.colors import sample_colorscale
+
+    name, lo, hi = ORDERED_SCALE
+    return sample_colorscale(name, list(np.linspace(lo, hi, n)) if n > 1 else [lo])
 
 
 #: Legend suffix of a line drawn exactly over an earlier one: the one line the reader sees stands for both,

@@ -235,15 +235,18 @@ def float_input(cls, field: str, label: str, *, container=None, help: str | None
     reaches the page, which says why it is not applied (the allowed range is shown under the field)."""
     import streamlit as st
 
-    from app.components.scenario import register_label
+    from app.components.scenario import register_label, require_number
 
     c = container or st
     register_label(cls, field, label)
+    require_number(cls, field)
     key = cls.key(field)
     v = st.session_state.get(key)
     if isinstance(v, int) and not isinstance(v, bool):
         st.session_state[key] = float(v)
-    c.number_input(label, key=key, help=help, step=step, format=format)
+    # value=None: an emptied field (also what the browser leaves of "abc", "nan" or "1e400") reads as empty, not
+    # as the widget's default 0 -- the message said "got 0.0" for a value the user never typed
+    c.number_input(label, key=key, help=help, step=step, format=format, value=None)
     rng = _bounds_text(cls, field)
     if rng:
         c.caption(rng)

@@ -141,6 +141,8 @@ def _error_text(err: dict, field: str) -> str:
     if err.get("type") == "extra_forbidden":
         msg = "not an input of this page"
     got = err.get("input")
+    if got is None and err.get("type") in ("float_type", "int_type", "finite_number"):
+        return "empty or not a number: give a number, e.g. 1.5 or 2e3"
     if err.get("type") not in ("value_error", "extra_forbidden", "missing") and not isinstance(got, (dict, list)):
         shown = repr(got)
         msg += f" (got {shown[:60] + '…' if len(shown) > 60 else shown})"
@@ -462,12 +464,29 @@ def init_state(cls: type[S]) -> None:
     _save_shadow(cls)
 
 
-def current(cls: type[S]) -> tuple[S | None, str | None]:
-    """The scenario from session state, or ``(None, message)`` naming the bad fields by their labels."""
+#: ``(prefix, field)`` of the number fields a page draws (:func:`app.components.inputs.float_input`): an empty one
+#: is an error naming it, not the default applied silently (the browser leaves a number field empty for "abc").
+_NUMBER_FIELDS: set[tuple[str, str]] = set()
+
+
+def require_number(cls: type[Scenario], field: str) -> None:
+    """Mark ``field`` as drawn by a number field: its empty value (None) is refused with a message."""
+    _NUMBER_FIELDS.add((cls.PREFIX, field))
+
+
+def _session_values(cls: type[Scenario]) -> dict[str, Any]:
+    """The scenario's values in the session: unset ones left out (their defaults apply), except an emptied
+    number field, kept as None so that validation says so."""
     import streamlit as st
 
     values = {f: st.session_state.get(cls.key(f)) for f in cls.model_fields}
-    values = {k: v for k, v in values.items() if v is not None}
+    return {k: v for k, v in values.items() if v is not None or (cls.PREFIX, k) in _NUMBER_FIELDS}
+
+
+def current(cls: type[S]) -> tuple[S | None, str | None]:
+    """The scenario from session state, or ``(None, message)`` naming the bad fields by their labels."""
+
+    values = _session_values(cls)
     errors = field_errors(cls, values)
     if not errors:
         return cls.model_validate(values), None
@@ -489,8 +508,7 @@ def resolve(cls: type[S]) -> tuple[S | None, dict[str, str], dict[str, Any]]:
     import streamlit as st
 
     ss = st.session_state
-    values = {f: ss.get(cls.key(f)) for f in cls.model_fields}
-    values = {k: v for k, v in values.items() if v is not None}
+    values = _session_values(cls)
     errors = field_errors(cls, values)
     if not errors:
         scn = cls.model_validate(values)
@@ -560,9 +578,14 @@ def _draw_box(cls: type[Scenario], placeholder, ok: bool, errors: dict[str, str]
 
 
 def _shown(v: Any) -> str:
+    """The value used instead, as the page writes numbers: ``10,000,000``, ``2,000,000``, ``0.5`` (not ``1e+07``)."""
+    from reporting.number_text import scalar_text
+
     if isinstance(v, (list, tuple)):
         return ", ".join(str(x) for x in v) or "none"
-    return f"{v:g}" if isinstance(v, float) else str(v)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    return f"{v:,}" if isinstance(v, int) else scalar_text(v, 6)
 
 
 def field_message(cls: type[Scenario], field: str) -> str | None:
@@ -573,8 +596,7 @@ def field_message(cls: type[Scenario], field: str) -> str | None:
     import streamlit as st
 
     ss = st.session_state
-    values = {f: ss.get(cls.key(f)) for f in cls.model_fields}
-    msg = field_errors(cls, {k: v for k, v in values.items() if v is not None}).get(field)
+    msg = field_errors(cls, _session_values(cls)).get(field)
     if msg is None:
         return None
     good = ss.get(_good_key(cls)) or cls().model_dump()

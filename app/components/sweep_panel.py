@@ -73,7 +73,7 @@ def sweep_panel(*, key: str = "sweep", scheduler: str = "local") -> None:
     scheduler : str, keyword-only
         ``"local"`` (a Dask LocalCluster, default) or ``"serial"`` (in the app's process; tests).
     """
-    with st.expander("Sweep: traces x devices x parameter grids, on Dask", expanded=False, icon=":material/grid_view:"):
+    with st.expander("Sweep: traces × devices × parameter grids, on Dask", expanded=False, icon=":material/grid_view:"):
         st.caption("Write or upload a TOML sweep spec (schema and models: docs/sweep.md): bundled traces and "
                    f"the named models, at most {MAX_TASKS} tasks here. The same spec -- with trace files too -- runs "
                    "on a cluster with `pcm-planner sweep SPEC.toml --scheduler tcp://HOST:8786 --out "

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import figure, figure_from, ref_line, show, style
+from app.components.charts import figure, figure_from, ordered_colours, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
@@ -248,9 +248,10 @@ if scn is not None and trace is not None:
             tcur = pd.DataFrame({"page_size": np.repeat(prof.page_sizes, len(entries)),
                                  "tlb_entries": np.tile(entries, len(prof.page_sizes)), "tlb_hit_rate": hr.ravel()})
             fig = figure()
-            for p in prof.page_sizes:
-                d = tcur[tcur["page_size"] == p]
-                fig.add_scatter(x=d["tlb_entries"], y=d["tlb_hit_rate"], name=_fmt_page(p), mode="lines")
+            for p, colour in zip(prof.page_sizes, ordered_colours(len(prof.page_sizes)), strict=True):
+                d = tcur[tcur["page_size"] == p]  # 9 page sizes in one ramp: the theme's colours paired 1 and 64 KiB
+                fig.add_scatter(x=d["tlb_entries"], y=d["tlb_hit_rate"], name=_fmt_page(p), mode="lines",
+                                line=dict(color=colour))
             ref_line(fig, x=scn.tlb_entries, dash="dash", text=f"{scn.tlb_entries} entries")
             show(style(fig, title="TLB hit rate vs TLB size (Fig. 10 analogue)", x="TLB entries [-]",
                        y="TLB hit rate [-]", logx=True), key="pg-tlb-size")

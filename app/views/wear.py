@@ -22,6 +22,7 @@ from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
 from app.components.scenario import field_range, init_state, model_field
+from app.components.tables import scalar_text
 from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, trace_and_settings
 from models.endurance import lifetime as lt
@@ -116,7 +117,7 @@ with settings:
                 help="No per-cube rotation over ranks/banks. Literally, 32 consecutive stripes (one per cube) land in one bank; by default each cube's "
                      "curve is rotated so they spread over all ranks, as the paper's text intends.")
     dev = device_picker("Device endurance from", key=S.key("device"), endurance=True,
-                        describe=lambda d: f"{d.label or d.name} ({d.endurance_writes_per_cell:.0e} writes/cell)")
+                        describe=lambda d: f"{d.label or d.name} ({scalar_text(d.endurance_writes_per_cell)} writes/cell)")
     float_input(S, "write_rate_MBps", "Write rate [MB/s] (0 = the trace's own rate)", step=10.0)
 
 scn = scenario_controls(S, page="wear-leveling")
@@ -206,7 +207,7 @@ if scn is not None and trace is not None:
         st.subheader(f"Lifetime on {md_escape(dev.label or dev.name)}")
         st.markdown(
             f"Lifetime = capacity × endurance × life rate / (write rate × (1 + movement overhead)) with "
-            f"{cfg.capacity_bytes / 2**30:.0f} GiB, {dev.endurance_writes_per_cell:.0e} writes per cell and "
+            f"{cfg.capacity_bytes / 2**30:.0f} GiB, {scalar_text(dev.endurance_writes_per_cell)} writes per cell and "
             f"{rate / 1e6:,.3g} MB/s (closed form of `models.endurance.lifetime`, wear efficiency = the life rate "
             "**simulated on this trace**, one pass). The long-run life rate is not turned into a lifetime: for SFC it "
             "is 1 by construction on any stationary stream.")

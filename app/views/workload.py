@@ -161,7 +161,7 @@ if scn is not None:
         values = {"workload.page_cache_bytes": scn.page_cache_gib * (1 << 30)}
         with c2:
             f = wf.workload_features(w)
-            st.caption(f"{w.name}: {f.nfiles:,} files x {f.file_size_bytes / 1024:,.0f} KiB, "
+            st.caption(f"{w.name}: {f.nfiles:,} files × {f.file_size_bytes / 1024:,.0f} KiB, "
                        f"R:W flowops {f.reads}:{f.writes}, {f.fsyncs_per_100_ops:.1f} fsyncs per 100 ops, "
                        f"{w.nthreads} threads")
 
@@ -193,7 +193,7 @@ if scn is not None:
 
         st.subheader("Sweeps (§4.5)")
         # lazy tabs: only the open tab's sweep runs (the I/O-size sweep alone is 19 model runs per configuration)
-        t1, t2, t3 = st.tabs(["Threads 1-32 (Fig. 5)", "I/O size 64 B-16 KB (Fig. 4)", "Files: default vs 10x fewer"],
+        t1, t2, t3 = st.tabs(["Threads 1-32 (Fig. 5)", "I/O size 64 B-16 KB (Fig. 4)", "Files: default vs 10× fewer"],
                              key="wl.sweep_tab", on_change="rerun")
         sweep_args = (inputs, tuple(scn.configs), *model)
         if t1.open:

@@ -92,7 +92,7 @@ def test_wear_psi_reads_1e3_as_1000_and_refuses_1_5():
     at.text_input(key="wear.gap_interval_writes").input("1.5e0").run()
     errors = _errors(at)
     assert "ψ: writes to a region between gap moves [writes]" in errors and "whole number" in errors, errors
-    assert "not applied; using 1000" in errors, errors
+    assert "not applied; using 1,000" in errors, errors
     assert _charts(at) == n
 
 
@@ -555,3 +555,20 @@ def test_a_number_out_of_its_range_says_why_under_the_field_and_keeps_the_charts
     msg = message_under(at, key)
     assert msg and label in msg and "not applied" in msg, msg
     assert _charts(at) == n  # the rest of the page keeps its charts
+
+
+@pytest.mark.parametrize(("page", "key", "label"), [
+    ("break_even.py", "be.io_stack_factor", "I/O stack factor (storage path / cache on DRAM-speed storage) [-]"),
+    ("lifetime.py", "lt.capacity_gb", "Capacity C [GB]"),
+])
+def test_an_emptied_number_field_says_so_under_it(page, key, label):
+    """The browser leaves a number field empty for "", "abc", "nan" or "1e400"; it read as the widget's 0 and the
+    message said "got 0.0", a value the user never typed (or, without a bound, 0 was applied)."""
+    at = _page(page)
+    charts = _charts(at)
+    at.number_input(key=key).set_value(None).run()
+    assert not at.exception
+    under = message_under(at, key)
+    assert under is not None and f"**{label}**: empty or not a number" in under and "not applied; using" in under
+    assert at.number_input(key=key).value is None  # the field shows what the user left, not a 0
+    assert _charts(at) == charts

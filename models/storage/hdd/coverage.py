@@ -366,8 +366,8 @@ def drive_coverage(drive: str | Path) -> pd.DataFrame:
 def _show(v) -> str:
     if isinstance(v, dict):
         return "{block}"
-    if isinstance(v, list):
-        return f"[{len(v)} entries]" if v else "[]"
+    if isinstance(v, list):  # a list parameter (slips, spares) by its length: "1 entry", "18 entries", "none"
+        return f"{len(v)} entr{'y' if len(v) == 1 else 'ies'}" if v else "none"
     if isinstance(v, float):
         return f"{v:g}"
     return str(v)
