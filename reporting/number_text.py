@@ -161,15 +161,40 @@ def scalar_text(v: float, digits: int = 4) -> str:
     return ("−" if m.group(1) else "") + (power if float(mant) == 1 else f"{mant}×{power}")
 
 
+#: Time units a value in ns is written in, the largest that keeps it at 1 or more [ns per unit].
+_TIME_UNITS = (("s", 1e9), ("ms", 1e6), ("µs", 1e3), ("ns", 1.0))
+#: Binary byte units a whole multiple is written in [bytes per unit].
+_BYTE_UNITS = (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
+
+
+def _readable(v: float, unit: str) -> tuple[float, str]:
+    """``(value, unit)`` of a time [ns] in the unit a person reads it in (8.2 ms, 90 µs), and of a byte count
+    that is a whole number of KiB / MiB / GiB in that unit (8 GiB, 4 KiB); anything else unchanged."""
+    if unit == "ns" and abs(v) >= 1e3:
+        name, per = next((n, p) for n, p in _TIME_UNITS if abs(v) >= p)
+        return v / per, name
+    if unit in ("B", "bytes") and v >= 1024 and float(v).is_integer():
+        for name, per in _BYTE_UNITS:
+            if v >= per and v % per == 0:
+                return v / per, name
+    return v, unit
+
+
 def value_text(v: object, unit: str, digits: int = 4) -> str:
-    """A value with its unit as a sentence or a report cell writes it: "8,200,000 ns", "25 µs", "1.5×", "0.25"
+    """A value with its unit as a sentence or a report cell writes it: "8.2 ms", "25 µs", "8 GiB", "1.5×", "0.25"
     (unit "-" or ""), text values as they are.
 
     >>> value_text(8.2e6, "ns"), value_text(25, "us"), value_text(1.5, "x"), value_text(0.25, "-")
-    ('8,200,000 ns', '25 µs', '1.5×', '0.25')
+    ('8.2 ms', '25 µs', '1.5×', '0.25')
+    >>> value_text(8589934592, "bytes"), value_text(4096, "bytes"), value_text(4033333.3, "ns"), value_text(101.5, "ns")
+    ('8 GiB', '4 KiB', '4.033 ms', '101.5 ns')
     """
-    text = scalar_text(v, digits) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
     u = unit_text(unit or "-")
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        text = str(v)
+    else:
+        v, u = _readable(float(v), u)
+        text = scalar_text(v, digits)
     if u in ("", "-"):
         return text
     return f"{text}{u}" if u == "×" else f"{text} {u}"
@@ -180,7 +205,7 @@ def provenance_text(key: str, what: str, value: object, unit: str) -> tuple[str,
     reads them: a device value's column named in words.
 
     >>> provenance_text("device:hdd-7200.read_latency_ns", "hdd-7200 read_latency_ns", 8.2e6, "ns")
-    ('hdd-7200 read latency', '8,200,000 ns')
+    ('hdd-7200 read latency', '8.2 ms')
     """
     if key.startswith("device:"):
         dev, _, col = key[len("device:"):].rpartition(".")

@@ -147,7 +147,7 @@ def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = N
 
 def _what_value(r: dict) -> tuple[str, str]:
     """(name, value with its unit) of a resolved key as a person reads them: ``hdd-7200 read latency``,
-    ``8,200,000 ns`` (not ``hdd-7200 read_latency_ns = 8.2e+06``); the report writes them the same way."""
+    ``8.2 ms`` (not ``hdd-7200 read_latency_ns = 8.2e+06``); the report writes them the same way."""
     from models.provenance import unit_of
     from reporting.number_text import provenance_text
 

@@ -141,6 +141,8 @@ def _tables(_prof, fingerprint: str, max_refs: int, common: dict, storage: dict,
     both = {fm: pg.best_page_sizes(pg.paging_table(_prof, pg.paging_inputs(
         latency_multiple=pg.LATENCY_MULTIPLES, **{**common, "fault_model": fm}))).set_index(
         "latency_multiple")["best_page_amat"] for fm in ("latency", "transfer")}
+    for df in (table, sweep, heat):  # the model's "10x DRAM" (its CLI output) as the page writes it: "10× DRAM"
+        df["storage"] = df["storage"].str.replace("x DRAM", "× DRAM", regex=False)
     return table, sweep, heat, pd.DataFrame(both).rename_axis("latency_multiple").reset_index()
 
 

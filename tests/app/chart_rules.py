@@ -422,7 +422,7 @@ RAW_TEXT = re.compile(r'\{"[^"]+":|\\u[0-9a-f]{4}|\bmore than 1 times\b')
 E_NOTATION = re.compile(r"\d(?:\.\d+)?e[+-]?\d")
 METRIC = "metric: "
 #: A unit in its ASCII stand-in: "[x]" for a ratio, "us" for microseconds (the page writes × and µs).
-UNIT_SPELLING = re.compile(r"\[(?:x|us)\]|\d ?us\b")
+UNIT_SPELLING = re.compile(r"\[(?:x|us)\]|\d ?us\b|\dx (?:DRAM|fewer|faster|slower)\b")
 
 
 def shown_texts(at) -> list[str]:

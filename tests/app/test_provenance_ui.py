@@ -65,10 +65,10 @@ def test_assumption_note_appears_only_when_a_result_uses_a_derived_or_assumed_va
     # Optane: published latencies, measured page cache, published I/O factor -> only Figure 2's note
     # (its reference marks include the SATA SSD's assumed and the generic HDD's derived latency)
     base = _notes(at)
-    assert len(base) == 1 and "sata-ssd read latency** = 90,000 ns" in base[0] and "optane" not in base[0]
+    assert len(base) == 1 and "sata-ssd read latency** = 90 µs" in base[0] and "optane" not in base[0]
     at.selectbox(key="be.device").set_value("hdd-7200").run()
     notes = _notes(at)
-    assert len(notes) == 2 and "hdd-7200 read latency** = 8,200,000 ns" in notes[0] and DERIVED in notes[0]
+    assert len(notes) == 2 and "hdd-7200 read latency** = 8.2 ms" in notes[0] and DERIVED in notes[0]
     assert "sata-ssd" not in notes[0]
     at.radio(key="be.mode").set_value("manual").run()  # every timing typed by the user
     assert _notes(at) == base

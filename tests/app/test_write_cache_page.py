@@ -19,7 +19,7 @@ def test_write_cache_page_renders_and_reacts():
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     m = {x.label: x.value for x in at.metric}
-    assert any(k.startswith("HALO vs LRU execution time") for k in m)
+    assert any(k.startswith("Execution time HALO saves vs LRU") for k in m)
     at.radio(key="wc.size_mode").set_value("manual").run()
     at.text_input(key="wc.sizes_mb").set_value("1, 2").run()
     assert not at.exception
