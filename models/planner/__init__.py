@@ -124,7 +124,7 @@ def _pending(role, workload, kind, why, status="pending"):
 
 
 def describe_filebench(features: wf.WorkloadFeatures, hit: float, speedup: float, ref: str) -> str:
-    """§4.6 reason in words, e.g. ``"fsync-heavy, 1:1 R/W, low locality -> PCM-DAX 180x faster than HDD"``.
+    """§4.6 reason in words, e.g. ``"fsync-heavy, 1:1 R/W, low locality -> PCM-DAX 180× faster than HDD"``.
 
     ``features`` from :func:`models.storage.workload.workload_features`, ``hit`` the
     page-cache hit ratio [-], ``speedup`` PCM-DAX over ``ref`` [x].
@@ -132,7 +132,7 @@ def describe_filebench(features: wf.WorkloadFeatures, hit: float, speedup: float
     >>> f = wf.WorkloadFeatures(fsyncs_per_100_ops=15.4, write_share=0.5, reads=2, writes=2,
     ...                         fileset_bytes=8e8, nfiles=50_000, iosize_bytes=1 << 20, file_size_bytes=16384)
     >>> describe_filebench(f, 0.5, 180, "HDD")
-    'fsync-heavy, 1:1 R/W, low locality (50% cache hits), 1 MiB I/O -> PCM-DAX 180x faster than HDD'
+    'fsync-heavy, 1:1 R/W, low locality (50% cache hits), 1 MiB I/O -> PCM-DAX 180× faster than HDD'
     """
     parts = []
     f = features.fsyncs_per_100_ops
@@ -147,8 +147,8 @@ def describe_filebench(features: wf.WorkloadFeatures, hit: float, speedup: float
     def num(x):
         return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
 
-    verdict = (f"PCM-DAX {num(speedup)}x faster than {ref}" if speedup >= 1
-               else f"PCM-DAX {num(1 / speedup)}x slower than {ref}")
+    verdict = (f"PCM-DAX {num(speedup)}× faster than {ref}" if speedup >= 1
+               else f"PCM-DAX {num(1 / speedup)}× slower than {ref}")
     return ", ".join(parts) + " -> " + verdict
 
 

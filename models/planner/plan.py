@@ -448,10 +448,10 @@ def _num(x: float) -> str:
 
 def _cmp(value: float, dev: str, base: str, what: str) -> str:
     if value > 1:
-        return f"{dev} {_num(value)}x {what} than {base}"
+        return f"{dev} {_num(value)}× {what} than {base}"
     if value == 1:
         return f"{dev} no better than {base}"
-    return f"{dev} {_num(1 / value)}x worse than {base}"
+    return f"{dev} {_num(1 / value)}× worse than {base}"
 
 
 # ----------------------------------------------------------------------------- uncertainty helpers
@@ -701,8 +701,8 @@ def _memory_rows(w, mt, devs, base, uq, progress_step):
         r = me.simulate_memext(stream, cfg, device=d)
         v = float(rb.slowdown) / float(r.slowdown)
         reason = (f"{r.footprint_pages:,} pages, {r.full_misses / max(r.references, 1):.2%} of references fault with "
-                  f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {float(r.slowdown):.3g}x on {d.name} vs "
-                  f"{float(rb.slowdown):.3g}x on {base_dev.name}: {_cmp(v, d.name, base_dev.name, 'faster')}")
+                  f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {_num(float(r.slowdown))}× on {d.name} vs "
+                  f"{_num(float(rb.slowdown))}× on {base_dev.name}: {_cmp(v, d.name, base_dev.name, 'faster')}")
 
         def build(d=d, r=r):
             from models.uncertainty.adapters import memext_model
