@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from models.devices import NUMERIC_COLUMNS, DeviceProfile
 from models.provenance import PARAMS, UNVERIFIED, USER_DEFINED, param, provenance_of
+from reporting.number_text import value_text
 
 __all__ = ["param_help", "params_help", "device_keys", "trace_keys", "resolve", "unverified", "assumption_note", "export_header",
            "provenance_frame"]
@@ -29,6 +30,7 @@ def _devices() -> dict[str, DeviceProfile]:
 
 
 def _fmt(v) -> str:
+    """A value in a CSV comment or a source text: compact, without separators (a comment line turns "," into ";")."""
     return f"{v:g}" if isinstance(v, (int, float)) else str(v)
 
 
@@ -42,8 +44,7 @@ def param_help(name: str, text: str | None = None) -> str:
     """
     p = param(name)
     head = text if text is not None else p.description[:1].upper() + p.description[1:] + "."
-    unit = "" if p.unit == "-" else f" {p.unit}"
-    return f"{head} Default {_fmt(p.value)}{unit} {p.label()}"
+    return f"{head} Default {value_text(p.value, p.unit)} {p.label()}"  # as the notes write it: no 1e+07
 
 
 def params_help(names: Iterable[str], text: str = "") -> str:
@@ -52,8 +53,7 @@ def params_help(names: Iterable[str], text: str = "") -> str:
     lines = []
     for n in names:
         p = param(n)
-        unit = "" if p.unit == "-" else f" {p.unit}"
-        lines.append(f"- `{n}` = {_fmt(p.value)}{unit} {p.label()}")
+        lines.append(f"- `{n}` = {value_text(p.value, p.unit)} {p.label()}")
     return (text + "\n\n" if text else "") + "\n".join(lines)
 
 
