@@ -111,9 +111,11 @@ def test_a_real_scheduler_and_two_workers_give_the_serial_results(serial, tmp_pa
         pd.testing.assert_frame_equal(_sorted(run.table), _sorted(serial.table))
         assert len(counts) == 2 and all(n == 1 for c in counts.values() for n in c.values()), counts
         assert sum(len(c) for c in counts.values()) >= 2  # both traces loaded, each once per worker that used it
-        for w, m in mapped.items():  # a split mapped from the other worker: that worker loaded it, this one did not
+        # A split mapped from the other worker: that worker loaded the trace. Whether this worker also loaded
+        # it depends on timing (it may have needed the trace -- its kind, or another block size -- before the
+        # other worker published), so that is checked deterministically in test_hostshare, not here.
+        for w, m in mapped.items():
             assert all(t in c for t in m for v, c in counts.items() if v != w), (counts, mapped)
-            assert not set(m) & set(counts[w]), (counts, mapped)
         assert not share.exists() or not any(share.iterdir())  # the sweep removed its shared splits
     finally:
         for p in reversed(procs):
