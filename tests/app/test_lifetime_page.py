@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from app.views.lifetime import LifetimeScenario as S
@@ -40,3 +41,16 @@ def test_metrics_of_a_long_lifetime_read_without_e_notation():
     closed = next(m.value for m in at.metric if m.label == "Closed form [years]")
     assert float(closed.replace(",", "")) >= 1000 and "," in closed, closed
     assert check_texts(shown_texts(at)) == []
+
+
+def test_the_gap_between_the_monte_carlo_and_the_closed_form_is_explained_with_the_shown_numbers():
+    """The Monte Carlo P50 sits below the closed form; the caption gives the factor and it matches the metrics."""
+    import re
+
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception
+    metric = {m.label: float(m.value.replace(",", "")) for m in at.metric if m.label.endswith("[years]")}
+    note = next(c.value for c in at.caption if "exp(σ·Φ⁻¹(f))" in c.value)
+    closed, factor, product = map(float, re.search(r"= ([\d.]+) × ([\d.]+) = ([\d.]+) years", note).groups())
+    assert closed == metric["Closed form [years]"] and factor < 1
+    assert product == pytest.approx(metric["P50 [years]"], rel=2e-3)

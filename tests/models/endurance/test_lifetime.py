@@ -19,6 +19,7 @@ from models.endurance.lifetime import (
     lifetime_monte_carlo,
     lifetime_seconds,
     lifetime_years,
+    weak_line_factor,
     write_rate_for_lifetime,
 )
 from models.provenance import param
@@ -127,6 +128,16 @@ def test_median_line_lifetime_is_closed_form():
     r = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.5, fail_fraction=0.5, trials=200, seed=0)
     assert r.p50_years == pytest.approx(r.closed_form_years, rel=1e-3)
     assert r.p90_years / r.p10_years < 1.001
+
+
+@given(sigma=st.floats(0.05, 1.0), f=st.floats(1e-4, 0.5))
+def test_many_lines_meet_at_the_weak_line_factor(sigma, f):
+    # 2.5e8 lines: the k-th weakest sits at the f-quantile, so P10, P50 and P90 all tend to closed x factor
+    r = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=sigma, fail_fraction=f, trials=50, seed=0)
+    expect = r.closed_form_years * float(weak_line_factor(sigma, f))
+    # tolerance: 4 standard deviations of the order statistic, sd(z) = sqrt(f (1 - f) / N) / phi(Phi^-1(f))
+    rel = 4 * sigma * np.sqrt(f * (1 - f) / r.lines) / stats.norm.pdf(stats.norm.ppf(f))
+    assert r.p10_years == pytest.approx(expect, rel=rel) and r.p90_years == pytest.approx(expect, rel=rel)
 
 
 @given(cap=st.floats(1e6, 1e14), e=st.floats(1.0, 1e9), w=st.floats(1.0, 1e11), k=st.floats(1.01, 100.0),
