@@ -230,9 +230,12 @@ def int_input(cls, field: str, label: str, *, container=None, help: str | None =
 
 
 def float_input(cls, field: str, label: str, *, container=None, help: str | None = None, step: float | None = None,
-                format: str = "%g") -> None:
+                format: str = "%g", overridden: str | None = None) -> None:
     """A number input of scenario field ``field`` without browser-side bounds: an out-of-range value
-    reaches the page, which says why it is not applied (the allowed range is shown under the field)."""
+    reaches the page, which says why it is not applied (the allowed range is shown under the field).
+
+    ``overridden``: the page uses another value in place of the field (e.g. a measured one); the field
+    is then greyed out and this text, under it, says what is used instead (never a value shown but unused)."""
     import streamlit as st
 
     from app.components.scenario import register_label, require_number
@@ -246,8 +249,8 @@ def float_input(cls, field: str, label: str, *, container=None, help: str | None
         st.session_state[key] = float(v)
     # value=None: an emptied field (also what the browser leaves of "abc", "nan" or "1e400") reads as empty, not
     # as the widget's default 0 -- the message said "got 0.0" for a value the user never typed
-    c.number_input(label, key=key, help=help, step=step, format=format, value=None)
-    rng = _bounds_text(cls, field)
+    c.number_input(label, key=key, help=help, step=step, format=format, value=None, disabled=bool(overridden))
+    rng = f"Not used: {overridden}" if overridden else _bounds_text(cls, field)
     if rng:
         c.caption(rng)
     field_note(cls, field, c)

@@ -162,6 +162,18 @@ with c1:
         if trace is not None:
             with user_errors("Trace"):
                 stream = _trace_stream(trace.fingerprint(), trace)
+def _own_t_ref(stream) -> float | None:
+    """The traced program's measured t_ref [ns] when the page uses it in place of the field (else None)."""
+    from models.memory.measured import ns_per_ref
+
+    if stream is None or st.session_state[S.key("stream_source")] != "trace" \
+            or not st.session_state.get(S.key("trace_time_base")):
+        return None
+    return ns_per_ref(stream.name)
+
+
+own_t_ref = _own_t_ref(stream)
+paper_fault_ns = param("memext.fault_overhead_paper_ns").value
 with c2:
     fast = device_picker("Fast NVM", key=S.key("fast_device"), kinds=FAST_KINDS,
                          help="Seed 002: PCM 150 ns page read / 1500 ns page write ('pcm-memext').")
@@ -174,10 +186,14 @@ with c2:
                  "Exclusive extensions write every evicted page back.")
     b.radio("Write-back", ["buffered", "sync"], key=S.key("writeback"),
             format_func={"buffered": "eviction buffer (paper)", "sync": "synchronous"}.get)
-    float_input(S, "base_ns_per_ref", "DRAM-only time per reference t_ref [ns]", container=a, help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."), format="%.3g")
+    float_input(S, "base_ns_per_ref", "DRAM-only time per reference t_ref [ns]", container=a, help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."), format="%.3g",
+                overridden=None if own_t_ref is None else f"the traced program's measured {scalar_text(own_t_ref, 3)} ns "
+                                                           "(untick the box below to use this field)")
     float_input(S, "fault_overhead_ns", "OS fault overhead besides the read [ns]", container=b, help=param_help("memext.fault_overhead_ns",
                                    "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
-                                   "not the paper's 5.8×."), format="%.4g")
+                                   "not the paper's 5.8×."), format="%.4g",
+                overridden=f"the paper's fault cost {scalar_text(paper_fault_ns)} ns (untick the box below)"
+                if st.session_state.get(S.key("paper_fault_cost")) else None)
     a.checkbox(f"Paper's fault cost ({param('memext.fault_overhead_paper_ns').value:,g} ns)",
                key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns",
                                                               "Derived from the paper's slowdowns."))
@@ -257,15 +273,13 @@ if scn is not None:
                                      scn.write_fraction, scn.seed)
         if stream is None:
             st.stop()
-        from models.memory.measured import ns_per_ref
-
         t_ref = scn.base_ns_per_ref
-        own = ns_per_ref(stream.name) if scn.stream_source == "trace" and scn.trace_time_base else None
+        own = own_t_ref
         if own is not None:
             t_ref = own
             st.caption(f"t_ref = {own:.3g} ns: measured for {md_escape(stream.name)} (native CPU time / lackey data "
                        "references, `data/measurements/apps/`, `data/measurements/programs/`).")
-        fault_ns = param("memext.fault_overhead_paper_ns").value if scn.paper_fault_cost else scn.fault_overhead_ns
+        fault_ns = paper_fault_ns if scn.paper_fault_cost else scn.fault_overhead_ns
         common = dict(accounting=scn.accounting, base_ns_per_ref=t_ref,
                       fault_overhead_ns=fault_ns, writeback=scn.writeback,
                       eviction_buffer_pages=scn.eviction_buffer_pages,

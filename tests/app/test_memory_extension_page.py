@@ -60,3 +60,18 @@ def test_memory_extension_default_is_the_lulesh_trace_and_its_chart_is_not_flat(
     for _, g in df.groupby("device"):
         s = g.sort_values("DRAM share [-]", ascending=False)["slowdown [×]"].to_numpy()
         assert (s[1:] > s[:-1]).all(), s  # less DRAM, slower: strictly, at every step
+
+
+def test_a_field_the_page_replaces_is_greyed_out_and_says_what_is_used():
+    """The default Lulesh trace has a measured t_ref: the t_ref field must not show a value the model does not use."""
+    at = AppTest.from_file(PAGE, default_timeout=300).run()
+    assert not at.exception
+    field = at.number_input(key="mx.base_ns_per_ref")
+    assert field.disabled
+    used = [c.value for c in at.caption if c.value.startswith("Not used: the traced program's measured")]
+    assert len(used) == 1 and "ns" in used[0], used
+    at.checkbox(key="mx.trace_time_base").uncheck().run()  # the field applies again: editable, its range shown
+    assert not at.number_input(key="mx.base_ns_per_ref").disabled
+    assert not any(c.value.startswith("Not used: the traced") for c in at.caption)
+    at.checkbox(key="mx.paper_fault_cost").check().run()
+    assert at.number_input(key="mx.fault_overhead_ns").disabled
