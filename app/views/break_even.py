@@ -152,8 +152,9 @@ if scn is not None:
         insert_ns = be.Tm_ns - be.T_ns
         f2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
         fig = figure()
-        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required", line_shape="hv")
-        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="n* (continuous)", line_dash="dot")
+        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required (smallest n > n*)",
+                        line_shape="hv")
+        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="break-even n* (continuous)", line_dash="dot")
         marks = []
         for name in ("dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"):
             if name in devices:
@@ -163,13 +164,16 @@ if scn is not None:
                                                          else fc.DEFAULT_INSERTION))
                 marks.append((name, devices[name].label or name, b.T_ns, b.hits_required, b.n_star))
         symbols = ["circle", "square", "diamond", "triangle-up", "triangle-down", "hexagon"]
+        selected = scn.device if scn.mode == "device" else None
         for (name, label, t_ns, hits, n_star), sym in zip(marks, symbols):  # one legend entry per device
+            if name == selected:  # drawn once, as the selected star (a marker under it read as two devices)
+                continue
             fig.add_scatter(x=[t_ns], y=[hits], mode="markers", name=name, marker=dict(size=11, symbol=sym),
                             hovertemplate=f"{plotly_text(label)}<br>T = %{{x:,.0f}} ns<br>n* = {n_star:.3g}<extra></extra>")
         if scn.mode == "device":
             fig.add_scatter(x=[be.T_ns], y=[be.hits_required], mode="markers", name=f"selected: {scn.device}",
                             marker=dict(size=16, symbol="star-open", line=dict(width=2)))
-        show(style(fig, x="storage access time T [ns]", y="hits needed for caching to gain [-]", logx=True),
+        show(style(fig, x="storage access time T [ns]", y="accesses per cached block n [-]", logx=True),
              key="be-fig2")
         st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
                    "storage latency varies along the x axis.")

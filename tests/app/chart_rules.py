@@ -245,7 +245,7 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
                     label = (s.get("label") or {}).get("text", "")
                     problems.append(f"{name}: shape {i} {label!r} {letter}{end} {why}")
                     break
-    problems += hidden_lines(fig, name) + same_looking_entries(fig, name)
+    problems += hidden_lines(fig, name) + same_looking_entries(fig, name) + zero_bars(fig, name)
     problems += [f"{name}: {where} uses {c}, a colour Streamlit's chart theme replaces with a theme colour"
                  for where, c in _placeholder_colours({"data": fig.get("data", []),
                                                        "layout": {k: v for k, v in layout.items() if k != "template"}})]
@@ -300,6 +300,25 @@ def hidden_lines(fig: dict, name: str = "figure") -> list[str]:
             out.append(f"{name}: line {tr['name']!r} is drawn over {seen[key]!r} (the same points) and its legend "
                        "entry does not say so")
         seen.setdefault(key, tr["name"])
+    return out
+
+
+def zero_bars(fig: dict, name: str = "figure") -> list[str]:
+    """Bars of value 0 drawn without a text: a zero-length bar looks like a missing one (the reader cannot
+    tell "nothing written" from "not run"). A zero segment of a stack is not a bar and is not flagged."""
+    out = []
+    if (fig.get("layout", {}) or {}).get("barmode") in ("stack", "relative"):
+        return out
+    for tr in fig.get("data", []):
+        if tr.get("type") != "bar" or tr.get("visible", True) is not True:
+            continue
+        horizontal = tr.get("orientation") == "h"
+        vals, cats = values(tr.get("x" if horizontal else "y")), values(tr.get("y" if horizontal else "x"))
+        text = values(tr.get("text")) if isinstance(tr.get("text"), (list, dict)) else [tr.get("text")] * len(vals)
+        for i, v in enumerate(vals):
+            if isinstance(v, (int, float)) and v == 0 and not (i < len(text) and str(text[i] or "").strip()):
+                cat = cats[i] if i < len(cats) else i
+                out.append(f"{name}: bar {tr.get('name')!r} at {cat!r} is 0 and drawn without a label (reads as missing)")
     return out
 
 

@@ -376,3 +376,15 @@ def _look_of(tr: dict) -> tuple:
     from tests.app.chart_rules import _look
 
     return _look(tr)[1:]
+
+
+def test_a_zero_bar_needs_a_label():
+    import plotly.graph_objects as go
+
+    from tests.app.chart_rules import zero_bars
+
+    fig = go.Figure(go.Bar(x=[0.0, 5.0], y=["DCW", "baseline"], orientation="h", name="lulesh"))
+    assert zero_bars(json.loads(fig.to_json())) == [
+        "figure: bar 'lulesh' at 'DCW' is 0 and drawn without a label (reads as missing)"]
+    fig.data[0].text = ["0", ""]
+    assert zero_bars(json.loads(fig.to_json())) == []
