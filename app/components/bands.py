@@ -39,7 +39,7 @@ __all__ = ["band_label", "sample_outputs", "curve_samples", "curve_band", "point
            "add_error_bars", "add_x_band", "BAND_FILL"]
 
 #: Fill of a band (translucent grey: readable on the light and the dark theme).
-BAND_FILL = "rgba(128,128,128,0.28)"
+BAND_FILL = "rgba(140,140,140,0.4)"
 BAND_LINE = "rgba(110,110,110,0.9)"
 #: Hatching of the 1st, 2nd, ... band of one chart ("": plain grey): bands that overlap stay apart.
 BAND_PATTERNS = ("", "/", "\\", "x", ".")
