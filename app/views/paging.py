@@ -249,14 +249,19 @@ if scn is not None and trace is not None:
             hr = prof.tlb_hit_rates(entries)
             tcur = pd.DataFrame({"page_size": np.repeat(prof.page_sizes, len(entries)),
                                  "tlb_entries": np.tile(entries, len(prof.page_sizes)), "tlb_hit_rate": hr.ravel()})
+            # drawn as the miss rate on a log axis: hit rates of 0.96-1 squeezed every curve into the top of a
+            # linear axis; the misses (compulsory ones included, so never 0 on a trace) spread over decades
+            tcur["tlb_miss_rate"] = 1.0 - tcur["tlb_hit_rate"]
             fig = figure()
             for p, colour in zip(prof.page_sizes, ordered_colours(len(prof.page_sizes)), strict=True):
                 d = tcur[tcur["page_size"] == p]  # 9 page sizes in one ramp: the theme's colours paired 1 and 64 KiB
-                fig.add_scatter(x=d["tlb_entries"], y=d["tlb_hit_rate"], name=_fmt_page(p), mode="lines",
-                                line=dict(color=colour))
+                miss = d["tlb_miss_rate"].where(d["tlb_miss_rate"] > 0)  # a 0 has no place on a log axis
+                fig.add_scatter(x=d["tlb_entries"], y=miss, name=_fmt_page(p), mode="lines",
+                                line=dict(color=colour), customdata=d["tlb_hit_rate"],
+                                hovertemplate="%{x:,} entries<br>miss rate %{y:.3g}<br>hit rate %{customdata:.4f}")
             ref_line(fig, x=scn.tlb_entries, dash="dash", text=f"{scn.tlb_entries} entries")
-            show(style(fig, title="TLB hit rate vs TLB size (Fig. 10 analogue)", x="TLB entries [-]",
-                       y="TLB hit rate [-]", logx=True), key="pg-tlb-size")
+            show(style(fig, title="TLB miss rate vs TLB size (Fig. 10 analogue; miss = 1 − hit rate)",
+                       x="TLB entries [-]", y="TLB miss rate [-]", logx=True, logy=True), key="pg-tlb-size")
             download_csv(tcur, "paging-tlb-vs-size.csv", key="dl-pg-tlb-size", provenance=keys, values=values)
             tp = table.drop_duplicates("page_size")[["page_size", "tlb_entries", "tlb_hit_rate", "t_addr_ns"]]
             # two stacked plots on one page-size axis, not a twin y axis: a right-hand axis drawn over the
