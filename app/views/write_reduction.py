@@ -218,7 +218,7 @@ if scn is not None:
                 # a zero bar is invisible: labelled "0", so "nothing written" does not read as "not run"
                 fig.add_bar(y=[LABEL[s] for s in g.scheme], x=g.bytes_written_per_page, name=wname, orientation="h",
                             text=["0" if v == 0 else "" for v in g.bytes_written_per_page], textposition="outside",
-                            cliponaxis=False)
+                            constraintext="none", textfont=dict(size=11), cliponaxis=False)
             fig.update_layout(barmode="group", height=bar_chart_height(len(tab), px_per_bar=FIG8_PX_PER_BAR),
                               yaxis=dict(autorange="reversed"))
             show(style(fig, title="Cells written per evicted page (Figure 8)", y="write-reduction scheme",
