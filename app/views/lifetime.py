@@ -72,6 +72,20 @@ def _mc(cap, e, w, eta, sigma, f, line, trials, seed):
                                    line_bytes=line, trials=trials, seed=seed, keep_samples=True)
 
 
+def _gap_text(scn, closed: float) -> str:
+    """Why the Monte Carlo differs from the closed form [years]: with many lines the device dies at the
+    fail-fraction quantile of the line endurances, the closed form × exp(σ·Φ⁻¹(f)) (empty when that has no limit:
+    no spread, or a device that dies at its last line)."""
+    if scn.endurance_sigma == 0 or not 0 < scn.fail_fraction < 1:
+        return ""
+    weak = float(lt.weak_line_factor(scn.endurance_sigma, scn.fail_fraction))
+    side = "below" if weak < 1 else "above" if weak > 1 else "at"
+    return (f" The Monte Carlo sits {side} it because the device dies when {scalar_text(scn.fail_fraction * 100)} % of "
+            f"its lines are worn out: with many lines that is the closed form × exp(σ·Φ⁻¹(f)) = {scalar_text(closed, 3)} "
+            f"× {scalar_text(weak, 3)} = {scalar_text(closed * weak, 3)} years, and P10–P90 narrow as the line count "
+            "grows.")
+
+
 def _curve_chart(scn, mc, cap: float, w: float, keys: list[str], values: dict) -> None:
     """Lifetime vs write rate [years vs MB/s]: the Monte Carlo P10-P90 band (L ∝ 1/W, so its ratios are
     rate-independent), P50, the closed form and the How sure? p5-p95 band, with its CSV."""
@@ -177,13 +191,8 @@ if scn is not None:
             row.metric("P10 [years]", scalar_text(mc.p10_years, 3))
             row.metric("P50 [years]", scalar_text(mc.p50_years, 3))
             row.metric("P90 [years]", scalar_text(mc.p90_years, 3))
-            weak = float(lt.weak_line_factor(scn.endurance_sigma, min(scn.fail_fraction, 1 - 1e-12)))
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
-                       f"Closed form = {scalar_text(closed * 365.25)} days. The Monte Carlo sits below it because "
-                       f"the device dies when its weakest {scalar_text(scn.fail_fraction * 100)} % of lines wear out: "
-                       f"with many lines that is the closed form × exp(σ·Φ⁻¹(f)) = {scalar_text(closed, 3)} × "
-                       f"{scalar_text(weak, 3)} = {scalar_text(closed * weak, 3)} years, and P10–P90 narrow as the "
-                       f"line count grows.")
+                       f"Closed form = {scalar_text(closed * 365.25)} days.{_gap_text(scn, closed)}")
             assumption_note(mc_keys, values)
             # the two Monte Carlo charts in lazy tabs: a rerun draws (and the browser re-mounts) one of them
             # (issue 18: each Plotly chart a change redraws costs ~40-50 ms in the browser on the 2-core machine)

@@ -162,6 +162,8 @@ with c1:
         if trace is not None:
             with user_errors("Trace"):
                 stream = _trace_stream(trace.fingerprint(), trace)
+
+
 def _own_t_ref(stream) -> float | None:
     """The traced program's measured t_ref [ns] when the page uses it in place of the field (else None)."""
     from models.memory.measured import ns_per_ref
@@ -194,7 +196,7 @@ with c2:
                                    "not the paper's 5.8×."), format="%.4g",
                 overridden=f"the paper's fault cost {scalar_text(paper_fault_ns)} ns (untick the box below)"
                 if st.session_state.get(S.key("paper_fault_cost")) else None)
-    a.checkbox(f"Paper's fault cost ({param('memext.fault_overhead_paper_ns').value:,g} ns)",
+    a.checkbox(f"Paper's fault cost ({paper_fault_ns:,g} ns)",
                key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns",
                                                               "Derived from the paper's slowdowns."))
     int_input(S, "eviction_buffer_pages", "Eviction buffer [pages]", container=b,

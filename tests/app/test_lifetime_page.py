@@ -54,3 +54,13 @@ def test_the_gap_between_the_monte_carlo_and_the_closed_form_is_explained_with_t
     closed, factor, product = map(float, re.search(r"= ([\d.]+) × ([\d.]+) = ([\d.]+) years", note).groups())
     assert closed == metric["Closed form [years]"] and factor < 1
     assert product == pytest.approx(metric["P50 [years]"], rel=2e-3)
+
+
+def test_the_gap_note_says_above_when_the_device_dies_at_its_stronger_lines():
+    """Failing at 90 % of worn lines puts the Monte Carlo above the closed form; at σ = 0 there is no gap to explain."""
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at.number_input(key=S.key("fail_fraction")).set_value(0.9).run()
+    assert not at.exception
+    assert any("sits above it" in c.value for c in at.caption)
+    at.number_input(key=S.key("endurance_sigma")).set_value(0.0).run()
+    assert not at.exception and not any("exp(σ·Φ⁻¹(f))" in c.value for c in at.caption)
