@@ -90,6 +90,22 @@ def _throughput(profile: str, sizes: tuple[int, ...]) -> pd.DataFrame:
     return hdd.throughput_curve(spec, dists, sizes, requests=1500, seed=0)
 
 
+#: Legend name of the measured seek points far from the fit (the rule of ``SeekFit.outliers``).
+OUTLIER_NAME = "far from the fit (off by more than max(3σ, 0.25 ms))"
+
+
+def _outlier_text(far: pd.DataFrame, boundary_cyl: float) -> str:
+    """What the marked points mean for the two curves: the interpolated model (as DiskSim) passes through
+    every measured point, these included; the fit does not."""
+    at = ", ".join(f"{r.distance_cyl:,.0f} cyl (measured {r.measured_ms:.2f} ms, fit {r.fit_ms:.2f} ms)"
+                   for r in far.itertuples())
+    return (f"Circled: {len(far)} measured point(s) far from the fit, at {at}. The interpolated model (what "
+            "DiskSim and the simulations here use) passes through every measured point, these included; the "
+            "Ruemmler-Wilkes fit (robust loss) is not pulled by them."
+            + (" The point at the boundary is far from the fit because the fit's two parts meet there with a step, "
+               "not because the measurement is off." if (far.distance_cyl == boundary_cyl).any() else ""))
+
+
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
 def _seek_fit(drive: str, boundary_cyl: float | None):
     """The seek-curve fit of a bundled drive (a least-squares fit per boundary candidate: not redone per rerun)."""
@@ -132,6 +148,7 @@ if scn is not None:
         d = np.asarray(spec.seek_distance_cyl)
         pts = pd.DataFrame({"distance_cyl": d, "measured_ms": spec.seek_time_ms, "fit_ms": fit(d)})
         pts["error_ms"] = pts.fit_ms - pts.measured_ms
+        pts["far_from_fit"] = fit.outlier_mask(d, spec.seek_time_ms)
         grid = np.unique(np.geomspace(1, spec.cylinders - 1, 300).round())
         row = metric_row()  # each metric as wide as its label and value (columns cut both at 1024 px)
         row.metric("short seeks: a + b√d [ms]", f"{fit.a_ms:.2f} + {fit.b_ms:.3f}√d",
@@ -144,6 +161,10 @@ if scn is not None:
                        f"outlier(s); largest error {fit.max_abs_error_ms:.3f} ms")
         fig = figure_from(make_subplots, rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25], vertical_spacing=0.04)
         fig.add_scatter(x=pts.distance_cyl, y=pts.measured_ms, mode="markers", name="measured (.seek)", row=1, col=1)
+        far = pts[pts.far_from_fit]
+        if len(far):  # the interpolated model goes through these too: marked, so a dip reads as the data's
+            fig.add_scatter(x=far.distance_cyl, y=far.measured_ms, mode="markers", name=OUTLIER_NAME, row=1, col=1,
+                            marker=dict(symbol="circle-open", size=14, line_width=2))
         fig.add_scatter(x=grid, y=hdd.seek_time_ms(spec, grid), name="interpolated (model)", line_dash="dot",
                         row=1, col=1)
         fig.add_scatter(x=grid, y=fit(grid), name="Ruemmler-Wilkes fit", row=1, col=1)
@@ -159,6 +180,8 @@ if scn is not None:
         fig.update_yaxes(title_text="fit error [ms]", row=2, col=1)
         fig.update_layout(height=560)
         show(fig, key="hdd-seek")
+        if len(far):
+            st.caption(_outlier_text(far, fit.boundary_cyl))
         download_csv(pts, f"seek-{scn.drive}.csv", label="Download seek points and fit (CSV)", key="dl-hdd-seek")
 
         st.subheader("Validation against measured service times")

@@ -66,6 +66,23 @@ class SeekFit(ModelInput):
         t = np.where(d < self.boundary_cyl, self.a_ms + self.b_ms * np.sqrt(d), self.c_ms + self.e_ms * d)
         return np.where(d == 0, 0.0, t)
 
+    def outlier_mask(self, distance_cyl, time_ms) -> np.ndarray:
+        """Which measured points [cylinders, ms] are outliers of this fit (the rule :attr:`outliers` counts).
+
+        >>> from models.storage.hdd import load_drive
+        >>> d = load_drive("ibm18es")
+        >>> f = fit_seek_curve(d.seek_distance_cyl, d.seek_time_ms)
+        >>> [int(x) for x in np.asarray(d.seek_distance_cyl)[f.outlier_mask(d.seek_distance_cyl, d.seek_time_ms)]]
+        [10, 800, 3400]
+        """
+        return _outlier_mask(self(distance_cyl) - np.asarray(time_ms, dtype=float))
+
+
+def _outlier_mask(res: np.ndarray) -> np.ndarray:
+    """Residuals [ms] further than max(3 robust sigma, 0.25 ms) from the fit (sigma from the MAD)."""
+    sigma = 1.4826 * float(np.median(np.abs(res - np.median(res))))
+    return np.abs(res) > max(3 * sigma, 0.25)
+
 
 def _fit_at(d: np.ndarray, t: np.ndarray, boundary_cyl: float) -> SeekFit:
     """Robust least-squares fit of the two-part form with a fixed boundary [cylinders]."""
@@ -81,8 +98,7 @@ def _fit_at(d: np.ndarray, t: np.ndarray, boundary_cyl: float) -> SeekFit:
     r = least_squares(resid, p0, method="trf", loss="soft_l1", f_scale=0.25)
     res = resid(r.x)
     a, b, c, e = (float(x) for x in r.x)
-    sigma = 1.4826 * float(np.median(np.abs(res - np.median(res))))
-    out = np.abs(res) > max(3 * sigma, 0.25)
+    out = _outlier_mask(res)
     return SeekFit(a_ms=a, b_ms=b, c_ms=c, e_ms=e, boundary_cyl=float(boundary_cyl),
                    rms_error_ms=float(np.sqrt(np.mean(res**2))),
                    rms_error_inliers_ms=float(np.sqrt(np.mean(res[~out] ** 2))) if (~out).any() else 0.0,
