@@ -24,6 +24,13 @@
    they take up to half the chart's height and a reference label at the axis's start sits on the ticks
    (lifetime Figure 2: 16 workloads of up to 45 characters). Such categories go on the y axis
    (horizontal bars, :func:`app.components.charts.bar_chart_height`).
+8. **Values from zero.** A linear y axis of non-negative values starts at 0 (``rangemode="tozero"`` or an
+   explicit range from <= 0): an autorange hugging 1.15-1.5 s reads as a threefold gain where there is 30 %.
+   A view that zooms on purpose says so in the axis title (:data:`app.components.charts.NOT_FROM_ZERO`).
+   Heatmap row axes and category, date and log axes are exempt.
+9. **Several bands, each in its curve's colour.** A chart with two or more p5-p95 bands draws each in the
+   colour of the curve it belongs to (``add_band(of=...)``): grey bands over each other cannot be told apart
+   (file-cache simulation Figure 5: three grey hatchings over 0.8-1.65 s).
 """
 
 from __future__ import annotations
@@ -246,6 +253,7 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
                     problems.append(f"{name}: shape {i} {label!r} {letter}{end} {why}")
                     break
     problems += hidden_lines(fig, name) + same_looking_entries(fig, name) + zero_bars(fig, name)
+    problems += zoomed_value_axes(fig, name) + uncoloured_bands(fig, name)
     problems += [f"{name}: {where} uses {c}, a colour Streamlit's chart theme replaces with a theme colour"
                  for where, c in _placeholder_colours({"data": fig.get("data", []),
                                                        "layout": {k: v for k, v in layout.items() if k != "template"}})]
@@ -301,6 +309,49 @@ def hidden_lines(fig: dict, name: str = "figure") -> list[str]:
                        "entry does not say so")
         seen.setdefault(key, tr["name"])
     return out
+
+
+#: Trace types whose y axis places rows, not values (rule 8 does not apply to it).
+_ROW_TRACES = frozenset({"heatmap", "histogram2d", "contour", "histogram2dcontour", "table"})
+
+
+def zoomed_value_axes(fig: dict, name: str = "figure") -> list[str]:
+    """Rule 8: linear y axes of non-negative values that do not start at 0 and do not say so."""
+    from app.components.charts import NOT_FROM_ZERO
+
+    layout = fig.get("layout", {}) or {}
+    rows = {_axis_name(tr.get("yaxis", "y")) for tr in fig.get("data", []) if tr.get("type") in _ROW_TRACES}
+    out = []
+    for key, rec in axes_data(fig).items():
+        if not key.startswith("yaxis") or key in rows or rec["categorical"] or not rec["numeric"]:
+            continue
+        ax = layout.get(key, {}) or {}
+        if ax.get("type") in ("log", "category", "multicategory", "date") or min(rec["numeric"]) < 0:
+            continue
+        ends = [float(r) for r in ax.get("range") or [] if isinstance(r, (int, float))]
+        from_zero = ax.get("rangemode") == "tozero" or (len(ends) == 2 and min(ends) <= 0)
+        if not from_zero and NOT_FROM_ZERO not in _title(ax):
+            out.append(f"{name}: {key} ({_title(ax)!r}) holds values >= 0 but does not start at 0 and its title "
+                       f"does not say {NOT_FROM_ZERO!r}")
+    return out
+
+
+def _colour(tr: dict):
+    line, marker = tr.get("line") or {}, tr.get("marker") or {}
+    return line.get("color") if isinstance(line.get("color"), str) else marker.get("color")
+
+
+def uncoloured_bands(fig: dict, name: str = "figure") -> list[str]:
+    """Rule 9: in a chart of two or more bands, bands whose colour is no curve's."""
+    from app.components.bands import _P5_HOVER, _P95_HOVER
+
+    data = fig.get("data", [])
+    bands = [t for t in data if t.get("fill") == "tonexty" and t.get("hovertemplate") == _P5_HOVER]
+    if len(bands) < 2:
+        return []
+    curves = {_colour(t) for t in data if t.get("hovertemplate") not in (_P5_HOVER, _P95_HOVER)} - {None}
+    return [f"{name}: band {b.get('name')!r} is not drawn in the colour of a curve ({_colour(b)!r}); "
+            f"{len(bands)} bands overlap" for b in bands if _colour(b) not in curves]
 
 
 def zero_bars(fig: dict, name: str = "figure") -> list[str]:

@@ -28,8 +28,7 @@ LIFETIME = dict(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_b
 
 
 def _json(fig: go.Figure) -> dict:
-    charts._label_log_axes(fig)
-    return json.loads(fig.to_json())
+    return json.loads(charts._finish(fig).to_json())  # what show() sends
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,7 @@ from tests.app.chart_rules import check_figure, check_texts
 
 
 def _json(fig: go.Figure) -> dict:
-    charts._label_log_axes(fig)  # what show() does before drawing
-    return json.loads(fig.to_json())
+    return json.loads(charts._finish(fig).to_json())  # what show() sends
 
 
 def _curve(x0=1, x1=4096, logx=True) -> go.Figure:
@@ -83,7 +82,7 @@ def test_axis_titles_need_a_unit(title, bad):
 
 def test_category_axes_need_a_title_but_no_unit():
     fig = go.Figure(go.Bar(x=["HDD", "SSD"], y=[3, 4]))
-    fig.update_layout(xaxis_title="device", yaxis_title="t [ms]")
+    fig.update_layout(xaxis_title="device", yaxis_title="t [ms]", yaxis_rangemode="tozero")
     assert check_figure(json.loads(fig.to_json())) == []
 
 
@@ -180,7 +179,7 @@ def _lazy_tab_script():
     if a.open:
         with a:
             st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(
-                xaxis_title="n [-]", yaxis_title="t [ms]"))
+                xaxis_title="n [-]", yaxis_title="t [ms]", yaxis_rangemode="tozero"))
     if b.open:
         with b:
             st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(
@@ -388,3 +387,61 @@ def test_a_zero_bar_needs_a_label():
         "figure: bar 'lulesh' at 'DCW' is 0 and drawn without a label (reads as missing)"]
     fig.data[0].text = ["0", ""]
     assert zero_bars(json.loads(fig.to_json())) == []
+
+
+def test_a_value_axis_starts_at_zero_unless_its_title_says_it_does_not():
+    """Rule 8 flags the autoranged axis that hugs 1.15-1.5 s; ``show`` (``_finish``) fixes it; a zoom on
+    purpose is named in the title; signed values, heatmap rows and log axes are left alone."""
+    import plotly.graph_objects as go
+
+    from app.components.charts import NOT_FROM_ZERO, _finish
+    from tests.app.chart_rules import zoomed_value_axes
+
+    def fig_json(f):
+        return json.loads(f.to_json())
+
+    zoomed = go.Figure(go.Scatter(x=[5, 50, 100], y=[1.53, 1.3, 1.15])).update_layout(yaxis_title="time [s]")
+    assert zoomed_value_axes(fig_json(zoomed)) == [
+        "figure: yaxis ('time [s]') holds values >= 0 but does not start at 0 and its title does not say "
+        f"{NOT_FROM_ZERO!r}"]
+    assert zoomed_value_axes(fig_json(_finish(zoomed))) == []
+    assert _finish(zoomed).layout.yaxis.rangemode == "tozero"
+    on_purpose = go.Figure(go.Scatter(x=[1, 2], y=[1.2, 1.5])).update_layout(
+        yaxis=dict(title=f"time [s] ({NOT_FROM_ZERO})", rangemode="normal"))
+    assert zoomed_value_axes(fig_json(on_purpose)) == [] and _finish(on_purpose).layout.yaxis.rangemode == "normal"
+    signed = go.Figure(go.Scatter(x=[1, 2], y=[-0.2, 0.5]))
+    heat = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]], x=[1, 2], y=[4096, 8192]))
+    log = go.Figure(go.Scatter(x=[1, 2], y=[10, 1000])).update_yaxes(type="log")
+    for f in (signed, heat, log):
+        assert zoomed_value_axes(fig_json(f)) == []
+        assert _finish(f).layout.yaxis.rangemode is None
+
+
+def test_overlapping_bands_take_their_curves_colours():
+    """Rule 9: two grey bands are flagged; ``add_band(of=...)`` draws each in its curve's colour (a curve the
+    theme would colour gets its colour of the sequence set, so the line and its band agree)."""
+    from app.components.bands import BAND_LINE, add_band
+    from tests.app.chart_rules import uncoloured_bands
+
+    def two_curves():
+        fig = go.Figure()
+        fig.add_scatter(x=[1, 2, 3], y=[1.0, 1.1, 1.2], name="LRU")
+        fig.add_scatter(x=[1, 2, 3], y=[0.9, 0.95, 1.0], name="AC", line_color="#123456")
+        return fig
+
+    grey = two_curves()
+    for y in (1.0, 0.9):
+        add_band(grey, [1, 2, 3], [y - 0.1] * 3, [y + 0.1] * 3, n=100)
+    assert len(uncoloured_bands(json.loads(grey.to_json()))) == 2
+    coloured = two_curves()
+    add_band(coloured, [1, 2, 3], [0.9] * 3, [1.3] * 3, n=100, of="LRU")
+    add_band(coloured, [1, 2, 3], [0.8] * 3, [1.1] * 3, n=100, of="AC")
+    f = json.loads(coloured.to_json())
+    assert uncoloured_bands(f) == []
+    by_name = {t["name"]: t for t in f["data"]}
+    assert by_name["p5–p95 (100 samples)"]["line"]["color"] != BAND_LINE
+    ac_band = [t for t in f["data"] if t.get("fill") == "tonexty" and t["line"]["color"] == "#123456"]
+    assert ac_band and ac_band[0]["fillcolor"] == "rgba(18,52,86,0.2)"
+    assert by_name["LRU"]["line"]["color"] == by_name["LRU"]["marker"]["color"]  # set, so the band can match it
+    with pytest.raises(ValueError, match="no curve named 'FIFO'"):
+        add_band(two_curves(), [1, 2], [0, 0], [1, 1], n=10, of="FIFO")

@@ -52,8 +52,8 @@ def _modes_script():
     import streamlit as st
 
     def chart(x_title):
-        st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(xaxis_title=x_title,
-                                                                                 yaxis_title="t [ms]"))
+        st.plotly_chart(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])).update_layout(
+            xaxis_title=x_title, yaxis_title="t [ms]", yaxis_rangemode="tozero"))
 
     names = {"paper": "As in the paper", "mine": "My own"}
     mode = st.radio("Inputs", list(names), key="m.mode", format_func=names.get)
