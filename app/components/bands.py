@@ -20,6 +20,7 @@ ranges) and the same design (scrambled Sobol', the scenario's sample count and s
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -41,6 +42,8 @@ __all__ = ["band_label", "sample_outputs", "curve_samples", "curve_band", "point
 #: Fill of a band (translucent grey: readable on the light and the dark theme).
 BAND_FILL = "rgba(140,140,140,0.4)"
 BAND_LINE = "rgba(110,110,110,0.9)"
+#: Opacity of a band coloured like its curve (``add_band(of=...)``).
+BAND_ALPHA = 0.2
 #: Hatching of the 1st, 2nd, ... band of one chart ("": plain grey): bands that overlap stay apart.
 BAND_PATTERNS = ("", "/", "\\", "x", ".")
 
@@ -189,31 +192,81 @@ def _move_first(fig: go.Figure, k: int) -> None:
     fig.data = tuple(data[-k:] + data[:-k])
 
 
+#: Hover text of a band's lower edge: how :func:`_is_band` knows the bands :func:`add_band` drew.
+_P5_HOVER = "p5 %{y:.4g}<extra></extra>"
+_P95_HOVER = "p95 %{y:.4g}<extra></extra>"
+
+
+def _is_band(tr) -> bool:
+    """A band's filled trace (its lower edge), as :func:`add_band` draws it."""
+    return getattr(tr, "fill", None) == "tonexty" and getattr(tr, "hovertemplate", None) == _P5_HOVER
+
+
+def curve_colour(fig: go.Figure, name: str) -> str:
+    """The colour of the curve named ``name`` (its line's, else its markers'); a curve the theme would colour
+    in turn gets its colour of the colour sequence set explicitly, so a band can match it."""
+    from app.components.express import _colorway
+
+    curves = [t for t in fig.data if not _is_band(t) and getattr(t, "hovertemplate", None) != _P95_HOVER]
+    for i, tr in enumerate(curves):
+        if tr.name != name:
+            continue
+        for c in (getattr(getattr(tr, "line", None), "color", None), getattr(tr.marker, "color", None)):
+            if isinstance(c, str):
+                return c
+        c = _colorway()[i % len(_colorway())]
+        tr.update(line_color=c, marker_color=c)
+        return c
+    raise ValueError(f"no curve named {name!r} to colour a band like")
+
+
+#: Streamlit's chart theme draws these colours as its own category colours (``#000001`` the first, ...).
+_THEME_PLACEHOLDER = re.compile(r"#0000(?:[0-3][0-9a-f]|40)", re.IGNORECASE)
+
+
+def _translucent(colour: str, alpha: float) -> str:
+    """``rgba(...)`` of a ``#rrggbb`` or ``rgb(r, g, b)`` colour with opacity ``alpha``; the grey band fill for a
+    theme placeholder colour (the theme swaps the colour itself, not a translucent version of it: the band's
+    edges and hatching carry the curve's colour)."""
+    from plotly.colors import hex_to_rgb, unlabel_rgb
+
+    if _THEME_PLACEHOLDER.fullmatch(colour):
+        return BAND_FILL
+    try:
+        r, g, b = hex_to_rgb(colour) if colour.startswith("#") else unlabel_rgb(colour)[:3]
+    except (ValueError, TypeError, IndexError):
+        return BAND_FILL
+    return f"rgba({int(r)},{int(g)},{int(b)},{alpha})"
+
+
 @_recordable
 def add_band(fig: go.Figure, x, lo, hi, *, n: int, name: str | None = None, what: str = "",
-             yaxis: str | None = None, below: bool = True) -> go.Figure:
+             yaxis: str | None = None, below: bool = True, of: str | None = None) -> go.Figure:
     """Shade the area between ``lo`` (p5) and ``hi`` (p95) over ``x`` (legend :func:`band_label`).
 
-    Non-finite points are left out (a gap); ``below`` draws the band under the other traces.
+    Non-finite points are left out (a gap); ``below`` draws the band under the other traces. ``of``: the
+    name of the curve the band belongs to; the band takes that curve's colour (:func:`curve_colour`), so
+    overlapping bands of several curves read apart. Without it the band is grey (a chart's only band).
     """
     x = np.asarray(x)
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
     ok = np.isfinite(lo) & np.isfinite(hi)
     x, lo, hi = x[ok], lo[ok], hi[ok]
     label = name or band_label(n, what)
+    edge = BAND_LINE if of is None else curve_colour(fig, of)
+    fill = BAND_FILL if of is None else _translucent(edge, BAND_ALPHA)
     kw = {"yaxis": yaxis} if yaxis else {}
     # the k-th band of the chart gets the k-th hatching: overlapping bands (and their legend swatches)
     # read apart, each in the legend with the curve it belongs to
-    k = sum(1 for t in fig.data if getattr(t, "fill", None) == "tonexty" and getattr(t, "fillcolor", None) == BAND_FILL)
-    shape = BAND_PATTERNS[k % len(BAND_PATTERNS)]
-    if shape:
-        kw["fillpattern"] = dict(shape=shape, fgcolor=BAND_LINE, size=8, solidity=0.15)
-    fig.add_scatter(x=x, y=hi, mode="lines", line=dict(width=0.5, color=BAND_LINE), showlegend=False,
-                    legendgroup=label, name="p95", hovertemplate="p95 %{y:.4g}<extra></extra>",
-                    **{k_: v for k_, v in kw.items() if k_ != "fillpattern"})
-    fig.add_scatter(x=x, y=lo, mode="lines", line=dict(width=0.5, color=BAND_LINE), fill="tonexty",
-                    fillcolor=BAND_FILL, name=label, legendgroup=label,
-                    hovertemplate="p5 %{y:.4g}<extra></extra>", **kw)
+    k = sum(1 for t in fig.data if _is_band(t))
+    # a band in its curve's colour is always hatched (its fill is grey for a theme colour): the k-th hatching
+    shape = BAND_PATTERNS[k % len(BAND_PATTERNS)] if of is None else BAND_PATTERNS[1 + k % (len(BAND_PATTERNS) - 1)]
+    pattern = {"fillpattern": dict(shape=shape, fgcolor=edge, size=8, solidity=0.15)} if shape else {}
+    fig.add_scatter(x=x, y=hi, mode="lines", line=dict(width=0.5, color=edge), showlegend=False,
+                    legendgroup=label, name="p95", hovertemplate=_P95_HOVER, **kw)
+    fig.add_scatter(x=x, y=lo, mode="lines", line=dict(width=0.5, color=edge), fill="tonexty",
+                    fillcolor=fill, name=label, legendgroup=label,
+                    hovertemplate=_P5_HOVER, **kw, **pattern)
     if below:
         _move_first(fig, 2)
     return fig

@@ -112,7 +112,7 @@ if scn is not None:
                     for op in ("read", "write"):
                         b = curve_band(S, scn, lambda d, op=op: device_char_ssd_ratio_model(op, d),
                                        tuple(float(d) for d in depths), key=f"dch-rs-{op}")
-                        add_band(fig, b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of ssd {op}")
+                        add_band(fig, b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of ssd {op}", of=f"ssd, {op}")
             style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
                   y="random / sequential latency (×)")
             show(ratio_axis(fig, "y", label="random = sequential"), key="dch-rs")

@@ -162,7 +162,8 @@ if scn is not None and trace is not None:
                         fr = tuple(float(f) for f in df[(df.device == dev) & (df.policy == pol)].cache_fraction)
                         b = curve_band(S, scn, lambda f, pol=pol: build((pol, f)), fr, key=f"fcs-fig5-{pol}",
                                        content=(trace.fingerprint(), scm.model_dump_json()))
-                        add_band(fig, 100 * b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of {names[pol]}")
+                        add_band(fig, 100 * b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of {names[pol]}",
+                                 of=names[pol])
             show(style(fig, title=title, x="cache size [% of footprint]", y="storage access time [s]"), key=key)
 
         c1, c2 = st.columns(2)

@@ -266,7 +266,7 @@ def _ratio_bands(fig, stream, stream_key, df, devs, common, scn) -> None:
             stream, me.MemExtConfig(dram_frac=f, device=dev.name, policy=scn.policy, **common), device=dev,
             baseline=None, result=_counts(counts_key, f, scn.policy, stream, common)),
             fr, key=f"mx-ratio-{dev.name}", content=(content, dev.model_dump_json()))
-        add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples, what=f"of {dev.name}")
+        add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples, what=f"of {dev.name}", of=dev.name)
 if scn is not None:
     with user_errors("Memory extension"):
         fast, slow = all_devices()[scn.fast_device], all_devices()[scn.slow_device]  # the values applied
