@@ -109,7 +109,9 @@ def number_format(col: pd.Series, digits: int = 4) -> str | None:
     lo, hi = float(v.min()), float(v.max())
     if lo >= 1 and hi < LOCALIZED_MAX and (hi >= 1e7 or hi / lo > 1e4):
         return "localized"  # 101.5 ... 13,500,000: thousands separators, up to 3 decimals (>= 4 digits)
-    if lo < 1e-3 or hi >= 1e7 or hi / lo > 1e4:
+    if lo < 1e-3 or hi >= 1e7 or hi / lo > 1e4 or (hi / lo > 100 and hi < 10**digits):
+        # over two decades fixed decimals give the large values up to three digits too many (0.05 ... 11.67165);
+        # below 10**digits %g writes no exponent
         return f"%.{digits}g"
     decimals = min(8, max(0, digits - 1 - math.floor(math.log10(float(np.median(v))))))
     return f"%.{decimals}f"
@@ -140,6 +142,24 @@ def number_text(v: float, fmt: str | None, digits: int = 4) -> str:
     return f"{v:.4g}"
 
 
+#: From here up an exact power of ten reads as ``10ⁿ`` (10,000,000 = 10⁷), in a sentence, a metric or a range.
+POWER_FROM = 1e7
+
+
+def exact_power_text(v: float) -> str | None:
+    """``10ⁿ`` (``−10ⁿ``) for a value that is exactly a power of ten of at least :data:`POWER_FROM` in size, else None:
+    the one rule both :func:`scalar_text` and the input range captions follow.
+
+    >>> exact_power_text(1e12), exact_power_text(-1e7), exact_power_text(1e6), exact_power_text(2e12)
+    ('10¹²', '−10⁷', None, None)
+    """
+    v = float(v)
+    if not math.isfinite(v) or abs(v) < POWER_FROM:
+        return None
+    e = round(math.log10(abs(v)))
+    return ("−" if v < 0 else "") + power_of_ten(e) if abs(v) == 10.0 ** e else None
+
+
 def scalar_text(v: float, digits: int = 4) -> str:
     """One number as a table would show it alone in its column (:func:`number_format` then
     :func:`number_text`): ``digits`` significant digits, thousands separators, no e-notation in 1e-3 ... 1e12.
@@ -152,6 +172,9 @@ def scalar_text(v: float, digits: int = 4) -> str:
     >>> scalar_text(7.2e-5, 2), scalar_text(-3e15, 3), scalar_text(1e20)
     ('7.2×10⁻⁵', '−3×10¹⁵', '10²⁰')
     """
+    power = exact_power_text(v)
+    if power is not None:
+        return power
     text = number_text(v, number_format(pd.Series([float(v)]), digits), digits)
     m = re.fullmatch(r"(-?)([\d.]+)e([+-]\d+)", text.replace(",", ""))
     if not m:

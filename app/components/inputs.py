@@ -18,7 +18,6 @@ uses on the validated text, so both read it the same way::
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Annotated
 
@@ -26,7 +25,7 @@ from pydantic import AfterValidator, BeforeValidator
 
 from app.components.provenance import param_help, params_help
 from models.storage import hdd
-from reporting.number_text import power_of_ten
+from reporting.number_text import exact_power_text
 from reporting.typed_numbers import parse_int, parse_number
 
 __all__ = ["GENERIC_HDD", "HddProfile", "hdd_profiles", "check_hdd_profile", "hdd_keys", "hdd_help",
@@ -148,10 +147,7 @@ def bound_text(x: float) -> str:
     ('10¹²', '30,000', '1,073,741,824', '0.5', '1,000,000')
     """
     x = float(x)
-    e = math.log10(abs(x)) if x else 0.0
-    if abs(x) >= 1e7 and e == round(e):
-        return ("-" if x < 0 else "") + power_of_ten(round(e))
-    return f"{int(x):,}" if x == int(x) and abs(x) < 1e15 else f"{x:,.6g}"
+    return exact_power_text(x) or (f"{int(x):,}" if x == int(x) and abs(x) < 1e15 else f"{x:,.6g}")
 
 
 def range_text(lo: float | None, hi: float | None, *, lo_open: bool = False, hi_open: bool = False,

@@ -7,9 +7,11 @@ import tomllib
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from streamlit.testing.v1 import AppTest
 
-from app.components.tables import display_frame, human_label, number_format
+from app.components.tables import display_frame, human_label, number_format, number_text
 from tests import ROOT
 
 
@@ -138,7 +140,25 @@ def test_a_styled_table_keeps_its_colours_and_reads_numbers_and_headers_the_app_
     sty, config = _styled(df.style.map(lambda v: "color: red" if v == "assumed" else "", subset=["kind"]),
                           labels=None, digits=4, percent=())
     text = sty.to_string(delimiter="|")
-    assert "1179.000000" not in text and "|1,179.0|16,000,000,000|" in text  # significant digits, separators
+    assert "1179.000000" not in text and "|1,179|16,000,000,000|" in text  # significant digits, separators
     assert "|-|" in text.replace("\n", "|") and "'=x" in text  # a lone sign as is, a formula escaped
     assert config == {"read_latency_ns": "read latency [ns]"}
     assert "color: red" in sty.to_html()
+
+
+def _significant(text: str) -> int:
+    """Significant digits a number's text shows (trailing zeros count: they are shown)."""
+    mantissa = text.replace(",", "").lstrip("-").split("e")[0].replace(".", "")
+    return len(mantissa.lstrip("0")) or 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(hst.lists(hst.floats(1e-3, 9999.0), min_size=2, max_size=20).filter(
+    lambda v: any(x != round(x) for x in v)))
+def test_every_value_of_a_column_shows_about_four_significant_digits(vals):
+    """One format per column, chosen so every value reads to at least 2 and shows at most 6 significant digits
+    (4 ± 2: a column of 0.05 ... 11.7 showed 11.67165, seven; its small values need as many as its large ones)."""
+    fmt = number_format(pd.Series(vals))
+    shown = [number_text(v, fmt) for v in vals]
+    assert all(_significant(t) <= 6 for t in shown), list(zip(vals, shown))
+    assert all(abs(float(t.replace(",", "")) - v) <= 0.05 * v for t, v in zip(shown, vals)), list(zip(vals, shown))
