@@ -106,11 +106,14 @@ if scn is not None:
             hay = (view["claim_id"] + " " + view["statement"] + " " + view["reason"] + " " + view["where"]).str.lower()
             view = view[hay.str.contains(q, regex=False)]
         table = view.assign(status=view["status"].map(badge))[
-            ["claim_id", "status", "paper_value", "our_value", "unit", "statement", "where", "circular", "reason",
-             "data", "rule", "justification"]]
+            ["claim_id", "status", "paper_value", "our_value", "unit", "rule", "statement", "where", "circular",
+             "reason", "data", "justification"]]  # the rule (its tolerance) beside the two values it compares
         st.caption(f"{len(view)} of {len(ledger)} claims")
         show_table(status_style(table), key="val-table", column_config={
             "claim_id": st.column_config.TextColumn("claim", width="medium"),
+            "rule": st.column_config.TextColumn("rule (tolerance)", width="large",
+                                                help="How the status follows from the two values: the tolerance of "
+                                                     "'reproduced' and of 'partly'; the justification column says why"),
             "statement": st.column_config.TextColumn(width="large"),
             "reason": st.column_config.TextColumn(width="large"),
             "circular": st.column_config.CheckboxColumn(),

@@ -38,6 +38,10 @@ def test_page_renders_counts_table_and_chart():
     assert len(table) == int((ledger["status"] != "error").sum())
     assert table["status"].str.contains("reproduced").any()
     assert at.selectbox(key="val.unit").value == "%"
+    # each row's rule (its tolerance) right after the two values it compares
+    cols = list(table.columns)
+    assert cols[cols.index("our_value") + 1: cols.index("our_value") + 3] == ["unit", "rule"]
+    assert (table["rule"].str.len() > 0).all()
 
 
 def test_filters_narrow_the_table():
