@@ -13,7 +13,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import figure, figure_from, ordered_colours, ref_line, show, style
+from app.components.charts import figure, figure_from, log_axis, ordered_colours, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
@@ -267,15 +267,19 @@ if scn is not None and trace is not None:
             # two stacked plots on one page-size axis, not a twin y axis: a right-hand axis drawn over the
             # hit rate's took its gridlines, so its ticks landed on odd times (0.86, 1.87, 2.89 ns)
             fig = figure_from(make_subplots, rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.06)
-            fig.add_scatter(x=tp["page_size"], y=tp["tlb_hit_rate"], mode="lines+markers", name="TLB hit rate",
-                            row=1, col=1)
+            # the miss rate on a log axis, as above: hit rates of 0.96-1 drawn from 0 read as one flat line at 1
+            tp_miss = (1.0 - tp["tlb_hit_rate"]).where(tp["tlb_hit_rate"] < 1.0)
+            fig.add_scatter(x=tp["page_size"], y=tp_miss, mode="lines+markers", name="TLB miss rate",
+                            customdata=tp["tlb_hit_rate"], row=1, col=1,
+                            hovertemplate="%{x:,} B<br>miss rate %{y:.3g}<br>hit rate %{customdata:.4f}<extra></extra>")
             fig.add_scatter(x=tp["page_size"], y=tp["t_addr_ns"], mode="lines+markers", name="T_ADDR",
                             row=2, col=1)
-            style(fig, title=f"TLB hit rate and translation time vs page size, {scn.tlb_entries} entries "
-                             "(Figs. 6 and 11 analogues)")
+            style(fig, title=f"TLB miss rate and translation time vs page size, {scn.tlb_entries} entries "
+                             "(Figs. 6 and 11 analogues; miss = 1 − hit rate)")
+            log_axis(fig, "y", row=1, col=1)
             _page_ticks(fig, tp["page_size"])
             fig.update_layout(height=520, showlegend=False, xaxis2=dict(title=dict(text="page size [bytes]")),
-                              yaxis=dict(title=dict(text="TLB hit rate [-]")),
+                              yaxis=dict(title=dict(text="TLB miss rate [-]")),
                               yaxis2=dict(title=dict(text="T_ADDR [ns]"), rangemode="tozero"))
             show(fig, key="pg-tlb-page")
             download_csv(tp, "paging-tlb-vs-page.csv", key="dl-pg-tlb-page", provenance=keys, values=values)

@@ -157,12 +157,18 @@ def test_no_twin_axis_with_odd_ticks(slow_storage):
             assert ax.get("tickmode") in ("linear", "array"), (name, key, ax.get("tickmode"))
             ticks = [ax["dtick"]] if ax.get("tickmode") == "linear" else values(ax.get("tickvals"))
             assert ticks and all(_round(t) for t in ticks), (name, key, ticks)
-    fig = _figure(at, "TLB hit rate and translation time")
+    fig = _figure(at, "TLB miss rate and translation time")
     lay = fig["layout"]
     on = {t["name"]: t.get("yaxis", "y") for t in fig["data"]}
-    hit, t_addr = (lay[f"yaxis{on[n][1:]}"] for n in ("TLB hit rate", "T_ADDR"))
-    assert on["TLB hit rate"] != on["T_ADDR"] and not t_addr.get("overlaying")
-    assert hit["title"]["text"] == "TLB hit rate [-]" and t_addr["title"]["text"] == "T_ADDR [ns]"
+    hit, t_addr = (lay[f"yaxis{on[n][1:]}"] for n in ("TLB miss rate", "T_ADDR"))
+    assert on["TLB miss rate"] != on["T_ADDR"] and not t_addr.get("overlaying")
+    assert hit["title"]["text"] == "TLB miss rate [-]" and t_addr["title"]["text"] == "T_ADDR [ns]"
+    assert hit["type"] == "log"  # hit rates of 0.96-1 drawn from 0 read as one flat line
+    miss = next(t for t in fig["data"] if t["name"] == "TLB miss rate")
+    shown = [m for m in values(miss["y"]) if m is not None and m == m]
+    assert shown and all(0 < m < 1 for m in shown)
+    assert [round(1 - h, 12) for h, m in zip(values(miss["customdata"]), values(miss["y"])) if m == m and m is not None] \
+        == [round(m, 12) for m in shown]  # the hover's hit rate is 1 − the miss rate drawn
     lo, hi = sorted([hit["domain"], t_addr["domain"]])
     assert lo[1] <= hi[0], "the two plots are stacked, not drawn over each other"
     assert check_figures([("tlb-page", fig)]) == []
