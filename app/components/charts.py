@@ -133,10 +133,10 @@ def _log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     """
     k0, k1 = math.floor(math.log10(lo) + 1e-9), math.ceil(math.log10(hi) - 1e-9)
     inside = sum(1 for k in range(k0, k1 + 1) if lo / 1.0001 <= 10.0 ** k <= hi * 1.0001)
-    if inside == 2:  # two decades: 1-2-5 steps between them (at most 12 labels)
+    if inside == 2:  # two decades: 1-2-5 steps between them, while all read as plain numbers (one style)
         steps = [m * 10.0 ** k for k in range(k0 - 1, k1 + 1) for m in (1, 2, 5)]
         steps = [v for v in steps if lo / 1.0001 <= v <= hi * 1.0001]
-        if len(steps) <= 12:
+        if len(steps) <= 12 and all(1e-3 <= v < 1e5 for v in steps):
             return steps, [number_label(v) for v in steps]
     if inside >= 2:
         step = max(1, math.ceil((k1 - k0) / 12))  # at most ~12 labels

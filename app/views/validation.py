@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
-from app.components.charts import figure, show, style
+from app.components.charts import figure, log_axis, show, style
 from app.components.claims import STATUS_BADGE, STATUS_HEX, badge, load_ledger, status_style
 from app.components.progress import progress_bar
 from app.components.scenario import init_state, one_of, some_of
@@ -158,10 +158,9 @@ if scn is not None:
             style(fig, x=f"paper's value [{unit}]" + (" (log)" if log else ""),
                   y=f"our value [{unit}]" + (" (log)" if log else ""))
             fig.update_layout(hovermode="closest")
-            if log:
-                decades = dict(type="log", dtick=1, exponentformat="none", showgrid=True)
-                fig.update_xaxes(**decades)
-                fig.update_yaxes(**decades)
+            if log:  # the app's decade labels (Plotly's own read "1000" beside "10,000")
+                log_axis(fig, "x")
+                log_axis(fig, "y")
             if len(hidden):
                 st.caption("Not drawn on the log axes (a value ≤ 0): " + "; ".join(
                     f"{r.claim_id} (paper {r.paper_value}, ours {r.our_value})" for r in hidden.itertuples()) + ".")

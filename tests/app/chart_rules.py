@@ -6,8 +6,9 @@
    word ("value", "variable", "index"); a *numeric* axis names its unit in brackets (``[ms]``,
    ``[-]`` for a plain number) or parentheses (``(×)``, ``(%)``). Category axes (bar labels, page
    sizes on a heatmap) need a title but no unit.
-2. **Log axes label their decades.** A log axis sets ``dtick`` to a whole number of decades, or
-   explicit ``tickvals`` (at least two inside the data), so no label reads "2 5 0.1".
+2. **Log axes label their decades.** A log axis sets explicit ``tickvals`` (at least two inside the data),
+   or ``dtick`` to a whole number of decades written as powers of ten, so no label reads "2 5 0.1" and no
+   axis reads Plotly's "1000" beside "10,000".
 3. **Reference lines and labels inside the data.** Shapes and annotations placed in data
    coordinates lie inside the axis's explicit range, or (autorange) inside the extent of the
    plotted data widened by half of it -- a line far outside squashes the curves (the autorange
@@ -178,6 +179,9 @@ def check_figure(fig: dict, name: str = "figure") -> list[str]:
             pos = [x for x in nums if x > 0 and math.isfinite(x)]
             if not decades and len(tickvals) < 2:
                 problems.append(f"{where} is a log axis without labelled decades (dtick={dtick!r}, no tickvals)")
+            elif decades and len(tickvals) < 2 and ax.get("exponentformat") != "power":
+                problems.append(f"{where} labels its decades in Plotly's own format (\"1000\" beside \"10,000\"): "
+                                "use the app's labels (log_axis) or powers of ten")
             elif not decades and pos and max(pos) > 1.1 * min(pos):
                 lo, hi = (10 ** e for e in _extent(ax, nums))  # the explicit range, else the data
                 shown = [t for t in _numeric(tickvals) if lo / 1.0001 <= t <= hi * 1.0001]
