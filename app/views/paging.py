@@ -13,7 +13,15 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import figure, figure_from, log_axis, ordered_colours, ref_line, show, style
+from app.components.charts import (
+    figure,
+    figure_from,
+    log_axis,
+    ordered_colours,
+    ref_line,
+    show,
+    style,
+)
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.errors import md_escape
