@@ -43,10 +43,21 @@ st.set_option("client.disableDataExport", True)
 
 views = Path(__file__).resolve().parent / "views"
 nav: dict[str, list] = {s: [] for s in SECTIONS}
+home = None
 for section, file, title, icon, url in PAGES:
-    nav.setdefault(section, []).append(
-        st.Page(str(views / file), title=title, icon=icon, url_path=url, default=(url == DEFAULT_PAGE))
-    )
+    default = url == DEFAULT_PAGE  # served at "/"; it still reserves its url_path, which "/home" below takes
+    page = st.Page(str(views / file), title=title, icon=icon, url_path=f"_{url}" if default else url, default=default)
+    nav.setdefault(section, []).append(page)
+    home = page if default else home
+
+
+def _to_home() -> None:
+    """``/home``, the default page's url key typed by hand: the default page (Streamlit serves it at "/" only,
+    and "/home" showed "Page not found")."""
+    st.switch_page(home)
+
+
+nav[SECTIONS[0]].append(st.Page(_to_home, title=home.title, url_path=DEFAULT_PAGE, visibility="hidden"))
 pg = st.navigation({k: v for k, v in nav.items() if v})
 _mark("run start", _RUN_START)
 _mark("page start")

@@ -26,8 +26,8 @@ PAGES: list[tuple[str, str, str, str, str]] = [
 
 SECTIONS = ["Overview", "Storage", "Memory", "Endurance", "Planner"]
 
-#: The default page's url key: Streamlit serves the default page at the app's root only ("/home" would
-#: show "Page not found"), so links and the benchmark open it at "/" (:func:`page_path`).
+#: The default page's url key: Streamlit serves the default page at the app's root, so links and the benchmark
+#: open it at "/" (:func:`page_path`); "/home" typed by hand reaches it through a hidden page (app/main.py).
 DEFAULT_PAGE = "home"
 
 

@@ -115,6 +115,17 @@ def test_every_page_renders_in_browser(server, page, url_path):
     page.screenshot(path=str(ART / f"{url_path}.png"), full_page=True)
 
 
+def test_home_opens_at_its_own_url_too(server, page):
+    """"/home" (the page's url key typed by hand) opens the home page, not "Page not found"; no nav entry is added."""
+    page.goto(f"{server}/home")
+    _wait_done(page)
+    page.wait_for_timeout(500)
+    assert page.get_by_text("Page not found").count() == 0
+    assert page.locator("h1").first.inner_text() == "PCM Planner"  # app/views/home.py's title
+    links = page.locator('[data-testid="stSidebarNavLink"]')
+    assert links.count() == len(PAGES)
+
+
 def test_break_even_csv_download_and_share_link(server, page):
     page.goto(f"{server}/break-even?mode=manual&t_ns=10&T_ns=20&Tm_ns=40")
     _wait_done(page)
