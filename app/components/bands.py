@@ -20,7 +20,6 @@ ranges) and the same design (scrambled Sobol', the scenario's sample count and s
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -28,6 +27,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from app.components.charts import THEME_PLACEHOLDER
 from app.components.charts import recordable as _recordable
 from app.components.how_sure import _custom_devices_json, _digest
 from app.components.progress import progress_bar
@@ -220,17 +220,13 @@ def curve_colour(fig: go.Figure, name: str) -> str:
     raise ValueError(f"no curve named {name!r} to colour a band like")
 
 
-#: Streamlit's chart theme draws these colours as its own category colours (``#000001`` the first, ...).
-_THEME_PLACEHOLDER = re.compile(r"#0000(?:[0-3][0-9a-f]|40)", re.IGNORECASE)
-
-
 def _translucent(colour: str, alpha: float) -> str:
     """``rgba(...)`` of a ``#rrggbb`` or ``rgb(r, g, b)`` colour with opacity ``alpha``; the grey band fill for a
     theme placeholder colour (the theme swaps the colour itself, not a translucent version of it: the band's
     edges and hatching carry the curve's colour)."""
     from plotly.colors import hex_to_rgb, unlabel_rgb
 
-    if _THEME_PLACEHOLDER.fullmatch(colour):
+    if THEME_PLACEHOLDER.fullmatch(colour):
         return BAND_FILL
     try:
         r, g, b = hex_to_rgb(colour) if colour.startswith("#") else unlabel_rgb(colour)[:3]

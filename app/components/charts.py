@@ -34,6 +34,7 @@ import functools
 import hashlib
 import math
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -98,8 +99,11 @@ def _trace_values(fig: go.Figure, axis: str, ref: str | None) -> np.ndarray:
     return arr[arr > 0]
 
 
+#: Streamlit's chart theme swaps the colours #000001 ... #000040 for its own (its template's placeholders, the
+#: first category colour #000001): a colour there is drawn as a theme colour, never as itself.
+THEME_PLACEHOLDER = re.compile(r"#0000(?:[0-3][0-9a-f]|40)", re.IGNORECASE)
 #: Trace types whose y axis places rows (a heatmap's page sizes), not values: no zero baseline.
-_ROW_AXIS_TYPES = frozenset({"heatmap", "histogram2d", "contour", "histogram2dcontour", "table"})
+ROW_AXIS_TYPES = frozenset({"heatmap", "histogram2d", "contour", "histogram2dcontour", "table"})
 #: Said in a y axis title whose view chose a zoomed axis (``rangemode="normal"``) on purpose.
 NOT_FROM_ZERO = "axis not from 0"
 
@@ -111,7 +115,7 @@ def _zero_based_value_axes(fig: go.Figure) -> None:
     where there is 30 % (issue 18). Left alone: log, category and date axes, an explicit ``range`` or
     ``rangemode`` (a view zooming on purpose says :data:`NOT_FROM_ZERO` in the title), axes with negative
     values (signed errors), and the row axis of a heatmap."""
-    rows = {getattr(tr, "yaxis", None) or "y" for tr in fig.data if tr.type in _ROW_AXIS_TYPES}
+    rows = {getattr(tr, "yaxis", None) or "y" for tr in fig.data if tr.type in ROW_AXIS_TYPES}
     for name in list(fig.layout):
         if not name.startswith("yaxis"):
             continue

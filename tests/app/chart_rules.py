@@ -43,6 +43,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from app.components.charts import ROW_AXIS_TYPES, THEME_PLACEHOLDER
+
 #: Largest sane span of a log axis's data [decades].
 MAX_DECADES = 30
 #: Categories x longest label [characters] an x axis holds level: a full-width chart's plot (~1,250 px
@@ -315,16 +317,12 @@ def hidden_lines(fig: dict, name: str = "figure") -> list[str]:
     return out
 
 
-#: Trace types whose y axis places rows, not values (rule 8 does not apply to it).
-_ROW_TRACES = frozenset({"heatmap", "histogram2d", "contour", "histogram2dcontour", "table"})
-
-
 def zoomed_value_axes(fig: dict, name: str = "figure") -> list[str]:
     """Rule 8: linear y axes of non-negative values that do not start at 0 and do not say so."""
     from app.components.charts import NOT_FROM_ZERO
 
     layout = fig.get("layout", {}) or {}
-    rows = {_axis_name(tr.get("yaxis", "y")) for tr in fig.get("data", []) if tr.get("type") in _ROW_TRACES}
+    rows = {_axis_name(tr.get("yaxis", "y")) for tr in fig.get("data", []) if tr.get("type") in ROW_AXIS_TYPES}
     out = []
     for key, rec in axes_data(fig).items():
         if not key.startswith("yaxis") or key in rows or rec["categorical"] or not rec["numeric"]:
@@ -377,9 +375,8 @@ def zero_bars(fig: dict, name: str = "figure") -> list[str]:
     return out
 
 
-#: Streamlit's chart theme swaps the colours #000001 ... #000040 for its own (its template's placeholders): a
-#: colour scale's entry there is drawn as something else (Inferno's #000004 low end became the theme's orange).
-THEME_PLACEHOLDER = re.compile(r"#0000(?:[0-3][0-9a-f]|40)", re.IGNORECASE)
+# THEME_PLACEHOLDER (imported above): a colour scale's entry among these is drawn as something else (Inferno's
+# #000004 low end became the theme's orange).
 
 
 def _placeholder_colours(o, where: str = "") -> list[tuple[str, str]]:
