@@ -57,7 +57,8 @@ def _to_home() -> None:
     st.switch_page(home)
 
 
-nav[SECTIONS[0]].append(st.Page(_to_home, title=home.title, url_path=DEFAULT_PAGE, visibility="hidden"))
+home_title = next(p[2] for p in PAGES if p[4] == DEFAULT_PAGE)  # the registry's (a Page run bare keeps none)
+nav[SECTIONS[0]].append(st.Page(_to_home, title=home_title, url_path=DEFAULT_PAGE, visibility="hidden"))
 pg = st.navigation({k: v for k, v in nav.items() if v})
 _mark("run start", _RUN_START)
 _mark("page start")
