@@ -43,12 +43,13 @@ st.set_option("client.disableDataExport", True)
 
 views = Path(__file__).resolve().parent / "views"
 nav: dict[str, list] = {s: [] for s in SECTIONS}
-home = None
+home = home_title = None
 for section, file, title, icon, url in PAGES:
     default = url == DEFAULT_PAGE  # served at "/"; it still reserves its url_path, which "/home" below takes
     page = st.Page(str(views / file), title=title, icon=icon, url_path=f"_{url}" if default else url, default=default)
     nav.setdefault(section, []).append(page)
-    home = page if default else home
+    if default:
+        home, home_title = page, title
 
 
 def _to_home() -> None:
@@ -57,7 +58,7 @@ def _to_home() -> None:
     st.switch_page(home)
 
 
-home_title = next(p[2] for p in PAGES if p[4] == DEFAULT_PAGE)  # the registry's (a Page run bare keeps none)
+# the registry's title, not home.title: a Page built in bare mode (the shell-import test) keeps none
 nav[SECTIONS[0]].append(st.Page(_to_home, title=home_title, url_path=DEFAULT_PAGE, visibility="hidden"))
 pg = st.navigation({k: v for k, v in nav.items() if v})
 _mark("run start", _RUN_START)

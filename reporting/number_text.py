@@ -169,8 +169,8 @@ def scalar_text(v: float, digits: int = 4) -> str:
 
     >>> scalar_text(1414.8, 3), scalar_text(36315136), scalar_text(0.3740534362), scalar_text(1.5)
     ('1,415', '36,315,136', '0.3741', '1.5')
-    >>> scalar_text(7.2e-5, 2), scalar_text(-3e15, 3), scalar_text(1e20)
-    ('7.2×10⁻⁵', '−3×10¹⁵', '10²⁰')
+    >>> scalar_text(7.2e-5, 2), scalar_text(-3e15, 3), scalar_text(1e20), scalar_text(1e9)
+    ('7.2×10⁻⁵', '−3×10¹⁵', '10²⁰', '10⁹')
     """
     power = exact_power_text(v)
     if power is not None:

@@ -136,23 +136,24 @@ def _log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     (['1', '2', '5', '10', '20', '50'], ['1', '10', '100', '1,000', '10,000'])
     """
     k0, k1 = math.floor(math.log10(lo) + 1e-9), math.ceil(math.log10(hi) - 1e-9)
-    inside = sum(1 for k in range(k0, k1 + 1) if lo / 1.0001 <= 10.0 ** k <= hi * 1.0001)
-    if inside == 2:  # two decades: 1-2-5 steps between them, while all read as plain numbers (one style)
-        steps = [m * 10.0 ** k for k in range(k0 - 1, k1 + 1) for m in (1, 2, 5)]
-        steps = [v for v in steps if lo / 1.0001 <= v <= hi * 1.0001]
-        if len(steps) <= 12 and all(1e-3 <= v < 1e5 for v in steps):
-            return steps, [number_label(v) for v in steps]
-    if inside >= 2:
+
+    def steps(mult: tuple[int, ...]) -> list[float]:
+        """The values m·10ᵏ (m in ``mult``) inside the data."""
+        return [v for k in range(k0 - 1, k1 + 1) for m in mult if lo / 1.0001 <= (v := m * 10.0 ** k) <= hi * 1.0001]
+
+    decades = len(steps((1,)))
+    one_two_five = steps((1, 2, 5))
+    if decades == 2 and len(one_two_five) <= 12 and all(1e-3 <= v < 1e5 for v in one_two_five):
+        return one_two_five, [number_label(v) for v in one_two_five]  # two decades: plain numbers, one style
+    if decades >= 2:
         step = max(1, math.ceil((k1 - k0) / 12))  # at most ~12 labels
         ks = list(range(k0 - k0 % step, k1 + 1, step))
         if all(k in _PLAIN_DECADES for k in ks):
             return [10.0 ** k for k in ks], [decade_label(k) for k in ks]
         return [10.0 ** k for k in ks], [power_of_ten(k) for k in ks]  # one style per axis: 10⁴ 10⁵, not 10,000 10⁵
-    for mult in ((1, 2, 5), (1, 2, 3, 4, 5, 6, 7, 8, 9)):
-        vals = [m * 10.0 ** k for k in range(k0 - 1, k1 + 1) for m in mult]
-        inside = [v for v in vals if lo / 1.0001 <= v <= hi * 1.0001]
-        if len(inside) >= 2:
-            return inside, [number_label(v) for v in inside]
+    for vals in (one_two_five, steps((1, 2, 3, 4, 5, 6, 7, 8, 9))):
+        if len(vals) >= 2:
+            return vals, [number_label(v) for v in vals]
     vals = [lo, hi] if hi > lo else [lo / 2, lo, lo * 2]
     return vals, [number_label(v) for v in vals]
 
