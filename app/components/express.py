@@ -84,16 +84,40 @@ def bar(df: pd.DataFrame, x: str, y: str, *, color: str | None = None, barmode: 
     return fig
 
 
-def line(df: pd.DataFrame, x: str, y: str, *, color: str, log_x: bool = False, log_y: bool = False) -> go.Figure:
-    """``px.line(df, x=x, y=y, color=color, log_x=log_x, log_y=log_y, markers=True)``."""
-    legend, groups = _groups(df, color)
+#: plotly.express's default dash sequence (``px.defaults.line_dash_sequence`` unset): one dash per ``line_dash`` value.
+DASHES = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot")
+
+
+def _dash_groups(df: pd.DataFrame, color: str, dash: str):
+    """(legend title, [(name, colour index, dash index, (colour value, dash value), rows)]) by ``color`` and ``dash``, in plotly.express's
+    order: each column's values in order of first appearance, the combinations sorted by (colour, dash)."""
+    colours = {v: i for i, v in enumerate(pd.unique(df[color]))}
+    dashes = {v: i for i, v in enumerate(pd.unique(df[dash]))}
+    combos = sorted({(colours[c], dashes[d]): (c, d) for c, d in zip(df[color], df[dash])}.items())
+    return f"{color}, {dash}", [(f"{c}, {d}", i, j, (c, d), df[(df[color] == c) & (df[dash] == d)])
+                                for (i, j), (c, d) in combos]
+
+
+def line(df: pd.DataFrame, x: str, y: str, *, color: str, line_dash: str | None = None, log_x: bool = False,
+         log_y: bool = False) -> go.Figure:
+    """``px.line(df, x=x, y=y, color=color, line_dash=line_dash, log_x=log_x, log_y=log_y, markers=True)``."""
     colors = _colorway()
+    if line_dash is None:
+        legend, groups = _groups(df, color)
+        series = [(name, i, _look(i, len(colors), REPEAT_DASHES, "solid"), (name,), d)
+                  for i, (name, d) in enumerate(groups)]
+        hover = [color]
+    else:
+        dashes = list(px.defaults.line_dash_sequence or DASHES)
+        legend, groups = _dash_groups(df, color, line_dash)
+        series = [(name, i, dashes[j % len(dashes)], vals, d) for name, i, j, vals, d in groups]
+        hover = [color, line_dash]
     fig = go.Figure()
-    for i, (name, d) in enumerate(groups):
+    for name, i, dash, vals, d in series:
+        parts = [f"{h}={v}" for h, v in zip(hover, vals, strict=True)]
         fig.add_trace(go.Scatter(
-            hovertemplate=f"{legend}={name}<br>{x}=%{{x}}<br>{y}=%{{y}}<extra></extra>", legendgroup=name,
-            line=dict(color=colors[i % len(colors)], dash=_look(i, len(colors), REPEAT_DASHES, "solid")),
-            marker=dict(symbol="circle"),
+            hovertemplate="<br>".join([*parts, f"{x}=%{{x}}", f"{y}=%{{y}}"]) + "<extra></extra>", legendgroup=name,
+            line=dict(color=colors[i % len(colors)], dash=dash), marker=dict(symbol="circle"),
             mode="lines+markers", name=name, orientation="v", showlegend=True, x=d[x].to_numpy(), xaxis="x",
             y=d[y].to_numpy(), yaxis="y"))
     _axes(fig, x, y, legend, log_x=log_x, log_y=log_y)

@@ -58,6 +58,119 @@ def _uq_model(scn: BreakEvenScenario):
     return breakeven_model(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
 
 
+#: The page's three views (lazy tabs): the closed form's curves, the paper's Figure 2, both insertion models.
+VIEW_TABS = ("Access time vs accesses (eqs. 1-2)", "Required hits vs storage latency (Figure 2)",
+             "n* under both insertion models")
+#: The device fields each timing reads (provenance keys of the assumption notes and CSV headers).
+_LAT = ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")
+#: Reference devices of Figure 2 (those in the catalogue), each with its marker.
+_MARKED = {"dram": "circle", "optane-dcpmm": "square", "pcm-samsung-20nm": "diamond", "nand-flash": "triangle-up",
+           "sata-ssd": "triangle-down", "hdd-7200": "hexagon"}
+
+
+def _timing_keys(scn: BreakEvenScenario, devices: dict) -> list[str]:
+    """Provenance keys of the page's t, T and Tm (none in manual mode: every timing typed by the user)."""
+    if scn.mode != "device":
+        return []
+    ins_key = ("file_cache.pagecache_insert_4k_ns" if scn.insertion == "first-touch"
+               else f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns")
+    return ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", ins_key,
+            *device_keys(devices[scn.device], _LAT), *device_keys("dram", _LAT)]
+
+
+def _device_break_even(scn: BreakEvenScenario, device, insertion: str) -> fc.BreakEven:
+    """Break-even of ``device`` at the page's block size and I/O stack factor, with ``insertion``."""
+    return fc.break_even(fc.timings_from_device(device, scn.block_size_bytes, io_stack_factor=scn.io_stack_factor,
+                                                insertion=insertion))
+
+
+def _curves_view(scn: BreakEvenScenario, be: fc.BreakEven, keys: list[str], values: dict) -> None:
+    """Total access time cached vs uncached against the number of accesses (eqs. 1-2), with n* and its band."""
+    n = np.arange(1, scn.max_accesses + 1)
+    curves = pd.DataFrame({
+        "accesses": n,
+        "Tc_cached_ns": fc.access_time_cached(n, be.t_ns, be.Tm_ns),
+        "Tx_uncached_ns": fc.access_time_uncached(n, be.T_ns),
+    })
+    curves["caching_pays"] = curves["Tc_cached_ns"] < curves["Tx_uncached_ns"]
+    fig = figure()
+    fig.add_scatter(x=n, y=curves["Tc_cached_ns"], name="Tc = Tm + (n−1)t (cached)", mode="lines+markers")
+    fig.add_scatter(x=n, y=curves["Tx_uncached_ns"], name="Tx = nT (uncached)", mode="lines+markers")
+    if np.isfinite(be.n_star) and be.n_star <= scn.max_accesses:
+        ref_line(fig, x=be.n_star, dash="dash", text=f"n* = {be.n_star:.3g}")
+    # How sure? band around n*: the panel's analysis (cached: the panel below reuses it)
+    with user_errors("How sure? band"):
+        res = analysis(S, scn, _uq_model(scn), key="be")
+        ys = curves[["Tc_cached_ns", "Tx_uncached_ns"]].to_numpy()
+        if np.isfinite(res.p5) and np.isfinite(res.p95):
+            add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(ys.min()),
+                       y1=float(ys.max()), clip=(1.0, float(scn.max_accesses)))
+    show(style(fig, title="Total access time vs accesses (eqs. 1-2)", x="accesses n [-]", y="total time [ns]"),
+         key="be-curves")
+    download_csv(curves, "break-even-curves.csv", key="dl-be-curves", provenance=keys, values=values)
+
+
+def _figure2_view(scn: BreakEvenScenario, be: fc.BreakEven, devices: dict, keys: list[str],
+                  values: dict) -> None:
+    """Required hits vs storage latency at the page's t and insertion cost (Figure 2), reference devices marked."""
+    ratio = np.logspace(np.log10(1.05), 5, 200)
+    insert_ns = be.Tm_ns - be.T_ns
+    f2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
+    fig = figure()
+    fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required (smallest n > n*)",
+                    line_shape="hv")
+    fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="break-even n* (continuous)", line_dash="dot")
+    insertion = scn.insertion if scn.mode == "device" else fc.DEFAULT_INSERTION
+    marked = [name for name in _MARKED if name in devices]
+    selected = scn.device if scn.mode == "device" else None
+    for name in marked:  # one legend entry per device
+        if name == selected:  # drawn once, as the selected star (a marker under it read as two devices)
+            continue
+        b = _device_break_even(scn, devices[name], insertion)
+        label = devices[name].label or name
+        fig.add_scatter(x=[b.T_ns], y=[b.hits_required], mode="markers", name=name,
+                        marker=dict(size=11, symbol=_MARKED[name]),
+                        hovertemplate=f"{plotly_text(label)}<br>T = %{{x:,.0f}} ns<br>n* = {b.n_star:.3g}<extra></extra>")
+    if selected is not None:
+        fig.add_scatter(x=[be.T_ns], y=[be.hits_required], mode="markers", name=f"selected: {scn.device}",
+                        marker=dict(size=16, symbol="star-open", line=dict(width=2)))
+    show(style(fig, title="Required hits vs storage latency (Figure 2)", x="storage access time T [ns]",
+               y="accesses per cached block n [-]", logx=True), key="be-fig2")
+    st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
+               "storage latency varies along the x axis.")
+    fig2_keys = [*keys, *(k for name in marked for k in device_keys(devices[name], _LAT))]
+    assumption_note(fig2_keys, values)
+    download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2",
+                 provenance=fig2_keys, values=values)
+
+
+def _insertion_models_view(scn: BreakEvenScenario, devices: dict, keys: list[str], values: dict) -> None:
+    """n* of the reference devices (and the selected one) under the steady-state and first-touch insertion costs."""
+    if scn.mode != "device":
+        st.info("Both insertion models apply to a device's timings: in manual mode Tm is typed as it is.",
+                icon=":material/info:")
+        return
+    st.markdown("The insertion cost Tm − T is the only term that differs: **steady state** (LRU keeps the "
+                "cache full, each insertion takes a page reclaim just freed) or **first touch** (a fresh "
+                "page into a growing cache). Both measured on this machine "
+                "(`data/measurements/insertion_cost`, `data/measurements/pagecache_latency.csv`).")
+    names = [name for name in _MARKED if name in devices]
+    names += [scn.device] if scn.device not in names else []
+    cmp_rows = []
+    for name in names:
+        for model in fc.INSERTION_MODELS:
+            b = _device_break_even(scn, devices[name], model)
+            cmp_rows.append(dict(device=name, insertion=model, insert_ns=b.Tm_ns - b.T_ns, n_star=b.n_star,
+                                 hits_required=b.hits_required))
+    cmp = pd.DataFrame(cmp_rows)
+    wide = cmp.pivot(index="device", columns="insertion", values="n_star").reset_index()
+    wide.columns = ["device", *(f"n_star_{c}" for c in wide.columns[1:])]
+    table(wide, labels={c: f"n* with {c.removeprefix('n_star_')} insertion [accesses]" for c in wide.columns[1:]})
+    cmp_keys = [*keys, *(k for name in names for k in device_keys(devices[name], _LAT)),
+                "file_cache.pagecache_insert_4k_ns", f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns"]
+    download_csv(cmp, "break-even-insertion-models.csv", key="dl-be-ins", provenance=cmp_keys, values=values)
+
+
 S = BreakEvenScenario
 init_state(S)
 st.title("File-cache break-even")
@@ -105,104 +218,28 @@ if scn is not None:
         else:
             timings = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
         be = fc.break_even(timings)
-        n_star = be.n_star
-        _LAT = ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")
-        if scn.mode == "device":
-            ins_key = ("file_cache.pagecache_insert_4k_ns" if scn.insertion == "first-touch"
-                       else f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns")
-            keys = ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", ins_key,
-                    *device_keys(devices[scn.device], _LAT), *device_keys("dram", _LAT)]
-        else:
-            keys = []  # every timing typed by the user
+        keys = _timing_keys(scn, devices)
         values = {"file_cache.io_stack_factor": scn.io_stack_factor}
         with c2:
             row = metric_row()
             row.metric("t [ns]", f"{be.t_ns:,.0f}")
             row.metric("T [ns]", f"{be.T_ns:,.0f}")
             row.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
-            row.metric("n*", "∞" if not np.isfinite(n_star) else scalar_text(n_star, 3))
+            row.metric("n*", "∞" if not np.isfinite(be.n_star) else scalar_text(be.n_star, 3))
             st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
             assumption_note(keys, values)
-
-            n = np.arange(1, scn.max_accesses + 1)
-            curves = pd.DataFrame({
-                "accesses": n,
-                "Tc_cached_ns": fc.access_time_cached(n, be.t_ns, be.Tm_ns),
-                "Tx_uncached_ns": fc.access_time_uncached(n, be.T_ns),
-            })
-            curves["caching_pays"] = curves["Tc_cached_ns"] < curves["Tx_uncached_ns"]
-            fig = figure()
-            fig.add_scatter(x=n, y=curves["Tc_cached_ns"], name="Tc = Tm + (n−1)t (cached)", mode="lines+markers")
-            fig.add_scatter(x=n, y=curves["Tx_uncached_ns"], name="Tx = nT (uncached)", mode="lines+markers")
-            if np.isfinite(n_star) and n_star <= scn.max_accesses:
-                ref_line(fig, x=n_star, dash="dash", text=f"n* = {n_star:.3g}")
-            # How sure? band around n*: the panel's analysis (cached: the panel below reuses it)
-            with user_errors("How sure? band"):
-                res = analysis(S, scn, _uq_model(scn), key="be")
-                ys = curves[["Tc_cached_ns", "Tx_uncached_ns"]].to_numpy()
-                if np.isfinite(res.p5) and np.isfinite(res.p95):
-                    add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(ys.min()),
-                               y1=float(ys.max()), clip=(1.0, float(scn.max_accesses)))
-            show(style(fig, title="Total access time vs accesses (eqs. 1-2)", x="accesses n [-]", y="total time [ns]"),
-                 key="be-curves")
-            download_csv(curves, "break-even-curves.csv", key="dl-be-curves", provenance=keys, values=values)
-
-        st.subheader("Required hits vs storage latency (Figure 2)")
-        ratio = np.logspace(np.log10(1.05), 5, 200)
-        insert_ns = be.Tm_ns - be.T_ns
-        f2 = fc.hits_vs_storage_latency(ratio, t_ns=be.t_ns, insert_ns=insert_ns)
-        fig = figure()
-        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["hits_required"], name="hits required (smallest n > n*)",
-                        line_shape="hv")
-        fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="break-even n* (continuous)", line_dash="dot")
-        marks = []
-        for name in ("dram", "optane-dcpmm", "pcm-samsung-20nm", "nand-flash", "sata-ssd", "hdd-7200"):
-            if name in devices:
-                b = fc.break_even(fc.timings_from_device(devices[name], scn.block_size_bytes,
-                                                         io_stack_factor=scn.io_stack_factor,
-                                                         insertion=scn.insertion if scn.mode == "device"
-                                                         else fc.DEFAULT_INSERTION))
-                marks.append((name, devices[name].label or name, b.T_ns, b.hits_required, b.n_star))
-        symbols = ["circle", "square", "diamond", "triangle-up", "triangle-down", "hexagon"]
-        selected = scn.device if scn.mode == "device" else None
-        for (name, label, t_ns, hits, n_star), sym in zip(marks, symbols):  # one legend entry per device
-            if name == selected:  # drawn once, as the selected star (a marker under it read as two devices)
-                continue
-            fig.add_scatter(x=[t_ns], y=[hits], mode="markers", name=name, marker=dict(size=11, symbol=sym),
-                            hovertemplate=f"{plotly_text(label)}<br>T = %{{x:,.0f}} ns<br>n* = {n_star:.3g}<extra></extra>")
-        if scn.mode == "device":
-            fig.add_scatter(x=[be.T_ns], y=[be.hits_required], mode="markers", name=f"selected: {scn.device}",
-                            marker=dict(size=16, symbol="star-open", line=dict(width=2)))
-        show(style(fig, x="storage access time T [ns]", y="accesses per cached block n [-]", logx=True),
-             key="be-fig2")
-        st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
-                   "storage latency varies along the x axis.")
-        fig2_keys = [*keys, *(k for m in marks for k in device_keys(devices[m[0]], _LAT))]
-        assumption_note(fig2_keys, values)
-        download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2",
-                     provenance=fig2_keys, values=values)
-
-        if scn.mode == "device":
-            st.subheader("n* under both insertion models")
-            st.markdown("The insertion cost Tm − T is the only term that differs: **steady state** (LRU keeps the "
-                        "cache full, each insertion takes a page reclaim just freed) or **first touch** (a fresh "
-                        "page into a growing cache). Both measured on this machine "
-                        "(`data/measurements/insertion_cost`, `data/measurements/pagecache_latency.csv`).")
-            cmp_rows = []
-            for name in [m[0] for m in marks] + ([scn.device] if scn.device not in [m[0] for m in marks] else []):
-                for model in fc.INSERTION_MODELS:
-                    b = fc.break_even(fc.timings_from_device(devices[name], scn.block_size_bytes,
-                                                             io_stack_factor=scn.io_stack_factor, insertion=model))
-                    cmp_rows.append(dict(device=name, insertion=model, insert_ns=b.Tm_ns - b.T_ns, n_star=b.n_star,
-                                         hits_required=b.hits_required))
-            cmp = pd.DataFrame(cmp_rows)
-            wide = cmp.pivot(index="device", columns="insertion", values="n_star").reset_index()
-            wide.columns = ["device", *(f"n_star_{c}" for c in wide.columns[1:])]
-            table(wide, labels={c: f"n* with {c.removeprefix('n_star_')} insertion [accesses]"
-                                for c in wide.columns[1:]})
-            cmp_keys = [*fig2_keys, "file_cache.pagecache_insert_4k_ns",
-                        f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns"]
-            download_csv(cmp, "break-even-insertion-models.csv", key="dl-be-ins", provenance=cmp_keys, values=values)
+            # one view at a time, in lazy tabs: a change redraws one chart, not two (issue 18: each Plotly
+            # chart a rerun changes costs ~40-50 ms in the browser on the 2-core machine)
+            t_curves, t_fig2, t_models = st.tabs(list(VIEW_TABS), key="be.view_tab", on_change="rerun")
+            if t_curves.open:
+                with t_curves:
+                    _curves_view(scn, be, keys, values)
+            if t_fig2.open:
+                with t_fig2:
+                    _figure2_view(scn, be, devices, keys, values)
+            if t_models.open:
+                with t_models:
+                    _insertion_models_view(scn, devices, keys, values)
 
 if scn is not None:
     with user_errors("How sure?"):

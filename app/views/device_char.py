@@ -21,6 +21,7 @@ from app.components.charts import figure_from, ratio_axis, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import add_custom_device
 from app.components.errors import md_escape
+from app.components.express import bar, line
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, fio_skipped_jobs, int_input
 from app.components.provenance import assumption_note, params_help
@@ -57,6 +58,59 @@ def _mix(token: str, _profile: dc.CharProfile, pattern: str, depth: int, schedul
 def _fit_example(example: str, name: str):
     """The profile fitted to a bundled fio example (read and fitted once per example and name)."""
     return dc.fit_profile(dc.read_fio_json(data_path(f"fio/{example}.json")), name)
+
+
+#: The paper's three figures (lazy tabs): randomness vs depth, read/write asymmetry, read/write mix.
+FIGURE_TABS = ("Random / sequential vs I/O depth (Fig. 1)", "Write / read (Fig. 2)", "Read/write mix (Fig. 3)")
+
+
+def _random_seq_view(scn: DeviceCharScenario, profs: list[dc.CharProfile], keys: list[str]) -> None:
+    """Random / sequential latency against the I/O depth (Fig. 1), with the SSD preset's band."""
+    depths = np.unique(np.round(np.geomspace(1, scn.max_depth, 24))).astype(int)
+    rows = []
+    for p in profs:
+        for op in ("read", "write"):
+            r = dc.random_seq_ratio(p, op, depths)
+            rows += [dict(profile=p.name, op=op, iodepth=int(d), rand_over_seq=float(x)) for d, x in zip(depths, r, strict=True)]
+    ratio = pd.DataFrame(rows)
+    fig = figure_from(line, ratio, "iodepth", "rand_over_seq", color="profile", line_dash="op", log_x=True)
+    if "ssd" in scn.profiles:
+        with user_errors("How sure? band"):  # the SSD preset's units and parallelism sampled per depth
+            for op in ("read", "write"):
+                b = curve_band(S, scn, lambda d, op=op: device_char_ssd_ratio_model(op, d),
+                               tuple(float(d) for d in depths), key=f"dch-rs-{op}")
+                add_band(fig, b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of ssd {op}", of=f"ssd, {op}")
+    style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
+          y="random / sequential latency (×)")
+    show(ratio_axis(fig, "y", label="random = sequential"), key="dch-rs")
+    assumption_note(keys)
+    download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs", provenance=keys)
+
+
+def _write_read_view(profs: list[dc.CharProfile], keys: list[str]) -> None:
+    """Write / read latency of each profile, random and sequential (Fig. 2), against its 1× line."""
+    asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
+                         for p in profs for pat in ("rand", "seq")])
+    fig = figure_from(bar, asym, "profile", "write_over_read", color="pattern", barmode="group", text_auto=".2f")
+    ref_line(fig, y=1.0, text="1× (write = read)", dash="dash")  # a ratio reads against its 1× line
+    show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency (×)"), key="dch-wr")
+    assumption_note(keys)
+    download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr", provenance=keys)
+
+
+def _mix_view(scn: DeviceCharScenario, profs: list[dc.CharProfile], keys: list[str]) -> None:
+    """Read and write latency against the write fraction, relative to the 50/50 mix (Fig. 3; simulated)."""
+    sched = None if scn.mix_scheduling == "preset" else scn.mix_scheduling
+    mix = pd.concat([_mix(p.model_dump_json(), p, scn.mix_pattern, int(scn.mix_depth), sched)
+                     .assign(profile=p.name, scheduling=sched or p.scheduling) for p in profs], ignore_index=True)
+    long = mix.melt(id_vars=["profile", "write_fraction"], value_vars=["read_rel", "write_rel"],
+                    var_name="request", value_name="latency_rel_50_50")
+    fig = figure_from(line, long, "write_fraction", "latency_rel_50_50", color="profile", line_dash="request")
+    style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3; simulated closed loop)",
+          x="write fraction [-]", y="latency / latency at 50 % writes (×)")
+    show(ratio_axis(fig, "y", label="50/50 mix"), key="dch-mix")
+    assumption_note(keys)
+    download_csv(mix, "rw-mix.csv", key="dl-dch-mix", provenance=keys)
 
 
 init_state(S)
@@ -98,44 +152,19 @@ if scn is not None:
             profs.append(dc.CharProfile.model_validate(fitted))
         if not profs:
             raise ValueError("profiles: choose at least one profile")
-        depths = np.unique(np.round(np.geomspace(1, scn.max_depth, 24))).astype(int)
-        rows = []
-        for p in profs:
-            for op in ("read", "write"):
-                r = dc.random_seq_ratio(p, op, depths)
-                rows += [dict(profile=p.name, op=op, iodepth=int(d), rand_over_seq=float(x)) for d, x in zip(depths, r, strict=True)]
-        ratio = pd.DataFrame(rows)
         with c2:
-            fig = figure_from(px.line, ratio, x="iodepth", y="rand_over_seq", color="profile", line_dash="op", log_x=True, markers=True)
-            if "ssd" in scn.profiles:
-                with user_errors("How sure? band"):  # the SSD preset's units and parallelism sampled per depth
-                    for op in ("read", "write"):
-                        b = curve_band(S, scn, lambda d, op=op: device_char_ssd_ratio_model(op, d),
-                                       tuple(float(d) for d in depths), key=f"dch-rs-{op}")
-                        add_band(fig, b.x, b.p5, b.p95, n=scn.uq_samples, what=f"of ssd {op}", of=f"ssd, {op}")
-            style(fig, title="Random / sequential latency vs I/O depth (Fig. 1)", x="I/O depth [-]",
-                  y="random / sequential latency (×)")
-            show(ratio_axis(fig, "y", label="random = sequential"), key="dch-rs")
-            assumption_note(keys)
-            download_csv(ratio, "random-seq-ratio.csv", key="dl-dch-rs", provenance=keys)
-        asym = pd.DataFrame([dict(profile=p.name, pattern=pat, write_over_read=float(dc.write_read_ratio(p, pat)))
-                             for p in profs for pat in ("rand", "seq")])
-        fig = figure_from(px.bar, asym, x="profile", y="write_over_read", color="pattern", barmode="group", text_auto=".2f")
-        ref_line(fig, y=1.0, text="1× (write = read)", dash="dash")  # a ratio reads against its 1× line
-        show(style(fig, title="Write / read latency (Fig. 2)", x="device", y="write / read latency (×)"), key="dch-wr")
-        assumption_note(keys)
-        download_csv(asym, "write-read-ratio.csv", key="dl-dch-wr", provenance=keys)
-        sched = None if scn.mix_scheduling == "preset" else scn.mix_scheduling
-        mix = pd.concat([_mix(p.model_dump_json(), p, scn.mix_pattern, int(scn.mix_depth), sched)
-                         .assign(profile=p.name, scheduling=sched or p.scheduling) for p in profs], ignore_index=True)
-        long = mix.melt(id_vars=["profile", "write_fraction"], value_vars=["read_rel", "write_rel"],
-                        var_name="request", value_name="latency_rel_50_50")
-        fig = figure_from(px.line, long, x="write_fraction", y="latency_rel_50_50", color="profile", line_dash="request", markers=True)
-        style(fig, title="Latency vs read/write mix, relative to 50/50 (Fig. 3; simulated closed loop)",
-              x="write fraction [-]", y="latency / latency at 50 % writes (×)")
-        show(ratio_axis(fig, "y", label="50/50 mix"), key="dch-mix")
-        assumption_note(keys)
-        download_csv(mix, "rw-mix.csv", key="dl-dch-mix", provenance=keys)
+            # one figure at a time, in lazy tabs: a change redraws one chart, not three (issue 18: each
+            # Plotly chart a rerun sends costs ~15-50 ms in the browser on the 2-core machine)
+            t_rs, t_wr, t_mix = st.tabs(list(FIGURE_TABS), key="dch.figure_tab", on_change="rerun")
+            if t_rs.open:
+                with t_rs:
+                    _random_seq_view(scn, profs, keys)
+            if t_wr.open:
+                with t_wr:
+                    _write_read_view(profs, keys)
+            if t_mix.open:
+                with t_mix:
+                    _mix_view(scn, profs, keys)
 
 if scn is not None:
     with user_errors("How sure?"):

@@ -282,7 +282,7 @@ def test_hostile_custom_device_name_renders_literally_on_a_page():
     from streamlit.testing.v1 import AppTest
 
     from tests import ROOT
-    from tests.app.chart_rules import page_figures
+    from tests.app.chart_rules import every_tab_figures
 
     dev = {"name": HOSTILE, "label": HOSTILE, "kind": "scm", "access_unit_bytes": 256, "read_latency_ns": 300.0,
            "write_latency_ns": 900.0, "source": "test"}
@@ -291,7 +291,7 @@ def test_hostile_custom_device_name_renders_literally_on_a_page():
     at.run()
     at.selectbox(key="be.device").set_value(HOSTILE).run()
     assert not at.exception, [e.message for e in at.exception]
-    figs = page_figures(at)
+    figs = every_tab_figures(at)  # the device markers are on Figure 2 (a lazy tab)
     assert figs
     shown = [s for _, f in figs for s in _strings(f) if "&lt;b&gt;x" in s]
     assert shown, "the name is on the chart, escaped"

@@ -10,7 +10,9 @@ PAGE = str(ROOT / "app/views/device_char.py")
 def test_device_char_page():
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception and not at.error
-    assert len(at.get("plotly_chart")) >= 4
+    from tests.app.chart_rules import every_tab_figures
+
+    assert len(every_tab_figures(at)) >= 4  # Figs. 1-3 (lazy tabs) and model vs measurement
     at.button(key="dch.add").click().run()
     assert not at.exception
     assert "my-fio-device" in at.session_state["custom_devices"]

@@ -47,3 +47,11 @@ def test_line_equals_px_line(template, kw):
     df = _frame()
     assert _json(line(df, "threads", "latency_ms", color="config", **kw)) == \
         _json(px.line(df, x="threads", y="latency_ms", color="config", markers=True, **kw))
+
+
+@pytest.mark.parametrize("kw", [dict(log_x=True), dict()])
+def test_line_with_dashes_equals_px_line(template, kw):
+    """Colour by one column and dash by another, groups met in any order (device characterization, Fig. 1)."""
+    df = _frame().assign(op=np.tile(["write", "read", "read", "write"], 3)).iloc[[5, 0, 11, 2, 7, 1, 4, 3, 6, 9, 8, 10]]
+    assert _json(line(df, "threads", "latency_ms", color="config", line_dash="op", **kw)) == \
+        _json(px.line(df, x="threads", y="latency_ms", color="config", line_dash="op", markers=True, **kw))
