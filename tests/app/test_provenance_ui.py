@@ -60,7 +60,7 @@ def test_export_header_marks_page_overrides():
 
 # ----------------------------------------------------------------------------- on the pages
 def test_assumption_note_appears_only_when_a_result_uses_a_derived_or_assumed_value():
-    from app.views.break_even import VIEW_TABS
+    from tests.app.chart_rules import lazy_tabs
 
     at = AppTest.from_file(str(VIEWS / "break_even.py"), default_timeout=60).run()
     assert not at.exception
@@ -68,7 +68,7 @@ def test_assumption_note_appears_only_when_a_result_uses_a_derived_or_assumed_va
     assert _notes(at) == []
     # Figure 2 (its lazy tab): its reference marks include the SATA SSD's assumed and the generic HDD's
     # derived latency -> its own note
-    at.session_state["be.view_tab"] = VIEW_TABS[1]
+    at.session_state["be.view_tab"] = lazy_tabs(at)["be.view_tab"][1]
     at.run()
     base = _notes(at)
     assert len(base) == 1 and "sata-ssd read latency** = 90 µs" in base[0] and "optane" not in base[0]
