@@ -42,8 +42,8 @@ WEAR_EFFICIENCY = (0.01, field_range(lt.LifetimeInputs, "wear_efficiency")[1])
 FIG2_TOP_PX = 36
 #: P10 and P90 within this relative width [-] of each other read as one line on the log chart: the legend says so.
 MC_NARROW_RTOL = 1e-2
-#: The two lazy chart tabs of the Monte Carlo section (the curve open by default).
-CHART_TABS = ("Lifetime vs write rate", "Monte Carlo distribution")
+#: The page's three lazy chart tabs (the curve open by default).
+CHART_TABS = ("Lifetime vs write rate", "Monte Carlo distribution", "PCM vs Flash extensions (Figure 2)")
 
 
 class LifetimeScenario(Scenario, UncertaintyFields):
@@ -131,6 +131,53 @@ def _hist_chart(mc, keys: list[str], values: dict) -> None:
                  values=values)
 
 
+def _figure2_view(scn: LifetimeScenario, cap: float, w: float, values: dict) -> None:
+    """PCM and Flash lifetimes of the same extension under each workload's write rate (Figure 2), chart and table.
+
+    ``cap``: capacity [bytes]; ``w``: the user's cell write rate [B/s]; ``values``: the page's parameter values.
+    """
+    st.markdown(
+        f"Both extensions hold {scn.capacity_gb:g} GB (4× a DRAM of a quarter that size); PCM endures 1e7 writes "
+        "per cell, NAND Flash 1e4 (seed 002 §2). Rows: rates **measured** on the paper's own applications "
+        "(Lulesh, XSBench, RSBench, SimpleMOC, MiniFE, MiniAMR) and the other bundled programs, traced here "
+        "(PCM extension at 1:4, FIFO, page write-backs per second with each program's measured time per "
+        "reference; the same bytes per second are assumed at the paper's 16 GB footprint, spread over the "
+        "device), our synthetic streams, your rate, and the **paper-implied** Lulesh rate: inverted from the "
+        "paper's '~5 years' (Figure 9), so its 5 years are circular, not a result."
+    )
+    rates = dict(lt.SEED_WRITE_RATES)
+    src = {k: "paper-implied: seed 002 §5.1.3 inverted (circular: gives 5 years by construction)" for k in rates}
+    rates["your write rate"] = w
+    src["your write rate"] = "input"
+    if scn.trace_rates:
+        with st.spinner("Simulating memory traces …"):
+            r2, s2 = derived_write_rates()  # minutes when computed: on disk since install
+        rates.update(r2)
+        src.update(s2)
+    tab = lt.figure2_table(rates, capacity_bytes=cap, wear_efficiency=scn.wear_efficiency, sources=src)
+    # horizontal bars: the workload names read level (rotated under vertical bars they took half the
+    # chart's height, and the reference labels sat on the lifetime ticks), in the table's order from the top
+    fig = figure()
+    fig.add_bar(y=tab.workload, x=tab.pcm_years, name="PCM (1e7)", orientation="h")
+    fig.add_bar(y=tab.workload, x=tab.flash_years, name="Flash (1e4)", orientation="h")
+    ref_line(fig, x=1 / 12, text="1 month", above=True)
+    ref_line(fig, x=1.0, text="1 year", above=True)
+    fig.update_layout(barmode="group", height=bar_chart_height(2 * len(tab)),
+                      yaxis=dict(autorange="reversed"))
+    style(fig, x="lifetime [years]", y="workload", logx=True)
+    show(fig.update_layout(margin=dict(t=FIG2_TOP_PX)), key="lt-fig2")  # room for the labels above
+    table(tab, labels={"pcm_years": "PCM lifetime [years]", "flash_years": "Flash lifetime [years]"})
+    fig2_keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
+                 *device_keys("pcm-memext", ["endurance_writes_per_cell"]),
+                 *device_keys("nand-flash", ["endurance_writes_per_cell"])]
+    if scn.trace_rates:
+        fig2_keys += ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
+                      "memext.dram_frac"]
+    fig2_values = {k: v for k, v in values.items() if k not in ("lifetime.lulesh_write_rate_Bps",)}
+    assumption_note(fig2_keys, fig2_values)
+    download_csv(tab, "lifetime-figure2.csv", key="dl-lt-fig2", provenance=fig2_keys, values=fig2_values)
+
+
 S = LifetimeScenario
 init_state(S)
 st.title("Memory-extension lifetime")
@@ -194,60 +241,23 @@ if scn is not None:
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
                        f"Closed form = {scalar_text(closed * 365.25)} days.{_gap_text(scn, closed)}")
             assumption_note(mc_keys, values)
-            # the two Monte Carlo charts in lazy tabs: a rerun draws (and the browser re-mounts) one of them
+            # the page's three charts in lazy tabs: a rerun draws (and the browser re-mounts) one of them
             # (issue 18: each Plotly chart a change redraws costs ~40-50 ms in the browser on the 2-core machine)
-            if mc.samples_years and scn.endurance_sigma > 0:
-                t_curve, t_hist = st.tabs(list(CHART_TABS), key="lt.chart_tab", on_change="rerun")
-                if t_curve.open:
-                    with t_curve:
-                        _curve_chart(scn, mc, cap, w, mc_keys, values)
-                if t_hist.open:
-                    with t_hist:
+            t_curve, t_hist, t_fig2 = st.tabs(list(CHART_TABS), key="lt.chart_tab", on_change="rerun")
+            if t_curve.open:
+                with t_curve:
+                    _curve_chart(scn, mc, cap, w, mc_keys, values)
+            if t_hist.open:
+                with t_hist:
+                    if mc.samples_years and scn.endurance_sigma > 0:
                         _hist_chart(mc, mc_keys, values)
-            else:
-                _curve_chart(scn, mc, cap, w, mc_keys, values)
+                    else:
+                        st.info("No spread to draw: with σ of ln(endurance) = 0 every line endures E writes, so "
+                                "every simulated device fails at the same time.", icon=":material/info:")
+            if t_fig2.open:
+                with t_fig2:
+                    _figure2_view(scn, cap, w, values)
 
-        st.subheader("PCM vs Flash memory extensions (Figure 2)")
-        st.markdown(
-            f"Both extensions hold {scn.capacity_gb:g} GB (4× a DRAM of a quarter that size); PCM endures 1e7 writes "
-            "per cell, NAND Flash 1e4 (seed 002 §2). Rows: rates **measured** on the paper's own applications "
-            "(Lulesh, XSBench, RSBench, SimpleMOC, MiniFE, MiniAMR) and the other bundled programs, traced here "
-            "(PCM extension at 1:4, FIFO, page write-backs per second with each program's measured time per "
-            "reference; the same bytes per second are assumed at the paper's 16 GB footprint, spread over the "
-            "device), our synthetic streams, your rate, and the **paper-implied** Lulesh rate: inverted from the "
-            "paper's '~5 years' (Figure 9), so its 5 years are circular, not a result."
-        )
-        rates = dict(lt.SEED_WRITE_RATES)
-        src = {k: "paper-implied: seed 002 §5.1.3 inverted (circular: gives 5 years by construction)" for k in rates}
-        rates["your write rate"] = w
-        src["your write rate"] = "input"
-        if scn.trace_rates:
-            with st.spinner("Simulating memory traces …"):
-                r2, s2 = derived_write_rates()  # minutes when computed: on disk since install
-            rates.update(r2)
-            src.update(s2)
-        tab = lt.figure2_table(rates, capacity_bytes=cap, wear_efficiency=scn.wear_efficiency, sources=src)
-        # horizontal bars: the workload names read level (rotated under vertical bars they took half the
-        # chart's height, and the reference labels sat on the lifetime ticks), in the table's order from the top
-        fig = figure()
-        fig.add_bar(y=tab.workload, x=tab.pcm_years, name="PCM (1e7)", orientation="h")
-        fig.add_bar(y=tab.workload, x=tab.flash_years, name="Flash (1e4)", orientation="h")
-        ref_line(fig, x=1 / 12, text="1 month", above=True)
-        ref_line(fig, x=1.0, text="1 year", above=True)
-        fig.update_layout(barmode="group", height=bar_chart_height(2 * len(tab)),
-                          yaxis=dict(autorange="reversed"))
-        style(fig, x="lifetime [years]", y="workload", logx=True)
-        show(fig.update_layout(margin=dict(t=FIG2_TOP_PX)), key="lt-fig2")  # room for the labels above
-        table(tab, labels={"pcm_years": "PCM lifetime [years]", "flash_years": "Flash lifetime [years]"})
-        fig2_keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
-                     *device_keys("pcm-memext", ["endurance_writes_per_cell"]),
-                     *device_keys("nand-flash", ["endurance_writes_per_cell"])]
-        if scn.trace_rates:
-            fig2_keys += ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
-                          "memext.dram_frac"]
-        fig2_values = {k: v for k, v in values.items() if k not in ("lifetime.lulesh_write_rate_Bps",)}
-        assumption_note(fig2_keys, fig2_values)
-        download_csv(tab, "lifetime-figure2.csv", key="dl-lt-fig2", provenance=fig2_keys, values=fig2_values)
 
 if scn is not None:
     with user_errors("How sure?"):

@@ -496,7 +496,7 @@ def test_how_sure_samples_and_seed_read_1e3_and_say_why_a_bad_value_is_not_appli
     and the rest of the page (charts, the panel's sentence) stays."""
     at = _page("lifetime.py")
     n = _charts(at)
-    assert n >= 2 and not _errors(at)
+    assert n >= 1 and not _errors(at)  # the open chart tab (the others are lazy)
     assert any(c.value == "allowed: 16 – 100,000" for c in at.caption), [c.value for c in at.caption]
     at.text_input(key="lt.uq_samples").input("1e3").run()
     assert not at.exception and not _errors(at), _errors(at)
