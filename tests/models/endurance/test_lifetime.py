@@ -199,8 +199,13 @@ def test_lifetime_page():
     from app.components.tables import scalar_text
 
     assert metrics["Closed form [years]"] == scalar_text(closed, 3)  # 3 significant digits, no trailing zero: "20"
-    # Figure 2 rows: the seed's rate, the user's, and the rates derived from the bundled memory traces
-    # and our synthetic page streams (models.endurance.lifetime.derived_write_rates)
+    # Figure 2 rows (its lazy chart tab): the seed's rate, the user's, and the rates derived from the bundled
+    # memory traces and our synthetic page streams (models.endurance.lifetime.derived_write_rates)
+    from tests.app.chart_rules import lazy_tabs
+
+    at.session_state["lt.chart_tab"] = lazy_tabs(at)["lt.chart_tab"][2]
+    at.run()
+    assert not at.exception and not at.error
     fig2 = at.dataframe[0].value.set_index("workload")
     assert {"xz", "sqlite", "lulesh", "synthetic working-set (ours)", "your write rate"} <= set(fig2.index)
     assert fig2.loc["xz", "source"].startswith("measured trace: PCM, FIFO at DRAM:NVM 1:4")
