@@ -37,6 +37,7 @@ from pydantic import BaseModel, Field
 from app.components.charts import centred_range, log_axis, ratio_axis, ref_line, show, style
 from app.components.errors import md_escape
 from app.components.inputs import SciInt, int_input
+from app.components.lazy import lazy_tabs
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario, register_label
@@ -262,20 +263,20 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
     st.markdown(f"**{md_escape(res.sentence())}**")  # read as written: n* is not an italic marker
     # Lazy tabs: the tornado chart and table are built and drawn only while their tab is open -- a Plotly
     # chart and a grid fewer to build, send and draw on every rerun of the page (issue 18, speed)
-    t_band, t_tornado = st.tabs(list(TABS), key=f"howsure.tab.{key}", on_change="rerun")
-    if t_band.open:
-        with t_band:
-            row = metric_row()
-            unit = unit_text(res.unit or "-")  # the label names it; the value reads without it
-            row.metric(f"{res.output_label or res.output}, point estimate [{unit}]", _fmt(res.point))
-            row.metric(f"p5 [{unit}]", _fmt(res.p5))
-            row.metric(f"p95 [{unit}]", _fmt(res.p95))
-            row.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
-                       help=res.verdict or "this output has no yes/no verdict")
-    if t_tornado.open:
-        with t_tornado:
-            if len(res.tornado):
-                show(tornado_figure(res), key=f"howsure-{key}")
-            table(_table(res), labels=_table_labels(res), key=f"howsure-table-{key}")
+    def band() -> None:
+        row = metric_row()
+        unit = unit_text(res.unit or "-")  # the label names it; the value reads without it
+        row.metric(f"{res.output_label or res.output}, point estimate [{unit}]", _fmt(res.point))
+        row.metric(f"p5 [{unit}]", _fmt(res.p5))
+        row.metric(f"p95 [{unit}]", _fmt(res.p95))
+        row.metric("Verdict holds in", "n/a" if not res.verdict else f"{100 * res.p_verdict:.0f} % of samples",
+                   help=res.verdict or "this output has no yes/no verdict")
+
+    def tornado() -> None:
+        if len(res.tornado):
+            show(tornado_figure(res), key=f"howsure-{key}")
+        table(_table(res), labels=_table_labels(res), key=f"howsure-table-{key}")
+
+    lazy_tabs(f"howsure.tab.{key}", dict(zip(TABS, (band, tornado), strict=True)))
     st.caption(f"{res.n:,} samples ({res.method}), seed {res.seed}. " + " ".join(f"{n}." for n in res.notes))
     return res

@@ -16,6 +16,7 @@ from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.inputs import float_input
+from app.components.lazy import lazy_tabs
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
@@ -78,6 +79,11 @@ def _timing_keys(scn: BreakEvenScenario, devices: dict) -> list[str]:
             *device_keys(devices[scn.device], _LAT), *device_keys("dram", _LAT)]
 
 
+def _marked(devices: dict) -> list[str]:
+    """The reference devices of Figure 2 that the catalogue holds, in :data:`_MARKED` order."""
+    return [name for name in _MARKED if name in devices]
+
+
 def _device_break_even(scn: BreakEvenScenario, device, insertion: str) -> fc.BreakEven:
     """Break-even of ``device`` at the page's block size and I/O stack factor, with ``insertion``."""
     return fc.break_even(fc.timings_from_device(device, scn.block_size_bytes, io_stack_factor=scn.io_stack_factor,
@@ -121,7 +127,7 @@ def _figure2_view(scn: BreakEvenScenario, be: fc.BreakEven, devices: dict, keys:
                     line_shape="hv")
     fig.add_scatter(x=f2["storage_latency_ns"], y=f2["n_star"], name="break-even n* (continuous)", line_dash="dot")
     insertion = scn.insertion if scn.mode == "device" else fc.DEFAULT_INSERTION
-    marked = [name for name in _MARKED if name in devices]
+    marked = _marked(devices)
     selected = scn.device if scn.mode == "device" else None
     for name in marked:  # one legend entry per device
         if name == selected:  # drawn once, as the selected star (a marker under it read as two devices)
@@ -154,7 +160,7 @@ def _insertion_models_view(scn: BreakEvenScenario, devices: dict, keys: list[str
                 "cache full, each insertion takes a page reclaim just freed) or **first touch** (a fresh "
                 "page into a growing cache). Both measured on this machine "
                 "(`data/measurements/insertion_cost`, `data/measurements/pagecache_latency.csv`).")
-    names = [name for name in _MARKED if name in devices]
+    names = _marked(devices)
     names += [scn.device] if scn.device not in names else []
     cmp_rows = []
     for name in names:
@@ -228,18 +234,11 @@ if scn is not None:
             row.metric("n*", "∞" if not np.isfinite(be.n_star) else scalar_text(be.n_star, 3))
             st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
             assumption_note(keys, values)
-            # one view at a time, in lazy tabs: a change redraws one chart, not two (issue 18: each Plotly
-            # chart a rerun changes costs ~40-50 ms in the browser on the 2-core machine)
-            t_curves, t_fig2, t_models = st.tabs(list(VIEW_TABS), key="be.view_tab", on_change="rerun")
-            if t_curves.open:
-                with t_curves:
-                    _curves_view(scn, be, keys, values)
-            if t_fig2.open:
-                with t_fig2:
-                    _figure2_view(scn, be, devices, keys, values)
-            if t_models.open:
-                with t_models:
-                    _insertion_models_view(scn, devices, keys, values)
+            # one view at a time: a change redraws one chart, not two
+            curves, fig2, models = VIEW_TABS
+            lazy_tabs("be.view_tab", {curves: lambda: _curves_view(scn, be, keys, values),
+                                      fig2: lambda: _figure2_view(scn, be, devices, keys, values),
+                                      models: lambda: _insertion_models_view(scn, devices, keys, values)})
 
 if scn is not None:
     with user_errors("How sure?"):

@@ -24,6 +24,7 @@ from app.components.errors import md_escape
 from app.components.express import bar, line
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, fio_skipped_jobs, int_input
+from app.components.lazy import lazy_tabs
 from app.components.provenance import assumption_note, params_help
 from app.components.scenario import init_state, model_field, some_of
 from app.components.tables import table
@@ -153,18 +154,11 @@ if scn is not None:
         if not profs:
             raise ValueError("profiles: choose at least one profile")
         with c2:
-            # one figure at a time, in lazy tabs: a change redraws one chart, not three (issue 18: each
-            # Plotly chart a rerun sends costs ~15-50 ms in the browser on the 2-core machine)
-            t_rs, t_wr, t_mix = st.tabs(list(FIGURE_TABS), key="dch.figure_tab", on_change="rerun")
-            if t_rs.open:
-                with t_rs:
-                    _random_seq_view(scn, profs, keys)
-            if t_wr.open:
-                with t_wr:
-                    _write_read_view(profs, keys)
-            if t_mix.open:
-                with t_mix:
-                    _mix_view(scn, profs, keys)
+            # one figure at a time: a change redraws one chart, not three
+            fig1, fig2, fig3 = FIGURE_TABS
+            lazy_tabs("dch.figure_tab", {fig1: lambda: _random_seq_view(scn, profs, keys),
+                                         fig2: lambda: _write_read_view(profs, keys),
+                                         fig3: lambda: _mix_view(scn, profs, keys)})
 
 if scn is not None:
     with user_errors("How sure?"):

@@ -23,6 +23,7 @@ from app.components.claims import claims_strip
 from app.components.devices import all_devices
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, float_input, int_input
+from app.components.lazy import lazy_tabs
 from app.components.metrics import metric_row
 from app.components.provenance import assumption_note, device_keys, param_help
 from app.components.scenario import field_range, init_state, model_field
@@ -116,8 +117,13 @@ def _curve_chart(scn, mc, cap: float, w: float, keys: list[str], values: dict) -
                  values=values)
 
 
-def _hist_chart(mc, keys: list[str], values: dict) -> None:
-    """The Monte Carlo lifetime distribution [devices per lifetime bin] with P10 / P50 / P90, with its CSV."""
+def _hist_chart(scn: LifetimeScenario, mc, keys: list[str], values: dict) -> None:
+    """The Monte Carlo lifetime distribution [devices per lifetime bin] with P10 / P50 / P90, with its CSV
+    (at σ = 0, or without samples, why there is none)."""
+    if not (mc.samples_years and scn.endurance_sigma > 0):
+        st.info("No spread to draw: with σ of ln(endurance) = 0 every line endures E writes, so every simulated "
+                "device fails at the same time.", icon=":material/info:")
+        return
     hist = pd.DataFrame({"lifetime_years": mc.samples_years})
     fig = figure(go.Histogram(x=hist.lifetime_years, nbinsx=40, name="devices"))
     for q, v in (("P10", mc.p10_years), ("P50", mc.p50_years), ("P90", mc.p90_years)):
@@ -241,22 +247,11 @@ if scn is not None:
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
                        f"Closed form = {scalar_text(closed * 365.25)} days.{_gap_text(scn, closed)}")
             assumption_note(mc_keys, values)
-            # the page's three charts in lazy tabs: a rerun draws (and the browser re-mounts) one of them
-            # (issue 18: each Plotly chart a change redraws costs ~40-50 ms in the browser on the 2-core machine)
-            t_curve, t_hist, t_fig2 = st.tabs(list(CHART_TABS), key="lt.chart_tab", on_change="rerun")
-            if t_curve.open:
-                with t_curve:
-                    _curve_chart(scn, mc, cap, w, mc_keys, values)
-            if t_hist.open:
-                with t_hist:
-                    if mc.samples_years and scn.endurance_sigma > 0:
-                        _hist_chart(mc, mc_keys, values)
-                    else:
-                        st.info("No spread to draw: with σ of ln(endurance) = 0 every line endures E writes, so "
-                                "every simulated device fails at the same time.", icon=":material/info:")
-            if t_fig2.open:
-                with t_fig2:
-                    _figure2_view(scn, cap, w, values)
+            # the page's three charts one at a time: a change redraws (and the browser re-mounts) one of them
+            curve, dist, fig2 = CHART_TABS
+            lazy_tabs("lt.chart_tab", {curve: lambda: _curve_chart(scn, mc, cap, w, mc_keys, values),
+                                       dist: lambda: _hist_chart(scn, mc, mc_keys, values),
+                                       fig2: lambda: _figure2_view(scn, cap, w, values)})
 
 
 if scn is not None:
