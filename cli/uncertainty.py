@@ -29,12 +29,10 @@ import pandas as pd
 from cli.argtypes import whole_number, whole_within
 
 __all__ = ["BAND_COLUMNS", "add_uncertainty_options", "add_band_columns", "add_point_band", "uncertain_models",
-           "MODELS", "NO_UNCERTAIN_INPUT"]
+           "uncertainty_commands", "NO_UNCERTAIN_INPUT"]
 
 #: Columns added by ``--uncertainty``.
 BAND_COLUMNS = ["band_of", "p5", "p50", "p95"]
-#: Subcommands with an uncertainty adapter.
-MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd", "workload")
 #: ``band_of`` prefix of a command whose outputs depend on no uncertain input (the band is the point).
 NO_UNCERTAIN_INPUT = "no uncertain input"
 
@@ -52,54 +50,36 @@ def add_uncertainty_options(p: argparse.ArgumentParser, *, samples_option: str =
                    help="design of the uncertainty samples: scrambled Sobol' (default) or Latin hypercube")
 
 
-def _device(name):
-    from cli.commands.memext import ALIASES
-    from models.devices import get_device
+def _command_module(command: str):
+    import importlib
 
-    return get_device(ALIASES.get(name, name))
+    return importlib.import_module(f"cli.commands.{command.replace('-', '_')}")
+
+
+def uncertainty_commands() -> tuple[str, ...]:
+    """The subcommands whose rows get uncertainty bands: a registered model (:mod:`models.spec`) with an
+    uncertainty adapter, whose subcommand module defines ``uncertain_models``."""
+    from models.spec import specs
+
+    return tuple(s.cli[0] for s in specs()
+                 if s.uncertainty and s.cli and hasattr(_command_module(s.cli[0]), "uncertain_models"))
 
 
 def uncertain_models(command: str, args: argparse.Namespace, **context) -> list:
     """The :class:`~models.uncertainty.UncertainModel` of every output row of ``command`` (None
     for rows without one), built from the parsed options ``args`` and the objects the command
-    already computed (``context``: ``trace``, ``profile``, ``runs``, ...)."""
-    from models.uncertainty import adapters as A
+    already computed (``context``: ``trace``, ``profile``, ``runs``, ...): the subcommand module's
+    ``uncertain_models(adapter, args, **context)`` with the adapter its model registers."""
+    from models.spec import spec_for_cli
 
-    if command == "breakeven":
-        out = []
-        if args.t_ns is not None:
-            out.append(A.breakeven_model(t_ns=args.t_ns, T_ns=args.T_ns, Tm_ns=args.Tm_ns))
-        for name in args.device:
-            out.append(A.breakeven_model(device=name, block_size_bytes=args.block_size,
-                                         insertion=getattr(args, "insertion", None)))
-        return out
-    if command == "lifetime":
-        return [A.lifetime_model(capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,
-                                 write_rate_bytes_per_s=w * 1e6, wear_efficiency=args.wear_efficiency)
-                for w in args.write_rate_mbps]
-    if command == "amat":
-        prof, inputs, table = context["profile"], context["inputs"], context["table"]
-        return [A.amat_model(prof, inputs, page_size=int(ps)) for ps in table["page_size"]]
-    if command == "memext":
-        return [A.memext_model(context["stream"], cfg, device=dev, baseline=None, result=r)
-                for cfg, dev, r in context["runs"]]
-    if command == "writecache":
-        trace, table = context["trace"], context["table"]
-        out = []
-        for r in table.itertuples():
-            if r.policy == "none":
-                out.append(None)
-            else:
-                out.append(A.writecache_model(trace, cache_mb=float(r.cache_mb), policy=r.policy, drive=args.drive,
-                                              lru_granularity=getattr(args, "lru_granularity", "sector"),
-                                              halo_inputs=context.get("halo_inputs", False)))
-        return out
-    if command == "hdd":
-        return [A.hdd_model(d, size_bytes=args.size_bytes) for d in args.device]
-    if command == "workload":
-        w = context["workload"]
-        return [A.workload_model(w, c, threads=w.nthreads) for c in context["configs"]]
-    raise KeyError(f"no uncertainty adapter for {command!r}; available: {', '.join(MODELS)}")
+    try:
+        spec = spec_for_cli(command)
+    except KeyError:
+        spec = None
+    build = getattr(_command_module(command), "uncertain_models", None) if spec and spec.uncertainty else None
+    if build is None:
+        raise KeyError(f"no uncertainty adapter for {command!r}; available: {', '.join(uncertainty_commands())}")
+    return build(spec.load("uncertainty"), args, **context)
 
 
 def add_band_columns(df: pd.DataFrame, command: str, args: argparse.Namespace, **context) -> pd.DataFrame:

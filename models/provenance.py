@@ -831,7 +831,7 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.objects.MAX_OBJECTS": "math constant (slots within the int64 byte range)",
     "models.traces.detect._PEEK_BYTES": "reader buffer size (format sniffing)",
     "models.sweep.hostshare.STALE_S": "house-keeping age of a sweep's leftover shared-split folder (no model input)",
-    "models.sweep.registry._BLOCK": "default analysis block size of the sweep adapters (the CLI's --block-size default)",
+    "models.spec.SWEEP_BLOCK_BYTES": "default analysis block size of the sweep adapters (the CLI's --block-size default)",
     "models.traces.blocks.MAX_REQUEST_BLOCKS": "memory limit",
     "models.storage.write_cache.MAX_CACHE_MB": "input limit",
     "models.traces.synthetic.KIB": "unit",

@@ -97,3 +97,23 @@ def run(args: argparse.Namespace) -> int:
     table = paging_table(profile, inputs)[COLUMNS].reset_index(drop=True)
     emit(add_band_columns(table, NAME, args, profile=profile, inputs=inputs, table=table), args.output_format)
     return 0
+
+
+def uncertain_models(adapter, args: argparse.Namespace, *, profile, inputs, table, **context) -> list:
+    """The uncertainty model of each output row, one per page size (``adapter``: the amat spec's)."""
+    return [adapter(profile, inputs, page_size=int(ps)) for ps in table["page_size"]]
+
+
+def sensitivity_context(args: argparse.Namespace) -> dict:
+    """What :func:`uncertain_models` needs for ``pcm-planner sensitivity amat``: one profile, its first row."""
+    from models.memory.paging import paging_inputs, paging_profile, paging_table
+
+    inputs = paging_inputs(
+        memory_mib=args.memory_mb, memory_fraction=args.memory_frac, latency_multiple=args.latency_multiple,
+        device=args.device, storage_latency_ns=args.storage_latency_ns,
+        storage_bandwidth_MBps=args.storage_bandwidth_MBps, page_sizes_bytes=args.page_sizes,
+        tlb_entries=args.tlb_entries, t_e_ns=args.t_e_ns, t_r_ns=args.t_r_ns,
+        fault_overhead_ns=args.fault_overhead_ns, policy=args.policy,
+        include_instructions=args.include_instructions)
+    profile = paging_profile(load_trace_from_args(args, kind="memory"), inputs)
+    return {"profile": profile, "inputs": inputs, "table": paging_table(profile, inputs).head(1)}

@@ -62,3 +62,13 @@ def run(args: argparse.Namespace) -> int:
         df["insertion"] = [args.insertion if n else "" for n, _ in rows]
     emit(add_band_columns(df, NAME, args), args.output_format)
     return 0
+
+
+def uncertain_models(adapter, args: argparse.Namespace, **context) -> list:
+    """The uncertainty model of each output row (``adapter``: the breakeven spec's, :mod:`models.spec`)."""
+    out = []
+    if args.t_ns is not None:
+        out.append(adapter(t_ns=args.t_ns, T_ns=args.T_ns, Tm_ns=args.Tm_ns))
+    for name in args.device:
+        out.append(adapter(device=name, block_size_bytes=args.block_size, insertion=getattr(args, "insertion", None)))
+    return out

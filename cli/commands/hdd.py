@@ -79,3 +79,23 @@ def run(args: argparse.Namespace) -> int:
     emit(add_point_band(validation_table(names, rotation=args.rotation)[COLUMNS], args, "mean_predicted_ms", "ms",
                         why), args.output_format)
     return 0
+
+
+#: The help line of ``pcm-planner sensitivity hdd``.
+SENSITIVITY_HELP = "sensitivity of a random request's service time on a catalogue HDD (--device, --size-bytes)"
+
+
+def sensitivity_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``pcm-planner sensitivity hdd`` (a random request on a catalogue HDD)."""
+    from cli.argtypes import number
+
+    p.add_argument("--device", action="append", default=None, help="catalogue HDD (default hdd-7200)")
+    p.add_argument("--size-bytes", dest="size_bytes", type=number, default=4096.0,
+                   help="request size [bytes] (default 4096)")
+    add_format_option(p)
+
+
+def uncertain_models(adapter, args: argparse.Namespace, **context) -> list:
+    """One uncertainty model per catalogue HDD of ``--device`` (default hdd-7200; ``adapter``: the hdd
+    spec's)."""
+    return [adapter(d, size_bytes=args.size_bytes) for d in (args.device or ["hdd-7200"])]

@@ -134,3 +134,10 @@ def _trace_rate(args: argparse.Namespace) -> tuple[float, dict]:
              "rate_scaling": f"PCM, FIFO, DRAM:NVM 1:{1 / r.dram_frac:g}: dirty write-backs x 4 KiB / modelled run "
                              f"time; {r.scaling}"}
     return r.write_rate_bytes_per_s / 1e6, extra
+
+
+def uncertain_models(adapter, args: argparse.Namespace, **context) -> list:
+    """The uncertainty model of each output row, one per write rate (``adapter``: the lifetime spec's)."""
+    return [adapter(capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,
+                    write_rate_bytes_per_s=w * 1e6, wear_efficiency=args.wear_efficiency)
+            for w in args.write_rate_mbps]

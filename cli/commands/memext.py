@@ -94,3 +94,34 @@ def run(args: argparse.Namespace) -> int:
                  "full_misses", "partial_misses", "writebacks", "time_ns", "slowdown", "bound", "base_ns_per_ref"]])
     emit(add_band_columns(pd.concat(rows, ignore_index=True), NAME, args, stream=stream, runs=runs), args.output_format)
     return 0
+
+
+def uncertain_models(adapter, args: argparse.Namespace, *, stream, runs, **context) -> list:
+    """The uncertainty model of each output row, one per simulated (config, device) (``adapter``: the memext
+    spec's)."""
+    return [adapter(stream, cfg, device=dev, baseline=None, result=r) for cfg, dev, r in runs]
+
+
+def sensitivity_context(args: argparse.Namespace) -> dict:
+    """What :func:`uncertain_models` needs for ``pcm-planner sensitivity memext``: the first device and DRAM
+    fraction, simulated once."""
+    from models.devices import get_device
+    from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
+
+    stream = page_stream(load_trace_from_args(args, kind="memory"), include_instructions=args.include_instructions)
+    base = args.base_ns_per_ref
+    if base is None and hasattr(args, "fault_cost"):  # the memext command's measured defaults
+        from models.memory.measured import ns_per_ref
+
+        base = ns_per_ref(getattr(args, "trace", ""))
+    fault = args.fault_overhead_ns
+    if fault is None and getattr(args, "fault_cost", None) == "paper":
+        fault = param("memext.fault_overhead_paper_ns").value
+    extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", base),
+                               ("fault_overhead_ns", fault)) if v is not None}
+    if hasattr(args, "eviction_buffer_pages"):
+        extra["eviction_buffer_pages"] = args.eviction_buffer_pages or None
+    dev = get_device(ALIASES.get(args.device[0], args.device[0]))
+    cfg = MemExtConfig(dram_frac=args.dram_frac[0], device=dev.name, accounting=args.accounting,
+                       policy=args.policy, prefetch_depth=args.prefetch_depth, writeback=args.writeback, **extra)
+    return {"stream": stream, "runs": [(cfg, dev, simulate_memext(stream, cfg, device=dev))]}

@@ -23,35 +23,30 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cli.argtypes import number, whole_number
-from cli.output import add_format_option, emit
+from cli.argtypes import whole_number
+from cli.output import emit
 
 NAME = "sensitivity"
 HELP = ("tornado table (parameter,low,high,output_low,output_high,swing) and, with --sobol, then Sobol' indices "
         "(parameter,S1,ST) of a model's headline output")
-MODELS = ("breakeven", "lifetime", "amat", "memext", "writecache", "hdd", "workload")
 
 
-def _hdd_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--device", action="append", default=None, help="catalogue HDD (default hdd-7200)")
-    p.add_argument("--size-bytes", dest="size_bytes", type=number, default=4096.0,
-                   help="request size [bytes] (default 4096)")
-    add_format_option(p)
+def _commands() -> tuple[str, ...]:
+    from cli.uncertainty import uncertainty_commands
+
+    return uncertainty_commands()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     import importlib
 
     sub = p.add_subparsers(dest="model", metavar="MODEL", required=True)
-    for m in MODELS:
-        mod = None if m == "hdd" else importlib.import_module(f"cli.commands.{m}")
-        sp = sub.add_parser(m, help=f"sensitivity of {m}" if mod is None else mod.HELP,
-                            description=__doc__ if mod is None else mod.__doc__,
+    for m in _commands():
+        mod = importlib.import_module(f"cli.commands.{m.replace('-', '_')}")
+        sp = sub.add_parser(m, help=getattr(mod, "SENSITIVITY_HELP", mod.HELP),
+                            description=__doc__ if hasattr(mod, "sensitivity_arguments") else mod.__doc__,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-        if mod is None:
-            _hdd_arguments(sp)
-        else:
-            mod.add_arguments(sp)
+        getattr(mod, "sensitivity_arguments", mod.add_arguments)(sp)
         sp.add_argument("--samples", type=whole_number, default=1000, help="samples of the band (default 1000)")
         if "--seed" not in sp._option_string_actions:
             sp.add_argument("--seed", type=whole_number, default=0, help="seed (default 0)")
@@ -62,61 +57,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _context(args: argparse.Namespace) -> dict:
-    """The objects the row models need (one profile / simulation, as the subcommand computes)."""
-    from cli.traceopts import load_trace_from_args
+    """The objects the row models need (one profile / simulation, as the subcommand computes): the subcommand
+    module's ``sensitivity_context(args)``, when it has one."""
+    import importlib
 
-    if args.model == "amat":
-        from models.memory.paging import paging_inputs, paging_profile, paging_table
-
-        inputs = paging_inputs(
-            memory_mib=args.memory_mb, memory_fraction=args.memory_frac, latency_multiple=args.latency_multiple,
-            device=args.device, storage_latency_ns=args.storage_latency_ns,
-            storage_bandwidth_MBps=args.storage_bandwidth_MBps, page_sizes_bytes=args.page_sizes,
-            tlb_entries=args.tlb_entries, t_e_ns=args.t_e_ns, t_r_ns=args.t_r_ns,
-            fault_overhead_ns=args.fault_overhead_ns, policy=args.policy,
-            include_instructions=args.include_instructions)
-        profile = paging_profile(load_trace_from_args(args, kind="memory"), inputs)
-        return {"profile": profile, "inputs": inputs, "table": paging_table(profile, inputs).head(1)}
-    if args.model == "memext":
-        from cli.commands.memext import ALIASES
-        from models.devices import get_device
-        from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
-        from models.provenance import PARAMS
-
-        stream = page_stream(load_trace_from_args(args, kind="memory"), include_instructions=args.include_instructions)
-        base = args.base_ns_per_ref
-        if base is None and hasattr(args, "fault_cost"):  # the memext command's measured defaults
-            from models.memory.measured import ns_per_ref
-
-            base = ns_per_ref(getattr(args, "trace", ""))
-        fault = args.fault_overhead_ns
-        if fault is None and getattr(args, "fault_cost", None) == "paper" and "memext.fault_overhead_paper_ns" in PARAMS:
-            fault = PARAMS["memext.fault_overhead_paper_ns"].value
-        extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", base),
-                                   ("fault_overhead_ns", fault)) if v is not None}
-        if hasattr(args, "eviction_buffer_pages"):
-            extra["eviction_buffer_pages"] = args.eviction_buffer_pages or None
-        dev = get_device(ALIASES.get(args.device[0], args.device[0]))
-        cfg = MemExtConfig(dram_frac=args.dram_frac[0], device=dev.name, accounting=args.accounting,
-                           policy=args.policy, prefetch_depth=args.prefetch_depth, writeback=args.writeback, **extra)
-        return {"stream": stream, "runs": [(cfg, dev, simulate_memext(stream, cfg, device=dev))]}
-    if args.model == "writecache":
-        import pandas as pd
-
-        from models.storage.write_cache import prepare_requests, sweep_sizes_mb
-
-        req = prepare_requests(load_trace_from_args(args, kind="block"))
-        policy = next((p for p in (args.policy or ["halo"]) if p != "none"), None)
-        if policy is None:
-            raise ValueError("--policy none has no cache to analyse: give --policy halo or lru")
-        size = sweep_sizes_mb(req, args.cache_mb)[0]
-        return {"trace": req, "table": pd.DataFrame({"policy": [policy], "cache_mb": [size]}), "halo_inputs": True}
-    if args.model == "workload":
-        from cli.commands.workload import workload_from_args
-        from models.storage import workload as wf
-
-        return {"workload": workload_from_args(args), "configs": (args.config or list(wf.HEADLINE_CONFIGS))[:1]}
-    return {}
+    mod = importlib.import_module(f"cli.commands.{args.model.replace('-', '_')}")
+    return mod.sensitivity_context(args) if hasattr(mod, "sensitivity_context") else {}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
     if not 1 <= args.samples <= 1_000_000:
         raise ValueError(f"--samples must be within 1..1,000,000 (got {args.samples})")
-    if args.model == "hdd" and not args.device:
-        args.device = ["hdd-7200"]
     models = [m for m in uncertain_models(args.model, args, **_context(args)) if m is not None]
     if not models:
         raise ValueError(f"{args.model}: nothing to analyse with these options")

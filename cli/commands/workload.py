@@ -76,3 +76,15 @@ def run(args: argparse.Namespace) -> int:
     df = df[["personality", "config", "threads", "ops_per_s", "latency_ms"]]
     emit(add_band_columns(df, NAME, args, workload=w, configs=configs), args.output_format)
     return 0
+
+
+def uncertain_models(adapter, args: argparse.Namespace, *, workload, configs, **context) -> list:
+    """The uncertainty model of each output row, one per configuration (``adapter``: the workload spec's)."""
+    return [adapter(workload, c, threads=workload.nthreads) for c in configs]
+
+
+def sensitivity_context(args: argparse.Namespace) -> dict:
+    """What :func:`uncertain_models` needs for ``pcm-planner sensitivity workload``: the first configuration."""
+    from models.storage import workload as wf
+
+    return {"workload": workload_from_args(args), "configs": (args.config or list(wf.HEADLINE_CONFIGS))[:1]}

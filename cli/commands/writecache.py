@@ -53,3 +53,28 @@ def run(args: argparse.Namespace) -> int:
     table = sweep.to_frame()[COLUMNS]
     emit(add_band_columns(table, NAME, args, trace=trace, table=table), args.output_format)
     return 0
+
+
+def uncertain_models(adapter, args: argparse.Namespace, *, trace, table, halo_inputs: bool = False,
+                     **context) -> list:
+    """The uncertainty model of each output row (None for the no-cache rows; ``adapter``: the writecache
+    spec's)."""
+    return [None if r.policy == "none" else
+            adapter(trace, cache_mb=float(r.cache_mb), policy=r.policy, drive=args.drive,
+                    lru_granularity=getattr(args, "lru_granularity", "sector"), halo_inputs=halo_inputs)
+            for r in table.itertuples()]
+
+
+def sensitivity_context(args: argparse.Namespace) -> dict:
+    """What :func:`uncertain_models` needs for ``pcm-planner sensitivity writecache``: the first cached policy
+    at the first size, with HALO's thresholds as inputs."""
+    import pandas as pd
+
+    from models.storage.write_cache import prepare_requests, sweep_sizes_mb
+
+    req = prepare_requests(load_trace_from_args(args, kind="block"))
+    policy = next((p for p in (args.policy or ["halo"]) if p != "none"), None)
+    if policy is None:
+        raise ValueError("--policy none has no cache to analyse: give --policy halo or lru")
+    size = sweep_sizes_mb(req, args.cache_mb)[0]
+    return {"trace": req, "table": pd.DataFrame({"policy": [policy], "cache_mb": [size]}), "halo_inputs": True}

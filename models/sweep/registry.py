@@ -1,6 +1,7 @@
 """The models a sweep can run, each as an adapter ``run(ctx, device, params) -> DataFrame``.
 
-Named adapters (:data:`SWEEP_MODELS`) wrap the trace-driven simulators with their parameters;
+Named adapters (:data:`SWEEP_MODELS`: each model's own, declared with it in its package's ``specs.py``,
+:mod:`models.spec`) wrap the trace-driven simulators with their parameters;
 ``call:package.module:function`` runs any function of the :mod:`models` package. ``ctx`` is a
 :class:`TraceContext` giving the task's trace and its block split, cached per process, so a
 worker loads each trace once whatever the number of its tasks (threads of one worker needing the same
@@ -23,6 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
+
+from models.spec import REQUIRED
 
 __all__ = ["SweepModel", "SWEEP_MODELS", "TraceContext", "get_model", "load_counts", "shared_counts", "sharing", "end_share"]
 
@@ -179,7 +182,7 @@ class SweepModel:
     device : {"catalogue", "drive", None}
         What the spec's devices are for it: a catalogue device, an HDD drive profile, or nothing.
     params : dict
-        Parameter -> default (``REQUIRED`` for required ones).
+        Parameter -> default (:data:`models.spec.REQUIRED` for required ones).
     run : callable
         ``run(ctx, device, params) -> pandas.DataFrame``.
     description : str
@@ -220,61 +223,6 @@ class SweepModel:
         return {**{k: v for k, v in (self.params or {}).items() if v is not REQUIRED}, **params}
 
 
-REQUIRED = object()
-
-
-def _cache_sim(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
-    from models.sim import simulate
-
-    acc = ctx.blocks(p["block_size"])
-    if (p["cache_blocks"] is None) == (p["cache_fraction"] is None):
-        raise ValueError("cache_sim: give exactly one of cache_blocks [blocks] or cache_fraction [-]")
-    c = p["cache_blocks"] if p["cache_blocks"] is not None else max(1, round(p["cache_fraction"] * acc.n_unique))
-    r = simulate(acc.block, int(c), p["policy"], is_write=acc.is_write, ghost_blocks=p["ghost_blocks"])
-    return r.to_frame().assign(footprint_blocks=acc.n_unique)
-
-
-def _mrc(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
-    from models.sim import hit_ratio_curve, shards_mrc
-    from models.storage.file_cache_sim import access_bytes, log_sizes
-
-    acc = ctx.blocks(p["block_size"])
-    sizes = log_sizes(acc.n_unique, int(p["points"]))
-    w = access_bytes(ctx.trace, acc)
-    if p["shards_rate"] is not None:
-        curve = shards_mrc(acc.block, rate=float(p["shards_rate"]), sizes=sizes, weights=w, seed=int(p["seed"]))
-    else:
-        curve = hit_ratio_curve(acc.block, sizes=sizes, weights=w)
-    return curve.to_frame()
-
-
-def _file_cache(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
-    from models.storage.file_cache_sim import file_cache_curves
-
-    acc = ctx.blocks(p["block_size"])
-    opts = {k: p[k] for k in ("ghost_fraction", "insertion") if p[k] is not None}
-    return file_cache_curves(acc.block, device, block_size_bytes=int(p["block_size"]),
-                             cache_fractions=[float(p["cache_fraction"])], **opts)
-
-
-def _write_cache(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
-    from models.storage.write_cache import run_write_cache
-
-    r = run_write_cache(ctx.trace, p["policy"], float(p["cache_mb"]), drive=device,
-                        lru_granularity=p["lru_granularity"])
-    return r.to_frame()
-
-
-def _memext(ctx: TraceContext, device, p: dict) -> pd.DataFrame:
-    from models.devices import get_device
-    from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
-
-    stream = page_stream(ctx.trace, include_instructions=bool(p.pop("include_instructions")))
-    dev = get_device(device)
-    cfg = MemExtConfig(device=dev.name, **p)
-    return simulate_memext(stream, cfg, device=dev).to_frame()
-
-
 def _call(target: str) -> SweepModel:
     """Adapter for ``call:package.module:function`` (the function's result: a frame, ``to_frame()``, or scalars)."""
     mod_name, _, fn_name = target.partition(":")
@@ -312,27 +260,21 @@ def _call(target: str) -> SweepModel:
                       "catalogue" if "device" in sig else None, None, run, fn.__doc__ or target)
 
 
-_BLOCK = 4096  # default block size of the block-trace adapters [bytes]
+def _registered() -> dict[str, SweepModel]:
+    """The sweep adapters the models register (:attr:`models.spec.ModelSpec.sweep`), by name, in registry order."""
+    from models.spec import resolve, specs
 
-#: The named sweep models.
-SWEEP_MODELS: dict[str, SweepModel] = {m.name: m for m in [
-    SweepModel("cache_sim", "block", None,
-               {"policy": REQUIRED, "cache_blocks": None, "cache_fraction": None, "block_size": _BLOCK,
-                "ghost_blocks": None},
-               _cache_sim, "one cache policy (lru, fifo, clock, ac) at one size [blocks or fraction of footprint]"),
-    SweepModel("mrc", "block", None, {"block_size": _BLOCK, "points": 20, "shards_rate": None, "seed": 0},
-               _mrc, "LRU hit-ratio curve at log-spaced sizes, exact or SHARDS"),
-    SweepModel("file_cache", "block", "catalogue",
-               {"cache_fraction": REQUIRED, "block_size": _BLOCK, "ghost_fraction": None, "insertion": None},
-               _file_cache, "file-cache tier in front of a catalogue device: none / LRU / AC access time"),
-    SweepModel("write_cache", "block", "drive",
-               {"policy": "halo", "cache_mb": REQUIRED, "lru_granularity": "sector"},
-               _write_cache, "PCM write cache in front of an HDD drive (HALO / LRU / none)"),
-    SweepModel("memext", "memory", "catalogue",
-               {"dram_frac": REQUIRED, "policy": "fifo", "accounting": "inclusive", "prefetch_depth": 0,
-                "writeback": "buffered", "include_instructions": False},
-               _memext, "DRAM + NVM memory extension on a memory trace"),
-]}
+    out: dict[str, SweepModel] = {}
+    for spec in specs():
+        for h in spec.sweep:
+            if h.name in out:
+                raise ValueError(f"sweep model {h.name!r} is registered twice (the second by {spec.name})")
+            out[h.name] = SweepModel(h.name, h.trace_kind, h.device, dict(h.params), resolve(h.run), h.description)
+    return out
+
+
+#: The named sweep models: every model's registered sweep adapters (:mod:`models.spec`).
+SWEEP_MODELS: dict[str, SweepModel] = _registered()
 
 
 def get_model(name: str) -> SweepModel:
