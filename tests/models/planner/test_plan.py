@@ -237,37 +237,38 @@ def test_frame_round_trips_through_csv(full, tmp_path):
 
 def test_band_models_evaluate_to_the_row_value_at_their_points():
     """Each role's uncertainty model is the row's own computation: at every input's point it gives the value."""
-    import sys
-
     from models import traces
     from models.memory import memory_extension as me
     from models.memory import paging as pg
+    from models.planner.role_file_cache import file_cache_band_model
+    from models.planner.role_memory import paging_amat_model
+    from models.planner.role_write_cache import writecache_band_model
+    from models.planner.uncertainty import inverted, ratio_model
     from models.provenance import param
     from models.storage import write_cache as wc
     from models.uncertainty.adapters import memext_model
 
-    pm = sys.modules["models.planner.plan"]
     pcm, flash, ssd = get_device("pcm-samsung-20nm"), get_device("nand-flash"), get_device("sata-ssd")
     df = plan([workload_from_path(FIX / "small_msr.csv"), workload_from_path(FIX / "small_lackey.txt")],
               [pcm]).to_frame().set_index("role")
     tr = traces.load(FIX / "small_msr.csv")
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
-    wcm = pm._writecache_band_model(wc.prepare_requests(tr), sizes, pcm, None, param("planner.write_cache_mb").value)
+    wcm = writecache_band_model(wc.prepare_requests(tr), sizes, pcm, None, param("planner.write_cache_mb").value)
     assert wcm.point() == pytest.approx(df.loc["write-cache", "value"], rel=1e-12)
     mt = traces.load(FIX / "small_lackey.txt")
-    mem = pm._inverted(memext_model(me.page_stream(mt), me.MemExtConfig(), device=pcm, baseline=flash))
+    mem = inverted(memext_model(me.page_stream(mt), me.MemExtConfig(), device=pcm, baseline=flash))
     assert mem.point() == pytest.approx(df.loc["memory-extension", "value"], rel=1e-9)
     kw = dict(memory_fraction=param("planner.paging_memory_fraction").value, page_sizes_bytes=(4096,))
     prof = pg.paging_profile(mt, pg.paging_inputs(**kw))
-    amat = pm._ratio_model(pm._am(prof, pg.paging_inputs(**kw, device=ssd)), pm._am(prof, pg.paging_inputs(**kw, device=pcm)),
-                           "", "")
+    amat = ratio_model(paging_amat_model(prof, pg.paging_inputs(**kw, device=ssd)),
+                       paging_amat_model(prof, pg.paging_inputs(**kw, device=pcm)), "", "")
     assert amat.point() == pytest.approx(df.loc["paging", "value"], rel=1e-9)
     from models.storage.file_cache_sim import file_cache_curves
 
     ids = traces.split_blocks(tr).block
     c = file_cache_curves(ids, [pcm], cache_fractions=[param("planner.file_cache_fraction").value])
     hits = int(c[c.policy == "lru"].hits.iloc[0])
-    fc = pm._file_cache_band_model(hits, len(ids), pcm, get_device("hdd-7200"))
+    fc = file_cache_band_model(hits, len(ids), pcm, get_device("hdd-7200"))
     assert fc.point() == pytest.approx(df.loc["file-cache", "value"], rel=1e-9)
 
 
@@ -281,7 +282,7 @@ def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
     import os
     import time
 
-    from models.planner.plan import _prune_uploads
+    from models.planner.workloads import _prune_uploads
 
     old, fresh = tmp_path / "upload-old.trace", tmp_path / "upload-new.trace"
     old.write_bytes(b"x")
