@@ -67,6 +67,7 @@ import pandas as pd
 from models._base import ModelResult
 from models.devices import DeviceProfile, get_device
 from models.planner.fio import FioJob, read_fio_jobs
+from models.planner.provenance import plan_provenance_keys
 from models.planner.role_file_cache import file_cache_rows
 from models.planner.role_memory import memory_rows
 from models.planner.role_storage import filebench_rows, fio_rows
@@ -153,36 +154,6 @@ def _as_workload(w) -> PlanWorkload:
     if isinstance(w, dict):
         return PlanWorkload.model_validate(w)
     raise ValueError(f"workload: expected a PlanWorkload, a path or a bundled name, got {type(w).__name__}")
-
-
-def plan_provenance_keys(roles, devices, baseline: DeviceProfile | None = None) -> list[str]:
-    """Provenance keys (:mod:`models.provenance`) of the parameters ``roles`` use with ``devices``."""
-    from models.planner import ROLE_PROVENANCE
-    from models.provenance import device_keys, param_names
-
-    def dkeys(d):
-        return [f"device:{d.name}.{c}" for c in ("access_unit_bytes", "read_latency_ns", "write_latency_ns",
-                                                   "read_bandwidth_MBps", "write_bandwidth_MBps")
-                if getattr(d, c) is not None]
-
-    keys: list[str] = []
-    for role in roles:
-        b = baseline or (get_device(LIKE_FOR_LIKE[role]) if LIKE_FOR_LIKE[role] else None)
-        if role == "file-cache":
-            keys += ["planner.file_cache_fraction", "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns",
-                     "file_cache.pagecache_insert_4k_ns", *device_keys("dram")]
-        elif role == "storage":
-            keys += [k for k in ROLE_PROVENANCE["storage-vs-ssd"] if not k.startswith("device:pcm")]
-        elif role == "paging":
-            keys += ["planner.paging_memory_fraction", *param_names("paging."), "device:dram.read_latency_ns",
-                     "device:dram.read_bandwidth_MBps"]
-        elif role == "memory-extension":
-            keys += ["memext.fault_overhead_ns", "memext.base_ns_per_ref", "memext.dram_frac"]
-        elif role == "write-cache":
-            keys += [k for k in ROLE_PROVENANCE["write-cache"] if not k.startswith("trace.")]
-        for d in (*devices, *([b] if b is not None else [])):
-            keys += dkeys(d)
-    return list(dict.fromkeys(keys))
 
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
