@@ -22,8 +22,8 @@ from models.planner.provenance import ROLE_PROVENANCE, provenance_keys
 from models.planner.rank import DEFAULT_TRACES, PCM_STORAGE, ROLES, WRITE_CACHE_MB, rank_workloads
 from models.planner.uncertainty import role_summary
 from models.planner.verdicts import describe_filebench
-from models.planner.workloads import workload_from_bytes, workload_from_path
+from models.planner.workloads import workload_from_path, workload_from_upload
 
 __all__ = ["ROLES", "DEFAULT_TRACES", "ROLE_PROVENANCE", "provenance_keys", "rank_workloads", "describe_filebench",
            "role_summary", "WORKLOAD_KINDS", "ROLES_PLAN", "PlanWorkload", "PlanResult", "workload_from_path",
-           "workload_from_bytes", "plan_workloads", "PCM_STORAGE", "WRITE_CACHE_MB"]
+           "workload_from_upload", "plan_workloads", "PCM_STORAGE", "WRITE_CACHE_MB"]

@@ -84,12 +84,12 @@ from models.planner.verdicts import BAND_COLUMNS, PLAN_COLUMNS, VERDICTS, plan_r
 from models.planner.workloads import (
     WORKLOAD_KINDS,
     PlanWorkload,
-    workload_from_bytes,
     workload_from_path,
+    workload_from_upload,
 )
 
 __all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
-           "PlanResult", "FioJob", "workload_from_path", "workload_from_bytes", "read_fio_jobs", "plan",
+           "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
            "role_metric", "plan_provenance_keys", "ROLE_LEDGER_PAGES"]
 
 
@@ -163,7 +163,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     Parameters
     ----------
     workloads : sequence of PlanWorkload, path or bundled name
-        The user's workloads (:func:`workload_from_path`, :func:`workload_from_bytes`); names must be
+        The user's workloads (:func:`workload_from_path`, :func:`workload_from_upload`); names must be
         distinct.
     devices : sequence of str or DeviceProfile
         1-3 devices to compare side by side (catalogue names or custom profiles; distinct names).

@@ -2,15 +2,14 @@
 
 :func:`workload_from_path` reads the kind of a file (block trace, memory trace, Filebench ``.f``,
 fio job file or JSON result) from its extension and content, or of a bundled trace / Filebench
-personality from its name; :func:`workload_from_bytes` does it for uploaded bytes.
+personality from its name; :func:`workload_from_upload` does it for an upload the caller stored
+(the page's upload files: :mod:`app.components.uploads`), naming the user's file in its messages.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Literal
 
@@ -18,7 +17,7 @@ from pydantic import Field, field_validator
 
 from models._base import ModelInput
 
-__all__ = ["WORKLOAD_KINDS", "PlanWorkload", "workload_from_path", "workload_from_bytes"]
+__all__ = ["WORKLOAD_KINDS", "PlanWorkload", "workload_from_path", "workload_from_upload", "upload_basename"]
 
 #: Kinds of workload a plan reads.
 WORKLOAD_KINDS = ("block", "memory", "filebench", "fio")
@@ -124,61 +123,40 @@ def workload_from_path(path, *, name: str | None = None, kind: str | None = None
     return PlanWorkload(name=name or str(path).strip(), kind=got, source=str(path).strip())
 
 
-def _upload_dir() -> Path:
-    d = Path(tempfile.gettempdir()) / f"pcm-planner-uploads-{os.getuid() if hasattr(os, 'getuid') else 'u'}"
-    d.mkdir(mode=0o700, exist_ok=True)
-    if hasattr(os, "getuid") and (d.stat().st_uid != os.getuid() or d.stat().st_mode & 0o077):
-        raise OSError(f"{d}: upload folder not private to this user")
-    return d
+def upload_basename(filename: str) -> str:
+    """The name of an uploaded file without any folder: never a path to open.
 
-
-def _prune_uploads(folder: Path, *, keep_s: float = 24 * 3600) -> int:
-    """Delete upload files in ``folder`` not used (modified or reused) for ``keep_s`` seconds
-    (default one day); their count."""
-    import time
-
-    cutoff, n = time.time() - keep_s, 0
-    for f in folder.glob("upload-*"):
-        try:
-            if f.stat().st_mtime < cutoff:
-                f.unlink()
-                n += 1
-        except OSError:  # removed by another session meanwhile
-            continue
-    return n
-
-
-def workload_from_bytes(data: bytes, filename: str, *, name: str | None = None, kind: str | None = None) -> PlanWorkload:
-    """A :class:`PlanWorkload` for uploaded bytes.
-
-    The bytes are written to a private temporary file named by their SHA-256 (folder mode 0700;
-    the same upload reuses its file; files unused for a day are deleted when a new upload is
-    written); ``filename`` is used only for its extension (``.f``,
-    ``.json``, ``.gz``, ...) and as the default ``name`` -- it is never opened as a path.
-
-    >>> w = workload_from_bytes(b"0 0 8 8 1\\n1000 0 16 8 0\\n", "../../etc/passwd", name="mine")
-    >>> w.kind, w.name, "passwd" in w.source
-    ('block', 'mine', False)
+    >>> upload_basename("../../etc/passwd"), upload_basename("C:\\\\data\\\\t.csv.gz")
+    ('passwd', 't.csv.gz')
     """
-    if not isinstance(data, (bytes, bytearray)):
-        raise ValueError(f"{filename}: expected the file's bytes, got {type(data).__name__}")
-    if not data:
-        raise ValueError(f"{filename}: the file is empty")
-    base = Path(str(filename).replace("\\", "/")).name
-    sfx = "".join(s for s in Path(base).suffixes[-2:] if re.fullmatch(r"\.[A-Za-z0-9]{1,8}", s))
-    digest = hashlib.sha256(bytes(data)).hexdigest()[:32]
-    target = _upload_dir() / f"upload-{digest}{sfx.lower()}"
-    if target.exists():
-        os.utime(target)  # in use again: not pruned for another day
-    else:
-        _prune_uploads(target.parent)
-        fd, tmp = tempfile.mkstemp(dir=target.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(bytes(data))
-        os.replace(tmp, target)
+    return Path(str(filename).replace("\\", "/")).name
+
+
+def workload_from_upload(path, filename: str, *, name: str | None = None, kind: str | None = None) -> PlanWorkload:
+    """A :class:`PlanWorkload` for an uploaded file the caller stored at ``path``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Where the caller keeps the upload's bytes (its extension is the upload's: ``.f``, ``.json``,
+        ``.gz``, ... tell the kind).
+    filename : str
+        The user's name of the file: the default ``name`` and the file named in messages, never
+        opened (:func:`upload_basename`).
+    name : str, optional, keyword-only
+        The user's name for the workload (default: ``filename`` without folder and extension).
+    kind : {"block", "memory", "filebench", "fio"}, optional, keyword-only
+        Force the kind (:func:`workload_from_path`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`workload_from_path`, naming ``filename`` instead of ``path``.
+    """
+    p = Path(os.fspath(path))
+    base = upload_basename(filename)
     label = name or re.sub(r"\.(gz|zst|zstd)$", "", base).rsplit(".", 1)[0] or base or "upload"
     try:
-        return workload_from_path(target, name=label, kind=kind)
-    except ValueError as e:  # the message names the file the user uploaded, never the private copy's path
-        raise ValueError(str(e).replace(str(target), base or "upload").replace(target.name, base or "upload")) from None
-
+        return workload_from_path(p, name=label, kind=kind)
+    except ValueError as e:  # the message names the file the user uploaded, never the stored copy's path
+        raise ValueError(str(e).replace(str(p), base or "upload").replace(p.name, base or "upload")) from None

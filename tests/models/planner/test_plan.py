@@ -13,8 +13,8 @@ from models.planner import (
     ROLES_PLAN,
     WORKLOAD_KINDS,
     PlanWorkload,
-    workload_from_bytes,
     workload_from_path,
+    workload_from_upload,
 )
 from models.planner.plan import LIKE_FOR_LIKE, PLAN_COLUMNS, VERDICTS, plan, read_fio_jobs
 from tests import ROOT
@@ -72,19 +72,17 @@ def test_unreadable_inputs_are_named(tmp_path):
         workload_from_path(FIX / "tiny.f", kind="fio")
 
 
-def test_upload_bytes_never_use_the_filename_as_a_path():
-    data = (FIX / "small_msr.csv").read_bytes()
-    a = workload_from_bytes(data, "../../../etc/shadow.csv")
-    b = workload_from_bytes(data, "x.csv", name="again")
-    assert a.kind == "block" and a.name == "shadow" and a.source == b.source  # one private file per content
-    assert "shadow" not in a.source and "etc" not in a.source
-    with pytest.raises(ValueError, match="empty"):
-        workload_from_bytes(b"", "e.csv")
-    with pytest.raises(ValueError, match="notfio.json"):
-        workload_from_bytes(b'{"a": 1}', "notfio.json")
-    with pytest.raises(ValueError) as e:  # a truncated gzip: the message named the private copy's /tmp path
-        workload_from_bytes(b"\x1f\x8b\x08\x00trunc", "t.csv.gz")
-    assert str(e.value).startswith("t.csv.gz: corrupt or truncated gzip") and "upload" not in str(e.value)
+def test_an_upload_is_read_from_where_it_was_stored_and_named_by_the_users_file(tmp_path):
+    stored = tmp_path / "upload-0123abcd.csv"
+    stored.write_bytes((FIX / "small_msr.csv").read_bytes())
+    w = workload_from_upload(stored, "../../../etc/shadow.csv")
+    assert (w.kind, w.name, w.source) == ("block", "shadow", str(stored))
+    assert workload_from_upload(stored, "x.csv", name="mine").name == "mine"
+    bad = tmp_path / "upload-4567.json"
+    bad.write_text('{"a": 1}')
+    with pytest.raises(ValueError) as e:  # the user's file is named, never the stored copy
+        workload_from_upload(bad, "C:\\Users\\me\\notfio.json")
+    assert str(e.value).startswith("notfio.json: ") and "upload-4567" not in str(e.value) and str(tmp_path) not in str(e.value)
 
 
 def test_fio_job_file_parser_reads_the_common_keys(tmp_path):
@@ -276,21 +274,6 @@ def test_a_volatile_baseline_is_not_a_write_cache():
     df = plan([workload_from_path(FIX / "small_msr.csv")], ["pcm-samsung-20nm"], baseline="dram").to_frame()
     wc = df[df.role == "write-cache"].iloc[0]
     assert wc.verdict == "not applicable" and "baseline dram" in wc.reason and math.isnan(wc.value)
-
-
-def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
-    import os
-    import time
-
-    from models.planner.workloads import _prune_uploads
-
-    old, fresh = tmp_path / "upload-old.trace", tmp_path / "upload-new.trace"
-    old.write_bytes(b"x")
-    fresh.write_bytes(b"y")
-    past = time.time() - 2 * 24 * 3600
-    os.utime(old, (past, past))
-    assert _prune_uploads(tmp_path) == 1
-    assert not old.exists() and fresh.exists()
 
 
 def test_a_cxl_expander_is_a_memory_extension_but_not_storage():
