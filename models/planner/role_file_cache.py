@@ -17,6 +17,8 @@ __all__ = ["file_cache_rows", "file_cache_band_model"]
 
 
 def file_cache_rows(w, tr, devs, base, uq):
+    """File-cache rows of block workload ``w`` (its trace ``tr``) for ``devs`` against ``base`` (None:
+    like-for-like); ``uq = (samples, seed)`` or None."""
     from models.storage import file_cache_sim as fcs
     from models.traces import split_blocks
 

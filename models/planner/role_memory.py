@@ -20,6 +20,8 @@ __all__ = ["memory_rows", "paging_amat_model"]
 
 
 def memory_rows(w, mt, devs, base, uq, progress_step):
+    """Paging and memory-extension rows of memory workload ``w`` (its trace ``mt``) for ``devs`` against
+    ``base`` (None: like-for-like); ``progress_step()`` after each role."""
     from models.memory import memory_extension as me
     from models.memory import paging as pg
 

@@ -33,6 +33,7 @@ def _storage_config(dev: DeviceProfile):
 
 
 def filebench_rows(w, devs, base, uq):
+    """Storage rows of Filebench workload ``w`` for ``devs`` against ``base`` (None: like-for-like)."""
     from models.storage import workload as wf
 
     role = "storage"
@@ -72,6 +73,7 @@ def filebench_band_model(wl, cfg, bcfg):
 
 
 def fio_rows(w, devs, base, uq):
+    """Storage rows of fio workload ``w`` (job file or JSON result) for ``devs`` against ``base``."""
     from models.uncertainty import UncertainModel, Verdict, device_input
 
     role = "storage"

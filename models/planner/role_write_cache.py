@@ -21,6 +21,8 @@ __all__ = ["write_cache_rows", "writecache_band_model"]
 
 
 def write_cache_rows(w, tr, devs, base, uq):
+    """Write-cache rows of block workload ``w`` (its trace ``tr``) for ``devs`` against ``base`` (None:
+    no cache); ``uq = (samples, seed)`` or None."""
     from models.storage import write_cache as wc
 
     role = "write-cache"
