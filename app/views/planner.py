@@ -27,13 +27,13 @@ from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
 from app.components.sweep_panel import sweep_panel
 from app.components.tables import table, text_table
+from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
 from models.planner.plan import (
     ROLES_PLAN,
     plan,
     role_metric,
-    workload_from_bytes,
     workload_from_path,
 )
 from models.storage.filebench import bundled_personalities

@@ -19,6 +19,10 @@ storage-vs-*      PCM-DAX / HDD (SSD) Filebench throughput      PCM-DAX beats th
                   vectorised: ~0.4 ms per sample)
 ================  ============================================  ===========================================
 
+A plan's rows (:func:`models.planner.plan.plan`) get theirs from :func:`row_band`: the role
+builds the row's model (device / baseline, often as :func:`inverted` or :func:`ratio_model` of the
+models' adapters) and a row whose model cannot be built says why instead.
+
 References
 ----------
 .. [1] Seed 000 §4.6; the models' own references.
@@ -28,9 +32,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from models.uncertainty import analyze
 
-__all__ = ["UNCERTAINTY_COLUMNS", "band_columns", "storage_band", "NOT_SAMPLED", "empty_band", "role_summary"]
+__all__ = ["UNCERTAINTY_COLUMNS", "band_columns", "storage_band", "NOT_SAMPLED", "empty_band", "role_summary", "row_band",
+           "inverted", "ratio_model"]
 
 #: Columns a ranking with ``uncertainty=N`` adds.
 UNCERTAINTY_COLUMNS = ["p5", "p95", "p_win", "decisive_input"]
@@ -112,3 +119,43 @@ def role_summary(rows) -> str:
     top = ok["decisive_input"].value_counts()
     return (f"{role}: PCM wins in {span} of samples across {len(ok)} workload{'s' if len(ok) != 1 else ''}; "
             f"the input that moves the answer most: {top.index[0]} ({int(top.iloc[0])} of {len(ok)}).")
+
+
+# ----------------------------------------------------------------------------- a plan row's band
+def inverted(model):
+    """``1 / model`` (same inputs), its verdict flipped: for a model whose output is device / baseline."""
+    from models.uncertainty import UncertainModel, Verdict
+
+    v = model.verdict
+    verdict = None if v is None else Verdict(1.0 / v.threshold, not v.below, v.statement)
+    res = None if model.resimulate is None else (lambda o: 1.0 / model.resimulate(o))
+    return UncertainModel(model.model, model.output + "_inv", model.unit, model.inputs,
+                          lambda vals: 1.0 / np.asarray(model.evaluate(vals), dtype=float), verdict, res, model.notes,
+                          f"1 / ({model.output_label or model.output})")
+
+
+def ratio_model(num, den, statement: str, label: str):
+    """``num / den`` on joint samples (inputs of the same name shared): > 1 = the device wins."""
+    from models.uncertainty import UncertainModel, Verdict
+
+    ins = {i.name: i for i in num.inputs}
+    for i in den.inputs:
+        if i.name in ins and ins[i.name].point != i.point:
+            raise ValueError(f"input {i.name} differs between the two models")
+        ins.setdefault(i.name, i)
+    if any(i.resimulates for i in ins.values()):
+        raise ValueError("an input re-simulates")
+    return UncertainModel(num.model, "ratio", "x", tuple(ins.values()),
+                          lambda v: np.asarray(num.evaluate(v), float) / np.asarray(den.evaluate(v), float),
+                          Verdict(1.0, False, statement), None, num.notes + den.notes, label)
+
+
+def row_band(build, uq) -> dict | None:
+    """Band columns from ``build()`` -> UncertainModel, or None (not sampled) when it cannot be built."""
+    if not uq:
+        return None
+    try:
+        model = build()
+    except (ValueError, KeyError) as e:
+        return empty_band(f"not sampled: {e}")
+    return band_columns(model, n=uq[0], seed=uq[1])

@@ -101,12 +101,12 @@ def _examples():
         "models.sweep.spec.TraceEntry": lambda: _sweep_example().traces[0],
         "models.sweep.spec.ModelEntry": lambda: _sweep_example().models[0],
         "models.sweep.spec.SweepSpec": _sweep_example,
-        "models.planner.plan.PlanWorkload": lambda: _plan_workload(),
+        "models.planner.workloads.PlanWorkload": lambda: _plan_workload(),
     }
 
 
 def _plan_workload():
-    from models.planner.plan import workload_from_path
+    from models.planner.workloads import workload_from_path
 
     return workload_from_path("mqsim:tpcc-small", name="tpcc")
 

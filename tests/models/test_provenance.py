@@ -316,7 +316,7 @@ def test_provenance_table_resolves_registry_names_and_device_values():
 def test_planner_roles_name_known_provenance_keys():
     from models.planner import ROLE_PROVENANCE, ROLES, provenance_keys
 
-    assert set(ROLE_PROVENANCE) == set(ROLES)
+    assert list(ROLE_PROVENANCE) == list(ROLES)  # the same roles in the same order: provenance_keys() follows it
     t = pv.provenance_table(provenance_keys())
     assert len(t) == len(provenance_keys()) and set(t.kind) <= set(KINDS)
     assert "lifetime.lulesh_write_rate_Bps" in ROLE_PROVENANCE["memory-lifetime"]

@@ -13,8 +13,8 @@ from models.planner import (
     ROLES_PLAN,
     WORKLOAD_KINDS,
     PlanWorkload,
-    workload_from_bytes,
     workload_from_path,
+    workload_from_upload,
 )
 from models.planner.plan import LIKE_FOR_LIKE, PLAN_COLUMNS, VERDICTS, plan, read_fio_jobs
 from tests import ROOT
@@ -72,19 +72,17 @@ def test_unreadable_inputs_are_named(tmp_path):
         workload_from_path(FIX / "tiny.f", kind="fio")
 
 
-def test_upload_bytes_never_use_the_filename_as_a_path():
-    data = (FIX / "small_msr.csv").read_bytes()
-    a = workload_from_bytes(data, "../../../etc/shadow.csv")
-    b = workload_from_bytes(data, "x.csv", name="again")
-    assert a.kind == "block" and a.name == "shadow" and a.source == b.source  # one private file per content
-    assert "shadow" not in a.source and "etc" not in a.source
-    with pytest.raises(ValueError, match="empty"):
-        workload_from_bytes(b"", "e.csv")
-    with pytest.raises(ValueError, match="notfio.json"):
-        workload_from_bytes(b'{"a": 1}', "notfio.json")
-    with pytest.raises(ValueError) as e:  # a truncated gzip: the message named the private copy's /tmp path
-        workload_from_bytes(b"\x1f\x8b\x08\x00trunc", "t.csv.gz")
-    assert str(e.value).startswith("t.csv.gz: corrupt or truncated gzip") and "upload" not in str(e.value)
+def test_an_upload_is_read_from_where_it_was_stored_and_named_by_the_users_file(tmp_path):
+    stored = tmp_path / "upload-0123abcd.csv"
+    stored.write_bytes((FIX / "small_msr.csv").read_bytes())
+    w = workload_from_upload(stored, "../../../etc/shadow.csv")
+    assert (w.kind, w.name, w.source) == ("block", "shadow", str(stored))
+    assert workload_from_upload(stored, "x.csv", name="mine").name == "mine"
+    bad = tmp_path / "upload-4567.json"
+    bad.write_text('{"a": 1}')
+    with pytest.raises(ValueError) as e:  # the user's file is named, never the stored copy
+        workload_from_upload(bad, "C:\\Users\\me\\notfio.json")
+    assert str(e.value).startswith("notfio.json: ") and "upload-4567" not in str(e.value) and str(tmp_path) not in str(e.value)
 
 
 def test_fio_job_file_parser_reads_the_common_keys(tmp_path):
@@ -237,37 +235,38 @@ def test_frame_round_trips_through_csv(full, tmp_path):
 
 def test_band_models_evaluate_to_the_row_value_at_their_points():
     """Each role's uncertainty model is the row's own computation: at every input's point it gives the value."""
-    import sys
-
     from models import traces
     from models.memory import memory_extension as me
     from models.memory import paging as pg
+    from models.planner.role_file_cache import file_cache_band_model
+    from models.planner.role_memory import paging_amat_model
+    from models.planner.role_write_cache import writecache_band_model
+    from models.planner.uncertainty import inverted, ratio_model
     from models.provenance import param
     from models.storage import write_cache as wc
     from models.uncertainty.adapters import memext_model
 
-    pm = sys.modules["models.planner.plan"]
     pcm, flash, ssd = get_device("pcm-samsung-20nm"), get_device("nand-flash"), get_device("sata-ssd")
     df = plan([workload_from_path(FIX / "small_msr.csv"), workload_from_path(FIX / "small_lackey.txt")],
               [pcm]).to_frame().set_index("role")
     tr = traces.load(FIX / "small_msr.csv")
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
-    wcm = pm._writecache_band_model(wc.prepare_requests(tr), sizes, pcm, None, param("planner.write_cache_mb").value)
+    wcm = writecache_band_model(wc.prepare_requests(tr), sizes, pcm, None, param("planner.write_cache_mb").value)
     assert wcm.point() == pytest.approx(df.loc["write-cache", "value"], rel=1e-12)
     mt = traces.load(FIX / "small_lackey.txt")
-    mem = pm._inverted(memext_model(me.page_stream(mt), me.MemExtConfig(), device=pcm, baseline=flash))
+    mem = inverted(memext_model(me.page_stream(mt), me.MemExtConfig(), device=pcm, baseline=flash))
     assert mem.point() == pytest.approx(df.loc["memory-extension", "value"], rel=1e-9)
     kw = dict(memory_fraction=param("planner.paging_memory_fraction").value, page_sizes_bytes=(4096,))
     prof = pg.paging_profile(mt, pg.paging_inputs(**kw))
-    amat = pm._ratio_model(pm._am(prof, pg.paging_inputs(**kw, device=ssd)), pm._am(prof, pg.paging_inputs(**kw, device=pcm)),
-                           "", "")
+    amat = ratio_model(paging_amat_model(prof, pg.paging_inputs(**kw, device=ssd)),
+                       paging_amat_model(prof, pg.paging_inputs(**kw, device=pcm)), "", "")
     assert amat.point() == pytest.approx(df.loc["paging", "value"], rel=1e-9)
     from models.storage.file_cache_sim import file_cache_curves
 
     ids = traces.split_blocks(tr).block
     c = file_cache_curves(ids, [pcm], cache_fractions=[param("planner.file_cache_fraction").value])
     hits = int(c[c.policy == "lru"].hits.iloc[0])
-    fc = pm._file_cache_band_model(hits, len(ids), pcm, get_device("hdd-7200"))
+    fc = file_cache_band_model(hits, len(ids), pcm, get_device("hdd-7200"))
     assert fc.point() == pytest.approx(df.loc["file-cache", "value"], rel=1e-9)
 
 
@@ -275,21 +274,6 @@ def test_a_volatile_baseline_is_not_a_write_cache():
     df = plan([workload_from_path(FIX / "small_msr.csv")], ["pcm-samsung-20nm"], baseline="dram").to_frame()
     wc = df[df.role == "write-cache"].iloc[0]
     assert wc.verdict == "not applicable" and "baseline dram" in wc.reason and math.isnan(wc.value)
-
-
-def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
-    import os
-    import time
-
-    from models.planner.plan import _prune_uploads
-
-    old, fresh = tmp_path / "upload-old.trace", tmp_path / "upload-new.trace"
-    old.write_bytes(b"x")
-    fresh.write_bytes(b"y")
-    past = time.time() - 2 * 24 * 3600
-    os.utime(old, (past, past))
-    assert _prune_uploads(tmp_path) == 1
-    assert not old.exists() and fresh.exists()
 
 
 def test_a_cxl_expander_is_a_memory_extension_but_not_storage():

@@ -1,0 +1,283 @@
+"""The library ranking (target-workload finder): rank a library of workloads by PCM benefit in each role.
+
+Seed 000 (§4.6) concludes that PCM storage pays for workloads with many synchronisation
+commands, write-intensive commands, low locality and ~4 KB I/O. This module applies the
+project's models to a library of workloads and ranks them, role by role, each with the
+reason in words:
+
+==================  =====================================================  ==========================
+role                metric (model)                                          workloads
+==================  =====================================================  ==========================
+storage-vs-hdd      PCM-DAX / HDD throughput (:mod:`models.storage.workload`)       Filebench personalities
+storage-vs-ssd      PCM-DAX / SSD throughput (:mod:`models.storage.workload`)       Filebench personalities
+file-cache          1 - share of blocks for which a DRAM cache over PCM     block traces
+                    still pays (:func:`models.storage.file_cache_sim.break_even_share`)
+write-cache         HDD time without / with a HALO PCM write cache          block traces
+                    (:func:`models.storage.write_cache.run_write_cache`)
+memory-extension    slowdown of a DRAM + PCM extension                      memory traces
+                    (:func:`models.memory.memory_extension.simulate_memext`)
+memory-lifetime     PCM extension lifetime [years]                          memory-extension workloads
+                    (:func:`models.endurance.lifetime.figure2_table`)
+==================  =====================================================  ==========================
+
+A workload the models cannot evaluate (unknown name, unreadable trace, a model that
+rejects it: ``ValueError``, ``KeyError``, ``FileNotFoundError``) gets ``pending`` rows with
+the reason and the other workloads are still ranked -- never an invented number. A role that
+does not apply to a workload (a write cache for a trace without writes) is ``not applicable``,
+and a role without any workload to evaluate ``needs data``, each with its reason. The
+HTML report and the charts of a ranking are in :mod:`reporting.planner_report`.
+
+References
+----------
+.. [1] Seed 000 §4.6 (application proposal).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from models import traces
+from models.endurance import lifetime as lt
+from models.errors import describe
+from models.memory import memory_extension as me
+from models.planner import uncertainty as _pu
+from models.planner.provenance import ROLE_PROVENANCE, provenance_keys
+from models.planner.verdicts import describe_filebench
+from models.provenance import param
+from models.storage import file_cache_sim as fcs
+from models.storage import workload as wf
+from models.storage import write_cache as wc
+from models.traces import loader as _trace_loader
+from models.uncertainty import adapters as _ua
+
+__all__ = ["ROLES", "DEFAULT_TRACES", "PCM_STORAGE", "WRITE_CACHE_MB", "ROLE_PROVENANCE", "provenance_keys",
+           "rank_workloads"]
+
+#: The roles of the ranking and the metric of each.
+ROLES = {
+    "storage-vs-hdd": "PCM-DAX speedup vs page-cached HDD [x]",
+    "storage-vs-ssd": "PCM-DAX speedup vs page-cached SSD [x]",
+    "file-cache": "share of blocks a DRAM cache over PCM cannot help [-]",
+    "write-cache": "HDD time saved by a PCM write cache (none / HALO) [x]",
+    "memory-extension": "slowdown of a DRAM+PCM memory extension [x] (benefit = 1/slowdown)",
+    "memory-lifetime": "PCM memory-extension lifetime [years]",
+}
+#: Block traces in the default library (small bundled / synthetic ones).
+DEFAULT_TRACES = ("mqsim:tpcc-small", "mqsim:wsrch-small", "synthetic:fin1", "synthetic:fin2",
+                  "synthetic:exchange", "synthetic:tpce", "synthetic:mail", "synthetic:randw",
+                  "synthetic:web-server", "synthetic:web-proxy")
+PCM_STORAGE = "pcm-samsung-20nm"
+#: PCM write-cache size of the write-cache role [MB] (registry ``planner.write_cache_mb``, assumed).
+WRITE_CACHE_MB = param("planner.write_cache_mb").value
+
+
+def _row(role, workload, kind, value, benefit, reason, status="ok", metric=None):
+    return dict(role=role, workload=workload, kind=kind, metric=metric or ROLES[role], value=value,
+                benefit=benefit, status=status, reason=reason)
+
+
+def _pending(role, workload, kind, why, status="pending"):
+    """A row without a number: ``status`` is ``"pending"`` (the model rejected the workload: the
+    reason says why), ``"not applicable"`` (the role does not apply to it) or ``"needs data"``."""
+    return _row(role, workload, kind, float("nan"), float("nan"), f"{status}: {why}", status=status)
+
+
+#: Errors that make one workload pending instead of aborting the ranking.
+_GUARDED = (ValueError, KeyError, FileNotFoundError)
+
+
+def _guarded_rows(names, evaluate, roles, kind):
+    """``evaluate(name)`` rows for every name; a name the models reject gives ``pending`` rows
+    (with the reason) for its ``roles`` and the others are still evaluated."""
+    rows = []
+    for name in names:
+        try:
+            rows += evaluate(name)
+        except _GUARDED as e:
+            rows += [_pending(role, str(name), kind, describe(e)) for role in roles]
+    return rows
+
+
+def _filebench_rows(personalities, threads, uq=None):
+    return _guarded_rows(personalities, lambda p: _filebench_one(p, threads, uq), ("storage-vs-hdd", "storage-vs-ssd"),
+                         "filebench")
+
+
+def _filebench_one(p, threads, uq=None):
+    rows = []
+    w = wf.as_workload(p)
+    feats = wf.workload_features(w)
+    res = {c: wf.evaluate(w, c, threads=threads) for c in ("pcm-dax", "hdd", "ssd")}
+    hit = res["hdd"].hit_ratio
+    for ref in ("hdd", "ssd"):
+        s = res["pcm-dax"].ops_per_s / res[ref].ops_per_s
+        rows.append(_band(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
+                               describe_filebench(feats, hit, s, ref.upper())), uq,
+                          lambda ref=ref: _pu.storage_band(w, ref, threads=threads, n=uq[0], seed=uq[1])))
+    return rows
+
+
+def _trace_rows(traces, n_requests, uq=None):
+    return _guarded_rows(traces, lambda t: _trace_one(t, n_requests, uq), ("file-cache", "write-cache"), "block trace")
+
+
+def _band(row, uq, build):
+    """Add the uncertainty columns to ``row`` (``uq = (samples, seed)``; ``build()`` -> band dict)."""
+    if uq:
+        row.update(build())
+    return row
+
+
+def _trace_one(name, n_requests, uq=None):
+    rows = []
+    tr = traces.load(name, kind="block", n_requests=n_requests) if name.startswith("synthetic:") \
+        else traces.load(name, kind="block", max_requests=n_requests)
+    wshare = float(np.mean(tr.is_write)) if len(tr) else float("nan")
+    msize = float(np.mean(tr.size_bytes)) if len(tr) else float("nan")
+    desc = f"{wshare:.0%} writes, mean request {msize / 1024:.3g} KiB"
+    acc = traces.split_blocks(tr)
+    be = fcs.break_even_share(acc.block, PCM_STORAGE)
+    share = be.share_blocks
+    rows.append(_band(_row("file-cache", name, "block trace", 1 - share, 1 - share,
+                     f"{desc}; {share:.1%} of blocks are reused more than n* = "
+                     + ("once" if be.n_star == 1 else f"{be.n_star:.3g} times") + ", "
+                     "so a DRAM cache over PCM storage pays only for them"), uq,
+                      lambda: _pu.band_columns(_ua.file_cache_share_model(acc.block, PCM_STORAGE), n=uq[0], seed=uq[1])))
+    if not tr.is_write.any():
+        rows.append(_pending("write-cache", name, "block trace", "the trace has no writes, so a write cache has "
+                             "nothing to absorb", status="not applicable"))
+        return rows
+    none = wc.run_write_cache(tr, "none", 0.0)
+    halo = wc.run_write_cache(tr, "halo", WRITE_CACHE_MB)
+    t_none, t_halo = float(none.exec_time_s), float(halo.exec_time_s)
+    if t_halo > 0:
+        gain = t_none / t_halo
+        verdict = f"{gain:.3g}x less HDD time"
+    else:  # every write stays in the PCM cache over this trace: the HDD is never touched
+        gain, verdict = float("inf"), "no HDD time at all (the cache absorbs every write)"
+    rows.append(_band(_row("write-cache", name, "block trace", gain, gain,
+                           f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
+                           f"{halo.traffic_rate:.0%} -> {verdict}"), uq,
+                      lambda: _pu.band_columns(_ua.writecache_model(tr, cache_mb=WRITE_CACHE_MB, halo_inputs=False),
+                                               n=uq[0], seed=uq[1])))
+    return rows
+
+
+def _memory_one(name, max_refs, uq=None):
+    tr = traces.load(name, kind="memory", max_requests=max_refs)
+    stream = me.page_stream(tr)
+    res = {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
+    sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
+    r = res["pcm-memext"]
+    cfg = me.MemExtConfig(device="pcm-memext")
+    return [_band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
+                       f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
+                       f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
+                  lambda: _pu.band_columns(_ua.memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
+                                           win_model=_ua.memext_model(stream, cfg, baseline="nand-flash", result=r)))]
+
+
+def _lifetime_model(rate_Bps: float):
+    """Lifetime adapter of a Figure 2 row: registry capacity, catalogue PCM endurance, the rate as derived."""
+    from models.devices import get_device
+    from models.uncertainty import device_input, param_input
+
+    cap = param("memext.nvm_capacity_bytes").value
+    pcm = get_device("pcm-memext")
+    lulesh = param("lifetime.lulesh_write_rate_Bps").value
+    rate_in = param_input("lifetime.lulesh_write_rate_Bps", label="Lulesh write rate") if rate_Bps == lulesh else None
+    return _ua.lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=pcm.endurance_writes_per_cell,
+                              write_rate_bytes_per_s=rate_Bps,
+                              endurance_input=device_input(pcm, "endurance_writes_per_cell", label="PCM endurance"),
+                              write_rate_input=rate_in)
+
+
+def _memory_rows(max_refs, uq=None):
+    rows = []
+    mem_names = list(traces.bundled_traces("memory"))
+    if not mem_names:
+        rows.append(_pending("memory-extension", "(memory traces)", "memory trace",
+                             "no memory trace: add a lackey or compact memory trace", status="needs data"))
+    rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs, uq), ("memory-extension",),
+                          "memory trace")
+    tab = lt.figure2_table(dict(lt.SEED_WRITE_RATES))
+    for r in tab.itertuples():
+        rows.append(_band(_row("memory-lifetime", str(r.workload), "memory workload", float(r.pcm_years),
+                               float(r.pcm_years),
+                               f"{r.write_rate_MBps:.4g} MB/s of NVM writes -> PCM extension lasts "
+                               f"{r.pcm_years:.3g} years (Flash {r.flash_days:.3g} days)"), uq,
+                          lambda rate=float(r.write_rate_MBps) * 1e6: _pu.band_columns(_lifetime_model(rate), n=uq[0],
+                                                                                       seed=uq[1])))
+    return rows
+
+
+def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmail"), traces=DEFAULT_TRACES, *,
+                   threads: int | None = None, n_requests: int = 20_000, memory: bool = True,
+                   memory_refs: int | None = 2_000_000, progress=None, uncertainty: int = 0,
+                   seed=0) -> pd.DataFrame:
+    """Rank the workload library by PCM benefit in each role.
+
+    Parameters
+    ----------
+    personalities : sequence of str
+        Filebench personalities (Table 1 preset for the four of seed 000).
+    traces : sequence of str
+        Bundled block-trace names (:func:`models.traces.bundled_traces`).
+    threads : int, keyword-only
+        Threads for the Filebench model (default: the preset's 50).
+    n_requests : int, keyword-only
+        Requests taken from each block trace [-].
+    memory : bool, keyword-only
+        Include the memory roles.
+    memory_refs : int or None, keyword-only
+        References taken from each bundled memory trace (None = all) [-].
+    progress : callable, keyword-only
+        Called with a fraction 0..1 as the library is evaluated.
+    uncertainty : int, keyword-only
+        Samples of each row's uncertain inputs (0: none). Adds ``p5, p95`` (of ``value``),
+        ``p_win`` (share of samples where PCM wins in the role) and ``decisive_input`` (the input
+        that moves the answer most), :mod:`models.planner.uncertainty`.
+    seed : int, keyword-only
+        Seed of those samples.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``role, rank, workload, kind, metric, value, benefit, status, reason``;
+        ``rank`` 1 = most PCM benefit within the role (rows without a number unranked).
+
+    Examples
+    --------
+    >>> df = rank_workloads(["varmail", "webserver"], traces=(), memory=False)
+    >>> df[df.role == "storage-vs-hdd"].iloc[0].workload
+    'varmail'
+    """
+    if isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer)) \
+            or not 1 <= n_requests <= _trace_loader.MAX_REQUESTS:
+        raise ValueError(f"n_requests must be a whole number within 1..{_trace_loader.MAX_REQUESTS:,} (the trace request "
+                         f"limit), got {n_requests!r}")
+    rows = []
+    steps = 3
+    uq = (int(uncertainty), seed) if uncertainty else None
+    rows += _filebench_rows(list(personalities), threads, uq)
+    if progress:
+        progress(1 / steps)
+    rows += _trace_rows(list(traces), n_requests, uq)
+    if progress:
+        progress(2 / steps)
+    if memory:
+        rows += _memory_rows(memory_refs, uq)
+    if progress:
+        progress(1.0)
+    df = pd.DataFrame(rows, columns=["role", "workload", "kind", "metric", "value", "benefit", "status", "reason"])
+    df["rank"] = df.groupby("role")["benefit"].rank(ascending=False, method="min")
+    df["role_order"] = df["role"].map({r: i for i, r in enumerate(ROLES)})
+    df = df.sort_values(["role_order", "rank", "workload"], na_position="last").drop(columns="role_order")
+    df["rank"] = df["rank"].astype("Int64")
+    cols = ["role", "rank", "workload", "kind", "metric", "value", "benefit", "status", "reason"]
+    if uq:
+        band = pd.DataFrame([{c: row.get(c, _pu.empty_band()[c]) for c in _pu.UNCERTAINTY_COLUMNS} for row in rows])
+        df = df.join(band)
+        cols += _pu.UNCERTAINTY_COLUMNS
+    return df[cols].reset_index(drop=True)

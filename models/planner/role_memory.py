@@ -1,0 +1,96 @@
+"""The memory roles of a plan (memory traces): the device as the paging store and as a memory extension.
+
+- paging: AMAT with the device as the paging store, 4 KiB pages, memory
+  ``planner.paging_memory_fraction`` of the footprint (seed 004 eqs. 4-6, :mod:`models.memory.paging`),
+  baseline (like-for-like: ``sata-ssd``, NAND swap) / device [x];
+- memory-extension: slowdown of a DRAM + device memory extension (``memext.dram_frac`` in DRAM,
+  :func:`models.memory.memory_extension.simulate_memext`), baseline (like-for-like: ``nand-flash``,
+  seed 002) / device [x].
+"""
+
+from __future__ import annotations
+
+from models.devices import get_device
+from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
+from models.planner.uncertainty import inverted, ratio_model, row_band
+from models.planner.verdicts import compare, plan_row, short_num, verdict_of
+from models.provenance import param
+
+__all__ = ["memory_rows", "paging_amat_model"]
+
+
+def memory_rows(w, mt, devs, base, uq, progress_step):
+    """Paging and memory-extension rows of memory workload ``w`` (its trace ``mt``) for ``devs`` against
+    ``base`` (None: like-for-like); ``progress_step()`` after each role."""
+    from models.memory import memory_extension as me
+    from models.memory import paging as pg
+
+    out = []
+    # --- paging
+    role = "paging"
+    frac = float(param("planner.paging_memory_fraction").value)
+    base_dev = base or get_device(LIKE_FOR_LIKE[role])
+    blabel = f"{base_dev.name} as the paging store" + (" (like-for-like: NAND SSD swap)" if base is None else "")
+    inputs0 = pg.paging_inputs(memory_fraction=frac, page_sizes_bytes=(4096,))
+    prof = pg.paging_profile(mt, inputs0)
+
+    def amat(d):
+        inp = pg.paging_inputs(memory_fraction=frac, page_sizes_bytes=(4096,), device=d)
+        return inp, float(pg.paging_table(prof, inp).amat_ns.iloc[0])
+
+    b_inp, b_amat = amat(base_dev)
+    fault = float(pg.paging_table(prof, b_inp).fault_rate.iloc[0])
+    for d in devs:
+        if is_volatile(d):
+            out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
+                                reason=f"not applicable: {d.name} is DRAM, the memory itself: paging to it is no paging"))
+            continue
+        inp, a = amat(d)
+        v = b_amat / a
+        reason = (f"{fault:.2%} of references fault with {frac:.0%} of the footprint in memory (4 KiB pages, CLOCK); "
+                  f"AMAT {short_num(a)} ns on {d.name} vs {short_num(b_amat)} ns -> {compare(v, d.name, base_dev.name, 'faster')}")
+        band = row_band(lambda inp=inp: ratio_model(
+            paging_amat_model(prof, b_inp), paging_amat_model(prof, inp), f"paging to {inp.device or 'the device'} is faster",
+            "AMAT baseline / device"), uq)
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v), reason, band))
+    progress_step()
+    # --- memory extension
+    role = "memory-extension"
+    base_dev = base or get_device(LIKE_FOR_LIKE[role])
+    blabel = f"{base_dev.name} extension" + (" (like-for-like, seed 002: PCM vs Flash)" if base is None else "")
+    stream = me.page_stream(mt)
+    cfg = me.MemExtConfig()
+    rb = me.simulate_memext(stream, cfg, device=base_dev)
+    local = get_device("dram")
+    for d in devs:
+        if is_volatile(d) and d.read_latency_ns <= local.read_latency_ns:
+            out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
+                                reason=f"not applicable: {d.name} is as fast as the local DRAM ({local.name}), the fast "
+                                       "tier itself; the extension behind DRAM is a slower device (PCM, Flash, "
+                                       "CXL-attached memory)"))
+            continue
+        r = me.simulate_memext(stream, cfg, device=d)
+        v = float(rb.slowdown) / float(r.slowdown)
+        reason = (f"{r.footprint_pages:,} pages, {r.full_misses / max(r.references, 1):.2%} of references fault with "
+                  f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {short_num(float(r.slowdown))}× on {d.name} vs "
+                  f"{short_num(float(rb.slowdown))}× on {base_dev.name}: {compare(v, d.name, base_dev.name, 'faster')}")
+
+        def build(d=d, r=r):
+            from models.uncertainty.adapters import memext_model
+
+            if d.name == base_dev.name:
+                raise ValueError("the baseline is the device itself")
+            return inverted(memext_model(stream, cfg, device=d, baseline=base_dev, result=r))
+
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v), reason, row_band(build, uq)))
+    progress_step()
+    return out
+
+
+def paging_amat_model(prof, inputs):
+    """AMAT adapter of the paging profile; custom devices by their typed latency (see amat_model)."""
+    from models.uncertainty.adapters import amat_model
+
+    return amat_model(prof, inputs)
+
+

@@ -1,0 +1,121 @@
+"""The storage role of a plan: the device as the storage of a Filebench workload or a fio job.
+
+- Filebench ``.f``: throughput with the device as the file system's storage (ext4-DAX if
+  byte-addressable, else ext4 + page cache; :func:`models.storage.workload.evaluate`), device /
+  baseline (like-for-like: ext4 + page cache on a SATA SSD, seed 000) [x];
+- fio job file or JSON result: time per I/O of the job's mix (:func:`models.planner.fio.fio_ns_per_io`,
+  one I/O at a time), baseline (like-for-like: ``sata-ssd``) / device [x].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.devices import DeviceProfile, get_device
+from models.planner.fio import fio_ns_per_io, fio_ns_per_io_sampled, read_fio_jobs
+from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
+from models.planner.uncertainty import row_band
+from models.planner.verdicts import compare, describe_filebench, plan_row, short_num, verdict_of
+
+__all__ = ["filebench_rows", "fio_rows", "filebench_band_model"]
+
+
+def _storage_config(dev: DeviceProfile):
+    """The preset configuration of a catalogue device (its parallel units), else ext4-DAX on a
+    byte-addressable device and ext4 + page cache on another, one service unit."""
+    from models.storage.workload import StorageConfig, config_names, get_config
+
+    for c in map(get_config, config_names()):
+        if c.device == dev and c.host_device is None and c.virt_per_op_ns == 0:
+            return c
+    return StorageConfig(name=f"plan-{dev.name}"[:64], label=f"{dev.name} as the file system's storage",
+                         mode="dax" if dev.byte_addressable else "pagecache", device=dev, device_servers=1)
+
+
+def filebench_rows(w, devs, base, uq):
+    """Storage rows of Filebench workload ``w`` for ``devs`` against ``base`` (None: like-for-like)."""
+    from models.storage import workload as wf
+
+    role = "storage"
+    wl = wf.as_workload(w.source)
+    feats = wf.workload_features(wl)
+    if base is None:
+        bcfg = wf.get_config("ssd")
+        blabel = "ext4 + page cache on SATA SSD (like-for-like, seed 000)"
+    else:
+        bcfg = _storage_config(base)
+        blabel = f"{base.name} as the file system's storage ({bcfg.mode})"
+    rb = wf.evaluate(wl, bcfg, curve=False)
+    out = []
+    for d in devs:
+        if is_volatile(d):
+            out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), verdict="not applicable",
+                                reason=f"not applicable: {d.name} is DRAM, volatile: it cannot hold a file system's "
+                                       "data across a power loss"))
+            continue
+        cfg = _storage_config(d)
+        r = wf.evaluate(wl, cfg, curve=False)
+        v = r.ops_per_s / rb.ops_per_s
+        text = describe_filebench(feats, rb.hit_ratio, v, bcfg.device.name if base else "page-cached SSD")
+        text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
+        band = row_band(lambda cfg=cfg: filebench_band_model(wl, cfg, bcfg), uq)
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v), text, band))
+    return out
+
+
+def filebench_band_model(wl, cfg, bcfg):
+    """The Filebench adapter (:func:`models.uncertainty.adapters.workload_model`): device / baseline throughput."""
+    from models.uncertainty import adapters
+
+    if cfg == bcfg:
+        raise ValueError("the baseline is the device itself")
+    return adapters.workload_model(wl, cfg, ref=bcfg)
+
+
+def fio_rows(w, devs, base, uq):
+    """Storage rows of fio workload ``w`` (job file or JSON result) for ``devs`` against ``base``."""
+    from models.uncertainty import UncertainModel, Verdict, device_input
+
+    role = "storage"
+    jobs = read_fio_jobs(w.source)
+    base_dev = base or get_device(LIKE_FOR_LIKE[role])
+    blabel = f"{base_dev.name}" + (" (like-for-like: a SATA SSD)" if base is None else "")
+    mix = ", ".join(f"{j.name}: {j.read_share:.0%} reads, {j.bs_bytes / 1024:g} KiB "
+                    f"{'random' if j.random else 'sequential'}" for j in jobs[:3]) + (" ..." if len(jobs) > 3 else "")
+
+    def mean_ns(dev):
+        return float(np.mean([fio_ns_per_io(j, dev) for j in jobs]))
+
+    tb = mean_ns(base_dev)
+    out = []
+    for d in devs:
+        if is_volatile(d):
+            out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), verdict="not applicable",
+                                reason=f"not applicable: {d.name} is DRAM, volatile: it cannot be the storage a fio "
+                                       "job's data must survive on"))
+            continue
+        t = mean_ns(d)
+        v = tb / t
+        reason = (f"{mix}; {short_num(t / 1e3)} us per I/O on {d.name} vs {short_num(tb / 1e3)} us on {base_dev.name}, "
+                  f"one I/O at a time (queue depth not modelled) -> {compare(v, d.name, base_dev.name, 'faster')}")
+
+        def build(d=d):
+            if d.name == base_dev.name:
+                raise ValueError("the baseline is the device itself")
+            cols = ("read_latency_ns", "write_latency_ns")
+            ins = [device_input(x, c, label=f"{x.name} {c.split('_')[0]} latency") for x in (d, base_dev) for c in cols]
+
+            def per_io(sample, x):
+                return np.mean([fio_ns_per_io_sampled(j, x, sample) for j in jobs], axis=0)
+
+            return UncertainModel("fio", "speedup", "x", tuple(ins),
+                                  lambda sample: per_io(sample, base_dev) / per_io(sample, d),
+                                  Verdict(1.0, False, f"{d.name} serves the job faster than {base_dev.name}"),
+                                  notes=("closed form; the devices' latencies vary by their provenance",),
+                                  output_label="time per I/O baseline / device")
+
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), v, verdict_of(v), reason,
+                            row_band(build, uq)))
+    return out
+
+

@@ -1,0 +1,98 @@
+"""A planner row in words: the plan's row and columns, its verdict, numbers and comparisons as text.
+
+:func:`plan_row` builds one row of a plan (:data:`PLAN_COLUMNS`, then :data:`BAND_COLUMNS`);
+:func:`verdict_of`, :func:`short_num` and :func:`compare` write its verdict and reason;
+:func:`describe_filebench` is the seed 000 §4.6 reason of a Filebench workload, used by both
+planners (:mod:`models.planner.rank`, :mod:`models.planner.role_storage`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from models.storage.workload import WorkloadFeatures
+
+__all__ = ["VERDICTS", "PLAN_COLUMNS", "BAND_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
+           "describe_filebench"]
+
+#: Verdicts of a plan row: the device wins or loses against the baseline, or no number and why.
+VERDICTS = ("wins", "loses", "not applicable", "needs data")
+#: Columns of :meth:`PlanResult.to_frame` (the CSV contract), then the uncertainty columns.
+PLAN_COLUMNS = ["workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
+#: The uncertainty columns after :data:`PLAN_COLUMNS` (``p5, p95`` are among those).
+BAND_COLUMNS = ["p_win", "decisive_input"]
+
+
+def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None):
+    """One plan row; a band that could not be drawn adds "(band not sampled)" to the reason (why: in
+    ``decisive_input``)."""
+    b = band or {}
+    if str(b.get("decisive_input", "")).startswith("not sampled"):
+        reason += " (band not sampled)"
+    return {"workload": workload, "role": role, "device": device, "baseline": baseline, "metric": metric, "unit": "x",
+            "value": float(value), "p5": float(b.get("p5", math.nan)), "p95": float(b.get("p95", math.nan)),
+            "verdict": verdict, "reason": reason, "p_win": float(b.get("p_win", math.nan)),
+            "decisive_input": str(b.get("decisive_input", ""))}
+
+
+def verdict_of(value: float) -> str:
+    """``"wins"`` above 1× (baseline / device), else ``"loses"``."""
+    return "wins" if value > 1 else "loses"
+
+
+def short_num(x: float) -> str:
+    """A number in a reason: thousands separated from 100 on, else 3 significant digits.
+
+    >>> short_num(1234.5), short_num(0.01234), short_num(float("inf"))
+    ('1,234', '0.0123', 'inf')
+    """
+    if not np.isfinite(x):
+        return "inf" if x > 0 else str(x)
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
+
+
+def compare(value: float, dev: str, base: str, what: str) -> str:
+    """``value`` (baseline / device [x]) in words.
+
+    >>> compare(2.0, "pcm", "ssd", "faster"), compare(0.5, "pcm", "ssd", "faster")
+    ('pcm 2× faster than ssd', 'pcm 2× worse than ssd')
+    """
+    if value > 1:
+        return f"{dev} {short_num(value)}× {what} than {base}"
+    if value == 1:
+        return f"{dev} no better than {base}"
+    return f"{dev} {short_num(1 / value)}× worse than {base}"
+
+
+def describe_filebench(features: WorkloadFeatures, hit: float, speedup: float, ref: str) -> str:
+    """§4.6 reason in words, e.g. ``"fsync-heavy, 1:1 R/W, low locality -> PCM-DAX 180× faster than HDD"``.
+
+    ``features`` from :func:`models.storage.workload.workload_features`, ``hit`` the
+    page-cache hit ratio [-], ``speedup`` PCM-DAX over ``ref`` [x].
+
+    >>> from models.storage.workload import WorkloadFeatures
+    >>> f = WorkloadFeatures(fsyncs_per_100_ops=15.4, write_share=0.5, reads=2, writes=2,
+    ...                      fileset_bytes=8e8, nfiles=50_000, iosize_bytes=1 << 20, file_size_bytes=16384)
+    >>> describe_filebench(f, 0.5, 180, "HDD")
+    'fsync-heavy, 1:1 R/W, low locality (50% cache hits), 1 MiB I/O -> PCM-DAX 180× faster than HDD'
+    """
+    parts = []
+    f = features.fsyncs_per_100_ops
+    parts.append("fsync-heavy" if f >= 5 else ("some fsyncs" if f > 0 else "no fsync"))
+    r, w = features.reads, features.writes
+    g = math.gcd(int(r), int(w)) or 1
+    parts.append(f"{int(r) // g}:{int(w) // g} R/W" + (" (write-intensive)" if w > r else ""))
+    parts.append(f"{'low' if hit < 0.9 else 'high'} locality ({hit:.0%} cache hits)")
+    io = features.iosize_bytes
+    if io == io:
+        parts.append(f"{io / (1 << 20):g} MiB I/O" if io >= 1 << 20 else f"{io / 1024:g} KiB I/O")
+    def num(x):
+        return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+    verdict = (f"PCM-DAX {num(speedup)}× faster than {ref}" if speedup >= 1
+               else f"PCM-DAX {num(1 / speedup)}× slower than {ref}")
+    return ", ".join(parts) + " -> " + verdict

@@ -1,0 +1,56 @@
+"""The planner's upload files (app/components/uploads.py): one private file per content, the user's file name never
+a path, stale files pruned."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from app.components.uploads import prune_uploads, store_upload, upload_dir, workload_from_bytes
+from tests import ROOT
+
+FIX = ROOT / "tests" / "fixtures" / "plan"
+
+
+def test_upload_bytes_never_use_the_filename_as_a_path():
+    data = (FIX / "small_msr.csv").read_bytes()
+    a = workload_from_bytes(data, "../../../etc/shadow.csv")
+    b = workload_from_bytes(data, "x.csv", name="again")
+    assert a.kind == "block" and a.name == "shadow" and a.source == b.source  # one private file per content
+    assert "shadow" not in a.source and "etc" not in a.source
+    w = workload_from_bytes(b"0 0 8 8 1\n1000 0 16 8 0\n", "../../etc/passwd", name="mine")
+    assert (w.kind, w.name) == ("block", "mine") and "passwd" not in w.source
+    with pytest.raises(ValueError, match="empty"):
+        workload_from_bytes(b"", "e.csv")
+    with pytest.raises(ValueError, match="expected the file's bytes"):
+        workload_from_bytes("text", "s.csv")
+    with pytest.raises(ValueError, match="notfio.json"):
+        workload_from_bytes(b'{"a": 1}', "notfio.json")
+    with pytest.raises(ValueError) as e:  # a truncated gzip: the message named the private copy's /tmp path
+        workload_from_bytes(b"\x1f\x8b\x08\x00trunc", "t.csv.gz")
+    assert str(e.value).startswith("t.csv.gz: corrupt or truncated gzip") and "upload" not in str(e.value)
+
+
+def test_an_upload_is_stored_once_in_a_private_folder_with_its_extension():
+    p = store_upload(b"0 0 8 8 1\n", "dir/trace.CSV.gz")
+    assert p.parent == upload_dir() and p.name.startswith("upload-") and p.name.endswith(".csv.gz")
+    assert p.read_bytes() == b"0 0 8 8 1\n"
+    if hasattr(os, "getuid"):
+        assert p.parent.stat().st_mode & 0o077 == 0
+    past = time.time() - 3600
+    os.utime(p, (past, past))
+    assert store_upload(b"0 0 8 8 1\n", "other.csv.gz") == p and p.stat().st_mtime > past  # reused: kept a day more
+
+
+def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
+    old, fresh = tmp_path / "upload-old.trace", tmp_path / "upload-new.trace"
+    other = tmp_path / "not-an-upload.trace"
+    for f in (old, fresh, other):
+        f.write_bytes(b"x")
+    past = time.time() - 2 * 24 * 3600
+    os.utime(old, (past, past))
+    os.utime(other, (past, past))
+    assert prune_uploads(tmp_path) == 1
+    assert not old.exists() and fresh.exists() and other.exists()
