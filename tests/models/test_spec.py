@@ -145,3 +145,15 @@ def test_a_new_package_registers_a_model_with_one_line(tmp_path, monkeypatch):
     finally:
         for m in ("toy_tiering", "toy_tiering.model", "toy_tiering.specs"):
             sys.modules.pop(m, None)
+
+
+def test_every_planner_role_is_registered_by_exactly_one_model():
+    from models.planner.rank import ROLES
+    from models.planner.roles import ROLES_PLAN
+
+    owners: dict[str, list[str]] = {}
+    for s in S.specs():
+        for r in s.roles:
+            owners.setdefault(r, []).append(s.name)
+    assert set(owners) == set(ROLES_PLAN) | set(ROLES), set(owners) ^ (set(ROLES_PLAN) | set(ROLES))
+    assert all(len(v) == 1 for v in owners.values()), owners
