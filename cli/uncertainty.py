@@ -53,7 +53,7 @@ def add_uncertainty_options(p: argparse.ArgumentParser, *, samples_option: str =
 
 
 def _device(name):
-    from cli.commands.memext import ALIASES
+    from cli.memext_devices import ALIASES
     from models.devices import get_device
 
     return get_device(ALIASES.get(name, name))

@@ -78,7 +78,7 @@ def _context(args: argparse.Namespace) -> dict:
         profile = paging_profile(load_trace_from_args(args, kind="memory"), inputs)
         return {"profile": profile, "inputs": inputs, "table": paging_table(profile, inputs).head(1)}
     if args.model == "memext":
-        from cli.commands.memext import ALIASES
+        from cli.memext_devices import ALIASES
         from models.devices import get_device
         from models.memory.memory_extension import MemExtConfig, page_stream, simulate_memext
         from models.provenance import PARAMS
