@@ -291,9 +291,9 @@ def devices_to_frame(devices):
 
 
 def devices_to_csv(devices) -> str:
-    """:func:`devices_to_frame` as formula-safe CSV text (``reporting.csv_safety``); read it back with
+    """:func:`devices_to_frame` as formula-safe CSV text (:mod:`models.csv_safety`); read it back with
     :func:`devices_from_csv`."""
-    from reporting.csv_safety import sanitize_frame
+    from models.csv_safety import sanitize_frame
 
     return sanitize_frame(devices_to_frame(devices)).to_csv(index=False)
 
@@ -345,7 +345,7 @@ def devices_from_csv(data, *, where: str = "devices CSV") -> dict[str, DevicePro
     def cell(v: str):
         v = v.strip()
         if v.startswith("'") and v[1:2] in ("=", "+", "-", "@", "\t", "\r"):
-            v = v[1:]  # undo reporting.csv_safety's escape
+            v = v[1:]  # undo models.csv_safety's escape
         return None if v == "" else v
 
     df = df.map(cell)

@@ -816,6 +816,7 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.source.CHUNK_BYTES": "reader buffer size",
     "models.traces.source.MAX_LINE_BYTES": "input limit",
     "models.errors.MAX_MESSAGE_CHARS": "message format (longest message shown)",
+    "models.csv_safety._VECTOR_ROWS": "speed switch (rows from which a text column is checked vectorised; same results), not a model input",
     "models.traces.source.MAX_INPUT_BYTES": "input limit",
     "models.traces.source.QUOTE_CHARS": "message format (quoted content length)",
     "models.traces.source.GZIP_MAGIC": "format (magic bytes)",
