@@ -34,6 +34,8 @@ References
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -42,17 +44,6 @@ from models.endurance import lifetime as lt
 from models.errors import describe
 from models.memory import memory_extension as me
 from models.planner import uncertainty as _pu
-from models.planner.plan import (
-    ROLES_PLAN,
-    WORKLOAD_KINDS,
-    PlanResult,
-    PlanWorkload,
-    workload_from_bytes,
-    workload_from_path,
-)
-from models.planner.plan import plan as plan_workloads
-from models.planner.reasons import describe_filebench
-from models.planner.roles import ROLE_PROVENANCE, ROLES, provenance_keys
 from models.provenance import param
 from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
@@ -64,11 +55,17 @@ __all__ = ["ROLES", "DEFAULT_TRACES", "ROLE_PROVENANCE", "provenance_keys", "ran
            "role_summary", "WORKLOAD_KINDS", "ROLES_PLAN", "PlanWorkload", "PlanResult", "workload_from_path",
            "workload_from_bytes", "plan_workloads"]
 
-# ``plan`` is exported as ``plan_workloads`` so ``models.planner.plan`` stays the submodule.
-
 #: One sentence per role of a ranking with ``uncertainty`` (:func:`models.planner.uncertainty.role_summary`).
 role_summary = _pu.role_summary
 
+ROLES = {
+    "storage-vs-hdd": "PCM-DAX speedup vs page-cached HDD [x]",
+    "storage-vs-ssd": "PCM-DAX speedup vs page-cached SSD [x]",
+    "file-cache": "share of blocks a DRAM cache over PCM cannot help [-]",
+    "write-cache": "HDD time saved by a PCM write cache (none / HALO) [x]",
+    "memory-extension": "slowdown of a DRAM+PCM memory extension [x] (benefit = 1/slowdown)",
+    "memory-lifetime": "PCM memory-extension lifetime [years]",
+}
 #: Block traces in the default library (small bundled / synthetic ones).
 DEFAULT_TRACES = ("mqsim:tpcc-small", "mqsim:wsrch-small", "synthetic:fin1", "synthetic:fin2",
                   "synthetic:exchange", "synthetic:tpce", "synthetic:mail", "synthetic:randw",
@@ -76,6 +73,43 @@ DEFAULT_TRACES = ("mqsim:tpcc-small", "mqsim:wsrch-small", "synthetic:fin1", "sy
 PCM_STORAGE = "pcm-samsung-20nm"
 #: PCM write-cache size of the write-cache role [MB] (registry ``planner.write_cache_mb``, assumed).
 WRITE_CACHE_MB = param("planner.write_cache_mb").value
+
+
+def _role_provenance() -> dict[str, tuple[str, ...]]:
+    from models.provenance import device_keys, param_names
+
+    pagecache = ("file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns")
+    storage = (*pagecache, *param_names("workload."), *device_keys("dram"), *device_keys("pcm-samsung-20nm"))
+    return {
+        "storage-vs-hdd": (*storage, *device_keys("hdd-7200")),
+        "storage-vs-ssd": (*storage, *device_keys("sata-ssd")),
+        "file-cache": ("file_cache.io_stack_factor", *pagecache, *device_keys("pcm-samsung-20nm"),
+                       *device_keys("dram")),
+        "write-cache": ("planner.write_cache_mb", *param_names("write_cache."), *param_names("hdd.generic."),
+                        *device_keys("hdd-7200"), "trace.synthetic_scale",
+                        *(n for n in param_names("trace.") if n != "trace.synthetic_scale")),
+        "memory-extension": ("memext.fault_overhead_ns", "memext.base_ns_per_ref", "memext.dram_frac",
+                             *device_keys("pcm-memext", ["read_latency_ns", "write_latency_ns"]),
+                             *device_keys("nand-flash", ["read_latency_ns", "write_latency_ns"])),
+        "memory-lifetime": ("lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
+                            *device_keys("pcm-memext", ["endurance_writes_per_cell"]),
+                            *device_keys("nand-flash", ["endurance_writes_per_cell"])),
+    }
+
+
+#: Registry names and device values (``"device:<name>.<column>"``, :mod:`models.provenance`)
+#: each role's numbers depend on.
+ROLE_PROVENANCE: dict[str, tuple[str, ...]] = _role_provenance()
+
+
+def provenance_keys(roles=None) -> list[str]:
+    """The provenance keys of ``roles`` (default: every role), without repeats.
+
+    >>> "lifetime.lulesh_write_rate_Bps" in provenance_keys(["memory-lifetime"])
+    True
+    """
+    keys = [k for r in (ROLES if roles is None else roles) for k in ROLE_PROVENANCE[r]]
+    return list(dict.fromkeys(keys))
 
 
 def _row(role, workload, kind, value, benefit, reason, status="ok", metric=None):
@@ -87,6 +121,35 @@ def _pending(role, workload, kind, why, status="pending"):
     """A row without a number: ``status`` is ``"pending"`` (the model rejected the workload: the
     reason says why), ``"not applicable"`` (the role does not apply to it) or ``"needs data"``."""
     return _row(role, workload, kind, float("nan"), float("nan"), f"{status}: {why}", status=status)
+
+
+def describe_filebench(features: wf.WorkloadFeatures, hit: float, speedup: float, ref: str) -> str:
+    """§4.6 reason in words, e.g. ``"fsync-heavy, 1:1 R/W, low locality -> PCM-DAX 180× faster than HDD"``.
+
+    ``features`` from :func:`models.storage.workload.workload_features`, ``hit`` the
+    page-cache hit ratio [-], ``speedup`` PCM-DAX over ``ref`` [x].
+
+    >>> f = wf.WorkloadFeatures(fsyncs_per_100_ops=15.4, write_share=0.5, reads=2, writes=2,
+    ...                         fileset_bytes=8e8, nfiles=50_000, iosize_bytes=1 << 20, file_size_bytes=16384)
+    >>> describe_filebench(f, 0.5, 180, "HDD")
+    'fsync-heavy, 1:1 R/W, low locality (50% cache hits), 1 MiB I/O -> PCM-DAX 180× faster than HDD'
+    """
+    parts = []
+    f = features.fsyncs_per_100_ops
+    parts.append("fsync-heavy" if f >= 5 else ("some fsyncs" if f > 0 else "no fsync"))
+    r, w = features.reads, features.writes
+    g = math.gcd(int(r), int(w)) or 1
+    parts.append(f"{int(r) // g}:{int(w) // g} R/W" + (" (write-intensive)" if w > r else ""))
+    parts.append(f"{'low' if hit < 0.9 else 'high'} locality ({hit:.0%} cache hits)")
+    io = features.iosize_bytes
+    if io == io:
+        parts.append(f"{io / (1 << 20):g} MiB I/O" if io >= 1 << 20 else f"{io / 1024:g} KiB I/O")
+    def num(x):
+        return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+    verdict = (f"PCM-DAX {num(speedup)}× faster than {ref}" if speedup >= 1
+               else f"PCM-DAX {num(1 / speedup)}× slower than {ref}")
+    return ", ".join(parts) + " -> " + verdict
 
 
 #: Errors that make one workload pending instead of aborting the ranking.
@@ -287,3 +350,16 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
         df = df.join(band)
         cols += _pu.UNCERTAINTY_COLUMNS
     return df[cols].reset_index(drop=True)
+
+
+# the planner for the user's own workloads and devices (imported last: it uses the names above). Its
+# function is exported as ``plan_workloads`` so ``models.planner.plan`` stays the submodule.
+from models.planner.plan import (  # noqa: E402
+    ROLES_PLAN,
+    WORKLOAD_KINDS,
+    PlanResult,
+    PlanWorkload,
+    workload_from_bytes,
+    workload_from_path,
+)
+from models.planner.plan import plan as plan_workloads  # noqa: E402

@@ -736,7 +736,7 @@ def _storage_config(dev: DeviceProfile):
 
 
 def _filebench_rows(w, devs, base, uq):
-    from models.planner.reasons import describe_filebench
+    from models.planner import describe_filebench
     from models.storage import workload as wf
 
     role = "storage"
@@ -854,7 +854,7 @@ def _as_workload(w) -> PlanWorkload:
 
 def plan_provenance_keys(roles, devices, baseline: DeviceProfile | None = None) -> list[str]:
     """Provenance keys (:mod:`models.provenance`) of the parameters ``roles`` use with ``devices``."""
-    from models.planner.roles import ROLE_PROVENANCE
+    from models.planner import ROLE_PROVENANCE
     from models.provenance import device_keys, param_names
 
     def dkeys(d):
