@@ -2,7 +2,7 @@
 
 A Fin1-like synthetic trace (``preset("fin1")``, ``--requests``) cut into items; the paper's
 cache sizes scaled to its footprint (``scaled_cache_sizes_mb``). Measured in the same run, per
-policy: the exact simulation at every size [s] and MiniSim (``models.sim.minisim_write``) at
+policy: the exact simulation at every size [s] and MiniSim (``models.storage.write_cache_minisim``) at
 each ``--rates`` rate [s], with the mean / max absolute error of the traffic rate (HDD sectors /
 requested sectors) and of the item hit ratio against the exact values (HALO with its default
 region sample and with a block sample). No goal is set in the
@@ -20,8 +20,8 @@ import time
 import numpy as np
 from _common import print_ratio
 
-from models.sim.minisim_write import minisim_write_cache
 from models.storage import write_cache as wc
+from models.storage.write_cache_minisim import minisim_write_cache
 from models.traces.synthetic import preset
 
 

@@ -3,7 +3,7 @@
 Profiles are loaded by name from the bundled ``data/devices.csv`` (every row carries its
 source; see ``data/SOURCES.md``). Its ``provenance`` column gives the kind of every numeric
 value of the row (``read_latency_ns=published;avg_seek_ns=derived;...``, kinds of
-:mod:`models.provenance`), parsed into :attr:`DeviceProfile.provenance`; loading fails on a
+:mod:`models.provenance_kinds`), parsed into :attr:`DeviceProfile.provenance`; loading fails on a
 numeric value without a kind, a kind without a value, or an unknown column or kind. Users
 can build custom profiles with :class:`DeviceProfile` directly; their values are
 ``user-defined`` unless they say otherwise.
@@ -24,6 +24,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput
+from models.provenance_kinds import ASSUMED, KIND_ALIASES, USER_DEFINED, normalize_kind
 
 __all__ = ["DeviceProfile", "DeviceKind", "NUMERIC_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
            "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance",
@@ -47,8 +48,6 @@ def parse_provenance(text: str | None) -> dict[str, str]:
     ...
     ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm
     """
-    from models.provenance import normalize_kind
-
     out: dict[str, str] = {}
     for item in str(text or "").split(";"):
         if not item.strip():
@@ -74,8 +73,6 @@ def format_provenance(prov: dict[str, str]) -> str:
     >>> format_provenance({"rpm": "published", "avg_seek_ns": "derived from a seed result"})
     'avg_seek_ns=derived;rpm=published'
     """
-    from models.provenance import KIND_ALIASES
-
     short = {full: a for a, full in reversed(list(KIND_ALIASES.items()))}
     return ";".join(f"{c}={short.get(prov[c], prov[c])}" for c in NUMERIC_COLUMNS if c in prov)
 
@@ -142,8 +139,6 @@ class DeviceProfile(ModelInput):
         >>> DeviceProfile(name="x", read_latency_ns=1, write_latency_ns=1).value_kind("read_latency_ns")
         'user-defined'
         """
-        from models.provenance import ASSUMED, USER_DEFINED
-
         if column not in NUMERIC_COLUMNS:
             raise KeyError(f"unknown numeric column {column!r}; valid: {', '.join(NUMERIC_COLUMNS)}")
         if column in self.provenance:
@@ -185,8 +180,6 @@ class DeviceProfile(ModelInput):
         >>> get_device("pcm-memext").with_updates(write_latency_ns=900).value_kind("write_latency_ns")
         'user-defined'
         """
-        from models.provenance import USER_DEFINED
-
         data = {**self.model_dump(), **changes}
         if "provenance" not in changes:
             prov = dict(self.provenance)
@@ -228,7 +221,6 @@ def catalogue_from_frame(df, *, custom: bool = False, where: str = "devices.csv"
     from pydantic import ValidationError
 
     from models.errors import describe
-    from models.provenance import USER_DEFINED
 
     unknown = [str(c) for c in df.columns if c not in CSV_COLUMNS]
     if unknown:
@@ -291,9 +283,9 @@ def devices_to_frame(devices):
 
 
 def devices_to_csv(devices) -> str:
-    """:func:`devices_to_frame` as formula-safe CSV text (``reporting.csv_safety``); read it back with
+    """:func:`devices_to_frame` as formula-safe CSV text (:mod:`models.csv_safety`); read it back with
     :func:`devices_from_csv`."""
-    from reporting.csv_safety import sanitize_frame
+    from models.csv_safety import sanitize_frame
 
     return sanitize_frame(devices_to_frame(devices)).to_csv(index=False)
 
@@ -345,7 +337,7 @@ def devices_from_csv(data, *, where: str = "devices CSV") -> dict[str, DevicePro
     def cell(v: str):
         v = v.strip()
         if v.startswith("'") and v[1:2] in ("=", "+", "-", "@", "\t", "\r"):
-            v = v[1:]  # undo reporting.csv_safety's escape
+            v = v[1:]  # undo models.csv_safety's escape
         return None if v == "" else v
 
     df = df.map(cell)

@@ -24,6 +24,7 @@ import argparse
 import pandas as pd
 
 from cli.argtypes import number, whole_number
+from cli.memext_devices import ALIASES
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_band_columns, add_uncertainty_options
@@ -31,8 +32,6 @@ from models.provenance import param
 
 NAME = "memext"
 HELP = "page faults and slowdown of a DRAM + PCM/Flash memory extension (CSV: device,dram_frac,faults,slowdown,...)"
-
-ALIASES = {"pcm": "pcm-memext", "flash": "nand-flash"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

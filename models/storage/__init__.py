@@ -1,1 +1,1 @@
-"""Storage-side models: file cache, break-even, HDD, PCM write cache, Filebench, device characterization."""
+"""Storage-side models: file cache, break-even, HDD, PCM write cache (and its MiniSim), Filebench, device characterization."""

@@ -3,6 +3,7 @@
 - :mod:`~models.validation.claims_000` ... :mod:`~models.validation.claims_004`: the claims
   registry, one module per seed (paper value, where, rule, computation, data);
 - :mod:`~models.validation.rules`: the tolerance and direction rules and the statuses;
+- :mod:`~models.validation.numbers`: how the ledger writes a number (4 significant digits);
 - :mod:`~models.validation.runner`: runs the claims (shared computations cached by
   :mod:`~models.validation.shared`);
 - :mod:`~models.validation.render`: the table (CSV/JSON), ``docs/VALIDATION.md`` and the README

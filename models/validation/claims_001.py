@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.validation.core import Claim, share
-from models.validation.render import fmt_number
+from models.validation.numbers import fmt_number
 from models.validation.rules import AtMost, Near, Outcome, Share
 
 SEED = "001"

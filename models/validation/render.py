@@ -17,6 +17,7 @@ import pandas as pd
 
 from models.references import REFERENCES, SEEDS, seed_label
 from models.validation.core import Claim, ClaimResult
+from models.validation.numbers import fmt_number
 from models.validation.rules import STATUSES
 
 __all__ = [
@@ -51,23 +52,6 @@ EXTRA_COLUMNS: tuple[str, ...] = ("rule", "justification", "paper_number", "pape
 REGENERATE = "make validate"
 README_BEGIN = "<!-- validation:begin -->"
 README_END = "<!-- validation:end -->"
-
-
-def fmt_number(x: float | None) -> str:
-    """A number with 4 significant digits, no exponent between 1e-3 and 1e6.
-
-    >>> [fmt_number(v) for v in (221.053, 0.61623, 3580.2, 1.0, -0.0, 2.5e-5, 1.2e7, None, float("nan"))]
-    ['221.1', '0.6162', '3580', '1', '0', '2.500e-05', '1.200e+07', '–', '–']
-    """
-    if x is None or not math.isfinite(float(x)):
-        return "–"
-    x = float(x)
-    if x == 0:
-        return "0"
-    if 1e-3 <= abs(x) < 1e6:
-        s = np.format_float_positional(x, precision=4, unique=False, fractional=False, trim="-")
-        return "0" if s in ("-0", "0") else s
-    return f"{x:.3e}"
 
 
 def paper_display(claim: Claim) -> str:

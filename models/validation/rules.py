@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from models.validation.numbers import fmt_number
+
 __all__ = [
     "REPRODUCED",
     "PARTLY",
@@ -374,6 +376,4 @@ def apply_circular(status: str, circular: bool) -> str:
 
 
 def _num(x) -> str:
-    from models.validation.render import fmt_number
-
     return fmt_number(float(x))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reporting import csv_safety
+from models import csv_safety
 from reporting.csv_safety import safe_cell, sanitize_frame
 
 

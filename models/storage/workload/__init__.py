@@ -18,7 +18,9 @@ step:
 5. :mod:`~models.storage.workload.group_commit` -- concurrent fsyncs sharing one jbd2
    commit, a fixed point of the MVA solution at each thread count;
 6. :mod:`~models.storage.workload.fit` -- throughput [ops/s] and latency [ms] vs threads
-   (:func:`evaluate`) and the sweeps of the paper's figures;
+   (:func:`evaluate`) and the sweeps of the paper's figures; its fixed points compiled in
+   :mod:`~models.storage.workload.kernel` (the tolerances declared once in
+   :mod:`~models.storage.workload.roots`);
 7. :mod:`~models.storage.workload.fast` -- :func:`evaluate_many`, the throughput over many
    samples of a configuration's values at once (same arithmetic, for uncertainty bands).
 

@@ -39,12 +39,10 @@ from models.storage.workload.configs import HEADLINE_CONFIGS, StorageConfig, get
 from models.storage.workload.costs import RUN_SECONDS, writeback_shares
 from models.storage.workload.demands import STATIONS, demand_rows
 from models.storage.workload.group_commit import group_commit_batch
+from models.storage.workload.kernel import solve_curve
 from models.storage.workload.mva import mva
 from models.storage.workload.personalities import PERSONALITIES, as_workload
-from models.storage.workload.roots import illinois_step
-
-#: Relative tolerance of the write-back fixed point on the throughput [-].
-_WB_TOL = 1e-10
+from models.storage.workload.roots import SECANT_ITERS, WB_RTOL, illinois_step
 
 __all__ = ["WorkloadResult", "evaluate", "IOSIZES", "sweep_threads", "sweep_iosize", "sweep_files", "compare"]
 
@@ -99,7 +97,7 @@ class WorkloadResult(ModelResult):
         return float(self.demands["hit_ratio"].iloc[0])
 
 
-def _secant_fixed_point(g, x0: float, rtol: float = _WB_TOL, iters: int = 12) -> float | None:
+def _secant_fixed_point(g, x0: float, rtol: float = WB_RTOL, iters: int = SECANT_ITERS) -> float | None:
     """``x = g(x)`` by the secant method from ``x0`` (> 0), or None when it does not converge.
 
     >>> round(_secant_fixed_point(lambda x: 1.0 - 0.5 * x, 0.2), 6)
@@ -122,7 +120,7 @@ def _secant_fixed_point(g, x0: float, rtol: float = _WB_TOL, iters: int = 12) ->
     return None
 
 
-def _fixed_point(g, lo: float, hi: float, rtol: float = _WB_TOL) -> float:
+def _fixed_point(g, lo: float, hi: float, rtol: float = WB_RTOL) -> float:
     """A root of ``g(x) = x`` between ``lo`` and ``hi``, given ``g(lo) >= lo`` and ``g(hi) <= hi``.
 
     ``g(x)`` is the throughput the network reaches with the write-back shares of throughput
@@ -182,7 +180,7 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
     what the I/O-size and file-count sweeps need.
 
     The fixed points run in a compiled kernel
-    (:func:`models.storage.workload.fast.solve_curve`: this function's NumPy loop below, the
+    (:func:`models.storage.workload.kernel.solve_curve`: this function's NumPy loop below, the
     same operations in the same order); ``reference=True`` runs the NumPy loop itself (what
     the kernel is tested against, ``tests/models/storage/workload/``).
 
@@ -310,9 +308,7 @@ def evaluate(workload: Workload | str, config: StorageConfig | str, *, threads: 
 
 
 def _compiled(w, cfg, rows, wrow, is_sync, servers, n, m0):
-    """:func:`models.storage.workload.fast.solve_curve` (imported here: that module builds on this one)."""
-    from models.storage.workload.fast import solve_curve
-
+    """:func:`models.storage.workload.kernel.solve_curve`."""
     return solve_curve(w, cfg, rows, wrow, is_sync, servers, n, m0)
 
 

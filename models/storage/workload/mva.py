@@ -95,7 +95,7 @@ def _mva_step(n, nets, D, keep, servers, bit, p, q, rn, tn):  # pragma: no cover
     in ``net`` (``nets`` networks). ``p`` (networks, stations, >= min(c, n)) marginals ``p(j | n)`` for ``j < c``, ``q``
     and ``rn`` (networks, stations) queues and residence times [ns], ``tn`` (networks,) cycle times
     ``sum_k R_k(n)`` [ns] (``X(n) = n / tn``). One code path for the reference (:func:`mva`) and the
-    compiled workload kernel (``fast._mva_at``), so the two agree bit for bit."""
+    compiled workload kernel (``kernel._mva_at``), so the two agree bit for bit."""
     for net in range(nets - 1, -1, -1):  # a network after every network it contains
         tot = 0.0
         for k in range(D.shape[0]):

@@ -1,11 +1,13 @@
-"""The Illinois step of regula falsi, shared by the workload model's root finders and their compiled copies.
+"""The Illinois step of regula falsi and the write-back tolerances, shared by the workload model's root
+finders and their compiled copies.
 
 Regula falsi keeps a bracket ``[lo, hi]`` of a root of a decreasing ``f`` (``f(lo) > 0 >= f(hi)``) and
 replaces one end by the secant point ``c``. The Illinois variant halves the value kept at the end that
 stayed put twice in a row, so the bracket shrinks from both sides [1]_. One function for the NumPy
 references (:func:`~models.storage.workload.fit._fixed_point`,
 :func:`~models.storage.workload.group_commit.group_commit_batch`) and the numba kernels of
-:mod:`~models.storage.workload.fast`, so they take the same steps bit for bit.
+:mod:`~models.storage.workload.kernel`, so they take the same steps bit for bit; the tolerances
+of the write-back fixed point (:data:`WB_RTOL`, :data:`SECANT_ITERS`) are declared here once for both.
 
 References
 ----------
@@ -17,7 +19,13 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["illinois_step"]
+__all__ = ["illinois_step", "WB_RTOL", "SECANT_ITERS"]
+
+#: Relative tolerance of the write-back fixed point on the throughput [-] (the secant method and
+#: the Illinois fallback of :mod:`~models.storage.workload.fit`, and their compiled copies).
+WB_RTOL = 1e-10
+#: Secant steps tried before the Illinois fallback takes over [-].
+SECANT_ITERS = 12
 
 
 @njit(cache=True, inline="always")

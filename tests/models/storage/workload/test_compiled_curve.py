@@ -1,4 +1,4 @@
-"""The compiled fixed points of :func:`models.storage.workload.evaluate` (``fast.solve_curve``) and the multi-server
+"""The compiled fixed points of :func:`models.storage.workload.evaluate` (``kernel.solve_curve``) and the multi-server
 MVA step of the vectorised path equal the NumPy reference bit for bit: the same operations in the same order."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.storage import workload as wf
-from models.storage.workload import fast
+from models.storage.workload import fast, kernel
 from models.storage.workload.mva import _mva_kernel
 
 CONFIGS = wf.config_names()
@@ -49,14 +49,14 @@ def test_random_configurations_equal_the_reference_loop(personality, config, thr
 @given(D=st.lists(st.floats(0.0, 1e6), min_size=4, max_size=4), servers=st.lists(st.integers(0, 9), min_size=4,
        max_size=4), m=st.integers(1, 60))
 def test_mva_step_equals_the_reference_kernel(D, servers, m):
-    """``fast._mva_at`` (in place, stations not kept skipped) = ``mva._mva_kernel`` at population m."""
+    """``kernel._mva_at`` (in place, stations not kept skipped) = ``mva._mva_kernel`` at population m."""
     D = np.array(D)
     keep = D > 0
     if not keep.any():
         return
     srv = np.array(servers, dtype=np.int64)
-    work = fast._mva_work(srv, m)
-    x = fast._mva_at(D, keep, srv, m, *work[:6])
+    work = kernel._mva_work(srv, m)
+    x = kernel._mva_at(D, keep, srv, m, *work[:6])
     X, R, _ = _mva_kernel(D[keep], srv[keep], m)
     assert x == X[m]
     assert work[5][keep].tolist() == R[m].tolist()

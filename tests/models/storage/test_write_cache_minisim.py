@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.sim.minisim_write import minisim_write_cache, sample_requests
 from models.storage import write_cache as wc
+from models.storage.write_cache_minisim import minisim_write_cache, sample_requests
 from models.traces.core import BlockTrace
 from models.traces.synthetic import preset
 

@@ -1,0 +1,41 @@
+"""Registry declarations of the planner and the uncertainty layer.
+
+Each ``declare_<model>(add)`` registers its model's constants with ``add`` (in the order of
+:data:`models.provenance.catalog.DECLARATIONS`, which fixes the registry's order).
+"""
+
+from __future__ import annotations
+
+from models.provenance.catalog._common import Add
+from models.provenance_kinds import ASSUMED
+
+__all__ = ["declare_planner", "declare_uncertainty"]
+
+
+def declare_planner(add: Add) -> None:
+    add("planner.write_cache_mb", 64.0, "MB", "PCM write-cache size of the planner's write-cache role",
+        ASSUMED, "a small cache relative to the library's scaled-down traces, so the role ranks locality",
+        16.0, 1024.0, "wide stated range")
+    add("planner.file_cache_fraction", 0.1, "-", "DRAM file-cache size of the planner's file-cache role, as a "
+        "fraction of the trace footprint", ASSUMED, "a cache much smaller than the footprint, as in seed 004 "
+        "Figures 3-4 (x axis 0-100 % of the footprint)", 0.01, 0.5, "wide stated range")
+    add("planner.paging_memory_fraction", 0.5, "-", "memory of the planner's paging role, as a fraction of the "
+        "trace's 4 KiB-page footprint", ASSUMED, "half the footprint: the paging model's default memory size "
+        "(models.memory.paging.paging_inputs)", 0.1, 0.9, "wide stated range")
+
+
+def declare_uncertainty(add: Add) -> None:
+    why = ("the catalogue states one value per device column, no range; a band by provenance kind for the "
+           "uncertainty layer (models.uncertainty)")
+    add("uncertainty.device_band.measured", 0.1, "-", "relative half-width of a measured catalogue value's range",
+        ASSUMED, why, 0.05, 0.2, "wide stated range")
+    add("uncertainty.device_band.published", 0.2, "-", "relative half-width of a published (or user-typed) "
+        "catalogue value's range", ASSUMED, why, 0.1, 0.5, "wide stated range")
+    add("uncertainty.device_band.derived", 2.0, "-", "factor below and above a derived catalogue value "
+        "(value / f .. value x f)", ASSUMED, why, 1.5, 4.0, "wide stated range")
+    add("uncertainty.device_band.assumed", 3.0, "-", "factor below and above an assumed catalogue value "
+        "(value / f .. value x f)", ASSUMED, why, 2.0, 10.0, "wide stated range")
+    add("uncertainty.wide_factor", 4.0, "-", "a positive range spanning this factor or more is sampled uniformly "
+        "in its logarithm (derived and assumed values)", ASSUMED,
+        "a range over a decade or so is a statement about the order of magnitude, not the value", 2.0, 10.0,
+        "wide stated range")
