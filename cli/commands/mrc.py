@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
                          points=args.points or 50, method=method, rate=rate, seed=args.seed, policy=policy)
     else:
         from models.sim.mrc import policy_mrc
-        from models.storage.file_cache_sim import access_bytes, log_sizes
+        from models.sim.primitives import access_bytes
+        from models.sim.stack_distance import log_sizes
         from models.traces.blocks import split_blocks
 
         acc = split_blocks(trace, args.block_size)

@@ -66,6 +66,7 @@ __all__ = [
     "as_ids",
     "as_flags",
     "as_weights",
+    "access_bytes",
     "popcount64",
     "evict_block",
     "lru_push_head",
@@ -280,3 +281,32 @@ def unmark_time(bits, fen, fen_total, nw, p, wc):
         fenwick_add(fen, w, nw, -1)
         fen_total -= 1
     return fen_total
+
+
+def access_bytes(trace, accesses) -> np.ndarray:
+    """Bytes of each block access: the overlap of its request with the block [bytes].
+
+    Parameters
+    ----------
+    trace : models.traces.core.BlockTrace
+        The requests.
+    accesses : models.traces.blocks.BlockAccesses
+        ``split_blocks(trace, block_size)``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One value per access, in ``1..block_size``; the weights of byte hit ratios.
+
+    >>> from models.traces.core import BlockTrace
+    >>> from models.traces.blocks import split_blocks
+    >>> t = BlockTrace([0, 1], [False, False], [1024, 0], [8192, 512], [0, 0])
+    >>> access_bytes(t, split_blocks(t, 4096)).tolist()
+    [3072, 4096, 1024, 512]
+    """
+    bs = int(accesses.block_size)
+    r = accesses.request
+    start = trace.offset_bytes[r]
+    end = start + trace.size_bytes[r]
+    lo = accesses.lbn * bs
+    return np.minimum(end, lo + bs) - np.maximum(start, lo)

@@ -20,7 +20,8 @@ def sweep_cache_sim(ctx, device, p: dict):
 def sweep_mrc(ctx, device, p: dict):
     """Sweep adapter: the LRU hit-ratio curve at log-spaced sizes, exact or SHARDS."""
     from models.sim import hit_ratio_curve, shards_mrc
-    from models.storage.file_cache_sim import access_bytes, log_sizes
+    from models.sim.primitives import access_bytes
+    from models.sim.stack_distance import log_sizes
 
     acc = ctx.blocks(p["block_size"])
     sizes = log_sizes(acc.n_unique, int(p["points"]))

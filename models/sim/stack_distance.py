@@ -49,7 +49,7 @@ from numba import njit
 from models._base import ModelResult
 from models.sim.primitives import as_ids, as_weights, first_seen, popcount64
 
-__all__ = ["HitRatioCurve", "stack_distances", "hit_ratio_curve", "lru_hits", "as_sizes", "curve_from_histogram"]
+__all__ = ["HitRatioCurve", "stack_distances", "hit_ratio_curve", "lru_hits", "as_sizes", "curve_from_histogram", "log_sizes"]
 
 _ONE = np.uint64(1)
 
@@ -467,3 +467,17 @@ def lru_hits(ids, sizes) -> np.ndarray:
     [0, 0, 1, 3, 3]
     """
     return hit_ratio_curve(ids, sizes=sizes).hits
+
+
+def log_sizes(footprint_blocks: int, points: int) -> np.ndarray:
+    """About ``points`` log-spaced whole cache sizes from 1 to ``footprint_blocks`` [blocks].
+
+    >>> log_sizes(1000, 4).tolist()
+    [1, 10, 100, 1000]
+    """
+    if points < 1:
+        raise ValueError(f"points must be >= 1 (got {points})")
+    if footprint_blocks < 1:
+        raise ValueError(f"footprint_blocks must be >= 1 (got {footprint_blocks})")
+    s = np.unique(np.rint(np.geomspace(1, footprint_blocks, points)).astype(np.int64))
+    return s

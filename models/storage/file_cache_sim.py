@@ -41,8 +41,11 @@ from models._base import ModelResult
 from models.devices import DeviceProfile
 from models.provenance import param
 from models.sim.policies import simulate
-from models.sim.primitives import as_ids, as_weights
-from models.sim.stack_distance import hit_ratio_curve
+from models.sim.primitives import access_bytes, as_ids, as_weights  # access_bytes re-exported
+from models.sim.stack_distance import (  # log_sizes re-exported (it lives with the MRC code)
+    hit_ratio_curve,
+    log_sizes,
+)
 from models.storage.file_cache import (
     DEFAULT_INSERTION,
     INSERTION_MODELS,
@@ -56,49 +59,6 @@ __all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves"
 
 #: Cache sizes as a fraction of the footprint, like the x axis of Figures 3-5.
 DEFAULT_FRACTIONS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-
-def access_bytes(trace, accesses) -> np.ndarray:
-    """Bytes of each block access: the overlap of its request with the block [bytes].
-
-    Parameters
-    ----------
-    trace : models.traces.core.BlockTrace
-        The requests.
-    accesses : models.traces.blocks.BlockAccesses
-        ``split_blocks(trace, block_size)``.
-
-    Returns
-    -------
-    numpy.ndarray of int64
-        One value per access, in ``1..block_size``; the weights of byte hit ratios.
-
-    >>> from models.traces.core import BlockTrace
-    >>> from models.traces.blocks import split_blocks
-    >>> t = BlockTrace([0, 1], [False, False], [1024, 0], [8192, 512], [0, 0])
-    >>> access_bytes(t, split_blocks(t, 4096)).tolist()
-    [3072, 4096, 1024, 512]
-    """
-    bs = int(accesses.block_size)
-    r = accesses.request
-    start = trace.offset_bytes[r]
-    end = start + trace.size_bytes[r]
-    lo = accesses.lbn * bs
-    return np.minimum(end, lo + bs) - np.maximum(start, lo)
-
-
-def log_sizes(footprint_blocks: int, points: int) -> np.ndarray:
-    """About ``points`` log-spaced whole cache sizes from 1 to ``footprint_blocks`` [blocks].
-
-    >>> log_sizes(1000, 4).tolist()
-    [1, 10, 100, 1000]
-    """
-    if points < 1:
-        raise ValueError(f"points must be >= 1 (got {points})")
-    if footprint_blocks < 1:
-        raise ValueError(f"footprint_blocks must be >= 1 (got {footprint_blocks})")
-    s = np.unique(np.rint(np.geomspace(1, footprint_blocks, points)).astype(np.int64))
-    return s
 
 
 def _devices(device) -> list:
