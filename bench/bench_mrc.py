@@ -11,7 +11,11 @@ same run:
   per size on an oracleGeneral binary file, at 10 sizes; our hit counts must equal its hit
   counts at those sizes. Without libcachesim, the reference is our own per-size numba LRU
   simulator (models.sim.simulate), and the output says so;
-- CLOCK and FIFO throughput at one size [requests/s];
+- CLOCK and FIFO throughput at one size (a tenth of the footprint) [M requests/s]: the shared ring
+  kernel (``simulate``, its counter ceiling compiled in per policy) against the former separate
+  FIFO/CLOCK kernel (kept below, only as this reference), ``--repeat`` interleaved runs each, best and
+  median, and the ratio shared / former (goal >= 1, within the run-to-run noise); hit counts must be
+  equal. ``--one-size-only`` runs this section alone;
 - SHARDS at rate 0.01: mean and max absolute error of the hit (= 1 - miss) ratio vs exact;
 - MiniSim (models.sim.minisim) for FIFO, CLOCK, AC and LRU at each of ``--minisim-rates``: time
   [M requests/s] and mean / max absolute hit-ratio error against the exact full simulation at
@@ -44,6 +48,7 @@ from numba import njit  # noqa: E402
 
 from models.sim import hit_ratio_curve, shards_mrc, simulate  # noqa: E402
 from models.sim.minisim import minisim_mrc  # noqa: E402
+from models.sim.primitives import as_flags, as_ids  # noqa: E402
 from models.sim.stack_distance import default_threads  # noqa: E402
 
 
@@ -79,6 +84,123 @@ def zipf_ids_fast(n_ids: int, n: int, alpha: float, seed: int) -> np.ndarray:
     ranks = np.empty(n, np.int64)
     _alias_draw(prob, alias, n, seed, ranks)
     return np.random.default_rng(seed).permutation(n_ids)[ranks]
+
+
+# --------------------------------------------------------------------------- reference only
+# The FIFO / CLOCK kernel as it was before FIFO, CLOCK and age shared one ring kernel
+# (models/sim/policies.py at commit 8b1f16c: ``_ring`` with its ``_evict``), copied verbatim (renamed)
+# as the speed reference of the one-size section. Not used by any model; do not import it.
+
+
+@njit(cache=True)
+def _former_evict(v, cached, dirty):
+    """Drop block ``v``; return 1 if it was dirty (one writeback), else 0."""
+    cached[v] = False
+    if dirty[v]:
+        dirty[v] = False
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _former_ring(ids, is_write, cap, second_chance, ref_on_insert, n_ids, rec, r_hit, r_ins, r_wb):
+    """FIFO, or CLOCK with ``second_chance``: blocks on a ring of ``cap`` slots, one hand.
+
+    ``ref_on_insert``: a newly inserted block starts with its reference bit set (the
+    virtual-memory reading: the faulting access is a use) instead of clear.
+    """
+    n = ids.shape[0]
+    if cap <= 0:
+        return 0, 0, 0, 0
+    ring = np.empty(cap, np.int64)
+    cached = np.zeros(n_ids, np.bool_)
+    ref = np.zeros(n_ids if second_chance else 0, np.bool_)  # CLOCK reference bits
+    dirty = np.zeros(n_ids, np.bool_)
+    size = 0
+    hand = 0
+    hits = 0
+    inserts = 0
+    wbs = 0
+    for i in range(n):
+        x = ids[i]
+        if cached[x]:
+            hits += 1
+            if second_chance:
+                ref[x] = True
+            if rec:
+                r_hit[i] = True
+        else:
+            if size == cap:
+                v = ring[hand]
+                while second_chance and ref[v]:
+                    ref[v] = False
+                    hand += 1
+                    if hand == cap:
+                        hand = 0
+                    v = ring[hand]
+                if _former_evict(v, cached, dirty):
+                    wbs += 1
+                    if rec:
+                        r_wb[i] = True
+                ring[hand] = x
+                hand += 1
+                if hand == cap:
+                    hand = 0
+            else:
+                ring[size] = x
+                size += 1
+            cached[x] = True
+            if second_chance:
+                ref[x] = ref_on_insert
+            inserts += 1
+            if rec:
+                r_ins[i] = True
+        if is_write[i]:
+            dirty[x] = True
+    return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
+
+
+def former_hits(ids, cache_blocks: int, policy: str) -> int:
+    """Hits of the former FIFO / CLOCK kernel, with the same input preparation as ``simulate``."""
+    a = as_ids(ids)
+    n = len(a)
+    w = as_flags(None, n)
+    n_ids = int(a.max()) + 1 if n else 1
+    e = np.zeros(0, np.bool_)
+    return int(_former_ring(a, w, min(cache_blocks, n_ids), policy == "clock", False, n_ids, False, e, e, e)[0])
+
+
+def bench_one_size(ids, cache_blocks: int, repeat: int) -> list[str]:
+    """One-size FIFO and CLOCK: ``simulate`` (the shared ring kernel) vs the former separate kernel, runs
+    interleaved (former, shared) ``repeat`` times; returns the goal line."""
+    n = len(ids)
+    for pol in ("fifo", "clock"):  # compile (or load) both kernels outside the timings
+        former_hits(ids[:5000], 100, pol)
+        simulate(ids[:5000], 100, pol)
+    ratios = []
+    same = True
+    for pol in ("fifo", "clock"):
+        t_old, t_new = [], []
+        for _ in range(max(1, repeat)):
+            t0 = time.perf_counter()
+            h_old = former_hits(ids, cache_blocks, pol)
+            t_old.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            r = simulate(ids, cache_blocks, pol)
+            t_new.append(time.perf_counter() - t0)
+        same &= r.hits == h_old
+        best, med = n / min(t_new) / 1e6, n / float(np.median(t_new)) / 1e6
+        best_o, med_o = n / min(t_old) / 1e6, n / float(np.median(t_old)) / 1e6
+        ratios.append(min(t_old) / min(t_new))
+        print(f"{pol.upper()} at {cache_blocks:,} blocks: hit ratio {r.hit_ratio:.4f}; shared ring kernel "
+              f"{best:.1f} M requests/s (median {med:.1f}), former separate kernel {best_o:.1f} (median {med_o:.1f}); "
+              f"shared / former {ratios[-1]:.2f}x best, {float(np.median(t_old)) / float(np.median(t_new)):.2f}x median "
+              f"({repeat} interleaved runs); hits equal: {r.hits == h_old}")
+    goal = (f"one-size FIFO / CLOCK, shared ring kernel vs the former separate kernel: {ratios[0]:.2f}x / "
+            f"{ratios[1]:.2f}x (best of {repeat}; goal >= 1 within noise; load average {os.getloadavg()[0]:.1f}); "
+            f"hits equal: {same}")
+    print(goal)
+    return [goal]
 
 
 def bench_minisim(ids, exact, rates, seed: int, min_blocks=(0,), repeat: int = 3) -> list[str]:
@@ -164,12 +286,16 @@ def main(argv=None) -> int:
                     help="MiniSim smallest miniature caches M,M,... [blocks] (0 = the paper's plain scaling)")
     ap.add_argument("--shards-requests", type=int, default=100_000_000, help="0 skips the large SHARDS run")
     ap.add_argument("--max-samples", type=int, default=16_384, help="fixed-size SHARDS bound [blocks]")
-    ap.add_argument("--repeat", type=int, default=5, help="exact-MRC timings (median and best of) [-]")
+    ap.add_argument("--repeat", type=int, default=5, help="exact-MRC and one-size timings (median and best of) [-]")
+    ap.add_argument("--one-size-only", action="store_true", help="run only the one-size FIFO / CLOCK section")
     a = ap.parse_args(argv)
 
     ids = zipf_ids(a.ids, a.requests, a.alpha, a.seed)
     n = len(ids)
     print(f"trace: {n:,} requests, Zipf({a.alpha}) over {a.ids:,} ids, footprint {len(np.unique(ids)):,} blocks")
+    if a.one_size_only:
+        bench_one_size(ids, max(1, len(np.unique(ids)) // 10), a.repeat)
+        return 0
     warm = ids[:5000]  # compile (or load the numba cache) outside the timings
     hit_ratio_curve(warm)
     shards_mrc(warm, rate=0.5)
@@ -228,12 +354,7 @@ def main(argv=None) -> int:
     match = all(int(h) == int(r) for h, r in zip(ours, ref_hits))
     print(f"hit counts equal at all {len(sizes)} sizes: {match}")
 
-    c1 = max(1, exact.footprint_blocks // 10)
-    for pol in ("clock", "fifo"):
-        t0 = time.perf_counter()
-        r = simulate(ids, c1, pol)
-        dt = time.perf_counter() - t0
-        print(f"{pol.upper()} at {c1:,} blocks: hit ratio {r.hit_ratio:.4f}, {n / dt / 1e6:.1f} M requests/s")
+    one_size = bench_one_size(ids, max(1, exact.footprint_blocks // 10), a.repeat)
 
     t0 = time.perf_counter()
     sh = shards_mrc(ids, rate=0.01, sizes=exact.cache_blocks, seed=a.seed)
@@ -247,6 +368,7 @@ def main(argv=None) -> int:
              f"{threads} threads, {n / t_1 / 1e6:.1f} with 1; load average {os.getloadavg()[0]:.1f}, a shared machine "
              f"lowers it; variants tried: docs/models/sim.md)"]
     print(goals[0])
+    goals += one_size
     goals += bench_minisim(ids, exact, [float(r) for r in a.minisim_rates.split(",")], a.seed,
                            [int(m) for m in a.minisim_min_blocks.split(",")], repeat=min(a.repeat, 3))
     if a.shards_requests > 0:

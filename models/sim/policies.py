@@ -33,8 +33,9 @@ Policies
 
 FIFO, CLOCK and age run one ring kernel whose sweep takes a counter ceiling (0, 1,
 ``age_max``), as libCacheSim's Clock takes ``n-bit-counter``
-(:func:`models.sim.primitives.ring_victim`); the counter semantics differ from
-libCacheSim's for ``age_max > 1`` (``docs/models/sim.md``).
+(:func:`models.sim.primitives.ring_victim`); FIFO's and CLOCK's copies are compiled with the
+ceiling as a constant (``_ring_kernel``). The counter semantics differ from libCacheSim's for
+``age_max > 1`` (``docs/models/sim.md``).
 
 References
 ----------
@@ -149,8 +150,8 @@ class SimResult(ModelResult):
 # Each kernel returns (hits, inserts, writebacks, dirty_at_end) and fills the record arrays
 # when ``rec`` is True (they have length N then, length 0 otherwise). LRU and AC share one
 # kernel, FIFO, CLOCK and the age-based counter policy another (one ring and its sweep,
-# models.sim.primitives.ring_victim, also used by models.memory.memory_extension). Design
-# measurements: docs/models/sim.md.
+# models.sim.primitives.ring_victim, also used by models.memory.memory_extension), compiled once per
+# policy from one source (_ring_kernel). Design measurements: docs/models/sim.md.
 
 
 @njit(cache=True, nogil=True)
@@ -206,57 +207,77 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
     return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
 
 
-@njit(cache=True, nogil=True)
-def _ring(ids, is_write, cap, counter_max, ref_on_insert, n_ids, rec, r_hit, r_ins, r_wb):
-    """FIFO (``counter_max`` 0), CLOCK (1) or the age-based counter (> 1): a ring of ``cap`` slots, one hand.
+def _ring_kernel(ceiling):
+    """The ring kernel compiled for one counter ceiling: ``ceiling >= 0`` as a constant, ``-1`` read at run time.
 
-    ``ref_on_insert``: a newly inserted block starts with its reference bit set (the
-    virtual-memory reading: the faulting access is a use) instead of clear. Counters start at 0.
+    One source for FIFO, CLOCK and age. numba freezes a closure's variables as constants, so the
+    kernel made with ``ceiling`` 0 (FIFO) or 1 (CLOCK) ignores its ``counter_max`` argument and
+    carries no policy branch in its loop (LLVM folds them, and those of the inlined
+    :func:`~models.sim.primitives.ring_victim`); the one made with ``-1`` takes the ceiling from
+    ``counter_max`` (the age policy). numba caches each on disk under its own key (the key
+    includes the closure's values). Measured: ``bench/bench_mrc.py`` (one-size FIFO / CLOCK
+    against the former separate kernel, in the same run), ``docs/models/sim.md``.
     """
-    n = ids.shape[0]
-    if cap <= 0:
-        return 0, 0, 0, 0
-    ring = np.empty(cap, np.int64)
-    cached = np.zeros(n_ids, np.bool_)
-    ref = np.zeros(n_ids if counter_max > 0 else 0, np.bool_)  # reference bits
-    cnt = np.zeros(n_ids if counter_max > 1 else 0, np.int64)  # age counters
-    dirty = np.zeros(n_ids, np.bool_)
-    size = 0
-    hand = 0
-    hits = 0
-    inserts = 0
-    wbs = 0
-    for i in range(n):
-        x = ids[i]
-        if cached[x]:
-            hits += 1
-            if counter_max > 0:
-                ref[x] = True
-            if rec:
-                r_hit[i] = True
-        else:
-            if size == cap:
-                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
-                if evict_block(v, cached, dirty):
-                    wbs += 1
-                    if rec:
-                        r_wb[i] = True
-                ring[hand] = x
-                hand = ring_advance(hand, cap)
+
+    @njit(cache=True, nogil=True)
+    def _ring(ids, is_write, cap, counter_max, ref_on_insert, n_ids, rec, r_hit, r_ins, r_wb):
+        """FIFO (``counter_max`` 0), CLOCK (1) or the age-based counter (> 1): a ring of ``cap`` slots, one hand.
+
+        ``ref_on_insert``: a newly inserted block starts with its reference bit set (the
+        virtual-memory reading: the faulting access is a use) instead of clear. Counters start at 0.
+        """
+        counter_max = ceiling if ceiling >= 0 else counter_max
+        n = ids.shape[0]
+        if cap <= 0:
+            return 0, 0, 0, 0
+        ring = np.empty(cap, np.int64)
+        cached = np.zeros(n_ids, np.bool_)
+        ref = np.zeros(n_ids if counter_max > 0 else 0, np.bool_)  # reference bits
+        cnt = np.zeros(n_ids if counter_max > 1 else 0, np.int64)  # age counters
+        dirty = np.zeros(n_ids, np.bool_)
+        size = 0
+        hand = 0
+        hits = 0
+        inserts = 0
+        wbs = 0
+        for i in range(n):
+            x = ids[i]
+            if cached[x]:
+                hits += 1
+                if counter_max > 0:
+                    ref[x] = True
+                if rec:
+                    r_hit[i] = True
             else:
-                ring[size] = x
-                size += 1
-            cached[x] = True
-            if counter_max > 0:
-                ref[x] = ref_on_insert
-            if counter_max > 1:
-                cnt[x] = 0
-            inserts += 1
-            if rec:
-                r_ins[i] = True
-        if is_write[i]:
-            dirty[x] = True
-    return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
+                if size == cap:
+                    v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
+                    if evict_block(v, cached, dirty):
+                        wbs += 1
+                        if rec:
+                            r_wb[i] = True
+                    ring[hand] = x
+                    hand = ring_advance(hand, cap)
+                else:
+                    ring[size] = x
+                    size += 1
+                cached[x] = True
+                if counter_max > 0:
+                    ref[x] = ref_on_insert
+                if counter_max > 1:
+                    cnt[x] = 0
+                inserts += 1
+                if rec:
+                    r_ins[i] = True
+            if is_write[i]:
+                dirty[x] = True
+        return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
+
+    return _ring
+
+
+#: The ring kernel of each policy: FIFO (ceiling 0) and CLOCK (1) with the ceiling compiled in, age
+#: (``age_max``, 1 included) with it read from ``counter_max``.
+_RING = {"fifo": _ring_kernel(0), "clock": _ring_kernel(1), "age": _ring_kernel(-1)}
 
 
 # --------------------------------------------------------------------------- wrappers
@@ -306,7 +327,7 @@ def simulate_fifo(ids, cache_blocks: int, *, is_write=None, record: bool = False
     1
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("fifo", cap, n, _ring(a, w, min(cap, n_ids), 0, False, n_ids, record, *recs), record, recs)
+    return _result("fifo", cap, n, _RING["fifo"](a, w, min(cap, n_ids), 0, False, n_ids, record, *recs), record, recs)
 
 
 def simulate_clock(ids, cache_blocks: int, *, is_write=None, record: bool = False,
@@ -327,7 +348,7 @@ def simulate_clock(ids, cache_blocks: int, *, is_write=None, record: bool = Fals
     (0, 0)
     """
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("clock", cap, n, _ring(a, w, min(cap, n_ids), 1, bool(referenced_on_insert), n_ids, record, *recs),
+    return _result("clock", cap, n, _RING["clock"](a, w, min(cap, n_ids), 1, bool(referenced_on_insert), n_ids, record, *recs),
                    record, recs)
 
 
@@ -354,7 +375,7 @@ def simulate_age(ids, cache_blocks: int, *, age_max: int = _AGE_MAX, is_write=No
     if isinstance(age_max, bool) or not isinstance(age_max, (int, np.integer)) or age_max < 1:
         raise ValueError(f"age_max must be an integer >= 1 (got {age_max!r})")
     a, n, cap, w, n_ids, recs = _prepare(ids, cache_blocks, is_write, record)
-    return _result("age", cap, n, _ring(a, w, min(cap, n_ids), min(int(age_max), n + 1), False, n_ids, record, *recs), record, recs)
+    return _result("age", cap, n, _RING["age"](a, w, min(cap, n_ids), min(int(age_max), n + 1), False, n_ids, record, *recs), record, recs)
 
 
 def simulate_ac(ids, cache_blocks: int, *, is_write=None, ghost_blocks: int | None = None,
