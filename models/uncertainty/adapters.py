@@ -60,6 +60,7 @@ from models.endurance.uncertainty import (
 )
 from models.memory.uncertainty import _tref_input, amat_model, memext_model
 from models.storage.uncertainty import (
+    _WORKLOAD_DEVICE_COLUMNS,
     _breakeven_verdict,
     _device_timings,
     _n_star,
@@ -74,8 +75,17 @@ from models.storage.uncertainty import (
     writecache_model,
     writecache_streams,
 )
+from models.uncertainty.core import (
+    UncertainInput,
+    UncertainModel,
+    Verdict,
+    device_input,
+    fixed_input,
+    param_input,
+    user_input,
+)
 from models.uncertainty.core import sample_values as _v
-from models.uncertainty.core import user_input
+from models.uncertainty.distributions import from_provenance
 
 __all__ = [
     "user_input",
@@ -94,6 +104,8 @@ __all__ = [
     "write_reduction_lifetime_model",
 ]
 
-# private helpers re-exported for their importers (models.planner.plan imports _device_timings)
-_PRIVATE = (_v, _n_star, _breakeven_verdict, _device_timings, file_cache_timings, _tref_input,
-            _workload_config_inputs)
+# names this module had before the split, re-exported for their importers (models.planner.plan imports
+# _device_timings; tests read _WORKLOAD_DEVICE_COLUMNS and UncertainModel from here)
+_REEXPORTED = (_v, _n_star, _breakeven_verdict, _device_timings, file_cache_timings, _tref_input,
+               _workload_config_inputs, _WORKLOAD_DEVICE_COLUMNS, UncertainInput, UncertainModel, Verdict, device_input,
+               fixed_input, param_input, from_provenance)
