@@ -324,26 +324,24 @@ def writecache_time_models(req, *, cache_mb: float, drive: str, params=None,
     into seek, rotation and transfer time (:func:`~models.uncertainty.adapters.writecache_streams`,
     whose total is the model's execution time)."""
     from models.devices import get_device
-    from models.storage.uncertainty import writecache_streams
+    from models.storage.uncertainty import hdd_stream_time_ms, writecache_streams
     from models.uncertainty import device_input
 
     dev = get_device(drive)
     k = f"device:{dev.name}"
-    s0, r0, b0 = dev.avg_seek_ns, dev.rpm, dev.read_bandwidth_MBps
     parts: dict = {}
 
     def build(pol: str) -> UncertainModel:
         if pol not in parts:
             parts.update(writecache_streams(req, cache_mb=cache_mb, policy="lru" if pol == "none" else pol,
                                             drive=drive, params=params, lru_granularity=lru_granularity))
-        seek, rot, xfer, other = parts[pol]
         ins = (device_input(dev, "avg_seek_ns", label="HDD mean seek time"),
                device_input(dev, "rpm", label="HDD spindle speed"),
                device_input(dev, "read_bandwidth_MBps", label="HDD media bandwidth"))
 
         def ev(v):
-            return (seek * np.asarray(v[f"{k}.avg_seek_ns"], float) / s0 + rot * r0 / np.asarray(v[f"{k}.rpm"], float)
-                    + xfer * b0 / np.asarray(v[f"{k}.read_bandwidth_MBps"], float) + other) / 1e3
+            return hdd_stream_time_ms(parts[pol], dev, v[f"{k}.avg_seek_ns"], v[f"{k}.rpm"],
+                                      v[f"{k}.read_bandwidth_MBps"]) / 1e3
 
         return UncertainModel("writecache", "exec_time_s", "s", ins, ev, output_label=f"execution time ({pol})",
                               notes=("HDD request stream simulated once, split into seek, rotation and transfer",))

@@ -38,6 +38,7 @@ __all__ = [
     "file_cache_share_model",
     "hdd_model",
     "writecache_streams",
+    "hdd_stream_time_ms",
     "writecache_model",
     "workload_model",
     "device_mix_model",
@@ -91,10 +92,10 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
                    else fixed_input("gap_ns", "storage minus cache time T - t", "ns", gap))
         ins.append(user_input("insert_ns", "cache insertion cost Tm - T", "ns", Tm_ns - T_ns))
 
-        def ev(v):
-            t = _v(v, "t_ns")
-            T = t + _v(v, "gap_ns")
-            return _n_star(t, T, T + _v(v, "insert_ns"))
+        def ev(v):  # the typed timings moved by the samples' deviations (exactly the typed ones at the point)
+            dt = _v(v, "t_ns") - ins[0].point
+            dT = dt + (_v(v, "gap_ns") - ins[1].point)
+            return _n_star(t_ns + dt, T_ns + dT, Tm_ns + (dT + (_v(v, "insert_ns") - ins[2].point)))
 
         pt = float(_n_star(t_ns, T_ns, Tm_ns))
         return UncertainModel("breakeven", "n_star", "-", tuple(ins), ev, _breakeven_verdict(pt),
@@ -138,7 +139,9 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
         raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
     insertion = insertion or fc.DEFAULT_INSERTION
     be = fc.timings_from_device(dev, int(bs), insertion=insertion)
-    t0, i0 = be.t_ns, be.Tm_ns - be.T_ns
+    # the model's page-cache time and insertion cost at this block size, scaled by sample / point (1 at the
+    # point: the model's own values, so the timings ARE the model's there)
+    t0, i0 = be.t_ns, float(fc.insertion_cost(int(bs), insertion=insertion))
     steady = f"file_cache.insert_steady_{int(bs)}_ns"
     ins_key = (steady if insertion == "steady" and steady in PARAMS
                else "file_cache.insert_steady_4096_ns" if insertion == "steady"
@@ -161,8 +164,8 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
         return transfer_time_ns(_v(v, f"{key}.read_latency_ns"), bs, d.access_unit_bytes, bw)
 
     def timings(v):
-        t = t0 * _v(v, rd.name) / rd.point
-        insert = i0 * _v(v, wr.name) / wr.point
+        t = t0 * (_v(v, rd.name) / rd.point)
+        insert = i0 * (_v(v, wr.name) / wr.point)
         T = fc.uncached_time_ns(t, _v(v, "file_cache.io_stack_factor"), transfer(v, dk, dev, dev_bw),
                                 transfer(v, rk, ref, ref_bw))
         return t, T, T + insert
@@ -296,6 +299,23 @@ def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: s
     return out
 
 
+def hdd_stream_time_ms(parts, drive, avg_seek_ns, rpm, bandwidth_MBps):
+    """HDD time of a request stream [ms] with the drive's mean seek time, rpm and bandwidth changed, vectorised:
+    the stream's seek, half-rotation and transfer sums of :func:`writecache_streams` (``parts``, at the
+    catalogue ``drive``'s values) scaled by ``seek / seek0``, ``rpm0 / rpm`` and ``bandwidth0 / bandwidth``,
+    plus the rest. The one implementation: :func:`writecache_model`, the write-cache page's band and the
+    planner call it.
+
+    >>> from models.devices import get_device
+    >>> d = get_device("hdd-7200")
+    >>> hdd_stream_time_ms((10.0, 4.0, 2.0, 1.0), d, d.avg_seek_ns * 2, d.rpm, d.read_bandwidth_MBps)
+    27.0
+    """
+    seek, rot, xfer, other = parts
+    return (seek * np.asarray(avg_seek_ns, dtype=float) / drive.avg_seek_ns + rot * drive.rpm / np.asarray(rpm, dtype=float)
+            + xfer * drive.read_bandwidth_MBps / np.asarray(bandwidth_MBps, dtype=float) + other)
+
+
 def writecache_model(trace, *, cache_mb: float, policy: str = "halo", drive: str = "hdd-7200",
                      halo_inputs: bool = True, lru_granularity: str = "sector", params=None,
                      baseline: str = "none") -> UncertainModel:
@@ -323,7 +343,6 @@ def writecache_model(trace, *, cache_mb: float, policy: str = "halo", drive: str
     ins = [device_input(dev, "avg_seek_ns", label="HDD mean seek time"),
            device_input(dev, "rpm", label="HDD spindle speed"),
            device_input(dev, "read_bandwidth_MBps", label="HDD media bandwidth")]
-    s0, r0, b0 = dev.avg_seek_ns, dev.rpm, dev.read_bandwidth_MBps
     rmap = {}
     if halo_inputs and policy == "halo":
         cap = wc.cache_blocks(cache_mb)
@@ -336,9 +355,8 @@ def writecache_model(trace, *, cache_mb: float, policy: str = "halo", drive: str
             rmap[name] = field
 
     def total(v, p):
-        seek, rot, xfer, other = p
-        return (seek * _v(v, f"{k}.avg_seek_ns") / s0 + rot * r0 / _v(v, f"{k}.rpm")
-                + xfer * b0 / _v(v, f"{k}.read_bandwidth_MBps") + other)
+        return hdd_stream_time_ms(p, dev, _v(v, f"{k}.avg_seek_ns"), _v(v, f"{k}.rpm"),
+                                  _v(v, f"{k}.read_bandwidth_MBps"))
 
     def ev(v):
         t_none, t_c = total(v, parts[baseline]), total(v, parts[policy])
