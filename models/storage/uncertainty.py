@@ -92,10 +92,10 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
                    else fixed_input("gap_ns", "storage minus cache time T - t", "ns", gap))
         ins.append(user_input("insert_ns", "cache insertion cost Tm - T", "ns", Tm_ns - T_ns))
 
-        def ev(v):  # the typed timings moved by the samples' deviations (exactly the typed ones at the point)
-            dt = _v(v, "t_ns") - ins[0].point
-            dT = dt + (_v(v, "gap_ns") - ins[1].point)
-            return _n_star(t_ns + dt, T_ns + dT, Tm_ns + (dT + (_v(v, "insert_ns") - ins[2].point)))
+        def ev(v):  # t, T - t and Tm - T: the typed timings at the point, to rounding (t + (T - t))
+            t = _v(v, "t_ns")
+            T = t + _v(v, "gap_ns")
+            return _n_star(t, T, T + _v(v, "insert_ns"))
 
         pt = float(_n_star(t_ns, T_ns, Tm_ns))
         return UncertainModel("breakeven", "n_star", "-", tuple(ins), ev, _breakeven_verdict(pt),
@@ -139,9 +139,9 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
         raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
     insertion = insertion or fc.DEFAULT_INSERTION
     be = fc.timings_from_device(dev, int(bs), insertion=insertion)
-    # the model's page-cache time and insertion cost at this block size, scaled by sample / point (1 at the
-    # point: the model's own values, so the timings ARE the model's there)
-    t0, i0 = be.t_ns, float(fc.insertion_cost(int(bs), insertion=insertion))
+    # the model's page-cache time and insertion cost at this block size, scaled by sample / point (the model's
+    # values at the point, to rounding: t0 * p / p)
+    t0, i0 = be.t_ns, be.Tm_ns - be.T_ns
     steady = f"file_cache.insert_steady_{int(bs)}_ns"
     ins_key = (steady if insertion == "steady" and steady in PARAMS
                else "file_cache.insert_steady_4096_ns" if insertion == "steady"
@@ -164,8 +164,8 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
         return transfer_time_ns(_v(v, f"{key}.read_latency_ns"), bs, d.access_unit_bytes, bw)
 
     def timings(v):
-        t = t0 * (_v(v, rd.name) / rd.point)
-        insert = i0 * (_v(v, wr.name) / wr.point)
+        t = t0 * _v(v, rd.name) / rd.point
+        insert = i0 * _v(v, wr.name) / wr.point
         T = fc.uncached_time_ns(t, _v(v, "file_cache.io_stack_factor"), transfer(v, dk, dev, dev_bw),
                                 transfer(v, rk, ref, ref_bw))
         return t, T, T + insert
@@ -308,7 +308,7 @@ def hdd_stream_time_ms(parts, drive, avg_seek_ns, rpm, bandwidth_MBps):
 
     >>> from models.devices import get_device
     >>> d = get_device("hdd-7200")
-    >>> hdd_stream_time_ms((10.0, 4.0, 2.0, 1.0), d, d.avg_seek_ns * 2, d.rpm, d.read_bandwidth_MBps)
+    >>> float(hdd_stream_time_ms((10.0, 4.0, 2.0, 1.0), d, d.avg_seek_ns * 2, d.rpm, d.read_bandwidth_MBps))
     27.0
     """
     seek, rot, xfer, other = parts
