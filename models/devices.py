@@ -21,12 +21,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
+import numpy as np
 from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput
 from models.provenance_kinds import ASSUMED, KIND_ALIASES, USER_DEFINED, normalize_kind
 
-__all__ = ["DeviceProfile", "DeviceKind", "NUMERIC_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
+__all__ = ["DeviceProfile", "DeviceKind", "transfer_time_ns", "NUMERIC_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
            "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance",
            "devices_to_frame", "devices_to_csv", "devices_from_csv", "encode_devices", "decode_devices"]
 
@@ -75,6 +76,43 @@ def format_provenance(prov: dict[str, str]) -> str:
     """
     short = {full: a for a, full in reversed(list(KIND_ALIASES.items()))}
     return ";".join(f"{c}={short.get(prov[c], prov[c])}" for c in NUMERIC_COLUMNS if c in prov)
+
+
+def transfer_time_ns(latency_ns, size_bytes, access_unit_bytes, bandwidth_MBps):
+    """Time of one access of ``size_bytes`` [ns]: the first access unit's latency, the rest streamed.
+
+    ``latency_ns + max(0, size_bytes - access_unit_bytes) / bandwidth``, vectorised (NumPy
+    broadcasting over every argument; scalars give a float). The one implementation of a device's
+    transfer time: :meth:`DeviceProfile.transfer_ns` and the uncertainty adapters (sampled
+    latencies and bandwidths) call it.
+
+    Parameters
+    ----------
+    latency_ns : array_like
+        Latency of one access of the access unit [ns].
+    size_bytes : array_like
+        Bytes accessed [bytes], >= 0; up to the access unit the latency alone (whole units).
+    access_unit_bytes : array_like
+        The device's access unit [bytes].
+    bandwidth_MBps : array_like
+        Sustained bandwidth streaming the rest [MB/s, 1e6 B/s].
+
+    Returns
+    -------
+    numpy.ndarray or float
+        Transfer time [ns].
+
+    Examples
+    --------
+    >>> transfer_time_ns(150.0, 4096, 64, 1000.0)
+    4182.0
+    >>> transfer_time_ns([100.0, 200.0], [64, 8192], 4096, 2000.0).tolist()
+    [100.0, 2248.0]
+    """
+    lat, size, unit, bw = (np.asarray(x, dtype=float) for x in (latency_ns, size_bytes, access_unit_bytes,
+                                                                bandwidth_MBps))
+    out = lat + np.maximum(0.0, size - unit) / (bw * 1e6) * 1e9
+    return out.item() if out.ndim == 0 else out
 
 
 class DeviceProfile(ModelInput):
@@ -169,8 +207,7 @@ class DeviceProfile(ModelInput):
             raise ValueError(f"size_bytes must be >= 0, got {size_bytes}")
         lat = self.write_latency_ns if write else self.read_latency_ns
         bw = self.effective_write_bandwidth_MBps if write else self.effective_read_bandwidth_MBps
-        extra = max(0.0, float(size_bytes) - self.access_unit_bytes)
-        return lat + extra / (bw * 1e6) * 1e9
+        return transfer_time_ns(lat, float(size_bytes), self.access_unit_bytes, bw)  # arrays of a sampled profile too
 
     def with_updates(self, **changes) -> DeviceProfile:
         """A validated copy with ``changes`` applied (profiles are immutable).

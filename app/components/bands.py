@@ -324,26 +324,24 @@ def writecache_time_models(req, *, cache_mb: float, drive: str, params=None,
     into seek, rotation and transfer time (:func:`~models.uncertainty.adapters.writecache_streams`,
     whose total is the model's execution time)."""
     from models.devices import get_device
+    from models.storage.uncertainty import hdd_stream_time_ms, writecache_streams
     from models.uncertainty import device_input
-    from models.uncertainty.adapters import writecache_streams
 
     dev = get_device(drive)
     k = f"device:{dev.name}"
-    s0, r0, b0 = dev.avg_seek_ns, dev.rpm, dev.read_bandwidth_MBps
     parts: dict = {}
 
     def build(pol: str) -> UncertainModel:
         if pol not in parts:
             parts.update(writecache_streams(req, cache_mb=cache_mb, policy="lru" if pol == "none" else pol,
                                             drive=drive, params=params, lru_granularity=lru_granularity))
-        seek, rot, xfer, other = parts[pol]
         ins = (device_input(dev, "avg_seek_ns", label="HDD mean seek time"),
                device_input(dev, "rpm", label="HDD spindle speed"),
                device_input(dev, "read_bandwidth_MBps", label="HDD media bandwidth"))
 
         def ev(v):
-            return (seek * np.asarray(v[f"{k}.avg_seek_ns"], float) / s0 + rot * r0 / np.asarray(v[f"{k}.rpm"], float)
-                    + xfer * b0 / np.asarray(v[f"{k}.read_bandwidth_MBps"], float) + other) / 1e3
+            return hdd_stream_time_ms(parts[pol], dev, v[f"{k}.avg_seek_ns"], v[f"{k}.rpm"],
+                                      v[f"{k}.read_bandwidth_MBps"]) / 1e3
 
         return UncertainModel("writecache", "exec_time_s", "s", ins, ev, output_label=f"execution time ({pol})",
                               notes=("HDD request stream simulated once, split into seek, rotation and transfer",))
@@ -355,32 +353,17 @@ def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: in
                            insertion: str) -> Callable[[tuple[str, float]], UncertainModel]:
     """Builder ``(policy, cache_fraction) -> model`` of the storage access time [s] of one simulated
     file-cache run (a row of :func:`models.storage.file_cache_sim.file_cache_curves` on ``device``):
-    ``hits t + inserts Tm + (misses - inserts) T``, the counts simulated once, t, T and Tm derived from
-    the inputs of :func:`models.uncertainty.adapters.breakeven_model` (the How sure? panel's inputs: the
-    same samples) exactly as that adapter derives n* from them."""
+    :func:`models.storage.file_cache.cache_run_time_ns`, the counts simulated once, t, T and Tm from
+    :func:`models.storage.uncertainty.file_cache_timings` (the inputs of
+    :func:`models.uncertainty.adapters.breakeven_model`, the How sure? panel's: the same samples),
+    the timings that adapter derives n* from."""
     from models.devices import get_device
-    from models.storage import file_cache as fc
-    from models.uncertainty.adapters import breakeven_model
+    from models.storage.file_cache import cache_run_time_ns
+    from models.storage.uncertainty import file_cache_timings
 
     dev = get_device(device) if isinstance(device, str) else device
-    ref = get_device("dram")
-    bs = float(block_size_bytes)
-    be = breakeven_model(device=dev, block_size_bytes=int(bs), insertion=insertion)
-    rd, wr = be.inputs[0], be.inputs[1]
-    names = set(be.points())
-    base = fc.timings_from_device(dev, int(bs), insertion=insertion)
-    t0, i0 = base.t_ns, base.Tm_ns - base.T_ns
-
-    def transfer(v, d):
-        k = f"device:{d.name}"
-        bw = (np.asarray(v[f"{k}.read_bandwidth_MBps"], float) if f"{k}.read_bandwidth_MBps" in names
-              else d.effective_read_bandwidth_MBps)
-        return np.asarray(v[f"{k}.read_latency_ns"], float) + max(0.0, bs - d.access_unit_bytes) / (bw * 1e6) * 1e9
-
-    def timings(v):
-        t = t0 * np.asarray(v[rd.name], float) / rd.point
-        T = np.asarray(v["file_cache.io_stack_factor"], float) * t + np.maximum(0.0, transfer(v, dev) - transfer(v, ref))
-        return t, T, T + i0 * np.asarray(v[wr.name], float) / wr.point
+    _, inputs, timings = file_cache_timings(dev, int(block_size_bytes), insertion)
+    inputs = tuple(inputs)
 
     rows = curves[curves.device == dev.name].set_index(["policy", "cache_fraction"])
 
@@ -389,10 +372,9 @@ def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: in
         hits, ins, miss = float(r.hits), float(r.inserts), float(r.misses)
 
         def ev(v):
-            t, T, Tm = timings(v)
-            return (hits * t + ins * Tm + (miss - ins) * T) / 1e9
+            return cache_run_time_ns(hits, ins, miss, *timings(v)) / 1e9
 
-        return UncertainModel("file-cache", "time_s", "s", be.inputs, ev, output_label=f"storage access time ({x[0]})",
+        return UncertainModel("file-cache", "time_s", "s", inputs, ev, output_label=f"storage access time ({x[0]})",
                               notes=("hits, insertions and misses simulated once; t, T and Tm sampled",))
 
     return build
@@ -400,8 +382,9 @@ def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: in
 
 def device_char_read_model(depth: float) -> UncertainModel:
     """SSD / PSD latency of a random 4 KiB read at I/O depth ``depth`` [x] (seed 001's presets,
-    :func:`models.storage.device_char.latency_us` ``s max(1, d / c)``), the presets' registry values
+    :func:`models.storage.device_char.completion_latency_us` ``s max(1, d / c)``), the presets' registry values
     (``device_char.*``) sampled by their provenance. Verdict: the PSD is faster (ratio > 1)."""
+    from models.storage.device_char import completion_latency_us
     from models.uncertainty import Verdict, param_input
 
     d = float(depth)
@@ -411,7 +394,7 @@ def device_char_read_model(depth: float) -> UncertainModel:
            param_input("device_char.ssd.servers_rand", label="SSD parallel units (random)", integer=True))
 
     def lat(v, s, c):
-        return np.asarray(v[s], float) * np.maximum(1.0, d / np.asarray(v[c], float))
+        return completion_latency_us(v[s], v[c], d)
 
     def ev(v):
         return (lat(v, "device_char.ssd.read_us", "device_char.ssd.servers_rand")
@@ -426,6 +409,7 @@ def device_char_read_model(depth: float) -> UncertainModel:
 def device_char_ssd_ratio_model(op: str, depth: float) -> UncertainModel:
     """Random / sequential latency of the SSD preset at I/O depth ``depth`` [x] (Figure 1): its parallel
     units, sequential parallelism and (writes) write/read ratios sampled by their provenance."""
+    from models.storage.device_char import completion_latency_us
     from models.uncertainty import param_input
 
     d = float(depth)
@@ -440,7 +424,9 @@ def device_char_ssd_ratio_model(op: str, depth: float) -> UncertainModel:
         k = np.asarray(v["device_char.ssd.seq_parallelism"], float)
         s = (np.asarray(v["device_char.ssd.write_read_ratio_rand"], float)
              / np.asarray(v["device_char.ssd.write_read_ratio_seq"], float)) if op == "write" else 1.0
-        return s * np.maximum(1.0, d / c) / np.maximum(1.0, d / (c * k))
+        # random / sequential latency (models.storage.device_char.random_seq_ratio): the random service time
+        # relative to the sequential one (s), the sequential parallel units c k
+        return completion_latency_us(s, c, d) / completion_latency_us(1.0, c * k, d)
 
     return UncertainModel("device-char", f"ssd_rand_over_seq_{op}", "x", tuple(ins), ev,
                           output_label=f"SSD random / sequential {op} latency at depth {d:g}")

@@ -44,7 +44,7 @@ import plotly.graph_objects as go
 
 from reporting.number_text import power_of_ten
 
-__all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "ratio_ticks", "decade_label", "number_label",
+__all__ = ["style", "show", "log_axis", "ratio_axis", "ref_line", "one_to_n_ticks", "decade_label", "number_label",
            "centred_range", "MIN_HALF_WIDTH", "ordered_colours",
            "figure", "figure_from", "FigureRecorder", "FigureCache", "FIGURE_CACHE", "figure_spec", "bar_chart_height"]
 
@@ -294,8 +294,11 @@ def centred_range(values, centre: float, *, min_half: float = MIN_HALF_WIDTH, pa
 
 
 @recordable
-def ratio_ticks(fig: go.Figure, ratios: Sequence[float], *, axis: str = "x", fmt=None) -> go.Figure:
+def one_to_n_ticks(fig: go.Figure, ratios: Sequence[float], *, axis: str = "x", fmt=None) -> go.Figure:
     """Label a (log) axis at exactly ``ratios`` with ``fmt(v)`` (default ``1:n`` for v < 1, ``n:1`` above).
+
+    (Not a ratio axis around 1×: that is :func:`ratio_axis`; the report's decade ticks of one are
+    :func:`reporting.planner_report.ratio_ticks`.)
 
     For DRAM:NVM fractions 1/16 ... 1/2 this reads "1:16 1:8 1:4 1:2".
     """
@@ -308,9 +311,11 @@ def ratio_ticks(fig: go.Figure, ratios: Sequence[float], *, axis: str = "x", fmt
     return fig
 
 
-def ratio_range(vals: np.ndarray) -> tuple[float, list[float]]:
+def ratio_axis_range(vals: np.ndarray) -> tuple[float, list[float]]:
     """(half-width of a log10 range centred on 1 [decades], ticks at 1-2-5 ratios [-]) covering the
-    positive finite ``vals`` [-]: at least 2x either way, 8 % margin, decades only beyond 13 ticks."""
+    positive finite ``vals`` [-]: at least 2x either way, 8 % margin, decades only beyond 13 ticks: the
+    range of the app's :func:`ratio_axis` (the report's half-decade range is
+    :func:`reporting.planner_report.ratio_range`)."""
     vals = vals[np.isfinite(vals) & (vals > 0)]
     half = max(float(np.max(np.abs(np.log10(vals)))) if vals.size else 0.0, math.log10(2)) * 1.08
     steps = [m * 10.0 ** k for k in range(-6, 7) for m in (1, 2, 5)]
@@ -337,7 +342,7 @@ def ratio_axis(fig: go.Figure, axis: str = "y", *, values: Iterable[float] | Non
     instead, when every value is at least 1.
     """
     vals = np.asarray(list(values), dtype=float) if values is not None else _trace_values(fig, axis, None)
-    half, ticks = ratio_range(vals)
+    half, ticks = ratio_axis_range(vals)
     lo, hi = -half, half
     pos = vals[np.isfinite(vals) & (vals > 0)]
     if from_one and pos.size and pos.min() >= 1:  # all slower: from the 1× line up, no empty half below it

@@ -10,7 +10,7 @@ from pydantic import Field, field_validator, model_validator
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.bands import add_band, curve_band
-from app.components.charts import figure, ratio_axis, ratio_ticks, show, style
+from app.components.charts import figure, one_to_n_ticks, ratio_axis, show, style
 from app.components.claims import claims_strip
 from app.components.devices import all_devices, device_field, device_picker
 from app.components.errors import md_escape
@@ -337,7 +337,7 @@ if scn is not None:
                     _ratio_bands(fig, stream, stream_key, df, (fast, slow), common, scn_eff)
                 style(fig, title="Slowdown vs DRAM-only", x="DRAM:NVM capacity ratio [-]", y="slowdown [×]")
                 ratio_axis(fig, "y", label="1× = DRAM only", from_one=True)
-                show(ratio_ticks(fig, df.dram_frac), key="mx-ratio")
+                show(one_to_n_ticks(fig, df.dram_frac), key="mx-ratio")
                 table(df[["device", "dram_frac", "dram_pages", "faults", "writebacks", "slowdown", "bound", "time_ns"]],
                       labels={"dram_frac": "DRAM share [-]", "dram_pages": "DRAM [pages]", "slowdown": "slowdown [×]"})
                 assumption_note(keys, values)

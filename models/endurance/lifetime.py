@@ -123,7 +123,7 @@ def _pos(name: str, a: np.ndarray, *, upper: float | None = None) -> None:
 
 
 def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, *,
-                     wear_efficiency=_WEAR):
+                     wear_efficiency=_WEAR, check: bool = True):
     """Closed-form lifetime ``C E eta / W`` [s], vectorised over all arguments.
 
     Parameters
@@ -136,6 +136,9 @@ def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes
         Rate of cell writes reaching the device, in bytes of cells programmed [bytes/s].
     wear_efficiency : array_like, keyword-only
         Wear-leveling efficiency in (0, 1] [-]; 1 = perfectly even wear.
+    check : bool, keyword-only
+        Validate the arguments (default). ``False``: the formula alone, for sampled inputs (the
+        uncertainty adapters call it on their samples).
 
     Returns
     -------
@@ -156,23 +159,27 @@ def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes
     """
     c, e, w, eta = (np.asarray(x, dtype=float) for x in
                     (capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, wear_efficiency))
-    _pos("capacity_bytes", c)
-    _pos("endurance_writes_per_cell", e)
-    _pos("write_rate_bytes_per_s", w)
-    _pos("wear_efficiency", eta, upper=1.0)
+    if check:
+        _pos("capacity_bytes", c)
+        _pos("endurance_writes_per_cell", e)
+        _pos("write_rate_bytes_per_s", w)
+        _pos("wear_efficiency", eta, upper=1.0)
     out = c * e * eta / w
     return out.item() if out.ndim == 0 else out
 
 
 def lifetime_years(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s, *,
-                   wear_efficiency=_WEAR):
-    """Closed-form lifetime [years] (Julian years); see :func:`lifetime_seconds`.
+                   wear_efficiency=_WEAR, check: bool = True):
+    """Closed-form lifetime [years] (Julian years), vectorised; see :func:`lifetime_seconds`
+    (``check=False``: no validation, for sampled inputs).
 
     >>> round(lifetime_years(16e9, 1e7, 1e9, wear_efficiency=1.0), 2)
     5.07
+    >>> lifetime_years([16e9, 32e9], 1e7, 1e9, wear_efficiency=1.0).round(2).tolist()
+    [5.07, 10.14]
     """
     s = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s,
-                         wear_efficiency=wear_efficiency)
+                         wear_efficiency=wear_efficiency, check=check)
     return s / SECONDS_PER_YEAR
 
 

@@ -406,8 +406,17 @@ def _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns):
 
 @njit(cache=True)
 def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
-                   base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive):
+                   base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
+                   record=False):
+    """The replay of the memory extension, reference by reference. ``record``: also return, per demand
+    miss that faults or writes a page back, its reference index, whether it faults (not a cold first
+    touch) and whether its eviction writes a page back (the events :mod:`models.uncertainty.memext_events`
+    re-times per sample); empty arrays otherwise."""
     n = ids.shape[0]
+    ev_idx = np.empty(n if record else 0, np.int64)
+    ev_fault = np.zeros(n if record else 0, np.bool_)
+    ev_write = np.zeros(n if record else 0, np.bool_)
+    n_ev = 0
     comp = np.zeros(max(buf_cap, 1), np.float64)
     wfree = 0.0
     wb_count = 0
@@ -460,6 +469,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
         else:
             first = not seen[x]
             seen[x] = True
+            writes_back = False
             # ---- insert x, evicting a victim when DRAM is full (as prefetch below)
             if size < cap:
                 ring[size] = x
@@ -469,6 +479,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
                 evictions += 1
                 dirty_ev += d
+                writes_back = exclusive or d == 1
                 if exclusive or d:
                     if sync_writes:
                         now += write_ns
@@ -489,6 +500,11 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 now += fault_ns + read_ns
                 in_faults += fault_ns + read_ns
                 fault = True
+            if record and (fault or writes_back):
+                ev_idx[n_ev] = i
+                ev_fault[n_ev] = fault
+                ev_write[n_ev] = writes_back
+                n_ev += 1
         if fault and depth > 0 and cap >= 2:
             p = vpn[x]
             if have_last:
@@ -567,7 +583,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
     out[5] = submits
     out[6] = pf_pages
     out[7] = pf_useful
-    return out, now, stall, in_faults
+    return out, now, stall, in_faults, ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
 
 
 def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
@@ -626,7 +642,7 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
     else:
-        out, now, stall, in_faults = _memext_kernel(
+        out, now, stall, in_faults, _, _, _ = _memext_kernel(
             stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
             cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
             cfg.fault_overhead_ns, read_ns, write_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm, exclusive)

@@ -83,6 +83,7 @@ __all__ = [
     "CharProfile",
     "PRESETS",
     "get_profile",
+    "completion_latency_us",
     "latency_us",
     "random_seq_ratio",
     "write_read_ratio",
@@ -178,15 +179,44 @@ def _depths(depth) -> np.ndarray:
     return d
 
 
+def completion_latency_us(service_us, servers, depth):
+    """Completion latency ``s max(1, d/c)`` [us] of ``c`` parallel units of service time ``s`` at
+    I/O depth ``d`` (seed 001's queue), vectorised over all arguments (NumPy broadcasting;
+    scalars give a float). The one implementation: :func:`latency_us` and the uncertainty bands
+    (sampled service times and units) call it.
+
+    Parameters
+    ----------
+    service_us : array_like
+        Service time of one request [us] (or any unit: the result is in it).
+    servers : array_like
+        Parallel units [-].
+    depth : array_like
+        I/O depth (requests in flight) [-].
+
+    Returns
+    -------
+    numpy.ndarray or float
+        Completion latency [us].
+
+    >>> completion_latency_us(90.0, 8, [1, 8, 64]).tolist()
+    [90.0, 90.0, 720.0]
+    >>> completion_latency_us([90.0, 10.0], [8, 4], 16).tolist()
+    [180.0, 40.0]
+    """
+    s, c, d = (np.asarray(x, dtype=float) for x in (service_us, servers, depth))
+    out = s * np.maximum(1.0, d / c)
+    return out.item() if out.ndim == 0 else out
+
+
 def latency_us(profile: CharProfile, op: Op, pattern: Pattern, depth):
-    """Completion latency ``s max(1, d/c)`` at I/O depth ``d`` [us].
+    """Completion latency ``s max(1, d/c)`` at I/O depth ``d`` [us] (:func:`completion_latency_us`
+    with the profile's service time and parallel units).
 
     >>> latency_us(get_profile("ssd"), "read", "rand", [1, 8, 64]).tolist()
     [90.0, 90.0, 720.0]
     """
-    d = _depths(depth)
-    out = profile.service_us(op, pattern) * np.maximum(1.0, d / profile.servers(pattern))
-    return out.item() if out.ndim == 0 else out
+    return completion_latency_us(profile.service_us(op, pattern), profile.servers(pattern), _depths(depth))
 
 
 def random_seq_ratio(profile: CharProfile, op: Op, depth):

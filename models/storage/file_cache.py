@@ -70,6 +70,8 @@ __all__ = [
     "break_even_table",
     "NEVER_PAYS",
     "break_even_hits",
+    "uncached_time_ns",
+    "cache_run_time_ns",
     "required_hits",
     "caching_pays",
     "access_time_cached",
@@ -192,7 +194,7 @@ def _check(name: str, a: np.ndarray) -> None:
         raise ValueError(f"{name} must be > 0 [ns]")
 
 
-def break_even_hits(t, T, Tm):
+def break_even_hits(t, T, Tm, *, check: bool = True):
     """Break-even access count ``n* = (Tm - t) / (T - t)`` (equation 3), vectorised.
 
     Parameters
@@ -203,6 +205,9 @@ def break_even_hits(t, T, Tm):
         Access time from storage without caching [ns].
     Tm : array_like
         Storage access time including insertion into the cache [ns]; ``Tm >= T``.
+    check : bool, keyword-only
+        Validate the times (default). ``False``: the formula alone, for sampled inputs that
+        may leave the model's domain (the uncertainty adapters: n* is ``inf`` where ``T <= t``).
 
     Returns
     -------
@@ -223,14 +228,53 @@ def break_even_hits(t, T, Tm):
     [2.0, inf]
     """
     t, T, Tm = (np.asarray(x, dtype=float) for x in (t, T, Tm))
-    for name, a in (("t", t), ("T", T), ("Tm", Tm)):
-        _check(name, a)
-    if np.any(Tm < T):
-        raise ValueError("Tm must be >= T: the cached path includes the uncached storage access")
+    if check:
+        for name, a in (("t", t), ("T", T), ("Tm", Tm)):
+            _check(name, a)
+        if np.any(Tm < T):
+            raise ValueError("Tm must be >= T: the cached path includes the uncached storage access")
     gap = T - t
     with np.errstate(divide="ignore", invalid="ignore"):
         n = np.where(gap > 0, (Tm - t) / np.where(gap > 0, gap, 1.0), np.inf)
     return n.item() if n.ndim == 0 else n
+
+
+def uncached_time_ns(t_ns, io_stack_factor, device_transfer_ns, reference_transfer_ns):
+    """Storage access time without caching ``T = factor t + max(0, device - reference)`` [ns], vectorised.
+
+    The storage path costs ``io_stack_factor`` times the file cache's ``t`` on DRAM-speed storage
+    (the ``reference``), plus what the device's transfer takes beyond the reference's
+    (:func:`models.devices.transfer_time_ns`). The one implementation: :func:`timings_from_device`
+    and the uncertainty adapters (sampled factor, latencies, bandwidths) call it.
+
+    Parameters
+    ----------
+    t_ns : array_like
+        File-cache access time [ns].
+    io_stack_factor : array_like
+        Storage-path latency on DRAM-speed storage relative to the file cache [-].
+    device_transfer_ns, reference_transfer_ns : array_like
+        Transfer time of one block on the device and on the reference [ns].
+
+    >>> uncached_time_ns(100.0, 1.3, [50.0, 1050.0], 50.0).tolist()
+    [130.0, 1130.0]
+    """
+    return io_stack_factor * np.asarray(t_ns, dtype=float) + np.maximum(0.0, np.subtract(device_transfer_ns,
+                                                                                        reference_transfer_ns))
+
+
+def cache_run_time_ns(hits, inserts, misses, t_ns, T_ns, Tm_ns):
+    """Total access time of a cache run [ns]: ``hits t + inserts Tm + (misses - inserts) T`` (seed 004
+    eqs. 1-2 summed over a trace: a hit costs ``t``, an inserting miss ``Tm``, a bypassing miss ``T``).
+
+    Plain arithmetic: scalars, arrays and pandas Series broadcast. The one implementation:
+    :func:`models.storage.file_cache_sim.file_cache_curves`, :func:`~models.storage.file_cache_sim.with_insertion`
+    and the uncertainty bands call it.
+
+    >>> cache_run_time_ns(3, 2, 5, 100.0, 130.0, 160.0)
+    1010.0
+    """
+    return hits * t_ns + inserts * Tm_ns + (misses - inserts) * T_ns
 
 
 def required_hits(n_star):
@@ -427,9 +471,9 @@ def timings_from_device(
     _check_insertion(insertion)
     t, _ = pagecache_latency(block_size_bytes)
     insert = insertion_cost(block_size_bytes, insertion=insertion)
-    extra = max(0.0, dev.transfer_ns(block_size_bytes) - ref.transfer_ns(block_size_bytes))
-    T = io_stack_factor * t + extra
-    return BreakEvenInputs(t_ns=float(t), T_ns=float(T), Tm_ns=float(T + insert))
+    T = float(uncached_time_ns(t, io_stack_factor, dev.transfer_ns(block_size_bytes),
+                               ref.transfer_ns(block_size_bytes)))
+    return BreakEvenInputs(t_ns=float(t), T_ns=T, Tm_ns=float(T + insert))
 
 
 def hits_vs_storage_latency(storage_ratio, *, t_ns: float, insert_ns: float) -> pd.DataFrame:

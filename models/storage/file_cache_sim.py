@@ -50,6 +50,7 @@ from models.storage.file_cache import (
     DEFAULT_INSERTION,
     INSERTION_MODELS,
     break_even_hits,
+    cache_run_time_ns,
     insertion_cost,
     timings_from_device,
 )
@@ -160,7 +161,7 @@ def file_cache_curves(
             lh = int(lru_hits[k])
             for pol, hits, ins in (("none", 0, 0), ("lru", lh, n - lh), ("ac", int(ac_hits[k]), int(ac_ins[k]))):
                 miss = n - hits
-                time_ns = hits * t + ins * Tm + (miss - ins) * T
+                time_ns = cache_run_time_ns(hits, ins, miss, t, T, Tm)
                 rows.append((name, t, T, Tm, float(frac[k]), int(c), pol, hits, miss, ins, hits / n, time_ns,
                              time_ns / n, time_ns / t_none))
     return pd.DataFrame(rows, columns=["device", "t_ns", "T_ns", "Tm_ns", "cache_fraction", "cache_blocks", "policy",
@@ -201,8 +202,8 @@ def with_insertion(curves: pd.DataFrame, insertion: str, *, block_size_bytes: in
     out = curves.copy()
     out["Tm_ns"] = out["T_ns"] + float(insertion_cost(block_size_bytes, insertion=insertion))
     n = out["hits"] + out["misses"]
-    out["time_ns"] = (out["hits"] * out["t_ns"] + out["inserts"] * out["Tm_ns"]
-                      + (out["misses"] - out["inserts"]) * out["T_ns"])
+    out["time_ns"] = cache_run_time_ns(out["hits"], out["inserts"], out["misses"], out["t_ns"], out["T_ns"],
+                                       out["Tm_ns"])
     out["mean_access_ns"] = out["time_ns"] / n
     out["time_rel_none"] = out["time_ns"] / (n * out["T_ns"])
     return out

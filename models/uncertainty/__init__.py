@@ -17,7 +17,6 @@ a CLI subcommand or app page by name. See ``docs/uncertainty.md``.
 (True, 'device:hdd-7200.avg_seek_ns')
 """
 
-from models.uncertainty import adapters
 from models.uncertainty.core import (
     SOBOL_COLUMNS,
     TORNADO_COLUMNS,
@@ -30,6 +29,7 @@ from models.uncertainty.core import (
     fixed_input,
     param_input,
     tornado,
+    user_input,
 )
 from models.uncertainty.distributions import (
     Distribution,
@@ -58,6 +58,7 @@ __all__ = [
     "fixed_input",
     "param_input",
     "tornado",
+    "user_input",
     "Distribution",
     "Empirical",
     "Fixed",
@@ -72,3 +73,14 @@ __all__ = [
     "ishigami_indices",
     "sobol_indices",
 ]
+
+
+def __getattr__(name: str):
+    """``models.uncertainty.adapters`` imported on first use: the adapters live beside their models
+    (``models.<domain>.uncertainty``), which import :mod:`models.uncertainty.core`, so this package
+    must not import them while it initialises."""
+    if name == "adapters":
+        import importlib
+
+        return importlib.import_module("models.uncertainty.adapters")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

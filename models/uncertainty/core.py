@@ -43,6 +43,8 @@ __all__ = [
     "param_input",
     "device_input",
     "fixed_input",
+    "user_input",
+    "sample_values",
     "tornado",
     "analyze",
 ]
@@ -486,3 +488,28 @@ def analyze(model: UncertainModel, *, n: int = 1000, seed=0, method: str = "sobo
 def fixed_input(name: str, label: str, unit: str, value: float) -> UncertainInput:
     """An input of zero width (a value the user set, or an exact one)."""
     return UncertainInput(name, label, unit, Fixed(float(value)), "")
+
+
+def user_input(name: str, label: str, unit: str, value: float) -> UncertainInput:
+    """A value the user typed: ``user-defined``, ranged like a published value (+- the
+    ``uncertainty.device_band.published`` band, triangular).
+
+    >>> user_input("t_ns", "cache access time", "ns", 100.0).dist.describe()
+    'triangular 80..120'
+    """
+    from models.provenance import USER_DEFINED, param
+
+    v = float(value)
+    r = param("uncertainty.device_band.published").value
+    lo, hi = sorted((v * (1 - r), v * (1 + r)))
+    return UncertainInput(name, label, unit, from_provenance(USER_DEFINED, v, lo, hi), USER_DEFINED)
+
+
+def sample_values(values: Mapping, name: str) -> np.ndarray:
+    """The values of input ``name`` in a sample mapping (name -> value or array), as a float array
+    [the input's unit]: what every adapter's evaluation reads.
+
+    >>> sample_values({"x": [1, 2]}, "x").tolist()
+    [1.0, 2.0]
+    """
+    return np.asarray(values[name], dtype=float)

@@ -36,7 +36,7 @@ def ref_log_axis(fig, axis="x", *, row=None, col=None, values=None):
     return fig
 
 
-def ref_ratio_ticks(fig, ratios, *, axis="x", fmt=None):
+def ref_one_to_n_ticks(fig, ratios, *, axis="x", fmt=None):
     def one_to(v):
         return f"1:{1 / v:g}" if v < 1 else f"{v:g}:1"
 
@@ -62,7 +62,7 @@ def ref_ref_line(fig, *, x=None, y=None, text="", dash="dot", row=None, col=None
 
 
 def ref_ratio_axis(fig, axis="y", *, values=None, label="1×"):
-    half, ticks = charts.ratio_range(np.asarray(list(values), dtype=float) if values is not None
+    half, ticks = charts.ratio_axis_range(np.asarray(list(values), dtype=float) if values is not None
                                      else charts._trace_values(fig, axis, None))
     update = fig.update_xaxes if axis == "x" else fig.update_yaxes
     update(type="log", range=[-half, half], tickmode="array", tickvals=ticks,
@@ -91,7 +91,7 @@ def ref_label_log_axes(fig):
         ax.update(**kw)
 
 
-REF = {"style": ref_style, "ref_line": ref_ref_line, "log_axis": ref_log_axis, "ratio_ticks": ref_ratio_ticks,
+REF = {"style": ref_style, "ref_line": ref_ref_line, "log_axis": ref_log_axis, "one_to_n_ticks": ref_one_to_n_ticks,
        "ratio_axis": ref_ratio_axis}
 
 # ----------------------------------------------------------------------------- figures
@@ -154,7 +154,7 @@ CALLS = [
     [("ref_line", dict(x=5, row=1, col=1))], [("ref_line", dict(y=5, row=2, col=1))],
     [("log_axis", dict(axis="x"))], [("log_axis", dict(axis="y", values=[0.1, 50]))],
     [("log_axis", dict(axis="y", row=1, col=1))], [("log_axis", dict(axis="x", values=[]))],
-    [("ratio_ticks", dict(ratios=[1 / 16, 1 / 8, 0.5, 2]))], [("ratio_ticks", dict(ratios=[1, 3], axis="y"))],
+    [("one_to_n_ticks", dict(ratios=[1 / 16, 1 / 8, 0.5, 2]))], [("one_to_n_ticks", dict(ratios=[1, 3], axis="y"))],
     [("ratio_axis", dict())], [("ratio_axis", dict(axis="x", values=[0.2, 7]))],
     [("style", dict(title="T", y="y [-]")), ("ref_line", dict(x=10, text="a")), ("ref_line", dict(y=2)),
      ("ratio_axis", dict()), ("style", dict(x="again [s]"))],
@@ -192,8 +192,8 @@ def test_values_plotly_would_coerce_take_the_validated_path():
     """A NumPy number is not stored as it is by a validator: such an update goes through update_layout."""
     assert charts._plain([1.0, "a"]) and charts._plain({"a": {"b": 1}}) and not charts._plain([np.float64(1)])
     fast, ref = go.Figure(go.Scatter(x=[1, 10], y=[1, 2])), go.Figure(go.Scatter(x=[1, 10], y=[1, 2]))
-    charts.ratio_ticks(fast, [np.float64(0.5), 2])
-    ref_ratio_ticks(ref, [np.float64(0.5), 2])
+    charts.one_to_n_ticks(fast, [np.float64(0.5), 2])
+    ref_one_to_n_ticks(ref, [np.float64(0.5), 2])
     assert json.loads(fast.to_json()) == json.loads(ref.to_json())
 
 

@@ -107,10 +107,10 @@ def test_ratio_axis_is_centred_on_a_labelled_1x_line():
     assert [s["label"]["text"] for s in f["layout"]["shapes"]] == ["1×"]
 
 
-def test_ratio_ticks_read_one_to_n():
+def test_one_to_n_ticks_read_one_to_n():
     fig = go.Figure(go.Scatter(x=[1 / 16, 1 / 8, 1 / 4, 1 / 2], y=[4, 3, 2, 1]))
     charts.style(fig, x="DRAM:NVM capacity ratio [-]", y="slowdown [×]", logy=True)
-    charts.ratio_ticks(fig, [1 / 16, 1 / 8, 1 / 4, 1 / 2])
+    charts.one_to_n_ticks(fig, [1 / 16, 1 / 8, 1 / 4, 1 / 2])
     f = _json(fig)
     assert f["layout"]["xaxis"]["ticktext"] == ["1:16", "1:8", "1:4", "1:2"]
     assert check_figure(f) == []

@@ -131,10 +131,11 @@ def _transfer_ns(dev, nbytes, *, write: bool):
     """:meth:`~models.devices.DeviceProfile.transfer_ns`, also for an array ``nbytes`` (same arithmetic) [ns]."""
     if np.ndim(nbytes) == 0:
         return dev.transfer_ns(nbytes, write=write)
+    from models.devices import transfer_time_ns
+
     lat = dev.write_latency_ns if write else dev.read_latency_ns
     bw = dev.effective_write_bandwidth_MBps if write else dev.effective_read_bandwidth_MBps
-    extra = np.maximum(0.0, np.asarray(nbytes, dtype=float) - dev.access_unit_bytes)
-    return lat + extra / (bw * 1e6) * 1e9
+    return transfer_time_ns(lat, nbytes, dev.access_unit_bytes, bw)
 
 
 @dataclass
