@@ -31,11 +31,20 @@ from _common import print_ratio
 from models import traces
 from models.devices import get_device
 from models.endurance import lifetime as lt
+from models.endurance.uncertainty import lifetime_model
 from models.memory import memory_extension as me
 from models.memory import paging as pg
+from models.memory.uncertainty import amat_model, memext_model
 from models.storage import file_cache as fc
 from models.storage import write_cache as wc
-from models.uncertainty import adapters as A
+from models.storage.uncertainty import (
+    _WORKLOAD_DEVICE_COLUMNS,
+    breakeven_model,
+    file_cache_time_model,
+    hdd_model,
+    workload_model,
+    writecache_model,
+)
 from models.uncertainty import analyze
 
 
@@ -70,11 +79,11 @@ def main(argv=None) -> int:
     rows = []
 
     # warm-up: numba kernels compiled, catalogue and tables loaded
-    A.breakeven_model(device="optane-dcpmm").point()
+    breakeven_model(device="optane-dcpmm").point()
     small = traces.load("synthetic:fin1", kind="block", n_requests=500)
-    A.writecache_model(small, cache_mb=1.0).point()
+    writecache_model(small, cache_mb=1.0).point()
     me.simulate_memext(me.page_stream(traces.load("sqlite", kind="memory", max_requests=5000)))
-    A.workload_model("varmail", "pcm-dax", ref="hdd", threads=2).point()  # evaluate_many's numba kernels
+    workload_model("varmail", "pcm-dax", ref="hdd", threads=2).point()  # evaluate_many's numba kernels
 
     # ---- closed form: naive = the model's own scalar functions, one call per sample (all n)
     dev = get_device("optane-dcpmm")
@@ -83,7 +92,7 @@ def main(argv=None) -> int:
         d = dev.with_updates(read_latency_ns=v["device:optane-dcpmm.read_latency_ns"])
         fc.break_even(fc.timings_from_device(d, io_stack_factor=v["file_cache.io_stack_factor"]))
 
-    t, m, r = _ours(lambda: A.breakeven_model(device="optane-dcpmm"), n)
+    t, m, r = _ours(lambda: breakeven_model(device="optane-dcpmm"), n)
     rows.append(("breakeven", "closed form", t, _naive(m, r, be_one, n, n), 1.0))
 
     def lt_one(v):
@@ -91,14 +100,14 @@ def main(argv=None) -> int:
                           write_rate_bytes_per_s=v["write_rate"],
                           wear_efficiency=v["lifetime.wear_efficiency"]).years
 
-    t, m, r = _ours(lambda: A.lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
+    t, m, r = _ours(lambda: lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
                                              write_rate_bytes_per_s=1e9), n)
     rows.append(("lifetime", "closed form", t, _naive(m, r, lt_one, n, n), 1.0))
 
     def hdd_one(v):
         return float(v["device:hdd-7200.avg_seek_ns"]) * 1e-6 + 30000.0 / float(v["device:hdd-7200.rpm"])
 
-    t, m, r = _ours(lambda: A.hdd_model("hdd-7200"), n)
+    t, m, r = _ours(lambda: hdd_model("hdd-7200"), n)
     rows.append(("hdd", "closed form", t, _naive(m, r, hdd_one, n, n), 1.0))
 
     # ---- Filebench workload: evaluate_many over the samples (ours) vs evaluate() per sample (naive)
@@ -112,7 +121,7 @@ def main(argv=None) -> int:
         for target in ("device", "host_device"):
             d = getattr(c, target)
             if d is not None:
-                ch[target] = d.with_updates(**{col: v[f"device:{d.name}.{col}"] for col in A._WORKLOAD_DEVICE_COLUMNS
+                ch[target] = d.with_updates(**{col: v[f"device:{d.name}.{col}"] for col in _WORKLOAD_DEVICE_COLUMNS
                                                if f"device:{d.name}.{col}" in v})
         if c.mode == "pagecache":
             ch["page_cache_bytes"] = v["workload.page_cache_bytes"]
@@ -122,7 +131,7 @@ def main(argv=None) -> int:
         a, b = (wfm.evaluate(wl, wl_config(c, v), curve=False).ops_per_s for c in wl_cfgs)
         return a / b
 
-    t, m, r = _ours(lambda: A.workload_model(wl, "pcm-dax", ref="hdd"), n)
+    t, m, r = _ours(lambda: workload_model(wl, "pcm-dax", ref="hdd"), n)
     rows.append(("workload varmail pcm-dax/hdd (50 threads)", "closed form", t, _naive(m, r, wl_one, 20, n), 1.0))
     assert wl_one({**m.points(), **r.inputs.iloc[0].to_dict()}) == r.samples[0]  # same numbers, not just faster
     k = 20
@@ -145,7 +154,7 @@ def main(argv=None) -> int:
         wc.run_write_cache(req, "none", 0.0)
         wc.run_write_cache(req, "halo", 64.0)
 
-    t, m, r = _ours(lambda: A.writecache_model(req, cache_mb=64.0), n)
+    t, m, r = _ours(lambda: writecache_model(req, cache_mb=64.0), n)
     rows.append(("writecache synthetic:fin1 (20k requests)", "trace", t, _naive(m, r, wc_one, args.naive_k, n), 5.0))
 
     from models.storage import file_cache_sim as fcs
@@ -157,7 +166,7 @@ def main(argv=None) -> int:
         d = get_device("optane-dcpmm").with_updates(read_latency_ns=v["device:optane-dcpmm.read_latency_ns"])
         fcs.file_cache_curves(fids, d, cache_fractions=[0.1])
 
-    t, m, r = _ours(lambda: A.file_cache_time_model(fids, "optane-dcpmm", cache_blocks=max(1, round(0.1 * fp)),
+    t, m, r = _ours(lambda: file_cache_time_model(fids, "optane-dcpmm", cache_blocks=max(1, round(0.1 * fp)),
                                                     policy="ac"), n)
     rows.append(("file-cache time synthetic:fin1 (AC, 20k req.)", "trace", t, _naive(m, r, fct_one, args.naive_k, n),
                  5.0))
@@ -173,7 +182,7 @@ def main(argv=None) -> int:
         me.simulate_memext(stream, cfg, device=d)
         me.simulate_memext(stream, cfg.model_copy(update={"device": "nand-flash"}))
 
-    t, m, r = _ours(lambda: A.memext_model(stream, me.MemExtConfig()), n)
+    t, m, r = _ours(lambda: memext_model(stream, me.MemExtConfig()), n)
     rows.append((f"memext lackey:sqlite ({len(stream):,} refs)", "trace", t, _naive(m, r, mx_one, args.naive_k, n),
                  5.0))
 
@@ -186,7 +195,7 @@ def main(argv=None) -> int:
             pg.paging_table(pg.paging_profile(sub, inp),
                             inp.model_copy(update={"tlb_entries": int(v["paging.tlb_entries"])}))
 
-        t, m, r = _ours(lambda sub=sub: A.amat_model(pg.paging_profile(sub, inp), inp), n)
+        t, m, r = _ours(lambda sub=sub: amat_model(pg.paging_profile(sub, inp), inp), n)
         rows.append((f"amat lackey:sqlite ({refs:,} refs)", "trace", t,
                      _naive(m, r, pg_one, max(1, args.naive_k // 2), n), 5.0))
 

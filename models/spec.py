@@ -133,7 +133,7 @@ class ModelSpec:
     page : str or None
         The url key of its app page (``app/registry.py``).
     uncertainty : str or None
-        Its uncertainty adapter (``models.uncertainty.adapters``), returning an
+        Its uncertainty adapter (``models.<package>.uncertainty``, beside the model), returning an
         :class:`~models.uncertainty.UncertainModel`. A model with one and a subcommand is analysed by
         ``--uncertainty N`` and ``pcm-planner sensitivity <cli>``: the subcommand's module defines
         ``uncertain_models(args, **context)`` (one model per output row) and, when the models need

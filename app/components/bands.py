@@ -114,8 +114,8 @@ def curve_samples(build: UncertainModel | Callable[[object], UncertainModel], xs
 
     Examples
     --------
-    >>> from models.uncertainty import adapters as A
-    >>> m = A.lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9)
+    >>> from models.endurance.uncertainty import lifetime_model
+    >>> m = lifetime_model(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9)
     >>> df = curve_samples(m, [1e8, 1e9], n=64, seed=0, x_input="write_rate")
     >>> bool(np.isclose(df.point[1], m.point())), bool((df.p5 <= df.p95).all())
     (True, True)
@@ -319,9 +319,9 @@ def add_x_band(fig: go.Figure, lo: float, hi: float, *, n: int, y0: float, y1: f
 def writecache_time_models(req, *, cache_mb: float, drive: str, params=None,
                            lru_granularity: str = "sector") -> dict[str, Callable[[], UncertainModel]]:
     """Builders of the execution time [s] of no cache, LRU and HALO (Figure 5's bars) with the HDD's mean
-    seek time, rpm and bandwidth sampled as in :func:`models.uncertainty.adapters.writecache_model`
+    seek time, rpm and bandwidth sampled as in :func:`models.storage.uncertainty.writecache_model`
     (the same inputs: the same samples): each policy's HDD request stream is simulated once and split
-    into seek, rotation and transfer time (:func:`~models.uncertainty.adapters.writecache_streams`,
+    into seek, rotation and transfer time (:func:`~models.storage.uncertainty.writecache_streams`,
     whose total is the model's execution time)."""
     from models.devices import get_device
     from models.storage.uncertainty import hdd_stream_time_ms, writecache_streams
@@ -355,7 +355,7 @@ def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: in
     file-cache run (a row of :func:`models.storage.file_cache_sim.file_cache_curves` on ``device``):
     :func:`models.storage.file_cache.cache_run_time_ns`, the counts simulated once, t, T and Tm from
     :func:`models.storage.uncertainty.file_cache_timings` (the inputs of
-    :func:`models.uncertainty.adapters.breakeven_model`, the How sure? panel's: the same samples),
+    :func:`models.storage.uncertainty.breakeven_model`, the How sure? panel's: the same samples),
     the timings that adapter derives n* from."""
     from models.devices import get_device
     from models.storage.file_cache import cache_run_time_ns

@@ -1,7 +1,7 @@
 """The "How sure?" panel: tornado chart, p5-p95 band and the decisive input of a page's headline number.
 
 A page calls :func:`how_sure` with its model's :class:`~models.uncertainty.UncertainModel`
-(an adapter of :mod:`models.uncertainty.adapters`) after drawing its results. The sample
+(an adapter of the adapter beside the model (``models/<package>/uncertainty.py``; the table in ``docs/uncertainty.md``)) after drawing its results. The sample
 count, the seed and the Sobol' switch are fields of the page's scenario (URL + JSON): page
 scenarios add :class:`UncertaintyFields` (``class MyScenario(Scenario, UncertaintyFields)``).
 
@@ -152,9 +152,9 @@ def model_fingerprint(model: UncertainModel) -> str:
     labels, notes, verdict, every input (name, label, unit, kind, re-simulation flag, distribution
     with its point and range; ``repr`` of floats is exact) and the output at the points.
 
-    >>> from models.uncertainty import adapters as A
-    >>> a = model_fingerprint(A.hdd_model("hdd-7200"))
-    >>> a == model_fingerprint(A.hdd_model("hdd-7200")), a == model_fingerprint(A.hdd_model("hdd-barracuda"))
+    >>> from models.storage.uncertainty import hdd_model
+    >>> a = model_fingerprint(hdd_model("hdd-7200"))
+    >>> a == model_fingerprint(hdd_model("hdd-7200")), a == model_fingerprint(hdd_model("hdd-barracuda"))
     (True, False)
     """
     return _digest(model.model, model.output, model.unit, model.output_label, model.notes, model.verdict,

@@ -51,7 +51,7 @@ def _nearest_size(size: int) -> int:
 
 def _uq_model(scn: BreakEvenScenario):
     """The uncertainty adapter of the page's n* (the How sure? panel and the band on the main chart)."""
-    from models.uncertainty.adapters import breakeven_model
+    from models.storage.uncertainty import breakeven_model
 
     if scn.mode == "device":
         return breakeven_model(device=all_devices()[scn.device], block_size_bytes=scn.block_size_bytes,

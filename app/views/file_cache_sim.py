@@ -217,7 +217,7 @@ if scn is not None and trace is not None:
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import file_cache_share_model
+        from models.storage.uncertainty import file_cache_share_model
 
         st.caption(f"Break-even rule on {md_escape(scm.name)}: the share of the footprint's blocks accessed no more "
                    "than n* times, which a DRAM cache over that storage cannot help (the reuse counts are counted "

@@ -228,7 +228,7 @@ if scn is not None:
                             name=f"{size / 1024:g} KiB")
         if str(scn.profile_drive).startswith("hdd-"):
             with user_errors("How sure? band"):  # the random end: seek, rpm and bandwidth sampled (closed form)
-                from models.uncertainty.adapters import hdd_model
+                from models.storage.uncertainty import hdd_model
 
                 b = point_bands(S, scn, {sz: (lambda sz=sz: hdd_model(scn.profile_drive, size_bytes=sz))
                                          for sz in sizes}, key="hdd-tput")
@@ -262,7 +262,7 @@ st.caption(f"{st.session_state[S.key('drive')]}: {len(drive_cov)} parameters in 
 
 if scn is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import hdd_model
+        from models.storage.uncertainty import hdd_model
 
         how_sure(S, scn, hdd_model(scn.profile_drive) if str(scn.profile_drive).startswith("hdd-") else None,
                  key="hdd", why_not="the random-request service time varies the figures of a catalogue HDD profile "

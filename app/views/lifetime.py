@@ -103,7 +103,7 @@ def _curve_chart(scn, mc, cap: float, w: float, keys: list[str], values: dict) -
     fig.add_scatter(x=curve.write_rate_MBps, y=curve.closed_form_years, name="closed form C·E·η/W")
     # How sure? band: endurance and η sampled from their provenance ranges at each W (the x)
     with user_errors("How sure? band"):
-        from models.uncertainty.adapters import lifetime_model
+        from models.endurance.uncertainty import lifetime_model
 
         model = lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=scn.endurance,
                                write_rate_bytes_per_s=w, wear_efficiency=scn.wear_efficiency)
@@ -256,7 +256,7 @@ if scn is not None:
 
 if scn is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import lifetime_model
+        from models.endurance.uncertainty import lifetime_model
 
         how_sure(S, scn, lifetime_model(capacity_bytes=scn.capacity_gb * 1e9, endurance_writes_per_cell=scn.endurance,
                                         write_rate_bytes_per_s=scn.write_rate_MBps * 1e6,

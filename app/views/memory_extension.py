@@ -251,7 +251,7 @@ def _effective(scn: MemExtScenario, t_ref: float, fault_ns: float) -> MemExtScen
 def _ratio_bands(fig, stream, stream_key, df, devs, common, scn) -> None:
     """p5-p95 band of each device's slowdown curve (memext_model per DRAM:NVM ratio, cached by content;
     ``scn``: :func:`_effective`)."""
-    from models.uncertainty.adapters import memext_model
+    from models.memory.uncertainty import memext_model
 
     if scn.policy not in ("fifo", "clock"):
         st.caption("No band on this chart: with the age policy the fault counts depend on the times (every input "
@@ -409,7 +409,7 @@ if scn is not None:
 
 if scn is not None and stream is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import memext_model
+        from models.memory.uncertainty import memext_model
 
         st.caption(f"{md_escape(fast.name)} against {md_escape(slow.name)} at DRAM:NVM 1:4, {scn.policy}, no "
                    "prefetching" + ("." if scn.policy == "age" else

@@ -34,10 +34,10 @@ from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, mem_trace_picker
 from models.devices import DeviceProfile
 from models.memory import paging as pg
+from models.memory.uncertainty import amat_model
 from models.traces import MAX_REQUESTS
 from models.traces.core import MemTrace
 from models.traces.memtraces import memtrace_stats
-from models.uncertainty.adapters import amat_model
 from reporting.plotly_text import plotly_text
 
 #: Latency multiples of the heatmap (the paper's 1x-1000x and points between) [-].

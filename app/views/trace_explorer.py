@@ -86,7 +86,7 @@ scn = scenario_controls(S, page="trace-explorer")
 
 def _share_model(trace, scn):
     """Builder of the break-even share model on ``scn.cache_over`` (the reuse histogram counted on a miss)."""
-    from models.uncertainty.adapters import file_cache_share_model
+    from models.storage.uncertainty import file_cache_share_model
 
     dev = all_devices()[scn.cache_over]
     return lambda: file_cache_share_model(split_blocks(trace, scn.block_size_bytes).block, dev,
@@ -152,7 +152,7 @@ if scn is not None and trace is not None:
         with h2:
             fig = figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
             with user_errors("How sure? band"):  # n* on the chosen device and its p5-p95 (the panel's analysis)
-                from models.uncertainty.adapters import breakeven_model
+                from models.storage.uncertainty import breakeven_model
 
                 res = analysis(S, scn, breakeven_model(device=all_devices()[scn.cache_over],
                                                        block_size_bytes=bs), key="tx-nstar")

@@ -27,9 +27,9 @@ from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, trace_and_settings
 from models.endurance import lifetime as lt
 from models.endurance import wear
+from models.endurance.uncertainty import wear_lifetime_model
 from models.provenance import param_names
 from models.traces.core import BlockTrace
-from models.uncertainty.adapters import wear_lifetime_model
 
 EnduranceDevice = device_field(endurance=True)
 LABEL = {"none": "none (static)", "sg": "SG (start-gap)", "rr": "RR (round-robin)", "sfc": "SFC (Hilbert cubes)"}

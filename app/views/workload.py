@@ -96,7 +96,7 @@ def _band(inputs: tuple, config: str, cache_gib: float | None, n: int, seed: int
     """p5/p50/p95 of one configuration's throughput (the How sure? panel's samples and seed): ``point_bands``'
     row of that configuration, cached per configuration."""
     from app.components.bands import curve_samples
-    from models.uncertainty.adapters import workload_model
+    from models.storage.uncertainty import workload_model
 
     model = workload_model(_workload(*inputs), _cfg(config, cache_gib), threads=inputs[-1])
     with progress_bar(f"Sampling {n:,} inputs of {config} …") as report:
@@ -220,7 +220,7 @@ if scn is not None:
 
 if scn is not None and scn.configs:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import workload_model
+        from models.storage.uncertainty import workload_model
 
         best_pcm, best_other = _compared(results, scn.configs)
         st.caption(f"Throughput of {best_pcm}" + (f" over the best non-PCM configuration chosen, {best_other}"

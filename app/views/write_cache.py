@@ -214,7 +214,7 @@ if scn is not None and trace is not None:
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):
-        from models.uncertainty.adapters import writecache_model
+        from models.storage.uncertainty import writecache_model
 
         how_sure(S, scn, (lambda: writecache_model(
             req, cache_mb=sizes[idx], policy="halo", baseline="lru", drive=scn.drive, lru_granularity=scn.lru_granularity,

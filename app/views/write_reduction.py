@@ -115,8 +115,8 @@ def _life_model(scn: WriteReductionScenario, rate_bytes_per_s: float):
     """Lifetime [years] of the extension written at ``rate_bytes_per_s`` (a scheme's share of the baseline
     rate: its cells per page counted on the pages, held): the rate as typed (+-20 %), the catalogue
     endurance by its provenance (a typed one +-20 %), the wear efficiency by its registry range."""
+    from models.endurance.uncertainty import lifetime_model
     from models.uncertainty import device_input
-    from models.uncertainty.adapters import lifetime_model
 
     pcm = get_device("pcm-memext")
     e_in = (device_input(pcm, "endurance_writes_per_cell", label="pcm-memext endurance")

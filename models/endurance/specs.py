@@ -15,7 +15,7 @@ register(ModelSpec(
     seeds=("002",),
     cli=("lifetime",),
     page="lifetime",
-    uncertainty="models.uncertainty.adapters:lifetime_model",
+    uncertainty="models.endurance.uncertainty:lifetime_model",
     roles=("memory-lifetime",),
 ))
 
@@ -29,7 +29,7 @@ register(ModelSpec(
     seeds=("002",),
     cli=("write-reduction",),
     page="write-reduction",
-    uncertainty="models.uncertainty.adapters:write_reduction_lifetime_model",
+    uncertainty="models.endurance.uncertainty:write_reduction_lifetime_model",
 ))
 
 register(ModelSpec(
@@ -43,5 +43,5 @@ register(ModelSpec(
     seeds=("003",),
     cli=("wear",),
     page="wear-leveling",
-    uncertainty="models.uncertainty.adapters:wear_lifetime_model",
+    uncertainty="models.endurance.uncertainty:wear_lifetime_model",
 ))

@@ -1,6 +1,6 @@
 """Uncertainty adapters of the endurance models (closed-form lifetime, wear leveling, write reduction):
 their uncertain inputs and headline output, vectorised over samples (:mod:`models.uncertainty`; the
-table of what each simulates once is in :mod:`models.uncertainty.adapters`).
+table of what each simulates once is in ``docs/uncertainty.md``), each registered with its model (:mod:`models.spec`).
 
 Each evaluates the model's own vectorised lifetime :func:`models.endurance.lifetime.lifetime_years`
 on the sample arrays (no validation there: sampled inputs), so at the central inputs it gives the

@@ -410,7 +410,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                    record=False):
     """The replay of the memory extension, reference by reference. ``record``: also return, per demand
     miss that faults or writes a page back, its reference index, whether it faults (not a cold first
-    touch) and whether its eviction writes a page back (the events :mod:`models.uncertainty.memext_events`
+    touch) and whether its eviction writes a page back (the events :mod:`models.memory.memext_events`
     re-times per sample); empty arrays otherwise."""
     n = ids.shape[0]
     ev_idx = np.empty(n if record else 0, np.int64)

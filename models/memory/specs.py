@@ -27,7 +27,7 @@ register(ModelSpec(
     seeds=("004",),
     cli=("amat",),
     page="paging",
-    uncertainty="models.uncertainty.adapters:amat_model",
+    uncertainty="models.memory.uncertainty:amat_model",
     roles=("paging",),
 ))
 
@@ -42,7 +42,7 @@ register(ModelSpec(
     seeds=("002",),
     cli=("memext",),
     page="memory-extension",
-    uncertainty="models.uncertainty.adapters:memext_model",
+    uncertainty="models.memory.uncertainty:memext_model",
     sweep=(SweepHook("memext", "memory", "catalogue",
                      {"dram_frac": REQUIRED, "policy": "fifo", "accounting": "inclusive", "prefetch_depth": 0,
                       "writeback": "buffered", "include_instructions": False},

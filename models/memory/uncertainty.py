@@ -1,10 +1,10 @@
 """Uncertainty adapters of the memory models (paging AMAT, memory extension): their uncertain inputs
 and headline output, vectorised over samples (:mod:`models.uncertainty`; the table of what each
-simulates once is in :mod:`models.uncertainty.adapters`).
+simulates once is in ``docs/uncertainty.md``), each registered with its model (:mod:`models.spec`).
 
 The memory-extension adapter prices the model's counts with the model's own page transfer time
 (:func:`models.devices.transfer_time_ns`); with a bounded eviction buffer it replays only the misses
-(:mod:`models.uncertainty.memext_events`, whose events come from the model's kernel).
+(:mod:`models.memory.memext_events`, whose events come from the model's kernel).
 
 References
 ----------
@@ -124,7 +124,7 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
 
     FIFO/CLOCK without prefetching: fault and write-back counts do not depend on any time and the run time is closed
     form; with a bounded eviction buffer its stalls come from replaying only the misses per
-    sample (:mod:`models.uncertainty.memext_events`). So ``memext.fault_overhead_ns``,
+    sample (:mod:`models.memory.memext_events`). So ``memext.fault_overhead_ns``,
     ``memext.base_ns_per_ref`` and the device's page read and write latencies vary without
     re-simulation; the verdict compares with ``baseline`` (default NAND Flash) on the same
     counts ("PCM is faster than Flash"). With prefetching or the age policy every input
@@ -142,7 +142,7 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
     r = result or me.simulate_memext(stream, cfg, device=dev)
     events = None
     if analytic and bounded:
-        from models.uncertainty.memext_events import miss_events
+        from models.memory.memext_events import miss_events
 
         events = miss_events(stream, cfg)
         if int(events[1].sum()) != r.full_misses or int(events[2].sum()) != r.writebacks:
@@ -182,7 +182,7 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
         wr = page_ns(v, d, k_w, True) if k_w.startswith("device:") else _v(v, k_w)
         tref = _v(v, "memext.base_ns_per_ref")
         if events is not None:  # bounded eviction buffer: replay the misses for every sample
-            from models.uncertainty.memext_events import run_times
+            from models.memory.memext_events import run_times
 
             now = run_times(events, n, base_ns=tref, fault_ns=_v(v, "memext.fault_overhead_ns"), read_ns=rd,
                             write_ns=wr, sync=False, buf_cap=int(cfg.eviction_buffer_pages))

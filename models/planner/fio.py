@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.devices import DeviceProfile
+from models.devices import DeviceProfile, transfer_time_ns
 
 __all__ = ["FioJob", "read_fio_jobs", "fio_ns_per_io", "fio_ns_per_io_sampled"]
 
@@ -137,6 +137,6 @@ def fio_ns_per_io_sampled(job: FioJob, dev: DeviceProfile, v):
         lat = np.asarray(v[f"device:{dev.name}.{col}"], float)
         bw = dev.effective_write_bandwidth_MBps if write else dev.effective_read_bandwidth_MBps
         if job.random:
-            return lat + max(0.0, job.bs_bytes - dev.access_unit_bytes) / (bw * 1e6) * 1e9
+            return transfer_time_ns(lat, job.bs_bytes, dev.access_unit_bytes, bw)
         return lat * 0 + job.bs_bytes / (bw * 1e6) * 1e9
     return job.read_share * one(False) + (1 - job.read_share) * one(True)

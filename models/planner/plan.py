@@ -39,7 +39,7 @@ use this device or this workload, e.g. a trace without writes, DRAM as durable s
 starts with ``"not applicable: "`` / ``"needs data: "`` and the numbers are NaN -- never
 invented. With ``uncertainty=N`` the rows also get ``p5, p95`` (of ``value``), ``p_win`` (share of
 samples where the device wins) and ``decisive_input`` from the models' uncertainty adapters
-(:mod:`models.uncertainty.adapters`, the row's own counts simulated once); a row whose band cannot be
+(the adapter beside the model (``models/<package>/uncertainty.py``; the table in ``docs/uncertainty.md``), the row's own counts simulated once); a row whose band cannot be
 drawn (e.g. the device is the baseline itself) says ``(band not sampled)`` in its reason and why in
 ``decisive_input``.
 

@@ -39,8 +39,10 @@ import pandas as pd
 
 from models import traces
 from models.endurance import lifetime as lt
+from models.endurance.uncertainty import lifetime_model
 from models.errors import describe
 from models.memory import memory_extension as me
+from models.memory.uncertainty import memext_model
 from models.planner import uncertainty as _pu
 from models.planner.provenance import ROLE_PROVENANCE, provenance_keys
 from models.planner.verdicts import describe_filebench
@@ -48,8 +50,8 @@ from models.provenance import param
 from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
 from models.storage import write_cache as wc
+from models.storage.uncertainty import file_cache_share_model, writecache_model
 from models.traces import loader as _trace_loader
-from models.uncertainty import adapters as _ua
 
 __all__ = ["ROLES", "DEFAULT_TRACES", "PCM_STORAGE", "WRITE_CACHE_MB", "ROLE_PROVENANCE", "provenance_keys",
            "rank_workloads"]
@@ -143,7 +145,7 @@ def _trace_one(name, n_requests, uq=None):
                      f"{desc}; {share:.1%} of blocks are reused more than n* = "
                      + ("once" if be.n_star == 1 else f"{be.n_star:.3g} times") + ", "
                      "so a DRAM cache over PCM storage pays only for them"), uq,
-                      lambda: _pu.band_columns(_ua.file_cache_share_model(acc.block, PCM_STORAGE), n=uq[0], seed=uq[1])))
+                      lambda: _pu.band_columns(file_cache_share_model(acc.block, PCM_STORAGE), n=uq[0], seed=uq[1])))
     if not tr.is_write.any():
         rows.append(_pending("write-cache", name, "block trace", "the trace has no writes, so a write cache has "
                              "nothing to absorb", status="not applicable"))
@@ -159,7 +161,7 @@ def _trace_one(name, n_requests, uq=None):
     rows.append(_band(_row("write-cache", name, "block trace", gain, gain,
                            f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
                            f"{halo.traffic_rate:.0%} -> {verdict}"), uq,
-                      lambda: _pu.band_columns(_ua.writecache_model(tr, cache_mb=WRITE_CACHE_MB, halo_inputs=False),
+                      lambda: _pu.band_columns(writecache_model(tr, cache_mb=WRITE_CACHE_MB, halo_inputs=False),
                                                n=uq[0], seed=uq[1])))
     return rows
 
@@ -174,8 +176,8 @@ def _memory_one(name, max_refs, uq=None):
     return [_band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
                        f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
                        f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
-                  lambda: _pu.band_columns(_ua.memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
-                                           win_model=_ua.memext_model(stream, cfg, baseline="nand-flash", result=r)))]
+                  lambda: _pu.band_columns(memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
+                                           win_model=memext_model(stream, cfg, baseline="nand-flash", result=r)))]
 
 
 def _lifetime_model(rate_Bps: float):
@@ -187,7 +189,7 @@ def _lifetime_model(rate_Bps: float):
     pcm = get_device("pcm-memext")
     lulesh = param("lifetime.lulesh_write_rate_Bps").value
     rate_in = param_input("lifetime.lulesh_write_rate_Bps", label="Lulesh write rate") if rate_Bps == lulesh else None
-    return _ua.lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=pcm.endurance_writes_per_cell,
+    return lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=pcm.endurance_writes_per_cell,
                               write_rate_bytes_per_s=rate_Bps,
                               endurance_input=device_input(pcm, "endurance_writes_per_cell", label="PCM endurance"),
                               write_rate_input=rate_in)

@@ -55,15 +55,16 @@ def file_cache_rows(w, tr, devs, base, uq):
 def file_cache_band_model(hits: int, n: int, dev, base_dev):
     """Time ratio baseline / device of the LRU file cache (``hits * t + misses * Tm`` on each device,
     the hit count simulated once), with the timings of the break-even adapter
-    (:func:`models.uncertainty.adapters.breakeven_model`: page-cache costs, I/O-stack factor and the
+    (:func:`models.storage.uncertainty.file_cache_timings`: page-cache costs, I/O-stack factor and the
     devices' latency and bandwidth varied by provenance)."""
+    from models.storage.file_cache import cache_run_time_ns
+    from models.storage.uncertainty import file_cache_timings
     from models.uncertainty import UncertainModel, Verdict
-    from models.uncertainty.adapters import _device_timings
 
     if dev.name == base_dev.name:
         raise ValueError("the baseline is the device itself")
-    _, ins_d, tim_d = _device_timings(dev, 4096, None, None)
-    _, ins_b, tim_b = _device_timings(base_dev, 4096, None, None)
+    _, ins_d, tim_d = file_cache_timings(dev, 4096)
+    _, ins_b, tim_b = file_cache_timings(base_dev, 4096)
     ins = {i.name: i for i in ins_d}
     for i in ins_b:
         if i.name in ins and ins[i.name].point != i.point:
@@ -72,9 +73,9 @@ def file_cache_band_model(hits: int, n: int, dev, base_dev):
     miss = n - hits
 
     def ev(v):
-        t, _, tm = tim_d(v)
-        tb, _, tmb = tim_b(v)
-        return (hits * tb + miss * tmb) / (hits * t + miss * tm)
+        t, T, tm = tim_d(v)
+        tb, Tb, tmb = tim_b(v)  # every miss inserts: no bypassing miss
+        return cache_run_time_ns(hits, miss, miss, tb, Tb, tmb) / cache_run_time_ns(hits, miss, miss, t, T, tm)
 
     return UncertainModel("file-cache", "time_ratio", "x", tuple(ins.values()), ev,
                           Verdict(1.0, False, f"{dev.name} under a DRAM LRU cache beats {base_dev.name}"),

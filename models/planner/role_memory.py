@@ -76,7 +76,7 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
                   f"{short_num(float(rb.slowdown))}× on {base_dev.name}: {compare(v, d.name, base_dev.name, 'faster')}")
 
         def build(d=d, r=r):
-            from models.uncertainty.adapters import memext_model
+            from models.memory.uncertainty import memext_model
 
             if d.name == base_dev.name:
                 raise ValueError("the baseline is the device itself")
@@ -89,7 +89,7 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
 
 def paging_amat_model(prof, inputs):
     """AMAT adapter of the paging profile; custom devices by their typed latency (see amat_model)."""
-    from models.uncertainty.adapters import amat_model
+    from models.memory.uncertainty import amat_model
 
     return amat_model(prof, inputs)
 

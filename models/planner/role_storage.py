@@ -64,12 +64,12 @@ def filebench_rows(w, devs, base, uq):
 
 
 def filebench_band_model(wl, cfg, bcfg):
-    """The Filebench adapter (:func:`models.uncertainty.adapters.workload_model`): device / baseline throughput."""
-    from models.uncertainty import adapters
+    """The Filebench adapter (:func:`models.storage.uncertainty.workload_model`): device / baseline throughput."""
+    from models.storage.uncertainty import workload_model
 
     if cfg == bcfg:
         raise ValueError("the baseline is the device itself")
-    return adapters.workload_model(wl, cfg, ref=bcfg)
+    return workload_model(wl, cfg, ref=bcfg)
 
 
 def fio_rows(w, devs, base, uq):

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from models.devices import get_device
+from models.devices import get_device, transfer_time_ns
 from models.planner.roles import role_metric
 from models.planner.uncertainty import row_band
 from models.planner.verdicts import compare, plan_row, verdict_of
@@ -44,9 +44,9 @@ def write_cache_rows(w, tr, devs, base, uq):
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
     wshare = float(np.mean(tr.is_write))
 
-    def dev_s(d):
-        extra = np.maximum(0.0, sizes - d.access_unit_bytes)
-        return float((d.write_latency_ns + extra / (d.effective_write_bandwidth_MBps * 1e6) * 1e9).sum()) / 1e9
+    def dev_s(d):  # the device's write time of every written request [s]
+        return float(transfer_time_ns(d.write_latency_ns, sizes, d.access_unit_bytes,
+                                      d.effective_write_bandwidth_MBps).sum()) / 1e9
 
     out = []
     for d in devs:
@@ -67,10 +67,11 @@ def write_cache_rows(w, tr, devs, base, uq):
 
 
 def writecache_band_model(req, wsizes, dev, base, mb):
-    """HDD figures varied (:func:`models.uncertainty.adapters.writecache_streams`, the adapter's
-    scaling) plus the cache device's write latency; same value as the row at the points."""
+    """HDD figures varied (:func:`models.storage.uncertainty.writecache_streams` and
+    :func:`~models.storage.uncertainty.hdd_stream_time_ms`, the adapter's scaling) plus the cache device's write
+    latency; same value as the row at the points."""
+    from models.storage.uncertainty import hdd_stream_time_ms, writecache_streams
     from models.uncertainty import UncertainModel, Verdict, device_input
-    from models.uncertainty.adapters import writecache_streams
 
     hdd = get_device("hdd-7200")
     parts = writecache_streams(req, cache_mb=mb, policy="halo", drive=hdd.name)
@@ -83,12 +84,9 @@ def writecache_band_model(req, wsizes, dev, base, mb):
         if base.name == dev.name:
             raise ValueError("the baseline is the device itself")
         ins.append(device_input(base, "write_latency_ns", label=f"{base.name} write latency"))
-    s0, r0, b0 = hdd.avg_seek_ns, hdd.rpm, hdd.read_bandwidth_MBps
 
     def total_ms(v, p):
-        seek, rot, xfer, other = p
-        return (seek * v[f"{k}.avg_seek_ns"] / s0 + rot * r0 / v[f"{k}.rpm"]
-                + xfer * b0 / v[f"{k}.read_bandwidth_MBps"] + other)
+        return hdd_stream_time_ms(p, hdd, v[f"{k}.avg_seek_ns"], v[f"{k}.rpm"], v[f"{k}.read_bandwidth_MBps"])
 
     def dev_ms(v, d):
         lat = np.asarray(v[f"device:{d.name}.write_latency_ns"], float)

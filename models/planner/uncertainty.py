@@ -1,6 +1,6 @@
 """Per-role uncertainty of the planner: p5/p95 of a row's value, the probability PCM wins, the decisive input.
 
-Each role's row is analysed with the adapter of its model (:mod:`models.uncertainty.adapters`),
+Each role's row is analysed with the adapter of its model (the adapter beside the model (``models/<package>/uncertainty.py``; the table in ``docs/uncertainty.md``)),
 reusing the simulation the ranking already ran:
 
 ================  ============================================  ===========================================
@@ -13,7 +13,7 @@ memory-extension  slowdown of the PCM extension                 PCM is faster th
                                                                 same fault counts
 memory-lifetime   PCM extension lifetime [years]                it outlives 5 years
 storage-vs-*      PCM-DAX / HDD (SSD) Filebench throughput      PCM-DAX beats the page-cached HDD (SSD):
-                  (:func:`~models.uncertainty.adapters.         speedup > 1
+                  (:func:`~models.storage.uncertainty.         speedup > 1
                   workload_model`; the samples re-evaluate
                   the mean-value model of both configurations,
                   vectorised: ~0.4 ms per sample)
@@ -89,7 +89,7 @@ def storage_band(workload, ref: str, *, threads: int | None, n: int, seed,
     >>> b["p_win"], b["p5"] <= b["p95"]
     (1.0, True)
     """
-    from models.uncertainty.adapters import workload_model
+    from models.storage.uncertainty import workload_model
 
     if storage_samples is not None and (isinstance(storage_samples, bool) or not isinstance(storage_samples, int)
                                         or storage_samples < 1):

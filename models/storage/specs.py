@@ -36,7 +36,7 @@ register(ModelSpec(
     seeds=("004",),
     cli=("breakeven",),
     page="break-even",
-    uncertainty="models.uncertainty.adapters:breakeven_model",
+    uncertainty="models.storage.uncertainty:breakeven_model",
 ))
 
 register(ModelSpec(
@@ -48,7 +48,7 @@ register(ModelSpec(
     provenance=("file_cache_sim.", "file_cache."),
     seeds=("004",),
     page="file-cache-sim",
-    uncertainty="models.uncertainty.adapters:file_cache_time_model",
+    uncertainty="models.storage.uncertainty:file_cache_time_model",
     sweep=(SweepHook("file_cache", "block", "catalogue",
                      {"cache_fraction": REQUIRED, "block_size": SWEEP_BLOCK_BYTES, "ghost_fraction": None,
                       "insertion": None},
@@ -68,7 +68,7 @@ register(ModelSpec(
     seeds=("000",),
     cli=("workload",),
     page="workloads",
-    uncertainty="models.uncertainty.adapters:workload_model",
+    uncertainty="models.storage.uncertainty:workload_model",
     roles=("storage", "storage-vs-hdd", "storage-vs-ssd"),
 ))
 
@@ -82,7 +82,7 @@ register(ModelSpec(
     provenance=("device_char.",),
     seeds=("001",),
     page="device-characterization",
-    uncertainty="models.uncertainty.adapters:device_mix_model",
+    uncertainty="models.storage.uncertainty:device_mix_model",
 ))
 
 register(ModelSpec(
@@ -96,7 +96,7 @@ register(ModelSpec(
     seeds=("003",),
     cli=("hdd",),
     page="hdd-model",
-    uncertainty="models.uncertainty.adapters:hdd_model",
+    uncertainty="models.storage.uncertainty:hdd_model",
 ))
 
 register(ModelSpec(
@@ -110,7 +110,7 @@ register(ModelSpec(
     seeds=("003",),
     cli=("writecache",),
     page="write-cache",
-    uncertainty="models.uncertainty.adapters:writecache_model",
+    uncertainty="models.storage.uncertainty:writecache_model",
     sweep=(SweepHook("write_cache", "block", "drive",
                      {"policy": "halo", "cache_mb": REQUIRED, "lru_granularity": "sector"},
                      "models.storage.specs:sweep_write_cache",

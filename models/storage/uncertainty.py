@@ -1,6 +1,6 @@
 """Uncertainty adapters of the storage models: their uncertain inputs and headline output, vectorised
-over samples (:mod:`models.uncertainty`; the table of what each simulates once is in
-:mod:`models.uncertainty.adapters`).
+over samples (:mod:`models.uncertainty`; the table of what each simulates once is in ``docs/uncertainty.md``), each
+registered with its model (:mod:`models.spec`).
 
 Each adapter evaluates the model's own vectorised equations on the sample arrays
 (:func:`models.storage.file_cache.break_even_hits`, :func:`models.storage.file_cache.uncached_time_ns`,

@@ -11,8 +11,8 @@ probability of the model's verdict, a tornado table and first-order/total Sobol'
 (:mod:`.sobol`, Saltelli 2010 / Jansen estimators). :mod:`.registry` builds the adapter of
 a CLI subcommand or app page by name. See ``docs/uncertainty.md``.
 
->>> from models.uncertainty import analyze, adapters
->>> r = analyze(adapters.hdd_model("hdd-7200"), n=256, seed=0)
+>>> from models.storage.uncertainty import hdd_model
+>>> r = analyze(hdd_model("hdd-7200"), n=256, seed=0)
 >>> r.p5 < r.point < r.p95, r.decisive
 (True, 'device:hdd-7200.avg_seek_ns')
 """
@@ -73,14 +73,3 @@ __all__ = [
     "ishigami_indices",
     "sobol_indices",
 ]
-
-
-def __getattr__(name: str):
-    """``models.uncertainty.adapters`` imported on first use: the adapters live beside their models
-    (``models.<domain>.uncertainty``), which import :mod:`models.uncertainty.core`, so this package
-    must not import them while it initialises."""
-    if name == "adapters":
-        import importlib
-
-        return importlib.import_module("models.uncertainty.adapters")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,6 @@
 """Uncertain inputs, the model adapters' common shape, and the analysis of one model.
 
-An adapter (:mod:`models.uncertainty.adapters`) describes one model as an
+An adapter (the adapter beside the model (``models/<package>/uncertainty.py``; the table in ``docs/uncertainty.md``)) describes one model as an
 :class:`UncertainModel`: its headline output (name, unit), its uncertain inputs
 (:class:`UncertainInput`, each a :class:`~models.uncertainty.distributions.Distribution`
 built from the value's provenance), a vectorised ``evaluate`` mapping input arrays to the

@@ -19,9 +19,9 @@ from app.components.how_sure import TABS, with_progress
 from models import traces
 from models.storage import file_cache_sim as fcs
 from models.storage import write_cache as wc
-from models.uncertainty import adapters as A
 from models.uncertainty import analyze
 from tests import ROOT
+from tests import uncertainty_adapters as A
 from tests.app.chart_rules import check_figure, lazy_tabs, page_figures, values
 
 LIFETIME = dict(capacity_bytes=16e9, endurance_writes_per_cell=1e7, write_rate_bytes_per_s=1e9)
@@ -171,7 +171,7 @@ def _band_page():
     from app.components.charts import show, style
     from app.components.how_sure import UncertaintyFields
     from app.components.scenario import Scenario
-    from models.uncertainty import adapters as A
+    from tests import uncertainty_adapters as A
 
     class Demo(Scenario, UncertaintyFields):
         PREFIX = "bdemo"

@@ -9,9 +9,9 @@ from streamlit.testing.v1 import AppTest
 
 from app.components.how_sure import TABS, UncertaintyFields, tornado_figure
 from app.components.scenario import Scenario, scenario_json, to_query
-from models.uncertainty import adapters as A
 from models.uncertainty import analyze
 from tests import ROOT
+from tests import uncertainty_adapters as A
 from tests.app.chart_rules import check_figure
 
 

@@ -60,7 +60,7 @@ def test_memory_extension_band_after_a_t_ref_change_equals_a_fresh_one():
     from app.components.bands import curve_samples
     from models.devices import get_device
     from models.memory import memory_extension as me
-    from models.uncertainty.adapters import memext_model
+    from models.memory.uncertainty import memext_model
 
     st.cache_data.clear()
     at = AppTest.from_file(str(ROOT / "app/views/memory_extension.py"), default_timeout=300)

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.components.bands import curve_samples
 from models.storage import workload as wf
-from models.uncertainty.adapters import workload_model
+from models.storage.uncertainty import workload_model
 from tests import ROOT
 
 PAGE = str(ROOT / "app/views/workload.py")

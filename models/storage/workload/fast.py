@@ -14,7 +14,7 @@ page cache, host memory, VM overhead and device parallelism, with the same arith
    within 1e-12 relative in any case (``tests/models/storage/test_workload_fast.py``); large sample
    sets are split over threads (:func:`sample_threads`, the kernel releases the GIL).
 
-It is what the uncertainty adapter (:func:`models.uncertainty.adapters.workload_model`) samples;
+It is what the uncertainty adapter (:func:`models.storage.uncertainty.workload_model`) samples;
 ``bench/bench_uncertainty.py`` times it against re-running :func:`evaluate` per sample.
 
 The kernels are in :mod:`~models.storage.workload.kernel`, which also solves

@@ -238,13 +238,13 @@ def test_band_models_evaluate_to_the_row_value_at_their_points():
     from models import traces
     from models.memory import memory_extension as me
     from models.memory import paging as pg
+    from models.memory.uncertainty import memext_model
     from models.planner.role_file_cache import file_cache_band_model
     from models.planner.role_memory import paging_amat_model
     from models.planner.role_write_cache import writecache_band_model
     from models.planner.uncertainty import inverted, ratio_model
     from models.provenance import param
     from models.storage import write_cache as wc
-    from models.uncertainty.adapters import memext_model
 
     pcm, flash, ssd = get_device("pcm-samsung-20nm"), get_device("nand-flash"), get_device("sata-ssd")
     df = plan([workload_from_path(FIX / "small_msr.csv"), workload_from_path(FIX / "small_lackey.txt")],

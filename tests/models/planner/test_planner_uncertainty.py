@@ -28,8 +28,8 @@ def test_ranking_with_uncertainty_adds_the_band_per_row():
 
 def test_storage_roles_are_sampled_with_the_workload_adapter():
     from models.storage import workload as wf
+    from models.storage.uncertainty import workload_model
     from models.uncertainty import analyze
-    from models.uncertainty.adapters import workload_model
 
     df = rank_workloads(personalities=("varmail",), traces=(), memory=False, threads=4, uncertainty=16, seed=3)
     assert len(df) == 2 and (df.status == "ok").all()

@@ -13,8 +13,8 @@ from models.memory import paging as pg
 from models.storage import file_cache as fc
 from models.storage import file_cache_sim as fcs
 from models.storage import write_cache as wc
-from models.uncertainty import adapters as A
 from models.uncertainty import analyze
+from tests import uncertainty_adapters as A
 
 #: An unbounded eviction buffer (closed-form run time), where the model has a bounded one.
 UNBOUNDED = {"eviction_buffer_pages": None} if "eviction_buffer_pages" in me.MemExtConfig.model_fields else {}
@@ -166,7 +166,7 @@ def test_wear_lifetime_is_the_wear_models_formula():
 def test_miss_replay_reproduces_the_critical_path_with_eviction_buffer_stalls(mem_trace, buffer):
     if not UNBOUNDED:
         pytest.skip("no bounded eviction buffer in this model version")
-    from models.uncertainty.memext_events import miss_events, run_times
+    from models.memory.memext_events import miss_events, run_times
 
     stream = me.page_stream(mem_trace)
     cfg = me.MemExtConfig(eviction_buffer_pages=buffer, policy="clock")

@@ -14,7 +14,7 @@ from models.devices import get_device
 from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
 from models.uncertainty import Fixed, analyze
-from models.uncertainty import adapters as A
+from tests import uncertainty_adapters as A
 
 W = wf.as_workload("varmail")
 THREADS = 4
@@ -187,8 +187,8 @@ def test_memext_band_uses_the_programs_own_time_base_spread():
     from models import traces
     from models.memory import memory_extension as me
     from models.memory.measured import ns_per_ref
+    from models.memory.uncertainty import memext_model
     from models.provenance import param
-    from models.uncertainty.adapters import memext_model
 
     tr = traces.load("lackey:lulesh", kind="memory", max_requests=20_000)
     stream = me.page_stream(tr)

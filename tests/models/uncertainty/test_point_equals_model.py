@@ -6,7 +6,7 @@ the model's values at the point. Closed forms: Hypothesis over their inputs; sim
 bundled-trace cases.
 
 One documented exception: the memory extension with a bounded eviction buffer re-times the model's
-misses per sample (``models.uncertainty.memext_events.run_times``: ``(references between misses) x
+misses per sample (``models.memory.memext_events.run_times``: ``(references between misses) x
 t_ref``) where the model's kernel adds ``t_ref`` once per reference; the two agree to 1e-9 relative,
 not to the last bit (an exact sum would cost a pass over every reference per sample). The break-even
 timings (and the file-cache share and time built on them) scale the model's page-cache costs by
@@ -38,7 +38,7 @@ from models.storage import device_char as dc
 from models.storage import file_cache as fc
 from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
-from models.uncertainty import adapters as A
+from tests import uncertainty_adapters as A
 
 #: Catalogue devices a file cache can sit over (DRAM is the reference itself).
 STORAGE = [d for d in device_names() if d != "dram"]
@@ -161,7 +161,7 @@ def test_memext_bounded_buffer_point_is_the_model_to_rounding(stream, buffer):
 
 def test_memext_events_are_the_models_counts(stream):
     """The miss events come from the model's own kernel: their faults and write-backs are its counts."""
-    from models.uncertainty.memext_events import miss_events
+    from models.memory.memext_events import miss_events
 
     for policy in ("fifo", "clock"):
         c = me.MemExtConfig(policy=policy, eviction_buffer_pages=8)
