@@ -173,26 +173,52 @@ def _memory_one(name, max_refs, uq=None):
     sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
     r = res["pcm-memext"]
     cfg = me.MemExtConfig(device="pcm-memext")
-    return [_band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
+    rows = [_band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
                        f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
                        f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
                   lambda: _pu.band_columns(memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
                                            win_model=memext_model(stream, cfg, baseline="nand-flash", result=r)))]
+    return rows + [_lifetime_row(name, res, uq)]
+
+
+def _write_rate_Bps(result) -> float:
+    """NVM write rate of a memory-extension run [bytes/s]: its page write-backs over its modelled run time."""
+    return float(result.written_bytes) / (float(result.time_ns) * 1e-9) if result.time_ns > 0 else 0.0
+
+
+def _lifetime_row(name, res, uq):
+    """The memory-lifetime row of a memory trace: the write-backs measured on the trace itself (each device's
+    own run: a Flash extension runs slower, so its rate is lower), never a rate inverted from a paper figure."""
+    from models.devices import get_device
+
+    cap = param("memext.nvm_capacity_bytes").value
+    pcm, flash = get_device("pcm-memext"), get_device("nand-flash")
+    rate, rate_f = _write_rate_Bps(res["pcm-memext"]), _write_rate_Bps(res["nand-flash"])
+    years = float(lt.lifetime_years(cap, pcm.endurance_writes_per_cell, rate)) if rate > 0 else float("inf")
+    days_f = (365.25 * float(lt.lifetime_years(cap, flash.endurance_writes_per_cell, rate_f)) if rate_f > 0
+              else float("inf"))
+    reason = (f"{rate / 1e6:.4g} MB/s of NVM page write-backs measured on this trace (PCM, FIFO, 25 % of the "
+              f"footprint in DRAM, modelled run time) -> a {cap / 1e9:g} GB PCM extension lasts {years:.3g} years "
+              f"(Flash, at its own run's {rate_f / 1e6:.4g} MB/s: {days_f:.3g} days)"
+              if rate > 0 else "no page is written back: the extension never wears out")
+    return _band(_row("memory-lifetime", name, "memory trace", years, years, reason), uq,
+                 lambda: _pu.band_columns(_lifetime_model(rate), n=uq[0], seed=uq[1]) if rate > 0
+                 else _pu.empty_band("no writes"))
 
 
 def _lifetime_model(rate_Bps: float):
-    """Lifetime adapter of a Figure 2 row: registry capacity, catalogue PCM endurance, the rate as derived."""
+    """Lifetime adapter of a memory-lifetime row: registry capacity, catalogue PCM endurance, the rate measured on
+    the trace (held: it is the trace's own count over the modelled time)."""
     from models.devices import get_device
-    from models.uncertainty import device_input, param_input
+    from models.uncertainty import device_input, fixed_input
 
     cap = param("memext.nvm_capacity_bytes").value
     pcm = get_device("pcm-memext")
-    lulesh = param("lifetime.lulesh_write_rate_Bps").value
-    rate_in = param_input("lifetime.lulesh_write_rate_Bps", label="Lulesh write rate") if rate_Bps == lulesh else None
     return lifetime_model(capacity_bytes=cap, endurance_writes_per_cell=pcm.endurance_writes_per_cell,
-                              write_rate_bytes_per_s=rate_Bps,
-                              endurance_input=device_input(pcm, "endurance_writes_per_cell", label="PCM endurance"),
-                              write_rate_input=rate_in)
+                          write_rate_bytes_per_s=rate_Bps,
+                          endurance_input=device_input(pcm, "endurance_writes_per_cell", label="PCM endurance"),
+                          write_rate_input=fixed_input("write_rate", "NVM write rate measured on the trace", "bytes/s",
+                                                       rate_Bps))
 
 
 def _memory_rows(max_refs, uq=None):
@@ -201,16 +227,8 @@ def _memory_rows(max_refs, uq=None):
     if not mem_names:
         rows.append(_pending("memory-extension", "(memory traces)", "memory trace",
                              "no memory trace: add a lackey or compact memory trace", status="needs data"))
-    rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs, uq), ("memory-extension",),
-                          "memory trace")
-    tab = lt.figure2_table(dict(lt.SEED_WRITE_RATES))
-    for r in tab.itertuples():
-        rows.append(_band(_row("memory-lifetime", str(r.workload), "memory workload", float(r.pcm_years),
-                               float(r.pcm_years),
-                               f"{r.write_rate_MBps:.4g} MB/s of NVM writes -> PCM extension lasts "
-                               f"{r.pcm_years:.3g} years (Flash {r.flash_days:.3g} days)"), uq,
-                          lambda rate=float(r.write_rate_MBps) * 1e6: _pu.band_columns(_lifetime_model(rate), n=uq[0],
-                                                                                       seed=uq[1])))
+    rows += _guarded_rows(mem_names, lambda name: _memory_one(name, max_refs, uq),
+                          ("memory-extension", "memory-lifetime"), "memory trace")
     return rows
 
 
