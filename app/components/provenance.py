@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from models.devices import NUMERIC_COLUMNS, DeviceProfile
+from models.devices import DeviceProfile
 from models.provenance import PARAMS, UNVERIFIED, USER_DEFINED, param, provenance_of, trace_keys
 from models.provenance import device_keys as _device_keys
 from reporting.number_text import value_text

@@ -63,8 +63,8 @@ from models.storage.hdd.service import (
     predict_service_ms,
 )
 from models.storage.hdd.spec import (
-    SECTOR_BYTES,
     GENERIC_PROFILE,
+    SECTOR_BYTES,
     DriveSpec,
     Zone,
     drive_from_files,
