@@ -1,8 +1,9 @@
 """Provenance in the app: help texts, "depends on assumed values" notes, export headers.
 
-Every page names the registered parameters (:mod:`models.provenance`) and device values
-(``"device:<name>.<column>"``) a result used, as a list of *keys*, and passes the same list
-to :func:`assumption_note` (under the result), to :func:`app.components.export.download_csv`
+Every result's registered parameters (:mod:`models.provenance`) and device values
+(``"device:<name>.<column>"``) come from its model as a list of *keys* (e.g.
+:func:`models.storage.file_cache.break_even_keys`, ``<model module>.provenance_keys_for``; pages
+compose none), which the page passes to :func:`assumption_note` (under the result), to :func:`app.components.export.download_csv`
 (``provenance=``: ``# `` header lines of the CSV) and, for inputs, uses :func:`param_help`
 for the help text, so no page writes a provenance by hand.
 
