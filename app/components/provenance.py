@@ -3,9 +3,9 @@
 Every result's registered parameters (:mod:`models.provenance`) and device values
 (``"device:<name>.<column>"``) come from its model as a list of *keys* (e.g.
 :func:`models.storage.file_cache.break_even_keys`, ``<model module>.provenance_keys_for``; pages
-compose none), which the page passes to :func:`assumption_note` (under the result), to :func:`app.components.export.download_csv`
-(``provenance=``: ``# `` header lines of the CSV) and, for inputs, uses :func:`param_help`
-for the help text, so no page writes a provenance by hand.
+compose none), which the page passes to :func:`assumption_note` (under the result) and to
+:func:`app.components.export.download_csv` (``provenance=``: ``# `` header lines of the CSV); for
+inputs it uses :func:`param_help` for the help text, so no page writes a provenance by hand.
 
 ``values`` (key -> the value the result used) marks keys whose value the user changed: they
 are reported as ``user-defined`` instead of the registry's kind.
