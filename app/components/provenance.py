@@ -1,10 +1,11 @@
 """Provenance in the app: help texts, "depends on assumed values" notes, export headers.
 
-Every page names the registered parameters (:mod:`models.provenance`) and device values
-(``"device:<name>.<column>"``) a result used, as a list of *keys*, and passes the same list
-to :func:`assumption_note` (under the result), to :func:`app.components.export.download_csv`
-(``provenance=``: ``# `` header lines of the CSV) and, for inputs, uses :func:`param_help`
-for the help text, so no page writes a provenance by hand.
+Every result's registered parameters (:mod:`models.provenance`) and device values
+(``"device:<name>.<column>"``) come from its model as a list of *keys* (e.g.
+:func:`models.storage.file_cache.break_even_keys`, ``<model module>.provenance_keys_for``; pages
+compose none), which the page passes to :func:`assumption_note` (under the result) and to
+:func:`app.components.export.download_csv` (``provenance=``: ``# `` header lines of the CSV); for
+inputs it uses :func:`param_help` for the help text, so no page writes a provenance by hand.
 
 ``values`` (key -> the value the result used) marks keys whose value the user changed: they
 are reported as ``user-defined`` instead of the registry's kind.
@@ -15,8 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from models.devices import NUMERIC_COLUMNS, DeviceProfile
-from models.provenance import PARAMS, UNVERIFIED, USER_DEFINED, param, provenance_of
+from models.devices import DeviceProfile
+from models.provenance import PARAMS, UNVERIFIED, USER_DEFINED, param, provenance_of, trace_keys
+from models.provenance import device_keys as _device_keys
 from reporting.number_text import value_text
 
 __all__ = ["param_help", "params_help", "device_keys", "trace_keys", "resolve", "unverified", "assumption_note", "export_header",
@@ -58,7 +60,8 @@ def params_help(names: Iterable[str], text: str = "") -> str:
 
 
 def device_keys(device: DeviceProfile | str, columns: Iterable[str] | None = None) -> list[str]:
-    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (all, or ``columns``).
+    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (all, or ``columns``):
+    :func:`models.provenance.device_keys`, a name resolved among the session's devices too.
 
     >>> device_keys("pcm-memext", ["read_latency_ns", "avg_seek_ns"])
     ['device:pcm-memext.read_latency_ns']
@@ -67,30 +70,7 @@ def device_keys(device: DeviceProfile | str, columns: Iterable[str] | None = Non
         from models.devices import get_device
 
         device = _devices().get(device) or get_device(device)
-    cols = NUMERIC_COLUMNS if columns is None else tuple(columns)
-    return [f"device:{device.name}.{c}" for c in cols if getattr(device, c) is not None]
-
-
-def trace_keys(trace) -> tuple[list[str], dict[str, object]]:
-    """(keys, values) of a trace's registered parameters: a synthetic preset's ``trace.<preset>.*``
-    and the dataset scale it was generated at; nothing for a real (bundled or uploaded) trace.
-
-    >>> from models.traces import load
-    >>> keys, values = trace_keys(load("synthetic:mail", n_requests=100))
-    >>> "trace.mail.run_requests" in keys, values
-    (True, {'trace.synthetic_scale': 0.05})
-    """
-    from models.provenance import param_names
-
-    meta = getattr(trace, "meta", None) or {}
-    preset = meta.get("preset")
-    if not preset:
-        return [], {}
-    keys = param_names(f"trace.{preset}.")
-    if "scale" in meta:
-        keys.append("trace.synthetic_scale")
-        return keys, {"trace.synthetic_scale": meta["scale"]}
-    return keys, {}
+    return _device_keys(device, columns)
 
 
 def resolve(key: str, values: Mapping[str, object] | None = None) -> dict:

@@ -18,7 +18,7 @@ from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.inputs import float_input
 from app.components.lazy import lazy_tabs
 from app.components.metrics import metric_row
-from app.components.provenance import assumption_note, device_keys, param_help
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
 from app.components.tables import scalar_text, table
 from app.components.traces import BLOCK_SIZES
@@ -43,12 +43,6 @@ class BreakEvenScenario(Scenario, UncertaintyFields):
     max_accesses: int = Field(10, ge=2, le=50)
 
 
-def _nearest_size(size: int) -> int:
-    """The measured block size closest (log scale) to ``size`` [bytes]."""
-    sizes = np.asarray(fc.STEADY_SIZES, dtype=float)
-    return int(sizes[int(np.argmin(np.abs(np.log(sizes / size))))])
-
-
 def _uq_model(scn: BreakEvenScenario):
     """The uncertainty adapter of the page's n* (the How sure? panel and the band on the main chart)."""
     from models.storage.uncertainty import breakeven_model
@@ -62,21 +56,14 @@ def _uq_model(scn: BreakEvenScenario):
 #: The page's three views (lazy tabs): the closed form's curves, the paper's Figure 2, both insertion models.
 VIEW_TABS = ("Access time vs accesses (eqs. 1-2)", "Required hits vs storage latency (Figure 2)",
              "n* under both insertion models")
-#: The device fields each timing reads (provenance keys of the assumption notes and CSV headers).
-_LAT = ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")
 #: Reference devices of Figure 2 (those in the catalogue), each with its marker.
 _MARKED = {"dram": "circle", "optane-dcpmm": "square", "pcm-samsung-20nm": "diamond", "nand-flash": "triangle-up",
            "sata-ssd": "triangle-down", "hdd-7200": "hexagon"}
 
 
-def _timing_keys(scn: BreakEvenScenario, devices: dict) -> list[str]:
-    """Provenance keys of the page's t, T and Tm (none in manual mode: every timing typed by the user)."""
-    if scn.mode != "device":
-        return []
-    ins_key = ("file_cache.pagecache_insert_4k_ns" if scn.insertion == "first-touch"
-               else f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns")
-    return ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", ins_key,
-            *device_keys(devices[scn.device], _LAT), *device_keys("dram", _LAT)]
+def _device(scn: BreakEvenScenario, devices: dict):
+    """The device whose timings the page uses (None in manual mode: every timing typed by the user)."""
+    return devices[scn.device] if scn.mode == "device" else None
 
 
 def _marked(devices: dict) -> list[str]:
@@ -116,8 +103,7 @@ def _curves_view(scn: BreakEvenScenario, be: fc.BreakEven, keys: list[str], valu
     download_csv(curves, "break-even-curves.csv", key="dl-be-curves", provenance=keys, values=values)
 
 
-def _figure2_view(scn: BreakEvenScenario, be: fc.BreakEven, devices: dict, keys: list[str],
-                  values: dict) -> None:
+def _figure2_view(scn: BreakEvenScenario, be: fc.BreakEven, devices: dict, values: dict) -> None:
     """Required hits vs storage latency at the page's t and insertion cost (Figure 2), reference devices marked."""
     ratio = np.logspace(np.log10(1.05), 5, 200)
     insert_ns = be.Tm_ns - be.T_ns
@@ -144,13 +130,14 @@ def _figure2_view(scn: BreakEvenScenario, be: fc.BreakEven, devices: dict, keys:
                y="accesses per cached block n [-]", logx=True), key="be-fig2")
     st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
                "storage latency varies along the x axis.")
-    fig2_keys = [*keys, *(k for name in marked for k in device_keys(devices[name], _LAT))]
+    fig2_keys = fc.figure2_keys(_device(scn, devices), [devices[name] for name in marked],
+                                block_size_bytes=scn.block_size_bytes, insertion=scn.insertion)
     assumption_note(fig2_keys, values)
     download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2",
                  provenance=fig2_keys, values=values)
 
 
-def _insertion_models_view(scn: BreakEvenScenario, devices: dict, keys: list[str], values: dict) -> None:
+def _insertion_models_view(scn: BreakEvenScenario, devices: dict, values: dict) -> None:
     """n* of the reference devices (and the selected one) under the steady-state and first-touch insertion costs."""
     if scn.mode != "device":
         st.info("Both insertion models apply to a device's timings: in manual mode Tm is typed as it is.",
@@ -172,8 +159,8 @@ def _insertion_models_view(scn: BreakEvenScenario, devices: dict, keys: list[str
     wide = cmp.pivot(index="device", columns="insertion", values="n_star").reset_index()
     wide.columns = ["device", *(f"n_star_{c}" for c in wide.columns[1:])]
     table(wide, labels={c: f"n* with {c.removeprefix('n_star_')} insertion [accesses]" for c in wide.columns[1:]})
-    cmp_keys = [*keys, *(k for name in names for k in device_keys(devices[name], _LAT)),
-                "file_cache.pagecache_insert_4k_ns", f"file_cache.insert_steady_{_nearest_size(scn.block_size_bytes)}_ns"]
+    cmp_keys = fc.insertion_models_keys(devices[scn.device], [devices[name] for name in names],
+                                        block_size_bytes=scn.block_size_bytes, insertion=scn.insertion)
     download_csv(cmp, "break-even-insertion-models.csv", key="dl-be-ins", provenance=cmp_keys, values=values)
 
 
@@ -224,7 +211,8 @@ if scn is not None:
         else:
             timings = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
         be = fc.break_even(timings)
-        keys = _timing_keys(scn, devices)
+        keys = fc.break_even_keys(_device(scn, devices), block_size_bytes=scn.block_size_bytes,
+                                  insertion=scn.insertion)
         values = {"file_cache.io_stack_factor": scn.io_stack_factor}
         with c2:
             row = metric_row()
@@ -237,8 +225,8 @@ if scn is not None:
             # one view at a time: a change redraws one chart, not two
             curves, fig2, models = VIEW_TABS
             lazy_tabs("be.view_tab", {curves: lambda: _curves_view(scn, be, keys, values),
-                                      fig2: lambda: _figure2_view(scn, be, devices, keys, values),
-                                      models: lambda: _insertion_models_view(scn, devices, keys, values)})
+                                      fig2: lambda: _figure2_view(scn, be, devices, values),
+                                      models: lambda: _insertion_models_view(scn, devices, values)})
 
 if scn is not None:
     with user_errors("How sure?"):

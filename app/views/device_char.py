@@ -147,7 +147,7 @@ scn = scenario_controls(S, page="device-characterization")
 if scn is not None:
     with user_errors("Device characterization"):
         profs = [dc.get_profile(p) for p in scn.profiles]
-        keys = [k for p in scn.profiles for k in param_names(f"device_char.{p}.")]
+        keys = dc.profile_keys(scn.profiles)
         fitted = st.session_state.get("dch.fitted")
         if fitted is not None:
             profs.append(dc.CharProfile.model_validate(fitted))

@@ -19,13 +19,13 @@ from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import float_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
-from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import init_state, one_of
 from app.components.tables import table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models._base import results_frame
 from models.devices import DeviceProfile
-from models.provenance import param
+from models.provenance import param, trace_values
 from models.storage.file_cache import DEFAULT_INSERTION, INSERTION_MODELS
 from models.storage.file_cache_sim import (
     access_bytes,
@@ -33,6 +33,7 @@ from models.storage.file_cache_sim import (
     file_cache_curves,
     gains,
     insertion_gains,
+    provenance_keys_for,
     reuse_histogram,
 )
 from models.traces.blocks import split_blocks
@@ -121,13 +122,8 @@ if scn is not None and trace is not None:
         df = _study(ids, trace.fingerprint(), tuple(d.model_dump_json() for d in devs), scn.block_size_bytes, fractions,
                     scn.ghost_fraction, scn.insertion)
         g = gains(df)
-        _LAT = ("access_unit_bytes", "read_latency_ns", "read_bandwidth_MBps")
-        tkeys, values = trace_keys(trace)
-        keys = [*tkeys, "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns",
-                "file_cache.pagecache_insert_4k_ns" if scn.insertion == "first-touch"
-                else "file_cache.insert_steady_4096_ns", *(k for d in devs for k in device_keys(d, _LAT)),
-                *device_keys("dram", _LAT)]
-        curve_keys = [*keys, "file_cache_sim.ghost_fraction"]
+        pkeys = provenance_keys_for(trace, devs, insertion=scn.insertion)  # per result
+        values = trace_values(trace)
         values["file_cache_sim.ghost_fraction"] = scn.ghost_fraction
         st.caption(f"{md_escape(trace.name)}: {len(trace):,} requests → {len(ids):,} block accesses of "
                    f"{scn.block_size_bytes:,} B, footprint {acc.n_unique:,} blocks "
@@ -172,12 +168,12 @@ if scn is not None and trace is not None:
         with c2:
             fig_for(scm.name, ["none", "lru"], f"Figure 4: caching on {plotly_text(scm.name)}", "fcs-fig4")
         fig_for(scm.name, ["none", "lru", "ac"], f"Figure 5: LRU vs admission control on {plotly_text(scm.name)}", "fcs-fig5")
-        assumption_note(curve_keys, values)
+        assumption_note(pkeys.curves, values)
         download_csv(df, "file-cache-sim.csv", label="Download curves (CSV)", key="dl-fcs-curves",
-                     provenance=curve_keys, values=values)
+                     provenance=pkeys.curves, values=values)
         with st.expander("Relative gains per cache size"):
             table(g, percent=GAIN_COLUMNS, labels=GAIN_LABELS)
-            download_csv(g, "file-cache-gains.csv", key="dl-fcs-gains", provenance=curve_keys, values=values)
+            download_csv(g, "file-cache-gains.csv", key="dl-fcs-gains", provenance=pkeys.curves, values=values)
         with st.expander("How the gains move between the insertion models"):
             st.markdown("Same simulation (hits and insertions do not depend on the timings), re-timed with the "
                         "steady-state and the first-touch insertion cost Tm − T. Mean over the simulated sizes.")
@@ -185,8 +181,7 @@ if scn is not None and trace is not None:
             summary = ig.groupby(["device", "insertion"], sort=False)[["lru_vs_none", "ac_vs_none", "ac_vs_lru"]]
             summary = summary.mean().reset_index()
             table(summary, percent=GAIN_COLUMNS, labels=GAIN_LABELS)
-            ins_keys = [*curve_keys, "file_cache.pagecache_insert_4k_ns", "file_cache.insert_steady_4096_ns"]
-            download_csv(ig, "file-cache-gains-by-insertion.csv", key="dl-fcs-ins", provenance=ins_keys,
+            download_csv(ig, "file-cache-gains-by-insertion.csv", key="dl-fcs-ins", provenance=pkeys.insertion_gains,
                          values=values)
 
         st.subheader("Break-even rule on the trace's reuse counts")
@@ -200,8 +195,8 @@ if scn is not None and trace is not None:
             "admission filter would keep."
         )
         table(be, percent=("share_blocks", "share_footprint_bytes", "share_accesses", "share_bytes"), digits=3)
-        assumption_note(keys, values)
-        download_csv(be, "break-even-share.csv", key="dl-fcs-be", provenance=keys, values=values)
+        assumption_note(pkeys.break_even, values)
+        download_csv(be, "break-even-share.csv", key="dl-fcs-be", provenance=pkeys.break_even, values=values)
         fig = figure()
         fig.add_bar(x=hist.access_count, y=hist.blocks, name="blocks")
         fig.add_bar(x=hist.access_count, y=hist.accesses, name="accesses")
@@ -211,7 +206,7 @@ if scn is not None and trace is not None:
         fig.update_layout(barmode="group")
         show(style(fig, title="Reuse-count histogram", x="accesses per block n [-]", y="count [-]", logx=True,
                    logy=True), key="fcs-hist")
-        download_csv(hist, "reuse-histogram.csv", key="dl-fcs-hist", provenance=tkeys, values=values)
+        download_csv(hist, "reuse-histogram.csv", key="dl-fcs-hist", provenance=pkeys.trace, values=values)
         st.caption(f"Assumptions: {scn.block_size_bytes:,} B blocks; AC ghost window {scn.ghost_fraction:g} × the "
                    "cache size.")
 

@@ -18,7 +18,6 @@ from app.components.inputs import (
     HddProfile,
     float_input,
     hdd_help,
-    hdd_keys,
     hdd_profiles,
     number_text,
     text_list_input,
@@ -187,9 +186,8 @@ if scn is not None:
         st.subheader("Validation against measured service times")
         table, cdfs = _validation(scn.rotation)
         show_table(table)
-        val_keys = [k for n in names for k in hdd_keys(n)]
         download_csv(table, "hdd-validation.csv", label="Download validation table (CSV)", key="dl-hdd-val",
-                     provenance=val_keys)
+                     provenance=hdd.validation_keys(names))
         st.caption("demerit = RMS horizontal distance between predicted and measured service-time CDFs "
                    "(DiskSim's figure of merit; DiskSim's own values from its valid/runvalid). "
                    "Target: within 2× of DiskSim's. st41601n has no published DiskSim figure.")
@@ -238,9 +236,9 @@ if scn is not None:
                                mbps["hi"], n=scn.uq_samples, what="of a random request (closed form)")
         show(style(fig, x="mean inter-request LBN distance [sectors]", y="throughput [MB/s]", logx=True, logy=True),
              key="hdd-tput")
-        assumption_note(hdd_keys(scn.profile_drive))
+        assumption_note(hdd.drive_keys(scn.profile_drive))
         download_csv(tp, "hdd-throughput.csv", label="Download throughput curve (CSV)", key="dl-hdd-tput",
-                     provenance=hdd_keys(scn.profile_drive))
+                     provenance=hdd.drive_keys(scn.profile_drive))
         st.caption("Back-to-back requests whose start-to-start jumps are exponential with the given mean; "
                    "half-rotation latency, no drive cache. The leftmost point is a sequential stream. Sizes are "
                    "rounded to whole 512 B sectors.")

@@ -25,7 +25,7 @@ from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, float_input, int_input
 from app.components.lazy import lazy_tabs
 from app.components.metrics import metric_row
-from app.components.provenance import assumption_note, device_keys, param_help
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import scalar_text, table
 from app.components.write_rates import derived_write_rates, lulesh_write_rate
@@ -173,12 +173,7 @@ def _figure2_view(scn: LifetimeScenario, cap: float, w: float, values: dict) -> 
     style(fig, x="lifetime [years]", y="workload", logx=True)
     show(fig.update_layout(margin=dict(t=FIG2_TOP_PX)), key="lt-fig2")  # room for the labels above
     table(tab, labels={"pcm_years": "PCM lifetime [years]", "flash_years": "Flash lifetime [years]"})
-    fig2_keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
-                 *device_keys("pcm-memext", ["endurance_writes_per_cell"]),
-                 *device_keys("nand-flash", ["endurance_writes_per_cell"])]
-    if scn.trace_rates:
-        fig2_keys += ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
-                      "memext.dram_frac"]
+    fig2_keys = lt.figure2_keys(scn.trace_rates)
     fig2_values = {k: v for k, v in values.items() if k not in ("lifetime.lulesh_write_rate_Bps",)}
     assumption_note(fig2_keys, fig2_values)
     download_csv(tab, "lifetime-figure2.csv", key="dl-lt-fig2", provenance=fig2_keys, values=fig2_values)
@@ -232,10 +227,7 @@ if scn is not None:
         values = {"memext.nvm_capacity_bytes": cap, "lifetime.wear_efficiency": scn.wear_efficiency,
                   "lifetime.endurance_sigma": scn.endurance_sigma, "lifetime.fail_fraction": scn.fail_fraction,
                   "nvm.line_bytes": scn.line_bytes}
-        keys = ["memext.nvm_capacity_bytes", "memext.base_ns_per_ref", "lifetime.wear_efficiency"]
-        if scn.endurance == get_device("pcm-memext").endurance_writes_per_cell:
-            keys += device_keys("pcm-memext", ["endurance_writes_per_cell"])
-        mc_keys = [*keys, "lifetime.endurance_sigma", "lifetime.fail_fraction", "nvm.line_bytes"]
+        mc_keys = lt.monte_carlo_keys(scn.endurance)
         mc = _mc(cap, scn.endurance, w, scn.wear_efficiency, scn.endurance_sigma, scn.fail_fraction,
                  scn.line_bytes, scn.trials, scn.seed)
         with c2:

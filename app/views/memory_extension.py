@@ -18,7 +18,7 @@ from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
-from app.components.provenance import assumption_note, device_keys, param_help
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of
 from app.components.tables import scalar_text, table
 from app.components.traces import TraceChoice, mem_trace_picker
@@ -291,11 +291,7 @@ if scn is not None:
                   "memext.submit_ns": scn.submit_us * 1e3, "memext.age_max": scn.age_max,
                   "memext.prefetch_threshold": scn.prefetch_threshold,
                   "memext.prefetch_strides": scn.prefetch_strides, "memext.dram_frac": scn.prefetch_frac}
-        _LAT = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
-                "write_bandwidth_MBps")
-        keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
-                *device_keys(fast, _LAT),
-                *device_keys(slow, _LAT)]
+        keys = me.ratio_sweep_keys(fast, slow)
         # what every sweep reads: the stream (by content), both devices' values, the policy and the applied settings
         stream_key = trace.fingerprint() if scn.stream_source == "trace" else (
             scn.pattern, scn.footprint_pages, scn.references, scn.refs_per_visit, scn.write_fraction, scn.seed)
@@ -355,8 +351,7 @@ if scn is not None:
                 style(fig, x="DRAM:NVM ratio", y="slowdown [×]")
                 show(ratio_axis(fig, "y", label="1× = DRAM only", from_one=True), key="mx-lat")
                 st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
-                lat_keys = ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys("pcm-memext", _LAT),
-                            *device_keys("nand-flash", ("read_latency_ns", "access_unit_bytes"))]
+                lat_keys = me.write_latency_sweep_keys()
                 assumption_note(lat_keys, values)
                 download_csv(df, "memext-write-latency.csv", key="dl-mx-lat", provenance=lat_keys, values=values)
         if t_pf.open:
@@ -389,8 +384,7 @@ if scn is not None:
                 fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="slowdown [×]"))
                 show(style(fig, title=f"Stride prefetcher (misses for {plotly_text(fast.name)})", x="prefetch depth [pages]",
                            y="page faults [-]"), key="mx-pf")
-                pf_keys = [*keys, "memext.submit_ns", "memext.prefetch_threshold", "memext.prefetch_strides",
-                           "memext.dram_frac"]
+                pf_keys = me.prefetch_sweep_keys(fast, slow)
                 assumption_note(pf_keys, values)
                 download_csv(df, "memext-prefetch.csv", key="dl-mx-pf", provenance=pf_keys, values=values)
         if t_rep.open:
@@ -403,7 +397,7 @@ if scn is not None:
                 fig.update_layout(barmode="group")
                 style(fig, title="Page faults relative to FIFO", x="DRAM:NVM ratio", y="faults relative to FIFO (×)")
                 show(ratio_axis(fig, "y", label="FIFO"), key="mx-rep")
-                rep_keys = ["memext.age_max", *device_keys(fast, _LAT)]
+                rep_keys = me.policy_sweep_keys(fast)
                 assumption_note(rep_keys, values)
                 download_csv(df, "memext-replacement.csv", key="dl-mx-rep", provenance=rep_keys, values=values)
 

@@ -28,7 +28,7 @@ from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
-from app.components.provenance import assumption_note, device_keys, param_help
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, mem_trace_picker
@@ -228,11 +228,7 @@ if scn is not None and trace is not None:
         best = pg.best_page_sizes(table).iloc[0]
         values = {"paging.tlb_entries": scn.tlb_entries, "paging.tlb_access_ns": scn.t_e_ns,
                   "paging.fault_overhead_ns": scn.fault_overhead_ns}
-        keys = ["paging.tlb_entries", "paging.tlb_access_ns", "paging.fault_overhead_ns"]
-        if scn.t_r_ns == pg.default_memory_ns():
-            keys += device_keys("dram", ["read_latency_ns", "read_bandwidth_MBps"])
-        if scn.storage_mode == "device":
-            keys += device_keys(devices[scn.device], ["read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes"])
+        keys = pg.provenance_keys_for(scn.t_r_ns, dev)  # dev: the storage device (device mode), else None
 
         row = metric_row()
         row.metric("Data references", f"{prof.n_refs:,}",

@@ -19,10 +19,11 @@ from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
-from app.components.provenance import assumption_note, trace_keys
+from app.components.provenance import assumption_note
 from app.components.scenario import init_state, one_of
 from app.components.tables import key_value_table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
+from models.provenance import trace_keys
 from models.sim.mrc import check_method, policy_mrc
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace

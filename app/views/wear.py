@@ -20,7 +20,7 @@ from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.metrics import metric_row
-from app.components.provenance import assumption_note, device_keys, param_help, trace_keys
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import scalar_text
 from app.components.tables import table as show_table
@@ -28,7 +28,7 @@ from app.components.traces import TraceChoice, trace_and_settings
 from models.endurance import lifetime as lt
 from models.endurance import wear
 from models.endurance.uncertainty import wear_lifetime_model
-from models.provenance import param_names
+from models.provenance import trace_values
 from models.traces.core import BlockTrace
 
 EnduranceDevice = device_field(endurance=True)
@@ -162,9 +162,9 @@ if scn is not None and trace is not None:
         # used for a lifetime: for SFC it is 1 by construction on any stationary stream
         df["lifetime_years"] = _life("life_rate")
         df["write_rate_bytes_per_s"] = rate
-        tkeys, values = trace_keys(trace)
+        values = trace_values(trace)
         values["wear.gap_interval_writes"] = scn.gap_interval_writes
-        keys = [*tkeys, *param_names("wear."), *device_keys(dev, ["endurance_writes_per_cell"])]
+        keys = wear.provenance_keys_for(trace, dev)
 
         metrics = metric_row()  # each metric as wide as its label ("none (static) life rate" was cut at 1024 px)
         for row in df.itertuples():

@@ -15,11 +15,10 @@ from app.components.express import bar, line
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.progress import progress_bar
-from app.components.provenance import assumption_note, device_keys, param_help
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field, one_of, some_of
 from app.components.tables import table
 from models._base import results_frame
-from models.provenance import param_names
 from models.storage import workload as wf
 from models.storage.filebench import bundled_personalities
 
@@ -155,9 +154,7 @@ if scn is not None:
         inputs = (scn.personality, scn.table1, scn.iosize_bytes, scn.files_scale, scn.threads)
         model = (scn.page_cache_gib, scn.zipf_alpha)
         results = [_evaluate(inputs, c, *model) for c in scn.configs]
-        devs = {d.name: d for c in cfgs for d in (c.device, c.host_device) if d is not None}
-        keys = ["file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns", *param_names("workload."),
-                *(k for d in devs.values() for k in device_keys(d)), *device_keys("dram")]
+        keys = wf.provenance_keys_for(cfgs)
         values = {"workload.page_cache_bytes": scn.page_cache_gib * (1 << 30)}
         with c2:
             f = wf.workload_features(w)

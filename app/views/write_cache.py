@@ -18,18 +18,17 @@ from app.components.inputs import (
     HddProfile,
     float_input,
     hdd_help,
-    hdd_keys,
     hdd_profiles,
     number_text,
     text_list_input,
 )
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
-from app.components.provenance import assumption_note, param_help, trace_keys
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
 from app.components.traces import TraceChoice, trace_and_settings
-from models.provenance import param_names
+from models.provenance import trace_values
 from models.storage import write_cache as wc
 
 SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
@@ -140,9 +139,9 @@ if scn is not None and trace is not None:
         sweep = _sweep(trace.fingerprint(), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
 
         idx = min(scn.exec_size_index, len(sizes) - 1)
-        tkeys, values = trace_keys(trace)
+        values = trace_values(trace)
         values.update({"write_cache.th_bcounts": scn.th_bcounts, "write_cache.destage_threshold": scn.threshold})
-        keys = [*tkeys, *param_names("write_cache."), *hdd_keys(scn.drive)]
+        keys = wc.provenance_keys_for(trace, scn.drive)
         at = {pol: sweep.at(pol, sizes[idx]) for pol in POLICIES}
         row = metric_row()
         imp = 1 - at["halo"].exec_time_s / at["lru"].exec_time_s

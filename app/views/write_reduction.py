@@ -21,7 +21,7 @@ from app.components.errors import show_error
 from app.components.how_sure import UncertaintyFields, how_sure
 from app.components.inputs import SciInt, float_input, int_input
 from app.components.metrics import metric_row
-from app.components.provenance import assumption_note, device_keys, param_help
+from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import key_value_table, table, text_table
 from app.components.write_rates import lulesh_write_rate
@@ -223,7 +223,7 @@ if scn is not None:
                               yaxis=dict(autorange="reversed"))
             show(style(fig, title="Cells written per evicted page (Figure 8)", y="write-reduction scheme",
                        x="bytes of cells written per page [bytes]"), key="wr-fig8")
-            download_csv(tab, "write-reduction-figure8.csv", key="dl-wr-fig8", provenance=["nvm.line_bytes"])
+            download_csv(tab, "write-reduction-figure8.csv", key="dl-wr-fig8", provenance=wr.write_reduction_keys())
         st.subheader("Savings vs the non-inclusive baseline: ours and the paper's")
         cmp_ = allrows[["scheme", "bytes_written_per_page", "lines_written_per_page", "saving_vs_baseline",
                         "paper_saving"]].copy()
@@ -231,7 +231,7 @@ if scn is not None:
         table(cmp_, column_config={
             "saving_vs_baseline": st.column_config.NumberColumn("saving (ours)", format="percent"),
             "paper_saving": st.column_config.NumberColumn("saving (paper avg.)", format="percent")})
-        download_csv(cmp_, "write-reduction-vs-paper.csv", key="dl-wr-cmp", provenance=["nvm.line_bytes"])
+        download_csv(cmp_, "write-reduction-vs-paper.csv", key="dl-wr-cmp", provenance=wr.write_reduction_keys())
         st.caption(
             "Paper: averages over six DOE proxy applications with ~16 GB footprints (inclusion 49.5 %, +MFWR-1W "
             "61.5 %, DCW 83.8 % without / 95 % with PIN). Ours: the pages sampled here. Inclusion saves exactly "
@@ -253,10 +253,7 @@ if scn is not None:
             add_error_bars(fig, [LABEL[s] for s in b.x], b.p5, b.p50, b.p95, n=scn.uq_samples, horizontal=True)
         show(style(fig, y="write-reduction scheme", x="lifetime [years]", logx=True), key="wr-fig9")
         values = {"memext.nvm_capacity_bytes": scn.capacity_gb * 1e9}
-        life_keys = ["memext.base_ns_per_ref", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
-                     "nvm.line_bytes"]
-        if scn.endurance == get_device("pcm-memext").endurance_writes_per_cell:
-            life_keys += device_keys("pcm-memext", ["endurance_writes_per_cell"])
+        life_keys = wr.lifetime_by_scheme_keys(scn.endurance)
         assumption_note(life_keys, values)
         download_csv(life, "write-reduction-figure9.csv", key="dl-wr-fig9", provenance=life_keys, values=values)
         if meta:

@@ -52,7 +52,7 @@ from pydantic import Field
 from scipy import special
 
 from models._base import ModelInput, ModelResult, as_generator
-from models.provenance import param
+from models.provenance import device_keys, param
 
 __all__ = [
     "SECONDS_PER_YEAR",
@@ -74,6 +74,9 @@ __all__ = [
     "TraceWriteRate",
     "RATE_SCALING",
     "figure2_table",
+    "lifetime_keys",
+    "monte_carlo_keys",
+    "figure2_keys",
 ]
 
 #: Seconds in a Julian year [s].
@@ -653,3 +656,42 @@ def figure2_table(write_rates_bytes_per_s: dict[str, float] | None = None, *,
         "source": [src.get(n, default_src) for n in names],
     })
 
+
+# ----------------------------------------------------------------------------- provenance of the results
+def _pcm_endurance_keys(endurance_writes_per_cell: float) -> list[str]:
+    """The catalogue PCM's endurance key when ``endurance_writes_per_cell`` is its value (else typed: none)."""
+    from models.devices import get_device
+
+    if endurance_writes_per_cell == get_device("pcm-memext").endurance_writes_per_cell:
+        return device_keys("pcm-memext", ["endurance_writes_per_cell"])
+    return []
+
+
+def lifetime_keys(endurance_writes_per_cell: float) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of :func:`lifetime_years` at the default capacity and
+    write rate (measured with Lulesh's time per reference) and ``endurance_writes_per_cell``: the
+    catalogue PCM's endurance key when it is that value.
+
+    >>> lifetime_keys(1e7)[-1], len(lifetime_keys(1.5e7))
+    ('device:pcm-memext.endurance_writes_per_cell', 3)
+    """
+    return ["memext.nvm_capacity_bytes", "memext.base_ns_per_ref", "lifetime.wear_efficiency",
+            *_pcm_endurance_keys(endurance_writes_per_cell)]
+
+
+def monte_carlo_keys(endurance_writes_per_cell: float) -> list[str]:
+    """Provenance keys of :func:`lifetime_monte_carlo`: :func:`lifetime_keys` and the spread's parameters."""
+    return [*lifetime_keys(endurance_writes_per_cell), "lifetime.endurance_sigma", "lifetime.fail_fraction",
+            "nvm.line_bytes"]
+
+
+def figure2_keys(trace_rates: bool = False) -> list[str]:
+    """Provenance keys of :func:`figure2_table` over :data:`SEED_WRITE_RATES` (PCM and Flash), with
+    :func:`derived_write_rates` (``trace_rates``: the memory-extension simulation's parameters)."""
+    keys = ["lifetime.lulesh_write_rate_Bps", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency",
+            *device_keys("pcm-memext", ["endurance_writes_per_cell"]),
+            *device_keys("nand-flash", ["endurance_writes_per_cell"])]
+    if trace_rates:
+        keys += ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
+                 "memext.dram_frac"]
+    return keys

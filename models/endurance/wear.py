@@ -126,7 +126,7 @@ from numba import njit
 from pydantic import Field, model_validator
 
 from models._base import ModelInput, ModelResult, results_frame
-from models.provenance import param
+from models.provenance import device_keys, param, param_names, trace_keys
 
 __all__ = [
     "SCHEMES",
@@ -149,6 +149,7 @@ __all__ = [
     "compare_schemes",
     "long_run_bank_writes",
     "lifetime_years_for",
+    "provenance_keys_for",
 ]
 
 Scheme = Literal["none", "sg", "rr", "sfc"]
@@ -927,3 +928,15 @@ def compare_schemes(stream, schemes=SCHEMES, config: WearConfig | None = None, *
     sg_lr = lr[schemes.index("sg")] if "sg" in schemes else float("nan")
     df["improvement_vs_sg_long_run"] = df["life_rate_long_run"] / sg_lr
     return df, res
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+def provenance_keys_for(trace, device) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of the wear-leveling study of ``trace`` with ``device``'s
+    endurance (a profile or a catalogue name): the trace's (a synthetic preset's ``trace.*``), every
+    ``wear.*`` parameter and the device's endurance.
+
+    >>> provenance_keys_for(None, "pcm-memext")[-1]
+    'device:pcm-memext.endurance_writes_per_cell'
+    """
+    return [*trace_keys(trace)[0], *param_names("wear."), *device_keys(device, ["endurance_writes_per_cell"])]

@@ -68,6 +68,8 @@ __all__ = [
     "write_reduction_table",
     "lifetime_by_scheme",
     "check_ordering",
+    "write_reduction_keys",
+    "lifetime_by_scheme_keys",
 ]
 
 PAGE_BYTES = 4096
@@ -599,3 +601,25 @@ def check_ordering(table: pd.DataFrame, chain=FIGURE8_SCHEMES) -> list[str]:
         if v[b] >= v[a]:
             bad.append(f"{b} ({v[b]:g}) >= {a} ({v[a]:g})")
     return bad
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+def write_reduction_keys() -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of :func:`write_reduction_table`: the line size."""
+    return ["nvm.line_bytes"]
+
+
+def lifetime_by_scheme_keys(endurance_writes_per_cell: float) -> list[str]:
+    """Provenance keys of :func:`lifetime_by_scheme` at the default capacity and
+    ``endurance_writes_per_cell`` (the catalogue PCM's endurance key when it is that value).
+
+    >>> lifetime_by_scheme_keys(1e7)[-1], len(lifetime_by_scheme_keys(2e7))
+    ('device:pcm-memext.endurance_writes_per_cell', 4)
+    """
+    from models.devices import get_device
+    from models.provenance import device_keys
+
+    keys = ["memext.base_ns_per_ref", "memext.nvm_capacity_bytes", "lifetime.wear_efficiency", "nvm.line_bytes"]
+    if endurance_writes_per_cell == get_device("pcm-memext").endurance_writes_per_cell:
+        keys += device_keys("pcm-memext", ["endurance_writes_per_cell"])
+    return keys

@@ -79,7 +79,7 @@ from pydantic import Field
 
 from models._base import ModelInput, ModelResult, results_frame
 from models.devices import DeviceProfile, get_device
-from models.provenance import param
+from models.provenance import device_keys, param
 from models.sim.primitives import evict_block, ring_advance, ring_victim
 
 __all__ = [
@@ -105,6 +105,11 @@ __all__ = [
     "trace_write_rate",
     "SYNTHETIC_PATTERNS",
     "synthetic_page_stream",
+    "TIME_COLUMNS",
+    "ratio_sweep_keys",
+    "write_latency_sweep_keys",
+    "prefetch_sweep_keys",
+    "policy_sweep_keys",
 ]
 
 PAGE_BYTES = 4096
@@ -846,3 +851,38 @@ def synthetic_page_stream(pattern: str = "working-set", *, footprint_pages: int 
     offs = np.tile(np.arange(refs_per_visit) * (PAGE_BYTES // refs_per_visit), visits)[:references]
     addr = pages.astype(np.int64) * PAGE_BYTES + offs
     return page_stream(address=addr, is_write=w, name=f"synthetic:{pattern}")
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+#: The device values a simulated time reads (a page's transfer in both directions).
+TIME_COLUMNS = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
+                "write_bandwidth_MBps")
+
+
+def ratio_sweep_keys(fast: DeviceProfile | str, slow: DeviceProfile | str) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of :func:`ratio_sweep` on the devices ``fast`` and
+    ``slow``: time per reference, fault cost, eviction buffer and both devices' transfer values.
+
+    >>> ratio_sweep_keys("pcm-memext", "nand-flash")[3]
+    'device:pcm-memext.access_unit_bytes'
+    """
+    return ["memext.base_ns_per_ref", "memext.fault_overhead_ns", "memext.eviction_buffer_pages",
+            *device_keys(fast, TIME_COLUMNS), *device_keys(slow, TIME_COLUMNS)]
+
+
+def write_latency_sweep_keys() -> list[str]:
+    """Provenance keys of :func:`write_latency_sweep`: the catalogue PCM and Flash (its write latency varied)."""
+    return ["memext.base_ns_per_ref", "memext.fault_overhead_ns", *device_keys("pcm-memext", TIME_COLUMNS),
+            *device_keys("nand-flash", ("read_latency_ns", "access_unit_bytes"))]
+
+
+def prefetch_sweep_keys(fast: DeviceProfile | str, slow: DeviceProfile | str) -> list[str]:
+    """Provenance keys of :func:`prefetch_sweep` on ``fast`` and ``slow``: :func:`ratio_sweep_keys` and the
+    prefetcher's (submission cost, threshold, strides) at its DRAM share."""
+    return [*ratio_sweep_keys(fast, slow), "memext.submit_ns", "memext.prefetch_threshold",
+            "memext.prefetch_strides", "memext.dram_frac"]
+
+
+def policy_sweep_keys(device: DeviceProfile | str) -> list[str]:
+    """Provenance keys of :func:`policy_sweep` on ``device``: the age policy's ceiling and its transfer values."""
+    return ["memext.age_max", *device_keys(device, TIME_COLUMNS)]

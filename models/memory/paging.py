@@ -85,7 +85,7 @@ from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput, ModelResult
 from models.devices import DeviceProfile, device_names, get_device
-from models.provenance import param
+from models.provenance import device_keys, param
 from models.sim.policies import simulate_clock
 from models.sim.stack_distance import hit_ratio_curve, stack_distances
 from models.traces.core import MemTrace
@@ -115,6 +115,7 @@ __all__ = [
     "paging_table",
     "run_paging",
     "best_page_sizes",
+    "provenance_keys_for",
 ]
 
 KiB = 1024
@@ -834,3 +835,23 @@ def best_page_sizes(table: pd.DataFrame, *, baseline_page: int = 4096) -> pd.Dat
             "d_data_ns": np.nan if base is None else b["t_data_ns"] - base["t_data_ns"],
         })
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+def provenance_keys_for(t_r_ns: float, device: DeviceProfile | str | None = None) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of a paging study with memory access time ``t_r_ns``
+    [ns] and storage ``device`` (None: storage timed by a latency or a multiple of ``t_r_ns``): the TLB's
+    and the fault cost's, the catalogue DRAM's when ``t_r_ns`` is :func:`default_memory_ns`, and the
+    device's latency, bandwidth and access unit.
+
+    >>> provenance_keys_for(default_memory_ns())[3:]
+    ['device:dram.read_latency_ns', 'device:dram.read_bandwidth_MBps']
+    >>> provenance_keys_for(50.0, "sata-ssd")[3]
+    'device:sata-ssd.read_latency_ns'
+    """
+    keys = ["paging.tlb_entries", "paging.tlb_access_ns", "paging.fault_overhead_ns"]
+    if t_r_ns == default_memory_ns():
+        keys += device_keys("dram", ["read_latency_ns", "read_bandwidth_MBps"])
+    if device is not None:
+        keys += device_keys(device, ["read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes"])
+    return keys

@@ -60,6 +60,8 @@ from models.provenance.tables import (
     device_keys,
     provenance_of,
     provenance_table,
+    trace_keys,
+    trace_values,
 )
 from models.provenance.tables import unit_of as unit_of
 from models.provenance_kinds import (
@@ -93,6 +95,8 @@ __all__ = [
     "param_names",
     "provenance_of",
     "device_keys",
+    "trace_keys",
+    "trace_values",
     "depends_on_unverified",
     "provenance_table",
 ]

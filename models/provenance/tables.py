@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from models.devices import NUMERIC_COLUMNS, get_device
-from models.provenance.registry import PARAMS, param
+from models.devices import NUMERIC_COLUMNS, DeviceProfile, get_device
+from models.provenance.registry import PARAMS, param, param_names
 from models.provenance_kinds import UNVERIFIED
 
-__all__ = ["provenance_of", "device_keys", "unit_of", "provenance_table", "depends_on_unverified"]
+__all__ = ["provenance_of", "device_keys", "trace_keys", "trace_values", "unit_of", "provenance_table",
+           "depends_on_unverified"]
 
 
 def provenance_of(key: str, devices: dict | None = None) -> tuple[str, str, str]:
@@ -34,15 +35,41 @@ def provenance_of(key: str, devices: dict | None = None) -> tuple[str, str, str]
     return p.description, p.kind, p.provenance.source
 
 
-def device_keys(name: str, columns=None) -> list[str]:
-    """Keys ``"device:<name>.<column>"`` of a catalogue device's set numeric values (all, or ``columns``).
+def device_keys(device: DeviceProfile | str, columns=None) -> list[str]:
+    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (all, or ``columns``): a
+    profile (e.g. a session's custom device) or a catalogue device's name.
 
     >>> device_keys("hdd-7200", ["avg_seek_ns", "endurance_writes_per_cell"])
     ['device:hdd-7200.avg_seek_ns']
     """
-    dev = get_device(name)
-    return [f"device:{name}.{c}" for c in (NUMERIC_COLUMNS if columns is None else columns)
+    dev = get_device(device) if isinstance(device, str) else device
+    return [f"device:{dev.name}.{c}" for c in (NUMERIC_COLUMNS if columns is None else columns)
             if getattr(dev, c) is not None]
+
+
+def trace_keys(trace) -> tuple[list[str], dict[str, object]]:
+    """(keys, values) of a trace's registered parameters: a synthetic preset's ``trace.<preset>.*``
+    and the dataset scale it was generated at; nothing for a real (bundled or uploaded) trace.
+
+    >>> from models.traces import load
+    >>> keys, values = trace_keys(load("synthetic:mail", n_requests=100))
+    >>> "trace.mail.run_requests" in keys, values
+    (True, {'trace.synthetic_scale': 0.05})
+    """
+    meta = getattr(trace, "meta", None) or {}
+    preset = meta.get("preset")
+    if not preset:
+        return [], {}
+    keys = param_names(f"trace.{preset}.")
+    if "scale" in meta:
+        keys.append("trace.synthetic_scale")
+        return keys, {"trace.synthetic_scale": meta["scale"]}
+    return keys, {}
+
+
+def trace_values(trace) -> dict[str, object]:
+    """The values half of :func:`trace_keys` (the scale a synthetic preset was generated at)."""
+    return trace_keys(trace)[1]
 
 
 _DEVICE_UNITS = {"access_unit_bytes": "bytes", "read_latency_ns": "ns", "write_latency_ns": "ns",

@@ -77,7 +77,7 @@ from pydantic import Field
 
 from models._base import ModelInput, ModelResult, as_generator
 from models.devices import DeviceProfile
-from models.provenance import param
+from models.provenance import param, param_names
 
 __all__ = [
     "CharProfile",
@@ -93,6 +93,7 @@ __all__ = [
     "fit_profile",
     "model_vs_measurement",
     "to_device_profile",
+    "profile_keys",
 ]
 
 Op = Literal["read", "write"]
@@ -625,3 +626,13 @@ def to_device_profile(profile: CharProfile, measured: pd.DataFrame | None = None
                          access_unit_bytes=profile.block_bytes, read_latency_ns=profile.read_rand_us * 1e3,
                          write_latency_ns=profile.write_rand_us * 1e3, source=profile.source[:2000], **bw,
                          provenance=prov)
+
+
+def profile_keys(names) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of the preset profiles ``names``
+    (:data:`PRESETS`): each one's ``device_char.<name>.*`` (a fitted profile has none).
+
+    >>> profile_keys(["psd"])[:2]
+    ['device_char.psd.read_us', 'device_char.psd.write_read_ratio']
+    """
+    return [k for p in names for k in param_names(f"device_char.{p}.")]

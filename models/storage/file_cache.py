@@ -55,7 +55,7 @@ from pydantic import Field, model_validator
 
 from models._base import ModelInput, ModelResult, results_frame
 from models.devices import DeviceProfile, get_device
-from models.provenance import param
+from models.provenance import device_keys, param
 
 __all__ = [
     "IO_STACK_FACTOR",
@@ -80,6 +80,10 @@ __all__ = [
     "pagecache_latency",
     "timings_from_device",
     "hits_vs_storage_latency",
+    "TIMING_COLUMNS",
+    "break_even_keys",
+    "figure2_keys",
+    "insertion_models_keys",
 ]
 
 #: Storage path / file-cache latency on DRAM-speed storage (Park & Bahn 2020, Fig. 1: 30 % slower);
@@ -503,3 +507,52 @@ def hits_vs_storage_latency(storage_ratio, *, t_ns: float, insert_ns: float) -> 
     n = np.asarray(break_even_hits(np.full_like(T, t_ns), T, T + insert_ns), dtype=float)
     return pd.DataFrame({"storage_over_cache": ratio, "storage_latency_ns": T, "n_star": n,
                          "hits_required": np.asarray(required_hits(n), dtype=float)})
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+#: The device values :func:`timings_from_device` reads (the device's and the reference's transfer time).
+TIMING_COLUMNS = ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")
+
+
+def _nearest_steady_size(size: int) -> int:
+    """The measured block size of :data:`STEADY_SIZES` closest (log scale) to ``size`` [bytes]."""
+    sizes = np.asarray(STEADY_SIZES, dtype=float)
+    return int(sizes[int(np.argmin(np.abs(np.log(sizes / size))))])
+
+
+def break_even_keys(device: DeviceProfile | str | None, *, block_size_bytes: int = 4096,
+                    insertion: str = DEFAULT_INSERTION, reference: DeviceProfile | str = "dram") -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of :func:`break_even` on
+    :func:`timings_from_device` ``(device, block_size_bytes, insertion=insertion)``: the I/O stack
+    factor, the page-cache read, the insertion cost (steady state: the measured size nearest to
+    ``block_size_bytes``) and both devices' transfer values. None for ``device``: timings typed by
+    the user, no key.
+
+    >>> break_even_keys("dram", block_size_bytes=5000)[:3]
+    ['file_cache.io_stack_factor', 'file_cache.pagecache_read_4k_ns', 'file_cache.insert_steady_4096_ns']
+    >>> break_even_keys(None)
+    []
+    """
+    if device is None:
+        return []
+    ins_key = ("file_cache.pagecache_insert_4k_ns" if insertion == "first-touch"
+               else f"file_cache.insert_steady_{_nearest_steady_size(block_size_bytes)}_ns")
+    return ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", ins_key,
+            *device_keys(device, TIMING_COLUMNS), *device_keys(reference, TIMING_COLUMNS)]
+
+
+def figure2_keys(device: DeviceProfile | str | None, marked, *, block_size_bytes: int = 4096,
+                 insertion: str = DEFAULT_INSERTION) -> list[str]:
+    """Provenance keys of :func:`hits_vs_storage_latency` at ``device``'s timings
+    (:func:`break_even_keys`; None: typed timings) with the reference devices ``marked`` on it."""
+    return [*break_even_keys(device, block_size_bytes=block_size_bytes, insertion=insertion),
+            *(k for d in marked for k in device_keys(d, TIMING_COLUMNS))]
+
+
+def insertion_models_keys(device: DeviceProfile | str, compared, *, block_size_bytes: int = 4096,
+                          insertion: str = DEFAULT_INSERTION) -> list[str]:
+    """Provenance keys of n* of the ``compared`` devices under both :data:`INSERTION_MODELS` beside
+    ``device``'s break-even (:func:`break_even_keys`): their transfer values and both insertion costs."""
+    return [*break_even_keys(device, block_size_bytes=block_size_bytes, insertion=insertion),
+            *(k for d in compared for k in device_keys(d, TIMING_COLUMNS)),
+            "file_cache.pagecache_insert_4k_ns", f"file_cache.insert_steady_{_nearest_steady_size(block_size_bytes)}_ns"]

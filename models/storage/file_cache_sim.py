@@ -39,7 +39,7 @@ import pandas as pd
 
 from models._base import ModelResult
 from models.devices import DeviceProfile
-from models.provenance import param
+from models.provenance import device_keys, param, trace_keys
 from models.sim.policies import simulate
 from models.sim.primitives import access_bytes, as_ids, as_weights  # access_bytes re-exported
 from models.sim.stack_distance import (  # log_sizes re-exported (it lives with the MRC code)
@@ -56,7 +56,8 @@ from models.storage.file_cache import (
 )
 
 __all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "with_insertion", "gains",
-           "insertion_gains", "reuse_histogram", "BreakEvenShare", "break_even_share"]
+           "insertion_gains", "reuse_histogram", "BreakEvenShare", "break_even_share", "SimulationKeys",
+           "provenance_keys_for"]
 
 #: Cache sizes as a fraction of the footprint, like the x axis of Figures 3-5.
 DEFAULT_FRACTIONS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -362,3 +363,37 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
         share_accesses=float(h.loc[worth, "accesses"].sum() / h["accesses"].sum()),
         share_bytes=float(h.loc[worth, "bytes"].sum() / tot_bytes) if tot_bytes > 0 else 0.0,
     )
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+#: The device values a simulated time reads (:func:`~models.storage.file_cache.timings_from_device`).
+_TIME_COLUMNS = ("access_unit_bytes", "read_latency_ns", "read_bandwidth_MBps")
+
+
+@dataclass(frozen=True)
+class SimulationKeys:
+    """Provenance keys (:mod:`models.provenance`) of one trace's file-cache study, per result."""
+
+    trace: list  #: the trace's own (:func:`reuse_histogram`: a synthetic preset's ``trace.*``)
+    break_even: list  #: :func:`break_even_share` on the devices (the trace's, the timings')
+    curves: list  #: :func:`file_cache_curves` and :func:`gains` (+ the AC ghost window)
+    insertion_gains: list  #: :func:`insertion_gains` (+ both insertion costs)
+
+
+def provenance_keys_for(trace, devices, *, insertion: str = DEFAULT_INSERTION) -> SimulationKeys:
+    """The keys each result of a study of ``trace`` on ``devices`` (profiles or catalogue names)
+    with the ``insertion`` model reads.
+
+    >>> from models.traces import load
+    >>> k = provenance_keys_for(load("synthetic:mail", n_requests=100), ["hdd-7200"])
+    >>> k.curves[-1], k.break_even[len(k.trace)]
+    ('file_cache_sim.ghost_fraction', 'file_cache.io_stack_factor')
+    """
+    tkeys = trace_keys(trace)[0]
+    keys = [*tkeys, "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns",
+            "file_cache.pagecache_insert_4k_ns" if insertion == "first-touch" else "file_cache.insert_steady_4096_ns",
+            *(k for d in devices for k in device_keys(d, _TIME_COLUMNS)), *device_keys("dram", _TIME_COLUMNS)]
+    curves = [*keys, "file_cache_sim.ghost_fraction"]
+    return SimulationKeys(trace=tkeys, break_even=keys, curves=curves,
+                          insertion_gains=[*curves, "file_cache.pagecache_insert_4k_ns",
+                                           "file_cache.insert_steady_4096_ns"])

@@ -76,7 +76,7 @@ from numba import njit
 from pydantic import Field
 
 from models._base import ModelInput, ModelResult, results_frame
-from models.provenance import param
+from models.provenance import param, param_names, trace_keys
 from models.sim.primitives import lru_move_to_head as _move_to_head
 from models.sim.primitives import lru_pop_tail as _pop_tail
 from models.sim.primitives import lru_push_head as _push_head
@@ -103,6 +103,7 @@ __all__ = [
     "sweep_sizes_mb",
     "scaled_cache_sizes_mb",
     "footprint_bytes",
+    "provenance_keys_for",
 ]
 
 SECTOR_BYTES = 512
@@ -975,3 +976,15 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
         if progress:
             progress((k + 1) / len(jobs))
     return WriteCacheSweep(cache_mb=sizes, results=tuple(results))
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+def provenance_keys_for(trace, drive: str) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of the write-cache sweep of ``trace`` on the HDD profile
+    ``drive``: the trace's (a synthetic preset's ``trace.*``), every ``write_cache.*`` parameter and the
+    drive's (:func:`models.storage.hdd.drive_keys`).
+
+    >>> provenance_keys_for(None, "dec_rz26")[-1]
+    'hdd.bus_ms_per_block.dec_rz26.write'
+    """
+    return [*trace_keys(trace)[0], *param_names("write_cache."), *hdd.drive_keys(drive)]

@@ -63,10 +63,12 @@ from models.storage.hdd.service import (
     predict_service_ms,
 )
 from models.storage.hdd.spec import (
+    GENERIC_PROFILE,
     SECTOR_BYTES,
     DriveSpec,
     Zone,
     drive_from_files,
+    drive_keys,
     drive_names,
     generic_drive,
     load_drive,
@@ -82,6 +84,7 @@ from models.storage.hdd.validation import (
     read_validation_trace,
     split_table,
     validate_drive,
+    validation_keys,
     validation_table,
 )
 
@@ -102,6 +105,8 @@ __all__ = [
     "load_drive",
     "drive_from_files",
     "generic_drive",
+    "GENERIC_PROFILE",
+    "drive_keys",
     "seek_time_ms",
     "fit_seek_curve",
     "zone_tables",
@@ -122,6 +127,7 @@ __all__ = [
     "read_validation_trace",
     "validate_drive",
     "validation_table",
+    "validation_keys",
     "stream_service_ms",
     "stream_throughput_MBps",
     "throughput_curve",

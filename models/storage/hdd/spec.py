@@ -26,7 +26,7 @@ import numpy as np
 from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput, as_generator
-from models.provenance import param
+from models.provenance import device_keys, param, param_names
 from models.storage.hdd.disksim import parse_disksim, read_seek_file
 from models.storage.hdd.layout import lbn_to_chs
 from models.storage.hdd.seek import seek_time_ms
@@ -40,6 +40,8 @@ __all__ = [
     "load_drive",
     "drive_from_files",
     "generic_drive",
+    "GENERIC_PROFILE",
+    "drive_keys",
 ]
 
 #: Bytes per logical block (all DiskSim drives use 512 B sectors).
@@ -449,3 +451,21 @@ def generic_drive(device: str = "hdd-7200") -> DriveSpec:
                      seek_time_ms=np.asarray(ref.seek_time_ms)[keep].tolist())
     scale = dev.avg_seek_ns / 1e6 / base.mean_random_seek_ms(seed=0)
     return base.model_copy(update={"seek_time_ms": tuple((np.asarray(base.seek_time_ms) * scale).tolist())})
+
+
+#: The generic catalogue profile (:func:`generic_drive`'s default) the HDD-backed results offer
+#: beside DiskSim's drives.
+GENERIC_PROFILE = "hdd-7200"
+
+
+def drive_keys(profile: str) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of an HDD profile's numbers: the generic
+    profile's catalogue row and ``hdd.generic.*``; a DiskSim drive's registered bus times (the rest
+    of a DiskSim drive is read from its published files).
+
+    >>> drive_keys("hdd-7200")[:1], drive_keys("dec_rz26"), drive_keys("ibm18es")
+    (['hdd.generic.capacity_bytes'], ['hdd.bus_ms_per_block.dec_rz26.read', 'hdd.bus_ms_per_block.dec_rz26.write'], [])
+    """
+    if profile == GENERIC_PROFILE:
+        return [*param_names("hdd.generic."), *device_keys(GENERIC_PROFILE)]
+    return param_names(f"hdd.bus_ms_per_block.{profile}.")

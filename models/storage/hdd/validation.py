@@ -27,10 +27,11 @@ import pandas as pd
 
 from models._base import ModelResult, results_frame
 from models.storage.hdd.service import predict_service_detail
-from models.storage.hdd.spec import SECTOR_BYTES, drive_names, load_drive, resolve_drive
+from models.storage.hdd.spec import SECTOR_BYTES, drive_keys, drive_names, load_drive, resolve_drive
 
 __all__ = [
     "DISKSIM_DEMERIT_MS",
+    "validation_keys",
     "ValidationTrace",
     "DriveValidation",
     "cdf_demerit_ms",
@@ -196,6 +197,12 @@ def validation_table(drives=None, **kwargs) -> pd.DataFrame:
     """Validation of every bundled drive (or of ``drives``), one row per drive
     (:meth:`DriveValidation.to_frame`); ``kwargs`` go to :func:`validate_drive`."""
     return results_frame([validate_drive(name, **kwargs) for name in drives or drive_names()])
+
+
+def validation_keys(drives=None) -> list[str]:
+    """Provenance keys of :func:`validation_table` over every bundled drive (or ``drives``): each
+    drive's :func:`~models.storage.hdd.spec.drive_keys`."""
+    return [k for n in drives or drive_names() for k in drive_keys(n)]
 
 
 #: The parts of a replay :func:`demerit_split` reports, by (request type, served by the buffer).

@@ -54,6 +54,7 @@ from models.storage.workload.configs import (
     StorageConfig,
     config_names,
     get_config,
+    provenance_keys_for,
 )
 from models.storage.workload.costs import (
     fsync_costs,
@@ -86,6 +87,7 @@ from models.storage.workload.personalities import (
 )
 
 __all__ = [
+    "provenance_keys_for",
     "PAPER_CONFIGS",
     "HEADLINE_CONFIGS",
     "writeback_share",

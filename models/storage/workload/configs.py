@@ -38,7 +38,7 @@ from pydantic import Field
 
 from models._base import ModelInput
 from models.devices import DeviceProfile, get_device
-from models.provenance import param
+from models.provenance import device_keys, param, param_names
 
 __all__ = [
     "PAPER_CONFIGS",
@@ -50,6 +50,7 @@ __all__ = [
     "StorageConfig",
     "config_names",
     "get_config",
+    "provenance_keys_for",
 ]
 
 GiB = float(1 << 30)
@@ -136,3 +137,17 @@ def get_config(name: str | StorageConfig, **changes) -> StorageConfig:
     if changes:
         cfg = StorageConfig.model_validate({**cfg.model_dump(), **changes})
     return cfg
+
+
+# ----------------------------------------------------------------------------- provenance of the results
+def provenance_keys_for(configs) -> list[str]:
+    """Provenance keys (:mod:`models.provenance`) of the workload model evaluated on ``configs``
+    (:class:`StorageConfig`): the page cache's read and insertion costs, every ``workload.*`` parameter,
+    every value of the configurations' devices (each once) and of the catalogue DRAM.
+
+    >>> provenance_keys_for([get_config("pcm-hdd")])[-1]
+    'device:dram.write_bandwidth_MBps'
+    """
+    devs = {d.name: d for c in configs for d in (c.device, c.host_device) if d is not None}
+    return ["file_cache.pagecache_read_4k_ns", "file_cache.pagecache_insert_4k_ns", *param_names("workload."),
+            *(k for d in devs.values() for k in device_keys(d)), *device_keys("dram")]
