@@ -165,7 +165,7 @@ def _custom_devices_json() -> str:
     """This session's custom devices (name -> values) as text: a model may read them by name."""
     import json
 
-    from app.components.devices import custom_devices
+    from app.components.device_store import custom_devices
 
     return json.dumps(custom_devices(), sort_keys=True, default=str)
 

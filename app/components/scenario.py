@@ -445,7 +445,7 @@ def init_state(cls: type[S]) -> None:
     flag = f"{cls.PREFIX}.__init"
     if not ss.get(flag):
         qp = st.query_params
-        from app.components.devices import DEV_PARAM, restore_url_devices
+        from app.components.device_store import DEV_PARAM, restore_url_devices
 
         dev_msg = restore_url_devices(qp.get(DEV_PARAM))  # first: the fields may name these custom devices
         if dev_msg:
@@ -607,7 +607,7 @@ def field_message(cls: type[Scenario], field: str) -> str | None:
 
 def _used_custom_devices(scn: Scenario) -> list[dict]:
     """The session's custom devices named by a field of ``scn`` (str or list-of-str values)."""
-    from app.components.devices import custom_devices
+    from app.components.device_store import custom_devices
 
     custom = custom_devices()
     names: list[str] = []
@@ -629,7 +629,7 @@ def scenario_json(scn: Scenario, page: str) -> str:
 
 def _register_devices(items: Any) -> None:
     """Validate the file's custom devices and add them to the session (ValueError names the entry)."""
-    from app.components.devices import add_custom_device
+    from app.components.device_store import add_custom_device
     from models.devices import DeviceProfile
 
     if not isinstance(items, list):
@@ -657,7 +657,7 @@ def page_title(url: str) -> str:
 def _load_json(cls: type[Scenario], page: str | None = None) -> None:
     import streamlit as st
 
-    from app.components.devices import CUSTOM_KEY
+    from app.components.device_store import CUSTOM_KEY
 
     up = st.session_state.get(f"{cls.PREFIX}.__upload")
     if up is None:
@@ -728,7 +728,7 @@ def scenario_controls(cls: type[S], *, page: str) -> S | None:
     else:
 
         q = to_query(scn)
-        from app.components.devices import DEV_PARAM, devices_param
+        from app.components.device_store import DEV_PARAM, devices_param
 
         dev = devices_param([d["name"] for d in _used_custom_devices(scn)])
         if dev:
