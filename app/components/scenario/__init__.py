@@ -1,8 +1,9 @@
 """Scenario state: widget values <-> Pydantic model <-> URL query params <-> JSON file.
 
 A page declares its inputs as a :class:`Scenario` subclass (a Pydantic model whose fields
-have defaults). :func:`init_state` seeds ``st.session_state`` (from the URL on the page's first
-run in the session) so shared links reproduce a view; widgets use ``key=scn.key(field)``;
+have defaults, and declare the label the user sees as their ``title``). :func:`init_state` seeds
+``st.session_state`` (from the URL on the page's first run in the session) so shared links reproduce
+a view; widgets use ``key=S.key(field)`` and the label ``S.label(field)``;
 :func:`scenario_controls` validates the values, mirrors them into the URL, and offers
 save/load as JSON. Invalid values are reported by field and never wipe the other inputs.
 
@@ -27,7 +28,7 @@ The package, one idea per module (lowest first; none imports a later one):
 - :mod:`~app.components.scenario.base`: the :class:`Scenario` base class and its session keys;
 - :mod:`~app.components.scenario.bounds`: :func:`model_field`, :func:`field_bounds`, :func:`field_range`;
 - :mod:`~app.components.scenario.choices`: :func:`one_of`, :func:`some_of`;
-- :mod:`~app.components.scenario.labels`: :func:`field_label`, the label the user sees;
+- :mod:`~app.components.scenario.labels`: :func:`field_label`, the label the user sees, declared on the field;
 - :mod:`~app.components.scenario.messages`: :func:`field_errors`, :func:`field_message`, :func:`note_shown`,
   the error box;
 - :mod:`~app.components.scenario.persistence`: URL query params, the JSON file;
@@ -41,7 +42,7 @@ from app.components.scenario.base import S, Scenario, require_number
 from app.components.scenario.bounds import MIRRORS, field_bounds, field_range, model_field
 from app.components.scenario.choices import one_of, some_of
 from app.components.scenario.controls import scenario_controls
-from app.components.scenario.labels import field_label, register_label
+from app.components.scenario.labels import field_label
 from app.components.scenario.messages import field_errors, field_message, note_shown
 from app.components.scenario.persistence import (
            CUSTOM_DEVICES,
@@ -54,5 +55,5 @@ from app.components.scenario.state import current, init_state, resolve
 
 __all__ = ["CUSTOM_DEVICES", "MIRRORS", "S", "Scenario", "current", "field_bounds", "field_errors", "field_label",
            "field_message", "field_range", "init_state", "model_field", "note_shown", "one_of", "page_title",
-           "register_label", "require_number", "resolve", "scenario_controls", "scenario_json", "some_of", "to_query",
+           "require_number", "resolve", "scenario_controls", "scenario_json", "some_of", "to_query",
            "_load_json"]

@@ -7,17 +7,17 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from app.components.scenario.labels import field_label
+
 S = TypeVar("S", bound="Scenario")
 
 
 class Scenario(BaseModel):
-    """Base class of a page's input set. ``PREFIX`` namespaces its session keys."""
+    """Base class of a page's input set. ``PREFIX`` namespaces its session keys; each field declares the
+    label the user sees as its ``title`` (:meth:`label`)."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     PREFIX: ClassVar[str] = "scn"
-    #: Labels the user sees, by field, for fields whose widget is not drawn by an
-    #: :mod:`app.components.inputs` helper (those register their label as they draw it).
-    LABELS: ClassVar[dict[str, str]] = {}
     #: Other inputs of the page (name -> default) kept like the fields across page switches,
     #: but neither validated nor put in the URL / JSON (e.g. the trace picker's CSV mapping).
     EXTRA_INPUTS: ClassVar[dict[str, Any]] = {}
@@ -26,6 +26,12 @@ class Scenario(BaseModel):
     def key(cls, field: str) -> str:
         """Session-state key of ``field`` (use as the widget key)."""
         return f"{cls.PREFIX}.{field}"
+
+    @classmethod
+    def label(cls, field: str) -> str:
+        """The label the user sees for ``field`` (its declared ``title``; use as the widget's label): the
+        messages about the field name it (:func:`app.components.scenario.labels.field_label`)."""
+        return field_label(cls, field)
 
 
 def _shadow_key(cls: type[Scenario]) -> str:

@@ -17,7 +17,7 @@ from app.components.scenario.base import (
     _session_values,
     _shadow_key,
 )
-from app.components.scenario.labels import _learn_labels, field_label
+from app.components.scenario.labels import field_label
 from app.components.scenario.messages import field_errors
 from app.components.scenario.persistence import _coerce
 
@@ -58,7 +58,6 @@ def init_state(cls: type[S]) -> None:
     import streamlit as st
 
     _ensure_built(cls, sys._getframe(1).f_globals)
-    _learn_labels(cls, sys._getframe(1).f_globals.get("__file__"))
     ss = st.session_state
     defaults = cls().model_dump()
     shadow = ss.get(_shadow_key(cls)) or {}
