@@ -3,8 +3,8 @@
 The scenario state, the input helpers, the provenance notes and the device widgets used to import each
 other inside functions (scenario -> devices -> inputs -> scenario; inputs -> provenance -> devices ->
 inputs). The devices the session holds now live in :mod:`app.components.device_store`, which draws nothing,
-and the scenario package's modules run one way (base < bounds / choices < labels < messages < persistence
-< state < controls). The walk is the one of ``tests/test_import_layers.py`` (:mod:`ast`, imports at module
+and the scenario package's modules run one way (labels < base < messages < persistence < state < controls;
+bounds and choices import none of them). The walk is the one of ``tests/test_import_layers.py`` (:mod:`ast`, imports at module
 level and inside functions, Tarjan's strongly connected components) over the ``app`` layer.
 """
 

@@ -25,10 +25,11 @@ then only names those inputs, and carries the full message of the others.
 
 The package, one idea per module (lowest first; none imports a later one):
 
-- :mod:`~app.components.scenario.base`: the :class:`Scenario` base class and its session keys;
+- :mod:`~app.components.scenario.labels`: :func:`field_label`, the label the user sees, declared on the field;
+- :mod:`~app.components.scenario.base`: the :class:`Scenario` base class (``S.key``, ``S.label``) and its
+  session keys;
 - :mod:`~app.components.scenario.bounds`: :func:`model_field`, :func:`field_bounds`, :func:`field_range`;
 - :mod:`~app.components.scenario.choices`: :func:`one_of`, :func:`some_of`;
-- :mod:`~app.components.scenario.labels`: :func:`field_label`, the label the user sees, declared on the field;
 - :mod:`~app.components.scenario.messages`: :func:`field_errors`, :func:`field_message`, :func:`note_shown`,
   the error box;
 - :mod:`~app.components.scenario.persistence`: URL query params, the JSON file;
