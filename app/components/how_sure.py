@@ -40,7 +40,7 @@ from app.components.inputs import SciInt, int_input
 from app.components.lazy import lazy_tabs
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
-from app.components.scenario import Scenario, register_label
+from app.components.scenario import Scenario
 from app.components.tables import scalar_text, table, unit_text
 from models.uncertainty import UncertainModel, UncertaintyResult, analyze
 
@@ -49,18 +49,20 @@ __all__ = ["UncertaintyFields", "how_sure", "analysis", "with_progress", "tornad
 
 #: The panel's two lazy tabs: the band's numbers (open by default) and the tornado chart with its table.
 TABS = ("p5..p95 and verdict", "Tornado: each input's effect")
-#: Labels of the panel's scenario fields.
-LABELS = {"uq_samples": "Samples (How sure?)", "uq_seed": "Seed (How sure?)",
-          "uq_sobol": "Sobol' indices"}
-
-
 class UncertaintyFields(BaseModel):
     """Scenario fields of a page with a "How sure?" panel: samples, seed, Sobol' switch (in the URL and
     the JSON like every field). A page adds them with ``class MyScenario(Scenario, UncertaintyFields)``."""
 
-    uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]")
-    uq_seed: SciInt = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]")
-    uq_sobol: bool = Field(False, description="also compute first-order and total Sobol' indices")
+    uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]",
+                               title="Samples (How sure?)")
+    uq_seed: SciInt = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]",
+                            title="Seed (How sure?)")
+    uq_sobol: bool = Field(False, description="also compute first-order and total Sobol' indices",
+                           title="Sobol' indices")
+
+
+#: Labels of the panel's scenario fields (declared on :class:`UncertaintyFields`).
+LABELS = {f: UncertaintyFields.model_fields[f].title for f in ("uq_samples", "uq_seed", "uq_sobol")}
 
 
 def _fmt(v: float) -> str:
@@ -165,7 +167,7 @@ def _custom_devices_json() -> str:
     """This session's custom devices (name -> values) as text: a model may read them by name."""
     import json
 
-    from app.components.devices import custom_devices
+    from app.components.device_store import custom_devices
 
     return json.dumps(custom_devices(), sort_keys=True, default=str)
 
@@ -247,14 +249,12 @@ def how_sure(S: type[Scenario], scn: Scenario, model: UncertainModel | Callable[
     :func:`model_fingerprint` of a built model.
     """
     st.subheader("How sure?")
-    for f, label in LABELS.items():
-        register_label(S, f, label)
     c1, c2, c3 = st.columns(3)
-    int_input(S, "uq_samples", LABELS["uq_samples"], container=c1,
+    int_input(S, "uq_samples", container=c1,
               help="Quasi-random (scrambled Sobol') samples of the uncertain inputs; ranges from each value's "
                    "provenance (docs/uncertainty.md)")
-    int_input(S, "uq_seed", LABELS["uq_seed"], container=c2, help="Same seed, same samples")
-    c3.checkbox(LABELS["uq_sobol"], key=S.key("uq_sobol"),
+    int_input(S, "uq_seed", container=c2, help="Same seed, same samples")
+    c3.checkbox(S.label("uq_sobol"), key=S.key("uq_sobol"),
                 help="First-order (S1) and total (ST) variance shares of each input: n (d + 2) more model runs")
     if model is None:
         st.info(f"No uncertainty analysis here: {why_not}", icon=":material/info:")

@@ -194,26 +194,25 @@ def field_note(cls, field: str, container=None) -> None:
     import streamlit as st
 
     from app.components.errors import md_escape
-    from app.components.scenario import field_label, field_message, note_shown
+    from app.components.scenario import field_message, note_shown
 
     msg = field_message(cls, field)
     if msg:
-        (container or st).error(f"**{md_escape(field_label(cls, field))}**: {md_escape(msg, 300)}",
+        (container or st).error(f"**{md_escape(cls.label(field))}**: {md_escape(msg, 300)}",
                                 icon=":material/error:")
         note_shown(cls.key(field))
 
 
-def int_input(cls, field: str, label: str, *, container=None, help: str | None = None) -> None:
+def int_input(cls, field: str, *, container=None, help: str | None = None) -> None:
     """A whole-number input of scenario field ``field`` (a :data:`SciInt`): text read as ``1e3`` = 1000.
 
-    Shows the allowed range under the field and, when the value is not applied, why.
+    Shows the allowed range under the field and, when the value is not applied, why. Its label is the
+    field's declared title (:meth:`app.components.scenario.Scenario.label`), as in every message about it.
     """
     import streamlit as st
 
-    from app.components.scenario import register_label
-
     c = container or st
-    register_label(cls, field, label)
+    label = cls.label(field)
     key = cls.key(field)
     v = st.session_state.get(key)
     if not isinstance(v, str):  # a default, URL or scenario-file value: shown as the text the user edits
@@ -225,19 +224,20 @@ def int_input(cls, field: str, label: str, *, container=None, help: str | None =
     field_note(cls, field, c)
 
 
-def float_input(cls, field: str, label: str, *, container=None, help: str | None = None, step: float | None = None,
+def float_input(cls, field: str, *, container=None, help: str | None = None, step: float | None = None,
                 format: str = "%g", overridden: str | None = None) -> None:
     """A number input of scenario field ``field`` without browser-side bounds: an out-of-range value
-    reaches the page, which says why it is not applied (the allowed range is shown under the field).
+    reaches the page, which says why it is not applied (the allowed range is shown under the field). Its
+    label is the field's declared title.
 
     ``overridden``: the page uses another value in place of the field (e.g. a measured one); the field
     is then greyed out and this text, under it, says what is used instead (never a value shown but unused)."""
     import streamlit as st
 
-    from app.components.scenario import register_label, require_number
+    from app.components.scenario import require_number
 
     c = container or st
-    register_label(cls, field, label)
+    label = cls.label(field)
     require_number(cls, field)
     key = cls.key(field)
     v = st.session_state.get(key)
@@ -252,14 +252,13 @@ def float_input(cls, field: str, label: str, *, container=None, help: str | None
     field_note(cls, field, c)
 
 
-def text_list_input(cls, field: str, label: str, *, container=None, help: str | None = None) -> None:
-    """A number-list text input (:func:`number_text` field) with its message under it."""
+def text_list_input(cls, field: str, *, container=None, help: str | None = None) -> None:
+    """A number-list text input (:func:`number_text` field) with its message under it; its label is the field's
+    declared title."""
     import streamlit as st
 
-    from app.components.scenario import register_label
-
     c = container or st
-    register_label(cls, field, label)
+    label = cls.label(field)
     c.text_input(label, key=cls.key(field), help=help)
     field_note(cls, field, c)
 

@@ -26,7 +26,7 @@ __all__ = ["param_help", "params_help", "device_keys", "trace_keys", "resolve", 
 
 
 def _devices() -> dict[str, DeviceProfile]:
-    from app.components.devices import all_devices
+    from app.components.device_store import all_devices
 
     return all_devices()
 

@@ -68,8 +68,8 @@ class TraceChoice(Scenario):
     preset: str = DEFAULTS["preset"]
     n_requests: SciInt = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
     seed: SciInt = Field(0, ge=0, le=2**31 - 1)
-    scale: float = Field(DEFAULT_SYNTHETIC_SCALE, ge=0.001, le=1)
-    upload_format: str = "auto"
+    scale: float = Field(DEFAULT_SYNTHETIC_SCALE, ge=0.001, le=1, title="Dataset scale [-]")
+    upload_format: str = Field("auto", title="Format")
 
     @field_validator("trace_name")
     @classmethod
@@ -178,7 +178,7 @@ def _upload(key: str, kind: str, label: str):
                           help="Plain text, gzip or zstd (detected from the content). Formats: "
                                + "; ".join(f"{f}: {FORMATS[f].description}" for f in fmts[1:]))
     slot = st.container()  # a file that cannot be read says why right here, under the upload
-    st.selectbox("Format", fmts, key=_k(key, "upload_format"),
+    st.selectbox(TraceChoice.label("upload_format"), fmts, key=_k(key, "upload_format"),
                  format_func=lambda f: "auto-detect" if f == "auto" else f"{f} — {FORMATS[f].description}")
     fmt = st.session_state[_k(key, "upload_format")]
     opts: dict = {}
@@ -258,7 +258,7 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
                                        default=DEFAULTS["n_requests"], container=c1)
             seed = whole_number_input(_k(key, "seed"), "Seed", low=0, high=2**31 - 1, default=DEFAULTS["seed"],
                                       container=c2)
-            c3.number_input("Dataset scale [-]", min_value=0.001, max_value=1.0, step=0.01, format="%.3f",
+            c3.number_input(TraceChoice.label("scale"), min_value=0.001, max_value=1.0, step=0.01, format="%.3f",
                             key=_k(key, "scale"),
                             help=param_help("trace.synthetic_scale",
                                             "Shrinks the preset's address range (Table II dataset size) or file count."))

@@ -32,15 +32,18 @@ T_MIN, T_MAX = field_range(fc.BreakEvenInputs, "t_ns")
 
 class BreakEvenScenario(Scenario, UncertaintyFields):
     PREFIX = "be"
-    mode: Literal["device", "manual"] = "device"
-    device: DeviceName = "optane-dcpmm"
-    block_size_bytes: BlockSize = 4096
-    io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0)
-    insertion: Literal["steady", "first-touch"] = fc.DEFAULT_INSERTION
-    t_ns: float = model_field(fc.BreakEvenInputs, "t_ns", default=100.0)
-    T_ns: float = model_field(fc.BreakEvenInputs, "T_ns", default=130.0)
-    Tm_ns: float = model_field(fc.BreakEvenInputs, "Tm_ns", default=160.0)
-    max_accesses: int = Field(10, ge=2, le=50)
+    mode: Literal["device", "manual"] = Field("device", title="Inputs")
+    device: DeviceName = Field("optane-dcpmm", title="Storage device")
+    block_size_bytes: BlockSize = Field(4096, title="Block size [bytes]")
+    io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0,
+                                   title="I/O stack factor (storage path / cache on DRAM-speed storage) [-]")
+    insertion: Literal["steady", "first-touch"] = Field(fc.DEFAULT_INSERTION, title="Insertion cost Tm − T")
+    t_ns: float = model_field(fc.BreakEvenInputs, "t_ns", default=100.0,
+                              title="t: access time from the file cache [ns]")
+    T_ns: float = model_field(fc.BreakEvenInputs, "T_ns", default=130.0, title="T: access time from storage [ns]")
+    Tm_ns: float = model_field(fc.BreakEvenInputs, "Tm_ns", default=160.0,
+                               title="Tm: storage access incl. cache insertion [ns]")
+    max_accesses: int = Field(10, ge=2, le=50, title="Accesses shown in the chart")
 
 
 def _uq_model(scn: BreakEvenScenario):
@@ -180,16 +183,16 @@ if st.session_state.get(S.key("device")) not in devices:  # e.g. a custom device
     st.session_state[S.key("device")] = "optane-dcpmm"
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.radio("Inputs", ["device", "manual"], key=S.key("mode"), horizontal=True,
+    st.radio(S.label("mode"), ["device", "manual"], key=S.key("mode"), horizontal=True,
              format_func={"device": "From a device", "manual": "Manual t / T / Tm"}.get)
     if st.session_state[S.key("mode")] == "device":
-        st.selectbox("Storage device", list(devices), key=S.key("device"),
+        st.selectbox(S.label("device"), list(devices), key=S.key("device"),
                      format_func=lambda n: devices[n].label or n)
-        st.select_slider("Block size [bytes]", options=BLOCK_SIZES, key=S.key("block_size_bytes"))
-        float_input(S, "io_stack_factor", "I/O stack factor (storage path / cache on DRAM-speed storage) [-]", help=param_help("file_cache.io_stack_factor",
+        st.select_slider(S.label("block_size_bytes"), options=BLOCK_SIZES, key=S.key("block_size_bytes"))
+        float_input(S, "io_stack_factor", help=param_help("file_cache.io_stack_factor",
                                         "Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the "
                                         "file cache)."), step=0.05)
-        st.radio("Insertion cost Tm − T", list(fc.INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
+        st.radio(S.label("insertion"), list(fc.INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
                  format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
                  help=param_help("file_cache.insert_steady_4096_ns",
                                  "Steady state: a buffered read miss into a full page cache (a page reclaim "
@@ -197,10 +200,10 @@ with c1:
                                  "First touch: pwrite() into a not yet cached tmpfs region (fresh page), the "
                                  "earlier upper bound."))
     else:
-        float_input(S, "t_ns", "t: access time from the file cache [ns]")
-        float_input(S, "T_ns", "T: access time from storage [ns]")
-        float_input(S, "Tm_ns", "Tm: storage access incl. cache insertion [ns]")
-    st.slider("Accesses shown in the chart", 2, 50, key=S.key("max_accesses"))
+        float_input(S, "t_ns")
+        float_input(S, "T_ns")
+        float_input(S, "Tm_ns")
+    st.slider(S.label("max_accesses"), 2, 50, key=S.key("max_accesses"))
 
 scn = scenario_controls(S, page="break-even")
 if scn is not None:

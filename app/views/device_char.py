@@ -37,13 +37,13 @@ Profiles = some_of(lambda: list(dc.PRESETS), what="profile")
 
 class DeviceCharScenario(Scenario, UncertaintyFields):
     PREFIX = "dch"
-    profiles: Profiles = Field(default_factory=lambda: ["psd", "ssd"])
-    max_depth: SciInt = Field(64, ge=1, le=1024)
-    mix_pattern: Literal["rand", "seq"] = "seq"
-    mix_depth: SciInt = Field(64, ge=1, le=1024)
-    mix_scheduling: Literal["preset", "fcfs", "read-priority"] = "preset"
-    example: Literal["none", "tmpfs", "disk"] = "disk"
-    custom_name: str = model_field(dc.CharProfile, "name", default="my-fio-device")
+    profiles: Profiles = Field(default_factory=lambda: ["psd", "ssd"], title="Profiles")
+    max_depth: SciInt = Field(64, ge=1, le=1024, title="Largest I/O depth")
+    mix_pattern: Literal["rand", "seq"] = Field("seq", title="Mix: pattern")
+    mix_depth: SciInt = Field(64, ge=1, le=1024, title="Mix: I/O depth (paper: 64)")
+    mix_scheduling: Literal["preset", "fcfs", "read-priority"] = Field("preset", title="Mix: channel scheduling")
+    example: Literal["none", "tmpfs", "disk"] = Field("disk", title="Bundled example")
+    custom_name: str = model_field(dc.CharProfile, "name", default="my-fio-device", title="Name for the fitted device")
 
 
 S = DeviceCharScenario
@@ -129,15 +129,15 @@ st.markdown(
 )
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.multiselect("Profiles", list(dc.PRESETS), key=S.key("profiles"),
+    st.multiselect(S.label("profiles"), list(dc.PRESETS), key=S.key("profiles"),
                    help=params_help(param_names("device_char."),
                                     "Preset values and their provenance (the ratios were set to reproduce the "
                                     "paper's Figures 1-2, so those figures cannot validate them):"))
     field_note(S, "profiles")
-    int_input(S, "max_depth", "Largest I/O depth")
-    st.radio("Mix: pattern", ["rand", "seq"], key=S.key("mix_pattern"), horizontal=True)
-    int_input(S, "mix_depth", "Mix: I/O depth (paper: 64)")
-    st.radio("Mix: channel scheduling", ["preset", "fcfs", "read-priority"], key=S.key("mix_scheduling"),
+    int_input(S, "max_depth")
+    st.radio(S.label("mix_pattern"), ["rand", "seq"], key=S.key("mix_pattern"), horizontal=True)
+    int_input(S, "mix_depth")
+    st.radio(S.label("mix_scheduling"), ["preset", "fcfs", "read-priority"], key=S.key("mix_scheduling"),
              horizontal=True,
              help="Which waiting request a free unit serves. FCFS: the oldest, so fewer slow writes make every "
                   "request faster. Read priority (usual for PCM controllers): reads first, so a "
@@ -171,7 +171,7 @@ st.subheader("Your device: fio JSON → fitted profile")
 st.caption("Run e.g. the bundled job file `data/fio/pcm_planner.fio` with `fio --output-format=json` and upload "
            "the output; or pick a bundled example measured on our build machine.")
 _uploaded = st.session_state.get("dch.upload") is not None
-st.radio("Bundled example", ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True, disabled=_uploaded,
+st.radio(S.label("example"), ["none", "tmpfs", "disk"], key=S.key("example"), horizontal=True, disabled=_uploaded,
          help="Not used while a file is uploaded: remove the upload to use an example.")
 if _uploaded:
     st.caption("Using the uploaded file, not the bundled example.")
@@ -185,7 +185,7 @@ if up is not None:  # read right here: a file that cannot be read (or a skipped 
             st.warning(f"{len(skipped)} of {len(skipped) + measured.job.nunique()} jobs skipped (no read or "
                        "write data with a positive size): " + ", ".join(md_escape(s) for s in skipped),
                        icon=":material/warning:")
-st.text_input("Name for the fitted device", key=S.key("custom_name"))
+st.text_input(S.label("custom_name"), key=S.key("custom_name"))
 field_note(S, "custom_name")
 if scn is not None:
     with user_errors("fio import"):

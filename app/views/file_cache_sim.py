@@ -50,12 +50,13 @@ class FileCacheSimScenario(TraceChoice, UncertaintyFields):
     PREFIX = "fcs"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     preset: str = "web-proxy"
-    hdd_device: DeviceName = "hdd-7200"
-    scm_device: DeviceName = "optane-dcpmm"
+    hdd_device: DeviceName = Field("hdd-7200", title="Slow storage (Figure 3)")
+    scm_device: DeviceName = Field("optane-dcpmm", title="Fast storage / SCM (Figures 4-5)")
     block_size_bytes: BlockSize = 4096
-    n_sizes: int = Field(10, ge=2, le=40)
-    ghost_fraction: float = Field(param("file_cache_sim.ghost_fraction").value, ge=0.0, le=10.0)
-    insertion: Literal["steady", "first-touch"] = DEFAULT_INSERTION
+    n_sizes: int = Field(10, ge=2, le=40, title="Cache sizes simulated")
+    ghost_fraction: float = Field(param("file_cache_sim.ghost_fraction").value, ge=0.0, le=10.0,
+                                  title="AC ghost window [× cache size]")
+    insertion: Literal["steady", "first-touch"] = Field(DEFAULT_INSERTION, title="Insertion cost Tm − T")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -96,15 +97,15 @@ st.markdown(
 
 trace, settings = trace_and_settings(S.PREFIX)
 with settings:
-    hdd = device_picker("Slow storage (Figure 3)", key=S.key("hdd_device"))
-    scm = device_picker("Fast storage / SCM (Figures 4-5)", key=S.key("scm_device"))
+    hdd = device_picker(S.label("hdd_device"), key=S.key("hdd_device"))
+    scm = device_picker(S.label("scm_device"), key=S.key("scm_device"))
     block_size_select(S.key("block_size_bytes"))
-    st.slider("Cache sizes simulated", 2, 40, key=S.key("n_sizes"),
+    st.slider(S.label("n_sizes"), 2, 40, key=S.key("n_sizes"),
               help="Evenly spaced from 1/n of the footprint to 100 %.")
-    float_input(S, "ghost_fraction", "AC ghost window [× cache size]", help=param_help("file_cache_sim.ghost_fraction",
+    float_input(S, "ghost_fraction", help=param_help("file_cache_sim.ghost_fraction",
                                     "A missed block is admitted if its previous miss is among the last "
                                     "(window × cache size) blocks the AC-cache turned away."), step=0.25)
-    st.radio("Insertion cost Tm − T", list(INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
+    st.radio(S.label("insertion"), list(INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
              format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
              help=param_help("file_cache.insert_steady_4096_ns",
                              "Steady state: buffered miss into a full page cache minus a direct read (measured "

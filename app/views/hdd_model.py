@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 from plotly.subplots import make_subplots
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.bands import add_error_bars, point_bands
@@ -40,13 +40,13 @@ BOUNDARY_CYL = (1.0, 1e6)
 
 class HddScenario(Scenario, UncertaintyFields):
     PREFIX = "hdd"
-    drive: str = "ibm18es"
-    rotation: str = "clock"
-    boundary_auto: bool = True
+    drive: str = Field("ibm18es", title="Drive")
+    rotation: str = Field("clock", title="Rotational latency")
+    boundary_auto: bool = Field(True, title="Fit the boundary")
     boundary_cyl: float = model_field(hdd.SeekFit, "boundary_cyl", default=600.0, ge=BOUNDARY_CYL[0],
-                                      le=BOUNDARY_CYL[1])
-    profile_drive: HddProfile = GENERIC_HDD
-    sizes_kib: SizesKib = "4, 64, 1024"
+                                      le=BOUNDARY_CYL[1], title="Boundary [cylinders]")
+    profile_drive: HddProfile = Field(GENERIC_HDD, title="Drive profile")
+    sizes_kib: SizesKib = Field("4, 64, 1024", title="Request sizes [KiB]")
 
     @field_validator("drive")
     @classmethod
@@ -127,16 +127,16 @@ st.markdown(
 
 names = list(hdd.drive_names())
 c1, c2, c3 = st.columns(3)
-c1.selectbox("Drive", names, key=S.key("drive"))
-c2.radio("Rotational latency", ["clock", "expected"], key=S.key("rotation"), horizontal=True,
+c1.selectbox(S.label("drive"), names, key=S.key("drive"))
+c2.radio(S.label("rotation"), ["clock", "expected"], key=S.key("rotation"), horizontal=True,
          format_func={"clock": "platter angle from timing", "expected": "half a rotation"}.get,
          help="'platter angle': the platter position follows the model clock, so sequential and same-track "
               "requests get their true short latency; 'half a rotation': the expected value everywhere.")
 with c3:
-    st.checkbox("Fit the boundary", key=S.key("boundary_auto"),
+    st.checkbox(S.label("boundary_auto"), key=S.key("boundary_auto"),
                 help="The short/long seek boundary [cylinders] fitted to the curve; off: set it below.")
     if not st.session_state[S.key("boundary_auto")]:
-        float_input(S, "boundary_cyl", "Boundary [cylinders]")
+        float_input(S, "boundary_cyl")
 
 scn = scenario_controls(S, page="hdd-model")
 if scn is not None:
@@ -213,8 +213,8 @@ if scn is not None:
 # (with the user's text) so it can be corrected.
 st.subheader("Throughput vs inter-request distance")
 t1, t2 = st.columns(2)
-t1.selectbox("Drive profile", hdd_profiles(), key=S.key("profile_drive"), help=hdd_help())
-text_list_input(S, "sizes_kib", "Request sizes [KiB]", container=t2)
+t1.selectbox(S.label("profile_drive"), hdd_profiles(), key=S.key("profile_drive"), help=hdd_help())
+text_list_input(S, "sizes_kib", container=t2)
 if scn is not None:
     with user_errors("Throughput"):
         # whole 512 B sectors, as the model simulates them; sizes that round alike are one curve

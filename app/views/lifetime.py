@@ -50,21 +50,25 @@ CHART_TABS = ("Lifetime vs write rate", "Monte Carlo distribution", "PCM vs Flas
 class LifetimeScenario(Scenario, UncertaintyFields):
     PREFIX = "lt"
     capacity_gb: float = model_field(lt.LifetimeInputs, "capacity_bytes", unit=1e9,
-                                     default=param("memext.nvm_capacity_bytes").value / 1e9)
+                                     default=param("memext.nvm_capacity_bytes").value / 1e9, title="Capacity C [GB]")
     endurance: float = model_field(lt.LifetimeInputs, "endurance_writes_per_cell",
-                                   default=get_device("pcm-memext").endurance_writes_per_cell)
+                                   default=get_device("pcm-memext").endurance_writes_per_cell,
+                                   title="Endurance E [writes per cell]")
     # default: the rate measured on seed 002's own Lulesh, traced here (not the paper-implied rate, which
     # reproduces the paper's 5 years by construction; it stays a labelled row of Figure 2); kept on disk,
     # so a fresh server does not replay the trace before its first chart (app/components/write_rates.py)
     write_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
-                                         default=round(lulesh_write_rate() / 1e6, 1))
-    wear_efficiency: float = model_field(lt.LifetimeInputs, "wear_efficiency", ge=WEAR_EFFICIENCY[0])
-    endurance_sigma: float = Field(param("lifetime.endurance_sigma").value, ge=0, le=5)
-    fail_fraction: float = Field(param("lifetime.fail_fraction").value, ge=1e-12, le=1)
-    trials: SciInt = Field(2000, ge=10, le=200_000)
-    line_bytes: SciInt = Field(param("nvm.line_bytes").value, ge=1, le=1 << 20)
-    seed: SciInt = Field(0, ge=0, le=2**31 - 1)
-    trace_rates: bool = True
+                                         default=round(lulesh_write_rate() / 1e6, 1), title="Cell write rate W [MB/s]")
+    wear_efficiency: float = model_field(lt.LifetimeInputs, "wear_efficiency", ge=WEAR_EFFICIENCY[0],
+                                         title="Wear-leveling efficiency η [-]")
+    endurance_sigma: float = Field(param("lifetime.endurance_sigma").value, ge=0, le=5,
+                                   title="σ of ln(endurance) across lines [-]")
+    fail_fraction: float = Field(param("lifetime.fail_fraction").value, ge=1e-12, le=1,
+                                 title="Device fails when this fraction of lines is worn [-]")
+    trials: SciInt = Field(2000, ge=10, le=200_000, title="Simulated devices [-]")
+    line_bytes: SciInt = Field(param("nvm.line_bytes").value, ge=1, le=1 << 20, title="Line size [bytes]")
+    seed: SciInt = Field(0, ge=0, le=2**31 - 1, title="Seed")
+    trace_rates: bool = Field(True, title="Trace-derived rates")
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -196,25 +200,25 @@ st.markdown(
 devs = {n: d for n, d in all_devices().items() if d.endurance_writes_per_cell}
 c1, c2 = st.columns([1, 2])
 with c1:
-    float_input(S, "capacity_gb", "Capacity C [GB]", help=param_help("memext.nvm_capacity_bytes"), step=1.0)
-    float_input(S, "endurance", "Endurance E [writes per cell]", help="Default: catalogue pcm-memext. Catalogue: "
+    float_input(S, "capacity_gb", help=param_help("memext.nvm_capacity_bytes"), step=1.0)
+    float_input(S, "endurance", help="Default: catalogue pcm-memext. Catalogue: "
                          + ", ".join(f"{n} {d.endurance_writes_per_cell:.0e} [{d.value_kind('endurance_writes_per_cell')}]"
                                      for n, d in devs.items()), format="%.3g")
-    float_input(S, "write_rate_MBps", "Cell write rate W [MB/s]", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM "
+    float_input(S, "write_rate_MBps", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM "
                          "extension at DRAM:NVM 1:4, FIFO, Lulesh's measured time per reference; "
                          "models.endurance.lifetime.measured_write_rate), rounded to 0.1 MB/s. The paper-implied "
                          "rate (about 5 years on 16 GB PCM) is a labelled row of the Figure 2 table.", format="%.4g")
-    st.slider("Wear-leveling efficiency η [-]", WEAR_EFFICIENCY[0], WEAR_EFFICIENCY[1], step=0.01,
+    st.slider(S.label("wear_efficiency"), WEAR_EFFICIENCY[0], WEAR_EFFICIENCY[1], step=0.01,
               key=S.key("wear_efficiency"),
               help=param_help("lifetime.wear_efficiency",
                               "1 = perfect leveling. The Wear leveling page measures life rates of real schemes."))
     with st.expander("Monte Carlo: endurance spread", expanded=True):
-        float_input(S, "endurance_sigma", "σ of ln(endurance) across lines [-]", help=param_help("lifetime.endurance_sigma"), step=0.05)
-        float_input(S, "fail_fraction", "Device fails when this fraction of lines is worn [-]", help=param_help("lifetime.fail_fraction"), format="%.3g")
-        int_input(S, "trials", "Simulated devices [-]")
-        int_input(S, "line_bytes", "Line size [bytes]", help=param_help("nvm.line_bytes"))
-        int_input(S, "seed", "Seed")
-    st.checkbox("Trace-derived rates", key=S.key("trace_rates"),
+        float_input(S, "endurance_sigma", help=param_help("lifetime.endurance_sigma"), step=0.05)
+        float_input(S, "fail_fraction", help=param_help("lifetime.fail_fraction"), format="%.3g")
+        int_input(S, "trials")
+        int_input(S, "line_bytes", help=param_help("nvm.line_bytes"))
+        int_input(S, "seed")
+    st.checkbox(S.label("trace_rates"), key=S.key("trace_rates"),
                 help="Adds the write rates derived from the bundled memory traces and synthetic page streams to the "
                      "Figure 2 table.")
 

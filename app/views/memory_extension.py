@@ -44,31 +44,32 @@ class MemExtScenario(TraceChoice, UncertaintyFields):
     PREFIX = "mx"
     # Default: the paper's own application Lulesh, traced here (seed 002 Figs. 10-11 plot each application's
     # slowdown vs the DRAM:NVM ratio); the synthetic patterns stay an option.
-    stream_source: Literal["pattern", "trace"] = "trace"
+    stream_source: Literal["pattern", "trace"] = Field("trace", title="Page references from")
     trace_name: str = "lackey:lulesh"
-    pattern: str = "working-set"
-    footprint_pages: SciInt = Field(2048, ge=16, le=1_000_000)
-    references: SciInt = Field(1_000_000, ge=1000, le=20_000_000)
-    refs_per_visit: SciInt = Field(256, ge=1, le=4096)
-    write_fraction: float = Field(0.3, ge=0, le=1)
-    fast_device: FastDevice = "pcm-memext"
-    slow_device: SlowDevice = "nand-flash"
-    accounting: Literal["inclusive", "exclusive"] = "inclusive"
+    pattern: str = Field("working-set", title="Pattern")
+    footprint_pages: SciInt = Field(2048, ge=16, le=1_000_000, title="Footprint [pages]")
+    references: SciInt = Field(1_000_000, ge=1000, le=20_000_000, title="References [-]")
+    refs_per_visit: SciInt = Field(256, ge=1, le=4096, title="References per page visit [-]")
+    write_fraction: float = Field(0.3, ge=0, le=1, title="Written pages [-]")
+    fast_device: FastDevice = Field("pcm-memext", title="Fast NVM")
+    slow_device: SlowDevice = Field("nand-flash", title="Slow NVM")
+    accounting: Literal["inclusive", "exclusive"] = Field("inclusive", title="Capacity accounting")
     policy: Literal["fifo", "clock", "age"] = "fifo"
-    age_max: SciInt = model_field(Cfg, "age_max")
-    base_ns_per_ref: float = model_field(Cfg, "base_ns_per_ref")
-    fault_overhead_ns: float = model_field(Cfg, "fault_overhead_ns")
-    writeback: Literal["buffered", "sync"] = "buffered"
-    eviction_buffer_pages: SciInt = Field(param("memext.eviction_buffer_pages").value, ge=1, le=1 << 24)
+    age_max: SciInt = model_field(Cfg, "age_max", title="Age-based counter maximum")
+    base_ns_per_ref: float = model_field(Cfg, "base_ns_per_ref", title="DRAM-only time per reference t_ref [ns]")
+    fault_overhead_ns: float = model_field(Cfg, "fault_overhead_ns", title="OS fault overhead besides the read [ns]")
+    writeback: Literal["buffered", "sync"] = Field("buffered", title="Write-back")
+    eviction_buffer_pages: SciInt = Field(param("memext.eviction_buffer_pages").value, ge=1, le=1 << 24,
+                                          title="Eviction buffer [pages]")
     paper_fault_cost: bool = False
-    trace_time_base: bool = True
-    cold_start_in_nvm: bool = False
-    flash_write_us: list[str] = ["25", "100", "200", "400"]
-    prefetch_depths: list[str] = ["0", "1", "2", "4", "8", "16"]
-    prefetch_frac: DramFraction = param("memext.dram_frac").value
-    prefetch_threshold: SciInt = model_field(Cfg, "prefetch_threshold")
+    trace_time_base: bool = Field(True, title="Use the traced program's measured t_ref when it has one")
+    cold_start_in_nvm: bool = Field(False, title="Pages start in NVM")
+    flash_write_us: list[str] = Field(["25", "100", "200", "400"], title="Flash write latencies [µs]")
+    prefetch_depths: list[str] = Field(["0", "1", "2", "4", "8", "16"], title="Prefetch depths [pages]")
+    prefetch_frac: DramFraction = Field(param("memext.dram_frac").value, title="Prefetch DRAM:NVM ratio")
+    prefetch_threshold: SciInt = model_field(Cfg, "prefetch_threshold", title="Repeats to confirm a stride")
     prefetch_strides: int = model_field(Cfg, "prefetch_strides")
-    submit_us: float = model_field(Cfg, "submit_ns", unit=1e3)
+    submit_us: float = model_field(Cfg, "submit_ns", unit=1e3, title="Submission overhead [µs]")
 
     @field_validator("pattern")
     @classmethod
@@ -145,18 +146,18 @@ st.markdown(
 
 c1, c2 = st.columns([1, 1])
 with c1:
-    st.radio("Page references from", ["pattern", "trace"], key=S.key("stream_source"), horizontal=True,
+    st.radio(S.label("stream_source"), ["pattern", "trace"], key=S.key("stream_source"), horizontal=True,
              format_func={"pattern": "Synthetic pattern (paper's app classes)", "trace": "Memory trace"}.get)
     stream = None
     if st.session_state[S.key("stream_source")] == "pattern":
-        st.selectbox("Pattern", list(me.SYNTHETIC_PATTERNS), key=S.key("pattern"),
+        st.selectbox(S.label("pattern"), list(me.SYNTHETIC_PATTERNS), key=S.key("pattern"),
                      format_func=lambda p: f"{p}: {me.SYNTHETIC_PATTERNS[p]}")
         a, b = st.columns(2)
-        int_input(S, "footprint_pages", "Footprint [pages]", container=a)
-        int_input(S, "references", "References [-]", container=b)
-        int_input(S, "refs_per_visit", "References per page visit [-]", container=a,
+        int_input(S, "footprint_pages", container=a)
+        int_input(S, "references", container=b)
+        int_input(S, "refs_per_visit", container=a,
                   help="Compute done on a page each time it is visited: sets how often faults happen.")
-        b.slider("Written pages [-]", 0.0, 1.0, step=0.05, key=S.key("write_fraction"))
+        b.slider(S.label("write_fraction"), 0.0, 1.0, step=0.05, key=S.key("write_fraction"))
     else:
         trace = mem_trace_picker(key=S.PREFIX)
         if trace is not None:
@@ -177,21 +178,21 @@ def _own_t_ref(stream) -> float | None:
 own_t_ref = _own_t_ref(stream)
 paper_fault_ns = param("memext.fault_overhead_paper_ns").value
 with c2:
-    fast = device_picker("Fast NVM", key=S.key("fast_device"), kinds=FAST_KINDS,
+    fast = device_picker(S.label("fast_device"), key=S.key("fast_device"), kinds=FAST_KINDS,
                          help="Seed 002: PCM 150 ns page read / 1500 ns page write ('pcm-memext').")
-    slow = device_picker("Slow NVM", key=S.key("slow_device"), kinds=SLOW_KINDS,
+    slow = device_picker(S.label("slow_device"), key=S.key("slow_device"), kinds=SLOW_KINDS,
                          help="Seed 002: NAND Flash 25 µs per page ('nand-flash').")
     field_note(S, "slow_device")
     a, b = st.columns(2)
-    a.radio("Capacity accounting", ["inclusive", "exclusive"], key=S.key("accounting"),
+    a.radio(S.label("accounting"), ["inclusive", "exclusive"], key=S.key("accounting"),
             help="At DRAM:NVM 1:4, DRAM holds 25 % (inclusive) or 20 % (exclusive) of the footprint. "
                  "Exclusive extensions write every evicted page back.")
-    b.radio("Write-back", ["buffered", "sync"], key=S.key("writeback"),
+    b.radio(S.label("writeback"), ["buffered", "sync"], key=S.key("writeback"),
             format_func={"buffered": "eviction buffer (paper)", "sync": "synchronous"}.get)
-    float_input(S, "base_ns_per_ref", "DRAM-only time per reference t_ref [ns]", container=a, help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."), format="%.3g",
+    float_input(S, "base_ns_per_ref", container=a, help=param_help("memext.base_ns_per_ref", "DRAM-only time per data reference."), format="%.3g",
                 overridden=None if own_t_ref is None else f"the traced program's measured {scalar_text(own_t_ref, 3)} ns "
                                                            "(untick the box below to use this field)")
-    float_input(S, "fault_overhead_ns", "OS fault overhead besides the read [ns]", container=b, help=param_help("memext.fault_overhead_ns",
+    float_input(S, "fault_overhead_ns", container=b, help=param_help("memext.fault_overhead_ns",
                                    "With device latencies alone, Flash's excess slowdown would be 166× PCM's, "
                                    "not the paper's 5.8×."), format="%.4g",
                 overridden=f"the paper's fault cost {scalar_text(paper_fault_ns)} ns (untick the box below)"
@@ -199,29 +200,29 @@ with c2:
     a.checkbox(f"Paper's fault cost ({paper_fault_ns:,g} ns)",
                key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns",
                                                               "Derived from the paper's slowdowns."))
-    int_input(S, "eviction_buffer_pages", "Eviction buffer [pages]", container=b,
+    int_input(S, "eviction_buffer_pages", container=b,
               help=param_help("memext.eviction_buffer_pages", "Buffered write-back: the application waits "
                                                               "only when this many evicted pages await writing."))
-    st.checkbox("Use the traced program's measured t_ref when it has one", key=S.key("trace_time_base"))
-    st.checkbox("Pages start in NVM", key=S.key("cold_start_in_nvm"),
+    st.checkbox(S.label("trace_time_base"), key=S.key("trace_time_base"))
+    st.checkbox(S.label("cold_start_in_nvm"), key=S.key("cold_start_in_nvm"),
                 help="First touches fault too, as in the paper's PerMA emulation.")
 
 # Sweep settings are drawn before validation so an invalid entry stays visible and editable.
 with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fig. 13), replacement (Fig. 14)",
                  icon=":material/tune:"):
-    st.multiselect("Flash write latencies [µs]", ["25", "50", "100", "200", "400", "800", "1600"],
+    st.multiselect(S.label("flash_write_us"), ["25", "50", "100", "200", "400", "800", "1600"],
                    key=S.key("flash_write_us"), accept_new_options=True)
     field_note(S, "flash_write_us")
     a, b, c, d = st.columns(4)
-    a.multiselect("Prefetch depths [pages]", ["0", "1", "2", "4", "8", "16", "32", "64"],
+    a.multiselect(S.label("prefetch_depths"), ["0", "1", "2", "4", "8", "16", "32", "64"],
                   key=S.key("prefetch_depths"), accept_new_options=True)
     field_note(S, "prefetch_depths", a)
-    b.select_slider("Prefetch DRAM:NVM ratio", options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"),
+    b.select_slider(S.label("prefetch_frac"), options=list(me.DRAM_FRACTIONS)[::-1], key=S.key("prefetch_frac"),
                     help=param_help("memext.dram_frac"))
-    int_input(S, "prefetch_threshold", "Repeats to confirm a stride", container=c,
+    int_input(S, "prefetch_threshold", container=c,
               help=param_help("memext.prefetch_threshold"))
-    float_input(S, "submit_us", "Submission overhead [µs]", container=d, help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."), step=0.5)
-    int_input(S, "age_max", "Age-based counter maximum",
+    float_input(S, "submit_us", container=d, help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."), step=0.5)
+    int_input(S, "age_max",
               help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
                                                 "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))
 
@@ -382,7 +383,8 @@ if scn is not None:
                     fig.add_scatter(x=gg.depth.astype(str), y=gg.slowdown, name=f"slowdown ({dev_name})", yaxis="y2",
                                     mode="lines+markers")
                 fig.update_layout(yaxis2=dict(overlaying="y", side="right", title="slowdown [×]"))
-                show(style(fig, title=f"Stride prefetcher (misses for {plotly_text(fast.name)})", x="prefetch depth [pages]",
+                show(style(fig,
+                title=f"Stride prefetcher (misses for {plotly_text(fast.name)})", x="prefetch depth [pages]",
                            y="page faults [-]"), key="mx-pf")
                 pf_keys = me.prefetch_sweep_keys(fast, slow)
                 assumption_note(pf_keys, values)

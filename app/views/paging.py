@@ -51,20 +51,22 @@ FAULT_OVERHEAD_NS = field_range(pg.PagingInputs, "fault_overhead_ns")
 
 class PagingScenario(TraceChoice, UncertaintyFields):
     PREFIX = "pg"
-    max_refs: SciInt = Field(2_000_000, ge=1000, le=MAX_REQUESTS)
-    tlb_entries: SciInt = model_field(pg.PagingInputs, "tlb_entries")
-    memory_mode: Literal["fraction", "mib"] = "fraction"
-    memory_fraction: float = Field(0.5, ge=0.001, le=4)
-    memory_mib: float = Field(16.0, ge=0.001, le=1 << 20)
-    storage_mode: Literal["multiple", "device", "latency"] = "multiple"
-    latency_multiple: float = Field(10.0, ge=0.01, le=1e6)
-    device: DeviceName = "optane-dcpmm"
-    storage_latency_ns: float = model_field(pg.PagingInputs, "storage_latency_ns", default=1000.0)
-    t_e_ns: float = model_field(pg.PagingInputs, "t_e_ns")
-    t_r_ns: float = model_field(pg.PagingInputs, "t_r_ns", default=pg.default_memory_ns())
-    fault_overhead_ns: float = model_field(pg.PagingInputs, "fault_overhead_ns")
-    policy: Literal["clock", "lru"] = "clock"
-    fault_model: Literal["latency", "transfer"] = "latency"
+    max_refs: SciInt = Field(2_000_000, ge=1000, le=MAX_REQUESTS, title="Analyse at most this many references")
+    tlb_entries: SciInt = model_field(pg.PagingInputs, "tlb_entries", title="TLB entries")
+    memory_mode: Literal["fraction", "mib"] = Field("fraction", title="Memory size")
+    memory_fraction: float = Field(0.5, ge=0.001, le=4, title="Memory / footprint (4 KiB pages) [-]")
+    memory_mib: float = Field(16.0, ge=0.001, le=1 << 20, title="Memory [MiB]")
+    storage_mode: Literal["multiple", "device", "latency"] = Field("multiple", title="Storage")
+    latency_multiple: float = Field(10.0, ge=0.01, le=1e6, title="Storage latency / DRAM latency [-]")
+    device: DeviceName = Field("optane-dcpmm", title="Storage device")
+    storage_latency_ns: float = model_field(pg.PagingInputs, "storage_latency_ns", default=1000.0,
+                                            title="Storage latency [ns]")
+    t_e_ns: float = model_field(pg.PagingInputs, "t_e_ns", title="t_e: TLB access [ns]")
+    t_r_ns: float = model_field(pg.PagingInputs, "t_r_ns", default=pg.default_memory_ns(),
+                                title="t_r: memory access [ns]")
+    fault_overhead_ns: float = model_field(pg.PagingInputs, "fault_overhead_ns", title="Fault-handling overhead [ns]")
+    policy: Literal["clock", "lru"] = Field("clock", title="Memory replacement")
+    fault_model: Literal["latency", "transfer"] = Field("latency", title="Fault service time")
 
 
 S = PagingScenario
@@ -87,34 +89,34 @@ if st.session_state.get(S.key("device")) not in devices:  # e.g. a custom device
 c1, c2 = st.columns([3, 2])
 with c1:
     trace = mem_trace_picker(key=S.PREFIX)
-    int_input(S, "max_refs", "Analyse at most this many references",
+    int_input(S, "max_refs",
               help="Longer traces are truncated to their first references.")
 with c2:
-    int_input(S, "tlb_entries", "TLB entries", help=param_help("paging.tlb_entries"))
-    st.radio("Memory size", ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
+    int_input(S, "tlb_entries", help=param_help("paging.tlb_entries"))
+    st.radio(S.label("memory_mode"), ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
              format_func={"fraction": "fraction of footprint", "mib": "MiB"}.get)
     if st.session_state[S.key("memory_mode")] == "fraction":
-        float_input(S, "memory_fraction", "Memory / footprint (4 KiB pages) [-]", step=0.05, format="%.3f")
+        float_input(S, "memory_fraction", step=0.05, format="%.3f")
     else:
-        float_input(S, "memory_mib", "Memory [MiB]")
-    st.radio("Storage", ["multiple", "device", "latency"], key=S.key("storage_mode"), horizontal=True,
+        float_input(S, "memory_mib")
+    st.radio(S.label("storage_mode"), ["multiple", "device", "latency"], key=S.key("storage_mode"), horizontal=True,
              format_func={"multiple": "× DRAM latency", "device": "device", "latency": "latency [ns]"}.get)
     mode = st.session_state[S.key("storage_mode")]
     if mode == "multiple":
-        float_input(S, "latency_multiple", "Storage latency / DRAM latency [-]", help="Latency K·t_r and bandwidth DRAM/K.")
+        float_input(S, "latency_multiple", help="Latency K·t_r and bandwidth DRAM/K.")
     elif mode == "device":
-        st.selectbox("Storage device", list(devices), key=S.key("device"), format_func=lambda n: devices[n].label or n)
+        st.selectbox(S.label("device"), list(devices), key=S.key("device"), format_func=lambda n: devices[n].label or n)
     else:
-        float_input(S, "storage_latency_ns", "Storage latency [ns]")
+        float_input(S, "storage_latency_ns")
     with st.expander("Timing parameters"):
-        float_input(S, "t_e_ns", "t_e: TLB access [ns]", help=param_help("paging.tlb_access_ns"))
-        float_input(S, "t_r_ns", "t_r: memory access [ns]", help="Default: catalogue DRAM read latency "
+        float_input(S, "t_e_ns", help=param_help("paging.tlb_access_ns"))
+        float_input(S, "t_r_ns", help="Default: catalogue DRAM read latency "
                              f"[{all_devices()['dram'].value_kind('read_latency_ns')}: {all_devices()['dram'].source}]")
-        float_input(S, "fault_overhead_ns", "Fault-handling overhead [ns]", help=param_help("paging.fault_overhead_ns",
+        float_input(S, "fault_overhead_ns", help=param_help("paging.fault_overhead_ns",
                                         "Software cost per fault on top of the storage access."))
-        st.radio("Memory replacement", ["clock", "lru"], key=S.key("policy"), horizontal=True,
+        st.radio(S.label("policy"), ["clock", "lru"], key=S.key("policy"), horizontal=True,
                  format_func={"clock": "second chance (CLOCK)", "lru": "LRU"}.get)
-        st.radio("Fault service time", ["latency", "transfer"], key=S.key("fault_model"), horizontal=True,
+        st.radio(S.label("fault_model"), ["latency", "transfer"], key=S.key("fault_model"), horizontal=True,
                  format_func={"latency": "latency + page / bandwidth", "transfer": "latency per 64-B line"}.get,
                  help="'transfer' scales the per-byte storage cost with the latency multiple; it is the reading "
                       "closer to the paper's 512 B optimum at 10× and 100× (validation ledger, seed 004 Fig. 9).")

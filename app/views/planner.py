@@ -62,23 +62,26 @@ Library = some_of(_library, what="library workload")
 
 class PlannerScenario(Scenario, UncertaintyFields):
     PREFIX = "plan"
-    LABELS = {"devices": "Devices to compare", "baseline": "Baseline", "library": "Library workloads",
-              "plan_uq": "Uncertainty bands (How sure?)"}
     # "My workload": the uploads themselves cannot travel in a link; the library picks, devices and options do
-    library: Library = Field(default_factory=list)
-    devices: list[DeviceName] = Field(default_factory=lambda: ["pcm-samsung-20nm", "optane-dcpmm"])
-    baseline: str = "like-for-like"
-    plan_requests: SciInt = Field(20_000, ge=1000, le=1_000_000)
-    plan_uq: bool = False
+    library: Library = Field(default_factory=list, title="Library workloads")
+    devices: list[DeviceName] = Field(default_factory=lambda: ["pcm-samsung-20nm", "optane-dcpmm"],
+                                      title="Devices to compare")
+    baseline: str = Field("like-for-like", title="Baseline")
+    plan_requests: SciInt = Field(20_000, ge=1000, le=1_000_000, title="Requests per block trace")
+    plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
     # "Library ranking"
-    personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"])
-    traces: Traces = Field(default_factory=lambda: ["synthetic:mail", "synthetic:web-server", "mqsim:tpcc-small"])
-    threads: SciInt = Field(50, ge=1, le=256)
-    n_requests: SciInt = Field(20_000, ge=1000, le=1_000_000)
-    memory: bool = True
+    personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"],
+                                         title="Filebench personalities")
+    traces: Traces = Field(default_factory=lambda: ["synthetic:mail", "synthetic:web-server", "mqsim:tpcc-small"],
+                           title="Block traces")
+    threads: SciInt = Field(50, ge=1, le=256, title="Threads (Filebench)")
+    n_requests: SciInt = Field(20_000, ge=1000, le=1_000_000, title="Requests per block trace")
+    memory: bool = Field(True, title="Memory roles")
     # typed as text (int_input): read 1e3
-    uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]")
-    uq_seed: SciInt = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]")
+    uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]",
+                               title="Samples per workload (How sure?)")
+    uq_seed: SciInt = Field(0, ge=0, le=2**31 - 1, description="seed of the uncertainty samples [-]",
+                            title="Seed (How sure?)")
 
     @field_validator("devices")
     @classmethod
@@ -235,10 +238,10 @@ st.markdown(
 
 with st.expander("How sure? (uncertainty samples)", icon=":material/query_stats:"):
     u1, u2 = st.columns(2)
-    int_input(S, "uq_samples", "Samples per workload (How sure?)", container=u1,
+    int_input(S, "uq_samples", container=u1,
               help="Uncertain inputs sampled per row: p5/p95 of the value, the share of samples where the device wins "
                    "(p_win) and the input that moves the answer most (docs/uncertainty.md)")
-    int_input(S, "uq_seed", "Seed (How sure?)", container=u2)
+    int_input(S, "uq_seed", container=u2)
 
 tab_mine, tab_lib = st.tabs(["My workload", "Library ranking"], key="plan.tab", on_change="rerun")
 
@@ -253,22 +256,22 @@ if tab_mine.open:
                      "line; plain, gzip or zstd), memory traces (valgrind lackey or the compact .npz format), Filebench "
                      ".f files, fio job files or fio --output-format=json results. Name each one below.")
             uploaded = _uploaded_workloads()
-            st.multiselect("Library workloads", _library(), key=S.key("library"),
+            st.multiselect(S.label("library"), _library(), key=S.key("library"),
                            help="Bundled block traces, memory traces (lackey) and Filebench personalities")
             field_note(S, "library")
-            int_input(S, "plan_requests", "Requests per block trace")
+            int_input(S, "plan_requests")
         with d_col:
             st.subheader("Devices")
             names = _device_names()
             st.session_state[S.key("devices")] = [d for d in st.session_state[S.key("devices")] if d in names]
-            st.multiselect("Devices to compare", names, key=S.key("devices"), max_selections=MAX_DEVICES,
+            st.multiselect(S.label("devices"), names, key=S.key("devices"), max_selections=MAX_DEVICES,
                            help="1 to 3 devices side by side: the catalogue and your custom devices")
             field_note(S, "devices")
-            st.selectbox("Baseline", ["like-for-like", *names], key=S.key("baseline"),
+            st.selectbox(S.label("baseline"), ["like-for-like", *names], key=S.key("baseline"),
                          help="like-for-like: each role's own baseline (file cache: HDD, storage and paging: SATA SSD, "
                               "memory extension: NAND Flash, write cache: no cache); or one device for every role")
             field_note(S, "baseline")
-            st.checkbox("Uncertainty bands (How sure?)", key=S.key("plan_uq"),
+            st.checkbox(S.label("plan_uq"), key=S.key("plan_uq"),
                         help="p5–p95 of each value, P(device wins) and the decisive input, from the samples set above")
             with st.expander("Add a custom device", icon=":material/add_circle:"):
                 custom_device_form("plan.cdev", on_saved=lambda p: st.session_state.update({"plan.__adddev": p.name}))
@@ -279,14 +282,14 @@ if tab_lib.open:
         lib_in, lib_out = st.columns([1, 2])
         with lib_in:
             _traces = _trace_names()
-            st.multiselect("Filebench personalities", bundled_personalities(), key=S.key("personalities"))
+            st.multiselect(S.label("personalities"), bundled_personalities(), key=S.key("personalities"))
             field_note(S, "personalities")
             st.session_state[S.key("traces")] = [t for t in st.session_state[S.key("traces")] if t in _traces]
-            st.multiselect("Block traces", _traces, key=S.key("traces"))
+            st.multiselect(S.label("traces"), _traces, key=S.key("traces"))
             field_note(S, "traces")
-            int_input(S, "threads", "Threads (Filebench)")
-            int_input(S, "n_requests", "Requests per block trace")
-            st.checkbox("Memory roles", key=S.key("memory"))
+            int_input(S, "threads")
+            int_input(S, "n_requests")
+            st.checkbox(S.label("memory"), key=S.key("memory"))
 
 scn = scenario_controls(S, page="planner")
 

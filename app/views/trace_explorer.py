@@ -35,11 +35,11 @@ BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
 class TraceExplorerScenario(TraceChoice, UncertaintyFields):
     PREFIX = "tx"
     block_size_bytes: BlockSize = 4096
-    mrc_policy: Literal["lru", "fifo", "clock", "ac"] = "lru"
-    mrc_method: Literal["exact", "shards", "minisim"] = "exact"
-    shards_rate: float = Field(0.01, ge=0.0001, le=1)
-    scatter_points: SciInt = Field(5000, ge=100, le=50_000)
-    cache_over: DeviceName = "optane-dcpmm"
+    mrc_policy: Literal["lru", "fifo", "clock", "ac"] = Field("lru", title="Miss-ratio curve: cache policy")
+    mrc_method: Literal["exact", "shards", "minisim"] = Field("exact", title="Miss-ratio curve")
+    shards_rate: float = Field(0.01, ge=0.0001, le=1, title="Sampling rate [-]")
+    scatter_points: SciInt = Field(5000, ge=100, le=50_000, title="Points in the LBN scatter")
+    cache_over: DeviceName = Field("optane-dcpmm", title="Storage under a DRAM file cache (break-even, How sure?)")
 
 
 #: The Statistics table's names as read (TraceStats fields; the rest read right through human_label).
@@ -68,17 +68,17 @@ trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
     block_size_select(S.key("block_size_bytes"),
                       help="Requests are split into the blocks of this size they touch (cache granularity).")
-    st.selectbox("Miss-ratio curve: cache policy", ["lru", "fifo", "clock", "ac"], key=S.key("mrc_policy"),
+    st.selectbox(S.label("mrc_policy"), ["lru", "fifo", "clock", "ac"], key=S.key("mrc_policy"),
                  format_func={"lru": "LRU", "fifo": "FIFO", "clock": "CLOCK",
                               "ac": "AC (admission-controlled LRU)"}.get)
-    st.radio("Miss-ratio curve", ["exact", "shards", "minisim"], key=S.key("mrc_method"), horizontal=True,
+    st.radio(S.label("mrc_method"), ["exact", "shards", "minisim"], key=S.key("mrc_method"), horizontal=True,
              format_func={"exact": "exact", "shards": "SHARDS sampled (LRU)", "minisim": "MiniSim sampled"}.get,
              help="exact: one Mattson stack-distance pass (LRU) or one simulation per size (others); SHARDS: "
                   "sampled stack distances, LRU only; MiniSim: miniature caches on a spatial sample, any policy.")
     if st.session_state[S.key("mrc_method")] != "exact":
-        float_input(S, "shards_rate", "Sampling rate [-]", step=0.01, format="%.4f")
-    int_input(S, "scatter_points", "Points in the LBN scatter")
-    device_picker("Storage under a DRAM file cache (break-even, How sure?)", key=S.key("cache_over"),
+        float_input(S, "shards_rate", step=0.01, format="%.4f")
+    int_input(S, "scatter_points")
+    device_picker(S.label("cache_over"), key=S.key("cache_over"),
                   help="The break-even rule n* = (Tm − t)/(T − t) on this device: blocks accessed no more than n* "
                        "times gain nothing from a DRAM cache over it.")
 

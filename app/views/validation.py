@@ -7,6 +7,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 import streamlit as st
+from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.charts import figure, log_axis, show, style
@@ -29,12 +30,12 @@ Unit = one_of(lambda: sorted(load_ledger()["unit"].dropna().astype(str).unique()
 
 class ValidationScenario(Scenario):
     PREFIX = "val"
-    source: Literal["committed", "live"] = "committed"
-    seeds: Seeds = list(SEEDS)
-    statuses: Statuses = list(PAPER_STATUSES)
-    page: PageName = "all"
-    search: str = ""
-    unit: Unit = "%"
+    source: Literal["committed", "live"] = Field("committed", title="Ledger")
+    seeds: Seeds = Field(list(SEEDS), title="Seeds")
+    statuses: Statuses = Field(list(PAPER_STATUSES), title="Statuses")
+    page: PageName = Field("all", title="App page")
+    search: str = Field("", title="Search (id, statement, reason)")
+    unit: Unit = Field("%", title="Unit")
 
 
 @st.cache_data(show_spinner=False, max_entries=1)
@@ -62,7 +63,7 @@ st.markdown(
 
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.radio("Ledger", ["committed", "live"], key=S.key("source"), horizontal=True,
+    st.radio(S.label("source"), ["committed", "live"], key=S.key("source"), horizontal=True,
              format_func={"committed": "As committed (make validate)", "live": "Re-run the models now"}.get,
              help="The committed ledger is the one in docs/VALIDATION.md (a test keeps it fresh). A re-run takes "
                   "about a minute and is cached afterwards.")
@@ -93,11 +94,11 @@ if scn is not None:
 
         st.subheader("Claims")
         f1, f2, f3, f4 = st.columns([1, 2, 1, 1])
-        f1.multiselect("Seeds", list(SEEDS), key=S.key("seeds"), format_func=seed_label)
-        f2.multiselect("Statuses", list(STATUSES), key=S.key("statuses"), format_func=badge)
-        f3.selectbox("App page", ["all", *[p[4] for p in PAGES]], key=S.key("page"),
+        f1.multiselect(S.label("seeds"), list(SEEDS), key=S.key("seeds"), format_func=seed_label)
+        f2.multiselect(S.label("statuses"), list(STATUSES), key=S.key("statuses"), format_func=badge)
+        f3.selectbox(S.label("page"), ["all", *[p[4] for p in PAGES]], key=S.key("page"),
                      format_func=lambda u: "all pages" if u == "all" else next(p[2] for p in PAGES if p[4] == u))
-        f4.text_input("Search (id, statement, reason)", key=S.key("search"))
+        f4.text_input(S.label("search"), key=S.key("search"))
         view = ledger[ledger["seed"].isin(scn.seeds) & ledger["status"].isin(scn.statuses)]
         if scn.page != "all":
             view = view[view["page"] == scn.page]
@@ -129,7 +130,7 @@ if scn is not None:
         else:
             if st.session_state.get(S.key("unit")) not in units:
                 st.session_state[S.key("unit")] = units[0]
-            st.selectbox("Unit", units, key=S.key("unit"),
+            st.selectbox(S.label("unit"), units, key=S.key("unit"),
                          format_func=lambda u: f"{u} ({int((num['unit'] == u).sum())} claims)",
                          help="Claims are compared in their own unit; pick one to plot.")
             unit = st.session_state[S.key("unit")]

@@ -72,13 +72,15 @@ RATE_MBPS = (0.0, field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=
 class WearScenario(TraceChoice, UncertaintyFields):
     PREFIX = "wear"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
-    schemes: list[str] = ["none", "sg", "rr", "sfc"]
-    gap_interval_writes: SciInt = model_field(wear.WearConfig, "gap_interval_writes")
-    address: Literal["modulo", "first_touch"] = "modulo"
-    literal_sfc: bool = False
-    heat_horizon: Literal["one-pass", "long-run"] = "one-pass"
-    device: EnduranceDevice = "pcm-samsung-20nm"
-    write_rate_MBps: float = Field(0.0, ge=RATE_MBPS[0], le=RATE_MBPS[1])
+    schemes: list[str] = Field(["none", "sg", "rr", "sfc"], title="Schemes")
+    gap_interval_writes: SciInt = model_field(wear.WearConfig, "gap_interval_writes",
+                                              title="ψ: writes to a region between gap moves [writes]")
+    address: Literal["modulo", "first_touch"] = Field("modulo", title="Trace address → stripe")
+    literal_sfc: bool = Field(False, title="SFC exactly as equation 1")
+    heat_horizon: Literal["one-pass", "long-run"] = Field("one-pass", title="Heatmaps show")
+    device: EnduranceDevice = Field("pcm-samsung-20nm", title="Device endurance from")
+    write_rate_MBps: float = Field(0.0, ge=RATE_MBPS[0], le=RATE_MBPS[1],
+                                   title="Write rate [MB/s] (0 = the trace's own rate)")
 
     @field_validator("schemes")
     @classmethod
@@ -106,19 +108,19 @@ st.markdown(
 
 trace, settings = trace_and_settings(S.PREFIX, border=False)
 with settings:
-    st.multiselect("Schemes", list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
+    st.multiselect(S.label("schemes"), list(wear.SCHEMES), key=S.key("schemes"), format_func=LABEL.get)
     field_note(S, "schemes")
-    int_input(S, "gap_interval_writes", "ψ: writes to a region between gap moves [writes]",
+    int_input(S, "gap_interval_writes",
               help=param_help("wear.gap_interval_writes", "Seed 003 does not give its value."))
-    st.radio("Trace address → stripe", ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
+    st.radio(S.label("address"), ["modulo", "first_touch"], key=S.key("address"), horizontal=True,
              format_func={"modulo": "disk stripe folded onto the device",
                           "first_touch": "allocated in order of first write"}.get)
-    st.checkbox("SFC exactly as equation 1", key=S.key("literal_sfc"),
+    st.checkbox(S.label("literal_sfc"), key=S.key("literal_sfc"),
                 help="No per-cube rotation over ranks/banks. Literally, 32 consecutive stripes (one per cube) land in one bank; by default each cube's "
                      "curve is rotated so they spread over all ranks, as the paper's text intends.")
-    dev = device_picker("Device endurance from", key=S.key("device"), endurance=True,
+    dev = device_picker(S.label("device"), key=S.key("device"), endurance=True,
                         describe=lambda d: f"{d.label or d.name} ({scalar_text(d.endurance_writes_per_cell)} writes/cell)")
-    float_input(S, "write_rate_MBps", "Write rate [MB/s] (0 = the trace's own rate)", step=10.0)
+    float_input(S, "write_rate_MBps", step=10.0)
 
 scn = scenario_controls(S, page="wear-leveling")
 
@@ -237,7 +239,7 @@ if scn is not None and trace is not None:
         show(fig, key="wl-life")
 
         st.subheader("Bank writes (ranks × banks)")
-        st.radio("Heatmaps show", ["one-pass", "long-run"], key=S.key("heat_horizon"), horizontal=True,
+        st.radio(S.label("heat_horizon"), ["one-pass", "long-run"], key=S.key("heat_horizon"), horizontal=True,
                  format_func={"one-pass": "one pass of the trace", "long-run": "long-run expectation"}.get)
         k = 0 if scn.heat_horizon == "one-pass" else 1
         schemes = list(df["scheme"])

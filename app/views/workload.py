@@ -34,15 +34,16 @@ PAGE_CACHE_GIB = field_range(wf.StorageConfig, "page_cache_bytes", unit=1 << 30)
 class WorkloadScenario(Scenario, UncertaintyFields):
     PREFIX = "wl"
     # each sample re-runs the mean-value model of each configuration (compiled: ~0.003-0.15 ms per sample at 50 threads)
-    uq_band: bool = Field(True, description="draw the p5-p95 band on the throughput chart (re-runs the model)")
-    personality: Personality = "varmail"
-    table1: bool = True
-    configs: Configs = Field(default_factory=lambda: list(wf.HEADLINE_CONFIGS))
-    threads: SciInt = Field(50, ge=1, le=256)
-    iosize_bytes: IoSize = 1 << 20
-    files_scale: float = Field(1.0, ge=0.001, le=100)
-    page_cache_gib: float = model_field(wf.StorageConfig, "page_cache_bytes", unit=1 << 30)
-    zipf_alpha: float = Field(0.0, ge=0, le=2)
+    uq_band: bool = Field(True, description="draw the p5-p95 band on the throughput chart (re-runs the model)",
+                          title="p5–p95 band")
+    personality: Personality = Field("varmail", title="Personality")
+    table1: bool = Field(True, title="Table 1 settings")
+    configs: Configs = Field(default_factory=lambda: list(wf.HEADLINE_CONFIGS), title="Configurations")
+    threads: SciInt = Field(50, ge=1, le=256, title="Threads")
+    iosize_bytes: IoSize = Field(1 << 20, title="Read/write I/O size [bytes]")
+    files_scale: float = Field(1.0, ge=0.001, le=100, title="Files scale (0.1 = 10× fewer files)")
+    page_cache_gib: float = model_field(wf.StorageConfig, "page_cache_bytes", unit=1 << 30, title="Page cache [GiB]")
+    zipf_alpha: float = Field(0.0, ge=0, le=2, title="Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)")
 
 
 S = WorkloadScenario
@@ -129,17 +130,17 @@ st.markdown(
 )
 c1, c2 = st.columns([1, 2])
 with c1:
-    st.selectbox("Personality", bundled_personalities(), key=S.key("personality"))
-    st.checkbox("Table 1 settings", key=S.key("table1"),
+    st.selectbox(S.label("personality"), bundled_personalities(), key=S.key("personality"))
+    st.checkbox(S.label("table1"), key=S.key("table1"),
                 help="The paper's Table 1: 100K files (50K for varmail), 128/64/32/16 KB files, 1 MB reads, 16 KB appends, 50 threads")
-    st.multiselect("Configurations", CONFIGS, key=S.key("configs"))
+    st.multiselect(S.label("configs"), CONFIGS, key=S.key("configs"))
     field_note(S, "configs")
-    int_input(S, "threads", "Threads")
-    st.select_slider("Read/write I/O size [bytes]", options=IOSIZES, key=S.key("iosize_bytes"))
-    float_input(S, "files_scale", "Files scale (0.1 = 10× fewer files)")
-    float_input(S, "page_cache_gib", "Page cache [GiB]", help=param_help("workload.page_cache_bytes", "Guest page cache."))
-    st.slider("Locality (Zipf alpha of file choice; 0 = uniform, as Filebench)", 0.0, 2.0, key=S.key("zipf_alpha"))
-    st.checkbox("p5–p95 band", key=S.key("uq_band"),
+    int_input(S, "threads")
+    st.select_slider(S.label("iosize_bytes"), options=IOSIZES, key=S.key("iosize_bytes"))
+    float_input(S, "files_scale")
+    float_input(S, "page_cache_gib", help=param_help("workload.page_cache_bytes", "Guest page cache."))
+    st.slider(S.label("zipf_alpha"), 0.0, 2.0, key=S.key("zipf_alpha"))
+    st.checkbox(S.label("uq_band"), key=S.key("uq_band"),
                 help="On the throughput chart: each configuration's uncertain inputs sampled (the How sure? panel's samples and seed): each "
                      "sample re-runs the mean-value model (vectorised: ~0.003-0.15 s CPU per 1,000 samples and "
                      "configuration at 50 threads).")

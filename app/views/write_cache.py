@@ -43,13 +43,14 @@ class WriteCacheScenario(TraceChoice, UncertaintyFields):
     PREFIX = "wc"
     trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
     preset: str = "tpce"
-    drive: HddProfile = GENERIC_HDD
-    size_mode: Literal["paper", "manual"] = "paper"
-    sizes_mb: SizesMb = "16, 32, 64, 128"
-    exec_size_index: int = Field(4, ge=0, le=len(wc.PAPER_CACHE_MB) - 1)
-    th_bcounts: float = model_field(wc.HaloParams, "th_bcounts")
-    threshold: float = model_field(wc.HaloParams, "threshold")
-    lru_granularity: Literal["sector", "block"] = "sector"
+    drive: HddProfile = Field(GENERIC_HDD, title="HDD")
+    size_mode: Literal["paper", "manual"] = Field("paper", title="Cache sizes")
+    sizes_mb: SizesMb = Field("16, 32, 64, 128", title="Cache sizes [MB]")
+    exec_size_index: int = Field(4, ge=0, le=len(wc.PAPER_CACHE_MB) - 1,
+                                 title="Figure 5 cache size (index in the sweep)")
+    th_bcounts: float = model_field(wc.HaloParams, "th_bcounts", title="TH_BCOUNTS [blocks above the average]")
+    threshold: float = model_field(wc.HaloParams, "threshold", title="Destage threshold [utilization]")
+    lru_granularity: Literal["sector", "block"] = Field("sector", title="LRU baseline")
 
 
 @st.cache_data(show_spinner=False, max_entries=24)
@@ -101,17 +102,17 @@ st.markdown(
 
 trace, settings = trace_and_settings(S.PREFIX)
 with settings:
-    st.selectbox("HDD", hdd_profiles(), key=S.key("drive"),
+    st.selectbox(S.label("drive"), hdd_profiles(), key=S.key("drive"),
                  help=hdd_help("Others: DiskSim drives (traces larger than the drive wrap around)."))
-    st.radio("Cache sizes", ["paper", "manual"], key=S.key("size_mode"), horizontal=True,
+    st.radio(S.label("size_mode"), ["paper", "manual"], key=S.key("size_mode"), horizontal=True,
              format_func={"paper": "paper's 256 MB-6 GB, scaled", "manual": "manual [MB]"}.get,
              help="The paper sweeps 256 MB-6 GB on an 18 GB dataset (Fin1); 'scaled' keeps those ratios "
                   "relative to the trace's footprint.")
     if st.session_state[S.key("size_mode")] == "manual":
-        text_list_input(S, "sizes_mb", "Cache sizes [MB]")
-    st.slider("Figure 5 cache size (index in the sweep)", 0, len(wc.PAPER_CACHE_MB) - 1, key=S.key("exec_size_index"),
+        text_list_input(S, "sizes_mb")
+    st.slider(S.label("exec_size_index"), 0, len(wc.PAPER_CACHE_MB) - 1, key=S.key("exec_size_index"),
               help="The paper uses 512 MB (index 1) for Fin1/Fin2 and 2 GB (index 4) for the others.")
-    st.radio("LRU baseline", ["sector", "block"], key=S.key("lru_granularity"), horizontal=True,
+    st.radio(S.label("lru_granularity"), ["sector", "block"], key=S.key("lru_granularity"), horizontal=True,
              format_func={"block": "4 KiB block-fill (fill + whole-block write-back)",
                           "sector": "512 B sectors (dirty bitmap, like HALO)"}.get,
              help="Sector (default): HALO's like for like, a per-sector dirty bitmap, no fill, never more HDD "
@@ -119,8 +120,8 @@ with settings:
                   "reads the block's other sectors from the HDD (counted in the traffic) and an evicted block is "
                   "written back whole, which can move more data than no cache (docs/models/write_cache.md).")
     with st.expander("HALO constants"):
-        float_input(S, "th_bcounts", "TH_BCOUNTS [blocks above the average]", help=param_help("write_cache.th_bcounts"), step=1.0)
-        float_input(S, "threshold", "Destage threshold [utilization]", help=param_help("write_cache.destage_threshold"), step=0.01)
+        float_input(S, "th_bcounts", help=param_help("write_cache.th_bcounts"), step=1.0)
+        float_input(S, "threshold", help=param_help("write_cache.destage_threshold"), step=0.01)
 
 scn = scenario_controls(S, page="write-cache")
 if scn is not None and trace is not None:

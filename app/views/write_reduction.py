@@ -51,21 +51,23 @@ ENDURANCE = field_range(lt.LifetimeInputs, "endurance_writes_per_cell")
 
 class WriteReductionScenario(Scenario, UncertaintyFields):
     PREFIX = "wr"
-    source: Literal["bundled", "apps", "synthetic", "upload"] = "apps"
-    n_pages: SciInt = Field(1000, ge=10, le=20_000)
-    dirty_fraction: float = Field(0.5, ge=0, le=1)
-    zero_fraction: float = Field(0.4, ge=0, le=1)
-    frequent_fraction: float = Field(0.3, ge=0, le=1)
-    changed_word_fraction: float = Field(0.1, ge=0, le=1)
-    no_pin_old: Literal["random", "other-page"] = "random"
-    metadata_in_nvm: bool = False
-    seed: SciInt = Field(0, ge=0, le=2**31 - 1)
+    source: Literal["bundled", "apps", "synthetic", "upload"] = Field("apps", title="Pages")
+    n_pages: SciInt = Field(1000, ge=10, le=20_000, title="Pages [-]")
+    dirty_fraction: float = Field(0.5, ge=0, le=1, title="Dirty pages [-]")
+    zero_fraction: float = Field(0.4, ge=0, le=1, title="Zero words [-]")
+    frequent_fraction: float = Field(0.3, ge=0, le=1, title="Frequent-value words [-]")
+    changed_word_fraction: float = Field(0.1, ge=0, le=1, title="Words changed in a dirty page [-]")
+    no_pin_old: Literal["random", "other-page"] = Field("random", title="Old content without PIN")
+    metadata_in_nvm: bool = Field(False, title="Metadata in NVM")
+    seed: SciInt = Field(0, ge=0, le=2**31 - 1, title="Seed")
     baseline_rate_MBps: float = model_field(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=1e6,
-                                            default=round(lulesh_write_rate() / 1e6, 1))
+                                            default=round(lulesh_write_rate() / 1e6, 1),
+                                            title="Baseline cell write rate [MB/s]")
     capacity_gb: float = model_field(lt.LifetimeInputs, "capacity_bytes", unit=1e9,
-                                     default=param("memext.nvm_capacity_bytes").value / 1e9)
+                                     default=param("memext.nvm_capacity_bytes").value / 1e9, title="Capacity [GB]")
     endurance: float = model_field(lt.LifetimeInputs, "endurance_writes_per_cell",
-                                   default=get_device("pcm-memext").endurance_writes_per_cell)
+                                   default=get_device("pcm-memext").endurance_writes_per_cell,
+                                   title="Endurance [writes per cell]")
 
 
 NPZ_HELP = "a NumPy .npz archive (numpy.savez) with uint8 arrays 'old' and 'new' of n x 4096 bytes"
@@ -158,16 +160,16 @@ st.markdown(
 c1, c2 = st.columns([1, 2])
 upload = None
 with c1:
-    st.radio("Pages", ["apps", "bundled", "synthetic", "upload"], key=S.key("source"), horizontal=True,
+    st.radio(S.label("source"), ["apps", "bundled", "synthetic", "upload"], key=S.key("source"), horizontal=True,
              format_func={"apps": "The paper's applications (snapshotted here)", "bundled": "NumPy / SQLite (bundled)",
                           "synthetic": "Synthetic", "upload": "Upload .npz"}.get)
     src = st.session_state[S.key("source")]
     if src == "synthetic":
-        int_input(S, "n_pages", "Pages [-]")
-        st.slider("Dirty pages [-]", 0.0, 1.0, step=0.05, key=S.key("dirty_fraction"))
-        st.slider("Zero words [-]", 0.0, 1.0, step=0.05, key=S.key("zero_fraction"))
-        st.slider("Frequent-value words [-]", 0.0, 1.0, step=0.05, key=S.key("frequent_fraction"))
-        st.slider("Words changed in a dirty page [-]", 0.0, 1.0, step=0.05, key=S.key("changed_word_fraction"))
+        int_input(S, "n_pages")
+        st.slider(S.label("dirty_fraction"), 0.0, 1.0, step=0.05, key=S.key("dirty_fraction"))
+        st.slider(S.label("zero_fraction"), 0.0, 1.0, step=0.05, key=S.key("zero_fraction"))
+        st.slider(S.label("frequent_fraction"), 0.0, 1.0, step=0.05, key=S.key("frequent_fraction"))
+        st.slider(S.label("changed_word_fraction"), 0.0, 1.0, step=0.05, key=S.key("changed_word_fraction"))
     elif src == "upload":
         upload = st.file_uploader("Page pairs (.npz from data/pages/snapshot_pages.py)", type=["npz"],
                                   key=S.key("upload"))
@@ -178,19 +180,19 @@ with c1:
                 show_error(ValueError(str(exc).removeprefix("upload: ")) if isinstance(exc, ValueError) else exc,
                            "Page pairs (.npz)")
                 upload = None
-    st.radio("Old content without PIN", ["random", "other-page"], key=S.key("no_pin_old"), horizontal=True,
+    st.radio(S.label("no_pin_old"), ["random", "other-page"], key=S.key("no_pin_old"), horizontal=True,
              format_func={"random": "random bits (paper)", "other-page": "another real page"}.get)
-    st.checkbox("Metadata in NVM", key=S.key("metadata_in_nvm"),
+    st.checkbox(S.label("metadata_in_nvm"), key=S.key("metadata_in_nvm"),
                 help="MFWR's bitmap and frequent words written to NVM. Off: kept in the page's struct page, as the "
                      "paper allows.")
-    int_input(S, "seed", "Seed")
+    int_input(S, "seed")
     st.markdown("**Lifetime (Figure 9)**")
-    float_input(S, "baseline_rate_MBps", "Baseline cell write rate [MB/s]", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM at "
+    float_input(S, "baseline_rate_MBps", help="Default: the page write-back rate measured on the paper's own Lulesh, traced here (PCM at "
                          "1:4, FIFO, Lulesh's measured time per reference), rounded to 0.1 MB/s; the paper-implied "
                          f"rate ({param('lifetime.lulesh_write_rate_Bps').value / 1e6:,.0f} MB/s, ~5 years) would "
                          "only reproduce the paper's 5 years by construction.", format="%.4g")
-    float_input(S, "capacity_gb", "Capacity [GB]", help=param_help("memext.nvm_capacity_bytes"))
-    float_input(S, "endurance", "Endurance [writes per cell]", help=f"Default: catalogue pcm-memext [{get_device('pcm-memext').value_kind('endurance_writes_per_cell')}: "
+    float_input(S, "capacity_gb", help=param_help("memext.nvm_capacity_bytes"))
+    float_input(S, "endurance", help=f"Default: catalogue pcm-memext [{get_device('pcm-memext').value_kind('endurance_writes_per_cell')}: "
                          f"{get_device('pcm-memext').source}]", format="%.3g")
 
 scn = scenario_controls(S, page="write-reduction")
