@@ -52,14 +52,10 @@ def check_hdd_profile(v: str) -> str:
 
 
 def hdd_keys(profile: str) -> list[str]:
-    """Provenance keys (:mod:`app.components.provenance`) of an HDD profile's numbers: the generic
-    profile's catalogue row and ``hdd.generic.*``; a DiskSim drive's registered bus times (the rest
-    of a DiskSim drive is read from its published files)."""
-    from models.provenance import device_keys, param_names
+    """Provenance keys of an HDD profile's numbers: :func:`models.storage.hdd.drive_keys` (the model's)."""
+    from models.storage.hdd import drive_keys
 
-    if profile == GENERIC_HDD:
-        return [*param_names("hdd.generic."), *device_keys(GENERIC_HDD)]
-    return param_names(f"hdd.bus_ms_per_block.{profile}.")
+    return drive_keys(profile)
 
 
 def hdd_help(text: str = "") -> str:
