@@ -25,7 +25,9 @@ STATUS_BADGE = {
     "not reproduced": "✖",
     "contradicted": "≠",
     "not reproducible here": "○",
+    "not modelled": "∅",
     "circular": "↻",
+    "check only": "☑",
     "error": "⚠",
 }
 STATUS_COLOR = {
@@ -34,7 +36,9 @@ STATUS_COLOR = {
     "not reproduced": "red",
     "contradicted": "violet",
     "not reproducible here": "gray",
+    "not modelled": "gray",
     "circular": "blue",
+    "check only": "blue",
     "error": "red",
 }
 #: Colours of the statuses in charts and table cells (hex, colour-blind-friendly enough to tell apart; each
@@ -45,7 +49,9 @@ STATUS_HEX = {
     "not reproduced": "#d62728",
     "contradicted": "#8e44ad",
     "not reproducible here": "#888888",
+    "not modelled": "#a0522d",
     "circular": "#1f77b4",
+    "check only": "#17a2a2",
     "error": "#d62728",
 }
 #: URL path of the validation page (app/registry.py).

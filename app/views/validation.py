@@ -57,7 +57,10 @@ st.markdown(
     "bundled data. The paper's value is as printed; ours is computed (never typed), on the data named in "
     "each row (synthetic stand-ins for traces we do not have say so). Each status follows from the claim's "
     "rule, whose tolerance is justified in the ledger; a claim whose input was derived from that same "
-    "result is **circular** and never counts as reproduced. The same table is "
+    "result is **circular** and never counts as reproduced; an agreement that only checks input files, catalogue "
+    "arithmetic or a structural identity is **check only**, not reproduced; a term our models lack is **not "
+    "modelled** (no value, never 0). Whatever a claim's tolerance, a number is reproduced only within 25 % of the "
+    "paper's and partly within 2×, and a mean whose items disagree is not reproduced. The same table is "
     f"`docs/VALIDATION.md` and `pcm-planner validate`; `{REGENERATE}` regenerates them."
 )
 

@@ -24,11 +24,17 @@ from models.validation.render import fmt_number
 from models.validation.rules import AtLeast, AtMost, Near, Outcome, Share
 
 SEED = "000"
+#: Seed 000 §4.1 says "the host page cache is turned off in all experiments"; our model keeps the host's mapping
+#: of the vPCM backing file in an assumed 8 GiB of host memory. Stated in every claim's data, with why.
+HOST_CACHE = ("the paper turns the host page cache off (§4.1), our model keeps the vPCM backing file's pages in "
+              "an assumed 8 GiB of host memory (workload.host_memory_bytes): QEMU maps an NVDIMM's "
+              "memory-backend-file with mmap(), so its pages live in host memory whatever the block-device cache "
+              "setting; that is our reading, the paper does not say how the vPCM file was backed")
 PAGE = "workloads"
 FIVE = ("pcm-hdd", "pcm-ssd", "pcm-dram", "hdd", "ssd")
 PAIRS = (("pcm-hdd", "hdd"), ("pcm-ssd", "ssd"))
 DATA = ("Filebench personalities with Table 1 settings (data/filebench), 50 threads; costs measured here "
-        "(data/measurements); catalogue HDD (generic 7200 rpm), SSD, DRAM")
+        "(data/measurements); catalogue HDD (generic 7200 rpm), SSD, DRAM; " + HOST_CACHE)
 
 #: Why HDD and PCM-HDD tie on the read-intensive personalities since the flusher is modelled.
 LOG_WRITEBACK = ("Webserver's and Webproxy's threads append 16 KB records to one log file; with the kernel "
@@ -429,6 +435,7 @@ CLAIMS: list[Claim] = [
     *[_c(f"table1-rw-{p}", "Table 1", f"{p.capitalize()}'s read/write ratio is {txt}", val, "reads per write",
          Near(tol=0.05, scale="rel", why="the ratio of read to write flowops per loop is exact up to rounding: 5 %"),
          rw_ratio(p), paper_text=txt,
+         check="counts the read and write flowops of the bundled personality file (input data), not a model result",
          data="bundled Filebench personality (data/filebench, CDDL) with Table 1 settings")
       for p, val, txt in (("fileserver", 0.5, "1:2"), ("webserver", 10.0, "10:1"), ("webproxy", 5.0, "5:1"),
                           ("varmail", 1.0, "1:1"))],
@@ -439,8 +446,9 @@ CLAIMS: list[Claim] = [
        hdd_faster_append_readfile, why_differs=LOG_WRITEBACK),
     _c("fig3b-pcm-ssd-cuts-webproxy-readfile", "Fig. 3(b), §4.4",
        "'In the case of PCM-SSD, the latency of readfile in Webproxy is significantly reduced' (vs PCM-HDD)", 1.5,
-       "×", AtLeast(slack=0.25, why="'significantly reduced' read as at least 1.5× shorter than on PCM-HDD; partly "
-                                    "from 1.25×"), pcm_ssd_webproxy_readfile, paper_text="significantly (≥ 1.5)",
+       "×", AtLeast(slack=0.25, ref=1.0, why="'significantly reduced' read as at least 1.5× shorter than on PCM-HDD; "
+                                             "partly from 1.25×; longer on PCM-SSD (below 1×) is the opposite"),
+       pcm_ssd_webproxy_readfile, paper_text="significantly (≥ 1.5)",
        why_differs="Webproxy's file set (3.3 GB) fits the assumed 8 GiB host memory, so PCM-HDD and PCM-SSD read "
                    "from the same host page cache and the backing device never shows."),
     _c("fig3cd-fewer-files-evenly", "Figs. 3(c)-(d), §4.5",

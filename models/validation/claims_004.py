@@ -326,7 +326,9 @@ CLAIMS: list[Claim] = [
     _c("fig2-hits-grow-as-gap-shrinks", "Fig. 2, §2",
        "The hits needed for caching to pay off grow as the storage/memory gap shrinks", "monotone", "share of cases",
        Share(required=1.0, why="the figure's single trend"), hits_grow_as_gap_shrinks,
-       "eq. 3 over storage latencies 1.05-1e5 × t, measured t and insertion cost", "break-even"),
+       "eq. 3 over storage latencies 1.05-1e5 × t, measured t and insertion cost", "break-even",
+       check="a structural identity: eq. 3, n* = (Tm - t)/(T - t), grows as T - t shrinks for any insertion cost "
+             "Tm - T > 0"),
     _c("fig3-hdd-lru-gains-70pct", "Fig. 3, §2",
        "On a hard disk, LRU file caching speeds storage access up by 70 %", 70.0, "%",
        Near(tol=10, scale="abs", ref=0, why="a gain on synthetic stand-ins for the paper's traces: ±10 points"),

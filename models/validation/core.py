@@ -53,6 +53,14 @@ class Claim:
         Why ours may differ (used in the reason when the claim is not reproduced).
     page : str
         URL path of the app page of the model checked (for the page's status strip).
+    check : str
+        Non-empty when the claim checks the input files, catalogue arithmetic or a structural identity
+        of the model rather than a model result (what it checks): an agreement is then ``check only``,
+        not ``reproduced``. A :class:`~models.validation.rules.Catalogue` rule is a check by itself.
+    variant : str
+        Non-empty when the model variant the claim runs is kept (as the default) because it is closer to
+        the paper than another reading: which variant and the other reading's value (flagged in the
+        reason, whatever the status).
     """
 
     claim_id: str
@@ -68,6 +76,8 @@ class Claim:
     circular: str = ""
     why_differs: str = ""
     page: str = ""
+    check: str = ""
+    variant: str = ""
 
     def __post_init__(self):
         if not self.claim_id.startswith(f"{self.seed}-"):
@@ -84,6 +94,13 @@ class Claim:
     @property
     def is_circular(self) -> bool:
         return bool(self.circular)
+
+    @property
+    def is_check(self) -> bool:
+        """A check of inputs, catalogue arithmetic or a structural identity, not a model reproduction."""
+        from models.validation.rules import Catalogue
+
+        return bool(self.check) or isinstance(self.rule, Catalogue)
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,8 @@ def paper_display(claim: Claim) -> str:
 def our_display(result: ClaimResult) -> str:
     """Our value as shown in tables, with the cases of a direction claim."""
     o = result.outcome
+    if o.missing:
+        return "not modelled"
     if o.value is None:
         return "–"
     s = fmt_number(o.value)
@@ -174,15 +176,21 @@ def render_markdown(results: Sequence[ClaimResult]) -> str:
         "kinds, and is at most partly when one of them is assumed); "
         "*status* follows from the rule listed under each table, whose tolerance is justified there.",
         "",
-        "Statuses: **reproduced** (within tolerance, or the direction holds in every case asked for); "
+        "Statuses: **reproduced** (within tolerance, and a number within 25 % of the paper's whatever the "
+        "tolerance; or the direction holds in every case asked for); "
         "**partly** (within twice the tolerance on the paper's side, within tol^1.5 for a factor "
-        "tolerance; or the direction holds in at least half the share of cases asked for and in more "
-        "cases than the opposite); **not reproduced**; **contradicted** (ours shows the opposite effect: "
+        "tolerance, and a number or bound within a factor 2 of the paper's; or the direction holds in at "
+        "least half the share of cases asked for and in more cases than the opposite); **not reproduced** "
+        "(also: a mean that agrees only because its items' errors cancel, and a value computed on a "
+        "degenerate sample); **contradicted** (ours shows the opposite effect: "
         "the other side of the rule's reference value, or the opposite direction in at least half of "
         "the cases); **not "
-        "reproducible here** (we do not have the data); **circular** (an input was derived from this same "
+        "reproducible here** (we do not have the data); **not modelled** (the model lacks the term the claim "
+        "is about: no value of ours, never 0); **circular** (an input was derived from this same "
         "result, so agreement is built in: never counted as reproduced; a circular claim that still "
-        "disagrees keeps its status and is marked in the *circular* column).",
+        "disagrees keeps its status and is marked in the *circular* column); **check only** (an agreement "
+        "that checks input files, catalogue arithmetic or a structural identity of the model, not a model "
+        "result: kept, never counted as reproduced).",
         "",
         "## Counts",
         "",
@@ -213,8 +221,10 @@ def render_readme_block(results: Sequence[ClaimResult]) -> str:
     n = len(full)
     lines = [
         README_BEGIN,
-        f"{n} claims of the five papers are checked by running the models on bundled data (a few are "
-        "catalogue checks on data/devices.csv, marked as such); each has a computed status. The full ledger (paper value, ours, rule, reason, data) is "
+        f"{n} claims of the five papers are checked by running the models on bundled data; each has a "
+        "computed status. Checks of input files, catalogue arithmetic (data/devices.csv) and structural "
+        "identities that agree count as *check only*, never as reproduced; a number is reproduced only "
+        "within 25 % of the paper's and partly within 2×. The full ledger (paper value, ours, rule, reason, data) is "
         f"[docs/VALIDATION.md](docs/VALIDATION.md), also `pcm-planner validate` and the app's "
         f"*Validation against the papers* page; `{REGENERATE}` regenerates it and this summary.",
         "",

@@ -17,7 +17,27 @@ Statuses
 ``not reproducible here`` the data the claim needs is not available (e.g. the Android traces)
 ``circular``              a circular claim whose rule outcome was ``reproduced`` or ``partly``: the
                           agreement is (partly) built in, so it is no evidence
+``check only``            an agreement that checks the input files (flowop counts of a personality),
+                          catalogue arithmetic or a structural identity of the model (a property that
+                          holds by construction), not a model reproduction; it keeps its row but is not
+                          counted as reproduced
+``not modelled``          the model lacks the term the claim is about: there is no value of ours (never 0)
 ``error``                 the computation failed (not a paper status; the ledger's tests fail on it)
+
+Caps no rule can loosen (they cannot flatter)
+---------------------------------------------
+- A number is ``reproduced`` only within :data:`MAX_REPRODUCED_REL` (25 %) of the paper's, whatever the
+  claim's own tolerance, and ``partly`` only within a factor :data:`MAX_PARTLY_FACTOR` (2) of it: a
+  factor-2 rule no longer calls 361 vs "~200×" reproduced (it is partly), nor 26.9 vs 36.8 % (partly).
+- A bound (:class:`AtMost`, :class:`AtLeast`) or a range (:class:`Between`) is ``partly`` only within a
+  factor 2 of it.
+- A value on the other side of a directional rule's ``ref`` (a slowdown for a claimed speedup) is
+  ``contradicted``, never just ``not reproduced``.
+- A mean over items (``Outcome.items``) is judged item by item too: when fewer than half of the items
+  agree with the paper's, or the items go against the paper's (a negative correlation over three or more
+  items), the mean agrees only by cancellation and is at most ``not reproduced``.
+- A value computed on a degenerate sample (``Outcome.degenerate``: e.g. mostly unchanged pages) is at
+  most ``not reproduced``, and the reason says so.
 
 Every rule carries ``why``: the one-line justification of its tolerance, fixed with the claim
 and not tuned to our number.
@@ -37,7 +57,11 @@ __all__ = [
     "CONTRADICTED",
     "NOT_HERE",
     "CIRCULAR",
+    "CHECK_ONLY",
+    "NOT_MODELLED",
     "ERROR",
+    "MAX_REPRODUCED_REL",
+    "MAX_PARTLY_FACTOR",
     "STATUSES",
     "Outcome",
     "Rule",
@@ -49,6 +73,9 @@ __all__ = [
     "NotHere",
     "Catalogue",
     "apply_circular",
+    "apply_check",
+    "cap_number",
+    "judge_items",
 ]
 
 REPRODUCED = "reproduced"
@@ -57,9 +84,18 @@ NOT_REPRODUCED = "not reproduced"
 CONTRADICTED = "contradicted"
 NOT_HERE = "not reproducible here"
 CIRCULAR = "circular"
+CHECK_ONLY = "check only"
+NOT_MODELLED = "not modelled"
 ERROR = "error"
 #: Statuses in display order (``error`` last: it is not a statement about the paper).
-STATUSES: tuple[str, ...] = (REPRODUCED, PARTLY, NOT_REPRODUCED, CONTRADICTED, NOT_HERE, CIRCULAR, ERROR)
+STATUSES: tuple[str, ...] = (REPRODUCED, PARTLY, NOT_REPRODUCED, CONTRADICTED, NOT_HERE, NOT_MODELLED, CIRCULAR,
+                             CHECK_ONLY, ERROR)
+#: The statuses that agree with the paper (what circular and check-only claims are capped from).
+AGREEING: tuple[str, ...] = (REPRODUCED, PARTLY)
+#: The most a reproduced number may differ from the paper's, relative [-] (whatever the claim's tolerance).
+MAX_REPRODUCED_REL = 0.25
+#: The most a partly reproduced number (or bound) may differ from the paper's, a factor [-].
+MAX_PARTLY_FACTOR = 2.0
 
 
 @dataclass(frozen=True)
@@ -77,12 +113,25 @@ class Outcome:
         when the claim is not reproduced. Numbers in it are formatted from computed values.
     cases : str
         Short "k/n" description of the cases for :class:`Share` rules.
+    items : tuple of (str, float, float)
+        For a claim about a mean over items: ``(label, ours, paper's)`` of every item, judged one by
+        one with the claim's rule (:func:`judge_items`), so a mean that agrees only by cancellation
+        is not reproduced.
+    degenerate : str
+        Non-empty when the value was computed on a degenerate sample (what makes it so, e.g. "89.5 %
+        of the page pairs are unchanged"): the claim is then at most ``not reproduced``.
+    missing : str
+        Non-empty when the model lacks the term the claim is about (which term): ``value`` is then
+        None and the status ``not modelled`` (never an our-value of 0).
     """
 
     value: float | None
     opposite: float | None = None
     note: str = ""
     cases: str = ""
+    items: tuple = ()
+    degenerate: str = ""
+    missing: str = ""
 
 
 def _finite(x) -> bool:
@@ -128,8 +177,11 @@ class Near(Rule):
     >>> [r.judge(47.1, Outcome(v)) for v in (40.0, 30.0, 20.0, -5.0)]
     ['reproduced', 'partly', 'not reproduced', 'contradicted']
     >>> f = Near(tol=2, scale="factor", ref=1, why="t")
-    >>> [f.judge(500, Outcome(v)) for v in (300.0, 200.0, 150.0, 1.0, 0.5)]
+    >>> [f.judge(500, Outcome(v)) for v in (450.0, 300.0, 200.0, 1.0, 0.5)]
     ['reproduced', 'partly', 'not reproduced', 'not reproduced', 'contradicted']
+
+    Whatever the tolerance, :func:`cap_number` keeps ``reproduced`` within 25 % of the paper's number
+    and ``partly`` within a factor 2 (300 is inside the factor-2 rule but 40 % off: partly).
     """
 
     tol: float = 0.0
@@ -168,9 +220,9 @@ class Near(Rule):
                 return CONTRADICTED
         d = self._dev(p, v)
         if d <= self.tol:
-            return REPRODUCED
+            return cap_number(REPRODUCED, p, v)
         wide = self.tol**1.5 if self.scale == "factor" else 2 * self.tol
-        return PARTLY if d <= wide else NOT_REPRODUCED
+        return cap_number(PARTLY, p, v) if d <= wide else NOT_REPRODUCED
 
     def text(self, paper) -> str:
         p = _num(paper)
@@ -180,6 +232,7 @@ class Near(Rule):
             s = f"|ours / {p} − 1| ≤ {_num(self.tol)} (partly ≤ {_num(2 * self.tol)})"
         else:
             s = f"within a factor {_num(self.tol)} of {p} (partly {_num(self.tol ** 1.5)})"
+        s += _CAPS_TEXT
         if self.ref is not None:
             s += f"; other side of {_num(self.ref)}: contradicted"
         return s
@@ -215,7 +268,7 @@ class Between(Rule):
         if lo <= v <= hi:
             return REPRODUCED
         if lo - self.slack <= v <= hi + self.slack:
-            return PARTLY
+            return _cap_bound(PARTLY, lo if v < lo else hi, v)
         return NOT_REPRODUCED
 
     def text(self, paper) -> str:
@@ -237,18 +290,24 @@ class AtMost(Rule):
     """
 
     slack: float = 0.0
+    ref: float | None = None
 
     def judge(self, paper, outcome: Outcome) -> str:
         v = outcome.value
         if not _finite(v):
             return NOT_REPRODUCED
         b = float(paper)
+        if self.ref is not None and b <= self.ref < v:
+            return CONTRADICTED
         if v <= b:
             return REPRODUCED
-        return PARTLY if v <= b + self.slack else NOT_REPRODUCED
+        return _cap_bound(PARTLY, b, v) if v <= b + self.slack else NOT_REPRODUCED
 
     def text(self, paper) -> str:
-        return f"ours ≤ {_num(paper)} (partly ≤ {_num(float(paper) + self.slack)})"
+        s = f"ours ≤ {_num(paper)} (partly ≤ {_num(float(paper) + self.slack)}, within 2×)"
+        if self.ref is not None:
+            s += f"; above {_num(self.ref)}: contradicted"
+        return s
 
 
 @dataclass(frozen=True)
@@ -261,18 +320,24 @@ class AtLeast(Rule):
     """
 
     slack: float = 0.0
+    ref: float | None = None
 
     def judge(self, paper, outcome: Outcome) -> str:
         v = outcome.value
         if not _finite(v):
             return NOT_REPRODUCED
         b = float(paper)
+        if self.ref is not None and v < self.ref <= b:
+            return CONTRADICTED
         if v >= b:
             return REPRODUCED
-        return PARTLY if v >= b - self.slack else NOT_REPRODUCED
+        return _cap_bound(PARTLY, b, v) if v >= b - self.slack else NOT_REPRODUCED
 
     def text(self, paper) -> str:
-        return f"ours ≥ {_num(paper)} (partly ≥ {_num(float(paper) - self.slack)})"
+        s = f"ours ≥ {_num(paper)} (partly ≥ {_num(float(paper) - self.slack)}, within 2×)"
+        if self.ref is not None:
+            s += f"; below {_num(self.ref)}: contradicted"
+        return s
 
 
 @dataclass(frozen=True)
@@ -362,6 +427,82 @@ class Catalogue(Rule):
         return s
 
 
+def cap_number(status: str, paper: float, ours: float) -> str:
+    """``status`` of a number capped so it cannot flatter: ``reproduced`` only within
+    :data:`MAX_REPRODUCED_REL` of the paper's value, ``partly`` only within a factor
+    :data:`MAX_PARTLY_FACTOR` (a paper value of 0 has no relative deviation: unchanged).
+
+    >>> cap_number("reproduced", 200.0, 361.0), cap_number("reproduced", 36.8, 26.91)
+    ('partly', 'partly')
+    >>> cap_number("reproduced", 200.0, 240.0), cap_number("partly", 200.0, 450.0), cap_number("partly", 2.0, -1.0)
+    ('reproduced', 'not reproduced', 'not reproduced')
+    """
+    p, v = float(paper), float(ours)
+    if status not in AGREEING or p == 0:
+        return status
+    ratio = v / p
+    if ratio <= 0:
+        return NOT_REPRODUCED
+    if status == REPRODUCED and abs(ratio - 1.0) > MAX_REPRODUCED_REL + 1e-12:
+        status = PARTLY
+    if status == PARTLY and max(ratio, 1.0 / ratio) > MAX_PARTLY_FACTOR + 1e-12:
+        status = NOT_REPRODUCED
+    return status
+
+
+def _cap_bound(status: str, bound: float, ours: float) -> str:
+    """``partly`` of a bound or range end only within a factor 2 of it (bounds of one sign; a bound of 0
+    or of the other sign: unchanged)."""
+    b, v = float(bound), float(ours)
+    if status != PARTLY or b == 0 or v == 0 or (b > 0) != (v > 0):
+        return status
+    r = v / b
+    return status if max(r, 1.0 / r) <= MAX_PARTLY_FACTOR + 1e-12 else NOT_REPRODUCED
+
+
+def judge_items(rule: Rule, items, status: str) -> tuple[str, str]:
+    """The status of a mean over ``items`` (``(label, ours, paper's)``), each item judged with ``rule``:
+    an agreeing mean is capped at ``not reproduced`` when fewer than half of the items agree, or when
+    the items run against the paper's (Pearson correlation < 0 over three or more items). Returns
+    ``(status, note)``; the note says why when the cap applies.
+
+    >>> r = Near(tol=10, scale="abs", ref=0, why="t")
+    >>> judge_items(r, [("a", 40.0, 45.0), ("b", 50.0, 47.0), ("c", 30.0, 33.0)], "reproduced")[0]
+    'reproduced'
+    >>> s, note = judge_items(r, [("a", 90.0, 10.0), ("b", 10.0, 60.0), ("c", 20.0, 50.0)], "reproduced")
+    >>> s, note.split(":")[0]
+    ('not reproduced', 'Agrees only on average')
+    """
+    items = [(str(a), float(o), float(p)) for a, o, p in items]
+    if status not in AGREEING or not items:
+        return status, ""
+    agree = [lab for lab, o, p in items if rule.judge(p, Outcome(o)) in AGREEING]
+    ours = [o for _, o, _ in items]
+    theirs = [p for _, _, p in items]
+    corr = math.nan
+    if len(items) >= 3:
+        import numpy as np
+
+        if np.std(ours) > 0 and np.std(theirs) > 0:
+            corr = float(np.corrcoef(ours, theirs)[0, 1])
+    if 2 * len(agree) >= len(items) and not corr < 0:
+        return status, ""
+    corr_text = f"; per-item correlation with the paper {corr:+.2f}" if corr == corr else ""
+    return NOT_REPRODUCED, (f"Agrees only on average: {len(agree)} of {len(items)} items agree with the paper's "
+                            f"({', '.join(agree) or 'none'}){corr_text}.")
+
+
+def apply_check(status: str, check: bool) -> str:
+    """A check that is not a model reproduction: an agreement becomes ``check only``.
+
+    >>> apply_check("reproduced", True), apply_check("partly", True), apply_check("contradicted", True)
+    ('check only', 'check only', 'contradicted')
+    """
+    if check and status in AGREEING:
+        return CHECK_ONLY
+    return status
+
+
 def apply_circular(status: str, circular: bool) -> str:
     """Cap a circular claim: an agreement (``reproduced`` or ``partly``) becomes ``circular``.
 
@@ -373,6 +514,10 @@ def apply_circular(status: str, circular: bool) -> str:
     if circular and status in (REPRODUCED, PARTLY):
         return CIRCULAR
     return status
+
+
+_CAPS_TEXT = (f"; reproduced only within {MAX_REPRODUCED_REL:.0%} of the paper's number, partly within "
+              f"{MAX_PARTLY_FACTOR:g}×")
 
 
 def _num(x) -> str:

@@ -12,18 +12,24 @@ from collections.abc import Callable, Iterable, Sequence
 
 from models.validation.core import Claim, ClaimResult
 from models.validation.rules import (
+    AGREEING,
+    CHECK_ONLY,
     CIRCULAR,
     ERROR,
     NOT_HERE,
+    NOT_MODELLED,
+    NOT_REPRODUCED,
     REPRODUCED,
     STATUSES,
     Catalogue,
     NotHere,
     Outcome,
+    apply_check,
     apply_circular,
+    judge_items,
 )
 
-__all__ = ["all_claims", "select_claims", "run_claim", "run_ledger", "reason_for", "clear_caches"]
+__all__ = ["all_claims", "select_claims", "run_claim", "run_ledger", "reason_for", "judge_claim", "clear_caches"]
 
 
 def all_claims() -> list[Claim]:
@@ -61,29 +67,61 @@ def select_claims(seeds: Iterable[str] | None = None, ids: Iterable[str] | None 
     return claims
 
 
-def reason_for(claim: Claim, outcome: Outcome, status: str, rule_status: str) -> str:
-    """One or two sentences whenever the claim is not reproduced (empty when it is)."""
+def reason_for(claim: Claim, outcome: Outcome, status: str, rule_status: str, cap_note: str = "") -> str:
+    """One or two sentences whenever the claim is not reproduced (empty when it is, unless its model variant
+    is flagged). ``cap_note``: why a cap (items, a degenerate sample) moved the rule's status."""
+    variant = f"Model variant: {claim.variant.rstrip('.')}." if claim.variant else ""
     if status == REPRODUCED:
-        return ""
+        return variant
     if status == NOT_HERE:
         return claim.rule.why
+    if status == NOT_MODELLED:
+        return " ".join(p for p in (f"Not modelled: {outcome.missing.rstrip('.')}.", outcome.note) if p).strip()
     parts = []
     if claim.is_circular:
         parts.append(f"Circular: {claim.circular.rstrip('.')}.")
         if status == CIRCULAR:
             parts.append(f"The rule alone says {rule_status}.")
+    if status == CHECK_ONLY:
+        what = claim.check or "catalogue arithmetic (data/devices.csv), not a model run"
+        parts.append(f"Check only, not a model reproduction: {what.rstrip('.')}. The rule alone says {rule_status}.")
     rule = claim.rule
     capped = isinstance(rule, Catalogue) and rule.assumed and rule.inner.judge(claim.paper, outcome) == REPRODUCED
     if isinstance(rule, Catalogue) and rule.assumed:
         parts.append(f"Catalogue check, not a model run: rests on assumed catalogue value(s) "
                      f"({', '.join(rule.assumed)} in data/devices.csv), so it counts as partly at most.")
-    if status != CIRCULAR:
-        if not capped:
+    if cap_note:
+        parts.append(cap_note)
+    if status not in (CIRCULAR, CHECK_ONLY):
+        if not capped and not cap_note:
             parts.append(claim.why_differs or f"Outside the rule: {claim.rule.text(claim.paper)}.")
         if outcome.note:
             parts.append(outcome.note)
+    if variant:
+        parts.append(variant)
     text = " ".join(p.strip() for p in parts if p.strip())
     return text if text.endswith(".") or text.endswith(")") else text + "."
+
+
+def judge_claim(claim: Claim, outcome: Outcome) -> tuple[str, str, str]:
+    """``(status, rule status, cap note)`` of ``claim`` with ``outcome``: the rule, then the caps that cannot
+    flatter (a mean that agrees only by cancellation, a degenerate sample), then check-only and circular."""
+    if outcome.missing:
+        if outcome.value is not None:
+            raise ValueError(f"{claim.claim_id}: a term that is not modelled has no value of ours")
+        return NOT_MODELLED, NOT_MODELLED, ""
+    rule_status = claim.rule.judge(claim.paper, outcome)
+    if rule_status not in STATUSES:
+        raise ValueError(f"{claim.claim_id}: the rule returned an unknown status {rule_status!r}")
+    status, note = judge_items(claim.rule, outcome.items, rule_status)
+    if outcome.degenerate and status in AGREEING:
+        status = NOT_REPRODUCED
+        note = (note + " " if note else "") + (f"Computed on a degenerate sample ({outcome.degenerate.rstrip('.')}): "
+                                               "no evidence either way.")
+    status = apply_check(status, claim.is_check)
+    if status != CHECK_ONLY:
+        status = apply_circular(status, claim.is_circular)
+    return status, rule_status, note
 
 
 def run_claim(claim: Claim, *, strict: bool = False) -> ClaimResult:
@@ -103,11 +141,8 @@ def run_claim(claim: Claim, *, strict: bool = False) -> ClaimResult:
         last = traceback.extract_tb(e.__traceback__)[-1]
         msg = f"computation failed: {type(e).__name__}: {e} ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
         return ClaimResult(claim, Outcome(None), ERROR, msg, time.perf_counter() - t0, ERROR)
-    rule_status = claim.rule.judge(claim.paper, out)
-    if rule_status not in STATUSES:
-        raise ValueError(f"{claim.claim_id}: the rule returned an unknown status {rule_status!r}")
-    status = apply_circular(rule_status, claim.is_circular)
-    return ClaimResult(claim, out, status, reason_for(claim, out, status, rule_status),
+    status, rule_status, note = judge_claim(claim, out)
+    return ClaimResult(claim, out, status, reason_for(claim, out, status, rule_status, note),
                        time.perf_counter() - t0, rule_status)
 
 
