@@ -17,7 +17,6 @@ import importlib
 import inspect
 import threading
 from collections import Counter
-from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from models.spec import REQUIRED
+from models.spec import REQUIRED, SweepHook
 
 __all__ = ["SweepModel", "SWEEP_MODELS", "TraceContext", "get_model", "load_counts", "shared_counts", "sharing", "end_share"]
 
@@ -170,31 +169,10 @@ class TraceContext:
 
 
 @dataclass(frozen=True)
-class SweepModel:
-    """A model a sweep can run.
-
-    Attributes
-    ----------
-    name : str
-        Name in a spec's ``model``.
-    trace_kind : {"block", "memory", None}
-        The trace it needs (None: none).
-    device : {"catalogue", "drive", None}
-        What the spec's devices are for it: a catalogue device, an HDD drive profile, or nothing.
-    params : dict
-        Parameter -> default (:data:`models.spec.REQUIRED` for required ones).
-    run : callable
-        ``run(ctx, device, params) -> pandas.DataFrame``.
-    description : str
-        One line for help texts.
-    """
-
-    name: str
-    trace_kind: str | None
-    device: str | None
-    params: dict
-    run: Callable
-    description: str
+class SweepModel(SweepHook):
+    """A model a sweep can run: a registered :class:`~models.spec.SweepHook` with its ``run`` resolved to the
+    callable ``run(ctx, device, params) -> pandas.DataFrame`` (``params`` None for ``call:`` adapters: they take
+    the function's own keywords), and the checks a sweep spec needs."""
 
     def check_params(self, given: dict, where: str) -> None:
         """ValueError naming unknown or missing parameters."""
