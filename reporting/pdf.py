@@ -167,7 +167,7 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
     if len(tab):
         story.append(Paragraph("Provenance of the parameters used", styles["Heading2"]))
         story.append(Paragraph(f"{len(tab)} parameters; derived and assumed values first. Registry: "
-                               "models/provenance.py; device values: data/devices.csv.", body))
+                               "models/provenance/; device values: data/devices.csv.", body))
         from models.provenance import UNVERIFIED
 
         tab = tab.assign(_o=~tab.kind.isin(UNVERIFIED)).sort_values("_o", kind="stable").drop(columns="_o")

@@ -104,7 +104,7 @@ def provenance_html(keys, *, devices: dict | None = None) -> str:
             f"<p>The numbers below used {len(tab)} defaults ({_h.escape(counts)}). "
             + (f"<strong>{n_flag} are derived from a seed result or assumed</strong> (bold, listed first): results that "
                "depend on them are only as good as those values. " if n_flag else "")
-            + "Registry: <code>models/provenance.py</code>; device values: <code>data/devices.csv</code>.</p>"
+            + "Registry: <code>models/provenance/</code>; device values: <code>data/devices.csv</code>.</p>"
             "<table><tr><th>key</th><th>what</th><th>value</th><th>kind</th><th>source</th></tr>"
             + "".join(rows) + "</table>")
 

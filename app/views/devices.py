@@ -47,12 +47,12 @@ table(prov.style.map(lambda v: _COLOURS.get(v, "")))
 st.caption("Derived values were inverted from a seed paper's result (e.g. hdd-7200's seek and 8.2 ms random "
            "access from seed 003's 0.5 MB/s), so that result cannot validate a model that uses them; assumed values "
            "have no source. Model constants (not device values) are listed with their provenance in "
-           "models/provenance.py; each page's inputs show theirs in the help text.")
+           "models/provenance/; each page's inputs show theirs in the help text.")
 download_csv(prov, "device-provenance.csv", key="dl-devices-prov")
 
 # a lazy section: the styled table of every constant is ~117 KB, built and sent only while the section is open
 # (it was re-sent, and decoded by the browser, on every rerun of the page with the section closed)
-constants = st.expander("Model constants and their provenance (models/provenance.py)", icon=":material/fact_check:",
+constants = st.expander("Model constants and their provenance (models/provenance/)", icon=":material/fact_check:",
                         key="dev.constants_open", on_change="rerun")
 with constants:
     if constants.open:
