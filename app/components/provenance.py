@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from models.devices import NUMERIC_COLUMNS, DeviceProfile
+from models.devices import MODEL_COLUMNS, DeviceProfile
 from models.provenance import PARAMS, UNVERIFIED, USER_DEFINED, param, provenance_of
 from reporting.number_text import value_text
 
@@ -58,7 +58,7 @@ def params_help(names: Iterable[str], text: str = "") -> str:
 
 
 def device_keys(device: DeviceProfile | str, columns: Iterable[str] | None = None) -> list[str]:
-    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (all, or ``columns``).
+    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (those a model reads, or ``columns``).
 
     >>> device_keys("pcm-memext", ["read_latency_ns", "avg_seek_ns"])
     ['device:pcm-memext.read_latency_ns']
@@ -67,7 +67,7 @@ def device_keys(device: DeviceProfile | str, columns: Iterable[str] | None = Non
         from models.devices import get_device
 
         device = _devices().get(device) or get_device(device)
-    cols = NUMERIC_COLUMNS if columns is None else tuple(columns)
+    cols = MODEL_COLUMNS if columns is None else tuple(columns)
     return [f"device:{device.name}.{c}" for c in cols if getattr(device, c) is not None]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from models.devices import NUMERIC_COLUMNS, get_device
+from models.devices import MODEL_COLUMNS, get_device
 from models.provenance.registry import PARAMS, param
 from models.provenance_kinds import UNVERIFIED
 
@@ -35,18 +35,19 @@ def provenance_of(key: str, devices: dict | None = None) -> tuple[str, str, str]
 
 
 def device_keys(name: str, columns=None) -> list[str]:
-    """Keys ``"device:<name>.<column>"`` of a catalogue device's set numeric values (all, or ``columns``).
+    """Keys ``"device:<name>.<column>"`` of a catalogue device's set numeric values (those a model reads,
+    :data:`~models.devices.MODEL_COLUMNS`, or ``columns``).
 
     >>> device_keys("hdd-7200", ["avg_seek_ns", "endurance_writes_per_cell"])
     ['device:hdd-7200.avg_seek_ns']
     """
     dev = get_device(name)
-    return [f"device:{name}.{c}" for c in (NUMERIC_COLUMNS if columns is None else columns)
+    return [f"device:{name}.{c}" for c in (MODEL_COLUMNS if columns is None else columns)
             if getattr(dev, c) is not None]
 
 
 _DEVICE_UNITS = {"access_unit_bytes": "bytes", "read_latency_ns": "ns", "write_latency_ns": "ns",
-                 "read_bandwidth_MBps": "MB/s", "write_bandwidth_MBps": "MB/s",
+                 "read_bandwidth_MBps": "MB/s", "write_bandwidth_MBps": "MB/s", "interface_bandwidth_MBps": "MB/s",
                  "endurance_writes_per_cell": "writes/cell", "avg_seek_ns": "ns", "rpm": "rev/min"}
 
 
