@@ -84,7 +84,8 @@ def provenance_table(keys, devices: dict | None = None) -> pd.DataFrame:
 
 
 def depends_on_unverified(keys, devices: dict | None = None) -> list[tuple[str, str, str, str]]:
-    """The keys among ``keys`` whose kind is derived or assumed: ``(key, what, kind, source)``.
+    """The keys among ``keys`` whose kind is derived, simulated or assumed (:data:`~models.provenance_kinds.UNVERIFIED`):
+    ``(key, what, kind, source)``.
 
     >>> [k for k, *_ in depends_on_unverified(["memext.submit_ns", "memext.eviction_buffer_pages"])]
     ['memext.eviction_buffer_pages']

@@ -1,4 +1,4 @@
-"""Provenance in the app: input help texts, "depends on derived/assumed values" notes, export headers."""
+"""Provenance in the app: input help texts, "depends on derived/simulated/assumed values" notes, export headers."""
 
 import io
 
@@ -11,7 +11,7 @@ from models.provenance import ASSUMED, DERIVED, PUBLISHED, USER_DEFINED, param
 from tests import ROOT
 
 VIEWS = ROOT / "app" / "views"
-NOTE = "depends on derived/assumed values"
+NOTE = "depends on derived/simulated/assumed values"
 
 
 def _notes(at) -> list[str]:
