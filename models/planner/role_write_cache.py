@@ -44,7 +44,7 @@ def write_cache_rows(w, tr, devs, base, uq):
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
     wshare = float(np.mean(tr.is_write))
 
-    def dev_s(d):
+    def dev_s(d):  # write latency + the rest at the media write bandwidth (not the interface rate)
         extra = np.maximum(0.0, sizes - d.access_unit_bytes)
         return float((d.write_latency_ns + extra / (d.effective_write_bandwidth_MBps * 1e6) * 1e9).sum()) / 1e9
 

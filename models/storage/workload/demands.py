@@ -128,7 +128,10 @@ def _positive(x) -> bool:
 
 
 def _transfer_ns(dev, nbytes, *, write: bool):
-    """:meth:`~models.devices.DeviceProfile.transfer_ns`, also for an array ``nbytes`` (same arithmetic) [ns]."""
+    """:meth:`~models.devices.DeviceProfile.transfer_ns`, also for an array ``nbytes`` (same arithmetic) [ns].
+
+    Streams at the device's media bandwidth (``effective_*_bandwidth_MBps``), never its interface rate
+    (``interface_bandwidth_MBps``)."""
     if np.ndim(nbytes) == 0:
         return dev.transfer_ns(nbytes, write=write)
     lat = dev.write_latency_ns if write else dev.read_latency_ns
