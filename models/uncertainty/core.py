@@ -217,7 +217,15 @@ def device_input(device, column: str, *, label: str | None = None, unit: str | N
     'triangular 5760..8640'
     """
     from models.devices import DeviceProfile, get_device
-    from models.provenance import _DEVICE_UNITS, ASSUMED, COMPUTED, DERIVED, MEASURED, SIMULATED, param
+    from models.provenance import (
+        _DEVICE_UNITS,
+        ASSUMED,
+        COMPUTED,
+        DERIVED,
+        MEASURED,
+        SIMULATED,
+        param,
+    )
 
     dev = device if isinstance(device, DeviceProfile) else get_device(device)
     v = getattr(dev, column)
