@@ -342,8 +342,6 @@ def _loglog(pc, col, size, lo, hi):
 
 def _hand_demands(config_name):
     """Per-flowop demands [ns] of _HAND_WML computed from the module docstring's equations."""
-
-
     md, pc, fs = _constants()
     dram, hdd = get_device("dram"), get_device("hdd-7200")
     # readwholefile, 8 KiB chunks: calls = E[ceil(X / c)] = sum_{k>=0} P(X > k c); exponential X with
