@@ -384,8 +384,8 @@ def flowop_demands(workload: Workload, config: StorageConfig | str, *, zipf_alph
     >>> d = flowop_demands(paper_workload("varmail"), "hdd")
     >>> fs = d[d.kind == "fsync"]; bool((fs.device_ns > 1e7).all())
     True
-    >>> dax = flowop_demands(paper_workload("varmail"), "pcm-dax")
-    >>> bool((dax[dax.kind == "fsync"].device_ns < 1e4).all())
+    >>> dax = flowop_demands(paper_workload("varmail"), "pcm-dax")  # a journal commit at PCM's 320 MB/s
+    >>> bool((dax[dax.kind == "fsync"].device_ns < 1e5).all())
     True
     """
     return pd.DataFrame(demand_rows(workload, config, zipf_alpha=zipf_alpha))
