@@ -27,14 +27,19 @@ from pydantic import Field, field_validator, model_validator
 from models._base import ModelInput
 from models.provenance_kinds import ASSUMED, KIND_ALIASES, USER_DEFINED, normalize_kind
 
-__all__ = ["DeviceProfile", "DeviceKind", "transfer_time_ns", "NUMERIC_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
+__all__ = ["DeviceProfile", "DeviceKind", "transfer_time_ns", "NUMERIC_COLUMNS", "INFO_COLUMNS", "MODEL_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
            "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance",
            "devices_to_frame", "devices_to_csv", "devices_from_csv", "encode_devices", "decode_devices"]
 
 DeviceKind = Literal["dram", "scm", "pcm", "flash", "ssd", "hdd", "custom"]
 #: Numeric columns of a device profile: each value carries a provenance kind.
 NUMERIC_COLUMNS: tuple[str, ...] = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
-                                    "write_bandwidth_MBps", "endurance_writes_per_cell", "avg_seek_ns", "rpm")
+                                    "write_bandwidth_MBps", "interface_bandwidth_MBps", "endurance_writes_per_cell",
+                                    "avg_seek_ns", "rpm")
+#: Numeric columns no model reads (shown for reference: the link's raw rate is not the device's bandwidth).
+INFO_COLUMNS: tuple[str, ...] = ("interface_bandwidth_MBps",)
+#: Numeric columns the models read (:data:`NUMERIC_COLUMNS` without :data:`INFO_COLUMNS`).
+MODEL_COLUMNS: tuple[str, ...] = tuple(c for c in NUMERIC_COLUMNS if c not in INFO_COLUMNS)
 #: Columns of a device table (``data/devices.csv``, :func:`devices_to_frame`, :func:`devices_from_csv`), in order.
 CSV_COLUMNS: tuple[str, ...] = ("name", "label", "kind", "byte_addressable", *NUMERIC_COLUMNS, "source", "provenance")
 
@@ -47,7 +52,7 @@ def parse_provenance(text: str | None) -> dict[str, str]:
     >>> parse_provenance("latency=published")
     Traceback (most recent call last):
     ...
-    ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm
+    ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, interface_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm
     """
     out: dict[str, str] = {}
     for item in str(text or "").split(";"):
@@ -118,9 +123,25 @@ def transfer_time_ns(latency_ns, size_bytes, access_unit_bytes, bandwidth_MBps):
 class DeviceProfile(ModelInput):
     """One memory or storage device.
 
-    Latencies are for one access of ``access_unit_bytes``; bandwidths, when given, are
-    sustained sequential figures. When a bandwidth is missing it is derived from the
-    access unit and latency (one access at a time).
+    What each column means (the whole catalogue; ``data/SOURCES.md`` section devices.csv):
+
+    - ``read_latency_ns``: one read of ``access_unit_bytes`` on an idle device as software waits
+      for it: a memory device's load-to-use latency of one random line; a storage device's
+      random read of one unit at queue depth 1 (a datasheet's "random read latency").
+    - ``write_latency_ns``: one write of the unit until software may go on: a memory device's
+      store + flush + fence into its persistence domain (for DRAM and Optane the memory
+      controller's write-pending queue, not the media); a simulator row's media write pulse; a
+      storage device's random write of one unit at queue depth 1 (on SSDs usually acknowledged
+      from the controller's buffer, not a NAND program). Each row's source says which.
+    - ``read_bandwidth_MBps`` / ``write_bandwidth_MBps``: sustained (sequential) bandwidth of the
+      device's media as deployed in the source (all threads of the source's configuration for
+      memory; the datasheet's sustained sequential figure for drives; the chip's program bandwidth
+      times the chips of a rank for PCM): what the models read. When missing it is computed from
+      the access unit and latency (one access at a time).
+    - ``interface_bandwidth_MBps``: raw data rate of the link the device sits on (a SATA link, a
+      PCIe link, the DDR/LPDDR channels of the source's configuration) after line coding, an upper
+      bound; no model reads it (:data:`INFO_COLUMNS`).
+    - ``endurance_writes_per_cell``: writes (program/erase cycles) per cell before wear-out.
 
     >>> d = get_device("pcm-memext")
     >>> d.read_latency_ns, d.write_latency_ns, d.endurance_writes_per_cell
@@ -138,6 +159,8 @@ class DeviceProfile(ModelInput):
     write_latency_ns: float = Field(gt=0, le=1e12, description="latency of one write of the access unit [ns]")
     read_bandwidth_MBps: float | None = Field(default=None, gt=0, le=1e7, description="sequential read bandwidth [MB/s, 1e6 B/s]")
     write_bandwidth_MBps: float | None = Field(default=None, gt=0, le=1e7, description="sequential write bandwidth [MB/s, 1e6 B/s]")
+    interface_bandwidth_MBps: float | None = Field(default=None, gt=0, le=1e7, description="raw rate of the device's "
+                                                   "link (SATA, PCIe, DDR channels) [MB/s, 1e6 B/s]; read by no model")
     endurance_writes_per_cell: float | None = Field(default=None, gt=0, le=1e18, description="write endurance [writes per cell]; None = unlimited or unpublished")
     avg_seek_ns: float | None = Field(default=None, ge=0, le=1e11, description="HDD mean seek time [ns]")
     rpm: float | None = Field(default=None, gt=0, le=30000, description="HDD spindle speed [rev/min]")
@@ -185,14 +208,16 @@ class DeviceProfile(ModelInput):
 
     @property
     def effective_read_bandwidth_MBps(self) -> float:
-        """Read bandwidth [MB/s]: the given figure, else access unit / read latency."""
+        """Read bandwidth [MB/s]: the given (media) figure, else access unit / read latency; never the
+        interface rate (``interface_bandwidth_MBps``)."""
         if self.read_bandwidth_MBps is not None:
             return self.read_bandwidth_MBps
         return self.access_unit_bytes / self.read_latency_ns * 1e3
 
     @property
     def effective_write_bandwidth_MBps(self) -> float:
-        """Write bandwidth [MB/s]: the given figure, else access unit / write latency."""
+        """Write bandwidth [MB/s]: the given (media) figure, else access unit / write latency; never the
+        interface rate (``interface_bandwidth_MBps``)."""
         if self.write_bandwidth_MBps is not None:
             return self.write_bandwidth_MBps
         return self.access_unit_bytes / self.write_latency_ns * 1e3
@@ -200,8 +225,9 @@ class DeviceProfile(ModelInput):
     def transfer_ns(self, size_bytes: float, *, write: bool = False) -> float:
         """Time of one access of ``size_bytes`` [ns]: first-unit latency plus streaming the rest.
 
-        ``latency + max(0, size - unit) / bandwidth``; for sizes up to the access unit the
-        latency alone (devices transfer whole units).
+        ``latency + max(0, size - unit) / bandwidth`` with the media bandwidth
+        (:attr:`effective_read_bandwidth_MBps` / :attr:`effective_write_bandwidth_MBps`, not the
+        interface rate); for sizes up to the access unit the latency alone (devices transfer whole units).
         """
         if size_bytes < 0:
             raise ValueError(f"size_bytes must be >= 0, got {size_bytes}")
@@ -306,7 +332,7 @@ def devices_to_frame(devices):
 
     >>> df = devices_to_frame([get_device("hdd-7200")])
     >>> list(df.columns) == list(CSV_COLUMNS), df.provenance[0].split(";")[0]
-    (True, 'access_unit_bytes=published')
+    (True, 'access_unit_bytes=assumed')
     """
     import pandas as pd
 
@@ -337,7 +363,7 @@ def devices_from_csv(data, *, where: str = "devices CSV") -> dict[str, DevicePro
 
     >>> d = devices_from_csv(devices_to_csv([get_device("pcm-memext").with_updates(name="mine")]))["mine"]
     >>> d.read_latency_ns, d.value_kind("read_latency_ns")
-    (150.0, 'published')
+    (150.0, 'simulated')
     >>> devices_from_csv("name,read_latency_ns,write_latency_ns\\nx,abc,1\\n")
     Traceback (most recent call last):
     ...
@@ -496,7 +522,8 @@ def catalogue_provenance(devices=None):
 
     Columns ``device, column, value, kind, source``.
 
-    >>> t = catalogue_provenance(); sorted(set(t.kind)) <= ['assumed', 'derived from a seed result', 'published']
+    >>> from models.provenance_kinds import KINDS
+    >>> t = catalogue_provenance(); set(t.kind) <= set(KINDS)
     True
     """
     import pandas as pd

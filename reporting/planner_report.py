@@ -102,8 +102,8 @@ def provenance_html(keys, *, devices: dict | None = None) -> str:
     n_flag = int(flagged.sum())
     return ("<h2 id='provenance'>Provenance of the defaults</h2>"
             f"<p>The numbers below used {len(tab)} defaults ({_h.escape(counts)}). "
-            + (f"<strong>{n_flag} are derived from a seed result or assumed</strong> (bold, listed first): results that "
-               "depend on them are only as good as those values. " if n_flag else "")
+            + (f"<strong>{n_flag} are derived from a seed result, simulated or assumed</strong> (bold, listed first): "
+               "results that depend on them are only as good as those values. " if n_flag else "")
             + "Registry: <code>models/provenance/</code>; device values: <code>data/devices.csv</code>.</p>"
             "<table><tr><th>key</th><th>what</th><th>value</th><th>kind</th><th>source</th></tr>"
             + "".join(rows) + "</table>")
@@ -269,15 +269,38 @@ def validation_summary(roles) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["role", "pages", "claims", *STATUSES, "summary"])
 
 
+#: Short spellings of the provenance kinds next to a device value in the report.
+_SHORT_KIND = {"measured here": "measured", "derived from a seed result": "derived"}
+
+
+def _with_kind(d, column: str, value) -> str:
+    """``"<value> (<kind>)"``: a device value with its provenance kind; a bandwidth the catalogue leaves
+    empty is the models' access unit / latency (``computed by the model``); an empty value is ""."""
+    if value is None:
+        return ""
+    if getattr(d, column) is None:
+        return f"{_fmt(float(value))} (computed by the model: unit / latency)"
+    kind = d.value_kind(column)
+    return f"{_fmt(float(value))} ({_SHORT_KIND.get(kind, kind)})"
+
+
 def devices_table(devices) -> pd.DataFrame:
-    """The figures of the compared devices: one row per device (units in the column names)."""
+    """The figures of the compared devices: one row per device (units in the column names), each value
+    followed by its provenance kind (``"320 (computed)"``; :meth:`~models.devices.DeviceProfile.value_kind`).
+
+    >>> from models.devices import get_device
+    >>> devices_table([get_device("pcm-samsung-20nm")]).iloc[0]["write bandwidth [MB/s]"]
+    '320 (computed)'
+    """
     rows = []
     for d in devices:
-        rows.append({"device": d.name, "label": d.label, "kind": d.kind, "read latency [ns]": d.read_latency_ns,
-                     "write latency [ns]": d.write_latency_ns,
-                     "read bandwidth [MB/s]": d.effective_read_bandwidth_MBps,
-                     "write bandwidth [MB/s]": d.effective_write_bandwidth_MBps,
-                     "endurance [writes/cell]": d.endurance_writes_per_cell, "source": d.source})
+        rows.append({"device": d.name, "label": d.label, "kind": d.kind,
+                     "read latency [ns]": _with_kind(d, "read_latency_ns", d.read_latency_ns),
+                     "write latency [ns]": _with_kind(d, "write_latency_ns", d.write_latency_ns),
+                     "read bandwidth [MB/s]": _with_kind(d, "read_bandwidth_MBps", d.effective_read_bandwidth_MBps),
+                     "write bandwidth [MB/s]": _with_kind(d, "write_bandwidth_MBps", d.effective_write_bandwidth_MBps),
+                     "endurance [writes/cell]": _with_kind(d, "endurance_writes_per_cell", d.endurance_writes_per_cell),
+                     "source": d.source})
     return pd.DataFrame(rows)
 
 

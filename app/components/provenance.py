@@ -97,12 +97,12 @@ def resolve(key: str, values: Mapping[str, object] | None = None) -> dict:
 
 
 def unverified(keys: Iterable[str], values: Mapping[str, object] | None = None) -> list[dict]:
-    """The resolved keys whose kind is derived or assumed (in order, without repeats)."""
+    """The resolved keys whose kind is derived, simulated or assumed (in order, without repeats)."""
     return [r for r in (resolve(k, values) for k in dict.fromkeys(keys)) if r["kind"] in UNVERIFIED]
 
 
 def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = None) -> list[dict]:
-    """Under a result: say which derived or assumed values it depends on (nothing if none).
+    """Under a result: say which derived, simulated or assumed values it depends on (nothing if none).
 
     Returns the flagged entries (see :func:`unverified`).
     """
@@ -120,7 +120,7 @@ def assumption_note(keys: Iterable[str], values: Mapping[str, object] | None = N
             groups.setdefault((r["kind"], r["source"]), []).append(f"**{md_escape(what)}** = {md_escape(value)}")
         items = "; ".join(f"{', '.join(vals)} ({kind}: {md_escape(_short(source))})"
                           for (kind, source), vals in groups.items())
-        st.caption(f":material/warning: This result depends on derived/assumed values: {items}. "
+        st.caption(f":material/warning: This result depends on derived/simulated/assumed values: {items}. "
                    "Change them where the page offers an input, or replace the device with a custom one.")
     return flagged
 
@@ -155,7 +155,8 @@ def export_header(keys: Iterable[str], values: Mapping[str, object] | None = Non
     if not keys:
         return []
     lines = [_comment("PCM Planner export. Provenance of the defaults this result used (kind: source; "
-                      "kinds: measured here / published / derived from a seed result / assumed / user-defined):")]
+                      "kinds: measured here / published / computed / derived from a seed result / simulated / assumed / "
+                      "user-defined):")]
     for k in keys:
         r = resolve(k, values)
         unit = ""

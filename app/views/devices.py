@@ -30,8 +30,11 @@ if st.session_state.get("dev.__urlerr"):
     st.warning("Custom devices of the link not restored: " + md_escape(st.session_state["dev.__urlerr"], 300),
                icon=":material/link_off:")
 st.markdown("Latency, bandwidth and endurance of every device the models use. The `source` column cites each "
-            "number; the table below it gives the kind of every value: **published**, **derived** from a seed "
-            "result, **assumed** (replace those with a custom device when you know better) or **user-defined**.")
+            "number; the table below it gives the kind of every value: **published**, **computed** from published "
+            "values (the source gives the formula), **derived** from a seed result, **simulated** (a paper's or a "
+            "simulator's simulation, never a measurement), **assumed** (replace those with a custom device when you "
+            "know better) or **user-defined**. Bandwidths are the media's; `interface_bandwidth_MBps` is the link's "
+            "raw rate, an upper bound no model reads (data/SOURCES.md says what each column means).")
 df = device_table()
 # the provenance column's "read_latency_ns=published;..." text is the CSV's (one column a spreadsheet and
 # the import read back); on the page the table below shows the same kinds one cell per value
@@ -42,10 +45,12 @@ st.subheader("Provenance of every value")
 prov = device_provenance_table()
 # pastel cells with dark text: readable in the light and the dark theme
 _COLOURS = {k: f"background-color: {c}; color: #1f1f1f" for k, c in (
-    ("derived from a seed result", "#fde2c8"), ("assumed", "#fff3b0"), ("user-defined", "#dbeafe"))}
+    ("derived from a seed result", "#fde2c8"), ("simulated", "#e9d8fd"), ("assumed", "#fff3b0"),
+    ("user-defined", "#dbeafe"))}
 table(prov.style.map(lambda v: _COLOURS.get(v, "")))
 st.caption("Derived values were inverted from a seed paper's result (e.g. hdd-7200's seek and 8.2 ms random "
-           "access from seed 003's 0.5 MB/s), so that result cannot validate a model that uses them; assumed values "
+           "access from seed 003's 0.5 MB/s), so that result cannot validate a model that uses them; simulated values "
+           "come from a simulation (seed 002's parameters, NVMain's configuration), not from hardware; assumed values "
            "have no source. Model constants (not device values) are listed with their provenance in "
            "models/provenance/; each page's inputs show theirs in the help text.")
 download_csv(prov, "device-provenance.csv", key="dl-devices-prov")

@@ -191,9 +191,10 @@ st.markdown(
     "An NVM memory extension with wear leveling lasts **L = C · E · η / W**: capacity **C**, cell "
     "endurance **E** (writes per cell), wear-leveling efficiency **η** ∈ (0, 1] and the rate **W** at which "
     "cells are written (Awad et al., ICS'16, §2 and Figure 9). The paper's closed form assumes perfect leveling "
-    "(η = 1), an upper bound no scheme reaches; the default η is seed 003's measured average life rate of SFC "
-    f"wear leveling ({param('lifetime.wear_efficiency').value:g}; start-gap "
-    f"{param('lifetime.wear_efficiency').provenance.low:g}). Cells are not identical: the Monte Carlo gives each "
+    "(η = 1), an upper bound no scheme reaches; the default η is the average life rate of SFC wear leveling that "
+    f"our wear model simulates on seed 003's stand-in traces ({param('lifetime.wear_efficiency').value:g}, "
+    f"{param('lifetime.wear_efficiency').provenance.low:g} on the worst one; a simulation, not a measurement: seed "
+    "003's own simulation reports 0.9255). Cells are not identical: the Monte Carlo gives each "
     "64-byte line a lognormal endurance and lets the device fail when a fraction of its lines is worn out."
 )
 

@@ -9,7 +9,7 @@ With wear leveling spreading writes over the whole device, every cell can be wri
 
 seconds, with ``C`` the capacity [bytes], ``E`` the endurance [writes per cell] and
 ``eta`` in (0, 1] the wear-leveling efficiency (1 = perfect leveling: every cell reaches
-its endurance at the same time; the wear-leveling model supplies measured values).
+its endurance at the same time; the wear-leveling model supplies simulated values).
 This is the calculation behind seed 002's Figures 2 and 9 ("every single cell of the NVM
 device can endure ten million writes and we have a 16GB NVM device. We calculate the rate
 of writing cells for every application and calculate the estimated lifetime").
@@ -83,8 +83,9 @@ __all__ = [
 SECONDS_PER_YEAR = 365.25 * 24 * 3600.0
 #: Decimal gigabyte, the unit of the seed's "16GB" device [bytes].
 GB = 1e9
-#: Default wear-leveling efficiency (registry ``lifetime.wear_efficiency``): seed 003's average SFC life
-#: rate 0.9255 (published); 1.0 (ideal, seed 002's closed form) is only the upper end of its range.
+#: Default wear-leveling efficiency (registry ``lifetime.wear_efficiency``): our wear model's average one-pass SFC
+#: life rate on seed 003's stand-ins (simulated, ~0.58; the paper's own simulation gives 0.9255); 1.0 (ideal,
+#: seed 002's closed form) is only the upper end of its range.
 _WEAR = param("lifetime.wear_efficiency").value
 
 
@@ -95,8 +96,8 @@ class LifetimeInputs(ModelInput):
     ...                write_rate_bytes_per_s=1e9, wear_efficiency=1.0).years  # doctest: +ELLIPSIS
     5.07...
     >>> LifetimeInputs(capacity_bytes=16e9, endurance_writes_per_cell=1e7,
-    ...                write_rate_bytes_per_s=1e9).years  # default: seed 003's SFC life rate  # doctest: +ELLIPSIS
-    4.69...
+    ...                write_rate_bytes_per_s=1e9).years  # default: our SFC life rate (simulated)  # doctest: +ELLIPSIS
+    2.92...
     """
 
     capacity_bytes: float = Field(gt=0, le=1e18, description="device capacity [bytes]")

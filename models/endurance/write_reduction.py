@@ -564,8 +564,8 @@ def lifetime_by_scheme(table: pd.DataFrame, baseline_write_rate_bytes_per_s: flo
     :func:`models.endurance.lifetime.lifetime_years` (infinite when nothing is written).
     Defaults: seed 002's 16 GB extension (registry ``memext.nvm_capacity_bytes``), the
     catalogue ``pcm-memext`` endurance (1e7) and the registry's wear-leveling efficiency
-    (``lifetime.wear_efficiency``: seed 003's measured SFC life rate, published; 1.0 = the
-    ideal leveling seed 002 assumes).
+    (``lifetime.wear_efficiency``: our wear model's SFC life rate on seed 003's stand-ins, simulated;
+    1.0 = the ideal leveling seed 002 assumes).
 
     >>> t = pd.DataFrame({"scheme": ["baseline", "x"], "bytes_written_per_page": [4096.0, 204.8]})
     >>> lifetime_by_scheme(t, 1.0144e9, wear_efficiency=1.0).lifetime_years.round(1).tolist()

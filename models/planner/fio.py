@@ -120,8 +120,8 @@ def read_fio_jobs(path) -> list[FioJob]:
 
 def fio_ns_per_io(job: FioJob, dev: DeviceProfile) -> float:
     """Mean device time of one I/O of ``job`` [ns]: random I/O latency + the rest streamed
-    (:meth:`DeviceProfile.transfer_ns`); sequential I/O streamed at the device's bandwidth, at
-    least one access unit's latency per access unit."""
+    (:meth:`DeviceProfile.transfer_ns`); sequential I/O streamed at the device's media bandwidth
+    (``effective_*_bandwidth_MBps``, not the interface rate), at least one access unit's latency per access unit."""
     def one(write: bool) -> float:
         if job.random:
             return dev.transfer_ns(job.bs_bytes, write=write)

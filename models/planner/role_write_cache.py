@@ -44,7 +44,7 @@ def write_cache_rows(w, tr, devs, base, uq):
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
     wshare = float(np.mean(tr.is_write))
 
-    def dev_s(d):  # the device's write time of every written request [s]
+    def dev_s(d):  # write time of every written request at the media write bandwidth (not the interface rate) [s]
         return float(transfer_time_ns(d.write_latency_ns, sizes, d.access_unit_bytes,
                                       d.effective_write_bandwidth_MBps).sum()) / 1e9
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from models.devices import NUMERIC_COLUMNS, DeviceProfile, get_device
+from models.devices import MODEL_COLUMNS, DeviceProfile, get_device
 from models.provenance.registry import PARAMS, param, param_names
 from models.provenance_kinds import UNVERIFIED
 
@@ -36,14 +36,15 @@ def provenance_of(key: str, devices: dict | None = None) -> tuple[str, str, str]
 
 
 def device_keys(device: DeviceProfile | str, columns=None) -> list[str]:
-    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (all, or ``columns``): a
-    profile (e.g. a session's custom device) or a catalogue device's name.
+    """Keys ``"device:<name>.<column>"`` of a device's set numeric values (those a model reads,
+    :data:`~models.devices.MODEL_COLUMNS`, or ``columns``): a profile (e.g. a session's custom device) or a
+    catalogue device's name.
 
     >>> device_keys("hdd-7200", ["avg_seek_ns", "endurance_writes_per_cell"])
     ['device:hdd-7200.avg_seek_ns']
     """
     dev = get_device(device) if isinstance(device, str) else device
-    return [f"device:{dev.name}.{c}" for c in (NUMERIC_COLUMNS if columns is None else columns)
+    return [f"device:{dev.name}.{c}" for c in (MODEL_COLUMNS if columns is None else columns)
             if getattr(dev, c) is not None]
 
 
@@ -73,7 +74,7 @@ def trace_values(trace) -> dict[str, object]:
 
 
 _DEVICE_UNITS = {"access_unit_bytes": "bytes", "read_latency_ns": "ns", "write_latency_ns": "ns",
-                 "read_bandwidth_MBps": "MB/s", "write_bandwidth_MBps": "MB/s",
+                 "read_bandwidth_MBps": "MB/s", "write_bandwidth_MBps": "MB/s", "interface_bandwidth_MBps": "MB/s",
                  "endurance_writes_per_cell": "writes/cell", "avg_seek_ns": "ns", "rpm": "rev/min"}
 
 
@@ -110,7 +111,8 @@ def provenance_table(keys, devices: dict | None = None) -> pd.DataFrame:
 
 
 def depends_on_unverified(keys, devices: dict | None = None) -> list[tuple[str, str, str, str]]:
-    """The keys among ``keys`` whose kind is derived or assumed: ``(key, what, kind, source)``.
+    """The keys among ``keys`` whose kind is derived, simulated or assumed (:data:`~models.provenance_kinds.UNVERIFIED`):
+    ``(key, what, kind, source)``.
 
     >>> [k for k, *_ in depends_on_unverified(["memext.submit_ns", "memext.eviction_buffer_pages"])]
     ['memext.eviction_buffer_pages']

@@ -47,7 +47,7 @@ Preset profiles (sources)
   publishes ratios only), writes 19x slower for random and sequential (Fig. 2), random =
   sequential (Fig. 1 "almost identical"), 3 service units (three daughter boards with
   their own FPGA controllers, §II.A), FCFS scheduling (ASSUMPTION, see above).
-- ``ssd``: 4 KiB random read 90 us (catalogue ``sata-ssd``, ASSUMPTION), sequential read at
+- ``ssd``: 4 KiB random read 90 us (a typical SATA figure, ASSUMPTION), sequential read at
   depth 1 the same, random write 1.5x and sequential write 1.2x the reads (Fig. 2), 8
   service units for random requests (ASSUMPTION, as :mod:`models.storage.workload.configs`) and
   6 x 8 = 48 for sequential ones: the one constant set from the paper's "+500 %" maximum

@@ -446,6 +446,9 @@ def timings_from_device(
 ) -> BreakEvenInputs:
     """Derive ``t``, ``T`` and ``Tm`` [ns] for reading one block from ``device``.
 
+    The device's extra time over ``reference`` is :meth:`~models.devices.DeviceProfile.transfer_ns`:
+    read latency plus the rest of the block at the media read bandwidth (not the interface rate).
+
     Parameters
     ----------
     device : DeviceProfile or str

@@ -209,8 +209,9 @@ def device_input(device, column: str, *, label: str | None = None, unit: str | N
     """An input from a device value (catalogue or custom profile), ranged by its provenance kind.
 
     The catalogue states no ranges: a measured value gets +-``uncertainty.device_band.measured``,
-    a published or user-typed one +-``...published``, a derived one value / f .. value x f with
-    f = ``...derived``, an assumed one f = ``...assumed`` (registry, all assumed).
+    a published or user-typed one +-``...published``, a computed one +-``...computed``, a derived one
+    value / f .. value x f with f = ``...derived``, a simulated one f = ``...simulated``, an assumed
+    one f = ``...assumed`` (registry, all assumed).
 
     >>> device_input("hdd-7200", "avg_seek_ns").dist.describe()
     'loguniform 2.017e+06..8.067e+06'
@@ -218,7 +219,15 @@ def device_input(device, column: str, *, label: str | None = None, unit: str | N
     'triangular 5760..8640'
     """
     from models.devices import DeviceProfile, get_device
-    from models.provenance import _DEVICE_UNITS, ASSUMED, DERIVED, MEASURED, param
+    from models.provenance import (
+        _DEVICE_UNITS,
+        ASSUMED,
+        COMPUTED,
+        DERIVED,
+        MEASURED,
+        SIMULATED,
+        param,
+    )
 
     dev = device if isinstance(device, DeviceProfile) else get_device(device)
     v = getattr(dev, column)
@@ -226,11 +235,11 @@ def device_input(device, column: str, *, label: str | None = None, unit: str | N
         raise ValueError(f"device {dev.name!r} has no {column}")
     v = float(v)
     kind = dev.value_kind(column)
-    if kind in (DERIVED, ASSUMED):
-        f = param("uncertainty.device_band." + ("derived" if kind == DERIVED else "assumed")).value
+    if kind in (DERIVED, SIMULATED, ASSUMED):
+        f = param("uncertainty.device_band." + {DERIVED: "derived", SIMULATED: "simulated"}.get(kind, "assumed")).value
         lo, hi = v / f, v * f
     else:
-        r = param("uncertainty.device_band." + ("measured" if kind == MEASURED else "published")).value
+        r = param("uncertainty.device_band." + {MEASURED: "measured", COMPUTED: "computed"}.get(kind, "published")).value
         lo, hi = v * (1 - r), v * (1 + r)
     dist = from_provenance(kind, v, lo, hi)
     return UncertainInput(f"device:{dev.name}.{column}", label or f"{dev.label or dev.name} {column}",

@@ -285,9 +285,11 @@ def from_provenance(kind: str, value: float, low: float, high: float, *, integer
     """
     from models.provenance import (
         ASSUMED,
+        COMPUTED,
         DERIVED,
         MEASURED,
         PUBLISHED,
+        SIMULATED,
         USER_DEFINED,
         normalize_kind,
     )
@@ -302,9 +304,9 @@ def from_provenance(kind: str, value: float, low: float, high: float, *, integer
         return Fixed(value, integer=integer)
     if kind == MEASURED:
         return Normal(value, sd=(high - low) / 4.0, low=low, high=high, integer=integer)
-    if kind in (PUBLISHED, USER_DEFINED):
+    if kind in (PUBLISHED, COMPUTED, USER_DEFINED):
         return Triangular(value, low=low, high=high, integer=integer)
-    if kind in (DERIVED, ASSUMED):
+    if kind in (DERIVED, SIMULATED, ASSUMED):
         if low > 0 and high / low >= WIDE_FACTOR:
             return LogUniform(value, low=low, high=high, integer=integer)
         return Uniform(value, low=low, high=high, integer=integer)

@@ -293,6 +293,8 @@ def table2_dataset() -> Outcome:
 
 
 def pcm_vs_hdd_throughput() -> Outcome:
+    """PCM / HDD bandwidth, the lower of read and write [x]: media bandwidths (the Samsung rank's program
+    bandwidth, not its LPDDR bus rate)."""
     pcm, hdd = _dev("pcm-samsung-20nm"), _dev("hdd-7200")
     bw = min(pcm.read_bandwidth_MBps / hdd.read_bandwidth_MBps, pcm.write_bandwidth_MBps / hdd.write_bandwidth_MBps)
     lat = hdd.read_latency_ns / pcm.read_latency_ns

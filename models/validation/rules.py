@@ -396,9 +396,9 @@ class NotHere(Rule):
 class Catalogue(Rule):
     """A catalogue check: our value is arithmetic on device-catalogue entries, not a model run.
 
-    ``inner`` judges the value; when any entry it rests on is *assumed* in ``data/devices.csv``
-    (listed in ``assumed`` as ``device.column``), agreement proves nothing about the paper, so
-    ``reproduced`` is capped at ``partly`` (the reason says which value is assumed).
+    ``inner`` judges the value; when any entry it rests on is *assumed* or *simulated* in
+    ``data/devices.csv`` (listed in ``assumed`` as ``device.column``), agreement proves nothing about
+    the paper, so ``reproduced`` is capped at ``partly`` (the reason says which value it is).
 
     >>> r = Catalogue(inner=AtMost(slack=1, why="t"), assumed=("sata-ssd.read_latency_ns",), why="t")
     >>> r.judge(3.0, Outcome(2.9)), r.judge(3.0, Outcome(3.5)), r.judge(3.0, Outcome(9.0))
@@ -423,7 +423,7 @@ class Catalogue(Rule):
     def text(self, paper) -> str:
         s = self.inner.text(paper) + "; a catalogue check"
         if self.assumed:
-            s += f", at most partly: rests on assumed catalogue value(s) {', '.join(self.assumed)}"
+            s += f", at most partly: rests on assumed or simulated catalogue value(s) {', '.join(self.assumed)}"
         return s
 
 

@@ -88,7 +88,7 @@ def reason_for(claim: Claim, outcome: Outcome, status: str, rule_status: str, ca
     rule = claim.rule
     capped = isinstance(rule, Catalogue) and rule.assumed and rule.inner.judge(claim.paper, outcome) == REPRODUCED
     if isinstance(rule, Catalogue) and rule.assumed:
-        parts.append(f"Catalogue check, not a model run: rests on assumed catalogue value(s) "
+        parts.append(f"Catalogue check, not a model run: rests on assumed or simulated catalogue value(s) "
                      f"({', '.join(rule.assumed)} in data/devices.csv), so it counts as partly at most.")
     if cap_note:
         parts.append(cap_note)

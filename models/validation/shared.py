@@ -111,11 +111,13 @@ def catalogue_data(refs) -> str:
 
 
 def catalogue_rule(inner, refs):
-    """A :class:`~models.validation.rules.Catalogue` rule around ``inner``, listing the assumed entries."""
-    from models.provenance import ASSUMED
+    """A :class:`~models.validation.rules.Catalogue` rule around ``inner``, listing the entries no hardware
+    stands behind: assumed ones and simulated ones (a simulation's parameter or output agrees with a paper's
+    statement without saying anything about a device)."""
+    from models.provenance import ASSUMED, SIMULATED
     from models.validation.rules import Catalogue
 
-    assumed = tuple(ref for ref, _, kind in catalogue_values(refs) if kind == ASSUMED)
+    assumed = tuple(ref for ref, _, kind in catalogue_values(refs) if kind in (ASSUMED, SIMULATED))
     return Catalogue(inner=inner, assumed=assumed, why=inner.why)
 
 

@@ -23,7 +23,8 @@ def test_new_catalogue_entries_are_listed_with_their_provenance():
     cat = at.dataframe[0].value
     assert {"nvme-tlc", "cxl-memexp"} <= set(cat["Name"] if "Name" in cat else cat.iloc[:, 0])
     prov = at.dataframe[1].value.set_index(at.dataframe[1].value.columns[0])
-    assert prov.loc["cxl-memexp"].iloc[1:].tolist().count("assumed") == 2  # its read and write latency
+    # its read and write latency, and (issue 39) its read and write bandwidth: Micron's 36 GB/s is a 2:1 mix figure
+    assert prov.loc["cxl-memexp"].iloc[1:].tolist().count("assumed") == 4
     # the catalogue shows the kinds in that table, not as "column=kind;..." text (the CSV keeps the column)
     assert not [c for c in cat.columns if "provenance" in str(c).lower()]
     assert not cat.astype(str).apply(lambda c: c.str.contains("=published")).any().any()

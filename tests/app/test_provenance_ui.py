@@ -1,4 +1,4 @@
-"""Provenance in the app: input help texts, "depends on derived/assumed values" notes, export headers."""
+"""Provenance in the app: input help texts, "depends on derived/simulated/assumed values" notes, export headers."""
 
 import io
 
@@ -11,7 +11,7 @@ from models.provenance import ASSUMED, DERIVED, PUBLISHED, USER_DEFINED, param
 from tests import ROOT
 
 VIEWS = ROOT / "app" / "views"
-NOTE = "depends on derived/assumed values"
+NOTE = "depends on derived/simulated/assumed values"
 
 
 def _notes(at) -> list[str]:
@@ -66,12 +66,13 @@ def test_assumption_note_appears_only_when_a_result_uses_a_derived_or_assumed_va
     assert not at.exception
     # Optane: published latencies, measured page cache, published I/O factor -> no note on the timings
     assert _notes(at) == []
-    # Figure 2 (its lazy tab): its reference marks include the SATA SSD's assumed and the generic HDD's
-    # derived latency -> its own note
+    # Figure 2 (its lazy tab): its reference marks include the Samsung PCM's simulated (NVMain) and the generic HDD's
+    # derived latency -> its own note; the SATA SSD's latency is published since issue 39 (Intel DC S4500)
     at.session_state["be.view_tab"] = lazy_tabs(at)["be.view_tab"][1]
     at.run()
     base = _notes(at)
-    assert len(base) == 1 and "sata-ssd read latency** = 90 µs" in base[0] and "optane" not in base[0]
+    assert len(base) == 1 and "pcm-samsung-20nm read latency** = 120 ns" in base[0] and "simulated" in base[0]
+    assert "sata-ssd" not in base[0] and "optane" not in base[0]
     at.selectbox(key="be.device").set_value("hdd-7200").run()
     notes = _notes(at)
     assert len(notes) == 2 and "hdd-7200 read latency** = 8.2 ms" in notes[0].replace("\\", "") and DERIVED in notes[0]

@@ -7,7 +7,7 @@ Each ``declare_<model>(add)`` registers its model's constants with ``add`` (in t
 from __future__ import annotations
 
 from models.provenance.catalog._common import EXACT, Add, exact
-from models.provenance_kinds import ASSUMED, DERIVED, PUBLISHED
+from models.provenance_kinds import ASSUMED, DERIVED, PUBLISHED, SIMULATED
 
 __all__ = ["declare_lifetime", "declare_write_reduction", "declare_wear"]
 
@@ -28,13 +28,16 @@ def declare_lifetime(add: Add) -> None:
         "Lifetime page (the models' default 0 = identical lines)",
         ASSUMED, "seed 002 gives one endurance per technology; a moderate lognormal spread to show its effect",
         0.0, 1.0, "wide stated range", "002")
-    add("lifetime.wear_efficiency", 0.9255, "-",
+    add("lifetime.wear_efficiency", 0.5769, "-",
         "wear-leveling efficiency = life rate (average / maximum bank writes; 1 = perfectly even wear)",
-        PUBLISHED, "seed 003 Fig. 9 / §V-B: 'the average life rate is 0.9255 for SFC-based wear leveling' (simulated "
-                   "on its traces; RR 0.619, SG 0.0598); seed 002's Fig. 9 closed form C E / W assumes ideal leveling "
-                   "(1.0), an upper bound, so it is the high end and not the point",
-        0.0598, 1.0, "from seed 003's worst average life rate (SG 0.0598) to ideal leveling (1, never reached)",
-        "003")
+        SIMULATED, "our wear model (models/endurance/wear.py): one-pass SFC life rate averaged over seed 003's seven "
+                   "synthetic stand-ins (fin1 0.220, fin2 0.185, dap 0.899, exchange 0.597, tpce 0.631, mail 0.587, "
+                   "randw 0.919), data/measurements/wear_efficiency/run.sh -> wear_efficiency.csv; seed 003 Fig. 9 / "
+                   "§V-B reports 0.9255 from its own simulation on its real traces (the paper's figure, compared in the "
+                   "ledger's 003-fig9-sfc-life-rate, not used here); seed 002's closed form C E / W assumes ideal "
+                   "leveling (1.0), an upper bound",
+        0.185, 1.0, "our model's lowest per-trace SFC life rate (fin2, one pass) to ideal leveling (our long-run SFC "
+        "rate, 1 by construction)", "003")
 
 
 def declare_write_reduction(add: Add) -> None:

@@ -31,6 +31,12 @@ def declare_uncertainty(add: Add) -> None:
         ASSUMED, why, 0.05, 0.2, "wide stated range")
     add("uncertainty.device_band.published", 0.2, "-", "relative half-width of a published (or user-typed) "
         "catalogue value's range", ASSUMED, why, 0.1, 0.5, "wide stated range")
+    add("uncertainty.device_band.computed", 0.2, "-", "relative half-width of a computed catalogue value's range "
+        "(a formula of published or measured values: their band)", ASSUMED, why + "; as a published value, the "
+        "inputs' error carried through the formula", 0.1, 0.5, "wide stated range")
+    add("uncertainty.device_band.simulated", 2.0, "-", "factor below and above a simulated catalogue value "
+        "(a simulation's parameter or output: value / f .. value x f)", ASSUMED, why + "; a simulation is not a "
+        "measurement of the device, as wide as a derived value", 1.5, 4.0, "wide stated range")
     add("uncertainty.device_band.derived", 2.0, "-", "factor below and above a derived catalogue value "
         "(value / f .. value x f)", ASSUMED, why, 1.5, 4.0, "wide stated range")
     add("uncertainty.device_band.assumed", 3.0, "-", "factor below and above an assumed catalogue value "

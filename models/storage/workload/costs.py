@@ -223,6 +223,9 @@ def calls_per_file(mean_bytes: float, gamma: float | None, chunk: float) -> floa
 def dax_extra_ns(dev: DeviceProfile, nbytes: float, *, write: bool) -> float:
     """Device time beyond a DRAM access of the same size [ns] (DAX copy from the device).
 
+    Both through :meth:`~models.devices.DeviceProfile.transfer_ns`: latency plus the rest at the media
+    bandwidth (not the interface rate).
+
     >>> dax_extra_ns(get_device("dram"), 4096, write=False)
     0.0
     """
