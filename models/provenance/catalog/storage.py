@@ -110,7 +110,7 @@ def declare_device_char(add: Add) -> None:
         "comparing seeds)", 20_000, 2_000_000, "wide stated range", s1)
     add("device_char.ssd.read_us", 90.0, "us", "SSD 4 KiB random read service time (preset 'ssd')",
         ASSUMED, "a typical SATA figure (seed 001's SSD is unnamed; the catalogue's sata-ssd, an Intel DC S4500, "
-        "states 110 us)", 50.0, 200.0, "wide stated range", s1)
+        "states 110 µs)", 50.0, 200.0, "wide stated range", s1)
     add("device_char.ssd.write_read_ratio_rand", 1.5, "-", "SSD random write / read service time",
         DERIVED, "seed 001 Fig. 2: '1.5 times' (SSD, random); the preset is set to reproduce Fig. 2",
         1.0, 3.0, "wide stated range", s1)
