@@ -67,7 +67,7 @@ class PlannerScenario(Scenario, UncertaintyFields):
     devices: list[DeviceName] = Field(default_factory=lambda: ["pcm-samsung-20nm", "optane-dcpmm"],
                                       title="Devices to compare")
     baseline: str = Field("like-for-like", title="Baseline")
-    plan_requests: SciInt = Field(20_000, ge=1000, le=1_000_000, title="Requests per block trace")
+    plan_requests: SciInt = Field(0, ge=0, le=20_000_000, title="Requests per block trace (0 = the whole trace)")
     plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
     # "Library ranking"
     personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"],
@@ -142,7 +142,8 @@ def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n
     base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
     wls = [PlanWorkload(name=n, kind=k, source=s) for n, k, s in workloads]
     with progress_bar("Evaluating your workloads in every role …") as report:
-        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests, progress=report)
+        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
+                    progress=report)
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
@@ -259,7 +260,8 @@ if tab_mine.open:
             st.multiselect(S.label("library"), _library(), key=S.key("library"),
                            help="Bundled block traces, memory traces (lackey) and Filebench personalities")
             field_note(S, "library")
-            int_input(S, "plan_requests")
+            int_input(S, "plan_requests", help="0 (default): every request of each block trace; a number: only the "
+                                               "first ones (each verdict says how many it used of how many read)")
         with d_col:
             st.subheader("Devices")
             names = _device_names()

@@ -58,6 +58,7 @@ References
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 
@@ -80,7 +81,7 @@ from models.planner.roles import (
     ROLES_PLAN,
     role_metric,
 )
-from models.planner.verdicts import BAND_COLUMNS, PLAN_COLUMNS, VERDICTS, plan_row
+from models.planner.verdicts import BAND_COLUMNS, PLAN_COLUMNS, TRACE_COLUMNS, VERDICTS, plan_row
 from models.planner.workloads import (
     WORKLOAD_KINDS,
     PlanWorkload,
@@ -98,7 +99,8 @@ class PlanResult(ModelResult):
     """A plan: one row per workload x role x device (:func:`plan`).
 
     ``to_frame()`` columns: :data:`PLAN_COLUMNS` (``workload, role, device, baseline, metric,
-    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input``.
+    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input`` (:data:`BAND_COLUMNS`) and
+    ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows).
     """
 
     #: The rows (dicts with every column).
@@ -117,8 +119,8 @@ class PlanResult(ModelResult):
     baseline_device: DeviceProfile | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS)
-        for c in ("value", "p5", "p95", "p_win"):
+        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS)
+        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS):
             df[c] = df[c].astype(float)
         return df
 
@@ -157,7 +159,7 @@ def _as_workload(w) -> PlanWorkload:
 
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
-         n_requests: int = 20_000, memory_refs: int | None = 2_000_000, progress=None) -> PlanResult:
+         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
 
     Parameters
@@ -174,10 +176,13 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         Samples of each row's uncertain inputs (0: none); fills ``p5, p95, p_win, decisive_input``.
     seed : int or numpy.random.Generator, keyword-only
         Seed of those samples.
-    n_requests : int, keyword-only
-        Requests read from each block trace [-].
+    n_requests : int or None, keyword-only
+        Requests used from each block trace [-]: None (default) uses the whole trace (at most
+        :data:`models.traces.MAX_REQUESTS`, the size limit); a number uses its first ``n_requests``.
+        Either way each row says how many it used of how many it read (``requests_used``,
+        ``requests_read`` and its reason).
     memory_refs : int or None, keyword-only
-        References read from each memory trace [-] (None: all).
+        References used from each memory trace [-] (None: all); a longer trace is cut and its rows say so.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
 
@@ -212,8 +217,9 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         if dup:
             raise ValueError(f"{what} names must be distinct; repeated: {', '.join(dup)}")
     base = None if isinstance(baseline, str) and baseline.strip() in ("like-for-like", "") else _as_device(baseline)
-    if isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer)) or n_requests < 1:
-        raise ValueError(f"n_requests must be a whole number >= 1, got {n_requests!r}")
+    if n_requests is not None and (isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer))
+                                   or n_requests < 1):
+        raise ValueError(f"n_requests must be a whole number >= 1 or None (the whole trace), got {n_requests!r}")
     if memory_refs is not None and (isinstance(memory_refs, bool) or not isinstance(memory_refs, (int, np.integer))
                                     or memory_refs < 1):
         raise ValueError(f"memory_refs must be a whole number >= 1 or None, got {memory_refs!r}")
@@ -229,20 +235,23 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     rows: list[dict] = []
     for w in wls:
         where = f"workload {w.name!r} ({w.source})"
+        first = len(rows)
         try:
             if w.kind == "block":
-                tr = traces.load(w.source, kind="block", max_requests=int(n_requests))
+                tr, used = _read_used(traces, w.source, "block", n_requests)
                 if not len(tr):
                     raise ValueError("the trace has no requests")
                 rows += file_cache_rows(w, tr, devs, base, uq)
                 step()
                 rows += write_cache_rows(w, tr, devs, base, uq)
                 step()
+                _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt = traces.load(w.source, kind="memory", max_requests=memory_refs)
+                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None)
                 if not len(mt):
                     raise ValueError("the trace has no references")
                 rows += memory_rows(w, mt, devs, base, uq, step)
+                _mark_used(rows[first:], used, "references", "memory trace")
             elif w.kind == "filebench":
                 rows += filebench_rows(w, devs, base, uq)
                 step()
@@ -273,6 +282,40 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     return PlanResult(rows=tuple(rows), workloads=tuple(wls), devices=tuple(devs),
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
                       provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base)
+
+
+def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True):
+    """The trace of ``source`` cut to ``limit`` requests (None: the whole trace, at most the size limit
+    :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
+    [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
+
+    ``whole=False`` (memory traces, whose files are large) reads only ``limit + 1`` references: enough to
+    tell a cut trace, not its length.
+    """
+    cap = int(traces.MAX_REQUESTS)
+    want = cap if limit is None else min(int(limit), cap)
+    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1)
+    n = len(tr)
+    read = float(n) if n <= (cap if whole else want) else math.nan
+    if n > want:
+        tr = tr.subset(slice(0, want))
+    why = "" if len(tr) == n else ("asked" if limit is not None and int(limit) < cap else "size limit")
+    return tr, (len(tr), read, why)
+
+
+def _mark_used(rows: list, used: tuple, unit: str, what: str) -> None:
+    """Fill ``requests_used, requests_read`` of a workload's rows and say in each reason how much of the
+    trace the verdict used."""
+    n, read, why = used
+    if not why:
+        note = f"whole {what}: {n:,} {unit}"
+    else:
+        of = f"{int(read):,}" if math.isfinite(read) else "a longer trace, not read to its end"
+        how = "as asked" if why == "asked" else f"the size limit of {n:,}"
+        note = f"sampled: the first {n:,} {unit} of {of} ({how})"
+    for r in rows:
+        r["requests_used"], r["requests_read"] = float(n), read
+        r["reason"] = f"{r['reason']} [{note}]"
 
 
 def _describe(e) -> str:

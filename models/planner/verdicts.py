@@ -16,7 +16,7 @@ import numpy as np
 if TYPE_CHECKING:
     from models.storage.workload import WorkloadFeatures
 
-__all__ = ["VERDICTS", "PLAN_COLUMNS", "BAND_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
+__all__ = ["VERDICTS", "PLAN_COLUMNS", "BAND_COLUMNS", "TRACE_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
            "describe_filebench"]
 
 #: Verdicts of a plan row: the device wins or loses against the baseline, or no number and why.
@@ -25,6 +25,9 @@ VERDICTS = ("wins", "loses", "not applicable", "needs data")
 PLAN_COLUMNS = ["workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
 #: The uncertainty columns after :data:`PLAN_COLUMNS` (``p5, p95`` are among those).
 BAND_COLUMNS = ["p_win", "decisive_input"]
+#: The trace columns after :data:`BAND_COLUMNS`: requests (references) of the workload's trace the row used,
+#: and read from it (NaN: not read to its end; both NaN for a workload that is not a trace).
+TRACE_COLUMNS = ["requests_used", "requests_read"]
 
 
 def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None):
@@ -36,7 +39,8 @@ def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="
     return {"workload": workload, "role": role, "device": device, "baseline": baseline, "metric": metric, "unit": "x",
             "value": float(value), "p5": float(b.get("p5", math.nan)), "p95": float(b.get("p95", math.nan)),
             "verdict": verdict, "reason": reason, "p_win": float(b.get("p_win", math.nan)),
-            "decisive_input": str(b.get("decisive_input", ""))}
+            "decisive_input": str(b.get("decisive_input", "")), "requests_used": math.nan,
+            "requests_read": math.nan}
 
 
 def verdict_of(value: float) -> str:

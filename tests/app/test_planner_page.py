@@ -61,6 +61,21 @@ def test_my_workload_gives_verdicts_charts_and_reasons():
     assert check_texts([m.value for m in at.markdown] + [c.value for c in at.caption]) == []
 
 
+def test_default_uses_the_whole_trace_and_says_so():
+    """Issue 38 item 1: no "Requests per block trace" given -> every request, said in each row's reason."""
+    from models import traces
+
+    n = len(traces.load("mqsim:tpcc-small", kind="block"))
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["library"] = "mqsim:tpcc-small"
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    mine = v[v.workload == "mqsim:tpcc-small"]
+    assert len(mine) and mine.reason.str.contains(f"whole block trace: {n:,} requests", regex=False).all()
+
+
 def test_custom_device_of_the_link_is_restored_and_compared():
     at = _mine(devices="my-pcm,pcm-samsung-20nm", dev=encode_devices([MY_PCM]))
     assert not at.exception, [e.message for e in at.exception]

@@ -102,7 +102,24 @@ def test_columns_are_the_contract(full):
     df = full.to_frame()
     assert list(df.columns)[:11] == PLAN_COLUMNS == ["workload", "role", "device", "baseline", "metric", "unit",
                                                      "value", "p5", "p95", "verdict", "reason"]
-    assert list(df.columns)[11:] == ["p_win", "decisive_input"]
+    assert list(df.columns)[11:] == ["p_win", "decisive_input", "requests_used", "requests_read"]
+
+
+def test_whole_trace_by_default_and_a_sample_says_so():
+    """Issue 38 item 1: the verdict uses the whole block trace unless asked, and each row says how much it used."""
+    from models import traces
+
+    n = len(traces.load("mqsim:tpcc-small", kind="block"))
+    whole = plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"]).to_frame()
+    rows = whole[whole.workload == "db"]
+    assert (rows.requests_used == n).all() and (rows.requests_read == n).all()
+    assert rows.reason.str.endswith(f"[whole block trace: {n:,} requests]").all()
+    part = plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"], n_requests=2000).to_frame()
+    rows = part[part.workload == "db"]
+    assert (rows.requests_used == 2000).all() and (rows.requests_read == n).all()
+    assert rows.reason.str.contains(f"sampled: the first 2,000 requests of {n:,}", regex=False).all()
+    # rows of no trace carry no counts
+    assert part[part.workload != "db"].requests_used.isna().all()
 
 
 def test_one_row_per_workload_role_device(full):
