@@ -30,6 +30,10 @@ def write_cache_rows(w, tr, devs, base, uq):
     blabel = ("no cache: HDD hdd-7200 alone (like-for-like, seed 003)" if base is None
               else f"the same {mb:g} MB HALO cache on {base.name}")
     metric = role_metric(role)
+    if not getattr(tr, "op_known", True):
+        return [plan_row(w.name, role, d.name, blabel, metric, verdict="needs data",
+                         reason="needs data: a trace with reads/writes (this trace's format has no read/write "
+                                "field: operation unknown, so its writes cannot be told)") for d in devs]
     if not len(tr) or not np.asarray(tr.is_write).any():
         return [plan_row(w.name, role, d.name, blabel, metric, verdict="not applicable",
                          reason="not applicable: the trace has no writes, so a write cache has nothing to absorb")
