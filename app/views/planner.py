@@ -31,6 +31,7 @@ from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
 from models.planner.plan import (
+    EVALUATED,
     ROLES_PLAN,
     plan,
     role_metric,
@@ -42,6 +43,10 @@ from reporting.planner_report import plan_report_html, report_html, role_chart
 
 #: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
 WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
+#: Colour of "about the same" (a tie within the band or the tolerance ``planner.tie_tolerance``).
+TIE_COLOUR = "#1565c0"
+#: Colour of each verdict with a value.
+VERDICT_COLOUR = {"wins": WIN_COLOUR, "about the same": TIE_COLOUR, "loses": LOSE_COLOUR}
 #: Largest number of devices compared side by side.
 MAX_DEVICES = 3
 
@@ -167,12 +172,12 @@ def _ratio(v: float) -> str:
 def verdict_chart(df, role: str) -> go.Figure | None:
     """One role of a plan: baseline / device [×] per workload · device as bars from the 1× line on a log
     axis (right and green: the device wins; left and red: it loses), p5–p95 whiskers when sampled."""
-    sub = df[(df.role == role) & df.verdict.isin(["wins", "loses"])]
+    sub = df[(df.role == role) & df.verdict.isin(EVALUATED)]
     if not len(sub):
         return None
     vals = sub.value.to_numpy(float)
     labels = [f"{w} · {d}" for w, d in zip(sub.workload, sub.device)]  # raw: show() escapes user names once
-    colours = [WIN_COLOUR if v == "wins" else LOSE_COLOUR for v in sub.verdict]
+    colours = [VERDICT_COLOUR[v] for v in sub.verdict]
     fig = go.Figure(go.Bar(
         x=vals - 1.0, base=np.ones(len(vals)), y=labels, orientation="h", marker_color=colours, name="baseline / device",
         text=[_ratio(v) for v in vals], textposition="outside", cliponaxis=False,
@@ -313,8 +318,9 @@ if scn is not None and tab_mine.open:
             res = _plan(*key)
             df = res.to_frame()
             st.subheader("Verdicts")
-            ok = df[df.verdict.isin(["wins", "loses"])]
-            st.caption(f"{(ok.verdict == 'wins').sum()} wins and {(ok.verdict == 'loses').sum()} losses over "
+            ok = df[df.verdict.isin(EVALUATED)]
+            st.caption(f"{(ok.verdict == 'wins').sum()} wins, {(ok.verdict == 'about the same').sum()} about the same "
+                       f"and {(ok.verdict == 'loses').sum()} losses over "
                        f"{len(ok)} evaluated workload × role × device rows; value = baseline / device [×] (> 1×: the "
                        "device wins). Each role below repeats its rows' reasons under its chart.")
             shown = df[["workload", "role", "device", "verdict"]].copy()
@@ -328,6 +334,7 @@ if scn is not None and tab_mine.open:
             # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17)
             text_table(shown, cell_styles={"verdict": {
                 "wins": f"color: {WIN_COLOUR}; font-weight: bold", "loses": f"color: {LOSE_COLOUR}; font-weight: bold",
+                "about the same": f"color: {TIE_COLOUR}; font-weight: bold",
                 "not applicable": "color: #808080", "needs data": "color: #b26a00"}})
             keys = list(res.provenance_keys)
             d1, d2, d3 = st.columns(3)
@@ -350,8 +357,8 @@ if scn is not None and tab_mine.open:
                 lines = []
                 for r in sub.itertuples():
                     who = f"**{md_escape(r.workload)} · {md_escape(r.device)}**"
-                    if r.verdict in ("wins", "loses"):
-                        col = "green" if r.verdict == "wins" else "red"
+                    if r.verdict in EVALUATED:
+                        col = {"wins": "green", "loses": "red"}.get(r.verdict, "blue")
                         band = (f" (p5–p95 {r.p5:.3g}–{r.p95:.3g}×, P(win) {r.p_win:.0%})"
                                 if math.isfinite(r.p5) and math.isfinite(r.p95) and math.isfinite(r.p_win) else "")
                         lines.append(f"- {who}: :{col}[**{r.verdict}** {_ratio(r.value)}]{band} — "

@@ -33,7 +33,9 @@ write-cache        block       HDD time without the cache / (HDD time behind a  
                                (:func:`models.storage.write_cache.run_write_cache`)
 =================  ==========  =====================================================  ===============================
 
-``verdict`` is ``wins`` (value > 1), ``loses`` (value <= 1), ``not applicable`` (the role cannot
+``verdict`` is ``wins`` (value > 1), ``loses`` (value < 1), ``about the same`` (a tie: 1x inside the row's
+p5-p95 band, or the value within ``planner.tie_tolerance`` of 1x; :func:`~models.planner.verdicts.is_tie`),
+``not applicable`` (the role cannot
 use this device or this workload, e.g. a trace without writes, DRAM as durable storage) or
 ``needs data`` (no workload of the kind the role needs was given); for the last two ``reason``
 starts with ``"not applicable: "`` / ``"needs data: "`` and the numbers are NaN -- never
@@ -81,7 +83,14 @@ from models.planner.roles import (
     ROLES_PLAN,
     role_metric,
 )
-from models.planner.verdicts import BAND_COLUMNS, PLAN_COLUMNS, TRACE_COLUMNS, VERDICTS, plan_row
+from models.planner.verdicts import (
+    BAND_COLUMNS,
+    EVALUATED,
+    PLAN_COLUMNS,
+    TRACE_COLUMNS,
+    VERDICTS,
+    plan_row,
+)
 from models.planner.workloads import (
     WORKLOAD_KINDS,
     PlanWorkload,
@@ -89,7 +98,7 @@ from models.planner.workloads import (
     workload_from_upload,
 )
 
-__all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
+__all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
            "role_metric", "plan_provenance_keys", "ROLE_LEDGER_PAGES"]
 
@@ -127,7 +136,7 @@ class PlanResult(ModelResult):
     @property
     def roles_used(self) -> list[str]:
         """Roles with at least one evaluated (wins/loses) row, in :data:`ROLES_PLAN` order."""
-        got = {r["role"] for r in self.rows if r["verdict"] in ("wins", "loses")}
+        got = {r["role"] for r in self.rows if r["verdict"] in EVALUATED}
         return [r for r in ROLES_PLAN if r in got]
 
     @property
@@ -278,7 +287,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     rows.sort(key=lambda r: (order[r["role"]], worder.get(r["workload"], len(wls)), dorder[r["device"]]))
     if progress:
         progress(1.0)
-    used = sorted({r["role"] for r in rows if r["verdict"] in ("wins", "loses")}, key=order.get)
+    used = sorted({r["role"] for r in rows if r["verdict"] in EVALUATED}, key=order.get)
     return PlanResult(rows=tuple(rows), workloads=tuple(wls), devices=tuple(devs),
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
                       provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base)

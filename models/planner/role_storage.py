@@ -15,7 +15,14 @@ from models.devices import DeviceProfile, get_device
 from models.planner.fio import fio_ns_per_io, fio_ns_per_io_sampled, read_fio_jobs
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
-from models.planner.verdicts import compare, describe_filebench, plan_row, short_num, verdict_of
+from models.planner.verdicts import (
+    compare,
+    describe_filebench,
+    is_tie,
+    plan_row,
+    short_num,
+    verdict_of,
+)
 
 __all__ = ["filebench_rows", "fio_rows", "filebench_band_model"]
 
@@ -56,10 +63,14 @@ def filebench_rows(w, devs, base, uq):
         cfg = _storage_config(d)
         r = wf.evaluate(wl, cfg, curve=False)
         v = r.ops_per_s / rb.ops_per_s
-        text = describe_filebench(feats, rb.hit_ratio, v, bcfg.device.name if base else "page-cached SSD")
-        text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
+        ref = bcfg.device.name if base else "page-cached SSD"
         band = row_band(lambda cfg=cfg: filebench_band_model(wl, cfg, bcfg), uq)
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v), text, band))
+        text = describe_filebench(feats, rb.hit_ratio, v, ref)
+        if is_tie(v, band):
+            text = text.rsplit(" -> ", 1)[0] + " -> " + compare(v, "PCM-DAX", f"{ref} (as the storage)", "faster", band)
+        text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v, band), text,
+                            band))
     return out
 
 
@@ -96,8 +107,6 @@ def fio_rows(w, devs, base, uq):
             continue
         t = mean_ns(d)
         v = tb / t
-        reason = (f"{mix}; {short_num(t / 1e3)} us per I/O on {d.name} vs {short_num(tb / 1e3)} us on {base_dev.name}, "
-                  f"one I/O at a time (queue depth not modelled) -> {compare(v, d.name, base_dev.name, 'faster')}")
 
         def build(d=d):
             if d.name == base_dev.name:
@@ -114,8 +123,12 @@ def fio_rows(w, devs, base, uq):
                                   notes=("closed form; the devices' latencies vary by their provenance",),
                                   output_label="time per I/O baseline / device")
 
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), v, verdict_of(v), reason,
-                            row_band(build, uq)))
+        band = row_band(build, uq)
+        reason = (f"{mix}; {short_num(t / 1e3)} us per I/O on {d.name} vs {short_num(tb / 1e3)} us on {base_dev.name}, "
+                  f"one I/O at a time (queue depth not modelled) -> "
+                  f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), v, verdict_of(v, band), reason,
+                            band))
     return out
 
 

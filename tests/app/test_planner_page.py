@@ -49,7 +49,7 @@ def test_my_workload_gives_verdicts_charts_and_reasons():
         assert fig["layout"]["xaxis"]["type"] == "log"
         assert any(s.get("x0") == 1 for s in fig["layout"]["shapes"])  # the 1x line
         colours = set(fig["data"][0]["marker"]["color"])
-        assert colours <= {"#2e7d32", "#c62828"}
+        assert colours <= {"#2e7d32", "#c62828", "#1565c0"}  # wins, loses, about the same
     text = "\n".join(m.value for m in at.markdown)
     assert "needs data" in text and "not applicable" in text and "DRAM" in text  # the reasons, in full
     # the verdict table itself holds every reason in full (a static table: cells wrap, nothing cut off)
@@ -222,3 +222,20 @@ def test_a_hostile_device_name_reads_as_typed_in_table_and_charts():
     assert f"mqsim:tpcc-small · {plotly_text(evil.name)}" in labels  # escaped exactly once
     dump = json.dumps([f for _n, f in figs])
     assert "<img" not in dump and "<b>x" not in dump and "&amp;lt;" not in dump
+
+
+def test_a_tie_reads_about_the_same_on_the_page():
+    """Issue 38 item 5: the baseline device itself (1x) reads "about the same", never "loses ... 1x worse"."""
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["library"] = "mqsim:tpcc-small"
+    at.query_params["plan_requests"] = "2000"
+    at.query_params["devices"] = "hdd-7200,pcm-samsung-20nm"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    row = v[(v.role == "file-cache") & (v.device == "hdd-7200")].iloc[0]
+    assert row.verdict == "about the same" and "about the same as hdd-7200" in row.reason
+    assert "worse" not in row.reason
+    text = "\n".join(m.value for m in at.markdown)
+    assert ":blue[**about the same**" in text
+    assert any("about the same" in c.value for c in at.caption)

@@ -16,7 +16,14 @@ from models.planner import (
     workload_from_path,
     workload_from_upload,
 )
-from models.planner.plan import LIKE_FOR_LIKE, PLAN_COLUMNS, VERDICTS, plan, read_fio_jobs
+from models.planner.plan import (
+    EVALUATED,
+    LIKE_FOR_LIKE,
+    PLAN_COLUMNS,
+    VERDICTS,
+    plan,
+    read_fio_jobs,
+)
 from tests import ROOT
 
 FIX = ROOT / "tests" / "fixtures" / "plan"
@@ -136,9 +143,13 @@ def test_one_row_per_workload_role_device(full):
 def test_verdicts_follow_the_value_and_never_invent_numbers(full):
     df = full.to_frame()
     assert set(df.verdict) <= set(VERDICTS) and (df.unit == "x").all()
-    ev = df[df.verdict.isin(["wins", "loses"])]
-    assert ((ev.value > 1) == (ev.verdict == "wins")).all() and (ev.value > 0).all()
-    other = df[~df.verdict.isin(["wins", "loses"])]
+    ev = df[df.verdict.isin(EVALUATED)]
+    from models.planner.verdicts import is_tie
+
+    tie = np.array([is_tie(v, {"p5": a, "p95": b}) for v, a, b in zip(ev.value, ev.p5, ev.p95)])
+    assert ((ev.verdict == "about the same") == tie).all()
+    assert ((ev.value > 1) == (ev.verdict == "wins"))[~tie].all() and (ev.value > 0).all()
+    other = df[~df.verdict.isin(EVALUATED)]
     assert other[["value", "p5", "p95", "p_win"]].isna().all().all()
     for r in other.itertuples():
         assert r.reason.startswith(f"{r.verdict}: ")
@@ -169,7 +180,7 @@ def test_needs_data_names_what_to_upload(block_only):
     assert set(need.role) == {"storage", "paging", "memory-extension"}
     assert need[need.role == "paging"].reason.iloc[0].startswith("needs data: upload a memory-reference trace")
     assert need[need.role == "storage"].reason.str.contains("Filebench .f").all()
-    assert set(df[df.verdict.isin(["wins", "loses"])].role) == {"file-cache", "write-cache"}
+    assert set(df[df.verdict.isin(EVALUATED)].role) == {"file-cache", "write-cache"}
 
 
 def test_a_trace_without_writes_is_not_applicable_for_the_write_cache(tmp_path):
@@ -183,17 +194,17 @@ def test_a_trace_without_writes_is_not_applicable_for_the_write_cache(tmp_path):
     assert df[df.role == "file-cache"].verdict.iloc[0] == "wins"
 
 
-def test_the_baseline_itself_gives_exactly_one_and_loses():
+def test_the_baseline_itself_gives_exactly_one_and_is_about_the_same():
     w = [workload_from_path(FIX / "small_lackey.txt"), workload_from_path(FIX / "small_fio.json")]
     df = plan(w, ["nand-flash", "sata-ssd"]).to_frame()
     same = df[[LIKE_FOR_LIKE[r] == d for r, d in zip(df.role, df.device)]]
-    assert len(same) == 3 and np.allclose(same.value, 1.0) and (same.verdict == "loses").all()
-    assert same.reason.str.contains("no better than").all()
+    assert len(same) == 3 and np.allclose(same.value, 1.0) and (same.verdict == "about the same").all()
+    assert same.reason.str.contains("about the same as").all() and not same.reason.str.contains("worse").any()
 
 
 def test_a_picked_baseline_is_used_in_every_role(full):
     df = plan(_workloads()[:2], ["pcm-samsung-20nm"], baseline="optane-dcpmm").to_frame()
-    ev = df[df.verdict.isin(["wins", "loses"])]
+    ev = df[df.verdict.isin(EVALUATED)]
     assert ev.baseline.str.contains("optane-dcpmm").all()
     assert set(ev.role) == {"file-cache", "write-cache", "paging", "memory-extension"}
 
@@ -298,6 +309,29 @@ def test_a_cxl_expander_is_a_memory_extension_but_not_storage():
     df = plan([workload_from_path(FIX / "small_lackey.txt"), workload_from_path(FIX / "small_msr.csv")],
               ["cxl-memexp", "dram"]).to_frame()
     row = df[(df.role == "memory-extension") & (df.device == "cxl-memexp")].iloc[0]
-    assert row.verdict in ("wins", "loses") and row.value > 0
+    assert row.verdict in EVALUATED and row.value > 0
     assert df[(df.role == "memory-extension") & (df.device == "dram")].iloc[0].verdict == "not applicable"
     assert (df[(df.role == "write-cache") & (df.device == "cxl-memexp")].verdict == "not applicable").all()
+
+
+def test_ties_read_about_the_same_and_name_the_baseline():
+    """Issue 38 item 5: a value within the tolerance (no band) or with 1x inside its band is "about the same"."""
+    from models.planner.verdicts import EVALUATED, compare, is_tie, plan_row, verdict_of
+    from models.provenance import param
+
+    tol = float(param("planner.tie_tolerance").value)
+    assert param("planner.tie_tolerance").kind == "assumed"
+    assert "about the same" in VERDICTS and set(EVALUATED) == {"wins", "about the same", "loses"}
+    assert verdict_of(0.9986) == verdict_of(1.01) == "about the same"
+    assert verdict_of(1 + 2 * tol) == "wins" and verdict_of(1 / (1 + 2 * tol)) == "loses"
+    # with a band: 1x inside it is a tie, outside it the verdict stands
+    assert verdict_of(1.5, {"p5": 0.9, "p95": 2.0}) == "about the same"
+    assert verdict_of(1.5, {"p5": 1.2, "p95": 2.0}) == "wins"
+    text = compare(0.9986, "pcm", "sata-ssd (as the storage)", "faster")
+    assert text.startswith("pcm about the same as sata-ssd (as the storage)") and "worse" not in text
+    assert not is_tie(float("nan"))
+    # a device against itself as the baseline: exactly 1x reads about the same, never "loses"
+    df = plan([workload_from_path("mqsim:tpcc-small", name="db")], ["hdd-7200"], n_requests=2000).to_frame()
+    fc = df[(df.role == "file-cache")].iloc[0]
+    assert fc.value == 1.0 and fc.verdict == "about the same" and "about the same as hdd-7200" in fc.reason
+    assert plan_row("w", "paging", "d", "b", "m", 1.0, verdict_of(1.0))["verdict"] == "about the same"
