@@ -20,6 +20,8 @@ storage            Filebench   throughput of the workload with the device as its
 storage            fio job     time per I/O of the job's mix (read/write share,        ``sata-ssd``
                    or JSON     block size, random or sequential), baseline / device
                                (:meth:`DeviceProfile.transfer_ns`; one I/O at a time)
+storage            block       mean response time of the trace replayed on the device  ``sata-ssd``
+                   trace       (:mod:`models.planner.replay`), baseline / device
 paging             memory      AMAT with the device as the paging store, 4 KiB pages,  ``sata-ssd`` (NAND swap)
                    trace       memory ``planner.paging_memory_fraction`` of the
                                footprint, baseline / device (seed 004 eqs. 4-6,
@@ -73,7 +75,7 @@ from models.planner.fio import FioJob, read_fio_jobs
 from models.planner.provenance import plan_provenance_keys
 from models.planner.role_file_cache import file_cache_rows
 from models.planner.role_memory import memory_rows
-from models.planner.role_storage import filebench_rows, fio_rows
+from models.planner.role_storage import block_storage_rows, filebench_rows, fio_rows
 from models.planner.role_write_cache import write_cache_rows
 from models.planner.roles import (
     LIKE_FOR_LIKE,
@@ -253,6 +255,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 rows += file_cache_rows(w, tr, devs, base, uq)
                 step()
                 rows += write_cache_rows(w, tr, devs, base, uq)
+                rows += block_storage_rows(w, tr, devs, base, uq)
                 step()
                 _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":

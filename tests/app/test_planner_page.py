@@ -36,13 +36,14 @@ def test_my_workload_gives_verdicts_charts_and_reasons():
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     v = _verdicts(at)
-    # a block trace: file-cache and write-cache evaluated, storage/paging/memory-extension need other data,
+    # a block trace: file-cache, storage (its replay) and write-cache evaluated, paging/memory-extension need
+    # other data,
     # DRAM cannot be the storage under a DRAM file cache
     assert {"wins", "needs data", "not applicable"} <= set(v.verdict)
-    assert set(v[v.verdict == "needs data"].role) == {"storage", "paging", "memory-extension"}
+    assert set(v[v.verdict == "needs data"].role) == {"paging", "memory-extension"}
     assert ((v.device == "dram") & (v.role == "file-cache") & (v.verdict == "not applicable")).any()
     figs = page_figures(at)
-    assert len(figs) == 2  # file-cache and write-cache: the roles with a wins/loses row
+    assert len(figs) == 3  # file-cache, storage and write-cache: the roles with an evaluated row
     assert check_figures(figs) == []
     for _name, fig in figs:
         assert "value" not in fig["layout"]["xaxis"]["title"]["text"].split(" [")[0].lower()

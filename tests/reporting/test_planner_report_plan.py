@@ -78,10 +78,10 @@ def test_html_report_has_inputs_charts_verdicts_provenance_and_validation(res):
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert "<title>T &lt;1&gt;</title>" in html
     assert "my msr &lt;b&gt;" in html and "my msr <b>" not in html  # user names escaped
-    assert html.count("Plotly.newPlot") == len(res.roles_used) == 4
+    assert html.count("Plotly.newPlot") == len(res.roles_used) == 5  # storage from the block trace's replay too
     assert html.count("plotly.js v") <= 2  # one copy of plotly.js inlined
     for needle in ("Workloads", "Devices", "slow-scm", "Provenance of the defaults", "planner.write_cache_mb",
-                   "Validation status of the models used", "not applicable: ", "needs data: "):
+                   "Validation status of the models used", "not applicable: "):
         assert needle in html, needle
     assert "&lt;NA&gt;" not in html and "<NA>" not in html
 
