@@ -32,6 +32,7 @@ from models import planner
 from models.devices import DeviceProfile
 from models.planner.plan import (
     EVALUATED,
+    ROLE_LEDGER_PAGES,
     ROLES_PLAN,
     plan,
     role_metric,
@@ -39,7 +40,7 @@ from models.planner.plan import (
 )
 from models.storage.filebench import bundled_personalities
 from models.traces import bundled_traces
-from reporting.planner_report import plan_report_html, report_html, role_chart
+from reporting.planner_report import plan_report_html, report_html, role_chart, validation_summary
 
 #: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
 WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
@@ -161,6 +162,13 @@ def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: in
     from reporting.pdf import plan_report_pdf
 
     return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _validation(roles: tuple) -> dict:
+    """Role -> its models' validation-ledger status in words (:func:`reporting.planner_report.validation_summary`)."""
+    t = validation_summary(list(roles))
+    return {r: f"{s} (of {n} ledger claims)" if n else s for r, s, n in zip(t.role, t.summary, t.claims)}
 
 
 def _ratio(v: float) -> str:
@@ -323,7 +331,10 @@ if scn is not None and tab_mine.open:
                        f"and {(ok.verdict == 'loses').sum()} losses over "
                        f"{len(ok)} evaluated workload × role × device rows; value = baseline / device [×] (> 1×: the "
                        "device wins). Each role below repeats its rows' reasons under its chart.")
+            trust = _validation(tuple(ROLES_PLAN))
             shown = df[["workload", "role", "device", "verdict"]].copy()
+            # how well the role's models validate, beside the verdict (the ledger's claims of its pages)
+            shown.insert(4, "validation (ledger)", [trust[r] for r in df.role])
             # numbers as text: "" (not "None") where a role does not apply or needs data
             cols = {"value": "value [×]", **({"p5": "p5 [×]", "p95": "p95 [×]", "p_win": "P(device wins) [-]"}
                                              if res.uncertainty else {})}
@@ -349,6 +360,8 @@ if scn is not None and tab_mine.open:
                 if not len(sub):
                     continue
                 st.subheader(role)
+                st.caption(f"How well this role's models validate (validation ledger, pages "
+                           f"{', '.join(ROLE_LEDGER_PAGES[role])}): {trust[role]}.")
                 fig = verdict_chart(df, role)
                 if fig is not None:
                     show(fig, key=f"plan-mine-{role}")
