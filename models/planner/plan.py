@@ -263,7 +263,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 if not len(mt):
                     raise ValueError("the trace has no references")
                 rows += memory_rows(w, mt, devs, base, uq, step)
-                _mark_used(rows[first:], used, "references", "memory trace")
+                _mark_used(rows[first:], used, "references", "memory trace", limit="memory_refs, --mem-refs")
             elif w.kind == "filebench":
                 rows += filebench_rows(w, devs, base, uq)
                 step()
@@ -315,15 +315,16 @@ def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = Tr
     return tr, (len(tr), read, why)
 
 
-def _mark_used(rows: list, used: tuple, unit: str, what: str) -> None:
+def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = "") -> None:
     """Fill ``requests_used, requests_read`` of a workload's rows and say in each reason how much of the
-    trace the verdict used."""
+    trace the verdict used (``limit``: the option that cut it, when not the user's own choice)."""
     n, read, why = used
     if not why:
         note = f"whole {what}: {n:,} {unit}"
     else:
         of = f"{int(read):,}" if math.isfinite(read) else "a longer trace, not read to its end"
-        how = "as asked" if why == "asked" else f"the size limit of {n:,}"
+        how = (f"the limit of {n:,} {unit} ({limit})" if why == "asked" and limit
+               else "as asked" if why == "asked" else f"the size limit of {n:,}")
         note = f"sampled: the first {n:,} {unit} of {of} ({how})"
     for r in rows:
         r["requests_used"], r["requests_read"] = float(n), read
