@@ -102,10 +102,10 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
     from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer
 
     from models.planner.plan import ROLES_PLAN
+    from models.planner.verdicts import EVALUATED
     from models.provenance import provenance_table
     from reporting.planner_report import (
-        LOSE_COLOUR,
-        WIN_COLOUR,
+        VERDICT_COLOUR,
         devices_table,
         plan_verdict_table,
         validation_summary,
@@ -138,15 +138,15 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
         if not len(sub):
             continue
         block = [Paragraph(_esc(role), styles["Heading3"])]
-        bars = sub[sub.verdict.isin(["wins", "loses"])]
+        bars = sub[sub.verdict.isin(EVALUATED)]
         if len(bars):
             metric = " / ".join(dict.fromkeys(bars.metric.astype(str)))
             block.append(ratio_bar_drawing(
                 (bars.workload.astype(str) + " · " + bars.device.astype(str)).tolist(), bars.value.tolist(),
-                [WIN_COLOUR if v == "wins" else LOSE_COLOUR for v in bars.verdict], p5=bars.p5.tolist(),
+                [VERDICT_COLOUR[v] for v in bars.verdict], p5=bars.p5.tolist(),
                 p95=bars.p95.tolist(), axis_title=f"{metric} [x, baseline / device; > 1x the device wins]",
                 width=min(width, 640)))
-        for r in sub[~sub.verdict.isin(["wins", "loses"])].itertuples():
+        for r in sub[~sub.verdict.isin(EVALUATED)].itertuples():
             block.append(Paragraph(f"<b>{_esc(r.workload)} · {_esc(r.device)}</b>: {_esc(r.reason)}", body))
         story += [KeepTogether(block), Spacer(1, 4)]
     story.append(Paragraph("All verdicts", styles["Heading2"]))

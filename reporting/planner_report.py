@@ -11,6 +11,7 @@ import html as _h
 import pandas as pd
 
 from models.planner import ROLES, provenance_keys
+from models.planner.verdicts import EVALUATED
 from models.provenance import UNVERIFIED, provenance_table
 from reporting.number_text import power_of_ten, provenance_text
 
@@ -148,10 +149,15 @@ def report_html(df: pd.DataFrame, title: str = "PCM Planner: target-workload ran
 # ============================================================================= the plan report (pcm-planner plan)
 #: Bar colours of a plan chart: the device wins / loses against the baseline.
 WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
+#: Colour of "about the same" (a tie: :func:`models.planner.verdicts.is_tie`).
+TIE_COLOUR = "#1565c0"
+#: Colour of each verdict with a value.
+VERDICT_COLOUR = {"wins": WIN_COLOUR, "about the same": TIE_COLOUR, "loses": LOSE_COLOUR}
 _CSS = ("body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}"
         "table{border-collapse:collapse;font-size:90%;margin:0.5em 0}td,th{border:1px solid #ccc;padding:4px;"
         "vertical-align:top;text-align:left}td.reason{min-width:28em;white-space:normal}"
-        ".wins{color:#2e7d32;font-weight:bold}.loses{color:#c62828;font-weight:bold}.na{color:#666}"
+        ".wins{color:#2e7d32;font-weight:bold}.loses{color:#c62828;font-weight:bold}.tie{color:#1565c0;font-weight:bold}"
+        ".na{color:#666}"
         "h2{margin-top:1.6em}.note{color:#555;font-size:90%}")
 
 
@@ -186,7 +192,7 @@ def ratio_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
 
 
 def _bar_rows(df: pd.DataFrame, role: str) -> pd.DataFrame:
-    sub = df[(df.role == role) & df.verdict.isin(["wins", "loses"])].copy()
+    sub = df[(df.role == role) & df.verdict.isin(EVALUATED)].copy()
     sub["label"] = [f"{w} · {d}" for w, d in zip(sub.workload, sub.device)]
     return sub
 
@@ -213,7 +219,7 @@ def plan_chart(df: pd.DataFrame, role: str):
     lo, hi = ratio_range(np.concatenate([vals, p5, p95]))
     clip = (10 ** lo, 10 ** hi)
     shown = np.clip(vals, *clip)
-    colours = [WIN_COLOUR if v == "wins" else LOSE_COLOUR for v in sub.verdict]
+    colours = [VERDICT_COLOUR[v] for v in sub.verdict]
     labels = sub["label"].tolist()
     fig = go.Figure(go.Bar(
         x=shown - 1.0, base=np.ones(len(shown)), y=labels, orientation="h",
@@ -366,7 +372,8 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -
              f"<style>{_CSS}</style></head><body>", f"<h1>{_h.escape(title)}</h1>",
              f"<p>Each bar is baseline / device [×] for one workload and device, against {_h.escape(base)}: "
              "<span class='wins'>green</span> where the device wins (&gt; 1×), <span class='loses'>red</span> where it "
-             "loses; whiskers span p5–p95 of the uncertain inputs"
+             "loses, <span class='tie'>blue</span> where it is about the same (1× within the p5–p95 band, or within "
+             "the stated tolerance planner.tie_tolerance); whiskers span p5–p95 of the uncertain inputs"
              + (f" ({res.uncertainty} samples)" if res.uncertainty else " (not sampled: run with --uncertainty N)")
              + ". Roles that do not apply or need another kind of workload are listed under their chart.</p>",
              "<h2 id='inputs'>Inputs</h2><h3>Workloads</h3>", _table(workloads_table(res.workloads)),
@@ -378,17 +385,17 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -
         if not len(sub):
             continue
         parts.append(f"<h3>{_h.escape(role)}</h3>")
-        if sub.verdict.isin(["wins", "loses"]).any():
+        if sub.verdict.isin(EVALUATED).any():
             parts.append(_fig_html(plan_chart(df, role), first))
             first = False
-        other = sub[~sub.verdict.isin(["wins", "loses"])]
+        other = sub[~sub.verdict.isin(EVALUATED)]
         if len(other):  # one line per workload and reason, naming its devices
             groups = other.groupby(["workload", "reason"], sort=False)["device"].apply(list)
             items = "".join(f"<li><strong>{_h.escape(str(w))} · {_h.escape(', '.join(map(str, ds)))}</strong>: "
                             f"{_h.escape(str(why))}</li>" for (w, why), ds in groups.items())
             parts.append(f"<ul class='na'>{items}</ul>")
     parts.append("<h2 id='table'>All verdicts</h2>")
-    verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses"}.get(v, "na"), "reason": lambda v: "reason"}
+    verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses", "about the same": "tie"}.get(v, "na"), "reason": lambda v: "reason"}
     parts.append(_table(plan_verdict_table(res), verdict_cls))
     roles = res.roles_used
     if roles:

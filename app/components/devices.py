@@ -53,9 +53,9 @@ def device_picker(label: str, *, key: str, kinds: tuple[str, ...] | None = None,
 #: DeviceProfile field -> the form's label (messages name what the user sees). The number inputs have no
 #: browser-side bounds: a value out of range reaches the check below, which says why it is not saved.
 FORM_LABELS = {"name": "Name (identifier)", "label": "Label", "kind": "Kind", "access_unit_bytes": "Access unit [bytes]",
-               "read_latency_ns": "Read latency [ns]", "write_latency_ns": "Write latency [ns]",
-               "avg_seek_ns": "Mean seek [ns]", "read_bandwidth_MBps": "Read bandwidth [MB/s]",
-               "write_bandwidth_MBps": "Write bandwidth [MB/s]", "endurance_writes_per_cell": "Endurance [writes/cell]",
+               "read_latency_ns": "Read latency", "write_latency_ns": "Write latency",
+               "avg_seek_ns": "Mean seek", "read_bandwidth_MBps": "Read bandwidth",
+               "write_bandwidth_MBps": "Write bandwidth", "endurance_writes_per_cell": "Endurance [writes/cell]",
                "rpm": "RPM"}
 
 
@@ -77,22 +77,47 @@ _FORM_NUMBERS = {
 }
 
 
+#: Units a form field can be typed in (a select next to the number) -> factor to the catalogue's unit
+#: (ns, MB/s with 1 MB = 1e6 B); the stored profile keeps the catalogue's units.
+_TIME_UNITS = {"ns": 1.0, "µs": 1e3, "ms": 1e6}
+_RATE_UNITS = {"MB/s": 1.0, "GB/s": 1e3}
+_FIELD_UNITS = {"read_latency_ns": _TIME_UNITS, "write_latency_ns": _TIME_UNITS, "avg_seek_ns": _TIME_UNITS,
+                "read_bandwidth_MBps": _RATE_UNITS, "write_bandwidth_MBps": _RATE_UNITS}
+
+
+def unit_factor(field: str, unit: str | None) -> float:
+    """Factor from the unit a form field was typed in to the catalogue's unit of ``field`` (1 for a field
+    without a unit select or no unit given).
+
+    >>> unit_factor("read_latency_ns", "µs"), unit_factor("write_bandwidth_MBps", "GB/s"), unit_factor("rpm", None)
+    (1000.0, 1000.0, 1.0)
+    """
+    units = _FIELD_UNITS.get(field)
+    if units is None or unit is None:
+        return 1.0
+    return units[unit]
+
+
 def _form_keys(key: str, base_name: str) -> dict[str, str]:
     """Session keys of the form's fields, one set per "Start from" device (so picking another one
     pre-fills the form again, as the unkeyed fields did)."""
     short = ["name", "label", "kind"] + [spec[0] for spec in _FORM_NUMBERS.values()]
     keys = {f: f"{key}.f.{f}.{base_name}" for f in short}
     keys["unit"] = f"{key}.unit.{base_name}"
+    for field, (sh, *_rest) in _FORM_NUMBERS.items():
+        if field in _FIELD_UNITS:
+            keys[f"{sh}.u"] = f"{key}.u.{sh}.{base_name}"  # the unit select next to the number
     return keys
 
 
-def _form_number(field: str, text: object) -> float | None:
-    """The value of the form's number field ``field`` typed as ``text`` (None for a 0 that means "no
-    value"); ValueError naming what is allowed otherwise."""
+def _form_number(field: str, text: object, factor: float = 1.0) -> float | None:
+    """The value of the form's number field ``field`` typed as ``text`` in a unit ``factor`` times the
+    catalogue's (:func:`unit_factor`), in the catalogue's unit (None for a 0 that means "no value");
+    ValueError naming what is allowed (in the typed unit) otherwise."""
     from app.components.inputs import check_number, parse_number
 
     _, _, low, high, lo_open, zero = _FORM_NUMBERS[field]
-    x = check_number(parse_number(text), low=low, high=high, lo_open=lo_open, zero=zero)
+    x = check_number(parse_number(text), low=low / factor, high=high / factor, lo_open=lo_open, zero=zero) * factor
     return None if zero is not None and x == 0 else x
 
 
@@ -121,7 +146,8 @@ def _save_custom_device(key: str, base_name: str, on_saved: Callable[[DeviceProf
         nums = {"access_unit_bytes": unit}
         for field, (short, *_rest) in _FORM_NUMBERS.items():
             text = ss.get(k[short])
-            nums[field] = getattr(base, field) if text is None else _form_number(field, text)
+            f = unit_factor(field, ss.get(k[f"{short}.u"]) if f"{short}.u" in k else None)
+            nums[field] = getattr(base, field) if text is None else _form_number(field, text, f)
     except ValueError:
         return
     try:
@@ -177,8 +203,18 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
         refused = [] if unit is not None else [FORM_LABELS["access_unit_bytes"]]
         for i, (field, (short, where, low, high, lo_open, zero)) in enumerate(_FORM_NUMBERS.items()):
             label = FORM_LABELS[field] + where
-            if decimal_input(k[short], label, low=low, high=high, lo_open=lo_open, zero=zero,
-                             default=getattr(base, field) or 0.0, container=c2 if i < 3 else c3,
+            col = c2 if i < 3 else c3
+            f = 1.0
+            if field in _FIELD_UNITS:  # the number as the user thinks of it, its unit picked next to it
+                units = list(_FIELD_UNITS[field])
+                col, ucol = col.columns([3, 2], vertical_alignment="top")
+                if st.session_state.get(k[f"{short}.u"]) not in units:
+                    st.session_state[k[f"{short}.u"]] = units[0]
+                f = unit_factor(field, ucol.selectbox(f"{label}: unit", units, key=k[f"{short}.u"],
+                                                      help="the unit the number is typed in; saved in the "
+                                                           f"catalogue's {units[0]}"))
+            if decimal_input(k[short], label, low=low / f, high=high / f, lo_open=lo_open, zero=zero,
+                             default=(getattr(base, field) or 0.0) / f, container=col,
                              refused=not_saved) is None:
                 refused.append(label)
         if st.form_submit_button("Save device", on_click=_save_custom_device, args=(key, base_name, on_saved)):

@@ -31,6 +31,8 @@ from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
 from models.planner.plan import (
+    EVALUATED,
+    ROLE_LEDGER_PAGES,
     ROLES_PLAN,
     plan,
     role_metric,
@@ -38,10 +40,14 @@ from models.planner.plan import (
 )
 from models.storage.filebench import bundled_personalities
 from models.traces import bundled_traces
-from reporting.planner_report import plan_report_html, report_html, role_chart
+from reporting.planner_report import plan_report_html, report_html, role_chart, validation_summary
 
 #: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
 WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
+#: Colour of "about the same" (a tie within the band or the tolerance ``planner.tie_tolerance``).
+TIE_COLOUR = "#1565c0"
+#: Colour of each verdict with a value.
+VERDICT_COLOUR = {"wins": WIN_COLOUR, "about the same": TIE_COLOUR, "loses": LOSE_COLOUR}
 #: Largest number of devices compared side by side.
 MAX_DEVICES = 3
 
@@ -67,7 +73,7 @@ class PlannerScenario(Scenario, UncertaintyFields):
     devices: list[DeviceName] = Field(default_factory=lambda: ["pcm-samsung-20nm", "optane-dcpmm"],
                                       title="Devices to compare")
     baseline: str = Field("like-for-like", title="Baseline")
-    plan_requests: SciInt = Field(20_000, ge=1000, le=1_000_000, title="Requests per block trace")
+    plan_requests: SciInt = Field(0, ge=0, le=20_000_000, title="Requests per block trace (0 = the whole trace)")
     plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
     # "Library ranking"
     personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"],
@@ -142,7 +148,8 @@ def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n
     base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
     wls = [PlanWorkload(name=n, kind=k, source=s) for n, k, s in workloads]
     with progress_bar("Evaluating your workloads in every role …") as report:
-        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests, progress=report)
+        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
+                    progress=report)
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
@@ -157,6 +164,13 @@ def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: in
     return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests))
 
 
+@st.cache_data(show_spinner=False, max_entries=4)
+def _validation(roles: tuple) -> dict:
+    """Role -> its models' validation-ledger status in words (:func:`reporting.planner_report.validation_summary`)."""
+    t = validation_summary(list(roles))
+    return {r: f"{s} (of {n} ledger claims)" if n else s for r, s, n in zip(t.role, t.summary, t.claims)}
+
+
 def _ratio(v: float) -> str:
     if not math.isfinite(v):
         return "–"
@@ -166,12 +180,12 @@ def _ratio(v: float) -> str:
 def verdict_chart(df, role: str) -> go.Figure | None:
     """One role of a plan: baseline / device [×] per workload · device as bars from the 1× line on a log
     axis (right and green: the device wins; left and red: it loses), p5–p95 whiskers when sampled."""
-    sub = df[(df.role == role) & df.verdict.isin(["wins", "loses"])]
+    sub = df[(df.role == role) & df.verdict.isin(EVALUATED)]
     if not len(sub):
         return None
     vals = sub.value.to_numpy(float)
     labels = [f"{w} · {d}" for w, d in zip(sub.workload, sub.device)]  # raw: show() escapes user names once
-    colours = [WIN_COLOUR if v == "wins" else LOSE_COLOUR for v in sub.verdict]
+    colours = [VERDICT_COLOUR[v] for v in sub.verdict]
     fig = go.Figure(go.Bar(
         x=vals - 1.0, base=np.ones(len(vals)), y=labels, orientation="h", marker_color=colours, name="baseline / device",
         text=[_ratio(v) for v in vals], textposition="outside", cliponaxis=False,
@@ -259,7 +273,8 @@ if tab_mine.open:
             st.multiselect(S.label("library"), _library(), key=S.key("library"),
                            help="Bundled block traces, memory traces (lackey) and Filebench personalities")
             field_note(S, "library")
-            int_input(S, "plan_requests")
+            int_input(S, "plan_requests", help="0 (default): every request of each block trace; a number: only the "
+                                               "first ones (each verdict says how many it used of how many read)")
         with d_col:
             st.subheader("Devices")
             names = _device_names()
@@ -311,11 +326,15 @@ if scn is not None and tab_mine.open:
             res = _plan(*key)
             df = res.to_frame()
             st.subheader("Verdicts")
-            ok = df[df.verdict.isin(["wins", "loses"])]
-            st.caption(f"{(ok.verdict == 'wins').sum()} wins and {(ok.verdict == 'loses').sum()} losses over "
+            ok = df[df.verdict.isin(EVALUATED)]
+            st.caption(f"{(ok.verdict == 'wins').sum()} wins, {(ok.verdict == 'about the same').sum()} about the same "
+                       f"and {(ok.verdict == 'loses').sum()} losses over "
                        f"{len(ok)} evaluated workload × role × device rows; value = baseline / device [×] (> 1×: the "
                        "device wins). Each role below repeats its rows' reasons under its chart.")
+            trust = _validation(tuple(ROLES_PLAN))
             shown = df[["workload", "role", "device", "verdict"]].copy()
+            # how well the role's models validate, beside the verdict (the ledger's claims of its pages)
+            shown.insert(4, "validation (ledger)", [trust[r] for r in df.role])
             # numbers as text: "" (not "None") where a role does not apply or needs data
             cols = {"value": "value [×]", **({"p5": "p5 [×]", "p95": "p95 [×]", "p_win": "P(device wins) [-]"}
                                              if res.uncertainty else {})}
@@ -326,6 +345,7 @@ if scn is not None and tab_mine.open:
             # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17)
             text_table(shown, cell_styles={"verdict": {
                 "wins": f"color: {WIN_COLOUR}; font-weight: bold", "loses": f"color: {LOSE_COLOUR}; font-weight: bold",
+                "about the same": f"color: {TIE_COLOUR}; font-weight: bold",
                 "not applicable": "color: #808080", "needs data": "color: #b26a00"}})
             keys = list(res.provenance_keys)
             d1, d2, d3 = st.columns(3)
@@ -340,6 +360,8 @@ if scn is not None and tab_mine.open:
                 if not len(sub):
                     continue
                 st.subheader(role)
+                st.caption(f"How well this role's models validate (validation ledger, pages "
+                           f"{', '.join(ROLE_LEDGER_PAGES[role])}): {trust[role]}.")
                 fig = verdict_chart(df, role)
                 if fig is not None:
                     show(fig, key=f"plan-mine-{role}")
@@ -348,8 +370,8 @@ if scn is not None and tab_mine.open:
                 lines = []
                 for r in sub.itertuples():
                     who = f"**{md_escape(r.workload)} · {md_escape(r.device)}**"
-                    if r.verdict in ("wins", "loses"):
-                        col = "green" if r.verdict == "wins" else "red"
+                    if r.verdict in EVALUATED:
+                        col = {"wins": "green", "loses": "red"}.get(r.verdict, "blue")
                         band = (f" (p5–p95 {r.p5:.3g}–{r.p95:.3g}×, P(win) {r.p_win:.0%})"
                                 if math.isfinite(r.p5) and math.isfinite(r.p95) and math.isfinite(r.p_win) else "")
                         lines.append(f"- {who}: :{col}[**{r.verdict}** {_ratio(r.value)}]{band} — "

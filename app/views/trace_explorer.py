@@ -134,7 +134,9 @@ if scn is not None and trace is not None:
         assumption_note(keys, values)
         row = metric_row()
         row.metric("Requests", f"{stats.requests:,}")
-        row.metric("Writes", f"{stats.write_fraction:.1%}")
+        row.metric("Writes", f"{stats.write_fraction:.1%}" if stats.operation != "unknown" else "operation unknown",
+                   help=None if stats.operation != "unknown" else
+                   "this trace's format has no read/write field: the share of writes is unknown, not 0")
         row.metric("Footprint", f"{stats.footprint_bytes / 2**20:,.1f} MiB")
         row.metric("Mean request", f"{stats.size_mean_bytes / 1024:,.2f} KiB")
 

@@ -14,7 +14,8 @@ files or fio JSON results; each option is repeatable and bundled names work too
 given, every device of --device-csv is compared.
 
 Columns: workload,role,device,baseline,metric,unit,value,p5,p95,verdict,reason (then p_win,
-decisive_input). verdict: wins / loses / not applicable / needs data; value is baseline over
+decisive_input, requests_used, requests_read: of the workload's trace; each block trace is used whole
+unless --requests asks for a sample, and the reason says which). verdict: wins / loses / not applicable / needs data; value is baseline over
 device [x] (> 1: the device wins); NaN where a role does not apply or needs data.
 """
 
@@ -48,7 +49,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="custom devices in the catalogue CSV schema (data/devices.csv columns)")
     p.add_argument("--baseline", default="like-for-like",
                    help="'like-for-like' (each role's usual comparison, default) or a device name")
-    p.add_argument("--requests", type=whole_number, default=20_000, help="requests read from each block trace (default 20000)")
+    p.add_argument("--requests", type=whole_number, default=None,
+                   help="use only the first N requests of each block trace (default: the whole trace; the rows "
+                        "say how many they used: requests_used, requests_read)")
     p.add_argument("--mem-refs", type=whole_number, default=2_000_000,
                    help="references read from each memory trace (default 2000000)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table as CSV to FILE (default: stdout)")

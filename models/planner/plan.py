@@ -20,6 +20,8 @@ storage            Filebench   throughput of the workload with the device as its
 storage            fio job     time per I/O of the job's mix (read/write share,        ``sata-ssd``
                    or JSON     block size, random or sequential), baseline / device
                                (:meth:`DeviceProfile.transfer_ns`; one I/O at a time)
+storage            block       mean response time of the trace replayed on the device  ``sata-ssd``
+                   trace       (:mod:`models.planner.replay`), baseline / device
 paging             memory      AMAT with the device as the paging store, 4 KiB pages,  ``sata-ssd`` (NAND swap)
                    trace       memory ``planner.paging_memory_fraction`` of the
                                footprint, baseline / device (seed 004 eqs. 4-6,
@@ -33,7 +35,9 @@ write-cache        block       HDD time without the cache / (HDD time behind a  
                                (:func:`models.storage.write_cache.run_write_cache`)
 =================  ==========  =====================================================  ===============================
 
-``verdict`` is ``wins`` (value > 1), ``loses`` (value <= 1), ``not applicable`` (the role cannot
+``verdict`` is ``wins`` (value > 1), ``loses`` (value < 1), ``about the same`` (a tie: 1x inside the row's
+p5-p95 band, or the value within ``planner.tie_tolerance`` of 1x; :func:`~models.planner.verdicts.is_tie`),
+``not applicable`` (the role cannot
 use this device or this workload, e.g. a trace without writes, DRAM as durable storage) or
 ``needs data`` (no workload of the kind the role needs was given); for the last two ``reason``
 starts with ``"not applicable: "`` / ``"needs data: "`` and the numbers are NaN -- never
@@ -58,6 +62,7 @@ References
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 
@@ -70,7 +75,7 @@ from models.planner.fio import FioJob, read_fio_jobs
 from models.planner.provenance import plan_provenance_keys
 from models.planner.role_file_cache import file_cache_rows
 from models.planner.role_memory import memory_rows
-from models.planner.role_storage import filebench_rows, fio_rows
+from models.planner.role_storage import block_storage_rows, filebench_rows, fio_rows
 from models.planner.role_write_cache import write_cache_rows
 from models.planner.roles import (
     LIKE_FOR_LIKE,
@@ -80,7 +85,14 @@ from models.planner.roles import (
     ROLES_PLAN,
     role_metric,
 )
-from models.planner.verdicts import BAND_COLUMNS, PLAN_COLUMNS, VERDICTS, plan_row
+from models.planner.verdicts import (
+    BAND_COLUMNS,
+    EVALUATED,
+    PLAN_COLUMNS,
+    TRACE_COLUMNS,
+    VERDICTS,
+    plan_row,
+)
 from models.planner.workloads import (
     WORKLOAD_KINDS,
     PlanWorkload,
@@ -88,7 +100,7 @@ from models.planner.workloads import (
     workload_from_upload,
 )
 
-__all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
+__all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
            "role_metric", "plan_provenance_keys", "ROLE_LEDGER_PAGES"]
 
@@ -98,7 +110,8 @@ class PlanResult(ModelResult):
     """A plan: one row per workload x role x device (:func:`plan`).
 
     ``to_frame()`` columns: :data:`PLAN_COLUMNS` (``workload, role, device, baseline, metric,
-    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input``.
+    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input`` (:data:`BAND_COLUMNS`) and
+    ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows).
     """
 
     #: The rows (dicts with every column).
@@ -117,15 +130,15 @@ class PlanResult(ModelResult):
     baseline_device: DeviceProfile | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS)
-        for c in ("value", "p5", "p95", "p_win"):
+        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS)
+        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS):
             df[c] = df[c].astype(float)
         return df
 
     @property
     def roles_used(self) -> list[str]:
         """Roles with at least one evaluated (wins/loses) row, in :data:`ROLES_PLAN` order."""
-        got = {r["role"] for r in self.rows if r["verdict"] in ("wins", "loses")}
+        got = {r["role"] for r in self.rows if r["verdict"] in EVALUATED}
         return [r for r in ROLES_PLAN if r in got]
 
     @property
@@ -157,7 +170,7 @@ def _as_workload(w) -> PlanWorkload:
 
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
-         n_requests: int = 20_000, memory_refs: int | None = 2_000_000, progress=None) -> PlanResult:
+         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
 
     Parameters
@@ -174,10 +187,13 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         Samples of each row's uncertain inputs (0: none); fills ``p5, p95, p_win, decisive_input``.
     seed : int or numpy.random.Generator, keyword-only
         Seed of those samples.
-    n_requests : int, keyword-only
-        Requests read from each block trace [-].
+    n_requests : int or None, keyword-only
+        Requests used from each block trace [-]: None (default) uses the whole trace (at most
+        :data:`models.traces.MAX_REQUESTS`, the size limit); a number uses its first ``n_requests``.
+        Either way each row says how many it used of how many it read (``requests_used``,
+        ``requests_read`` and its reason).
     memory_refs : int or None, keyword-only
-        References read from each memory trace [-] (None: all).
+        References used from each memory trace [-] (None: all); a longer trace is cut and its rows say so.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
 
@@ -212,8 +228,9 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         if dup:
             raise ValueError(f"{what} names must be distinct; repeated: {', '.join(dup)}")
     base = None if isinstance(baseline, str) and baseline.strip() in ("like-for-like", "") else _as_device(baseline)
-    if isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer)) or n_requests < 1:
-        raise ValueError(f"n_requests must be a whole number >= 1, got {n_requests!r}")
+    if n_requests is not None and (isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer))
+                                   or n_requests < 1):
+        raise ValueError(f"n_requests must be a whole number >= 1 or None (the whole trace), got {n_requests!r}")
     if memory_refs is not None and (isinstance(memory_refs, bool) or not isinstance(memory_refs, (int, np.integer))
                                     or memory_refs < 1):
         raise ValueError(f"memory_refs must be a whole number >= 1 or None, got {memory_refs!r}")
@@ -229,20 +246,24 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     rows: list[dict] = []
     for w in wls:
         where = f"workload {w.name!r} ({w.source})"
+        first = len(rows)
         try:
             if w.kind == "block":
-                tr = traces.load(w.source, kind="block", max_requests=int(n_requests))
+                tr, used = _read_used(traces, w.source, "block", n_requests)
                 if not len(tr):
                     raise ValueError("the trace has no requests")
                 rows += file_cache_rows(w, tr, devs, base, uq)
                 step()
                 rows += write_cache_rows(w, tr, devs, base, uq)
+                rows += block_storage_rows(w, tr, devs, base, uq)
                 step()
+                _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt = traces.load(w.source, kind="memory", max_requests=memory_refs)
+                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None)
                 if not len(mt):
                     raise ValueError("the trace has no references")
                 rows += memory_rows(w, mt, devs, base, uq, step)
+                _mark_used(rows[first:], used, "references", "memory trace", limit="memory_refs, --mem-refs")
             elif w.kind == "filebench":
                 rows += filebench_rows(w, devs, base, uq)
                 step()
@@ -269,10 +290,45 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     rows.sort(key=lambda r: (order[r["role"]], worder.get(r["workload"], len(wls)), dorder[r["device"]]))
     if progress:
         progress(1.0)
-    used = sorted({r["role"] for r in rows if r["verdict"] in ("wins", "loses")}, key=order.get)
+    used = sorted({r["role"] for r in rows if r["verdict"] in EVALUATED}, key=order.get)
     return PlanResult(rows=tuple(rows), workloads=tuple(wls), devices=tuple(devs),
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
                       provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base)
+
+
+def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True):
+    """The trace of ``source`` cut to ``limit`` requests (None: the whole trace, at most the size limit
+    :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
+    [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
+
+    ``whole=False`` (memory traces, whose files are large) reads only ``limit + 1`` references: enough to
+    tell a cut trace, not its length.
+    """
+    cap = int(traces.MAX_REQUESTS)
+    want = cap if limit is None else min(int(limit), cap)
+    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1)
+    n = len(tr)
+    read = float(n) if n <= (cap if whole else want) else math.nan
+    if n > want:
+        tr = tr.subset(slice(0, want))
+    why = "" if len(tr) == n else ("asked" if limit is not None and int(limit) < cap else "size limit")
+    return tr, (len(tr), read, why)
+
+
+def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = "") -> None:
+    """Fill ``requests_used, requests_read`` of a workload's rows and say in each reason how much of the
+    trace the verdict used (``limit``: the option that cut it, when not the user's own choice)."""
+    n, read, why = used
+    if not why:
+        note = f"whole {what}: {n:,} {unit}"
+    else:
+        of = f"{int(read):,}" if math.isfinite(read) else "a longer trace, not read to its end"
+        how = (f"the limit of {n:,} {unit} ({limit})" if why == "asked" and limit
+               else "as asked" if why == "asked" else f"the size limit of {n:,}")
+        note = f"sampled: the first {n:,} {unit} of {of} ({how})"
+    for r in rows:
+        r["requests_used"], r["requests_read"] = float(n), read
+        r["reason"] = f"{r['reason']} [{note}]"
 
 
 def _describe(e) -> str:

@@ -61,7 +61,7 @@ def plan_provenance_keys(roles, devices, baseline: DeviceProfile | None = None) 
                                                    "read_bandwidth_MBps", "write_bandwidth_MBps")
                 if getattr(d, c) is not None]
 
-    keys: list[str] = []
+    keys: list[str] = ["planner.tie_tolerance"] if roles else []  # every evaluated row's verdict reads it
     for role in roles:
         b = baseline or (get_device(LIKE_FOR_LIKE[role]) if LIKE_FOR_LIKE[role] else None)
         if role == "file-cache":

@@ -43,12 +43,13 @@ def file_cache_rows(w, tr, devs, base, uq):
         v = t_base / t_dev
         be = fcs.break_even_share(ids, d)
         hit = float(lru[lru.device == d.name].hit_ratio.iloc[0])
-        reason = (f"{hit:.0%} LRU hits with a DRAM cache of {frac:.0%} of the footprint; "
-                  f"{be.share_blocks:.1%} of blocks are reused more than n* = {be.n_star:.3g} times on {d.name} "
-                  f"(a DRAM cache over it pays only for them) -> {compare(v, d.name, base_dev.name, 'faster')}")
         hits = int(lru[lru.device == d.name].hits.iloc[0])
         band = row_band(lambda d=d, hits=hits: file_cache_band_model(hits, len(ids), d, base_dev), uq)
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v), reason, band))
+        reason = (f"{hit:.0%} LRU hits with a DRAM cache of {frac:.0%} of the footprint; "
+                  f"{be.share_blocks:.1%} of blocks are reused more than n* = {be.n_star:.3g} times on {d.name} "
+                  f"(a DRAM cache over it pays only for them) -> "
+                  f"{compare(v, d.name, f'{base_dev.name} (the storage under the cache)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band))
     return out
 
 

@@ -47,12 +47,13 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
             continue
         inp, a = amat(d)
         v = b_amat / a
-        reason = (f"{fault:.2%} of references fault with {frac:.0%} of the footprint in memory (4 KiB pages, CLOCK); "
-                  f"AMAT {short_num(a)} ns on {d.name} vs {short_num(b_amat)} ns -> {compare(v, d.name, base_dev.name, 'faster')}")
         band = row_band(lambda inp=inp: ratio_model(
             paging_amat_model(prof, b_inp), paging_amat_model(prof, inp), f"paging to {inp.device or 'the device'} is faster",
             "AMAT baseline / device"), uq)
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v), reason, band))
+        reason = (f"{fault:.2%} of references fault with {frac:.0%} of the footprint in memory (4 KiB pages, CLOCK); "
+                  f"AMAT {short_num(a)} ns on {d.name} vs {short_num(b_amat)} ns -> "
+                  f"{compare(v, d.name, f'{base_dev.name} (as the paging store)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band))
     progress_step()
     # --- memory extension
     role = "memory-extension"
@@ -71,9 +72,6 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
             continue
         r = me.simulate_memext(stream, cfg, device=d)
         v = float(rb.slowdown) / float(r.slowdown)
-        reason = (f"{r.footprint_pages:,} pages, {r.full_misses / max(r.references, 1):.2%} of references fault with "
-                  f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {short_num(float(r.slowdown))}× on {d.name} vs "
-                  f"{short_num(float(rb.slowdown))}× on {base_dev.name}: {compare(v, d.name, base_dev.name, 'faster')}")
 
         def build(d=d, r=r):
             from models.memory.uncertainty import memext_model
@@ -82,7 +80,12 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
                 raise ValueError("the baseline is the device itself")
             return inverted(memext_model(stream, cfg, device=d, baseline=base_dev, result=r))
 
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v), reason, row_band(build, uq)))
+        band = row_band(build, uq)
+        reason = (f"{r.footprint_pages:,} pages, {r.full_misses / max(r.references, 1):.2%} of references fault with "
+                  f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {short_num(float(r.slowdown))}× on {d.name} vs "
+                  f"{short_num(float(rb.slowdown))}× on {base_dev.name}: "
+                  f"{compare(v, d.name, f'{base_dev.name} (as the extension)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band))
     progress_step()
     return out
 

@@ -4,7 +4,10 @@
   byte-addressable, else ext4 + page cache; :func:`models.storage.workload.evaluate`), device /
   baseline (like-for-like: ext4 + page cache on a SATA SSD, seed 000) [x];
 - fio job file or JSON result: time per I/O of the job's mix (:func:`models.planner.fio.fio_ns_per_io`,
-  one I/O at a time), baseline (like-for-like: ``sata-ssd``) / device [x].
+  one I/O at a time), baseline (like-for-like: ``sata-ssd``) / device [x];
+- block trace: the trace replayed on the device, arrivals as recorded (:mod:`models.planner.replay`:
+  transfer-time service, the HDD model for catalogue HDDs, FIFO queueing), mean response time
+  baseline (like-for-like: ``sata-ssd``) / device [x].
 """
 
 from __future__ import annotations
@@ -15,9 +18,16 @@ from models.devices import DeviceProfile, get_device
 from models.planner.fio import fio_ns_per_io, fio_ns_per_io_sampled, read_fio_jobs
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
-from models.planner.verdicts import compare, describe_filebench, plan_row, short_num, verdict_of
+from models.planner.verdicts import (
+    compare,
+    describe_filebench,
+    is_tie,
+    plan_row,
+    short_num,
+    verdict_of,
+)
 
-__all__ = ["filebench_rows", "fio_rows", "filebench_band_model"]
+__all__ = ["filebench_rows", "fio_rows", "filebench_band_model", "block_storage_rows"]
 
 
 def _storage_config(dev: DeviceProfile):
@@ -56,10 +66,14 @@ def filebench_rows(w, devs, base, uq):
         cfg = _storage_config(d)
         r = wf.evaluate(wl, cfg, curve=False)
         v = r.ops_per_s / rb.ops_per_s
-        text = describe_filebench(feats, rb.hit_ratio, v, bcfg.device.name if base else "page-cached SSD")
-        text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
+        ref = bcfg.device.name if base else "page-cached SSD"
         band = row_band(lambda cfg=cfg: filebench_band_model(wl, cfg, bcfg), uq)
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v), text, band))
+        text = describe_filebench(feats, rb.hit_ratio, v, ref)
+        if is_tie(v, band):
+            text = text.rsplit(" -> ", 1)[0] + " -> " + compare(v, "PCM-DAX", f"{ref} (as the storage)", "faster", band)
+        text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v, band), text,
+                            band))
     return out
 
 
@@ -96,8 +110,6 @@ def fio_rows(w, devs, base, uq):
             continue
         t = mean_ns(d)
         v = tb / t
-        reason = (f"{mix}; {short_num(t / 1e3)} us per I/O on {d.name} vs {short_num(tb / 1e3)} us on {base_dev.name}, "
-                  f"one I/O at a time (queue depth not modelled) -> {compare(v, d.name, base_dev.name, 'faster')}")
 
         def build(d=d):
             if d.name == base_dev.name:
@@ -114,8 +126,51 @@ def fio_rows(w, devs, base, uq):
                                   notes=("closed form; the devices' latencies vary by their provenance",),
                                   output_label="time per I/O baseline / device")
 
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), v, verdict_of(v), reason,
-                            row_band(build, uq)))
+        band = row_band(build, uq)
+        reason = (f"{mix}; {short_num(t / 1e3)} us per I/O on {d.name} vs {short_num(tb / 1e3)} us on {base_dev.name}, "
+                  f"one I/O at a time (queue depth not modelled) -> "
+                  f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), v, verdict_of(v, band), reason,
+                            band))
     return out
 
 
+
+
+def block_storage_rows(w, tr, devs, base, uq):
+    """Storage rows of block workload ``w`` (its trace ``tr``): the trace replayed on each device and on the
+    baseline (like-for-like: ``sata-ssd``), mean response time baseline / device [x]
+    (:func:`models.planner.replay.replay_mean_response_ns`)."""
+    from models.planner.replay import is_modelled_hdd, queue_depth, replay_mean_response_ns
+
+    role = "storage"
+    metric = role_metric(role, "block")
+    base_dev = base or get_device(LIKE_FOR_LIKE[role])
+    blabel = f"{base_dev.name} replaying the same trace" + (" (like-for-like: a SATA SSD)" if base is None else "")
+    if not getattr(tr, "op_known", True):
+        return [plan_row(w.name, role, d.name, blabel, metric, verdict="needs data",
+                         reason="needs data: a trace with reads/writes (this trace's format has no read/write field: "
+                                "operation unknown, so the replay cannot tell read from write latencies)") for d in devs]
+    wshare = float(np.mean(tr.is_write)) if len(tr) else 0.0
+    rb, sb = replay_mean_response_ns(tr, base_dev)
+    q = queue_depth()
+
+    def how(d):
+        return "the HDD model" if is_modelled_hdd(d) else (f"queue depth {q:g}" if d.kind != "hdd" else "queue depth 1")
+
+    out = []
+    for d in devs:
+        if is_volatile(d):
+            out.append(plan_row(w.name, role, d.name, blabel, metric, verdict="not applicable",
+                                reason=f"not applicable: {d.name} is DRAM, volatile: it cannot be the storage a block "
+                                       "trace's data must survive on"))
+            continue
+        r, s = replay_mean_response_ns(tr, d)
+        v = rb / r if r > 0 else np.inf
+        band = row_band(lambda: (_ for _ in ()).throw(ValueError("no band model for the block-trace replay")), uq)
+        reason = (f"{len(tr):,} requests, {wshare:.0%} writes replayed at their recorded arrivals: mean response "
+                  f"{short_num(r / 1e3)} µs on {d.name} ({how(d)}; service {short_num(s / 1e3)} µs) vs "
+                  f"{short_num(rb / 1e3)} µs on {base_dev.name} ({how(base_dev)}; service {short_num(sb / 1e3)} µs) -> "
+                  f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band))
+    return out

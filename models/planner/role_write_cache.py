@@ -30,6 +30,10 @@ def write_cache_rows(w, tr, devs, base, uq):
     blabel = ("no cache: HDD hdd-7200 alone (like-for-like, seed 003)" if base is None
               else f"the same {mb:g} MB HALO cache on {base.name}")
     metric = role_metric(role)
+    if not getattr(tr, "op_known", True):
+        return [plan_row(w.name, role, d.name, blabel, metric, verdict="needs data",
+                         reason="needs data: a trace with reads/writes (this trace's format has no read/write "
+                                "field: operation unknown, so its writes cannot be told)") for d in devs]
     if not len(tr) or not np.asarray(tr.is_write).any():
         return [plan_row(w.name, role, d.name, blabel, metric, verdict="not applicable",
                          reason="not applicable: the trace has no writes, so a write cache has nothing to absorb")
@@ -58,11 +62,12 @@ def write_cache_rows(w, tr, devs, base, uq):
         t_with = float(halo.exec_time_s) + dev_s(d)
         t_ref = float(none.exec_time_s) if base is None else float(halo.exec_time_s) + dev_s(base)
         v = t_ref / t_with if t_with > 0 else math.inf
+        band = row_band(lambda d=d: writecache_band_model(req, sizes, d, base, mb), uq)
         reason = (f"{wshare:.0%} writes; a {mb:g} MB HALO cache on {d.name} cuts HDD traffic to "
                   f"{halo.traffic_rate:.0%} and absorbs the writes in {dev_s(d) * 1e3:.3g} ms of device time -> "
-                  + compare(v, d.name, "no cache" if base is None else base.name, "less time"))
-        band = row_band(lambda d=d: writecache_band_model(req, sizes, d, base, mb), uq)
-        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v), reason, band))
+                  + compare(v, d.name, "no cache (hdd-7200 alone)" if base is None
+                            else f"{base.name} (the same cache)", "less time", band))
+        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band))
     return out
 
 

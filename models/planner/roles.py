@@ -17,7 +17,7 @@ __all__ = ["ROLES_PLAN", "ROLE_NEEDS", "LIKE_FOR_LIKE", "ROLE_LEDGER_PAGES", "NE
 #: The roles of a plan, in the order of its rows.
 ROLES_PLAN = ("file-cache", "storage", "paging", "memory-extension", "write-cache")
 #: Workload kinds each role can use.
-ROLE_NEEDS = {"file-cache": ("block",), "storage": ("filebench", "fio"), "paging": ("memory",),
+ROLE_NEEDS = {"file-cache": ("block",), "storage": ("filebench", "fio", "block"), "paging": ("memory",),
               "memory-extension": ("memory",), "write-cache": ("block",)}
 #: The like-for-like baseline of each role: a catalogue device (or ``None``: no cache).
 LIKE_FOR_LIKE = {"file-cache": "hdd-7200", "storage": "sata-ssd", "paging": "sata-ssd",
@@ -29,7 +29,7 @@ ROLE_LEDGER_PAGES = {"file-cache": ("file-cache-sim", "break-even"), "storage": 
 #: What to upload for a role that needs data, by the workload kind it needs.
 NEEDS_WHAT = {"block": "a block I/O trace (MSR, SPC, blkparse, MQSim, ... CSV with or without its header)",
               "memory": "a memory-reference trace (valgrind lackey or the compact .npz)",
-              "filebench": "a Filebench .f file or a fio job file / JSON result"}
+              "filebench": "a Filebench .f file, a fio job file / JSON result or a block I/O trace"}
 
 
 def role_metric(role: str, workload_kind: str | None = None) -> str:
@@ -40,6 +40,7 @@ def role_metric(role: str, workload_kind: str | None = None) -> str:
     """
     return {"file-cache": "storage access time speedup under a DRAM LRU file cache",
             "storage": ("time per I/O speedup (fio job mix)" if workload_kind == "fio"
+                        else "mean response time speedup (block trace replay)" if workload_kind == "block"
                         else "file-workload throughput speedup"),
             "paging": "AMAT speedup (paging store)",
             "memory-extension": "memory-extension slowdown, baseline / device",

@@ -16,15 +16,20 @@ import numpy as np
 if TYPE_CHECKING:
     from models.storage.workload import WorkloadFeatures
 
-__all__ = ["VERDICTS", "PLAN_COLUMNS", "BAND_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
+__all__ = ["VERDICTS", "EVALUATED", "is_tie", "tie_why", "PLAN_COLUMNS", "BAND_COLUMNS", "TRACE_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
            "describe_filebench"]
 
-#: Verdicts of a plan row: the device wins or loses against the baseline, or no number and why.
-VERDICTS = ("wins", "loses", "not applicable", "needs data")
+#: Verdicts of a plan row: the device wins, is about the same as or loses against the baseline, or no number and why.
+VERDICTS = ("wins", "about the same", "loses", "not applicable", "needs data")
+#: The verdicts of a row with a value (a bar in the charts).
+EVALUATED = ("wins", "about the same", "loses")
 #: Columns of :meth:`PlanResult.to_frame` (the CSV contract), then the uncertainty columns.
 PLAN_COLUMNS = ["workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
 #: The uncertainty columns after :data:`PLAN_COLUMNS` (``p5, p95`` are among those).
 BAND_COLUMNS = ["p_win", "decisive_input"]
+#: The trace columns after :data:`BAND_COLUMNS`: requests (references) of the workload's trace the row used,
+#: and read from it (NaN: not read to its end; both NaN for a workload that is not a trace).
+TRACE_COLUMNS = ["requests_used", "requests_read"]
 
 
 def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None):
@@ -36,11 +41,59 @@ def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="
     return {"workload": workload, "role": role, "device": device, "baseline": baseline, "metric": metric, "unit": "x",
             "value": float(value), "p5": float(b.get("p5", math.nan)), "p95": float(b.get("p95", math.nan)),
             "verdict": verdict, "reason": reason, "p_win": float(b.get("p_win", math.nan)),
-            "decisive_input": str(b.get("decisive_input", ""))}
+            "decisive_input": str(b.get("decisive_input", "")), "requests_used": math.nan,
+            "requests_read": math.nan}
 
 
-def verdict_of(value: float) -> str:
-    """``"wins"`` above 1× (baseline / device), else ``"loses"``."""
+def _band(band) -> tuple[float, float]:
+    b = band or {}
+    return float(b.get("p5", math.nan)), float(b.get("p95", math.nan))
+
+
+def is_tie(value: float, band=None) -> bool:
+    """Whether ``value`` (baseline / device [x]) reads "about the same": within the tolerance
+    ``planner.tie_tolerance`` of 1× (``1 / (1 + tol) <= value <= 1 + tol``), or 1× inside the row's
+    p5-p95 band when one was computed (the samples cannot tell the two apart).
+
+    >>> is_tie(0.9986), is_tie(1.01), is_tie(1.2), is_tie(1.2, {"p5": 0.8, "p95": 1.5})
+    (True, True, False, True)
+    """
+    from models.provenance import param
+
+    if not np.isfinite(value):
+        return False
+    tol = float(param("planner.tie_tolerance").value)
+    if 1 / (1 + tol) <= value <= 1 + tol:
+        return True
+    p5, p95 = _band(band)
+    return bool(np.isfinite(p5) and np.isfinite(p95) and min(p5, p95) <= 1 <= max(p5, p95))
+
+
+def tie_why(value: float, band=None) -> str:
+    """Why a tie is a tie, in words (the band, else the tolerance).
+
+    >>> tie_why(1.01)
+    '1.01×, within ±5 % of 1×'
+    """
+    from models.provenance import param
+
+    p5, p95 = _band(band)
+    tol = float(param("planner.tie_tolerance").value)
+    if np.isfinite(p5) and np.isfinite(p95) and min(p5, p95) <= 1 <= max(p5, p95) \
+            and not 1 / (1 + tol) <= value <= 1 + tol:
+        return f"{short_num(value)}×, its p5–p95 band {short_num(p5)}–{short_num(p95)}× spans 1×"
+    return f"{short_num(value)}×, within ±{tol * 100:g} % of 1×"
+
+
+def verdict_of(value: float, band=None) -> str:
+    """``"about the same"`` for a tie (:func:`is_tie`), else ``"wins"`` above 1× (baseline / device) and ``"loses"``
+    below.
+
+    >>> verdict_of(2.0), verdict_of(0.9986), verdict_of(0.5), verdict_of(0.5, {"p5": 0.3, "p95": 1.1})
+    ('wins', 'about the same', 'loses', 'about the same')
+    """
+    if is_tie(value, band):
+        return "about the same"
     return "wins" if value > 1 else "loses"
 
 
@@ -55,12 +108,17 @@ def short_num(x: float) -> str:
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
-def compare(value: float, dev: str, base: str, what: str) -> str:
-    """``value`` (baseline / device [x]) in words.
+def compare(value: float, dev: str, base: str, what: str, band=None) -> str:
+    """``value`` (baseline / device [x]) in words; a tie (:func:`is_tie`, with the row's ``band``) reads
+    "about the same as".
 
     >>> compare(2.0, "pcm", "ssd", "faster"), compare(0.5, "pcm", "ssd", "faster")
     ('pcm 2× faster than ssd', 'pcm 2× worse than ssd')
+    >>> compare(0.9986, "pcm", "ssd", "faster")
+    'pcm about the same as ssd (0.999×, within ±5 % of 1×)'
     """
+    if is_tie(value, band):
+        return f"{dev} about the same as {base} ({tie_why(value, band)})"
     if value > 1:
         return f"{dev} {short_num(value)}× {what} than {base}"
     if value == 1:

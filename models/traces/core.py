@@ -63,6 +63,10 @@ class BlockTrace:
         Device / volume number (0 when the format has none).
     name : str
         Human-readable trace name.
+    meta : dict
+        Reader metadata; ``meta["op_unknown"] = True`` when the format carries no read/write operation
+        (oracleGeneral, lcs v1, a CSV without an op column): ``is_write`` is then all False by
+        convention, not a measured "no writes" (:attr:`op_known`).
     """
 
     time_ns: np.ndarray
@@ -95,6 +99,16 @@ class BlockTrace:
 
     def __len__(self) -> int:
         return len(self.time_ns)
+
+    @property
+    def op_known(self) -> bool:
+        """Whether the trace says which requests are writes (False: the format has no operation).
+
+        >>> t = BlockTrace([0], [False], [0], [512], [0], meta={"op_unknown": True})
+        >>> t.op_known, t.subset([0]).op_known, BlockTrace([0], [False], [0], [512], [0]).op_known
+        (False, False, True)
+        """
+        return not bool(self.meta.get("op_unknown", False))
 
     @classmethod
     def empty(cls, name: str = "empty") -> BlockTrace:

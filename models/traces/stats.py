@@ -75,6 +75,10 @@ class TraceStats(ModelResult):
     reuse_time_p50_ns: float
     reuse_count_hist: pd.DataFrame = field(repr=False, compare=False)
     size_hist: pd.DataFrame = field(repr=False, compare=False)
+    #: ``"read/write"``, or ``"unknown"`` when the trace's format carries no operation
+    #: (:attr:`BlockTrace.op_known`): then ``reads, writes, write_fraction, bytes_read, bytes_written``
+    #: are None (shown as "unknown") -- never 0.
+    operation: str = "read/write"
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,8 @@ class MemTraceStats(ModelResult):
 
 
 def _text(v) -> str:
+    if v is None:  # a statistic the trace cannot tell (e.g. writes of a trace with no operation)
+        return "unknown"
     return f"{v:.10g}" if isinstance(v, float) else str(v)
 
 
@@ -258,10 +264,12 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
     counts = np.histogram(size, bins=np.concatenate((edges, [np.iinfo(np.int64).max])))[0] if n else np.zeros(16)
     size_hist = pd.DataFrame({"size_from_bytes": edges, "size_to_bytes": np.concatenate((edges[1:], [np.nan])),
                               "requests": counts.astype(np.int64)})
+    known = trace.op_known
     return TraceStats(
-        name=trace.name, block_size=bs, requests=n, reads=int(n - w.sum()), writes=int(w.sum()),
-        write_fraction=float(w.mean()) if n else float("nan"),
-        bytes_read=int(size[~w].sum()), bytes_written=int(size[w].sum()),
+        name=trace.name, block_size=bs, requests=n, reads=int(n - w.sum()) if known else None,
+        writes=int(w.sum()) if known else None,
+        write_fraction=(float(w.mean()) if n else float("nan")) if known else None,
+        bytes_read=int(size[~w].sum()) if known else None, bytes_written=int(size[w].sum()) if known else None,
         block_accesses=n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
         size_mean_bytes=float(size.mean()) if n else float("nan"),
         size_min_bytes=int(size.min()) if n else 0,
@@ -278,7 +286,7 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
         reuse_distance_p50_accesses=_pct(d, 50), reuse_distance_p90_accesses=_pct(d, 90),
         reuse_time_mean_ns=float(dt.mean()) if len(d) else float("nan"),
         reuse_time_p50_ns=_pct(dt, 50),
-        reuse_count_hist=hist, size_hist=size_hist,
+        reuse_count_hist=hist, size_hist=size_hist, operation="read/write" if known else "unknown",
     )
 
 

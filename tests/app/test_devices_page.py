@@ -94,7 +94,7 @@ def test_saving_a_device_shows_it_everywhere_in_the_same_run(monkeypatch):
     calls = _no_rerun(monkeypatch)
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     at.text_input[0].set_value("one-run")
-    next(t for t in at.text_input if t.label == "Read latency [ns]").set_value("123")
+    next(t for t in at.text_input if t.label == "Read latency").set_value("123")
     at.button[0].click().run()
     assert not at.exception, [e.message for e in at.exception]
     assert calls == []
@@ -108,11 +108,11 @@ def test_saving_a_device_shows_it_everywhere_in_the_same_run(monkeypatch):
 def test_a_refused_save_changes_nothing_and_names_the_field(monkeypatch):
     calls = _no_rerun(monkeypatch)
     at = AppTest.from_file(PAGE, default_timeout=60).run()
-    next(t for t in at.text_input if t.label == "Read latency [ns]").set_value("0")
+    next(t for t in at.text_input if t.label == "Read latency").set_value("0")
     at.button[0].click().run()
     assert not at.exception and calls == []
     shown = [e.value.replace("\\", "") for e in at.error]  # as read (Markdown escapes removed)
-    assert any("Custom device not saved" in e and "Read latency [ns]" in e for e in shown), shown
+    assert any("Custom device not saved" in e and "Read latency" in e for e in shown), shown
     assert not at.success
     at.run()  # the message belongs to that click only
     assert not any("Custom device not saved" in e.value for e in at.error)
@@ -124,7 +124,7 @@ def test_editing_a_custom_device_prefills_its_values_and_saves_over_it():
     at.run()
     at.selectbox(key="dev.base").set_value("my-nvme").run()
     assert at.text_input[0].value == "my-nvme"
-    rl = next(t for t in at.text_input if t.label == "Read latency [ns]")
+    rl = next(t for t in at.text_input if t.label == "Read latency")
     assert float(rl.value) == 70_000.0
     rl.set_value("8e4")
     at.button[0].click().run()
@@ -132,7 +132,7 @@ def test_editing_a_custom_device_prefills_its_values_and_saves_over_it():
     assert at.session_state["custom_devices"]["my-nvme"]["read_latency_ns"] == 80_000.0
     at.selectbox(key="dev.base").set_value("dram").run()  # another start: the form is pre-filled again
     assert at.text_input[0].value == "my-dram"
-    assert float(next(t for t in at.text_input if t.label == "Read latency [ns]").value) == \
+    assert float(next(t for t in at.text_input if t.label == "Read latency").value) == \
         get_device("dram").read_latency_ns
 
 
@@ -166,7 +166,7 @@ def test_custom_devices_csv_follows_every_change():
 
     assert csv() == expected() and "70000" in csv()
     at.selectbox(key="dev.base").set_value("my-nvme").run()
-    next(t for t in at.text_input if t.label == "Read latency [ns]").set_value("90,000")
+    next(t for t in at.text_input if t.label == "Read latency").set_value("90,000")
     at.button[0].click().run()
     assert not at.exception
     assert at.session_state["custom_devices"]["my-nvme"]["read_latency_ns"] == 90_000.0
@@ -189,3 +189,27 @@ def test_model_constants_are_built_only_while_their_section_is_open():
     assert len(shown) == len(params_frame()) and "kind" in shown.columns
     assert [b for b in at.get("download_button") if "dl-devices-consts" in b.proto.id]
     assert any("registered constants" in c.value for c in at.caption)
+
+
+def test_the_form_takes_units_as_the_user_thinks_of_them(monkeypatch):
+    """Issue 38 item 8: a unit select next to each latency and bandwidth; the stored profile keeps ns and MB/s."""
+    _no_rerun(monkeypatch)
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.text_input[0].set_value("my-units")
+    rl = next(t for t in at.text_input if t.label == "Read latency")
+    unit = next(s for s in at.selectbox if s.label == "Read latency: unit")
+    assert unit.options == ["ns", "µs", "ms"] and unit.value == "ns"
+    rl.set_value("120")
+    unit.set_value("µs")
+    next(t for t in at.text_input if t.label == "Read bandwidth").set_value("2.5")
+    next(s for s in at.selectbox if s.label == "Read bandwidth: unit").set_value("GB/s")
+    next(t for t in at.text_input if t.label == "Mean seek (HDD only)").set_value("4")
+    next(s for s in at.selectbox if s.label == "Mean seek (HDD only): unit").set_value("ms")
+    at.button[0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    saved = at.session_state["custom_devices"]["my-units"]
+    assert saved["read_latency_ns"] == 120_000.0 and saved["read_bandwidth_MBps"] == 2_500.0
+    assert saved["avg_seek_ns"] == 4_000_000.0
+    # the range under the field is stated in the unit picked
+    caps = [c.value for c in at.caption]
+    assert any(c.startswith("allowed:") and "10⁹" in c for c in caps), caps

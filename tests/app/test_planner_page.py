@@ -36,20 +36,21 @@ def test_my_workload_gives_verdicts_charts_and_reasons():
     assert not at.exception, [e.message for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     v = _verdicts(at)
-    # a block trace: file-cache and write-cache evaluated, storage/paging/memory-extension need other data,
+    # a block trace: file-cache, storage (its replay) and write-cache evaluated, paging/memory-extension need
+    # other data,
     # DRAM cannot be the storage under a DRAM file cache
     assert {"wins", "needs data", "not applicable"} <= set(v.verdict)
-    assert set(v[v.verdict == "needs data"].role) == {"storage", "paging", "memory-extension"}
+    assert set(v[v.verdict == "needs data"].role) == {"paging", "memory-extension"}
     assert ((v.device == "dram") & (v.role == "file-cache") & (v.verdict == "not applicable")).any()
     figs = page_figures(at)
-    assert len(figs) == 2  # file-cache and write-cache: the roles with a wins/loses row
+    assert len(figs) == 3  # file-cache, storage and write-cache: the roles with an evaluated row
     assert check_figures(figs) == []
     for _name, fig in figs:
         assert "value" not in fig["layout"]["xaxis"]["title"]["text"].split(" [")[0].lower()
         assert fig["layout"]["xaxis"]["type"] == "log"
         assert any(s.get("x0") == 1 for s in fig["layout"]["shapes"])  # the 1x line
         colours = set(fig["data"][0]["marker"]["color"])
-        assert colours <= {"#2e7d32", "#c62828"}
+        assert colours <= {"#2e7d32", "#c62828", "#1565c0"}  # wins, loses, about the same
     text = "\n".join(m.value for m in at.markdown)
     assert "needs data" in text and "not applicable" in text and "DRAM" in text  # the reasons, in full
     # the verdict table itself holds every reason in full (a static table: cells wrap, nothing cut off)
@@ -59,6 +60,21 @@ def test_my_workload_gives_verdicts_charts_and_reasons():
     expected = plan([workload_from_path("mqsim:tpcc-small")], ["pcm-samsung-20nm", "dram"], n_requests=2000)
     assert sorted(v.reason) == sorted(expected.to_frame().reason)  # every reason, word for word
     assert check_texts([m.value for m in at.markdown] + [c.value for c in at.caption]) == []
+
+
+def test_default_uses_the_whole_trace_and_says_so():
+    """Issue 38 item 1: no "Requests per block trace" given -> every request, said in each row's reason."""
+    from models import traces
+
+    n = len(traces.load("mqsim:tpcc-small", kind="block"))
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["library"] = "mqsim:tpcc-small"
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    mine = v[v.workload == "mqsim:tpcc-small"]
+    assert len(mine) and mine.reason.str.contains(f"whole block trace: {n:,} requests", regex=False).all()
 
 
 def test_custom_device_of_the_link_is_restored_and_compared():
@@ -207,3 +223,35 @@ def test_a_hostile_device_name_reads_as_typed_in_table_and_charts():
     assert f"mqsim:tpcc-small · {plotly_text(evil.name)}" in labels  # escaped exactly once
     dump = json.dumps([f for _n, f in figs])
     assert "<img" not in dump and "<b>x" not in dump and "&amp;lt;" not in dump
+
+
+def test_a_tie_reads_about_the_same_on_the_page():
+    """Issue 38 item 5: the baseline device itself (1x) reads "about the same", never "loses ... 1x worse"."""
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["library"] = "mqsim:tpcc-small"
+    at.query_params["plan_requests"] = "2000"
+    at.query_params["devices"] = "hdd-7200,pcm-samsung-20nm"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    row = v[(v.role == "file-cache") & (v.device == "hdd-7200")].iloc[0]
+    assert row.verdict == "about the same" and "about the same as hdd-7200" in row.reason
+    assert "worse" not in row.reason
+    text = "\n".join(m.value for m in at.markdown)
+    assert ":blue[**about the same**" in text
+    assert any("about the same" in c.value for c in at.caption)
+
+
+def test_each_verdict_shows_its_roles_ledger_status():
+    """Issue 38 item 6: the ledger status of each role's models beside its verdict (the report's counts, reused)."""
+    from reporting.planner_report import validation_summary
+
+    at = _mine(devices="pcm-samsung-20nm")
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    t = validation_summary(["file-cache", "write-cache"]).set_index("role")
+    for role in ("file-cache", "write-cache"):
+        cell = v[v.role == role]["validation (ledger)"].iloc[0]
+        assert cell.startswith(t.loc[role, "summary"]) and f"of {t.loc[role, 'claims']} ledger claims" in cell
+    caps = [c.value for c in at.caption]
+    assert any("How well this role's models validate" in c and t.loc["write-cache", "summary"] in c for c in caps)

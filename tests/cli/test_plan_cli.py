@@ -30,10 +30,10 @@ def test_plan_writes_csv_html_and_pdf(written):
     assert list(df.columns)[:11] == COLUMNS
     assert {"my msr", "my app"} <= set(df.workload)
     assert set(df.device) == {"pcm-samsung-20nm", "optane-dcpmm"}
-    assert set(df[df.verdict.isin(["wins", "loses"])].role) == {"file-cache", "write-cache", "paging",
-                                                                 "memory-extension"}
-    storage = df[df.role == "storage"]
-    assert (storage.verdict == "needs data").all() and storage.value.isna().all()
+    assert set(df[df.verdict.isin(["wins", "about the same", "loses"])].role) == {
+        "file-cache", "storage", "write-cache", "paging", "memory-extension"}
+    storage = df[df.role == "storage"]  # the block trace replayed on each device (issue 38 item 4)
+    assert set(storage.workload) == {"my msr"} and storage.value.notna().all()
     html = out["html"].read_text()
     assert html.startswith("<!DOCTYPE html>") and "my msr" in html and "Validation status" in html
     assert out["pdf"].read_bytes().startswith(b"%PDF-")

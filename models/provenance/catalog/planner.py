@@ -22,6 +22,17 @@ def declare_planner(add: Add) -> None:
     add("planner.paging_memory_fraction", 0.5, "-", "memory of the planner's paging role, as a fraction of the "
         "trace's 4 KiB-page footprint", ASSUMED, "half the footprint: the paging model's default memory size "
         "(models.memory.paging.paging_inputs)", 0.1, 0.9, "wide stated range")
+    add("planner.replay_queue_depth", 32.0, "-", "requests a (non-HDD) device serves at once when the planner's "
+        "storage role replays a block trace (the queue drains at depth / service time; each request still takes "
+        "its full service time)", ASSUMED,
+        "the SATA native command queue's 32 commands (Serial ATA NCQ), applied to every non-HDD device; at depth 1 "
+        "a SATA SSD saturates under dense traces such as mqsim:tpcc-small and the queue, not the device, decides",
+        1.0, 64.0, "wide stated range")
+    add("planner.tie_tolerance", 0.05, "-", "relative difference within which a plan row's value (baseline / device) "
+        "reads 'about the same' instead of wins / loses (1 / (1 + tol) .. 1 + tol)", ASSUMED,
+        "the models' inputs are catalogue values with stated ranges of +-10 % or more (uncertainty.device_band.*), "
+        "so a difference of a few per cent is not a verdict (issue 38: 0.9986x read 'loses', 1.01x 'wins')",
+        0.01, 0.1, "wide stated range")
 
 
 def declare_uncertainty(add: Add) -> None:

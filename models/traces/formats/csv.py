@@ -293,6 +293,8 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
         else:
             t = np.arange(state.get("row", 0), state.get("row", 0) + n, dtype=np.int64)
         state["row"] = state.get("row", 0) + n
+        if "op" not in c:  # no operation column: reads by convention, the operation unknown
+            state.setdefault("meta", {})["op_unknown"] = True
         cols = {
             "time_ns": t,
             "is_write": op_column(df, c["op"], field["op"], ck, ops) if "op" in c else np.zeros(n, bool),

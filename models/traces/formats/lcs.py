@@ -67,7 +67,10 @@ def _header(head: bytes) -> dict:
     n_req, n_obj = (int(x) for x in np.frombuffer(head[24:40], "<i8"))
     if n_req < 0 or n_obj < 0:
         raise TraceFormatError(f"lcs: byte offset 24: trace statistics n_req={n_req}, n_obj={n_obj} are negative")
-    return {"_dtype": RECORDS[int(version)], "lcs_version": int(version), "lcs_n_req": n_req, "lcs_n_obj": n_obj}
+    out = {"_dtype": RECORDS[int(version)], "lcs_version": int(version), "lcs_n_req": n_req, "lcs_n_obj": n_obj}
+    if "op_tenant" not in RECORDS[int(version)].names:  # no operation in the records: unknown, not "all reads"
+        out["op_unknown"] = True
+    return out
 
 
 def write_lcs(version: int, time_s, obj_id, size, *, op=None, tenant=None, ttl=None, next_vtime=None) -> bytes:

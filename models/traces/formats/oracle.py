@@ -8,7 +8,8 @@ One 24-byte little-endian record per request::
     int64  next_access_vtime   # index of the next request to the object; -1 (or INT64_MAX): none
 
 Objects become blocks as described in :mod:`models.traces.formats.objects`; every request is a
-read (the format has no operation).
+read by convention: the format has no operation, so the trace is marked ``meta["op_unknown"]``
+(:attr:`~models.traces.core.BlockTrace.op_known` is False) and readers of the write share say "unknown".
 
 References
 ----------
@@ -85,4 +86,5 @@ def read_oracle_general(src, *, name: str | None = None, max_requests: int | Non
     """
     del max_line_bytes  # binary: no lines
     return read_records(src, RECORD, _decode, fmt="oracleGeneral", name=name, max_requests=max_requests,
-                        progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes)
+                        progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes,
+                        meta={"op_unknown": True})

@@ -1,0 +1,120 @@
+"""A block trace replayed on one device: each request's service time and the FIFO response times.
+
+The storage role of a plan (:mod:`models.planner.role_storage`) answers from a block trace by
+replaying it, arrivals as recorded, on the device and on the baseline, like for like:
+
+- service time of each request [ns]: on an HDD the HDD model's stream service time (seek from
+  the previous request's end, half a rotation, media transfer; :func:`models.storage.hdd.stream_service_ms`
+  on the catalogue drive's generic profile); on any other device the one transfer-time equation
+  (:func:`models.devices.transfer_time_ns`: the read or write latency of the first access unit,
+  the rest streamed at the read or write bandwidth);
+- response time = wait + service: the wait of a first-come-first-served queue whose server works
+  ``planner.replay_queue_depth`` requests at once (each request holds it for service / depth: a
+  fluid approximation of that many parallel units, exact at 1; an HDD has depth 1), from Lindley's
+  recursion in closed form, vectorised (``c_n = S_n + max_{k<=n} (a_k - S_{k-1})``, ``S`` the
+  cumulative service); the request's own service time is never shortened.
+
+References
+----------
+.. [1] D. V. Lindley, "The theory of queues with a single server", Proc. Cambridge Phil. Soc. 48 (1952).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.devices import DeviceProfile, transfer_time_ns
+from models.provenance import param
+
+__all__ = ["fifo_response_ns", "service_times_ns", "replay_mean_response_ns", "queue_depth", "is_modelled_hdd"]
+
+
+def queue_depth() -> float:
+    """Requests a non-HDD device serves at once in the replay [-] (``planner.replay_queue_depth``, assumed)."""
+    return float(param("planner.replay_queue_depth").value)
+
+
+def fifo_response_ns(arrival_ns, service_ns) -> np.ndarray:
+    """Response time of each request of a FIFO single-server queue [ns], vectorised.
+
+    Parameters
+    ----------
+    arrival_ns : array_like
+        Arrival times [ns], non-decreasing.
+    service_ns : array_like
+        Service times [ns], >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``completion - arrival`` [ns] per request.
+
+    Examples
+    --------
+    >>> fifo_response_ns([0, 1, 10], [5, 5, 1]).tolist()   # the second waits 4 ns, the third none
+    [5.0, 9.0, 1.0]
+    """
+    a = np.asarray(arrival_ns, dtype=float)
+    s = np.asarray(service_ns, dtype=float)
+    if a.shape != s.shape or a.ndim != 1:
+        raise ValueError("arrival_ns and service_ns must be 1-D arrays of the same length")
+    if not len(a):
+        return np.zeros(0)
+    cum = np.cumsum(s)
+    before = cum - s  # service of the earlier requests
+    done = cum + np.maximum.accumulate(a - before)
+    return done - a
+
+
+def is_modelled_hdd(dev: DeviceProfile) -> bool:
+    """Whether ``dev`` is a catalogue HDD, replayed with the HDD model (a custom HDD, whose drive geometry is
+    unknown, takes the transfer-time equation with its typed latency and bandwidth, at queue depth 1)."""
+    from models.devices import load_catalogue
+
+    return dev.kind == "hdd" and load_catalogue().get(dev.name) == dev and dev.rpm is not None \
+        and dev.avg_seek_ns is not None and dev.read_bandwidth_MBps is not None
+
+
+def service_times_ns(trace, dev: DeviceProfile) -> np.ndarray:
+    """Service time of each request of block ``trace`` on ``dev`` [ns] (see the module docstring).
+
+    >>> from models.devices import get_device
+    >>> from models.traces import BlockTrace
+    >>> t = BlockTrace([0, 10], [False, True], [0, 4096], [4096, 4096], [0, 0])
+    >>> d = get_device("optane-dcpmm")
+    >>> bool(np.allclose(service_times_ns(t, d), [d.transfer_ns(4096, write=False), d.transfer_ns(4096, write=True)]))
+    True
+    """
+    size = np.asarray(trace.size_bytes, dtype=float)
+    w = np.asarray(trace.is_write, dtype=bool)
+    if is_modelled_hdd(dev):
+        from models.storage import hdd
+
+        spec = hdd.generic_drive(dev.name)
+        lbn = (np.asarray(trace.offset_bytes, dtype=np.int64) // hdd.SECTOR_BYTES) % spec.block_count
+        nblk = np.maximum(1, -(-np.asarray(trace.size_bytes, dtype=np.int64) // hdd.SECTOR_BYTES))
+        return hdd.stream_service_ms(spec, lbn, nblk, w) * 1e6
+    lat = np.where(w, dev.write_latency_ns, dev.read_latency_ns)
+    bw = np.where(w, dev.effective_write_bandwidth_MBps, dev.effective_read_bandwidth_MBps)
+    return transfer_time_ns(lat, size, dev.access_unit_bytes, bw)
+
+
+def replay_mean_response_ns(trace, dev: DeviceProfile, *, depth: float | None = None) -> tuple[float, float]:
+    """Mean response time [ns] and mean service time [ns] of block ``trace`` replayed on ``dev``.
+
+    ``depth`` overrides ``planner.replay_queue_depth`` (an HDD: always 1, one actuator).
+
+    >>> from models.devices import get_device
+    >>> from models.traces import load
+    >>> t = load("mqsim:tpcc-small", max_requests=500)
+    >>> r_pcm, _ = replay_mean_response_ns(t, get_device("optane-dcpmm"))
+    >>> r_hdd, _ = replay_mean_response_ns(t, get_device("hdd-7200"))
+    >>> bool(r_hdd > 10 * r_pcm)
+    True
+    """
+    s = service_times_ns(trace, dev)
+    q = 1.0 if dev.kind == "hdd" else (queue_depth() if depth is None else float(depth))
+    if q < 1:
+        raise ValueError(f"queue depth must be >= 1 (got {q})")
+    r = fifo_response_ns(np.asarray(trace.time_ns, dtype=float), s / q) - s / q + s
+    return float(r.mean()) if len(r) else float("nan"), float(s.mean()) if len(s) else float("nan")
