@@ -24,7 +24,7 @@ import numpy as np
 
 from models.traces.formats import FORMATS, alibaba, lcs, msr, npz, oracle, tencent
 from models.traces.formats.csv import guess_columns
-from models.traces.source import TraceFormatError, peek_bytes, quote, source_name
+from models.traces.source import BOM, TraceFormatError, peek_bytes, quote, source_name
 
 __all__ = ["detect_format", "detect_text", "detect_source"]
 
@@ -158,7 +158,7 @@ def detect_source(src, *, name: str | None = None) -> tuple[str, dict]:
             return "oraclegeneral", {}
         if b"\x00" in data and _looks_oracle_general(data):
             return "oraclegeneral", {}
-    return detect_text(data.decode("utf-8", errors="replace"))
+    return detect_text(data.removeprefix(BOM).decode("utf-8", errors="replace"))
 
 
 def detect_format(src) -> str:

@@ -6,7 +6,8 @@ import pytest
 
 from models.traces import FORMATS, TraceFormatError
 from models.traces.detect import detect_source
-from models.traces.formats import EXAMPLE_OPTIONS, EXAMPLES
+from models.traces.formats import EXAMPLE_OPTIONS, EXAMPLES, read_lackey, read_mqsim
+from models.traces.stats import trace_stats
 
 
 def test_ambiguous_csv_header_over_tencent_columns_is_refused_naming_both():
@@ -39,3 +40,22 @@ def test_lone_cr_then_whitespace_line_drops_no_request(fmt, chunk):
     # a CR ending one read and the LF starting the next are one CRLF, not a blank line plus a line end
     crlf = EXAMPLES[fmt].replace(b"\n", b"\r\n")
     assert len(_read(fmt, crlf, chunk_bytes=chunk)) == len(want)
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 1, 2])
+def test_lackey_bom_keeps_the_first_record(chunk):
+    """Item 7: a UTF-8 byte order mark made the first lackey record an unknown line."""
+    data = b"\xef\xbb\xbfI  0400d7d4,8\n L 04222cac,4\n"
+    assert detect_source(data)[0] == "lackey"
+    m = read_lackey(data, chunk_bytes=chunk)
+    assert m.address.tolist() == [0x400D7D4, 0x4222CAC]
+    # a BOM before a block format's first line, too
+    assert len(read_mqsim(b"\xef\xbb\xbf0 0 8 8 1\n1000 1 16 8 0\n", chunk_bytes=chunk)) == 2
+
+
+def test_lackey_access_over_three_pages_counts_three():
+    """Item 7: ``S 1000,12288`` touches pages 1, 2 and 3 (it counted first and last only)."""
+    s = trace_stats(read_lackey(b" S 1000,12288\n"), 4096)
+    assert s.footprint_pages == 3 and s.data_pages == 3
+    s = trace_stats(read_lackey(b" S 1000,12288\n L 3fff,1\nI  0ffc,8\n"), 4096)
+    assert (s.footprint_pages, s.data_pages, s.instruction_pages) == (4, 3, 2)
