@@ -6,7 +6,7 @@ import pytest
 
 from models.traces import FORMATS, TraceFormatError
 from models.traces.detect import detect_source
-from models.traces.formats import EXAMPLE_OPTIONS, EXAMPLES, read_lackey, read_mqsim
+from models.traces.formats import EXAMPLE_OPTIONS, EXAMPLES, read_lackey, read_mqsim, read_twitter
 from models.traces.stats import trace_stats
 
 
@@ -59,3 +59,10 @@ def test_lackey_access_over_three_pages_counts_three():
     assert s.footprint_pages == 3 and s.data_pages == 3
     s = trace_stats(read_lackey(b" S 1000,12288\n L 3fff,1\nI  0ffc,8\n"), 4096)
     assert (s.footprint_pages, s.data_pages, s.instruction_pages) == (4, 3, 2)
+
+
+def test_twitter_keys_differing_in_leading_blanks_stay_distinct():
+    """Item 8: ``abc`` and `` abc`` were one object (the key's leading blanks were dropped)."""
+    t = read_twitter(b"0,abc,3,100,1,get,0\n1, abc,4,100,1,get,0\n2,abc ,4,100,1,get,0\n 3,abc,3,100, 1,get, 0\n")
+    assert (t.offset_bytes >> 32).tolist() == [0, 1, 2, 0]
+    assert t.meta["n_objects"] == 3
