@@ -75,9 +75,9 @@ def check_args(args: argparse.Namespace) -> None:
         raise ValueError("give --write-rate-mbps and/or --mem-trace")
     if args.monte_carlo < 0:
         raise ValueError(f"--monte-carlo must be >= 0 (got {args.monte_carlo})")
-    for opt, v in (("--capacity-gb", args.capacity_gb), ("--endurance", args.endurance),
-                   *(("--write-rate-mbps", w) for w in args.write_rate_mbps)):
-        if not (v > 0 and v < float("inf")):
+    for opt, v, unit in (("--capacity-gb", args.capacity_gb, 1e9), ("--endurance", args.endurance, 1.0),
+                         *(("--write-rate-mbps", w, 1e6) for w in args.write_rate_mbps)):
+        if not (v > 0 and v * unit < float("inf")):  # in bytes too (1e300 GB is no finite byte count)
             raise ValueError(f"{opt} must be a positive finite number (got {v:g})")
     check_spread_inputs(args.capacity_gb * 1e9, endurance_sigma=args.endurance_sigma,
                         fail_fraction=args.fail_fraction, line_bytes=args.line_bytes)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -188,6 +189,31 @@ def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
         return LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=threads_per_worker,
                             processes=True, dashboard_address=None, silence_logs=logging.ERROR,
                             env={"NUMBA_NUM_THREADS": str(threads_per_worker)})
+
+
+_ADDRESS = re.compile(r"^(?:tcp://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})$")
+
+
+def check_scheduler(scheduler: str) -> str:
+    """``scheduler`` if it is ``local``, ``serial`` or a Dask scheduler address ``[tcp://]HOST:PORT``, else
+    ValueError saying what is accepted (Dask's own messages for other schemes and ports are internal:
+    "not enough values to unpack", "Python int too large", a TLS or UCX traceback).
+
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("[::1]:8786")
+    ('tcp://10.0.0.5:8786', '[::1]:8786')
+    >>> check_scheduler("tls://h:1")
+    Traceback (most recent call last):
+    ...
+    ValueError: --scheduler must be local, serial or a Dask scheduler address tcp://HOST:PORT (port 1..65535); got 'tls://h:1'
+    """
+    s = str(scheduler)
+    if s in ("local", "serial"):
+        return s
+    m = _ADDRESS.match(s)
+    if m is None or not 1 <= int(m.group(2)) <= 65535:
+        raise ValueError("--scheduler must be local, serial or a Dask scheduler address tcp://HOST:PORT "
+                         f"(port 1..65535); got {s[:200]!r}")
+    return s
 
 
 def _client(scheduler: str, workers: int | None):
@@ -451,6 +477,8 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
         An invalid spec, or failed tasks (the message names them; the finished ones are stored,
         so a rerun after the fix computes only the failed ones).
     """
+    if client is None:
+        check_scheduler(scheduler)
     tasks = spec.tasks()
     folder = parts_dir(out)
     folder.mkdir(parents=True, exist_ok=True)

@@ -121,3 +121,9 @@ def test_sensitivity_refuses_what_its_model_refuses(run_cli, argv, message):
     assert rc == 2 and message in err, err
     rc, out, err = run_cli("sensitivity", *argv, "--samples", "20")
     assert rc == 2 and message in err and not out, err
+
+
+def test_a_capacity_beyond_a_finite_byte_count_is_named_by_its_option(run_cli):
+    """Issue 42 item 15: ``--capacity-gb 1e300`` said "capacity_bytes must be finite (got NaN or infinity)"."""
+    rc, _, err = run_cli("lifetime", "--capacity-gb", "1e300", "--endurance", "1e7", "--write-rate-mbps", "1000")
+    assert rc == 2 and "--capacity-gb must be a positive finite number (got 1e+300)" in err, err
