@@ -4,7 +4,9 @@ Each case mutates a valid sample of a format (token insertions, byte flips, cuts
 gzip/zstd-compresses or truncates it, and reads it twice (default chunk size and a small one).
 Outcomes: ``ok`` (a trace), ``clean`` (one of :data:`models.errors.INPUT_ERRORS` with a short
 message), ``crash`` (any other exception) and ``wrong`` (accepted with out-of-domain values, a
-truncated compressed file accepted, or a result that depends on the chunk size). MQSim cases
+truncated compressed file accepted, or a result that depends on the chunk size or on a leading
+UTF-8 BOM). The tokens include issue 42's shapes (lone CRs, BOMs, multi-page lackey accesses, an
+ambiguous CSV header). MQSim cases
 also compare against an exact oracle. Goal: 0 crash, 0 wrong, peak RSS <= 1 GB.
 
     python bench/fuzz.py                 # 10,000 cases per format
@@ -34,7 +36,11 @@ SAMPLES = EXAMPLES
 TOKENS = [b"0", b"-1", b"8.0", b"1e3", b"nan", b"inf", b"True", b"x", b",", b" ", b"\n", b"\t", b"\r\n", b'"', b"#",
           b"4294967296", b"18014398509481979", b"9223372036854775807", b"9223372036854775808",
           b"99999999999999999999", b"\xff\xfe", b"\x00", b"+", b"0x10", b"W", b"R", b"Q", b"C", b" L ", b"I  ",
-          b"Hit", b"8,0", b"781000000", b"x" * 70_000]
+          b"Hit", b"8,0", b"781000000", b"x" * 70_000,
+          # issue 42: lone CRs before whitespace-only lines, BOMs, multi-page lackey accesses, ambiguous CSV headers
+          b"\r", b"\r \n", b"\n\r\t\n", b"\xef\xbb\xbf", b" S 1000,12288\n", b"time,offset,size,is_write,dev\n"]
+#: Binary formats (a BOM is no text marker there).
+BINARY = ("oraclegeneral", "lcs", "npz")
 
 
 def _npz_sample() -> bytes:
@@ -92,6 +98,8 @@ def case(rng: random.Random, fmt: str, base: bytes) -> tuple[str, str]:
     kind, res = outcome(fmt, data)
     if kind in ("crash", "wrong"):
         return kind, f"{data[:200]!r}: {res}"
+    if fmt not in BINARY and outcome(fmt, b"\xef\xbb\xbf" + data) != (kind, res):
+        return "wrong", f"{data[:200]!r}: a leading BOM changes the result"
     if fmt != "npz":
         kind2, res2 = outcome(fmt, data, chunk_bytes=rng.randint(1, 64))
         if kind2 == "crash":

@@ -25,6 +25,7 @@ import numpy as np
 from pydantic import Field, field_validator, model_validator
 
 from models._base import ModelInput
+from models.nesting import loads_json
 from models.provenance_kinds import ASSUMED, KIND_ALIASES, USER_DEFINED, normalize_kind
 
 __all__ = ["DeviceProfile", "DeviceKind", "transfer_time_ns", "NUMERIC_COLUMNS", "INFO_COLUMNS", "MODEL_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
@@ -488,7 +489,7 @@ def decode_devices(text: str) -> list[DeviceProfile]:
         raw = z.decompress(packed, 64 << 10)  # format limit [bytes of JSON]: no decompression bomb
         if z.unconsumed_tail:
             raise ValueError("device link: too large")
-        items = json.loads(raw)
+        items = loads_json(raw, what="device link")
     except (binascii.Error, zlib.error, UnicodeDecodeError, json.JSONDecodeError):
         raise ValueError("device link: not a device list (damaged or cut short)") from None
     if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):

@@ -269,11 +269,11 @@ def fio_skipped_jobs(raw: bytes, kept_jobs) -> list[str]:
     >>> fio_skipped_jobs(json.dumps(doc).encode(), ["a"])
     ['b', 'job2']
     """
-    import json
+    from models.nesting import loads_json
 
     text = raw.decode("utf-8", errors="replace")
     try:
-        jobs = json.loads(text[max(text.find("{"), 0):]).get("jobs", [])
+        jobs = loads_json(text[max(text.find("{"), 0):], what="fio JSON").get("jobs", [])
     except (ValueError, AttributeError):
         return []
     if not isinstance(jobs, list):

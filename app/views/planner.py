@@ -221,8 +221,8 @@ def _uploaded_workloads() -> list[tuple[str, str, str]]:
         nkey = f"plan.wname.{up.file_id}"
         default = up.name.rsplit(".", 2 if up.name.endswith((".gz", ".zst")) else 1)[0] or up.name
         st.session_state.setdefault(nkey, default)
-        label = f"Name of {up.name}"
-        name = st.text_input(label, key=nkey, max_chars=120)
+        label = f"Name of {up.name}"  # raw: escaped where shown (a widget label renders Markdown)
+        name = st.text_input(f"Name of {md_escape(up.name)}", key=nkey, max_chars=120)
         name = (name or "").strip() or default
         try:
             w = workload_from_bytes(up.getvalue(), up.name, name=name)

@@ -38,6 +38,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_format_option(p)
 
 
+def check_args(args: argparse.Namespace) -> None:
+    """The input checks of ``breakeven`` (run by :func:`run` and by ``sensitivity breakeven``): the three
+    typed times together, each within the model's range."""
+    from models.storage.file_cache import BreakEvenInputs
+
+    given = [args.t_ns, args.T_ns, args.Tm_ns]
+    if any(v is not None for v in given):
+        if any(v is None for v in given):
+            raise ValueError("give all of --t-ns, --T-ns and --Tm-ns (or use --device)")
+        BreakEvenInputs(t_ns=args.t_ns, T_ns=args.T_ns, Tm_ns=args.Tm_ns)
+
+
 def run(args: argparse.Namespace) -> int:
     from models.storage.file_cache import (
         BreakEvenInputs,
@@ -46,11 +58,9 @@ def run(args: argparse.Namespace) -> int:
         timings_from_device,
     )
 
+    check_args(args)
     rows = []
-    given = [args.t_ns, args.T_ns, args.Tm_ns]
-    if any(v is not None for v in given):
-        if any(v is None for v in given):
-            raise ValueError("give all of --t-ns, --T-ns and --Tm-ns (or use --device)")
+    if args.t_ns is not None:
         rows.append(("", BreakEvenInputs(t_ns=args.t_ns, T_ns=args.T_ns, Tm_ns=args.Tm_ns)))
     for name in args.device:
         rows.append((name, timings_from_device(name, args.block_size, insertion=args.insertion)))

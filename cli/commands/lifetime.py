@@ -67,19 +67,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_format_option(p)
 
 
-def run(args: argparse.Namespace) -> int:
-    from models.endurance.lifetime import LifetimeInputs, check_spread_inputs, lifetime_monte_carlo
+def check_args(args: argparse.Namespace) -> None:
+    """The input checks of ``lifetime`` (run by :func:`run` and by ``sensitivity lifetime``)."""
+    from models.endurance.lifetime import LifetimeInputs, check_spread_inputs
 
     if not args.write_rate_mbps and args.mem_trace is None:
         raise ValueError("give --write-rate-mbps and/or --mem-trace")
     if args.monte_carlo < 0:
         raise ValueError(f"--monte-carlo must be >= 0 (got {args.monte_carlo})")
-    for opt, v in (("--capacity-gb", args.capacity_gb), ("--endurance", args.endurance),
-                   *(("--write-rate-mbps", w) for w in args.write_rate_mbps)):
-        if not (v > 0 and v < float("inf")):
+    for opt, v, unit in (("--capacity-gb", args.capacity_gb, 1e9), ("--endurance", args.endurance, 1.0),
+                         *(("--write-rate-mbps", w, 1e6) for w in args.write_rate_mbps)):
+        if not (v > 0 and v * unit < float("inf")):  # in bytes too (1e300 GB is no finite byte count)
             raise ValueError(f"{opt} must be a positive finite number (got {v:g})")
     check_spread_inputs(args.capacity_gb * 1e9, endurance_sigma=args.endurance_sigma,
                         fail_fraction=args.fail_fraction, line_bytes=args.line_bytes)
+    for w in args.write_rate_mbps:
+        LifetimeInputs(capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,
+                       write_rate_bytes_per_s=w * 1e6, wear_efficiency=args.wear_efficiency)
+
+
+def run(args: argparse.Namespace) -> int:
+    from models.endurance.lifetime import LifetimeInputs, lifetime_monte_carlo
+
+    check_args(args)
     rates = [(w, {}) for w in args.write_rate_mbps]
     if args.mem_trace is not None:
         rates.append(_trace_rate(args))

@@ -65,12 +65,23 @@ def _context(args: argparse.Namespace) -> dict:
     return mod.sensitivity_context(args) if hasattr(mod, "sensitivity_context") else {}
 
 
+def _check_args(args: argparse.Namespace) -> None:
+    """The subcommand's own input checks (its module's ``check_args(args)``, which its ``run`` calls too): the
+    analysis refuses what the model refuses."""
+    import importlib
+
+    mod = importlib.import_module(f"cli.commands.{args.model.replace('-', '_')}")
+    if hasattr(mod, "check_args"):
+        mod.check_args(args)
+
+
 def run(args: argparse.Namespace) -> int:
     from cli.uncertainty import uncertain_models
     from models.uncertainty import SOBOL_COLUMNS, TORNADO_COLUMNS, analyze
 
     if not 1 <= args.samples <= 1_000_000:
         raise ValueError(f"--samples must be within 1..1,000,000 (got {args.samples})")
+    _check_args(args)
     models = [m for m in uncertain_models(args.model, args, **_context(args)) if m is not None]
     if not models:
         raise ValueError(f"{args.model}: nothing to analyse with these options")

@@ -42,7 +42,6 @@ References
 
 from __future__ import annotations
 
-import json
 import zipfile
 from dataclasses import dataclass
 from functools import cache
@@ -52,6 +51,7 @@ import pandas as pd
 from numba import njit
 
 from models._base import ModelResult, as_generator
+from models.nesting import loads_json
 from models.provenance import param
 
 __all__ = [
@@ -207,7 +207,7 @@ def load_page_pairs(name: str = "pages/page_pairs.npz") -> PagePairs:
         if k not in d:
             raise ValueError(f"pages: {name!r} has no array {k!r} (need old and new, n x {PAGE_BYTES} uint8)")
     names = tuple(d["workload_names"].tolist()) if "workload_names" in d else ("pages",)
-    meta = json.loads(str(d["meta"])) if "meta" in d else {}
+    meta = loads_json(str(d["meta"]), what=f"pages: {name!r}: 'meta'") if "meta" in d else {}
     return PagePairs(d["old"], d["new"], d.get("workload"), names, meta)
 
 

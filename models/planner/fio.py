@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from models.devices import DeviceProfile, transfer_time_ns
+from models.nesting import loads_json
 
 __all__ = ["FioJob", "read_fio_jobs", "fio_ns_per_io", "fio_ns_per_io_sampled"]
 
@@ -81,7 +82,7 @@ def read_fio_jobs(path) -> list[FioJob]:
     if text.lstrip().startswith("{") or p.suffix.lower() == ".json":
         start = text.find("{")
         try:
-            doc = json.loads(text[start:]) if start >= 0 else None
+            doc = loads_json(text[start:], what=f"{p.name}: fio JSON") if start >= 0 else None
         except json.JSONDecodeError as e:
             raise ValueError(f"{p.name}: fio JSON: not valid JSON ({e.msg} at line {e.lineno})") from None
         if not isinstance(doc, dict) or not isinstance(doc.get("jobs"), list):

@@ -77,6 +77,7 @@ from pydantic import Field
 
 from models._base import ModelInput, ModelResult, as_generator
 from models.devices import DeviceProfile
+from models.nesting import loads_json
 from models.provenance import param, param_names
 
 __all__ = [
@@ -427,7 +428,7 @@ def read_fio_json(src) -> pd.DataFrame:
         if start < 0:
             raise ValueError("fio JSON: no JSON object found")
         try:
-            doc = json.loads(text[start:])
+            doc = loads_json(text[start:], what="fio JSON")
         except json.JSONDecodeError as e:
             raise ValueError(f"fio JSON: not valid JSON ({e.msg} at line {e.lineno})") from None
     if not isinstance(doc, dict) or "jobs" not in doc or not isinstance(doc["jobs"], list):

@@ -507,6 +507,9 @@ class _Parser:
                          * int(self.number(proc, "instances", proc["line"], 1.0, whole=True)))
                     if not ops:
                         raise self.err(thread["line"], f"thread {thread.get('name', '?')!r} has no flowop")
+                    if n > MAX_THREADS:  # the limit of the threads option (with_changes)
+                        raise self.err(thread["line"], f"thread {thread.get('name', '?')!r}: {n:,} instances "
+                                       f"(thread x process), more than {MAX_THREADS:,}")
                     self.threads.append(ThreadGroup(process=str(proc.get("name", "")), name=str(thread.get("name", "")),
                                                     instances=n, flowops=tuple(ops), line=thread["line"]))
                     thread = None
@@ -592,6 +595,8 @@ class _Parser:
             raise self.err(line, f"fileset {name!r}: entries= is required")
         if entries < 1:
             raise self.err(line, f"fileset {name!r}: entries must be >= 1, got {entries:g}")
+        if entries > MAX_FILES:  # the limit nfiles / files_scale have (with_changes), also for the file's own sets
+            raise self.err(line, f"fileset {name!r}: entries = {entries:.6g} files, more than {MAX_FILES:,}")
         pre = d.get("prealloc", False)
         if pre is True:
             pre_pct = 100.0
@@ -617,9 +622,12 @@ class _Parser:
             raise self.err(line, f"flowop {kind}: unknown fileset {fs!r}")
         fd = self.number(d, "fd", line)
         iters = self.number(d, "iters", line, 1.0, whole=True)
+        iosize = self.number(d, "iosize", line, positive=True)
+        if iosize is not None and iosize > MAX_IOSIZE_BYTES:  # the limit of the iosize option (with_changes)
+            raise self.err(line, f"flowop {kind}: iosize = {iosize:.6g} bytes, more than {MAX_IOSIZE_BYTES:,}")
         return Flowop(kind=kind, name=str(d.get("name", kind)), line=line, fileset=fs,
                       fd=None if fd is None else int(fd),
-                      iosize_bytes=self.number(d, "iosize", line, positive=True),
+                      iosize_bytes=iosize,
                       random=bool(d.get("random", False)), dsync=bool(d.get("dsync", False)),
                       directio=bool(d.get("directio", False)), iters=int(iters),
                       value=self.number(d, "value", line))

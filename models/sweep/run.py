@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -190,6 +191,31 @@ def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
                             env={"NUMBA_NUM_THREADS": str(threads_per_worker)})
 
 
+_ADDRESS = re.compile(r"^(?:tcp://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})$")
+
+
+def check_scheduler(scheduler: str) -> str:
+    """``scheduler`` if it is ``local``, ``serial`` or a Dask scheduler address ``[tcp://]HOST:PORT``, else
+    ValueError saying what is accepted (Dask's own messages for other schemes and ports are internal:
+    "not enough values to unpack", "Python int too large", a TLS or UCX traceback).
+
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("[::1]:8786")
+    ('tcp://10.0.0.5:8786', '[::1]:8786')
+    >>> check_scheduler("tls://h:1")
+    Traceback (most recent call last):
+    ...
+    ValueError: --scheduler must be local, serial or a Dask scheduler address tcp://HOST:PORT (port 1..65535); got 'tls://h:1'
+    """
+    s = str(scheduler)
+    if s in ("local", "serial"):
+        return s
+    m = _ADDRESS.match(s)
+    if m is None or not 1 <= int(m.group(2)) <= 65535:
+        raise ValueError("--scheduler must be local, serial or a Dask scheduler address tcp://HOST:PORT "
+                         f"(port 1..65535); got {s[:200]!r}")
+    return s
+
+
 def _client(scheduler: str, workers: int | None):
     from dask.distributed import Client
 
@@ -342,7 +368,31 @@ def _share_tokens(workers: dict, token: str) -> dict[str, str | None]:
     return {w: token if hosts[i.get("host")] > 1 else None for w, i in workers.items()}
 
 
-def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[str], *,
+def failure_text(task: Task, err: Exception, base_dir: str | os.PathLike) -> str:
+    """What a failed task's message says: the error, but no quote of a trace file outside the spec's folder.
+
+    A reader's error quotes the offending line (the first one when the format is not recognised); a
+    spec naming ``/etc/passwd`` or ``../secret`` would print that file's content. Outside ``base_dir``
+    the message names the file, the error class and line only.
+
+    >>> from models.sweep.spec import TraceEntry
+    >>> from models.traces.source import TraceFormatError
+    >>> t = Task("mrc", TraceEntry(name="a", source=__file__), None, {}, (), "k")
+    >>> failure_text(t, TraceFormatError("x: line 1: 'SECRET'", line=1), "/nonexistent")  # doctest: +ELLIPSIS
+    "mrc / a: ...run.py: not read (TraceFormatError at line 1); the file lies outside the spec's folder, so its content is not quoted"
+    """
+    src = Path(task.trace.source) if task.trace is not None else None
+    if src is not None and src.is_file():
+        base = Path(base_dir).resolve()
+        if not src.resolve().is_relative_to(base):
+            line = getattr(err, "line", None)
+            at = f" at line {line}" if line else ""
+            return (f"{task.label()}: {src}: not read ({type(err).__name__}{at}); the file lies outside the spec's "
+                    "folder, so its content is not quoted")
+    return f"{task.label()}: {err}"
+
+
+def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[tuple[Task, Exception]], *,
                  bundle_seconds: float = 0.5, token: str | None = None) -> None:
     """Run ``pending`` on the workers of ``client``, keeping each worker on the traces it has loaded.
 
@@ -388,7 +438,7 @@ def _run_on_dask(client, pending: list[Task], store: Callable, failures: list[st
             busy[w] -= 1
             for task, df in zip(tasks, results):
                 if isinstance(df, Exception):
-                    failures.append(f"{task.label()}: {df}")
+                    failures.append((task, df))
                     continue
                 plan.done(task, float(df[_TIME_COL].iloc[0]) if len(df) else 0.0)
                 store(task, df)
@@ -427,6 +477,8 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
         An invalid spec, or failed tasks (the message names them; the finished ones are stored,
         so a rerun after the fix computes only the failed ones).
     """
+    if client is None:
+        check_scheduler(scheduler)
     tasks = spec.tasks()
     folder = parts_dir(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -460,7 +512,7 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
             try:
                 store(task, run_task(task))
             except _TASK_ERRORS as e:
-                failures.append(f"{task.label()}: {e}")
+                failures.append((task, e))
     elif pending:
         own = None
         if client is None:
@@ -481,7 +533,8 @@ def run_sweep(spec: SweepSpec, out: str | os.PathLike, *, scheduler: str = "loca
     if failures:
         more = f" (and {len(failures) - 5} more)" if len(failures) > 5 else ""
         raise ValueError(f"{len(failures)} of {len(pending)} sweep task(s) failed; the {len(pending) - len(failures)} "
-                         f"others are stored in {folder}: " + "; ".join(failures[:5]) + more)
+                         f"others are stored in {folder}: "
+                         + "; ".join(failure_text(t, e, spec.base_dir) for t, e in failures[:5]) + more)
     frames = []
     for t in tasks:
         p = folder / f"{t.key}.parquet"

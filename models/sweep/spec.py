@@ -36,6 +36,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 
 from models._base import ModelInput
+from models.nesting import loads_toml
 
 __all__ = ["TraceEntry", "ModelEntry", "SweepSpec", "Task", "parse_spec", "load_spec", "check_hosted"]
 
@@ -259,7 +260,7 @@ def check_hosted(spec: SweepSpec, *, max_tasks: int) -> list[Task]:
     return tasks
 
 
-def parse_spec(text: str, *, base_dir: str | os.PathLike = ".") -> SweepSpec:
+def parse_spec(text: str, *, base_dir: str | os.PathLike = ".", what: str = "sweep spec") -> SweepSpec:
     """Parse a TOML sweep spec (``[sweep] name``, ``[[traces]]``, ``devices``, ``[[models]]``).
 
     Raises
@@ -268,7 +269,7 @@ def parse_spec(text: str, *, base_dir: str | os.PathLike = ".") -> SweepSpec:
         Invalid TOML or an invalid spec (the message names the entry and field).
     """
     try:
-        doc = tomllib.loads(text)
+        doc = loads_toml(text, what=what)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"sweep spec: invalid TOML: {e}") from None
     head = doc.pop("sweep", {})
@@ -287,4 +288,4 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     p = Path(path)
     if not p.is_file():
         raise FileNotFoundError(f"sweep spec not found: {path}")
-    return parse_spec(p.read_text(encoding="utf-8"), base_dir=p.parent.resolve())
+    return parse_spec(p.read_text(encoding="utf-8"), base_dir=p.parent.resolve(), what=f"sweep spec {p.name}")

@@ -10,6 +10,9 @@ DiskSim, MQSim, MSR, SPC, Alibaba, Tencent and Twitter whose line pattern matche
 of the first 60 data lines (blkparse: its first line and half of them, since summaries follow
 the events; a first line holding the format's published header names is left out); finally a
 comma-separated file with a recognisable header (:func:`models.traces.formats.csv.guess_columns`).
+When a line format fits under a first line that is neither its data nor its published header,
+and that line is also a recognisable generic CSV header, both readings fit (with different units
+and header handling): detection refuses, naming both, rather than guess.
 Comment lines (``#``) are ignored.
 """
 
@@ -21,7 +24,7 @@ import numpy as np
 
 from models.traces.formats import FORMATS, alibaba, lcs, msr, npz, oracle, tencent
 from models.traces.formats.csv import guess_columns
-from models.traces.source import TraceFormatError, peek_bytes, source_name
+from models.traces.source import BOM, TraceFormatError, peek_bytes, quote, source_name
 
 __all__ = ["detect_format", "detect_text", "detect_source"]
 
@@ -51,13 +54,19 @@ def _is_header(line: str, name: str) -> bool:
     return name in _HEADERS and names == _HEADERS[name]
 
 
-def _line_format(lines: list[str]) -> str | None:
+def _line_format(lines: list[str]) -> tuple[str, bool] | None:
+    """The first line format that fits, and whether its first line is an unknown header.
+
+    An unknown header is a first line that is neither a data line of the format nor its published
+    header (the reader would skip it as a header row, or fail on it).
+    """
     for name in _LINE_FORMATS:
         pat = re.compile(FORMATS[name].pattern)
-        body = lines[1:] if len(lines) > 1 and _is_header(lines[0], name) else lines
+        published = len(lines) > 1 and _is_header(lines[0], name)
+        body = lines[1:] if published else lines
         hits = sum(bool(pat.match(ln)) for ln in body)
         if hits >= 0.8 * len(body) or (name == "blkparse" and pat.match(body[0]) and hits >= 0.5 * len(body)):
-            return name
+            return name, not published and not pat.match(lines[0])
     return None
 
 
@@ -69,16 +78,29 @@ def _detect(text: str) -> tuple[str, dict]:
         raise TraceFormatError("cannot detect the trace format: the input is empty")
     if _is_lackey(lines):
         return "lackey", {}
-    name = _line_format(lines)
-    if name is not None:
-        return name, {}
+    found = _line_format(lines)
     guess = guess_columns(text)
+    if found is not None:
+        name, unknown_header = found
+        if unknown_header and guess is not None:
+            # two formats fit (e.g. Tencent's 5 numeric columns under a generic CSV header): the
+            # units and the header handling differ, so a guess could misread every request
+            raise TraceFormatError(
+                f"cannot detect the trace format: the input reads both as {name} (its first line "
+                f"{quote(lines[0], 80)} taken as a header row) and as a generic CSV with that header "
+                f"(columns {_mapping(guess)}); choose the format (--trace-format {name} or --trace-format "
+                "csv with the column mapping)")
+        return name, {}
     if guess is not None:
         return "csv", guess
     raise TraceFormatError(
         "cannot detect the trace format from its first lines "
         f"(first line: {lines[0][:80]!r}); choose one of: {', '.join(FORMATS)} "
         "(for a generic CSV give the column mapping: time_col, op_col, offset_col or lba_col, size_col)")
+
+
+def _mapping(guess: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in guess.items() if k.endswith("_col"))
 
 
 def detect_text(text: str, *, kind: str | None = None) -> tuple[str, dict]:
@@ -136,7 +158,7 @@ def detect_source(src, *, name: str | None = None) -> tuple[str, dict]:
             return "oraclegeneral", {}
         if b"\x00" in data and _looks_oracle_general(data):
             return "oraclegeneral", {}
-    return detect_text(data.decode("utf-8", errors="replace"))
+    return detect_text(data.removeprefix(BOM).decode("utf-8", errors="replace"))
 
 
 def detect_format(src) -> str:

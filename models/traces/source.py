@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,8 +22,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
-           "iter_blocks", "data_lines", "source_name", "peek_bytes", "peek_text", "quote", "check_limit",
-           "request_cap", "check_request_cap"]
+           "iter_blocks", "lone_cr_as_lf", "BOM", "data_lines", "source_name", "peek_bytes", "peek_text", "quote",
+           "check_limit", "request_cap", "check_request_cap"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -378,26 +379,71 @@ def _check_line_lengths(block: bytes, line0: int, max_line_bytes: int, fmt: str)
         raise _long_line(fmt, line0 + int(np.argmax(long)), max_line_bytes)
 
 
+#: The UTF-8 byte order mark some editors write first (skipped by every text reader).
+BOM = b"\xef\xbb\xbf"
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def lone_cr_as_lf(data: bytes) -> bytes:
+    r"""``data`` with every CR not followed by LF read as a line end (LF), as the pandas C engine
+    and Python's universal newlines read it.
+
+    Lines are counted at LF (a CR before it dropped); without this a lone CR ended a line for
+    the parser only, so its rows and the lines skipped by number drifted apart (a whitespace-only
+    line after a lone CR dropped the data line before it).
+
+    >>> lone_cr_as_lf(b"1\r2\r\n\r \n")
+    b'1\n2\r\n\n \n'
+    """
+    if data.count(b"\r") == data.count(b"\r\n"):
+        return data
+    return _LONE_CR.sub(b"\n", data)
+
+
 def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int | None = None,
                 fmt: str = "trace") -> Iterator[tuple[bytes, int]]:
     """Yield ``(block, first_line_number)``: blocks of whole lines from ``stream``.
 
-    Every block but possibly the last ends with a newline; line numbers are 1-based.
+    Every block but possibly the last ends with a newline; line numbers are 1-based. A CR not
+    followed by LF ends a line too (:func:`lone_cr_as_lf`), whatever the read boundaries; a
+    UTF-8 byte order mark (:data:`BOM`) starting the stream is skipped.
     A single line longer than ``chunk_bytes`` is kept whole; a line longer than
     ``max_line_bytes`` (None: no limit) raises :class:`TraceFormatError` naming it.
     """
     line_no = 1
     pending: list[bytes] = []  # a partial line, in pieces (no re-copy as it grows)
     plen = 0
+    carry = b""  # a CR ending the previous read: a CRLF's first half or a lone CR
+    first = True
     while True:
-        data = stream.read(chunk_bytes)
-        if not data:
+        raw = stream.read(chunk_bytes)
+        if first:  # a UTF-8 byte order mark is no part of the first line
+            first = False
+            while raw and len(raw) < len(BOM) and BOM.startswith(raw):
+                more = stream.read(chunk_bytes)
+                if not more:
+                    break
+                raw += more
+            if raw.startswith(BOM) and len(raw) > len(BOM):
+                raw = raw[len(BOM):]
+            elif raw == BOM:
+                raw = stream.read(chunk_bytes)
+        data = carry + raw if carry else raw
+        carry = b""
+        if raw and data.endswith(b"\r"):
+            data, carry = data[:-1], b"\r"
+        data = lone_cr_as_lf(data)
+        if not raw:
+            if data:
+                pending.append(data)
             if pending:
                 tail = b"".join(pending)
                 if max_line_bytes is not None:
                     _check_line_lengths(tail, line_no, max_line_bytes, fmt)
                 yield tail, line_no
             return
+        if not data:
+            continue
         cut = data.rfind(b"\n")
         if cut < 0:
             pending.append(data)

@@ -297,10 +297,18 @@ def _mem_stats(trace: MemTrace, page_size: int) -> MemTraceStats:
     n = len(trace)
     first = trace.address >> np.uint64(shift)
     last = (trace.address + np.maximum(trace.size, 1).astype(np.uint64) - np.uint64(1)) >> np.uint64(shift)
-    # an access spanning a page boundary touches both pages (lackey sizes are < one page)
-    span = last != first
-    pages = np.concatenate((first, last[span]))
-    kinds = np.concatenate((k, k[span]))
+    # an access touches every page from its first to its last byte (lackey sizes reach 65535
+    # bytes: up to 17 pages of 4 KiB, more of smaller pages)
+    extra = (last - first).astype(np.int64)
+    span = np.flatnonzero(extra)
+    if len(span):
+        reps = extra[span]
+        starts = np.repeat(first[span], reps)
+        step = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(np.cumsum(reps) - reps, reps) + 1
+        pages = np.concatenate((first, starts + step.astype(np.uint64)))
+        kinds = np.concatenate((k, np.repeat(k[span], reps)))
+    else:
+        pages, kinds = first, k
     codes, uniq = pd.factorize(pages)
     hist = reuse_count_histogram(codes)
     counts = np.bincount(k, minlength=4) if n else np.zeros(4, np.int64)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.components.errors import md_escape
 from models.devices import decode_devices, encode_devices, get_device
 from tests import ROOT
 from tests.app.chart_rules import check_figures, check_texts, page_figures
@@ -255,3 +256,17 @@ def test_each_verdict_shows_its_roles_ledger_status():
         assert cell.startswith(t.loc[role, "summary"]) and f"of {t.loc[role, 'claims']} ledger claims" in cell
     caps = [c.value for c in at.caption]
     assert any("How well this role's models validate" in c and t.loc["write-cache", "summary"] in c for c in caps)
+
+
+def test_an_upload_named_with_markdown_is_labelled_as_typed():
+    """Issue 42 item 9: the "Name of <file>" label rendered the file name as Markdown (an image fetch)."""
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["plan_requests"] = "2000"
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    evil = "![x](http://127.0.0.1:9/label.png) :red[y] $x$.trace"
+    at.get("file_uploader")[0].set_value([(evil, b"0 0 8 8 1\n1000 1 16 8 0\n", "text/plain")]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    labels = [t.label for t in at.text_input if t.label.startswith("Name of")]
+    assert labels == [f"Name of {md_escape(evil)}"], labels
+    assert "\\!\\[x\\](" in labels[0] and ":red\\[y\\]" in labels[0] and "\\$x\\$" in labels[0]

@@ -105,3 +105,25 @@ def test_bad_uncertainty_options_are_messages(run_cli, capsys):
     rc, _, err = run_cli("sensitivity", "writecache", "synthetic:fin1", "--cache-mb", "4", "--policy", "none",
                          "--max-requests", "3000")
     assert rc == 2 and "--policy none" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["breakeven", "--t-ns", "1e29", "--T-ns", "130", "--Tm-ns", "160"], "t_ns: Input should be less than"),
+    (["breakeven", "--t-ns", "100"], "give all of --t-ns, --T-ns and --Tm-ns"),
+    (["lifetime", "--capacity-gb", "16", "--endurance", "1e7", "--write-rate-mbps", "1000", "--wear-efficiency", "5"],
+     "wear_efficiency: Input should be less than or equal to 1"),
+    (["lifetime", "--capacity-gb", "-1", "--endurance", "1e7", "--write-rate-mbps", "1000"],
+     "--capacity-gb must be a positive finite number"),
+])
+def test_sensitivity_refuses_what_its_model_refuses(run_cli, argv, message):
+    """Issue 42 item 13: ``sensitivity breakeven --t-ns 1e29`` printed inf/nan where ``breakeven`` refuses."""
+    rc, out, err = run_cli(*argv)
+    assert rc == 2 and message in err, err
+    rc, out, err = run_cli("sensitivity", *argv, "--samples", "20")
+    assert rc == 2 and message in err and not out, err
+
+
+def test_a_capacity_beyond_a_finite_byte_count_is_named_by_its_option(run_cli):
+    """Issue 42 item 15: ``--capacity-gb 1e300`` said "capacity_bytes must be finite (got NaN or infinity)"."""
+    rc, _, err = run_cli("lifetime", "--capacity-gb", "1e300", "--endurance", "1e7", "--write-rate-mbps", "1000")
+    assert rc == 2 and "--capacity-gb must be a positive finite number (got 1e+300)" in err, err

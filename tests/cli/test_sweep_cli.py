@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pandas as pd
+import pytest
 
 SPEC = """
 [sweep]
@@ -57,3 +58,31 @@ def test_sweep_errors_are_clean(tmp_path, run_cli):
     assert rc != 0 and "unknown parameter(s) volume" in err
     rc, _, err = run_cli("sweep", bad, "--out", tmp_path / "r.csv")
     assert rc != 0 and "--out must name a .parquet file" in err
+
+
+def test_a_trace_outside_the_spec_folder_is_not_quoted(tmp_path, run_cli):
+    """Issue 42 item 17: a failing trace source outside the spec's folder printed the file's first line."""
+    (tmp_path / "secret.txt").write_text("SECRET_TOKEN=abc123 first line\nmore\n")
+    (tmp_path / "spec").mkdir()
+    spec = tmp_path / "spec" / "spec.toml"
+    spec.write_text('[[traces]]\nname="a"\nsource="../secret.txt"\n[[models]]\nmodel="mrc"\n')
+    rc, _, err = run_cli("sweep", spec, "--scheduler", "serial", "--out", tmp_path / "o.parquet", "--no-progress")
+    assert rc == 2 and "SECRET_TOKEN" not in err, err
+    assert "secret.txt: not read (TraceFormatError)" in err and "outside the spec's folder" in err
+    # inside the folder the reader's own message (naming the line) stays
+    (tmp_path / "spec" / "bad.txt").write_text("NOT_A_TRACE line\n")
+    spec.write_text('[[traces]]\nname="a"\nsource="bad.txt"\n[[models]]\nmodel="mrc"\n')
+    rc, _, err = run_cli("sweep", spec, "--scheduler", "serial", "--out", tmp_path / "p.parquet", "--no-progress")
+    assert rc == 2 and "NOT_A_TRACE" in err, err
+
+
+@pytest.mark.parametrize("scheduler", ["inproc://", "tls://127.0.0.1:1", "ucx://x:1", "127.0.0.1:99999999999999999999",
+                                       "tcp://h:0", "bogus"])
+def test_a_bad_scheduler_is_named_with_what_is_accepted(tmp_path, run_cli, scheduler):
+    """Issue 42 item 15: Dask's own messages ("not enough values to unpack", "Python int too large to convert
+    to C long", a TLS / UCX traceback) stood for a bad --scheduler."""
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    rc, _, err = run_cli("sweep", spec, "--out", tmp_path / "o.parquet", "--scheduler", scheduler, "--no-progress")
+    assert rc == 2 and "--scheduler must be local, serial or a Dask scheduler address tcp://HOST:PORT" in err, err
+    assert "Traceback" not in err

@@ -12,6 +12,7 @@ from app.components.errors import describe
 from app.components.scenario.base import Scenario
 from app.components.scenario.labels import field_label
 from app.components.scenario.messages import field_errors
+from models.nesting import loads_json
 
 #: Top-level key of a scenario JSON file holding the custom devices its scenario names.
 CUSTOM_DEVICES = "custom_devices"
@@ -98,7 +99,7 @@ def _load_json(cls: type[Scenario], page: str | None = None) -> None:
         return
     before = copy.deepcopy(st.session_state.get(CUSTOM_KEY, {}))
     try:
-        data = json.loads(up.getvalue().decode("utf-8"))
+        data = loads_json(up.getvalue().decode("utf-8"), what=f"{up.name}")
         other = data.get("page") if isinstance(data, dict) else None
         if page is not None and isinstance(other, str) and other != page:
             raise ValueError(f"this file is a scenario of the page '{page_title(other)}', not of "

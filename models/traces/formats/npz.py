@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.nesting import loads_json
 from models.traces.core import MemTrace
 from models.traces.formats.parsing import I64_MAX
 from models.traces.source import MAX_INPUT_BYTES, TraceFormatError, check_limit, quote
@@ -221,7 +222,7 @@ def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None 
         text = meta_a.item()
         text = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else str(text)
         try:
-            meta = json.loads(text)
+            meta = loads_json(text, what=f"{label}: 'meta'")
         except ValueError as exc:
             raise TraceFormatError(f"{label}: 'meta' is not valid JSON ({exc})") from None
         if not isinstance(meta, dict):

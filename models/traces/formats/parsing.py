@@ -97,7 +97,7 @@ class Chunk:
         a = dict(self.frame_args or {})
         df = pd.read_csv(io.BytesIO(self.block), sep=a["sep"], header=None, names=a["names"], index_col=False,
                          usecols=[col], comment=self.comment, engine="c", dtype=str, skiprows=_skiprows(self),
-                         skipinitialspace=a["sep"] != r"\s+")
+                         skipinitialspace=a.get("skipinitialspace", a["sep"] != r"\s+"))
         return df[col].to_numpy(dtype=object)
 
     def fail_line(self, ln: int | None, what: str, field: str | None = None):
@@ -217,15 +217,20 @@ _WS_COMMENT = {c: _ws_comment(c) for c in ("#", None)}
 
 
 def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=None,
-               labels: dict | None = None, short_rows: bool = False) -> pd.DataFrame:
+               labels: dict | None = None, short_rows: bool = False,
+               skipinitialspace: bool | None = None) -> pd.DataFrame:
     """Parse ``ck.block`` with the pandas C engine (no header; rows map to data lines).
 
     Without ``dtype`` every parsed field is required: the first missing one is reported
     (``labels`` maps column names to the field names shown in the message). A line with
     more fields than ``names`` is an error (also on the block's first line). With
     ``short_rows`` a block whose lines all have fewer fields than ``usecols`` is read padded with
-    missing values (blkparse: a block of summary lines) instead of an error.
+    missing values (blkparse: a block of summary lines) instead of an error. ``skipinitialspace``
+    (default: for every separator but whitespace) drops the blanks starting a field; False keeps
+    them (twitter: a key is free text, ``" abc"`` is not ``"abc"``).
     """
+    if skipinitialspace is None:
+        skipinitialspace = sep != r"\s+"
     empty = pd.DataFrame({c: pd.Series([], dtype=object) for c in (usecols or names)})
     try:
         ck.block.decode("utf-8")  # pandas checks only some fields (depends on the block): check every line
@@ -240,7 +245,7 @@ def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=Non
             warnings.simplefilter("error", pd.errors.ParserWarning)
             df = pd.read_csv(io.BytesIO(ck.block), sep=sep, header=None, names=names, index_col=False,
                              usecols=None if subset else usecols, comment=ck.comment, engine="c", dtype=dtype,
-                             skiprows=_skiprows(ck), skipinitialspace=sep != r"\s+",
+                             skiprows=_skiprows(ck), skipinitialspace=skipinitialspace,
                              quoting=csv.QUOTE_NONE if dtype is str else 0)
         if subset:
             df = df[list(usecols)]
@@ -255,7 +260,7 @@ def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=Non
         try:
             df = pd.read_csv(io.BytesIO(ck.block), sep=sep, header=None, names=names, index_col=False,
                              comment=ck.comment, engine="c", dtype=dtype, skiprows=_skiprows(ck),
-                             skipinitialspace=sep != r"\s+", quoting=csv.QUOTE_NONE if dtype is str else 0)
+                             skipinitialspace=skipinitialspace, quoting=csv.QUOTE_NONE if dtype is str else 0)
         except pd.errors.EmptyDataError:
             return empty
         except pd.errors.ParserError as e2:
@@ -264,7 +269,7 @@ def read_frame(ck: Chunk, names: list[str], sep: str, *, usecols=None, dtype=Non
         _utf8_error(ck, e)
     if not short_rows:  # blkparse lines carry a variable tail (process name, summaries): not checked
         _check_first_line_fields(ck, names, sep)
-    ck.frame_args = {"names": names, "sep": sep}
+    ck.frame_args = {"names": names, "sep": sep, "skipinitialspace": skipinitialspace}
     if dtype is None:
         na = df.isna().to_numpy()
         if na.any():

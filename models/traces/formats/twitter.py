@@ -72,7 +72,7 @@ def read_twitter(src, *, name: str | None = None, max_requests: int | None = Non
 
     def parse(block, line0, state):
         ck = Chunk("twitter", block, line0, comment=None)
-        df = read_frame(ck, _FIELDS, ",")
+        df = read_frame(ck, _FIELDS, ",", skipinitialspace=False)  # blanks are part of a key
         ksize = int_column(df, "key_size", "key_size", ck)
         vsize = int_column(df, "value_size", "value_size", ck)
         for col, v in (("key_size", ksize), ("value_size", vsize)):
