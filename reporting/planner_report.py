@@ -311,11 +311,12 @@ def devices_table(devices) -> pd.DataFrame:
 
 
 def workloads_table(workloads) -> pd.DataFrame:
-    """The plan's workloads: name, kind and file name (not the full path) or bundled name."""
+    """The plan's workloads: name, kind and the file's name (an upload: the user's name of it, never the stored
+    copy's; a path: its file name, not the full path) or the bundled name."""
     from pathlib import Path
 
     return pd.DataFrame([{"workload": w.name, "kind": w.kind,
-                          "source": Path(w.source).name if Path(w.source).is_file() else w.source}
+                          "source": w.shown_as or (Path(w.source).name if Path(w.source).is_file() else w.source)}
                          for w in workloads], columns=["workload", "kind", "source"])
 
 

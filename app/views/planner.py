@@ -139,14 +139,14 @@ def _report(personalities: tuple, traces: tuple, threads: int, n_requests: int, 
 # ----------------------------------------------------------------------------- my workload (cached by content)
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
 def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int):
-    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source)``; an upload's source is a
-    file named by its content hash) and ``devices`` (profiles as JSON: a custom device edited under the same
+    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as)``; an upload's source
+    is a file named by its content hash, shown as the user's file name) and ``devices`` (profiles as JSON: a custom device edited under the same
     name is another key); ``baseline``: "like-for-like" or a profile as JSON."""
     from models.planner.plan import PlanWorkload
 
     devs = [DeviceProfile.model_validate_json(d) for d in devices]
     base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
-    wls = [PlanWorkload(name=n, kind=k, source=s) for n, k, s in workloads]
+    wls = [PlanWorkload(name=n, kind=k, source=s, shown_as=a) for n, k, s, a in workloads]
     with progress_bar("Evaluating your workloads in every role …") as report:
         return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
                     progress=report)
@@ -210,7 +210,7 @@ def verdict_chart(df, role: str) -> go.Figure | None:
     return fig
 
 
-def _uploaded_workloads() -> list[tuple[str, str, str]]:
+def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
     """The uploaded workloads with the names the user gave them. Under each name field: why that file is
     left out (it cannot be read, or its name is another workload's)."""
     ups = st.session_state.get("plan.uploads") or []
@@ -236,7 +236,7 @@ def _uploaded_workloads() -> list[tuple[str, str, str]]:
             continue
         taken.add(w.name)
         st.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
-        out.append((w.name, w.kind, w.source))
+        out.append((w.name, w.kind, w.source, w.shown_as))
     return out
 
 
@@ -311,7 +311,7 @@ scn = scenario_controls(S, page="planner")
 if scn is not None and tab_mine.open:
     with tab_mine, user_errors("Planner"):
         lib = [workload_from_path(n) for n in scn.library]
-        wls = [*uploaded, *((w.name, w.kind, w.source) for w in lib)]
+        wls = [*uploaded, *((w.name, w.kind, w.source, w.shown_as) for w in lib)]
         names_seen = [w[0] for w in wls]
         dup = sorted({n for n in names_seen if names_seen.count(n) > 1})
         if dup:

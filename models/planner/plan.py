@@ -245,7 +245,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
 
     rows: list[dict] = []
     for w in wls:
-        where = f"workload {w.name!r} ({w.source})"
+        where = f"workload {w.name!r} ({w.source_label})"  # an upload: the user's file name, not the stored path
         first = len(rows)
         try:
             if w.kind == "block":

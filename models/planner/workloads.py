@@ -36,6 +36,14 @@ class PlanWorkload(ModelInput):
     name: str = Field(min_length=1, max_length=120, description="the user's name for the workload")
     kind: Literal["block", "memory", "filebench", "fio"] = Field(description="workload kind")
     source: str = Field(min_length=1, max_length=4096, description="a file path or a bundled name")
+    shown_as: str = Field("", max_length=4096,
+                          description="what messages and reports call the source (an upload: the user's file name, "
+                                      "never the server's stored path); empty: the source itself")
+
+    @property
+    def source_label(self) -> str:
+        """The source as messages and reports show it (:attr:`shown_as`, else :attr:`source`)."""
+        return self.shown_as or self.source
 
     @field_validator("name")
     @classmethod
@@ -157,6 +165,6 @@ def workload_from_upload(path, filename: str, *, name: str | None = None, kind: 
     base = upload_basename(filename)
     label = name or re.sub(r"\.(gz|zst|zstd)$", "", base).rsplit(".", 1)[0] or base or "upload"
     try:
-        return workload_from_path(p, name=label, kind=kind)
+        return workload_from_path(p, name=label, kind=kind).model_copy(update={"shown_as": base or "upload"})
     except ValueError as e:  # the message names the file the user uploaded, never the stored copy's path
         raise ValueError(str(e).replace(str(p), base or "upload").replace(p.name, base or "upload")) from None

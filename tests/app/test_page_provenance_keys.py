@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from models.devices import NUMERIC_COLUMNS, DeviceProfile, get_device, load_catalogue
+from models.devices import MODEL_COLUMNS, DeviceProfile, get_device, load_catalogue
 from models.endurance import lifetime as lt
 from models.endurance import wear
 from models.endurance import write_reduction as wr
@@ -40,7 +40,7 @@ def _devices() -> dict:
 def _old_device_keys(device, columns=None) -> list[str]:
     if isinstance(device, str):
         device = _devices().get(device) or get_device(device)
-    cols = NUMERIC_COLUMNS if columns is None else tuple(columns)
+    cols = MODEL_COLUMNS if columns is None else tuple(columns)  # the numeric columns a model reads (the interface rate is read by none)
     return [f"device:{device.name}.{c}" for c in cols if getattr(device, c) is not None]
 
 

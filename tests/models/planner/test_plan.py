@@ -90,6 +90,16 @@ def test_an_upload_is_read_from_where_it_was_stored_and_named_by_the_users_file(
     with pytest.raises(ValueError) as e:  # the user's file is named, never the stored copy
         workload_from_upload(bad, "C:\\Users\\me\\notfio.json")
     assert str(e.value).startswith("notfio.json: ") and "upload-4567" not in str(e.value) and str(tmp_path) not in str(e.value)
+    # issue 42 item 12 / issue 38 item 7: messages and the report show the user's file name, never the stored path
+    assert (w.shown_as, w.source_label) == ("shadow.csv", "shadow.csv")
+    from reporting.planner_report import workloads_table
+
+    assert workloads_table([w]).source.tolist() == ["shadow.csv"]
+    empty = tmp_path / "upload-89ab.csv"
+    empty.write_text((FIX / "small_msr.csv").read_text().splitlines()[0] + "\n")
+    with pytest.raises(ValueError) as e:
+        plan([workload_from_upload(empty, "mine.csv")], ["pcm-samsung-20nm"])
+    assert "mine.csv" in str(e.value) and str(tmp_path) not in str(e.value), str(e.value)
 
 
 def test_fio_job_file_parser_reads_the_common_keys(tmp_path):
