@@ -53,6 +53,15 @@ def check_depth(doc: Any, *, what: str) -> Any:
     return doc
 
 
+def _bounded(parse, text, what: str):
+    """``parse(text)`` whose parser recursion or result depth beyond the bound raises :class:`NestingError`."""
+    try:
+        doc = parse(text)
+    except RecursionError:
+        raise _too_deep(what) from None
+    return check_depth(doc, what=what)
+
+
 def loads_json(text: str | bytes, *, what: str) -> Any:
     """``json.loads(text)`` with the nesting bounded (see the module docstring).
 
@@ -66,11 +75,7 @@ def loads_json(text: str | bytes, *, what: str) -> Any:
     ...
     models.nesting.NestingError: scenario.json: nested deeper than 64 levels (arrays / objects inside each other); not a document this program writes or reads
     """
-    try:
-        doc = json.loads(text)
-    except RecursionError:
-        raise _too_deep(what) from None
-    return check_depth(doc, what=what)
+    return _bounded(json.loads, text, what)
 
 
 def loads_toml(text: str, *, what: str) -> dict:
@@ -83,8 +88,4 @@ def loads_toml(text: str, *, what: str) -> dict:
     ...
     models.nesting.NestingError: spec.toml: nested deeper than 64 levels (arrays / objects inside each other); not a document this program writes or reads
     """
-    try:
-        doc = tomllib.loads(text)
-    except RecursionError:
-        raise _too_deep(what) from None
-    return check_depth(doc, what=what)
+    return _bounded(tomllib.loads, text, what)
