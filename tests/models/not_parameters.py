@@ -29,6 +29,7 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.paging.PAGE_SIZES": "sweep grid (the paper's page sizes)",
     "models.memory.paging.LATENCY_MULTIPLES": "sweep grid (the paper's relative latencies)",
     "models.memory.paging.REFERENCE_PAGE_BYTES": "unit (4 KiB page defining memory fractions)",
+    "models.nesting.MAX_DEPTH": "input limit (nesting levels of a JSON/TOML document a user gives), not a model input",
     "models.sim.policies._RING": "policy codes (the ring kernel per policy: counter ceiling 0 FIFO, 1 CLOCK, "
                                  "-1 = read at run time for age)",
     "models.sim.primitives._ONE": "math constant",

@@ -99,7 +99,7 @@ def _load_json(cls: type[Scenario], page: str | None = None) -> None:
         return
     before = copy.deepcopy(st.session_state.get(CUSTOM_KEY, {}))
     try:
-        data = loads_json(up.getvalue().decode("utf-8"), what=f"{up.name}")
+        data = loads_json(up.getvalue().decode("utf-8"), what=str(getattr(up, "name", "") or "the scenario file"))
         other = data.get("page") if isinstance(data, dict) else None
         if page is not None and isinstance(other, str) and other != page:
             raise ValueError(f"this file is a scenario of the page '{page_title(other)}', not of "
