@@ -17,6 +17,11 @@ Columns: workload,role,device,baseline,metric,unit,value,p5,p95,verdict,reason (
 decisive_input, requests_used, requests_read: of the workload's trace; each block trace is used whole
 unless --requests asks for a sample, and the reason says which). verdict: wins / loses / not applicable / needs data; value is baseline over
 device [x] (> 1: the device wins); NaN where a role does not apply or needs data.
+Then the economics (issue 37): capacity_GB, price_usd_per_GB, cost_usd, bytes_written_per_s,
+lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict, economic_reason: the capacity
+the role uses (rounded up to whole --module-gb modules when given), its cost over --horizon-years
+including the replacements its wear-out needs under the workload's write rate, and the cost per unit of
+work against the baseline's ("needs data: price" for a device without a price: give one with --price).
 """
 
 from __future__ import annotations
@@ -54,6 +59,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "say how many they used: requests_used, requests_read)")
     p.add_argument("--mem-refs", type=whole_number, default=2_000_000,
                    help="references read from each memory trace (default 2000000)")
+    e = p.add_argument_group("economics (issue 37)")
+    e.add_argument("--price", action="append", default=[], metavar="DEVICE=USD_PER_GB",
+                   help="price of a device [USD per GB], overriding the catalogue's range (repeatable)")
+    e.add_argument("--horizon-years", type=float, default=None, metavar="YEARS",
+                   help="planning horizon: the cost counts the replacements wear-out needs within it "
+                        "(default: planner.horizon_years, 5)")
+    e.add_argument("--module-gb", type=float, default=None, metavar="GB",
+                   help="module/drive size: each role's capacity is rounded up to whole modules (default: not rounded)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table as CSV to FILE (default: stdout)")
     p.add_argument("--html", default=None, metavar="FILE", help="also write a self-contained HTML report")
     p.add_argument("--pdf", default=None, metavar="FILE", help="also write a PDF report")
@@ -74,6 +87,23 @@ def _custom_devices(path: str | None) -> dict:
     return devices_from_csv(Path(path), where=f"--device-csv {Path(path).name}")
 
 
+def _prices(items: list[str]) -> dict[str, float]:
+    """``--price DEVICE=USD_PER_GB`` options: device name -> price [USD per GB]."""
+    import math
+
+    out = {}
+    for it in items:
+        name, eq, val = str(it).rpartition("=")
+        try:
+            price = float(val)
+        except ValueError:
+            price = math.nan
+        if not eq or not name.strip() or not (math.isfinite(price) and price > 0):
+            raise ValueError(f"--price {it!r}: expected DEVICE=USD_PER_GB with a price > 0, e.g. pcm-memext=2.5")
+        out[name.strip()] = price
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from models.devices import get_device
     from models.planner.plan import plan, workload_from_path
@@ -92,12 +122,21 @@ def run(args: argparse.Namespace) -> int:
     wanted = args.device or list(custom)
     if not wanted:
         raise ValueError("give at least one --device (a catalogue name) or a --device-csv")
+    prices = _prices(getattr(args, "price", []))
     devices = [custom[n] if n in custom else get_device(n) for n in wanted]
     baseline = args.baseline
     if baseline != "like-for-like":
         baseline = custom[baseline] if baseline in custom else get_device(baseline)
+    unknown = sorted(set(prices) - {d.name for d in devices} - ({baseline.name} if baseline != "like-for-like" else set()))
+    if unknown:
+        raise ValueError(f"--price: {', '.join(unknown)} is not a compared device or the baseline "
+                         f"({', '.join(d.name for d in devices)})")
+    devices = [d.with_price(prices[d.name]) if d.name in prices else d for d in devices]
+    if baseline != "like-for-like" and baseline.name in prices:
+        baseline = baseline.with_price(prices[baseline.name])
     res = plan(workloads, devices, baseline=baseline, uncertainty=args.uncertainty, seed=args.seed,
-               n_requests=args.requests, memory_refs=args.mem_refs)
+               n_requests=args.requests, memory_refs=args.mem_refs, horizon_years=args.horizon_years,
+               module_GB=args.module_gb)
     df = res.to_frame()
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as fh:

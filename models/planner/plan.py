@@ -71,6 +71,7 @@ import pandas as pd
 
 from models._base import ModelResult
 from models.devices import DeviceProfile, get_device
+from models.planner.economics import ECON_COLUMNS, economics_columns
 from models.planner.fio import FioJob, read_fio_jobs
 from models.planner.provenance import plan_provenance_keys
 from models.planner.role_file_cache import file_cache_rows
@@ -99,6 +100,7 @@ from models.planner.workloads import (
     workload_from_path,
     workload_from_upload,
 )
+from models.provenance import param
 
 __all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
@@ -110,8 +112,11 @@ class PlanResult(ModelResult):
     """A plan: one row per workload x role x device (:func:`plan`).
 
     ``to_frame()`` columns: :data:`PLAN_COLUMNS` (``workload, role, device, baseline, metric,
-    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input`` (:data:`BAND_COLUMNS`) and
-    ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows).
+    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input`` (:data:`BAND_COLUMNS`),
+    ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows) and
+    the economics (:data:`~models.planner.economics.ECON_COLUMNS`: ``capacity_GB, price_usd_per_GB, cost_usd,
+    bytes_written_per_s, lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict,
+    economic_reason``; NaN / "unknown" / "needs data: price" where not known).
     """
 
     #: The rows (dicts with every column).
@@ -128,10 +133,15 @@ class PlanResult(ModelResult):
     provenance_keys: tuple
     #: The baseline device's profile (None: like-for-like), so a custom baseline's values resolve too.
     baseline_device: DeviceProfile | None = None
+    #: Planning horizon of the economics [years] (``planner.horizon_years`` unless given).
+    horizon_years: float = math.nan
+    #: Module/drive size the capacities were rounded up to [GB] (None: not rounded).
+    module_GB: float | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS)
-        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS):
+        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS + ECON_COLUMNS)
+        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS, *(c for c in ECON_COLUMNS
+                                                                    if not c.startswith("economic_"))):
             df[c] = df[c].astype(float)
         return df
 
@@ -170,7 +180,8 @@ def _as_workload(w) -> PlanWorkload:
 
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
-         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None) -> PlanResult:
+         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None,
+         horizon_years: float | None = None, module_GB: float | None = None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
 
     Parameters
@@ -196,6 +207,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         References used from each memory trace [-] (None: all); a longer trace is cut and its rows say so.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
+    horizon_years : float or None, keyword-only
+        Planning horizon of the economics columns [years] (None: ``planner.horizon_years``, 5): a role's cost
+        counts the replacements its wear-out needs within it.
+    module_GB : float or None, keyword-only
+        Module/drive size [GB]: each role's capacity is rounded up to whole modules (None: not rounded).
 
     Returns
     -------
@@ -234,6 +250,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     if memory_refs is not None and (isinstance(memory_refs, bool) or not isinstance(memory_refs, (int, np.integer))
                                     or memory_refs < 1):
         raise ValueError(f"memory_refs must be a whole number >= 1 or None, got {memory_refs!r}")
+    horizon = float(param("planner.horizon_years").value) if horizon_years is None else horizon_years
+    for label, x in (("horizon_years (planning horizon)", horizon), ("module_GB (module size)", module_GB)):
+        if x is not None and (isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating))
+                              or not math.isfinite(x) or x <= 0):
+            raise ValueError(f"{label} must be a number > 0, got {x!r}")
     uq = (int(uncertainty), seed) if uncertainty else None
     steps = sum(2 if w.kind in ("block", "memory") else 1 for w in wls) or 1
     done = [0]
@@ -288,12 +309,18 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     worder = {w.name: i for i, w in enumerate(wls)}
     dorder = {d.name: i for i, d in enumerate(devs)}
     rows.sort(key=lambda r: (order[r["role"]], worder.get(r["workload"], len(wls)), dorder[r["device"]]))
+    by_name = {d.name: d for d in devs}
+    for r in rows:
+        b = base if base is not None else (get_device(LIKE_FOR_LIKE[r["role"]]) if LIKE_FOR_LIKE[r["role"]] else None)
+        r.update(economics_columns(r, by_name[r["device"]], b, r.pop("_usage", None), horizon_years=horizon,
+                                   module_GB=module_GB))
     if progress:
         progress(1.0)
     used = sorted({r["role"] for r in rows if r["verdict"] in EVALUATED}, key=order.get)
     return PlanResult(rows=tuple(rows), workloads=tuple(wls), devices=tuple(devs),
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
-                      provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base)
+                      provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base,
+                      horizon_years=float(horizon), module_GB=None if module_GB is None else float(module_GB))
 
 
 def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True):
