@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field, field_validator, model_validator
@@ -21,7 +22,7 @@ from app.components.devices import (
 from app.components.devices import device_names as _device_names
 from app.components.errors import md_escape
 from app.components.how_sure import UncertaintyFields
-from app.components.inputs import SciInt, field_note, int_input
+from app.components.inputs import SciInt, field_note, float_input, int_input
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
@@ -38,6 +39,7 @@ from models.planner.plan import (
     role_metric,
     workload_from_path,
 )
+from models.provenance import param
 from models.storage.filebench import bundled_personalities
 from models.traces import bundled_traces
 from reporting.planner_report import plan_report_html, report_html, role_chart, validation_summary
@@ -75,6 +77,10 @@ class PlannerScenario(Scenario, UncertaintyFields):
     baseline: str = Field("like-for-like", title="Baseline")
     plan_requests: SciInt = Field(0, ge=0, le=20_000_000, title="Requests per block trace (0 = the whole trace)")
     plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
+    # economics (issue 37): the horizon, whole modules, the user's prices
+    horizon_years: float = Field(param("planner.horizon_years").value, gt=0, le=50, title="Planning horizon [years]")
+    module_gb: float = Field(0.0, ge=0, le=1e6, title="Module / drive size [GB] (0 = the exact capacity)")
+    prices: str = Field("", max_length=2000, title="Prices [$/GB] (device=price, ...)")
     # "Library ranking"
     personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"],
                                          title="Filebench personalities")
@@ -96,12 +102,39 @@ class PlannerScenario(Scenario, UncertaintyFields):
             raise ValueError(f"pick 1 to {MAX_DEVICES} devices (got {len(v)})")
         return v
 
+    @field_validator("prices")
+    @classmethod
+    def _prices_parse(cls, v: str) -> str:
+        parse_prices(v)
+        return v
+
     @model_validator(mode="after")
     def _known_baseline(self) -> PlannerScenario:
         valid = ["like-for-like", *_device_names()]
         if self.baseline not in valid:
             raise ValueError(f"baseline: unknown baseline {self.baseline!r}; valid: {', '.join(valid)}")
         return self
+
+
+def parse_prices(text: str) -> dict[str, float]:
+    """``"device=price, device=price"`` [USD per GB] -> {device: price}; ValueError saying what is wrong.
+
+    >>> parse_prices("pcm-memext=2.5, optane-dcpmm = 8")
+    {'pcm-memext': 2.5, 'optane-dcpmm': 8.0}
+    """
+    out: dict[str, float] = {}
+    for item in (x.strip() for x in str(text or "").replace(";", ",").split(",")):
+        if not item:
+            continue
+        name, eq, val = item.rpartition("=")
+        try:
+            p = float(val)
+        except ValueError:
+            p = math.nan
+        if not eq or not name.strip() or not (math.isfinite(p) and p > 0):
+            raise ValueError(f"{item!r}: write device=price with a price > 0 in $ per GB, e.g. pcm-memext=2.5")
+        out[name.strip()] = p
+    return out
 
 
 S = PlannerScenario
@@ -138,30 +171,34 @@ def _report(personalities: tuple, traces: tuple, threads: int, n_requests: int, 
 
 # ----------------------------------------------------------------------------- my workload (cached by content)
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int):
+def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple = ()):
     """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as)``; an upload's source
     is a file named by its content hash, shown as the user's file name) and ``devices`` (profiles as JSON: a custom device edited under the same
-    name is another key); ``baseline``: "like-for-like" or a profile as JSON."""
+    name is another key); ``baseline``: "like-for-like" or a profile as JSON; ``econ``: ``(horizon_years,
+    module_GB or 0, ((device, price), ...))``."""
     from models.planner.plan import PlanWorkload
 
     devs = [DeviceProfile.model_validate_json(d) for d in devices]
     base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
     wls = [PlanWorkload(name=n, kind=k, source=s, shown_as=a) for n, k, s, a in workloads]
+    horizon, module, prices = econ or (None, 0, ())
     with progress_bar("Evaluating your workloads in every role …") as report:
         return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
-                    progress=report)
+                    progress=report, horizon_years=horizon, module_GB=module or None, prices=dict(prices))
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int) -> str:
-    return plan_report_html(_plan(workloads, devices, baseline, uq, seed, n_requests))
+def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
+               econ: tuple = ()) -> str:
+    return plan_report_html(_plan(workloads, devices, baseline, uq, seed, n_requests, econ))
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int) -> bytes:
+def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
+              econ: tuple = ()) -> bytes:
     from reporting.pdf import plan_report_pdf
 
-    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests))
+    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests, econ))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -208,6 +245,44 @@ def verdict_chart(df, role: str) -> go.Figure | None:
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_layout(showlegend=False, height=140 + 42 * len(sub), bargap=0.35)
     return fig
+
+
+def price_table(names) -> pd.DataFrame:
+    """The price of each device the planner can compare, with its range, date and kind (the catalogue's or the
+    user's custom device's)."""
+    devs = all_devices()
+    rows = []
+    for n in names:
+        d = devs[n]
+        lo, hi = d.price_usd_per_GB_low, d.price_usd_per_GB_high
+        rows.append({"device": n, "price used [$/GB]": f"{d.price_usd_per_GB:.3g}" if lo is not None else "needs data",
+                     "range [$/GB]": "" if lo is None else f"{lo:.3g}–{(hi if hi is not None else lo):.3g}",
+                     "date": d.price_date, "kind": d.value_kind("price_usd_per_GB_low") if lo is not None else ""})
+    return pd.DataFrame(rows, columns=["device", "price used [$/GB]", "range [$/GB]", "date", "kind"])
+
+
+def economics_table(df: pd.DataFrame, res) -> pd.DataFrame:
+    """The plan's economics beside its verdicts, one row per evaluated workload · role · device, numbers as text
+    ("" where not known), the date of each price next to it."""
+    ev = df[df.verdict.isin(EVALUATED)]
+    dates = {d.name: d.price_date for d in res.devices}
+
+    def num(v, fmt):
+        return fmt.format(v) if isinstance(v, float) and math.isfinite(v) else ("never" if v == math.inf else "")
+
+    out = pd.DataFrame({
+        "workload": ev.workload, "role": ev.role, "device": ev.device, "verdict": ev.verdict,
+        "economic verdict": ev.economic_verdict,
+        "capacity [GB]": [num(v, "{:.3g}") for v in ev.capacity_GB],
+        "price [$/GB]": [num(v, "{:.3g}") + (f" ({dates.get(d)})" if dates.get(d) and math.isfinite(v) else "")
+                         for v, d in zip(ev.price_usd_per_GB, ev.device)],
+        "cost over the horizon [$]": [num(v, "{:,.4g}") for v in ev.cost_usd],
+        "written [MB/s]": [num(v / 1e6, "{:.3g}") if math.isfinite(v) else "unknown" for v in ev.bytes_written_per_s],
+        "lifetime [years]": [num(v, "{:.3g}") if not math.isnan(v) else "unknown" for v in ev.lifetime_years],
+        "replacements [-]": [num(v, "{:.0f}") for v in ev.replacements],
+        "cost per work vs baseline [×]": [num(v, "{:.3g}") for v in ev.cost_per_work_vs_baseline],
+        "why": ev.economic_reason})
+    return out.reset_index(drop=True)
 
 
 def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
@@ -288,6 +363,21 @@ if tab_mine.open:
             field_note(S, "baseline")
             st.checkbox(S.label("plan_uq"), key=S.key("plan_uq"),
                         help="p5–p95 of each value, P(device wins) and the decisive input, from the samples set above")
+            with st.expander("Economics: prices, horizon, module size", icon=":material/payments:"):
+                e1, e2 = st.columns(2)
+                float_input(S, "horizon_years", container=e1,
+                            help="a role's cost counts the replacements its wear-out needs within this horizon "
+                                 "(planner.horizon_years, assumed)")
+                float_input(S, "module_gb", container=e2,
+                            help="each role's capacity rounded up to whole modules/drives of this size (0: the "
+                                 "exact capacity the role uses)")
+                st.text_input(S.label("prices"), key=S.key("prices"),
+                              help="your price for a device, overriding the catalogue's range, e.g. "
+                                   "pcm-samsung-20nm=3.5, optane-dcpmm=8 (the compared devices and the baselines)")
+                field_note(S, "prices")
+                st.caption("Catalogue prices (middle of the range is used; a device without one says "
+                           "\"needs data: price\"):")
+                text_table(price_table(names))
             with st.expander("Add a custom device", icon=":material/add_circle:"):
                 custom_device_form("plan.cdev", on_saved=lambda p: st.session_state.update({"plan.__adddev": p.name}))
                 device_csv_controls("plan.cdev")
@@ -322,7 +412,8 @@ if scn is not None and tab_mine.open:
             devs = all_devices()
             base_key = scn.baseline if scn.baseline == "like-for-like" else devs[scn.baseline].model_dump_json()
             key = (tuple(wls), tuple(devs[d].model_dump_json() for d in scn.devices), base_key,
-                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, scn.plan_requests)
+                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, scn.plan_requests,
+                   (scn.horizon_years, scn.module_gb, tuple(sorted(parse_prices(scn.prices).items()))))
             res = _plan(*key)
             df = res.to_frame()
             st.subheader("Verdicts")
@@ -342,6 +433,7 @@ if scn is not None and tab_mine.open:
                 shown[label] = [f"{v:.4g}" if math.isfinite(v) else "" for v in df[c].astype(float)]
             shown["reason"] = df.reason
             shown["baseline"] = df.baseline
+            shown.insert(4, "economic verdict", df.economic_verdict)  # beside the performance verdict (issue 37)
             # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17)
             text_table(shown, cell_styles={"verdict": {
                 "wins": f"color: {WIN_COLOUR}; font-weight: bold", "loses": f"color: {LOSE_COLOUR}; font-weight: bold",
@@ -355,6 +447,20 @@ if scn is not None and tab_mine.open:
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
             d3.download_button("Download PDF report", lambda: _plan_pdf(*key), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")
+            st.subheader("Economics")
+            st.caption(f"Capacity each role uses on the device (from the same simulation as the speed), its cost "
+                       f"over {res.horizon_years:g} years including the replacements its wear-out needs under the "
+                       "workload's write rate (lifetime: capacity × endurance × wear-leveling efficiency / rate, "
+                       "lifetime.wear_efficiency), and the cost per unit of work against the baseline's "
+                       "(> 1×: the device costs more per unit of work)."
+                       + (f" Capacities rounded up to whole {res.module_GB:g} GB modules." if res.module_GB else ""))
+            econ = economics_table(df, res)
+            if len(econ):
+                text_table(econ, cell_styles={"economic verdict": {"needs data": "color: #b26a00"}})
+                download_csv(econ, "pcm-plan-economics.csv", label="Download economics (CSV)",
+                             key="dl-plan-econ", provenance=keys)
+            else:
+                st.caption("No evaluated row: nothing to price.")
             for role in ROLES_PLAN:
                 sub = df[df.role == role]
                 if not len(sub):

@@ -127,16 +127,9 @@ def run(args: argparse.Namespace) -> int:
     baseline = args.baseline
     if baseline != "like-for-like":
         baseline = custom[baseline] if baseline in custom else get_device(baseline)
-    unknown = sorted(set(prices) - {d.name for d in devices} - ({baseline.name} if baseline != "like-for-like" else set()))
-    if unknown:
-        raise ValueError(f"--price: {', '.join(unknown)} is not a compared device or the baseline "
-                         f"({', '.join(d.name for d in devices)})")
-    devices = [d.with_price(prices[d.name]) if d.name in prices else d for d in devices]
-    if baseline != "like-for-like" and baseline.name in prices:
-        baseline = baseline.with_price(prices[baseline.name])
     res = plan(workloads, devices, baseline=baseline, uncertainty=args.uncertainty, seed=args.seed,
                n_requests=args.requests, memory_refs=args.mem_refs, horizon_years=args.horizon_years,
-               module_GB=args.module_gb)
+               module_GB=args.module_gb, prices=prices)
     df = res.to_frame()
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as fh:

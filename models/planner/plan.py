@@ -181,7 +181,7 @@ def _as_workload(w) -> PlanWorkload:
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
          n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None,
-         horizon_years: float | None = None, module_GB: float | None = None) -> PlanResult:
+         horizon_years: float | None = None, module_GB: float | None = None, prices: dict | None = None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
 
     Parameters
@@ -212,6 +212,9 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         counts the replacements its wear-out needs within it.
     module_GB : float or None, keyword-only
         Module/drive size [GB]: each role's capacity is rounded up to whole modules (None: not rounded).
+    prices : dict or None, keyword-only
+        Device name -> price [USD per GB] overriding the catalogue's range (``user-defined``), for the compared
+        devices and the baselines (the like-for-like ones too).
 
     Returns
     -------
@@ -244,6 +247,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         if dup:
             raise ValueError(f"{what} names must be distinct; repeated: {', '.join(dup)}")
     base = None if isinstance(baseline, str) and baseline.strip() in ("like-for-like", "") else _as_device(baseline)
+    devs, base, priced = _apply_prices(prices, devs, base)
     if n_requests is not None and (isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer))
                                    or n_requests < 1):
         raise ValueError(f"n_requests must be a whole number >= 1 or None (the whole trace), got {n_requests!r}")
@@ -311,7 +315,8 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     rows.sort(key=lambda r: (order[r["role"]], worder.get(r["workload"], len(wls)), dorder[r["device"]]))
     by_name = {d.name: d for d in devs}
     for r in rows:
-        b = base if base is not None else (get_device(LIKE_FOR_LIKE[r["role"]]) if LIKE_FOR_LIKE[r["role"]] else None)
+        b = base if base is not None else (priced(get_device(LIKE_FOR_LIKE[r["role"]])) if LIKE_FOR_LIKE[r["role"]]
+                                           else None)
         r.update(economics_columns(r, by_name[r["device"]], b, r.pop("_usage", None), horizon_years=horizon,
                                    module_GB=module_GB))
     if progress:
@@ -321,6 +326,25 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
                       provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base,
                       horizon_years=float(horizon), module_GB=None if module_GB is None else float(module_GB))
+
+
+def _apply_prices(prices, devs: list, base):
+    """``devs`` and ``base`` with the user's ``prices`` (name -> USD per GB), and a function pricing a
+    like-for-like baseline; ValueError naming a price that is not a number > 0 or a device that is not compared."""
+    prices = dict(prices or {})
+    known = [*(d.name for d in devs), *([base.name] if base is not None else []),
+             *(n for n in LIKE_FOR_LIKE.values() if n and base is None)]
+    for name, p in prices.items():
+        if name not in known:
+            raise ValueError(f"prices: {name!r} is not a compared device or a baseline ({', '.join(dict.fromkeys(known))})")
+        if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)) or not math.isfinite(p) \
+                or p <= 0:
+            raise ValueError(f"prices: the price of {name} must be a number > 0 [USD per GB], got {p!r}")
+
+    def priced(d):
+        return d.with_price(float(prices[d.name])) if d is not None and d.name in prices else d
+
+    return [priced(d) for d in devs], priced(base), priced
 
 
 def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True):

@@ -270,3 +270,35 @@ def test_an_upload_named_with_markdown_is_labelled_as_typed():
     labels = [t.label for t in at.text_input if t.label.startswith("Name of")]
     assert labels == [f"Name of {md_escape(evil)}"], labels
     assert "\\!\\[x\\](" in labels[0] and ":red\\[y\\]" in labels[0] and "\\$x\\$" in labels[0]
+
+
+def _table_with(at: AppTest, column: str):
+    t = next(t.value for t in at.table if column in [c.replace("\\", "") for c in t.value.columns])
+    t = t.rename(columns=lambda c: c.replace("\\", ""))
+    return t.apply(lambda col: col.astype(str).str.replace("\\", "", regex=False))
+
+
+def test_economics_beside_the_verdicts_and_a_price_typed_on_the_page():
+    """Issue 37: an economic verdict beside each performance verdict, an Economics table with each price's date;
+    a device without a price needs data until the user types one."""
+    at = _mine(devices="pcm-samsung-20nm,optane-dcpmm")
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    assert "economic verdict" in v.columns
+    econ = _table_with(at, "cost per work vs baseline [×]")
+    pcm = econ[econ.device == "pcm-samsung-20nm"]
+    assert len(pcm) and (pcm["economic verdict"] == "needs data").all()
+    opt = econ[econ.device == "optane-dcpmm"]
+    assert opt["price [$/GB]"].str.contains("2019-04").all()  # the date next to the price
+    at.text_input(key="plan.prices").set_value("pcm-samsung-20nm=3").run()
+    assert not at.exception, [e.message for e in at.exception]
+    econ = _table_with(at, "cost per work vs baseline [×]")
+    pcm = econ[econ.device == "pcm-samsung-20nm"]
+    assert (pcm["economic verdict"] != "needs data").all() and (pcm["price [$/GB]"].str.startswith("3")).all()
+
+
+def test_a_bad_price_is_refused_under_its_field():
+    at = _mine(devices="pcm-samsung-20nm", prices="pcm-samsung-20nm=-2")
+    assert not at.exception, [e.message for e in at.exception]
+    text = "\n".join(m.value for m in [*at.markdown, *at.error, *at.caption])
+    assert "Prices" in text and "price > 0" in text

@@ -75,7 +75,7 @@ def test_plan_custom_devices_from_a_csv(run_cli, tmp_path):
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--name", "a", "--name", "b"], "--name given 2 times"),
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "dram"], "--price 'dram'"),
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "dram=-1"], "DEVICE=USD_PER_GB"),
-    (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "floppy=2"], "--price: floppy"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "floppy=2"], "'floppy' is not a compared device"),
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--horizon-years", "0"], "horizon_years"),
 ])
 def test_bad_input_is_one_line_and_exit_2(run_cli, argv, needle):

@@ -144,3 +144,15 @@ def test_horizon_and_module_are_checked():
         plan(w, ["pcm-memext"], horizon_years=0)
     with pytest.raises(ValueError, match="module_GB"):
         plan(w, ["pcm-memext"], module_GB=-1)
+
+
+def test_a_baseline_price_moves_the_cost_per_work_inversely():
+    w = [workload_from_path(FIX / "small_msr.csv", name="my msr")]
+    a = plan(w, ["optane-dcpmm"]).to_frame().query("role == 'file-cache'").iloc[0]
+    hdd = get_device("hdd-7200").price_usd_per_GB
+    b = plan(w, ["optane-dcpmm"], prices={"hdd-7200": 2 * hdd}).to_frame().query("role == 'file-cache'").iloc[0]
+    assert b.cost_per_work_vs_baseline == pytest.approx(a.cost_per_work_vs_baseline / 2, rel=1e-9)
+    with pytest.raises(ValueError, match="'floppy' is not a compared device"):
+        plan(w, ["optane-dcpmm"], prices={"floppy": 1.0})
+    with pytest.raises(ValueError, match="must be a number > 0"):
+        plan(w, ["optane-dcpmm"], prices={"optane-dcpmm": 0})
