@@ -353,6 +353,21 @@ def plan_verdict_table(res) -> pd.DataFrame:
     return out
 
 
+def plan_economics_table(res) -> pd.DataFrame:
+    """The plan's economics (issue 37), one row per evaluated workload · role · device: capacity, price (with its
+    date), cost over the horizon, lifetime under the workload, cost per unit of work vs the baseline, the
+    economic verdict and why."""
+    df = res.to_frame()
+    ev = df[df.verdict.isin(EVALUATED)]
+    dates = {d.name: d.price_date for d in res.devices}
+    return pd.DataFrame({
+        "workload": ev.workload, "role": ev.role, "device": ev.device, "capacity [GB]": ev.capacity_GB,
+        "price [$/GB]": ev.price_usd_per_GB, "price date": [dates.get(d, "") for d in ev.device],
+        f"cost over {res.horizon_years:g} years [$]": ev.cost_usd, "lifetime [years]": ev.lifetime_years,
+        "cost per work vs baseline [×]": ev.cost_per_work_vs_baseline, "economic verdict": ev.economic_verdict,
+        "why": ev.economic_reason})
+
+
 def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -> str:
     """A self-contained HTML report of a plan (:class:`models.planner.PlanResult`): inputs (workloads,
     devices with their figures), one chart per role (plotly.js inlined once), the verdicts with their
@@ -398,6 +413,12 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -
     parts.append("<h2 id='table'>All verdicts</h2>")
     verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses", "about the same": "tie"}.get(v, "na"), "reason": lambda v: "reason"}
     parts.append(_table(plan_verdict_table(res), verdict_cls))
+    econ = plan_economics_table(res)
+    if len(econ):
+        parts.append("<h2 id='economics'>Economics</h2><p>Capacity each role uses, its cost over the horizon with "
+                     "the replacements its wear-out needs under the workload, and the cost per unit of work against "
+                     "the baseline (&gt; 1×: the device costs more); NaN where not known.</p>")
+        parts.append(_table(econ, {"why": lambda v: "reason"}))
     roles = res.roles_used
     if roles:
         vs = validation_summary(roles)

@@ -68,6 +68,27 @@ Traces = some_of(_trace_names, what="trace")
 Library = some_of(_library, what="library workload")
 
 
+def parse_prices(text: str) -> dict[str, float]:
+    """``"device=price, device=price"`` [USD per GB] -> {device: price}; ValueError saying what is wrong.
+
+    >>> parse_prices("pcm-memext=2.5, optane-dcpmm = 8")
+    {'pcm-memext': 2.5, 'optane-dcpmm': 8.0}
+    """
+    out: dict[str, float] = {}
+    for item in (x.strip() for x in str(text or "").replace(";", ",").split(",")):
+        if not item:
+            continue
+        name, eq, val = item.rpartition("=")
+        try:
+            p = float(val)
+        except ValueError:
+            p = math.nan
+        if not eq or not name.strip() or not (math.isfinite(p) and p > 0):
+            raise ValueError(f"{item!r}: write device=price with a price > 0 in $ per GB, e.g. pcm-memext=2.5")
+        out[name.strip()] = p
+    return out
+
+
 class PlannerScenario(Scenario, UncertaintyFields):
     PREFIX = "plan"
     # "My workload": the uploads themselves cannot travel in a link; the library picks, devices and options do
@@ -114,27 +135,6 @@ class PlannerScenario(Scenario, UncertaintyFields):
         if self.baseline not in valid:
             raise ValueError(f"baseline: unknown baseline {self.baseline!r}; valid: {', '.join(valid)}")
         return self
-
-
-def parse_prices(text: str) -> dict[str, float]:
-    """``"device=price, device=price"`` [USD per GB] -> {device: price}; ValueError saying what is wrong.
-
-    >>> parse_prices("pcm-memext=2.5, optane-dcpmm = 8")
-    {'pcm-memext': 2.5, 'optane-dcpmm': 8.0}
-    """
-    out: dict[str, float] = {}
-    for item in (x.strip() for x in str(text or "").replace(";", ",").split(",")):
-        if not item:
-            continue
-        name, eq, val = item.rpartition("=")
-        try:
-            p = float(val)
-        except ValueError:
-            p = math.nan
-        if not eq or not name.strip() or not (math.isfinite(p) and p > 0):
-            raise ValueError(f"{item!r}: write device=price with a price > 0 in $ per GB, e.g. pcm-memext=2.5")
-        out[name.strip()] = p
-    return out
 
 
 S = PlannerScenario
