@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -28,6 +29,7 @@ from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
 from app.components.sweep_panel import sweep_panel
 from app.components.tables import table, text_table
+from app.components.traces import trace_format_controls
 from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
@@ -172,7 +174,8 @@ def _report(personalities: tuple, traces: tuple, threads: int, n_requests: int, 
 # ----------------------------------------------------------------------------- my workload (cached by content)
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
 def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple = ()):
-    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as)``; an upload's source
+    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as, trace format, reader
+    options as JSON)``; an upload's source
     is a file named by its content hash, shown as the user's file name) and ``devices`` (profiles as JSON: a custom device edited under the same
     name is another key); ``baseline``: "like-for-like" or a profile as JSON; ``econ``: ``(horizon_years,
     module_GB or 0, ((device, price), ...))``."""
@@ -180,7 +183,8 @@ def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n
 
     devs = [DeviceProfile.model_validate_json(d) for d in devices]
     base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
-    wls = [PlanWorkload(name=n, kind=k, source=s, shown_as=a) for n, k, s, a in workloads]
+    wls = [PlanWorkload(name=n, kind=k, source=s, shown_as=a, trace_format=f, reader_options=json.loads(o))
+           for n, k, s, a, f, o in workloads]
     horizon, module, prices = econ or (None, 0, ())
     with progress_bar("Evaluating your workloads in every role …") as report:
         return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
@@ -285,7 +289,7 @@ def economics_table(df: pd.DataFrame, res) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
+def _uploaded_workloads() -> list[tuple[str, str, str, str, str, str]]:
     """The uploaded workloads with the names the user gave them. Under each name field: why that file is
     left out (it cannot be read, or its name is another workload's)."""
     ups = st.session_state.get("plan.uploads") or []
@@ -299,8 +303,15 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
         label = f"Name of {up.name}"  # raw: escaped where shown (a widget label renders Markdown)
         name = st.text_input(f"Name of {md_escape(up.name)}", key=nkey, max_chars=120)
         name = (name or "").strip() or default
+        # the trace pages' own format select and CSV column mapping (one component), per uploaded file
+        with st.expander(f"Trace format of {md_escape(up.name)}", icon=":material/tune:"):
+            try:
+                fmt, opts = trace_format_controls(f"plan.fmt.{up.file_id}")
+            except ValueError as e:
+                st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+                continue
         try:
-            w = workload_from_bytes(up.getvalue(), up.name, name=name)
+            w = workload_from_bytes(up.getvalue(), up.name, name=name, trace_format=fmt, reader_options=opts)
         except (ValueError, OSError) as e:
             st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
             continue
@@ -311,7 +322,7 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
             continue
         taken.add(w.name)
         st.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
-        out.append((w.name, w.kind, w.source, w.shown_as))
+        out.append((w.name, w.kind, w.source, w.shown_as, w.trace_format, json.dumps(w.reader_options, sort_keys=True)))
     return out
 
 
@@ -401,7 +412,7 @@ scn = scenario_controls(S, page="planner")
 if scn is not None and tab_mine.open:
     with tab_mine, user_errors("Planner"):
         lib = [workload_from_path(n) for n in scn.library]
-        wls = [*uploaded, *((w.name, w.kind, w.source, w.shown_as) for w in lib)]
+        wls = [*uploaded, *((w.name, w.kind, w.source, w.shown_as, w.trace_format, "{}") for w in lib)]
         names_seen = [w[0] for w in wls]
         dup = sorted({n for n in names_seen if names_seen.count(n) > 1})
         if dup:
@@ -416,6 +427,9 @@ if scn is not None and tab_mine.open:
                    (scn.horizon_years, scn.module_gb, tuple(sorted(parse_prices(scn.prices).items()))))
             res = _plan(*key)
             df = res.to_frame()
+            for wname, msg in res.errors:  # each upload fails alone: its error under its own name, the others stand
+                st.error(f"**{md_escape(wname)}** could not be read; the other workloads are evaluated. "
+                         + md_escape(msg, 600), icon=":material/error:")
             st.subheader("Verdicts")
             ok = df[df.verdict.isin(EVALUATED)]
             st.caption(f"{(ok.verdict == 'wins').sum()} wins, {(ok.verdict == 'about the same').sum()} about the same "

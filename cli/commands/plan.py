@@ -22,6 +22,17 @@ lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict, econo
 the role uses (rounded up to whole --module-gb modules when given), its cost over --horizon-years
 including the replacements its wear-out needs under the workload's write rate, and the cost per unit of
 work against the baseline's ("needs data: price" for a device without a price: give one with --price).
+
+Block traces are read as trace-stats reads them: --trace-format (default auto-detect) and, for a generic CSV,
+the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --size-col, ...), applied to every
+--block-trace, e.g. a libCacheSim CSV whose operation is a SCSI opcode (28 read, 2a write):
+
+  pcm-planner plan --block-trace vm.csv --trace-format csv --time-col timestamp --op-col op --op-map scsi \\
+      --lba-col lba --size-col size --device pcm-samsung-20nm
+
+Each workload fails alone: one that cannot be read is reported on stderr ("error: workload 'NAME' (FILE): ...")
+and its rows read verdict "needs data" with the reason "needs data: could not read ..."; the other workloads
+are evaluated and the exit status is 0. Only when no workload can be read does the command fail (status 2).
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import sys
 
 from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
+from cli.traceopts import add_reader_options, format_options, trace_reader_options
 from cli.uncertainty import add_uncertainty_options
 
 NAME = "plan"
@@ -54,6 +66,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="custom devices in the catalogue CSV schema (data/devices.csv columns)")
     p.add_argument("--baseline", default="like-for-like",
                    help="'like-for-like' (each role's usual comparison, default) or a device name")
+    add_reader_options(p, kind="block", max_requests=False)
     p.add_argument("--requests", type=whole_number, default=None,
                    help="use only the first N requests of each block trace (default: the whole trace; the rows "
                         "say how many they used: requests_used, requests_read)")
@@ -117,7 +130,11 @@ def run(args: argparse.Namespace) -> int:
     if len(args.name) > len(sources):
         raise ValueError(f"--name given {len(args.name)} times for {len(sources)} workloads")
     names = args.name + [None] * (len(sources) - len(args.name))
-    workloads = [workload_from_path(f, name=n, kind=k) for (f, k), n in zip(sources, names)]
+    fmt = getattr(args, "trace_format", "auto") or "auto"
+    opts = format_options(fmt, trace_reader_options(args))
+    workloads = [workload_from_path(f, name=n, kind=k, **({"trace_format": fmt, "reader_options": opts}
+                                                          if k == "block" else {}))
+                 for (f, k), n in zip(sources, names)]
     custom = _custom_devices(args.device_csv)
     wanted = args.device or list(custom)
     if not wanted:
@@ -130,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
     res = plan(workloads, devices, baseline=baseline, uncertainty=args.uncertainty, seed=args.seed,
                n_requests=args.requests, memory_refs=args.mem_refs, horizon_years=args.horizon_years,
                module_GB=args.module_gb, prices=prices)
+    for _, msg in res.errors:  # a workload that could not be read fails alone: its rows say so, the others stand
+        print(f"error: {msg} (its rows read 'needs data: could not read ...'; the other workloads are evaluated)",
+              file=sys.stderr)
     df = res.to_frame()
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as fh:

@@ -137,6 +137,9 @@ class PlanResult(ModelResult):
     horizon_years: float = math.nan
     #: Module/drive size the capacities were rounded up to [GB] (None: not rounded).
     module_GB: float | None = None
+    #: ``(workload name, message)`` of each workload that could not be read (its rows say "needs data: could
+    #: not read ..."; the other workloads are evaluated).
+    errors: tuple = ()
 
     def to_frame(self) -> pd.DataFrame:
         df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS + ECON_COLUMNS)
@@ -222,8 +225,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
 
     Raises
     ------
-    ValueError, KeyError, FileNotFoundError
-        A workload or device that cannot be read (named), repeated names, no device.
+    ValueError, KeyError
+        No workload could be read (each named with its error), a device that cannot be found, repeated names,
+        no device. A workload that cannot be read while others can fails alone: its rows read ``needs data``
+        with the reason ``"needs data: could not read workload 'NAME' (FILE): ERROR"`` and the error is in
+        :attr:`PlanResult.errors`.
 
     Examples
     --------
@@ -269,12 +275,13 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
             progress(min(1.0, done[0] / steps))
 
     rows: list[dict] = []
+    errors: list[tuple[str, str]] = []
     for w in wls:
         where = f"workload {w.name!r} ({w.source_label})"  # an upload: the user's file name, not the stored path
         first = len(rows)
         try:
             if w.kind == "block":
-                tr, used = _read_used(traces, w.source, "block", n_requests)
+                tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
                 if not len(tr):
                     raise ValueError("the trace has no requests")
                 rows += file_cache_rows(w, tr, devs, base, uq)
@@ -284,7 +291,8 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 step()
                 _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None)
+                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None,
+                                      options=w.trace_options)
                 if not len(mt):
                     raise ValueError("the trace has no references")
                 rows += memory_rows(w, mt, devs, base, uq, step)
@@ -295,10 +303,16 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
             else:
                 rows += fio_rows(w, devs, base, uq)
                 step()
-        except FileNotFoundError as e:
-            raise FileNotFoundError(f"{where}: {_describe(e)}") from None
-        except (ValueError, KeyError, OSError, EOFError) as e:
-            raise ValueError(f"{where}: {_describe(e)}") from None
+        except (ValueError, KeyError, OSError, EOFError) as e:  # this workload alone: the others are still evaluated
+            del rows[first:]
+            msg = f"{where}: {_describe(e)}"
+            errors.append((w.name, msg))
+            rows += _unread_rows(w, msg, devs, base)
+            step()
+            if w.kind in ("block", "memory"):
+                step()
+    if errors and len(errors) == len(wls):
+        raise ValueError("no workload could be read: " + "; ".join(m for _, m in errors))
     kinds = {w.kind for w in wls}
     for role in ROLES_PLAN:
         if kinds & set(ROLE_NEEDS[role]):
@@ -325,7 +339,8 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     return PlanResult(rows=tuple(rows), workloads=tuple(wls), devices=tuple(devs),
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
                       provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base,
-                      horizon_years=float(horizon), module_GB=None if module_GB is None else float(module_GB))
+                      horizon_years=float(horizon), module_GB=None if module_GB is None else float(module_GB),
+                      errors=tuple(errors))
 
 
 def _apply_prices(prices, devs: list, base):
@@ -347,7 +362,21 @@ def _apply_prices(prices, devs: list, base):
     return [priced(d) for d in devs], priced(base), priced
 
 
-def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True):
+def _unread_rows(w: PlanWorkload, msg: str, devs, base) -> list[dict]:
+    """The rows of a workload that could not be read: ``needs data`` in each role its kind serves, the reason
+    ``"needs data: could not read ..."`` with the error."""
+    out = []
+    for role in ROLES_PLAN:
+        if w.kind not in ROLE_NEEDS[role]:
+            continue
+        b = base.name if base is not None else (LIKE_FOR_LIKE[role] or "no cache")
+        for d in devs:
+            out.append(plan_row(w.name, role, d.name, b, role_metric(role), verdict="needs data",
+                                reason=f"needs data: could not read {msg}"))
+    return out
+
+
+def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True, options: dict | None = None):
     """The trace of ``source`` cut to ``limit`` requests (None: the whole trace, at most the size limit
     :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
     [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
@@ -357,7 +386,7 @@ def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = Tr
     """
     cap = int(traces.MAX_REQUESTS)
     want = cap if limit is None else min(int(limit), cap)
-    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1)
+    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1, **(options or {}))
     n = len(tr)
     read = float(n) if n <= (cap if whole else want) else math.nan
     if n > want:

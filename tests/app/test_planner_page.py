@@ -303,3 +303,34 @@ def test_a_bad_price_is_refused_under_its_field():
     assert not at.exception, [e.message for e in at.exception]
     text = "\n".join(m.value for m in [*at.markdown, *at.error, *at.warning, *at.caption]).replace("\\", "")
     assert "Prices [$/GB]" in text and "price > 0" in text, text[-2000:]
+
+
+def test_a_scsi_opcode_csv_is_read_with_the_trace_pages_mapping_and_fails_alone_without_it():
+    """Issue 38 item 3: the planner takes the trace pages' format / column-mapping controls; without them the
+    libCacheSim CSV (op as SCSI opcode) fails alone, under its own name, and the MSR file is still evaluated."""
+    csv = "timestamp,op,lba,size\n" + "".join(f"{i * 0.001:.3f},{'2a' if i % 3 else '28'},{(i % 40) * 8},4096\n"
+                                              for i in range(200))
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    at.get("file_uploader")[0].set_value([("vm.csv", csv.encode(), "text/csv"),
+                                          ("small_msr.csv", (FIX / "small_msr.csv").read_bytes(), "text/csv")]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    errs = [e.value for e in at.error]
+    assert any("vm" in e and "could not be read" in e and "field 'op'" in e for e in errs), errs
+    v = _verdicts(at)
+    assert set(v[v.workload == "vm"].verdict) == {"needs data"}
+    assert set(v[v.workload == "small_msr"].verdict) & {"wins", "loses", "about the same"}
+    # the same controls as the trace explorer (app.components.traces.trace_format_controls), under the file's name
+    # the first upload's controls are the libCacheSim CSV's
+    fmt = next(s for s in at.selectbox if s.key.startswith("plan.fmt.") and s.key.endswith(".upload_format"))
+    prefix = fmt.key.removesuffix(".upload_format")
+    fmt.set_value("csv").run()
+    for k, val in (("csv_time_col", "timestamp"), ("csv_op_col", "op"), ("csv_op_map", "scsi"),
+                   ("csv_addr_col", "lba"), ("csv_size_col", "size")):
+        at.text_input(key=f"{prefix}.{k}").set_value(val)
+    at.radio(key=f"{prefix}.csv_addr_kind").set_value("lba").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [e.value for e in at.error], [e.value for e in at.error]
+    v = _verdicts(at)
+    assert set(v[(v.workload == "vm") & (v.role == "write-cache")].verdict) <= {"wins", "loses", "about the same"}
