@@ -59,18 +59,23 @@ def role_capacity_GB(capacity_bytes, module_GB=None):
 
 
 def device_endurance(dev) -> float:
-    """Writes per cell a device's capacity takes before wear-out [writes per cell]: its catalogue value; inf for
-    DRAM and HDDs (no write-cycle wear: a DRAM cell or a magnetic track does not wear out by being written); NaN
-    when not known.
+    """Writes per cell a device's capacity takes before wear-out [writes per cell]: its catalogue value, else its
+    rated drive writes per day x 365 days x ``planner.dwpd_rating_years`` (a full-drive write writes every cell
+    once: write amplification 1); inf for DRAM and HDDs (no write-cycle wear: a DRAM cell or a magnetic track
+    does not wear out by being written); NaN when not known.
 
     >>> from models.devices import get_device
     >>> device_endurance(get_device("pcm-memext")), device_endurance(get_device("dram"))
     (10000000.0, inf)
-    >>> math.isnan(device_endurance(get_device("optane-dcpmm")))
+    >>> round(device_endurance(get_device("optane-dcpmm")))  # 770.5 DWPD over 5 years
+    1406162
+    >>> math.isnan(device_endurance(get_device("pcm-memext").with_updates(endurance_writes_per_cell=None)))
     True
     """
     if dev.endurance_writes_per_cell is not None:
         return float(dev.endurance_writes_per_cell)
+    if dev.endurance_DWPD is not None:
+        return float(dev.endurance_DWPD) * 365.0 * float(param("planner.dwpd_rating_years").value)
     return math.inf if dev.kind in ("dram", "hdd") else math.nan
 
 
