@@ -169,6 +169,8 @@ def economic_verdict(value, ratio, lifetime_years, horizon_years=None, *, tie=Fa
 
     >>> economic_verdict([2.0, 2.0, 0.5], [0.5, 3.1, 0.4], [np.inf, 0.55, 20.0], 5.0).tolist()
     ['wins on speed and on cost', 'faster but 3.1× the cost per unit of work; wears out in 7 months', 'slower but 0.4× the cost per unit of work']
+    >>> economic_verdict(2.0, 312.3, 0.0129, 5.0).item()
+    'faster but 312× the cost per unit of work; wears out in 4.7 days'
     >>> economic_verdict(2.0, 0.5, np.nan, 5.0).item()
     'wins on speed and on cost; lifetime unknown'
 
@@ -180,7 +182,7 @@ def economic_verdict(value, ratio, lifetime_years, horizon_years=None, *, tie=Fa
     t = np.broadcast_to(np.asarray(tie, dtype=bool), v.shape)
     out = []
     for vi, ri, li, ti in zip(v.ravel(), r.ravel(), life.ravel(), t.ravel()):
-        rs = f"{ri:.2g}×"
+        rs = f"{ri:,.0f}×" if ri >= 100 else f"{ri:.2g}×"
         if math.isnan(ri):
             s = "cost per unit of work unknown"
         elif ti:
@@ -279,7 +281,7 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
             else f"write rate unknown ({usage['how']})")
     life_s = (f"lifetime {lifetime_words(life)}" + (f" (endurance {device_endurance(dev):.3g} writes/cell x "
               f"wear-leveling {float(param('lifetime.wear_efficiency').value):.2f})" if math.isfinite(life) else "")
-              + (f", {n:g} replacements in {h:g} years" if n > 0 else ""))
+              + (f", {n:g} replacement{'s' if n > 1 else ''} in {h:g} years" if n > 0 else ""))
     if math.isnan(life) and rate > 0 and math.isnan(device_endurance(dev)):
         life_s = "lifetime unknown (needs data: endurance)"
     if not math.isfinite(cap):
