@@ -303,25 +303,26 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str, str, str]]:
         label = f"Name of {up.name}"  # raw: escaped where shown (a widget label renders Markdown)
         name = st.text_input(f"Name of {md_escape(up.name)}", key=nkey, max_chars=120)
         name = (name or "").strip() or default
+        slot = st.container()  # why the file is left out: right under its name field
         # the trace pages' own format select and CSV column mapping (one component), per uploaded file
         with st.expander(f"Trace format of {md_escape(up.name)}", icon=":material/tune:"):
             try:
                 fmt, opts = trace_format_controls(f"plan.fmt.{up.file_id}")
             except ValueError as e:
-                st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+                slot.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
                 continue
         try:
             w = workload_from_bytes(up.getvalue(), up.name, name=name, trace_format=fmt, reader_options=opts)
         except (ValueError, OSError) as e:
-            st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+            slot.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
             continue
         if w.name in taken:
-            st.error(f"**{md_escape(label)}**: " + md_escape(f"{w.name!r} is already the name of another workload; "
-                                                            "give this one another name -- left out until then", 400),
-                     icon=":material/error:")
+            slot.error(f"**{md_escape(label)}**: " + md_escape(f"{w.name!r} is already the name of another workload; "
+                                                              "give this one another name -- left out until then", 400),
+                       icon=":material/error:")
             continue
         taken.add(w.name)
-        st.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
+        slot.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
         out.append((w.name, w.kind, w.source, w.shown_as, w.trace_format, json.dumps(w.reader_options, sort_keys=True)))
     return out
 
@@ -352,9 +353,13 @@ if tab_mine.open:
             st.subheader("Workloads")
             st.file_uploader(
                 "Upload workloads", accept_multiple_files=True, key="plan.uploads",
-                help="Block I/O traces (MSR, SPC, blkparse, MQSim, Alibaba, Tencent, ... CSV with or without its header "
+                help="Block I/O traces (MSR, SPC, blkparse, MQSim, Alibaba, Tencent, libCacheSim oracleGeneral, lcs, "
+                     "vscsi and plain text, ... CSV with or without its header "
                      "line; plain, gzip or zstd), memory traces (valgrind lackey or the compact .npz format), Filebench "
-                     ".f files, fio job files or fio --output-format=json results. Name each one below.")
+                     ".f files, fio job files or fio --output-format=json results. Name each one below; a trace "
+                     "detection cannot tell (e.g. a libCacheSim CSV whose op column holds SCSI opcodes, or a vscsi or "
+                     "plain-text trace) takes its format and column mapping under 'Trace format of …', as on the "
+                     "trace pages.")
             uploaded = _uploaded_workloads()
             st.multiselect(S.label("library"), _library(), key=S.key("library"),
                            help="Bundled block traces, memory traces (lackey) and Filebench personalities")
