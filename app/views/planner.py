@@ -55,6 +55,8 @@ WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
 TIE_COLOUR = "#1565c0"
 #: Colour of each verdict with a value.
 VERDICT_COLOUR = {"wins": WIN_COLOUR, "about the same": TIE_COLOUR, "loses": LOSE_COLOUR}
+#: A chart's metric wraps onto lines of at most this many characters (its axis title reads whole at 800 px).
+METRIC_WRAP = 40
 #: Largest number of devices compared side by side.
 MAX_DEVICES = 3
 
@@ -208,13 +210,17 @@ def verdict_chart(df, role: str) -> go.Figure | None:
                                      color="#888"),  # 3.5:1 on white, 5:1 on the dark theme
                         hovertemplate="%{y}: p5–p95 band<extra></extra>")
     metric = sub.metric.iloc[0]
-    style(fig, title=f"{role}: {metric}", x=f"{metric} [×, baseline / device; > 1×: the device wins]",
-          y="workload · device")
+    # the role as the title and the metric over its unit on two lines: both read whole at 800 px
+    import textwrap
+
+    x_title = "<br>".join([*textwrap.wrap(metric, METRIC_WRAP), "[×, baseline / device; > 1×: the device wins]"])
+    style(fig, title=role, x=x_title, y="workload · device")
     allv = np.concatenate([vals, p5[band], p95[band]])
     # room for the value labels; the 1x label above the plot, where no bar covers it
     ratio_axis(fig, "x", values=allv * 1.6, label="1× = baseline", above=True)
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_layout(showlegend=False, height=140 + 42 * len(sub), bargap=0.35)
+    # a right margin for the value label past the longest bar (drawn outside the plot: cliponaxis=False)
+    fig.update_layout(showlegend=False, height=160 + 42 * len(sub), bargap=0.35, margin_r=60)
     return fig
 
 

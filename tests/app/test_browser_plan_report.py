@@ -58,6 +58,15 @@ def test_plan_at_800px_and_pdf_summary_first(server, tmp_path):  # noqa: F811
             body = page.locator('[data-testid="stMain"]').inner_text()
             assert "How well this role's models validate" in body
             assert "Far from the paper" in body and "Seed 002" in body  # the memory extension vs Fig. 11
+            far = page.locator("li", has_text="Far from the paper").first
+            far.scroll_into_view_if_needed()
+            page.screenshot(path=str(ART / "planner-800-far.png"))
+            # the 1x = baseline label of each role's chart sits above its plot area (no bar covers it)
+            above = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].map(d => {
+                const lab = [...d.querySelectorAll('text')].find(t => t.textContent === '1× = baseline');
+                const plot = d.querySelector('.bglayer rect, .nsewdrag');
+                return lab && plot ? lab.getBoundingClientRect().bottom <= plot.getBoundingClientRect().top + 1 : null; })""")
+            assert above and all(a is not False for a in above) and any(above), above
             with page.expect_download(timeout=180_000) as dl:
                 page.get_by_role("button", name="Download PDF report").click()
             pdf_path = tmp_path / "plan.pdf"
