@@ -146,7 +146,7 @@ def summary_page(res, title: str, styles, width: float, height: float) -> list:
 
     summary, notes = executive_summary(res)
     body = styles["BodyText"]
-    fixed = {"role": 2.6 * cm, "workload": 3.0 * cm, "best device": 3.0 * cm, "verdict": 2.2 * cm, "value": 3.4 * cm}
+    fixed = {"role": 3.1 * cm, "workload": 3.0 * cm, "best device": 3.6 * cm, "verdict": 2.2 * cm, "value": 3.4 * cm}
     econ = [c for c in summary.columns if c not in fixed and c != "confidence"]
     widths = [fixed[c] if c in fixed else 2.2 * cm for c in summary.columns if c != "confidence"]
     conf_w = width - sum(widths)

@@ -74,6 +74,7 @@ def memext_note(device, result, cfg) -> str:
     """
     from models.devices import get_device
     from models.memory.memory_extension import PAGE_BYTES
+    from models.planner.verdicts import short_num
 
     c = paper_claim(PAPER_CLAIM["memory-extension"])
     paper = 1.0 + c["paper_number"] / 100.0  # "degrades performance by 63.8 %" -> 1.638x
@@ -88,7 +89,7 @@ def memext_note(device, result, cfg) -> str:
     t = max(float(result.time_ns), 1e-300)
     stall = float(result.write_stall_ns) / t
     return (f"Seed 002 ({c['claim_id']}) finds a PCM extension {paper:.3g}× slower than DRAM only at DRAM:NVM "
-            f"1:4 on 16 GB HPC runs; here the slowdown is {ours:.3g}× because {_pct(fault_rate)} of this trace's references fault "
+            f"1:4 on 16 GB HPC runs; here the slowdown is {short_num(ours)}× because {_pct(fault_rate)} of this trace's references fault "
             f"with {cfg.dram_frac:.0%} of its {int(result.footprint_pages):,}-page footprint in DRAM, each fault "
             f"costs {cfg.fault_overhead_ns + read_ns:,.0f} ns (OS fault {cfg.fault_overhead_ns:,.0f} ns + the 4 KiB "
             f"read on {device.name}, {read_ns / paper_read:.3g}× the paper's PCM {paper_read:,.0f} ns) against "
@@ -114,7 +115,7 @@ def storage_note(device, value: float, baseline, write_share: float | None, what
     b4, h4, d4 = (x.transfer_ns(4096, write=False) for x in (baseline, hdd, device))
     writes = f" with {_pct(write_share)} writes" if write_share is not None and math.isfinite(write_share) else ""
     return (f"Seed 000 ({c['claim_id']}) reports PCM up to {paper:,.0f}× faster than an HDD on sync-heavy Filebench "
-            f"workloads; here {value:.3g}× because the baseline is {baseline.name}, whose 4 KiB read "
+            f"workloads; here {short_num(value)}× because the baseline is {baseline.name}, whose 4 KiB read "
             f"({short_num(b4 / 1e3)} µs) is {short_num(h4 / b4)}× faster than the HDD's ({hdd.name}, "
             f"{short_num(h4 / 1e3)} µs), {device.name} reads 4 KiB in {short_num(d4 / 1e3)} µs, and the workload is {what}{writes}.")
 
