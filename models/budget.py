@@ -125,12 +125,13 @@ def budget_bytes() -> int:
     return int(min(DEFAULT_CAP_BYTES, AVAILABLE_FRACTION * _available_bytes()))
 
 
-def charge(nbytes: float, what: str) -> None:
+def charge(nbytes: float, what: str, *, budget: int | None = None) -> None:
     """Refuse (:class:`BudgetExceeded`) a step of ``what`` estimated at ``nbytes`` [bytes] over the budget.
 
     Call it before allocating; ``nbytes`` may be a float (an absurd request must not wrap an int64).
+    ``budget``: the budget read once by a caller that charges in a loop (default :func:`budget_bytes`).
     """
-    budget = budget_bytes()
+    budget = budget_bytes() if budget is None else budget
     if budget and not nbytes <= budget:  # NaN refuses too
         raise BudgetExceeded(f"{what} needs about {format_bytes(float(nbytes))} of memory, more than the run's "
                              f"budget of {format_bytes(budget)}; {how_to_raise(nbytes)}")

@@ -160,3 +160,31 @@ def test_sweep_grid_counted_before_expanding(tmp_path):
     """, tmp_path)
     assert out["err"] and "at most 500" in out["err"], out
     assert out["maxrss"] < CEILING
+
+
+def test_blank_line_flood_is_charged_as_text(tmp_path):
+    """Item 3 (the budget's part): blank lines count as bytes read; a small gzip of 4 MB of newlines stops
+    at a 1 MB budget, naming the option, and reads whole without a budget."""
+    import gzip
+
+    from models import traces
+
+    p = tmp_path / "flood.trace.gz"
+    p.write_bytes(gzip.compress(b"0 0 8 8 1\n" + b"\n" * 4_000_000 + b"1 0 16 8 0\n"))
+    with budget.limit("1MB"), pytest.raises(ValueError, match="--memory-budget") as e:
+        traces.load(str(p), kind="block")
+    assert "blank and comment lines included" in str(e.value)
+    with budget.limit(0):
+        assert len(traces.load(str(p), kind="block")) == 2
+
+
+def test_cli_sweep_task_list_is_charged_before_expanding():
+    """Item 4 for ``pcm-planner sweep`` (no 500-task cap): the task list of 10^6 combinations is charged
+    against the budget before it is built."""
+    from models.sweep import parse_spec
+
+    vals = ", ".join(str(k + 1) for k in range(100))
+    spec = parse_spec('[[traces]]\nname = "t"\nsource = "mqsim:tpcc-small"\n[[models]]\nmodel = "mrc"\n'
+                      f'grid = {{ points = [{vals}], seed = [{vals}], block_size = [{", ".join(["4096"] * 100)}] }}\n')
+    with budget.limit("100MB"), pytest.raises(budget.BudgetExceeded, match="sweep's task list"):
+        spec.tasks()
