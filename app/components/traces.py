@@ -32,8 +32,8 @@ from pydantic import Field, field_validator
 
 from app.components.bytecache import ByteBudgetCache
 from app.components.errors import show_error
-from app.components.inputs import SciInt, whole_number_input
 from app.components.heavy import heavy_slot
+from app.components.inputs import SciInt, whole_number_input
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario
 from models.traces import FORMATS, MAX_REQUESTS, bundled_traces, load
