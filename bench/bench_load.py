@@ -249,11 +249,12 @@ def _flood(mib: int) -> bytes:
 
 
 def _xsrf_cookie(base: str) -> str:
-    """The server's XSRF cookie (set on the page's GET)."""
+    """The server's XSRF cookie (set by the health endpoint, as the browser's first request gets it)."""
     import http.cookiejar
 
     jar = http.cookiejar.CookieJar()
-    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(base + "/", timeout=30).read()
+    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(base + "/_stcore/health",
+                                                                                timeout=30).read()
     return next((c.value for c in jar if c.name == "_streamlit_xsrf"), "")
 
 

@@ -25,7 +25,8 @@ from models.budget import budget_bytes, charge
 
 __all__ = ["CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
            "iter_blocks", "lone_cr_as_lf", "BOM", "data_lines", "source_name", "peek_bytes", "peek_text", "quote",
-           "check_limit", "request_cap", "check_request_cap", "TEXT_BYTES_CHARGE"]
+           "check_limit", "request_cap", "check_request_cap", "TEXT_BYTES_CHARGE",
+           "PARSED_REQUEST_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -44,6 +45,9 @@ MAX_INPUT_BYTES = 16 << 30
 #: ~60 bytes); blank, whitespace and comment lines are charged as text too, so a small compressed file of
 #: gigabytes of newlines stops once it has read twice the budget.
 TEXT_BYTES_CHARGE = 0.5
+#: Memory charged against the run's budget per request a reader has parsed [bytes]: a block trace row is 29 bytes
+#: (time, offset, size 8 each, device 4, write flag 1), held twice while the pieces are joined; rounded up.
+PARSED_REQUEST_BYTES = 64
 #: Most characters of file content quoted in an error message [characters].
 QUOTE_CHARS = 80
 #: Decompression errors of corrupt or truncated gzip / zstd input.
@@ -122,7 +126,10 @@ def request_cap(limit: int, error: Callable[[], BaseException]):
 
 
 def check_request_cap(n: int) -> None:
-    """Raise the error of the enclosing :func:`request_cap` when ``n`` requests exceed its limit."""
+    """Raise the error of the enclosing :func:`request_cap` when ``n`` requests exceed its limit, and
+    :class:`models.budget.BudgetExceeded` when ``n`` parsed requests need more than the run's memory budget
+    (:data:`PARSED_REQUEST_BYTES` each: binary readers have no text to charge)."""
+    charge(n * PARSED_REQUEST_BYTES, f"reading the trace ({n:,} requests parsed so far)")
     cap = _REQUEST_CAP.get()
     if cap is not None and n > cap[0]:
         raise cap[1]()

@@ -72,6 +72,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.budget.AVAILABLE_FRACTION": "memory limit (share of the machine's available memory one run may use)",
     "models.budget.DEFAULT_CAP_BYTES": "memory limit (1 GiB per run by default, the issue 42 ceiling)",
     "models.budget._UNITS": "unit suffixes",
+    "models.traces.source.PARSED_REQUEST_BYTES": "memory cost charged against the run's budget per parsed request, "
+                                                 "not a model input",
     "models.sweep.spec.TASK_BYTES": "memory cost charged against the run's budget per sweep task, not a model input",
     "models.traces.source.TEXT_BYTES_CHARGE": "memory cost charged against the run's budget per byte of text read, "
                                               "not a model input",
