@@ -51,7 +51,9 @@ TOKENS = [b"0", b"-1", b"8.0", b"1e3", b"nan", b"inf", b"True", b"x", b",", b" "
           b"99999999999999999999", b"\xff\xfe", b"\x00", b"+", b"0x10", b"W", b"R", b"Q", b"C", b" L ", b"I  ",
           b"Hit", b"8,0", b"781000000", b"x" * 70_000,
           # issue 42: lone CRs before whitespace-only lines, BOMs, multi-page lackey accesses, ambiguous CSV headers
-          b"\r", b"\r \n", b"\n\r\t\n", b"\xef\xbb\xbf", b" S 1000,12288\n", b"time,offset,size,is_write,dev\n"]
+          b"\r", b"\r \n", b"\n\r\t\n", b"\xef\xbb\xbf", b" S 1000,12288\n", b"time,offset,size,is_write,dev\n",
+          # big extents: 1 TiB in sectors, 4 GiB in sectors and in bytes
+          b"2147483648", b"8388608", b"4294967296 "]
 #: Binary formats (a BOM is no text marker there).
 BINARY = ("oraclegeneral", "lcs", "npz")
 
@@ -152,7 +154,7 @@ def _bomb_files(d: Path) -> dict[str, Path]:
     f["tabs"] = d / "tabs.trace.gz"
     f["tabs"].write_bytes(gzip.compress(b"0 0 8 8 1\n" + b" \t \n# c\n" * (4 << 20) + b"1 0 16 8 0\n"))
     f["fio"] = d / "nested.json"
-    f["fio"].write_text("[" * 100_000 + "]" * 100_000)
+    f["fio"].write_text('{"jobs": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001)  # an object nested 100,000 deep
     f["sweep_nested"] = d / "nested.toml"
     f["sweep_nested"].write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
     vals = ", ".join(str(k + 1) for k in range(100))
