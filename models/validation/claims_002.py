@@ -147,10 +147,18 @@ def _ratio(app: str):
 
 
 @cache
-def _prefetch(app: str):
+def _prefetch(app: str, submit: str | None = None):
+    """Fig. 13's depth sweep; ``submit`` (default :data:`PREFETCH_SUBMIT`) as ``MemExtConfig.prefetch_submit``."""
     from models.memory import memory_extension as me
 
-    return shared.as_frame(me.prefetch_sweep(_stream(app), **_cfg(app)))
+    return shared.as_frame(me.prefetch_sweep(_stream(app), **_cfg(app), prefetch_submit=submit or PREFETCH_SUBMIT))
+
+
+#: The ledger's reading of when §5.3's fault handler submits prefetch work: on every fault that finds no
+#: prefetch in progress ("depending on if there is a currently running prefetch thread"), the text's wording
+#: (issue 39); the other reading (only when a stride is confirmed, the model's default) is in the notes.
+PREFETCH_SUBMIT = "every-fault"
+OTHER_SUBMIT = "confirmed"
 
 
 @cache
@@ -422,16 +430,28 @@ def prefetch_best_gain() -> Outcome:
         per[n] = (100 * (float(p.loc[k, "speedup_vs_no_prefetch"]) - 1), int(p.loc[k, "depth"]))
     v, d = per.get("minife", max(per.values()))
     txt = ", ".join(f"{n} {fmt_number(g)} % (depth {dd})" for n, (g, dd) in per.items())
-    return Outcome(v, note=f"MiniFE's best gain; per application: {txt}.")
+    o = _prefetch("minife" if "minife" in per else max(per, key=lambda k: per[k][0]), OTHER_SUBMIT)
+    other = 100 * (float(o["speedup_vs_no_prefetch"].max()) - 1)
+    return Outcome(v, note=f"MiniFE's best gain; per application: {txt}. Work submitted on every fault with no "
+                           f"prefetch in progress (§5.3's wording); submitted only when a stride is confirmed: "
+                           f"{fmt_number(other)} %.")
+
+
+def _depth1_cases(submit: str | None = None) -> list[tuple[str, int]]:
+    cases = []
+    for n in _apps():
+        p = _prefetch(n, submit)
+        s = float(p.loc[p["depth"] == 1, "speedup_vs_no_prefetch"].iloc[0])
+        cases.append((f"{n} ×{fmt_number(s)}", 1 if s < 1 - 1e-3 else (-1 if s > 1 + 1e-3 else 0)))
+    return cases
 
 
 def depth1_penalty() -> Outcome:
-    cases = []
-    for n in _apps():
-        p = _prefetch(n)
-        s = float(p.loc[p["depth"] == 1, "speedup_vs_no_prefetch"].iloc[0])
-        cases.append((f"{n} ×{fmt_number(s)}", 1 if s < 1 - 1e-3 else (-1 if s > 1 + 1e-3 else 0)))
-    return share(cases, unit_label="applications")
+    out = share(_depth1_cases(), unit_label="applications")
+    other = share(_depth1_cases(OTHER_SUBMIT), unit_label="applications")
+    return Outcome(out.value, out.opposite,
+                   out.note + f" Work submitted on every fault with no prefetch in progress (§5.3's wording); "
+                              f"submitted only when a stride is confirmed: slower for {other.cases}.", out.cases)
 
 
 def _clock_rel(stream_df, frac: float = 0.25) -> float:
@@ -742,13 +762,15 @@ CLAIMS: list[Claim] = [
        Near(tol=10, scale="abs", ref=0, why="MiniFE's largest gain over the depths: ±10 points"),
        prefetch_best_gain, TRACES + "; prefetch depths 1-16", "memory-extension", paper_text="up to 37.2",
        why_differs="MiniFE's faults follow regular strides the prefetcher confirms (5 repeats of one of 8 "
-                   "strides), as the paper finds."),
+                   "strides), as the paper finds, but with a work submission (3-4 µs) on every fault that finds "
+                   "no prefetch in progress the submissions eat most of what the prefetches save on our small "
+                   "window, whose faults are frequent per reference."),
     _c("fig13-depth1-penalty", "Fig. 13, §5.3",
        "Most applications get slower with prefetch depth 1 (a work submission on almost every fault)",
        "slower for most", "share of cases", Share(required=0.5, why="'most of the applications': at least half of ours"),
        depth1_penalty, TRACES, "memory-extension",
-       why_differs="Where no stride is ever confirmed no prefetch is submitted, so depth 1 costs nothing "
-                   "(SimpleMOC, miniAMR), and on Lulesh and MiniFE depth 1 already saves more than it costs."),
+       why_differs="With work submitted only when a stride is confirmed (the other reading, in the note) no "
+                   "prefetch is submitted where no stride is ever confirmed, so depth 1 costs nothing there."),
     _c("fig14-fifo-suffices", "Fig. 14, §5.4",
        "CLOCK and age-based replacement do not reduce page faults noticeably vs FIFO (5 of 6 applications)",
        "no benefit for 5/6", "share of cases",

@@ -29,7 +29,7 @@ LABEL = {"fin1": "Fin1", "fin2": "Fin2", "dap": "Dap", "exchange": "Exchange", "
          "randw": "Randw"}
 WC_DATA = ("bundled synthetic presets {names} (stand-ins for the paper's traces: 100k requests, scale 0.05, "
            "seed 0); HALO vs the like-for-like sector-granular LRU (block-fill LRU in the note); generic 7200 rpm "
-           "HDD")
+           "HDD, rotational latency from the platter angle (a sorted destage waits only for its gaps)")
 ALL7 = WC_DATA.format(names="fin1, fin2, dap, exchange, tpce, mail, randw")
 WEAR_DATA = ("stripe write streams of the seven synthetic presets (stand-ins, 100k requests, scale 0.05, "
              "seed 0); Table I geometry, psi = 100")

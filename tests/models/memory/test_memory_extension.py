@@ -481,3 +481,28 @@ def test_clock_evicts_an_unused_prefetched_page_first(policy):
     assert r.dram_pages == 3
     assert _counts(r) == (4, 0, 1, 0, 3)
     assert r.evictions == 2 and r.cpu_ns == 4610.0 and r.time_ns == 5000.0
+
+
+def test_prefetch_submitted_on_every_fault():
+    """``prefetch_submit="every-fault"`` (seed 002 §5.3's wording): with no stride ever confirmed (random
+    pages) nothing is prefetched, every fault pays the submission and nothing else changes; with strides
+    it submits at least as often as the confirmed-only reading; depth 0 never submits."""
+    rng = np.random.default_rng(5)
+    s = page_stream(address=rng.integers(0, 3000, 20_000) * 4096 * 7, is_write=rng.random(20_000) < 0.3)
+    kw = dict(dram_frac=0.25, prefetch_depth=1, eviction_buffer_pages=None)
+    conf = simulate_memext(s, MemExtConfig(**kw))
+    every = simulate_memext(s, MemExtConfig(**kw, prefetch_submit="every-fault"))
+    assert conf.prefetch_submissions == 0 and every.prefetched_pages == 0
+    assert every.prefetch_submissions > 0
+    assert (every.full_misses, every.partial_misses, every.writebacks) == (conf.full_misses, conf.partial_misses,
+                                                                           conf.writebacks)
+    assert every.cpu_ns - conf.cpu_ns == pytest.approx(every.prefetch_submissions * MemExtConfig().submit_ns,
+                                                       rel=1e-9)
+    hpc = _hpc_like()
+    c2 = simulate_memext(hpc, MemExtConfig(**kw))
+    e2 = simulate_memext(hpc, MemExtConfig(**kw, prefetch_submit="every-fault"))
+    assert e2.prefetch_submissions >= c2.prefetch_submissions > 0
+    zero = simulate_memext(hpc, MemExtConfig(dram_frac=0.25, prefetch_submit="every-fault"))
+    assert zero.prefetch_submissions == 0
+    with pytest.raises(ValidationError):
+        MemExtConfig(prefetch_submit="always")
