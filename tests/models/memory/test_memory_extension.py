@@ -506,3 +506,18 @@ def test_prefetch_submitted_on_every_fault():
     assert zero.prefetch_submissions == 0
     with pytest.raises(ValidationError):
         MemExtConfig(prefetch_submit="always")
+
+
+def test_inclusion_saves_exactly_the_clean_evictions():
+    """The inclusion claims (seed 002 Figs. 4/8) read the clean share of an inclusive run's evictions: a
+    read-only stream evicts only clean pages (nothing written back), a stream writing every reference evicts
+    only dirty ones, and an exclusive run writes every evicted page."""
+    rng = np.random.default_rng(9)
+    addr = rng.integers(0, 800, 30_000) * 4096
+    for writes, clean in ((np.zeros(30_000, bool), 1.0), (np.ones(30_000, bool), 0.0)):
+        s = page_stream(address=addr, is_write=writes)
+        inc = simulate_memext(s, MemExtConfig(dram_frac=0.25))
+        exc = simulate_memext(s, MemExtConfig(dram_frac=0.25, accounting="exclusive"))
+        assert inc.evictions > 0
+        assert 1 - inc.dirty_evictions / inc.evictions == clean
+        assert inc.writebacks == inc.dirty_evictions and exc.writebacks == exc.evictions
