@@ -26,7 +26,9 @@ device must also find time for every read and write:
 .. math::  T = \\max\\left(T_{cpu},\\; (F + P) t_{read} + Wb\\, t_{write}\\right)
 
 (``P`` prefetched pages), so slow Flash writes show once the buffer fills or the device
-saturates (Figure 15). Slowdown = ``T / (N t_ref)`` (DRAM-only = 1). A result is
+saturates (Figure 15). With MFWR (``mfwr_ns`` > 0, §5.1.1) each page written is first compressed
+by the thread that writes it: the eviction buffer drains one page per ``t_write + t_mfwr`` (a
+synchronous write-back stalls that long); the device's busy time is unchanged. Slowdown = ``T / (N t_ref)`` (DRAM-only = 1). A result is
 *bandwidth-bound* when the device's busy time exceeds the critical path or buffer waits cost
 more than the faults, *fault-bound* when fault handling costs more than the DRAM-only run
 (:attr:`MemExtResult.bound`). ``eviction_buffer_pages=None`` is an unbounded buffer (only the
@@ -294,6 +296,9 @@ class MemExtConfig(ModelInput):
     prefetch_submit: Literal["confirmed", "every-fault"] = Field(
         "confirmed", description="when the fault handler submits prefetch work: only when a stride is confirmed, "
                                  "or on every fault with no prefetch in progress (seed 002 §5.3's wording)")
+    mfwr_ns: float = Field(0.0, ge=0, le=1e8,
+                           description="CPU time of MFWR on each page written to the NVM [ns] (0 = no MFWR; "
+                                       "measured: registry memext.mfwr_ns_per_page)")
     cold_start_in_nvm: bool = False
 
     def latencies(self, device: DeviceProfile | None = None) -> tuple[float, float]:
@@ -654,7 +659,7 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         dirty_ev = r.writebacks
         writes = evictions if exclusive else dirty_ev
         in_faults = full * (cfg.fault_overhead_ns + read_ns)
-        stall = writes * write_ns if sync else 0.0
+        stall = writes * (write_ns + cfg.mfwr_ns) if sync else 0.0
         now = n * cfg.base_ns_per_ref + in_faults + stall
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
@@ -662,7 +667,8 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         out, now, stall, in_faults, _, _, _ = _memext_kernel(
             stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
             cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
-            cfg.fault_overhead_ns, read_ns, write_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm, exclusive,
+            cfg.fault_overhead_ns, read_ns, write_ns + cfg.mfwr_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm,
+            exclusive,
             False, cfg.prefetch_submit == "every-fault")
         keys = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful")
         counts = {k: int(out[i]) for i, k in enumerate(keys)}

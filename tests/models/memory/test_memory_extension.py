@@ -521,3 +521,21 @@ def test_inclusion_saves_exactly_the_clean_evictions():
         assert inc.evictions > 0
         assert 1 - inc.dirty_evictions / inc.evictions == clean
         assert inc.writebacks == inc.dirty_evictions and exc.writebacks == exc.evictions
+
+
+def test_mfwr_cpu_time_on_the_write_path():
+    """``mfwr_ns``: a synchronous write-back stalls exactly writes x mfwr_ns longer; the buffered one is never
+    faster and its device busy time is unchanged; a read-only stream writes nothing, so MFWR costs nothing."""
+    hpc = _hpc_like()
+    mf = 7000.0
+    for wb in ("sync", "buffered"):
+        off = simulate_memext(hpc, MemExtConfig(dram_frac=0.25, writeback=wb))
+        on = simulate_memext(hpc, MemExtConfig(dram_frac=0.25, writeback=wb, mfwr_ns=mf))
+        assert on.writebacks == off.writebacks > 0 and on.device_busy_ns == off.device_busy_ns
+        assert on.time_ns >= off.time_ns
+        if wb == "sync":
+            assert on.write_stall_ns - off.write_stall_ns == pytest.approx(off.writebacks * mf, rel=1e-12)
+            assert on.time_ns - off.time_ns == pytest.approx(off.writebacks * mf, rel=1e-12)
+    rng = np.random.default_rng(2)
+    ro = page_stream(address=rng.integers(0, 900, 20_000) * 4096, is_write=np.zeros(20_000, bool))
+    assert simulate_memext(ro, MemExtConfig(mfwr_ns=mf)) == simulate_memext(ro, MemExtConfig())
