@@ -189,6 +189,15 @@ def declare_workload(add: Add) -> None:
         what = ("fsync with nothing to commit (tmpfs no-op)" if op == "fsync"
                 else f"{op} system call (Filebench metadata flowops)")
         add(f"workload.metadata.{op}_ns", v, "ns", what, MEASURED, src, *band(v, 0.2), NO_SPREAD)
+    import numpy as np
+
+    lk = measured_csv("path_lookup/lookup_runs.csv")
+    slopes = [float(np.polyfit(g["depth"], g["ns_per_call"], 1)[0]) for _, g in lk.groupby("run")]
+    add("workload.metadata.lookup_per_component_ns", float(np.median(slopes)), "ns",
+        "path lookup per directory component (dentry-cache hit) of open/create/stat/unlink", MEASURED,
+        "data/measurements/path_lookup/lookup_runs.csv, measured by data/measurements/path_lookup/lookup_bench.c "
+        f"on tmpfs: the per-run least-squares slope of stat() CPU time over path depth 1-32, median of "
+        f"{len(slopes)} runs (build machine)", min(slopes), max(slopes), "lowest..highest run's slope")
     fs = measured_csv("fsync_latency.csv")
     one = fs[fs.threads == 1].iloc[0]
     src = ("data/measurements/fsync_latency.csv, measured by data/measurements/fsync_bench.c: ext4 on a loop "
