@@ -296,7 +296,8 @@ def mfwr_overhead() -> Outcome:
                         f"(data/measurements/mfwr_cost), done by the thread that drains the eviction buffer. Per "
                         f"application: {per} (max {fmt_number(max(bg.values()))} %). Charged on the critical path "
                         f"instead (the application's core compresses every written page): {crit}, mean "
-                        f"{fmt_number(float(np.mean(list(cp.values()))))} %.")
+                        f"{fmt_number(float(np.mean(list(cp.values()))))} %. Before issue 39 the model had no MFWR time "
+                        f"term (not modelled).")
 
 
 #: A page sample is degenerate for a claim about what DCW/MFWR save on changed pages when more than this share
