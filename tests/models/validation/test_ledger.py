@@ -163,8 +163,9 @@ def test_table_has_the_contract_columns(ledger):
     assert tuple(df.columns) == COLUMNS == ("claim_id", "seed", "where", "statement", "paper_value", "our_value",
                                             "unit", "status", "circular", "reason", "data")
     assert (~df["our_value"].isin(["–", "not modelled"])).sum() == sum(r.outcome.value is not None for r in ledger)
-    # a term the model lacks reads "not modelled", never a number (issue 39)
-    assert (df["our_value"] == "not modelled").sum() == sum(bool(r.outcome.missing) for r in ledger) >= 1
+    # a term the model lacks reads "not modelled", never a number (issue 39; the one such claim, 002's MFWR
+    # overhead, is computed since MFWR's CPU time was measured: the rule itself is in test_rules)
+    assert (df["our_value"] == "not modelled").sum() == sum(bool(r.outcome.missing) for r in ledger)
 
 
 def test_rendering_is_deterministic(ledger):
