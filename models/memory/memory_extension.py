@@ -26,7 +26,9 @@ device must also find time for every read and write:
 .. math::  T = \\max\\left(T_{cpu},\\; (F + P) t_{read} + Wb\\, t_{write}\\right)
 
 (``P`` prefetched pages), so slow Flash writes show once the buffer fills or the device
-saturates (Figure 15). Slowdown = ``T / (N t_ref)`` (DRAM-only = 1). A result is
+saturates (Figure 15). With MFWR (``mfwr_ns`` > 0, §5.1.1) each page written is first compressed
+by the thread that writes it: the eviction buffer drains one page per ``t_write + t_mfwr`` (a
+synchronous write-back stalls that long); the device's busy time is unchanged. Slowdown = ``T / (N t_ref)`` (DRAM-only = 1). A result is
 *bandwidth-bound* when the device's busy time exceeds the critical path or buffer waits cost
 more than the faults, *fault-bound* when fault handling costs more than the DRAM-only run
 (:attr:`MemExtResult.bound`). ``eviction_buffer_pages=None`` is an unbounded buffer (only the
@@ -59,6 +61,13 @@ inserting them into DRAM (evicting per the policy). An access to a page whose pr
 not completed is a *partial miss* (it waits for the rest of the transfer, at most
 ``t_read``, plus the fault overhead); an access to a page neither in DRAM nor in flight is a
 *full miss*.
+
+When the handler submits (``prefetch_submit``) has two readings of §5.3: ``"confirmed"`` (the
+default) submits only when some stride is confirmed; ``"every-fault"`` follows the text ("the
+page fault handler decides whether to issue a prefetch or not, depending on if there is a
+currently running prefetch thread"; "for almost every page fault ... issue a prefetching
+request"): every fault that finds no prefetch in progress pays the submission and the worker
+prefetches along the confirmed strides, if any (with ``depth = 0`` nothing is ever submitted).
 
 References
 ----------
@@ -284,6 +293,12 @@ class MemExtConfig(ModelInput):
     prefetch_threshold: int = Field(param("memext.prefetch_threshold").value, ge=1, le=1000,
                                     description="repeats that confirm a stride [-]")
     submit_ns: float = Field(SUBMIT_NS, ge=0, le=1e8, description="prefetch submission overhead [ns]")
+    prefetch_submit: Literal["confirmed", "every-fault"] = Field(
+        "confirmed", description="when the fault handler submits prefetch work: only when a stride is confirmed, "
+                                 "or on every fault with no prefetch in progress (seed 002 §5.3's wording)")
+    mfwr_ns: float = Field(0.0, ge=0, le=1e8,
+                           description="CPU time of MFWR on each page written to the NVM [ns] (0 = no MFWR; "
+                                       "measured: registry memext.mfwr_ns_per_page)")
     cold_start_in_nvm: bool = False
 
     def latencies(self, device: DeviceProfile | None = None) -> tuple[float, float]:
@@ -412,11 +427,13 @@ def _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns):
 @njit(cache=True)
 def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
-                   record=False):
+                   record=False, every_fault=False):
     """The replay of the memory extension, reference by reference. ``record``: also return, per demand
     miss that faults or writes a page back, its reference index, whether it faults (not a cold first
     touch) and whether its eviction writes a page back (the events :mod:`models.memory.memext_events`
-    re-times per sample); empty arrays otherwise."""
+    re-times per sample); empty arrays otherwise. ``every_fault``: the handler submits a work item on every
+    fault that finds no prefetch in progress (the worker then prefetches along the confirmed strides, if
+    any), not only when a stride is confirmed."""
     n = ids.shape[0]
     ev_idx = np.empty(n if record else 0, np.int64)
     ev_fault = np.zeros(n if record else 0, np.bool_)
@@ -537,7 +554,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 for q in range(s_used):
                     if s_cnt[q] >= threshold:
                         confirmed = True
-                if confirmed:
+                if confirmed or (every_fault and depth > 0):
                     submits += 1
                     now += submit_ns
                     in_faults += submit_ns
@@ -642,7 +659,7 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         dirty_ev = r.writebacks
         writes = evictions if exclusive else dirty_ev
         in_faults = full * (cfg.fault_overhead_ns + read_ns)
-        stall = writes * write_ns if sync else 0.0
+        stall = writes * (write_ns + cfg.mfwr_ns) if sync else 0.0
         now = n * cfg.base_ns_per_ref + in_faults + stall
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
@@ -650,7 +667,9 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         out, now, stall, in_faults, _, _, _ = _memext_kernel(
             stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
             cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
-            cfg.fault_overhead_ns, read_ns, write_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm, exclusive)
+            cfg.fault_overhead_ns, read_ns, write_ns + cfg.mfwr_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm,
+            exclusive,
+            False, cfg.prefetch_submit == "every-fault")
         keys = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful")
         counts = {k: int(out[i]) for i, k in enumerate(keys)}
         writes = counts["evictions"] if exclusive else counts["dirty_ev"]

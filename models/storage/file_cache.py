@@ -20,6 +20,13 @@ Timings from a device
   measured DRAM used as storage 30 % slower than the DRAM file cache (its Figure 1), so
   the software storage path costs ``1.3 t`` on a DRAM-speed device; slower devices add
   their extra latency and transfer time on top.
+- ``storage_path="same-run"`` (keyword of :func:`timings_from_device`) replaces the paper's
+  factor, which is read off the figure the ledger checks (circular), by the direct read of the
+  run that measured the insertion cost: ``t`` = that run's page-cache hit and ``T`` = its
+  ``O_DIRECT`` read from zram (a memory-speed block device) + (device access time - DRAM
+  access time) (:func:`same_run_timings`; 4-64 KiB, zram's sector is 4 KiB; registry
+  ``file_cache.samerun_<hit|direct>_<size>_ns``). At 4 KiB that storage path is ~2 t, not
+  1.3 t.
 - ``Tm`` = ``T`` + insertion cost ``Tm - T``, by one of two measured insertion models
   (:data:`INSERTION_MODELS`, keyword ``insertion``):
 
@@ -78,6 +85,9 @@ __all__ = [
     "access_time_uncached",
     "verdict",
     "pagecache_latency",
+    "STORAGE_PATHS",
+    "SAME_RUN_SIZES",
+    "same_run_timings",
     "timings_from_device",
     "hits_vs_storage_latency",
     "TIMING_COLUMNS",
@@ -95,6 +105,11 @@ IO_STACK_FACTOR = param("file_cache.io_stack_factor").value
 INSERTION_MODELS: tuple[str, ...] = ("steady", "first-touch")
 #: The default insertion model.
 DEFAULT_INSERTION = "steady"
+#: Storage-path models of :func:`timings_from_device`: the paper's factor x t, or the direct read
+#: measured in the same run as the insertion cost.
+STORAGE_PATHS: tuple[str, ...] = ("paper-factor", "same-run")
+#: Block sizes with a same-run page-cache hit and direct read on zram [bytes].
+SAME_RUN_SIZES: tuple[int, ...] = (4096, 8192, 16384, 32768, 65536)
 #: Block sizes with a registered steady-state insertion cost [bytes].
 STEADY_SIZES: tuple[int, ...] = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 
@@ -436,6 +451,36 @@ def insertion_cost(block_size_bytes, *, insertion: str = DEFAULT_INSERTION):
     return _loglog(b, *_steady_table())
 
 
+@cache
+def _same_run_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    s = np.array(SAME_RUN_SIZES, dtype=float)
+    return (s, np.array([param(f"file_cache.samerun_hit_{b}_ns").value for b in SAME_RUN_SIZES]),
+            np.array([param(f"file_cache.samerun_direct_{b}_ns").value for b in SAME_RUN_SIZES]))
+
+
+def same_run_timings(block_size_bytes: int) -> tuple[float, float]:
+    """(page-cache hit ``t``, direct read ``T`` on DRAM-speed storage) [ns] of one block, both from
+    the runs that measured the steady-state insertion cost (zram; ``data/measurements/insertion_cost``).
+
+    Log-log interpolated between the measured sizes 4-64 KiB; outside them there is no same-run
+    direct read (zram's sector is 4 KiB; the loop device's worker hop is not a storage path):
+    ValueError.
+
+    >>> t, T = same_run_timings(4096)
+    >>> t < T
+    True
+    >>> same_run_timings(2048)
+    Traceback (most recent call last):
+    ...
+    ValueError: block size 2048 B: the same-run direct read was measured for 4096-65536 B only (zram's sector is 4 KiB); use storage_path='paper-factor'
+    """
+    s, hit, direct = _same_run_table()
+    if not (s[0] <= block_size_bytes <= s[-1]):
+        raise ValueError(f"block size {block_size_bytes:g} B: the same-run direct read was measured for "
+                         f"{int(s[0])}-{int(s[-1])} B only (zram's sector is 4 KiB); use storage_path='paper-factor'")
+    return float(_loglog(block_size_bytes, s, hit)), float(_loglog(block_size_bytes, s, direct))
+
+
 def timings_from_device(
     device: DeviceProfile | str,
     block_size_bytes: int = 4096,
@@ -443,6 +488,7 @@ def timings_from_device(
     io_stack_factor: float = IO_STACK_FACTOR,
     reference: DeviceProfile | str = "dram",
     insertion: str = DEFAULT_INSERTION,
+    storage_path: str = "paper-factor",
 ) -> BreakEvenInputs:
     """Derive ``t``, ``T`` and ``Tm`` [ns] for reading one block from ``device``.
 
@@ -462,13 +508,22 @@ def timings_from_device(
         The DRAM-speed device the factor was measured on (default the catalogue's DRAM).
     insertion : {"steady", "first-touch"}, keyword-only
         Insertion model of ``Tm - T`` (:func:`insertion_cost`), default ``"steady"``.
+    storage_path : {"paper-factor", "same-run"}, keyword-only
+        ``"paper-factor"``: ``t`` from the page-cache table, ``T = io_stack_factor x t`` + device
+        extra; ``"same-run"``: ``t`` and the DRAM-speed ``T`` measured in the insertion cost's runs
+        (:func:`same_run_timings`; ``io_stack_factor`` unused) + device extra.
 
     >>> be = timings_from_device("dram")
     >>> round(be.T_ns / be.t_ns, 2)
     1.3
     >>> break_even(timings_from_device("hdd-7200")).n_star < 1.01
     True
+    >>> sr = timings_from_device("dram", storage_path="same-run")
+    >>> sr.T_ns / sr.t_ns > 1.3
+    True
     """
+    if storage_path not in STORAGE_PATHS:
+        raise ValueError(f"storage_path must be one of {', '.join(STORAGE_PATHS)} (got {storage_path!r})")
     if block_size_bytes <= 0:
         raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
     if not (io_stack_factor >= 1.0 and np.isfinite(io_stack_factor)):
@@ -476,10 +531,14 @@ def timings_from_device(
     dev = get_device(device) if isinstance(device, str) else device
     ref = get_device(reference) if isinstance(reference, str) else reference
     _check_insertion(insertion)
-    t, _ = pagecache_latency(block_size_bytes)
     insert = insertion_cost(block_size_bytes, insertion=insertion)
-    T = float(uncached_time_ns(t, io_stack_factor, dev.transfer_ns(block_size_bytes),
-                               ref.transfer_ns(block_size_bytes)))
+    if storage_path == "same-run":
+        t, direct = same_run_timings(block_size_bytes)
+        T = float(uncached_time_ns(direct, 1.0, dev.transfer_ns(block_size_bytes), ref.transfer_ns(block_size_bytes)))
+    else:
+        t, _ = pagecache_latency(block_size_bytes)
+        T = float(uncached_time_ns(t, io_stack_factor, dev.transfer_ns(block_size_bytes),
+                                   ref.transfer_ns(block_size_bytes)))
     return BreakEvenInputs(t_ns=float(t), T_ns=T, Tm_ns=float(T + insert))
 
 

@@ -46,7 +46,12 @@ The HDD sees read misses plus destaged/evicted writes (and fills). Outputs
     traffic rate   = HDD sectors / requested sectors                                [-]
     LBN distance   = mean |LBN_i - LBN_(i-1)| over the HDD stream                   [sectors]
     throughput     = HDD stream bytes / sum of its service times                    [MB/s]
-                     (:func:`models.storage.hdd.stream_throughput_MBps`)
+                     (:func:`models.storage.hdd.stream_throughput_MBps`; by default
+                     ``hdd_rotation="positioned"``: each request's rotational latency
+                     from the platter angle where the previous one ended, so a
+                     destaged LBN-sorted batch waits only for the gaps between its
+                     requests; ``"expected"``, half a rotation each, is the earlier
+                     model, kept as a variant)
     execution time = Total_IO_Size * Traffic_Rate / Average_Throughput              [s]
 
 plus the DRAM held by the cache's metadata. :func:`sweep_cache_sizes` runs every policy
@@ -890,7 +895,8 @@ def _simulate(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec, 
 
 def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: float, *, drive="hdd-7200",
                     params: HaloParams | None = None,
-                    lru_granularity: Literal["block", "sector"] = "sector") -> WriteCacheResult:
+                    lru_granularity: Literal["block", "sector"] = "sector",
+                    hdd_rotation: Literal["positioned", "expected"] = "positioned") -> WriteCacheResult:
     """One simulation: policy and PCM size [MB] on a trace, HDD metrics from the drive model.
 
     ``trace`` is a :class:`~models.traces.core.BlockTrace` or :class:`Requests`; ``drive``
@@ -901,7 +907,12 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     ``"block"``, the block-fill cache); the LRU holds at most ``params.threshold`` of the
     capacity, the space HALO fills before destaging. ``dram_bytes`` of HALO counts a bucket entry for
     every 1 MiB region of the drive (or of the trace's address range if larger) plus the
-    cuckoo map for the PCM capacity asked for.
+    cuckoo map for the PCM capacity asked for. ``hdd_rotation`` is the HDD stream's
+    rotational latency (:func:`models.storage.hdd.stream_service_ms`): ``"positioned"`` (from
+    the platter angle, the default) or ``"expected"`` (half a rotation per request, the earlier
+    model). The HDD stream is timed without the drive's own cache: the generic profile has no
+    cache parameters, and in a saturated back-to-back stream a write-back buffer that does not
+    reorder cannot move data faster than the media.
 
     >>> from models.traces.core import BlockTrace
     >>> t = BlockTrace([0, 1], [True, False], [0, 1 << 20], [4096, 4096], [0, 0])
@@ -911,11 +922,14 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     """
     if lru_granularity not in ("block", "sector"):
         raise ValueError(f"lru_granularity must be 'block' or 'sector', got {lru_granularity!r}")
+    if hdd_rotation not in ("positioned", "expected"):
+        raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
     req = trace if isinstance(trace, Requests) else prepare_requests(trace)
     spec = _drive_spec(drive)
     run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
     if len(run.hdd_lbn):
-        tput = hdd.stream_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write)
+        tput = hdd.stream_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write,
+                                          rotation=hdd_rotation)
     else:
         tput = float("nan")
     total_bytes = req.requested_sectors * SECTOR_BYTES
@@ -965,7 +979,8 @@ def sweep_sizes_mb(trace, cache_mb: Sequence[float] | None = None) -> tuple[floa
 def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
                       policies: Sequence[str] = ("none", "lru", "halo"), drive="hdd-7200",
                       params: HaloParams | None = None, progress: Callable[[float], None] | None = None,
-                      lru_granularity: Literal["block", "sector"] = "sector") -> WriteCacheSweep:
+                      lru_granularity: Literal["block", "sector"] = "sector",
+                      hdd_rotation: Literal["positioned", "expected"] = "positioned") -> WriteCacheSweep:
     """Figures 5-8: every policy at every cache size [MB] (:func:`sweep_sizes_mb`: default
     the paper's sizes scaled to the trace's footprint); ``"none"`` is simulated once.
     ``progress`` is an optional callable(fraction done) for long runs; the other arguments
@@ -984,7 +999,8 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
     jobs = [(p, c) for p in policies for c in (sizes if p != "none" else sizes[:1])]
     results = []
     for k, (p, c) in enumerate(jobs):
-        results.append(run_write_cache(req, p, c, drive=drive, params=params, lru_granularity=lru_granularity))
+        results.append(run_write_cache(req, p, c, drive=drive, params=params, lru_granularity=lru_granularity,
+                                       hdd_rotation=hdd_rotation))
         if progress:
             progress((k + 1) / len(jobs))
     return WriteCacheSweep(cache_mb=sizes, results=tuple(results))

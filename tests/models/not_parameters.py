@@ -45,6 +45,7 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.sim.stack_distance._ONE": "math constant",
     "models.storage.file_cache_sim.DEFAULT_FRACTIONS": "sweep grid (x axis of Figures 3-5)",
     "models.storage.file_cache.STEADY_SIZES": "measurement grid (block sizes of data/measurements/insertion_cost)",
+    "models.storage.file_cache.SAME_RUN_SIZES": "measurement grid (the zram block sizes of data/measurements/insertion_cost)",
     "models.storage.workload.roots.WB_RTOL": "numerical tolerance of a fixed point, not a model parameter",
     "models.storage.workload.roots.SECANT_ITERS": "iteration cap of a numerical method (the secant steps before "
                                                   "its fallback), not a model parameter",

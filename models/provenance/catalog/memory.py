@@ -62,6 +62,14 @@ def declare_memext(add: Add) -> None:
         16, 65536, "wide stated range (64 KiB - 256 MiB)", "002")
     add("memext.submit_ns", 3500.0, "ns", "submission of one prefetch work item to a kernel worker",
         PUBLISHED, "seed 002 §5.3: 'about 3-4 microseconds'", 3000.0, 4000.0, "the paper's stated range", "002")
+    runs = measured_csv("mfwr_cost/mfwr_runs.csv")
+    mf = runs.loc[runs["kernel"] == "single_pass", "ns_per_page"]
+    add("memext.mfwr_ns_per_page", float(mf.median()), "ns",
+        "CPU time of MFWR-1W on one 4 KiB page (one counting pass for the most frequent word, one pass for the "
+        "bitmap and the packing; seed 002 §5.1.1)", MEASURED,
+        "data/measurements/mfwr_cost/mfwr_runs.csv, measured by data/measurements/mfwr_cost/mfwr_bench.py "
+        f"(numba, thread CPU time, {len(mf)} runs over the 1,800 bundled application pages, build machine)",
+        float(mf.min()), float(mf.max()), "lowest..highest run", "002")
     add("memext.prefetch_strides", 8, "-", "strides the prefetcher remembers",
         PUBLISHED, "seed 002 §5.3: 'records the most recent 8 strides'", *exact(8), EXACT, "002")
     add("memext.prefetch_threshold", 5, "-", "repeats that confirm a stride",

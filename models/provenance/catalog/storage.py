@@ -44,6 +44,16 @@ def declare_file_cache(add: Add) -> None:
             f"page cache (reclaim frees pages in batches of 32, untimed) minus an O_DIRECT pread() "
             f"({'zram, incompressible data' if dev == 'zram' else 'loop device over tmpfs'})",
             MEASURED, isrc, max(0.0, lo), hi, note, "004")
+    both = measured_csv("insertion_cost/insertion_cost.csv")
+    for size in (4096, 8192, 16384, 32768, 65536):
+        rows = both[(both["device"] == "zram") & (both["size_bytes"] == size)].set_index("quantity")
+        for q, key, what in (("hit_ns", "hit", "buffered pread() of a block resident in the page cache (t)"),
+                             ("direct_ns", "direct", "O_DIRECT pread() of a block from a memory-speed block device "
+                                                     "(zram, incompressible data): T on DRAM-speed storage")):
+            r = rows.loc[q]
+            add(f"file_cache.samerun_{key}_{size}_ns", float(r["median_ns"]), "ns",
+                f"{what}, {size} B, in the same runs as the steady-state insertion cost", MEASURED, isrc,
+                float(r["low_ns"]), float(r["high_ns"]), "lowest..highest of the runs' medians", "004")
     add("file_cache_sim.ghost_fraction", 1.0, "-",
         "AC-cache admission window (ghost list of non-admitted misses) as a fraction of the cache size",
         ASSUMED, "seed 004 admits a block 'only if it is used more than once' without saying within "
@@ -179,6 +189,15 @@ def declare_workload(add: Add) -> None:
         what = ("fsync with nothing to commit (tmpfs no-op)" if op == "fsync"
                 else f"{op} system call (Filebench metadata flowops)")
         add(f"workload.metadata.{op}_ns", v, "ns", what, MEASURED, src, *band(v, 0.2), NO_SPREAD)
+    import numpy as np
+
+    lk = measured_csv("path_lookup/lookup_runs.csv")
+    slopes = [float(np.polyfit(g["depth"], g["ns_per_call"], 1)[0]) for _, g in lk.groupby("run")]
+    add("workload.metadata.lookup_per_component_ns", float(np.median(slopes)), "ns",
+        "path lookup per directory component (dentry-cache hit) of open/create/stat/unlink", MEASURED,
+        "data/measurements/path_lookup/lookup_runs.csv, measured by data/measurements/path_lookup/lookup_bench.c "
+        f"on tmpfs: the per-run least-squares slope of stat() CPU time over path depth 1-32, median of "
+        f"{len(slopes)} runs (build machine)", min(slopes), max(slopes), "lowest..highest run's slope")
     fs = measured_csv("fsync_latency.csv")
     one = fs[fs.threads == 1].iloc[0]
     src = ("data/measurements/fsync_latency.csv, measured by data/measurements/fsync_bench.c: ext4 on a loop "

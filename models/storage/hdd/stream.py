@@ -3,10 +3,26 @@
 Each request costs::
 
     t = overhead + seek(cylinder distance from the previous request's end)
-        [+ write settle if the heads move] + rotation / 2 + media transfer     [ms]
+        [+ write settle if the heads move] + rotational latency + media transfer  [ms]
 
 and a request that starts exactly where the previous one ended streams on (media transfer
 only). No drive cache. Throughput = bytes / sum of service times.
+
+Rotational latency (``rotation``):
+
+- ``"expected"``: half a rotation for every request that does not stream on;
+- ``"positioned"``: the stream is back to back, so the platter angle when request ``i``'s
+  positioning starts is the angle just past the previous request's last block
+  (:func:`~models.storage.hdd.layout.platter_position`); after overhead + seek the platter
+  has turned by ``(overhead + seek) / rotation``, and the head waits for the target's first
+  block::
+
+      latency = ((angle(first block) - angle(previous end) - (overhead + seek) / T) mod 1) * T
+
+  so a batch sorted by LBN (a HALO destage, an LRU write-back batch) whose next request is a
+  few blocks further on the same track waits only for the gap, not half a rotation. The first
+  request (no previous position) pays half a rotation. Random requests get latencies spread
+  over a rotation (mean ~T/2, as ``"expected"``).
 
 References
 ----------
@@ -17,32 +33,41 @@ References
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import pandas as pd
 
 from models._base import as_generator
-from models.storage.hdd.layout import lbn_to_chs
+from models.storage.hdd.layout import lbn_to_chs, platter_position
 from models.storage.hdd.seek import seek_time_ms
 from models.storage.hdd.spec import SECTOR_BYTES, DriveSpec
 
 __all__ = ["stream_service_ms", "stream_throughput_MBps", "throughput_curve"]
 
 
-def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None) -> np.ndarray:
+def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
+                      rotation: Literal["expected", "positioned"] = "expected") -> np.ndarray:
     """Service time [ms] of each request of a back-to-back request stream, vectorised.
 
     ``overhead + seek(cylinder distance from the previous request's end) + rotation +
     media transfer``; a request that starts exactly where the previous one ended streams
     on (no overhead, seek or rotational latency), any other one pays half a rotation
-    (expected latency). No drive cache. Used for the throughput of the HDD stream behind
-    a write cache.
+    (``rotation="expected"``) or the latency from the platter angle where the previous
+    request ended (``"positioned"``, module docstring). No drive cache. Used for the
+    throughput of the HDD stream behind a write cache.
 
     >>> from models.storage.hdd import generic_drive
     >>> g = generic_drive()
     >>> seq = stream_service_ms(g, np.arange(0, 8000, 8), np.full(1000, 8))
     >>> round(float(seq[1:].mean()), 4) == round(8 / g.zones[0].blocks_per_track * g.rotation_ms, 4)
     True
+    >>> gap = stream_service_ms(g, [0, 16], [8, 8], rotation="positioned")  # 8 blocks skipped on the track
+    >>> round(float(gap[1]), 6) == round(16 / g.zones[0].blocks_per_track * g.rotation_ms, 6)
+    True
     """
+    if rotation not in ("expected", "positioned"):
+        raise ValueError(f"rotation must be 'expected' or 'positioned', got {rotation!r}")
     lb = np.asarray(lbn, dtype=np.int64)
     nb = np.asarray(nblocks, dtype=np.int64)
     if lb.shape != nb.shape or lb.ndim != 1:
@@ -66,13 +91,31 @@ def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None) -> np.ndarra
     seek = seek_time_ms(spec, dist) + np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
     seek = np.maximum(seek, 0.0)
     xfer = nb / bpt * rot
-    return np.where(seq, xfer, oh + seek + 0.5 * rot + xfer)
+    if rotation == "expected":
+        lat = np.full(n, 0.5 * rot)
+    else:
+        lat = _positioned_latency_ms(spec, lb, nb, oh + seek)
+    return np.where(seq, xfer, oh + seek + lat + xfer)
 
 
-def stream_throughput_MBps(spec: DriveSpec, lbn, nblocks, is_write=None) -> float:
+def _positioned_latency_ms(spec: DriveSpec, lb: np.ndarray, nb: np.ndarray, before_ms: np.ndarray) -> np.ndarray:
+    """Rotational latency [ms] of each request of a back-to-back stream: the platter turns by
+    ``before_ms`` (overhead + seek) from the angle just past the previous request's last block
+    until the head can read; then it waits for the first block. The first request: half a rotation."""
+    rot = spec.rotation_ms
+    _, _, start_angle, _ = platter_position(spec, lb)
+    _, _, last_angle, last_bpt = platter_position(spec, np.minimum(lb + nb - 1, spec.block_count - 1))
+    prev_end = np.concatenate([[0.0], (last_angle + 1.0 / last_bpt)[:-1]])
+    lat = np.mod(start_angle - prev_end - before_ms / rot, 1.0) * rot
+    lat[0] = 0.5 * rot
+    return lat
+
+
+def stream_throughput_MBps(spec: DriveSpec, lbn, nblocks, is_write=None, *,
+                           rotation: Literal["expected", "positioned"] = "expected") -> float:
     """Average throughput [MB/s, 1e6 B/s] of a back-to-back request stream (see
     :func:`stream_service_ms`)."""
-    t = stream_service_ms(spec, lbn, nblocks, is_write)
+    t = stream_service_ms(spec, lbn, nblocks, is_write, rotation=rotation)
     if not len(t):
         return float("nan")
     return float(np.asarray(nblocks).sum() * SECTOR_BYTES / (t.sum() * 1e3))

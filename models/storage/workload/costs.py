@@ -67,6 +67,8 @@ __all__ = [
     "JOURNAL_METADATA_BLOCKS",
     "MB_STREAM_REQ_BLOCKS",
     "metadata_latency",
+    "LOOKUP_PER_COMPONENT_NS",
+    "extra_path_components",
     "fsync_costs",
     "hit_ratio",
     "journal_commit_ns",
@@ -110,6 +112,27 @@ def metadata_latency() -> dict[str, float]:
     """
     return {op: param(f"workload.metadata.{op}_ns").value
             for op in ("open", "close", "stat", "create", "unlink", "fsync")}
+
+
+#: Path lookup per directory component, a dentry-cache hit [ns] (registry
+#: ``workload.metadata.lookup_per_component_ns``, measured here on tmpfs).
+LOOKUP_PER_COMPONENT_NS = param("workload.metadata.lookup_per_component_ns").value
+
+
+def extra_path_components(entries: int, dirwidth: float) -> float:
+    """Directory components a file of a Filebench file set has beyond the one directory of the metadata
+    benchmark (whose open/create/stat/unlink latencies already include that lookup) [-].
+
+    Filebench builds the file set as a tree of mean width ``dirwidth``, so its mean depth is
+    ``ln(entries) / ln(dirwidth)`` directory levels (at least 1: all files in one directory when
+    ``dirwidth >= entries``); the extra components are that depth - 1.
+
+    >>> round(extra_path_components(100_000, 20), 3), extra_path_components(50_000, 1e6)
+    (2.843, 0.0)
+    """
+    if entries <= 1 or dirwidth <= 1:
+        return 0.0
+    return max(0.0, float(np.log(entries) / np.log(dirwidth)) - 1.0)
 
 
 @cache

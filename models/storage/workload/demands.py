@@ -6,6 +6,13 @@ workload's loops and dispatches on the kind. A per-thread-group record of open f
 (which file set each fd is on, its dirty bytes, whether its metadata changed) links the
 writes to the fsyncs that follow them.
 
+*Metadata flowops* (openfile, createfile, statfile, deletefile; listdir and removedir too), both modes:
+CPU = the measured system call on tmpfs (:func:`~models.storage.workload.costs.metadata_latency`,
+files in one directory) + the path lookup of the file set's extra directory components
+(:func:`~models.storage.workload.costs.extra_path_components` x the measured
+``LOOKUP_PER_COMPONENT_NS``; for listdir/removedir the same file-depth count, one component
+more than their directory path walks).
+
 *ext4 + page cache over a block device* (``mode="pagecache"``)
   - read of ``c`` bytes: CPU = measured ``pread()`` of a cached block
     (:func:`models.storage.file_cache.pagecache_latency`); device = miss ratio x one device
@@ -90,9 +97,11 @@ from models.storage.filebench import (
 from models.storage.workload.configs import StorageConfig, get_config
 from models.storage.workload.costs import (
     BLOCK,
+    LOOKUP_PER_COMPONENT_NS,
     MB_STREAM_REQ_BLOCKS,
     calls_per_file,
     dax_extra_ns,
+    extra_path_components,
     fsync_costs,
     hit_ratio,
     journal_commit_ns,
@@ -233,16 +242,23 @@ def _with_flush(d: Demand, w: Demand) -> Demand:
 Handler = Callable[[Flowop, FileSet, _Env, _OpenFiles], Demand]
 
 
+def _lookup_ns(fs) -> float:
+    """Path lookup of the directory components a file of ``fs`` has beyond the metadata benchmark's [ns]."""
+    if fs is None:
+        return 0.0
+    return LOOKUP_PER_COMPONENT_NS * extra_path_components(fs.entries, fs.dirwidth)
+
+
 def _openfile(op, fs, env, files) -> Demand:
     w = files.left_to_flusher(op.fd, env)  # a file still open on this fd is left behind
     files.open(op.fd, fs, created=False)
-    return _with_flush(Demand(cpu_ns=env.md["open"]), w)
+    return _with_flush(Demand(cpu_ns=env.md["open"] + _lookup_ns(fs)), w)
 
 
 def _createfile(op, fs, env, files) -> Demand:
     w = files.left_to_flusher(op.fd, env)
     files.open(op.fd, fs, created=True)
-    return _with_flush(Demand(cpu_ns=env.md["create"] - env.md["close"]), w)
+    return _with_flush(Demand(cpu_ns=env.md["create"] - env.md["close"] + _lookup_ns(fs)), w)
 
 
 def _closefile(op, fs, env, files) -> Demand:
@@ -250,11 +266,11 @@ def _closefile(op, fs, env, files) -> Demand:
 
 
 def _stat(op, fs, env, files) -> Demand:
-    return Demand(cpu_ns=env.md["stat"])
+    return Demand(cpu_ns=env.md["stat"] + _lookup_ns(fs))
 
 
 def _unlink(op, fs, env, files) -> Demand:
-    return Demand(cpu_ns=env.md["unlink"])
+    return Demand(cpu_ns=env.md["unlink"] + _lookup_ns(fs))
 
 
 def _makedir(op, fs, env, files) -> Demand:

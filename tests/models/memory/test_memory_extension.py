@@ -481,3 +481,61 @@ def test_clock_evicts_an_unused_prefetched_page_first(policy):
     assert r.dram_pages == 3
     assert _counts(r) == (4, 0, 1, 0, 3)
     assert r.evictions == 2 and r.cpu_ns == 4610.0 and r.time_ns == 5000.0
+
+
+def test_prefetch_submitted_on_every_fault():
+    """``prefetch_submit="every-fault"`` (seed 002 §5.3's wording): with no stride ever confirmed (random
+    pages) nothing is prefetched, every fault pays the submission and nothing else changes; with strides
+    it submits at least as often as the confirmed-only reading; depth 0 never submits."""
+    rng = np.random.default_rng(5)
+    s = page_stream(address=rng.integers(0, 3000, 20_000) * 4096 * 7, is_write=rng.random(20_000) < 0.3)
+    kw = dict(dram_frac=0.25, prefetch_depth=1, eviction_buffer_pages=None)
+    conf = simulate_memext(s, MemExtConfig(**kw))
+    every = simulate_memext(s, MemExtConfig(**kw, prefetch_submit="every-fault"))
+    assert conf.prefetch_submissions == 0 and every.prefetched_pages == 0
+    assert every.prefetch_submissions > 0
+    assert (every.full_misses, every.partial_misses, every.writebacks) == (conf.full_misses, conf.partial_misses,
+                                                                           conf.writebacks)
+    assert every.cpu_ns - conf.cpu_ns == pytest.approx(every.prefetch_submissions * MemExtConfig().submit_ns,
+                                                       rel=1e-9)
+    hpc = _hpc_like()
+    c2 = simulate_memext(hpc, MemExtConfig(**kw))
+    e2 = simulate_memext(hpc, MemExtConfig(**kw, prefetch_submit="every-fault"))
+    assert e2.prefetch_submissions >= c2.prefetch_submissions > 0
+    zero = simulate_memext(hpc, MemExtConfig(dram_frac=0.25, prefetch_submit="every-fault"))
+    assert zero.prefetch_submissions == 0
+    with pytest.raises(ValidationError):
+        MemExtConfig(prefetch_submit="always")
+
+
+def test_inclusion_saves_exactly_the_clean_evictions():
+    """The inclusion claims (seed 002 Figs. 4/8) read the clean share of an inclusive run's evictions: a
+    read-only stream evicts only clean pages (nothing written back), a stream writing every reference evicts
+    only dirty ones, and an exclusive run writes every evicted page."""
+    rng = np.random.default_rng(9)
+    addr = rng.integers(0, 800, 30_000) * 4096
+    for writes, clean in ((np.zeros(30_000, bool), 1.0), (np.ones(30_000, bool), 0.0)):
+        s = page_stream(address=addr, is_write=writes)
+        inc = simulate_memext(s, MemExtConfig(dram_frac=0.25))
+        exc = simulate_memext(s, MemExtConfig(dram_frac=0.25, accounting="exclusive"))
+        assert inc.evictions > 0
+        assert 1 - inc.dirty_evictions / inc.evictions == clean
+        assert inc.writebacks == inc.dirty_evictions and exc.writebacks == exc.evictions
+
+
+def test_mfwr_cpu_time_on_the_write_path():
+    """``mfwr_ns``: a synchronous write-back stalls exactly writes x mfwr_ns longer; the buffered one is never
+    faster and its device busy time is unchanged; a read-only stream writes nothing, so MFWR costs nothing."""
+    hpc = _hpc_like()
+    mf = 7000.0
+    for wb in ("sync", "buffered"):
+        off = simulate_memext(hpc, MemExtConfig(dram_frac=0.25, writeback=wb))
+        on = simulate_memext(hpc, MemExtConfig(dram_frac=0.25, writeback=wb, mfwr_ns=mf))
+        assert on.writebacks == off.writebacks > 0 and on.device_busy_ns == off.device_busy_ns
+        assert on.time_ns >= off.time_ns
+        if wb == "sync":
+            assert on.write_stall_ns - off.write_stall_ns == pytest.approx(off.writebacks * mf, rel=1e-12)
+            assert on.time_ns - off.time_ns == pytest.approx(off.writebacks * mf, rel=1e-12)
+    rng = np.random.default_rng(2)
+    ro = page_stream(address=rng.integers(0, 900, 20_000) * 4096, is_write=np.zeros(20_000, bool))
+    assert simulate_memext(ro, MemExtConfig(mfwr_ns=mf)) == simulate_memext(ro, MemExtConfig())

@@ -280,3 +280,29 @@ def test_figure2_table_columns():
     df = fc.hits_vs_storage_latency(2.0, t_ns=100, insert_ns=100)  # a scalar ratio gives one row
     assert list(df.columns) == ["storage_over_cache", "storage_latency_ns", "n_star", "hits_required"]
     assert df.iloc[0].tolist() == [2.0, 200.0, 2.0, 2.0]
+
+
+def test_same_run_storage_path():
+    """``storage_path="same-run"``: t and T on DRAM-speed storage are the insertion cost's own run's
+    page-cache hit and direct read (registry), T grows by exactly the device's extra transfer time,
+    and the size range is the measured one."""
+    from models.devices import get_device
+    from models.provenance import param
+
+    be = fc.timings_from_device("dram", storage_path="same-run")
+    assert be.t_ns == pytest.approx(param("file_cache.samerun_hit_4096_ns").value, rel=1e-12)
+    assert be.T_ns == pytest.approx(param("file_cache.samerun_direct_4096_ns").value, rel=1e-12)
+    assert be.Tm_ns - be.T_ns == pytest.approx(fc.insertion_cost(4096), rel=1e-12)
+    pcm = fc.timings_from_device("pcm-samsung-20nm", storage_path="same-run")
+    extra = get_device("pcm-samsung-20nm").transfer_ns(4096) - get_device("dram").transfer_ns(4096)
+    assert pcm.T_ns - be.T_ns == pytest.approx(max(0.0, extra), rel=1e-12) and pcm.t_ns == be.t_ns
+    # the factor is not used on the same-run path
+    assert fc.timings_from_device("dram", storage_path="same-run", io_stack_factor=3.0) == be
+    # between measured sizes: log-log interpolation, monotone like the measurements
+    t8, T8 = fc.same_run_timings(8192)
+    t6, T6 = fc.same_run_timings(6000)
+    assert be.t_ns < t6 < t8 and be.T_ns < T6 < T8
+    with pytest.raises(ValueError, match="4096-65536 B"):
+        fc.same_run_timings(1024)
+    with pytest.raises(ValueError, match="storage_path"):
+        fc.timings_from_device("dram", storage_path="zram")

@@ -358,3 +358,49 @@ def test_write_settle_only_when_heads_move():
 def test_throughput_curve_reports_the_simulated_request_size():
     df = hdd.throughput_curve(hdd.generic_drive(), [0], [100, 1331, 4096], requests=50)
     assert df.request_bytes.tolist() == [512, 1536, 4096]  # whole sectors
+
+
+def test_positioned_rotation_of_a_back_to_back_stream():
+    """``rotation="positioned"``: the latency is the platter's turn from where the previous request
+    ended to the target's first block, less the overhead and seek; exact on one track."""
+    g = hdd.generic_drive()
+    bpt, rot = g.zones[0].blocks_per_track, g.rotation_ms
+    # an LBN-sorted batch on one track, 8-block requests with gaps of 0..40 blocks: each waits
+    # exactly for its gap (no overhead, no seek on the generic profile's track)
+    gaps = np.array([0, 8, 16, 40])
+    starts = np.concatenate([[0], np.cumsum(8 + gaps[1:])])
+    t = hdd.stream_service_ms(g, starts, np.full(4, 8), rotation="positioned")
+    np.testing.assert_allclose(t[1:], (gaps[1:] + 8) / bpt * rot, rtol=1e-9)
+    # the first request has no previous position: half a rotation, as "expected"
+    te = hdd.stream_service_ms(g, starts, np.full(4, 8), rotation="expected")
+    assert t[0] == pytest.approx(te[0], rel=1e-12)
+    # a request just behind the head waits almost a whole rotation
+    back = hdd.stream_service_ms(g, [800, 792], [8, 8], rotation="positioned")
+    assert back[1] == pytest.approx((1 - 16 / bpt) * rot + 8 / bpt * rot, rel=1e-9)  # 16 blocks back, then 8
+    # every latency is within [0, one rotation)
+    rng = np.random.default_rng(11)
+    m = 20_000
+    lb = rng.integers(0, g.block_count - 8, m)
+    tp = hdd.stream_service_ms(g, lb, np.full(m, 8), rotation="positioned")
+    tx = hdd.stream_service_ms(g, lb, np.full(m, 8), rotation="expected")
+    lat = tp - (tx - rot / 2)
+    assert (lat[1:] >= -1e-9).all() and (lat[1:] < rot + 1e-9).all()
+    # random requests land at uniformly spread angles: the mean latency is half a rotation
+    # (20,000 requests: standard error rot/sqrt(12 m) ~ 0.2 % of rot/2; 2 % allowed)
+    assert lat[1:].mean() == pytest.approx(rot / 2, rel=0.02)
+    with pytest.raises(ValueError, match="rotation"):
+        hdd.stream_service_ms(g, [0], [8], rotation="half")
+
+
+def test_positioned_rotation_uses_the_skews():
+    """On a DiskSim drive with track and cylinder skews the positioned latency uses the layout's angles."""
+    from models.storage.hdd.layout import platter_position
+
+    d = hdd.load_drive("ibm18es")
+    lb = np.array([0, 390])  # block 390: surface 1, one track skew later (platter_position's doctest)
+    t = hdd.stream_service_ms(d, lb, np.array([4, 4]), rotation="positioned")
+    te = hdd.stream_service_ms(d, lb, np.array([4, 4]), rotation="expected")
+    _, _, ang, bpt = platter_position(d, [0, 3, 390])
+    before = te[1] - d.rotation_ms / 2 - 4 / bpt[2] * d.rotation_ms  # overhead + positioning
+    want = np.mod(ang[2] - (ang[1] + 1 / bpt[1]) - before / d.rotation_ms, 1.0) * d.rotation_ms
+    assert t[1] - (te[1] - d.rotation_ms / 2) == pytest.approx(want, abs=1e-9)

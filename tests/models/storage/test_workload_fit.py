@@ -182,15 +182,22 @@ def test_littles_law_and_mva_monotonicity_on_every_curve(w):
 
 
 @pytest.mark.parametrize("w", wf.PERSONALITIES)
-def test_dax_bypasses_the_page_cache(w):
-    # ext4-DAX has no page cache: neither its size nor the number of files (which only sets the hit
-    # ratio) can change a native DAX result
+def test_dax_bypasses_the_page_cache(w, monkeypatch):
+    # ext4-DAX has no page cache: neither its size nor the number of files (which sets the hit ratio and,
+    # through the file set's directory depth, the path lookups of the metadata flowops) can change a
+    # native DAX result, once the lookup of the extra directory levels is set aside
+    from models.storage.workload import demands
+
     wl = wf.paper_workload(w)
     ref = wf.evaluate(wl, "pcm-dax", threads=8).curve
     pd.testing.assert_frame_equal(wf.evaluate(wl, wf.get_config("pcm-dax", page_cache_bytes=1e6), threads=8).curve,
                                   ref)
     few = wf.sweep_files(w, ["pcm-dax"], scales=(1.0, 0.1), threads=8).set_index("files_scale")
-    assert few.loc[0.1, "ops_per_s"] == few.loc[1.0, "ops_per_s"] == ref.ops_per_s.iloc[-1]
+    # fewer files: a shallower tree, never slower (equal where all files share one directory)
+    assert few.loc[0.1, "ops_per_s"] >= few.loc[1.0, "ops_per_s"] == ref.ops_per_s.iloc[-1]
+    monkeypatch.setattr(demands, "LOOKUP_PER_COMPONENT_NS", 0.0)
+    few = wf.sweep_files(w, ["pcm-dax"], scales=(1.0, 0.1), threads=8).set_index("files_scale")
+    assert few.loc[0.1, "ops_per_s"] == few.loc[1.0, "ops_per_s"]
 
 
 @pytest.mark.parametrize("w", wf.PERSONALITIES)

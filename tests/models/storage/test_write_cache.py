@@ -414,3 +414,23 @@ def test_skipping_idle_victim_scans_changes_nothing(th_bcounts, relax, cap):
         else:
             assert a == b, f.name
     assert fast.destaged_buckets > 0  # the victim search ran
+
+
+def test_hdd_rotation_variants():
+    """The positioned HDD timing never makes a sorted destage batch slower than the half-rotation
+    one, leaves the cache simulation (traffic, hits) untouched, and the earlier model stays a variant."""
+    from models.storage import hdd
+
+    lbn = np.arange(0, 64 * 64, 64)  # 64 one-block writes 32 KiB apart (two 1 MiB regions)
+    t = _trace(lbn, [8] * len(lbn), [True] * len(lbn))
+    req = wc.prepare_requests(t)
+    pos = wc.run_write_cache(req, "halo", 0.05)
+    exp = wc.run_write_cache(req, "halo", 0.05, hdd_rotation="expected")
+    assert (pos.traffic_rate, pos.hits, pos.misses, pos.hdd_requests) == (exp.traffic_rate, exp.hits, exp.misses,
+                                                                         exp.hdd_requests)
+    assert pos.hdd_throughput_mbps >= exp.hdd_throughput_mbps
+    run = wc.simulate_halo(req, wc.cache_blocks(0.05))
+    g = hdd.generic_drive()
+    assert exp.hdd_throughput_mbps == hdd.stream_throughput_MBps(g, run.hdd_lbn, run.hdd_nsect, run.hdd_write)
+    with pytest.raises(ValueError, match="hdd_rotation"):
+        wc.run_write_cache(req, "halo", 0.05, hdd_rotation="half")
