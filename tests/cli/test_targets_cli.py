@@ -1,0 +1,43 @@
+"""``pcm-planner targets``: the columns of issue 37 item 6, the plan's options, --spec and --target."""
+
+import io
+import json
+
+import pandas as pd
+import pytest
+
+from tests import ROOT
+
+FIX = ROOT / "tests" / "fixtures" / "plan"
+COLUMNS = ["workload", "role", "device", "spec", "unit", "break_even", "held_at", "direction", "reason"]
+
+
+def test_targets_csv_columns_and_rows(run_cli):
+    rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--name", "my msr",
+                           "--device", "pcm-samsung-20nm", "--device", "optane-dcpmm")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    assert list(df.columns) == COLUMNS
+    assert set(df.workload) >= {"my msr"}
+    assert set(df.spec) == {"read_latency_ns", "write_latency_ns", "write_bandwidth_MBps",
+                            "endurance_writes_per_cell", "price_usd_per_GB"}
+    solved = df[df.break_even.notna()]
+    assert set(solved.role) >= {"file-cache", "storage", "write-cache"}
+    assert set(df.direction) == {"<=", ">="}
+
+
+def test_targets_json_with_spec_and_target(run_cli):
+    rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                           "--spec", "write_latency_ns", "--target", "1.2", "--format", "json")
+    assert rc == 0, err
+    rows = json.loads(out)
+    assert rows and {r["spec"] for r in rows} == {"write_latency_ns"}
+    assert any("at least 1.2×" in r["reason"] for r in rows)
+
+
+def test_targets_bad_target_names_the_option(run_cli, capsys):
+    with pytest.raises(SystemExit) as e:
+        run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm", "--target", "0")
+    assert e.value.code == 2 and "--target" in capsys.readouterr().err
+    rc, out, err = run_cli("targets", "--device", "optane-dcpmm")
+    assert rc == 2 and "--block-trace" in err
