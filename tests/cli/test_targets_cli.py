@@ -36,8 +36,10 @@ def test_targets_json_with_spec_and_target(run_cli):
 
 
 def test_targets_bad_target_names_the_option(run_cli, capsys):
+    from cli.main import main
+
     with pytest.raises(SystemExit) as e:
-        run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm", "--target", "0")
+        main(["targets", "--block-trace", str(FIX / "small_msr.csv"), "--device", "optane-dcpmm", "--target", "0"])
     assert e.value.code == 2 and "--target" in capsys.readouterr().err
     rc, out, err = run_cli("targets", "--device", "optane-dcpmm")
     assert rc == 2 and "--block-trace" in err
