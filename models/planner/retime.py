@@ -12,7 +12,7 @@ role                re-timed with (per variant, counts fixed)
 ==================  =====================================================================================
 file-cache          :func:`models.storage.file_cache.timings_from_device` and
                     :func:`~models.storage.file_cache.cache_run_time_ns` on the LRU hits
-storage (block)     :func:`models.planner.replay.replay_mean_response_ns` (the FIFO replay, O(n) per variant)
+storage (block)     :func:`models.planner.replay.replay_mean_response_many_ns` (the FIFO replay, one pass)
 storage (fio)       :func:`models.planner.fio.fio_ns_per_io`
 storage (Filebench) :func:`models.storage.workload.evaluate` on the device's configuration
 paging              :func:`models.memory.paging.fault_service_ns` and :func:`~models.memory.paging.amat` on the
@@ -40,7 +40,7 @@ from models.devices import DeviceProfile, get_device
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile
 from models.provenance import param
 
-__all__ = ["Retimer", "role_retimers"]
+__all__ = ["Retimer", "role_retimers", "block_retimers", "memory_retimers"]
 
 
 @dataclass(frozen=True)
@@ -65,14 +65,29 @@ class Retimer:
         return float(np.asarray(self.values([variant]), dtype=float)[0])
 
 
+@dataclass(frozen=True)
+class _ReplayArrays:
+    """A block trace's columns converted once for the replays [ns, -, bytes, bytes]."""
+
+    time_ns: np.ndarray
+    is_write: np.ndarray
+    size_bytes: np.ndarray
+    offset_bytes: np.ndarray
+
+
 def _ratio(ref: float, times) -> np.ndarray:
     t = np.asarray(times, dtype=float)
     with np.errstate(divide="ignore"):
         return np.where(t > 0, ref / np.where(t > 0, t, 1.0), np.inf)
 
 
-def _block(w, tr, devs, base) -> list[Retimer]:
-    from models.planner.replay import is_modelled_hdd, replay_mean_response_ns
+def block_retimers(name: str, tr, devs, base) -> list[Retimer]:
+    """Retimers of the file-cache, storage and write-cache rows of block trace ``tr`` (workload ``name``)."""
+    from models.planner.replay import (
+        is_modelled_hdd,
+        replay_mean_response_many_ns,
+        replay_mean_response_ns,
+    )
     from models.storage import file_cache as fc
     from models.storage import file_cache_sim as fcs
     from models.storage import write_cache as wc
@@ -94,20 +109,22 @@ def _block(w, tr, devs, base) -> list[Retimer]:
     t_fb = fc_time(fbase)
     for d in devs:
         if not is_volatile(d) and d.name != fbase.name:
-            out.append(Retimer(w.name, "file-cache", d, lambda vs: _ratio(t_fb, [fc_time(v) for v in vs]),
+            out.append(Retimer(name, "file-cache", d, lambda vs: _ratio(t_fb, [fc_time(v) for v in vs]),
                                ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")))
     # --- storage: the trace replayed (one FIFO pass per variant)
     if getattr(tr, "op_known", True):
         sbase = base or get_device(LIKE_FOR_LIKE["storage"])
         rb, _ = replay_mean_response_ns(tr, sbase)
+        arrays = _ReplayArrays(np.asarray(tr.time_ns, dtype=float), np.asarray(tr.is_write, dtype=np.bool_),
+                               np.asarray(tr.size_bytes, dtype=float), tr.offset_bytes)
         for d in devs:
             if is_volatile(d) or d.name == sbase.name:
                 continue
             why = ("a catalogue HDD is replayed with the HDD model (seek from the previous request, half a rotation, "
                    "media transfer), which its latency and bandwidth columns do not drive" if is_modelled_hdd(d)
                    else "")
-            out.append(Retimer(w.name, "storage", d,
-                               lambda vs: _ratio(rb, [replay_mean_response_ns(tr, v)[0] for v in vs]),
+            out.append(Retimer(name, "storage", d,
+                               lambda vs: _ratio(rb, replay_mean_response_many_ns(arrays, vs)),
                                ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps",
                                 "access_unit_bytes"), why))
     # --- write cache: the HALO run's HDD time once; the device's absorb time in closed form
@@ -118,20 +135,25 @@ def _block(w, tr, devs, base) -> list[Retimer]:
         halo_s = float(wc.run_write_cache(req, "halo", mb).exec_time_s)
         sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
 
+        beyond: dict[int, float] = {}  # bytes written beyond the first access unit, per unit size [B]
+
         def absorb_s(v):  # sum of transfer_time_ns over the written requests, in closed form [s]
-            extra = float(np.maximum(0.0, sizes - v.access_unit_bytes).sum())
+            if v.access_unit_bytes not in beyond:
+                beyond[v.access_unit_bytes] = float(np.maximum(0.0, sizes - v.access_unit_bytes).sum())
+            extra = beyond[v.access_unit_bytes]
             return (len(sizes) * v.write_latency_ns + extra / (v.effective_write_bandwidth_MBps * 1e6) * 1e9) / 1e9
 
         t_ref = float(wc.run_write_cache(req, "none", 0.0).exec_time_s) if base is None else halo_s + absorb_s(base)
         for d in devs:
             if d.kind in ("dram", "hdd") or (base is not None and d.name == base.name):
                 continue
-            out.append(Retimer(w.name, "write-cache", d, lambda vs: _ratio(t_ref, [halo_s + absorb_s(v) for v in vs]),
+            out.append(Retimer(name, "write-cache", d, lambda vs: _ratio(t_ref, [halo_s + absorb_s(v) for v in vs]),
                                ("write_latency_ns", "write_bandwidth_MBps", "access_unit_bytes")))
     return out
 
 
-def _memory(w, mt, devs, base) -> list[Retimer]:
+def memory_retimers(name: str, mt, devs, base) -> list[Retimer]:
+    """Retimers of the paging and memory-extension rows of memory trace ``mt`` (workload ``name``)."""
     from models.memory import memory_extension as me
     from models.memory import paging as pg
     from models.memory.uncertainty import memext_model
@@ -153,7 +175,7 @@ def _memory(w, mt, devs, base) -> list[Retimer]:
     a_b = amat(pbase)
     for d in devs:
         if not is_volatile(d) and d.name != pbase.name:
-            out.append(Retimer(w.name, "paging", d, lambda vs: _ratio(a_b, [amat(v) for v in vs]),
+            out.append(Retimer(name, "paging", d, lambda vs: _ratio(a_b, [amat(v) for v in vs]),
                                ("read_latency_ns", "read_bandwidth_MBps")))
     # --- memory extension: fault and write-back counts once (they do not depend on any time)
     mbase = base or get_device(LIKE_FOR_LIKE["memory-extension"])
@@ -176,7 +198,7 @@ def _memory(w, mt, devs, base) -> list[Retimer]:
             vals = {**point, kr: lat[:, 0], kw: lat[:, 1]}
             return np.asarray(m.evaluate(_broadcast(vals)), dtype=float)
 
-        out.append(Retimer(w.name, "memory-extension", d, lambda vs, slow=slow: float(rb.slowdown) / slow(vs),
+        out.append(Retimer(name, "memory-extension", d, lambda vs, slow=slow: float(rb.slowdown) / slow(vs),
                            ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps",
                             "access_unit_bytes")))
     return out
@@ -252,10 +274,10 @@ def role_retimers(w, devs: Sequence[DeviceProfile], base: DeviceProfile | None, 
 
     if w.kind == "block":
         tr, _ = _read_used(traces, w.source, "block", n_requests)
-        return _block(w, tr, devs, base) if len(tr) else []
+        return block_retimers(w.name, tr, devs, base) if len(tr) else []
     if w.kind == "memory":
         mt, _ = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None)
-        return _memory(w, mt, devs, base) if len(mt) else []
+        return memory_retimers(w.name, mt, devs, base) if len(mt) else []
     if w.kind == "filebench":
         return _filebench(w, devs, base)
     return _fio(w, devs, base)

@@ -53,7 +53,7 @@ TARGET_COLUMNS = ["workload", "role", "device", "spec", "unit", "break_even", "h
 #: ``10**LOG10_XTOL`` (+-0.01 %) of the exact root (a numerical setting, not a model input).
 LOG10_XTOL = 4e-5
 #: Points of the log grid that brackets the root and checks monotonicity [-] (a numerical grid).
-GRID_POINTS = 33
+GRID_POINTS = 17
 
 _NEEDS_ECON = ("needs data: price / lifetime model (issue 37 item 3): the per-role lifetime and cost are not "
                "in the plan yet, and {what} does not change any performance value")
