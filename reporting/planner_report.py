@@ -353,10 +353,12 @@ def plan_verdict_table(res) -> pd.DataFrame:
     return out
 
 
-def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -> str:
+def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *, targets=None) -> str:
     """A self-contained HTML report of a plan (:class:`models.planner.PlanResult`): inputs (workloads,
     devices with their figures), one chart per role (plotly.js inlined once), the verdicts with their
-    reasons and bands, the provenance of every parameter used and the validation status of every model.
+    reasons and bands, the provenance of every parameter used and the validation status of every model;
+    with ``targets`` (:class:`models.planner.targets.TargetsResult`) a "Product targets" section
+    (:func:`reporting.planner_targets_report.targets_section_html`).
 
     >>> from models.planner.plan import plan, workload_from_path
     >>> html = plan_report_html(plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
@@ -406,6 +408,10 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -
                      "<code>docs/VALIDATION.md</code>): how far the model is trusted.</p>")
         parts.append(_table(vs[["role", "pages", "claims", "summary"]].rename(
             columns={"pages": "ledger pages", "summary": "status"})))
+    if targets is not None:
+        from reporting.planner_targets_report import targets_section_html
+
+        parts.append(targets_section_html(targets, first=first))
     parts.append(provenance_html(res.provenance_keys, devices=res.custom_devices))
     parts.append("</body></html>")
     return "\n".join(parts)
