@@ -40,7 +40,7 @@ TOKENS = [b"0", b"-1", b"8.0", b"1e3", b"nan", b"inf", b"True", b"x", b",", b" "
           # issue 42: lone CRs before whitespace-only lines, BOMs, multi-page lackey accesses, ambiguous CSV headers
           b"\r", b"\r \n", b"\n\r\t\n", b"\xef\xbb\xbf", b" S 1000,12288\n", b"time,offset,size,is_write,dev\n"]
 #: Binary formats (a BOM is no text marker there).
-BINARY = ("oraclegeneral", "lcs", "npz")
+BINARY = ("oraclegeneral", "lcs", "vscsi", "npz")
 
 
 def _npz_sample() -> bytes:

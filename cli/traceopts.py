@@ -23,7 +23,8 @@ import argparse
 
 from cli.argtypes import whole_number
 
-__all__ = ["add_trace_options", "load_trace_from_args", "trace_reader_options"]
+__all__ = ["add_trace_options", "add_reader_options", "load_trace_from_args", "trace_reader_options",
+           "format_options"]
 
 #: Reader options of the generic CSV format (``--trace-format csv``).
 _CSV_OPTIONS = ("time_col", "op_col", "offset_col", "lba_col", "size_col", "device_col", "op_map", "sep",
@@ -51,10 +52,19 @@ def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = Non
     block_size : bool, keyword-only
         Add ``--block-size`` (analysis block size).
     """
+    parser.add_argument("trace", metavar="TRACE", help=_TRACE_HELP[kind])
+    add_reader_options(parser, kind=kind, block_size=block_size)
+
+
+def add_reader_options(parser: argparse.ArgumentParser, *, kind: str | None = None, block_size: bool = False,
+                       max_requests: bool = True) -> None:
+    """Add the trace format and reader options of :func:`add_trace_options` without the TRACE argument:
+    ``--trace-format``, (``--block-size``), ``--max-requests``, ``--max-line-bytes``, ``--max-input-bytes``
+    and the generic-CSV column options (the planner's ``plan`` takes them for its block traces, with its own
+    ``--requests`` instead of ``--max-requests``: ``max_requests=False``)."""
     from models.traces import FORMATS
 
     formats = [name for name, f in FORMATS.items() if kind in (None, f.kind)]
-    parser.add_argument("trace", metavar="TRACE", help=_TRACE_HELP[kind])
     csv_note = "" if kind == "memory" else ("; --format csv means CSV output, so a generic CSV trace needs "
                                             "--trace-format csv (or a column mapping)")
     parser.add_argument("--trace-format", dest="trace_format", default="auto", choices=["auto", *formats],
@@ -63,9 +73,10 @@ def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = Non
     if block_size:
         parser.add_argument("--block-size", dest="block_size", type=whole_number, default=4096,
                             help="cache/analysis block size, a power of two [bytes] (default 4096)")
-    parser.add_argument("--max-requests", dest="max_requests", type=whole_number, default=None,
-                        help="read at most this many requests or memory references (default: all, up to "
-                             "20 million)")
+    if max_requests:
+        parser.add_argument("--max-requests", dest="max_requests", type=whole_number, default=None,
+                            help="read at most this many requests or memory references (default: all, up to "
+                                 "20 million)")
     from models.traces.source import MAX_INPUT_BYTES, MAX_LINE_BYTES
 
     parser.add_argument("--max-line-bytes", dest="max_line_bytes", type=whole_number, default=None,
@@ -107,7 +118,7 @@ def trace_reader_options(args: argparse.Namespace) -> dict:
     return opts
 
 
-def _format_options(fmt: str, opts: dict) -> dict:
+def format_options(fmt: str, opts: dict) -> dict:
     """Keep the options the chosen format takes; column options without ``--trace-format csv`` are an error."""
     given = set(opts)
     if fmt not in ("csv", "auto") and given & set(_CSV_OPTIONS):
@@ -129,7 +140,7 @@ def load_trace_from_args(args: argparse.Namespace, *, kind: str | None = None, p
     from models.traces import load
 
     fmt = getattr(args, "trace_format", "auto") or "auto"
-    opts = _format_options(fmt, trace_reader_options(args))
+    opts = format_options(fmt, trace_reader_options(args))
     trace = load(args.trace, kind=kind, max_requests=getattr(args, "max_requests", None), format=fmt,
                  progress=progress, **opts)
     if len(trace) == 0:

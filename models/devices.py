@@ -28,7 +28,7 @@ from models._base import ModelInput
 from models.nesting import loads_json
 from models.provenance_kinds import ASSUMED, KIND_ALIASES, USER_DEFINED, normalize_kind
 
-__all__ = ["DeviceProfile", "DeviceKind", "transfer_time_ns", "NUMERIC_COLUMNS", "INFO_COLUMNS", "MODEL_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
+__all__ = ["DeviceProfile", "DeviceKind", "transfer_time_ns", "NUMERIC_COLUMNS", "INFO_COLUMNS", "MODEL_COLUMNS", "PRICE_COLUMNS", "CSV_COLUMNS", "parse_provenance", "format_provenance",
            "load_catalogue", "catalogue_from_frame", "get_device", "device_names", "catalogue_provenance",
            "devices_to_frame", "devices_to_csv", "devices_from_csv", "encode_devices", "decode_devices"]
 
@@ -36,13 +36,20 @@ DeviceKind = Literal["dram", "scm", "pcm", "flash", "ssd", "hdd", "custom"]
 #: Numeric columns of a device profile: each value carries a provenance kind.
 NUMERIC_COLUMNS: tuple[str, ...] = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
                                     "write_bandwidth_MBps", "interface_bandwidth_MBps", "endurance_writes_per_cell",
-                                    "avg_seek_ns", "rpm")
-#: Numeric columns no model reads (shown for reference: the link's raw rate is not the device's bandwidth).
-INFO_COLUMNS: tuple[str, ...] = ("interface_bandwidth_MBps",)
+                                    "avg_seek_ns", "rpm", "endurance_DWPD", "price_usd_per_GB_low",
+                                    "price_usd_per_GB_high")
+#: Numeric columns no performance model reads (shown for reference: the link's raw rate is not the device's
+#: bandwidth; a drive's rated drive writes per day; the price range, read only by the planner's economics,
+#: :mod:`models.planner.economics`).
+INFO_COLUMNS: tuple[str, ...] = ("interface_bandwidth_MBps", "endurance_DWPD", "price_usd_per_GB_low",
+                                 "price_usd_per_GB_high")
+#: The price columns of a device profile [USD per GB, 1e9 bytes] (a range; the date in ``price_date``).
+PRICE_COLUMNS: tuple[str, ...] = ("price_usd_per_GB_low", "price_usd_per_GB_high")
 #: Numeric columns the models read (:data:`NUMERIC_COLUMNS` without :data:`INFO_COLUMNS`).
 MODEL_COLUMNS: tuple[str, ...] = tuple(c for c in NUMERIC_COLUMNS if c not in INFO_COLUMNS)
 #: Columns of a device table (``data/devices.csv``, :func:`devices_to_frame`, :func:`devices_from_csv`), in order.
-CSV_COLUMNS: tuple[str, ...] = ("name", "label", "kind", "byte_addressable", *NUMERIC_COLUMNS, "source", "provenance")
+CSV_COLUMNS: tuple[str, ...] = ("name", "label", "kind", "byte_addressable", *NUMERIC_COLUMNS, "price_date", "source",
+                                "provenance")
 
 
 def parse_provenance(text: str | None) -> dict[str, str]:
@@ -53,7 +60,7 @@ def parse_provenance(text: str | None) -> dict[str, str]:
     >>> parse_provenance("latency=published")
     Traceback (most recent call last):
     ...
-    ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, interface_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm
+    ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, interface_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm, endurance_DWPD, price_usd_per_GB_low, price_usd_per_GB_high
     """
     out: dict[str, str] = {}
     for item in str(text or "").split(";"):
@@ -143,6 +150,10 @@ class DeviceProfile(ModelInput):
       PCIe link, the DDR/LPDDR channels of the source's configuration) after line coding, an upper
       bound; no model reads it (:data:`INFO_COLUMNS`).
     - ``endurance_writes_per_cell``: writes (program/erase cycles) per cell before wear-out.
+    - ``endurance_DWPD``: a drive's rated drive writes per day over its warranty, as its vendor states
+      endurance (read by no model: :data:`INFO_COLUMNS`; the per-cell figure is ``endurance_writes_per_cell``).
+    - ``price_usd_per_GB_low`` / ``price_usd_per_GB_high``: the published price range [USD per GB,
+      1e9 bytes] read on ``price_date``; read only by the planner's economics (:attr:`price_usd_per_GB`).
 
     >>> d = get_device("pcm-memext")
     >>> d.read_latency_ns, d.write_latency_ns, d.endurance_writes_per_cell
@@ -165,6 +176,13 @@ class DeviceProfile(ModelInput):
     endurance_writes_per_cell: float | None = Field(default=None, gt=0, le=1e18, description="write endurance [writes per cell]; None = unlimited or unpublished")
     avg_seek_ns: float | None = Field(default=None, ge=0, le=1e11, description="HDD mean seek time [ns]")
     rpm: float | None = Field(default=None, gt=0, le=30000, description="HDD spindle speed [rev/min]")
+    endurance_DWPD: float | None = Field(default=None, gt=0, le=1e6, description="rated drive writes per day over the "
+                                         "warranty [drive writes/day]; read by no model")
+    price_usd_per_GB_low: float | None = Field(default=None, gt=0, le=1e6, description="low end of the device's price "
+                                               "[USD per GB, 1e9 bytes]; None = not known")
+    price_usd_per_GB_high: float | None = Field(default=None, gt=0, le=1e6, description="high end of the device's "
+                                                "price [USD per GB, 1e9 bytes]; None = the low end")
+    price_date: str = Field(default="", max_length=40, description="when the price was read (e.g. 2019-04)")
     source: str = Field(default="user-defined", max_length=2000, description="where the numbers come from")
     provenance: dict[str, str] = Field(default_factory=dict, description="numeric column -> provenance kind "
                                        "(models.provenance); a column not listed is user-defined or assumed")
@@ -184,7 +202,34 @@ class DeviceProfile(ModelInput):
     def _check_hdd(self) -> DeviceProfile:
         if self.kind == "hdd" and self.rpm is None:
             raise ValueError("rpm: an HDD profile needs its spindle speed")
+        lo, hi = self.price_usd_per_GB_low, self.price_usd_per_GB_high
+        if hi is not None and lo is None:
+            raise ValueError("price_usd_per_GB_low: a price range needs its low end (give one price as the low end)")
+        if lo is not None and hi is not None and hi < lo:
+            raise ValueError(f"price_usd_per_GB_high: the high end ({hi:g}) is below the low end ({lo:g})")
         return self
+
+    @property
+    def price_usd_per_GB(self) -> float | None:
+        """The price the planner uses [USD per GB, 1e9 bytes]: the middle of the range (the low end when only
+        one price is given); None when the device has no price.
+
+        >>> get_device("optane-dcpmm").price_usd_per_GB > 0, get_device("pcm-memext").price_usd_per_GB is None
+        (True, True)
+        """
+        lo, hi = self.price_usd_per_GB_low, self.price_usd_per_GB_high
+        if lo is None:
+            return None
+        return lo if hi is None else (lo + hi) / 2
+
+    def with_price(self, usd_per_GB: float | None) -> DeviceProfile:
+        """A copy priced at ``usd_per_GB`` [USD per GB] (a user's price: ``user-defined``; None removes it).
+
+        >>> d = get_device("pcm-memext").with_price(2.0); d.price_usd_per_GB, d.value_kind("price_usd_per_GB_low")
+        (2.0, 'user-defined')
+        """
+        return self.with_updates(price_usd_per_GB_low=usd_per_GB, price_usd_per_GB_high=usd_per_GB,
+                                 price_date="" if usd_per_GB is None else "user-defined")
 
     def __hash__(self) -> int:  # the provenance dict is hashed as sorted items
         return hash(tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v)

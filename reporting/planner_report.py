@@ -353,12 +353,27 @@ def plan_verdict_table(res) -> pd.DataFrame:
     return out
 
 
-def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *, targets=None) -> str:
+def plan_economics_table(res) -> pd.DataFrame:
+    """The plan's economics (issue 37), one row per evaluated workload · role · device: capacity, price (with its
+    date), cost over the horizon, lifetime under the workload, cost per unit of work vs the baseline, the
+    economic verdict and why."""
+    df = res.to_frame()
+    ev = df[df.verdict.isin(EVALUATED)]
+    dates = {d.name: d.price_date for d in res.devices}
+    return pd.DataFrame({
+        "workload": ev.workload, "role": ev.role, "device": ev.device, "capacity [GB]": ev.capacity_GB,
+        "price [$/GB]": ev.price_usd_per_GB, "price date": [dates.get(d, "") for d in ev.device],
+        f"cost over {res.horizon_years:g} years [$]": ev.cost_usd, "lifetime [years]": ev.lifetime_years,
+        "cost per work vs baseline [×]": ev.cost_per_work_vs_baseline, "economic verdict": ev.economic_verdict,
+        "why": ev.economic_reason})
+
+
+def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *, extra_sections=()) -> str:
     """A self-contained HTML report of a plan (:class:`models.planner.PlanResult`): inputs (workloads,
     devices with their figures), one chart per role (plotly.js inlined once), the verdicts with their
     reasons and bands, the provenance of every parameter used and the validation status of every model;
-    with ``targets`` (:class:`models.planner.targets.TargetsResult`) a "Product targets" section
-    (:func:`reporting.planner_targets_report.targets_section_html`).
+    ``extra_sections``: callables ``section(first) -> str`` adding sections before the provenance (``first``: plotly.js
+    is not yet inlined), e.g. the "Product targets" (:func:`reporting.planner_targets_report.targets_section`).
 
     >>> from models.planner.plan import plan, workload_from_path
     >>> html = plan_report_html(plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
@@ -400,6 +415,12 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *
     parts.append("<h2 id='table'>All verdicts</h2>")
     verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses", "about the same": "tie"}.get(v, "na"), "reason": lambda v: "reason"}
     parts.append(_table(plan_verdict_table(res), verdict_cls))
+    econ = plan_economics_table(res)
+    if len(econ):
+        parts.append("<h2 id='economics'>Economics</h2><p>Capacity each role uses, its cost over the horizon with "
+                     "the replacements its wear-out needs under the workload, and the cost per unit of work against "
+                     "the baseline (&gt; 1×: the device costs more); NaN where not known.</p>")
+        parts.append(_table(econ, {"why": lambda v: "reason"}))
     roles = res.roles_used
     if roles:
         vs = validation_summary(roles)
@@ -408,10 +429,9 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *
                      "<code>docs/VALIDATION.md</code>): how far the model is trusted.</p>")
         parts.append(_table(vs[["role", "pages", "claims", "summary"]].rename(
             columns={"pages": "ledger pages", "summary": "status"})))
-    if targets is not None:
-        from reporting.planner_targets_report import targets_section_html
-
-        parts.append(targets_section_html(targets, first=first))
+    for section in extra_sections:
+        parts.append(section(first))
+        first = first and "plotly" not in parts[-1]
     parts.append(provenance_html(res.provenance_keys, devices=res.custom_devices))
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -4,7 +4,7 @@
 :func:`frontier_figure` draws :func:`models.planner.targets.frontier_grid` of one plan row as a region chart
 (wins / loses over two specs on log axes, decades labelled, the catalogue devices marked where they sit);
 :func:`targets_section_html` is the "Product targets" section of the HTML report
-(:func:`reporting.planner_report.plan_report_html` ``targets=``).
+(:func:`reporting.planner_report.plan_report_html` ``extra_sections=[targets_section(res)]``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import math
 import numpy as np
 import pandas as pd
 
-__all__ = ["targets_table", "frontier_figure", "frontier_rows", "targets_section_html", "plan_row_frontier",
+__all__ = ["targets_table", "frontier_figure", "frontier_rows", "targets_section_html", "targets_section",
+           "plan_row_frontier",
            "DEFAULT_FRONTIER"]
 
 #: The spec pair of the report's frontier chart (x, y).
@@ -163,3 +164,9 @@ def targets_section_html(res, *, first: bool, frontier=DEFAULT_FRONTIER) -> str:
     parts.append(_table(targets_table(res), {"reason": lambda v: "reason"}))
     return "\n".join(parts)
 
+
+
+def targets_section(res):
+    """The report's "Product targets" section of ``res`` as :func:`reporting.planner_report.plan_report_html` takes
+    it (``extra_sections=[targets_section(res)]``)."""
+    return lambda first: targets_section_html(res, first=first)

@@ -56,7 +56,7 @@ FORM_LABELS = {"name": "Name (identifier)", "label": "Label", "kind": "Kind", "a
                "read_latency_ns": "Read latency", "write_latency_ns": "Write latency",
                "avg_seek_ns": "Mean seek", "read_bandwidth_MBps": "Read bandwidth",
                "write_bandwidth_MBps": "Write bandwidth", "endurance_writes_per_cell": "Endurance [writes/cell]",
-               "rpm": "RPM"}
+               "rpm": "RPM", "price_usd_per_GB_low": "Price [$/GB]", "price_usd_per_GB_high": "Price [$/GB]"}
 
 
 #: Allowed access unit [bytes] of the form (its whole-number field and the save check read it).
@@ -74,7 +74,26 @@ _FORM_NUMBERS = {
     "write_bandwidth_MBps": ("wb", "", 0.0, 1e7, True, "derive"),
     "endurance_writes_per_cell": ("en", "", 0.0, 1e18, True, "unlimited"),
     "rpm": ("rpm", " (HDD only)", 0.0, 30000.0, True, "n/a"),
+    "price_usd_per_GB_low": ("price", "", 0.0, 1e6, True, "no price"),  # one price: the planner's economics
 }
+
+
+def _form_default(base: DeviceProfile, field: str) -> float:
+    """What a form field shows for ``base`` (the price: the middle of its range, :attr:`DeviceProfile.price_usd_per_GB`)."""
+    v = base.price_usd_per_GB if field == "price_usd_per_GB_low" else getattr(base, field)
+    return v or 0.0
+
+
+def _with_price(nums: dict, base: DeviceProfile) -> dict:
+    """The form's one price as the profile's range: the base device's range and date when the price is its own
+    (unchanged), else that price as both ends, dated "user-defined"; no price: no range."""
+    p = nums.pop("price_usd_per_GB_low", None)
+    if p is None:
+        return {**nums, "price_usd_per_GB_low": None, "price_usd_per_GB_high": None, "price_date": ""}
+    if base.price_usd_per_GB is not None and p == base.price_usd_per_GB:
+        return {**nums, "price_usd_per_GB_low": base.price_usd_per_GB_low,
+                "price_usd_per_GB_high": base.price_usd_per_GB_high, "price_date": base.price_date}
+    return {**nums, "price_usd_per_GB_low": p, "price_usd_per_GB_high": p, "price_date": "user-defined"}
 
 
 #: Units a form field can be typed in (a select next to the number) -> factor to the catalogue's unit
@@ -147,14 +166,18 @@ def _save_custom_device(key: str, base_name: str, on_saved: Callable[[DeviceProf
         for field, (short, *_rest) in _FORM_NUMBERS.items():
             text = ss.get(k[short])
             f = unit_factor(field, ss.get(k[f"{short}.u"]) if f"{short}.u" in k else None)
-            nums[field] = getattr(base, field) if text is None else _form_number(field, text, f)
+            own = base.price_usd_per_GB if field == "price_usd_per_GB_low" else getattr(base, field)
+            nums[field] = own if text is None else _form_number(field, text, f)
     except ValueError:
         return
+    nums = _with_price(nums, base)
     try:
         name = ss.get(k["name"], base_name if is_custom else f"my-{base_name}")
         label = ss.get(k["label"], base.label if is_custom else f"My {base.label or base_name}")
+        date = nums.pop("price_date")
         prof = DeviceProfile(name=name.strip(), label=label, kind=ss.get(k["kind"], base.kind), **nums,
-                             source=f"user-defined (from {base_name})", provenance=inherit_provenance(base, nums))
+                             price_date=date, source=f"user-defined (from {base_name})",
+                             provenance=inherit_provenance(base, nums))
         add_custom_device(prof)
         if on_saved is not None:
             on_saved(prof)
@@ -214,7 +237,7 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
                                                       help="the unit the number is typed in; saved in the "
                                                            f"catalogue's {units[0]}"))
             if decimal_input(k[short], label, low=low / f, high=high / f, lo_open=lo_open, zero=zero,
-                             default=(getattr(base, field) or 0.0) / f, container=col,
+                             default=_form_default(base, field) / f, container=col,
                              refused=not_saved) is None:
                 refused.append(label)
         if st.form_submit_button("Save device", on_click=_save_custom_device, args=(key, base_name, on_saved)):

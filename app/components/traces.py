@@ -41,7 +41,7 @@ from models.traces.loader import DEFAULT_SYNTHETIC_SCALE
 from models.traces.synthetic import PRESETS, mem_trace, preset_names
 
 __all__ = ["TraceChoice", "block_trace_picker", "mem_trace_picker", "block_size_select", "BLOCK_SIZES",
-           "trace_and_settings"]
+           "trace_and_settings", "trace_format_controls"]
 
 SOURCES = {"bundled": "Bundled trace", "synthetic": "Synthetic workload", "upload": "Upload a file"}
 BLOCK_SIZES = [512 << i for i in range(12)]  # 512 B .. 1 MiB
@@ -170,14 +170,33 @@ def _csv_options(key: str) -> dict:
     return {k: v for k, v in opts.items() if v is not None}
 
 
-def _upload(key: str, kind: str, label: str):
-    fmts = ["auto"] + [f for f, spec in FORMATS.items() if spec.kind == kind]
+def _formats(kind: str | None) -> list[str]:
+    return ["auto"] + [f for f, spec in FORMATS.items() if kind in (None, spec.kind)]
+
+
+def trace_format_controls(key: str, kind: str | None = None) -> tuple[str, dict]:
+    """The trace format select and, for the generic CSV, its column mapping (blkparse: its action).
+
+    The one set of format / mapping controls of every trace upload (the trace pages' picker and
+    each of the planner's uploads); session keys ``{key}.upload_format`` and ``{key}.csv_*``.
+
+    Parameters
+    ----------
+    key : str
+        Session-key prefix.
+    kind : {None, "block", "memory"}
+        The formats offered (None: every format).
+
+    Returns
+    -------
+    tuple
+        ``(format, reader options)``: ``"auto"`` or a :data:`models.traces.FORMATS` name, and the
+        options for :func:`models.traces.load`. Raises ValueError when the CSV mapping is incomplete.
+    """
+    _seed_state(key)
+    fmts = _formats(kind)
     if st.session_state.get(_k(key, "upload_format")) not in fmts:
         st.session_state[_k(key, "upload_format")] = "auto"
-    up = st.file_uploader(label, key=_k(key, "upload"),
-                          help="Plain text, gzip or zstd (detected from the content). Formats: "
-                               + "; ".join(f"{f}: {FORMATS[f].description}" for f in fmts[1:]))
-    slot = st.container()  # a file that cannot be read says why right here, under the upload
     st.selectbox(TraceChoice.label("upload_format"), fmts, key=_k(key, "upload_format"),
                  format_func=lambda f: "auto-detect" if f == "auto" else f"{f} — {FORMATS[f].description}")
     fmt = st.session_state[_k(key, "upload_format")]
@@ -187,6 +206,16 @@ def _upload(key: str, kind: str, label: str):
     elif fmt == "blkparse":
         opts["action"] = st.selectbox("blkparse action", ["Q", "D", "C", "I"], key=_k(key, "blk_action"),
                                       help="Q = queued, D = issued to the driver, C = completed")
+    return fmt, opts
+
+
+def _upload(key: str, kind: str, label: str):
+    fmts = _formats(kind)
+    up = st.file_uploader(label, key=_k(key, "upload"),
+                          help="Plain text, gzip or zstd (detected from the content). Formats: "
+                               + "; ".join(f"{f}: {FORMATS[f].description}" for f in fmts[1:]))
+    slot = st.container()  # a file that cannot be read says why right here, under the upload
+    fmt, opts = trace_format_controls(key, kind)
     max_req = whole_number_input(_k(key, "max_requests"),
                                  f"Read at most this many requests (0 = all, up to {MAX_REQUESTS / 1e6:g} M)",
                                  low=0, high=MAX_REQUESTS, default=EXTRA_DEFAULTS["max_requests"])

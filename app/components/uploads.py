@@ -71,8 +71,11 @@ def store_upload(data: bytes, filename: str) -> Path:
     return target
 
 
-def workload_from_bytes(data: bytes, filename: str, *, name: str | None = None, kind: str | None = None) -> PlanWorkload:
+def workload_from_bytes(data: bytes, filename: str, *, name: str | None = None, kind: str | None = None,
+                        trace_format: str = "auto", reader_options: dict | None = None) -> PlanWorkload:
     """A planner workload for uploaded bytes: :func:`store_upload`, then
-    :func:`models.planner.workloads.workload_from_upload` (its kind from the extension and content;
+    :func:`models.planner.workloads.workload_from_upload` (its kind from the extension and content, or from
+    the trace format chosen; ``reader_options``: a CSV's column mapping, as the trace pages take it;
     messages name ``filename``, never the stored copy)."""
-    return workload_from_upload(store_upload(data, filename), filename, name=name, kind=kind)
+    return workload_from_upload(store_upload(data, filename), filename, name=name, kind=kind,
+                                trace_format=trace_format, reader_options=reader_options)

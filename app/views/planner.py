@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 from pydantic import Field, field_validator, model_validator
@@ -28,6 +30,7 @@ from app.components.provenance import assumption_note
 from app.components.scenario import init_state, some_of
 from app.components.sweep_panel import sweep_panel
 from app.components.tables import table, text_table
+from app.components.traces import trace_format_controls
 from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
@@ -39,10 +42,11 @@ from models.planner.plan import (
     role_metric,
     workload_from_path,
 )
+from models.provenance import param
 from models.storage.filebench import bundled_personalities
 from models.traces import bundled_traces
 from reporting.planner_report import plan_report_html, report_html, role_chart, validation_summary
-from reporting.planner_targets_report import plan_row_frontier, targets_table
+from reporting.planner_targets_report import plan_row_frontier, targets_section, targets_table
 
 #: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
 WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
@@ -68,6 +72,27 @@ Traces = some_of(_trace_names, what="trace")
 Library = some_of(_library, what="library workload")
 
 
+def parse_prices(text: str) -> dict[str, float]:
+    """``"device=price, device=price"`` [USD per GB] -> {device: price}; ValueError saying what is wrong.
+
+    >>> parse_prices("pcm-memext=2.5, optane-dcpmm = 8")
+    {'pcm-memext': 2.5, 'optane-dcpmm': 8.0}
+    """
+    out: dict[str, float] = {}
+    for item in (x.strip() for x in str(text or "").replace(";", ",").split(",")):
+        if not item:
+            continue
+        name, eq, val = item.rpartition("=")
+        try:
+            p = float(val)
+        except ValueError:
+            p = math.nan
+        if not eq or not name.strip() or not (math.isfinite(p) and p > 0):
+            raise ValueError(f"{item!r}: write device=price with a price > 0 in $ per GB, e.g. pcm-memext=2.5")
+        out[name.strip()] = p
+    return out
+
+
 class PlannerScenario(Scenario, UncertaintyFields):
     PREFIX = "plan"
     # "My workload": the uploads themselves cannot travel in a link; the library picks, devices and options do
@@ -85,6 +110,10 @@ class PlannerScenario(Scenario, UncertaintyFields):
         "write_latency_ns", title="Frontier x axis")
     frontier_y: Literal["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps"] = Field(
         "read_latency_ns", title="Frontier y axis")
+    # economics (issue 37): the horizon, whole modules, the user's prices
+    horizon_years: float = Field(param("planner.horizon_years").value, gt=0, le=50, title="Planning horizon [years]")
+    module_gb: float = Field(0.0, ge=0, le=1e6, title="Module / drive size [GB] (0 = the exact capacity)")
+    prices: str = Field("", max_length=2000, title="Prices [$/GB] (device=price, ...)")
     # "Library ranking"
     personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"],
                                          title="Filebench personalities")
@@ -104,6 +133,12 @@ class PlannerScenario(Scenario, UncertaintyFields):
     def _few_devices(cls, v: list[str]) -> list[str]:
         if not 1 <= len(v) <= MAX_DEVICES:
             raise ValueError(f"pick 1 to {MAX_DEVICES} devices (got {len(v)})")
+        return v
+
+    @field_validator("prices")
+    @classmethod
+    def _prices_parse(cls, v: str) -> str:
+        parse_prices(v)
         return v
 
     @model_validator(mode="after")
@@ -154,58 +189,65 @@ def _report(personalities: tuple, traces: tuple, threads: int, n_requests: int, 
 
 # ----------------------------------------------------------------------------- my workload (cached by content)
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int):
-    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as)``; an upload's source
+def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple = ()):
+    """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as, trace format, reader
+    options as JSON)``; an upload's source
     is a file named by its content hash, shown as the user's file name) and ``devices`` (profiles as JSON: a custom device edited under the same
-    name is another key); ``baseline``: "like-for-like" or a profile as JSON."""
+    name is another key); ``baseline``: "like-for-like" or a profile as JSON; ``econ``: ``(horizon_years,
+    module_GB or 0, ((device, price), ...))``."""
     from models.planner.plan import PlanWorkload
 
     devs = [DeviceProfile.model_validate_json(d) for d in devices]
     base = baseline if baseline == "like-for-like" else DeviceProfile.model_validate_json(baseline)
-    wls = [PlanWorkload(name=n, kind=k, source=s, shown_as=a) for n, k, s, a in workloads]
+    wls = [PlanWorkload(name=n, kind=k, source=s, shown_as=a, trace_format=f, reader_options=json.loads(o))
+           for n, k, s, a, f, o in workloads]
+    horizon, module, prices = econ or (None, 0, ())
     with progress_bar("Evaluating your workloads in every role …") as report:
         return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
-                    progress=report)
+                    progress=report, horizon_years=horizon, module_GB=module or None, prices=dict(prices))
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _targets(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, target: float):
+def _targets(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple,
+             target: float):
     """:func:`models.planner.targets.targets_of_plan` of :func:`_plan`'s plan (same key), without its retimers."""
     import dataclasses
 
     from models.planner.targets import targets_of_plan
 
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests)
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
     with progress_bar("Finding the spec targets …") as report:
         t = targets_of_plan(res, target=target, n_requests=n_requests or None, progress=report)
     return dataclasses.replace(t, retimers=())
 
 
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, target: float,
-              row: tuple, spec_x: str, spec_y: str):
+def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple,
+              target: float, row: tuple, spec_x: str, spec_y: str):
     """The frontier chart of one plan row ``(workload, role, device)`` (:func:`reporting.planner_targets_report.plan_row_frontier`)."""
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests)
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
     with st.spinner("Drawing the frontier …"):
         return plan_row_frontier(res, *row, spec_x, spec_y, target=target, n_requests=n_requests or None)
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
-               target: float | None = None) -> str:
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests)
+               econ: tuple = (), target: float | None = None) -> str:
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
     if target is None:
         return plan_report_html(res)
     from models.planner.targets import targets_of_plan
 
-    return plan_report_html(res, targets=targets_of_plan(res, target=target, n_requests=n_requests or None))
+    return plan_report_html(res, extra_sections=[
+        targets_section(targets_of_plan(res, target=target, n_requests=n_requests or None))])
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int) -> bytes:
+def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
+              econ: tuple = ()) -> bytes:
     from reporting.pdf import plan_report_pdf
 
-    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests))
+    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests, econ))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -260,7 +302,45 @@ def verdict_chart(df, role: str) -> go.Figure | None:
     return fig
 
 
-def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
+def price_table(names) -> pd.DataFrame:
+    """The price of each device the planner can compare, with its range, date and kind (the catalogue's or the
+    user's custom device's)."""
+    devs = all_devices()
+    rows = []
+    for n in names:
+        d = devs[n]
+        lo, hi = d.price_usd_per_GB_low, d.price_usd_per_GB_high
+        rows.append({"device": n, "price used [$/GB]": f"{d.price_usd_per_GB:.3g}" if lo is not None else "needs data",
+                     "range [$/GB]": "" if lo is None else f"{lo:.3g}–{(hi if hi is not None else lo):.3g}",
+                     "date": d.price_date, "kind": d.value_kind("price_usd_per_GB_low") if lo is not None else ""})
+    return pd.DataFrame(rows, columns=["device", "price used [$/GB]", "range [$/GB]", "date", "kind"])
+
+
+def economics_table(df: pd.DataFrame, res) -> pd.DataFrame:
+    """The plan's economics beside its verdicts, one row per evaluated workload · role · device, numbers as text
+    ("" where not known), the date of each price next to it."""
+    ev = df[df.verdict.isin(EVALUATED)]
+    dates = {d.name: d.price_date for d in res.devices}
+
+    def num(v, fmt):
+        return fmt.format(v) if isinstance(v, float) and math.isfinite(v) else ("never" if v == math.inf else "")
+
+    out = pd.DataFrame({
+        "workload": ev.workload, "role": ev.role, "device": ev.device, "verdict": ev.verdict,
+        "economic verdict": ev.economic_verdict,
+        "capacity [GB]": [num(v, "{:.3g}") for v in ev.capacity_GB],
+        "price [$/GB]": [num(v, "{:.3g}") + (f" ({dates.get(d)})" if dates.get(d) and math.isfinite(v) else "")
+                         for v, d in zip(ev.price_usd_per_GB, ev.device)],
+        "cost over the horizon [$]": [num(v, "{:,.4g}") for v in ev.cost_usd],
+        "written [MB/s]": [num(v / 1e6, "{:.3g}") if math.isfinite(v) else "unknown" for v in ev.bytes_written_per_s],
+        "lifetime [years]": [num(v, "{:.3g}") if not math.isnan(v) else "unknown" for v in ev.lifetime_years],
+        "replacements [-]": [num(v, "{:.0f}") for v in ev.replacements],
+        "cost per work vs baseline [×]": [num(v, "{:.3g}") for v in ev.cost_per_work_vs_baseline],
+        "why": ev.economic_reason})
+    return out.reset_index(drop=True)
+
+
+def _uploaded_workloads() -> list[tuple[str, str, str, str, str, str]]:
     """The uploaded workloads with the names the user gave them. Under each name field: why that file is
     left out (it cannot be read, or its name is another workload's)."""
     ups = st.session_state.get("plan.uploads") or []
@@ -274,8 +354,15 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
         label = f"Name of {up.name}"  # raw: escaped where shown (a widget label renders Markdown)
         name = st.text_input(f"Name of {md_escape(up.name)}", key=nkey, max_chars=120)
         name = (name or "").strip() or default
+        # the trace pages' own format select and CSV column mapping (one component), per uploaded file
+        with st.expander(f"Trace format of {md_escape(up.name)}", icon=":material/tune:"):
+            try:
+                fmt, opts = trace_format_controls(f"plan.fmt.{up.file_id}")
+            except ValueError as e:
+                st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+                continue
         try:
-            w = workload_from_bytes(up.getvalue(), up.name, name=name)
+            w = workload_from_bytes(up.getvalue(), up.name, name=name, trace_format=fmt, reader_options=opts)
         except (ValueError, OSError) as e:
             st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
             continue
@@ -286,7 +373,7 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str]]:
             continue
         taken.add(w.name)
         st.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
-        out.append((w.name, w.kind, w.source, w.shown_as))
+        out.append((w.name, w.kind, w.source, w.shown_as, w.trace_format, json.dumps(w.reader_options, sort_keys=True)))
     return out
 
 
@@ -375,6 +462,21 @@ if tab_mine.open:
                 st.selectbox(S.label("frontier_y"), ["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps"],
                              key=S.key("frontier_y"), format_func=_spec_words)
                 field_note(S, "frontier_y")
+            with st.expander("Economics: prices, horizon, module size", icon=":material/payments:"):
+                e1, e2 = st.columns(2)
+                float_input(S, "horizon_years", container=e1,
+                            help="a role's cost counts the replacements its wear-out needs within this horizon "
+                                 "(planner.horizon_years, assumed)")
+                float_input(S, "module_gb", container=e2,
+                            help="each role's capacity rounded up to whole modules/drives of this size (0: the "
+                                 "exact capacity the role uses)")
+                st.text_input(S.label("prices"), key=S.key("prices"),
+                              help="your price for a device, overriding the catalogue's range, e.g. "
+                                   "pcm-samsung-20nm=3.5, optane-dcpmm=8 (the compared devices and the baselines)")
+                field_note(S, "prices")
+                st.caption("Catalogue prices (middle of the range is used; a device without one says "
+                           "\"needs data: price\"):")
+                text_table(price_table(names))
             with st.expander("Add a custom device", icon=":material/add_circle:"):
                 custom_device_form("plan.cdev", on_saved=lambda p: st.session_state.update({"plan.__adddev": p.name}))
                 device_csv_controls("plan.cdev")
@@ -398,7 +500,7 @@ scn = scenario_controls(S, page="planner")
 if scn is not None and tab_mine.open:
     with tab_mine, user_errors("Planner"):
         lib = [workload_from_path(n) for n in scn.library]
-        wls = [*uploaded, *((w.name, w.kind, w.source, w.shown_as) for w in lib)]
+        wls = [*uploaded, *((w.name, w.kind, w.source, w.shown_as, w.trace_format, "{}") for w in lib)]
         names_seen = [w[0] for w in wls]
         dup = sorted({n for n in names_seen if names_seen.count(n) > 1})
         if dup:
@@ -409,9 +511,13 @@ if scn is not None and tab_mine.open:
             devs = all_devices()
             base_key = scn.baseline if scn.baseline == "like-for-like" else devs[scn.baseline].model_dump_json()
             key = (tuple(wls), tuple(devs[d].model_dump_json() for d in scn.devices), base_key,
-                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, scn.plan_requests)
+                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, scn.plan_requests,
+                   (scn.horizon_years, scn.module_gb, tuple(sorted(parse_prices(scn.prices).items()))))
             res = _plan(*key)
             df = res.to_frame()
+            for wname, msg in res.errors:  # each upload fails alone: its error under its own name, the others stand
+                st.error(f"**{md_escape(wname)}** could not be read; the other workloads are evaluated. "
+                         + md_escape(msg, 600), icon=":material/error:")
             st.subheader("Verdicts")
             ok = df[df.verdict.isin(EVALUATED)]
             st.caption(f"{(ok.verdict == 'wins').sum()} wins, {(ok.verdict == 'about the same').sum()} about the same "
@@ -429,6 +535,7 @@ if scn is not None and tab_mine.open:
                 shown[label] = [f"{v:.4g}" if math.isfinite(v) else "" for v in df[c].astype(float)]
             shown["reason"] = df.reason
             shown["baseline"] = df.baseline
+            shown.insert(4, "economic verdict", df.economic_verdict)  # beside the performance verdict (issue 37)
             # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17)
             text_table(shown, cell_styles={"verdict": {
                 "wins": f"color: {WIN_COLOUR}; font-weight: bold", "loses": f"color: {LOSE_COLOUR}; font-weight: bold",
@@ -443,6 +550,20 @@ if scn is not None and tab_mine.open:
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
             d3.download_button("Download PDF report", lambda: _plan_pdf(*key), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")
+            st.subheader("Economics")
+            st.caption(f"Capacity each role uses on the device (from the same simulation as the speed), its cost "
+                       f"over {res.horizon_years:g} years including the replacements its wear-out needs under the "
+                       "workload's write rate (lifetime: capacity × endurance × wear-leveling efficiency / rate, "
+                       "lifetime.wear_efficiency), and the cost per unit of work against the baseline's "
+                       "(> 1×: the device costs more per unit of work)."
+                       + (f" Capacities rounded up to whole {res.module_GB:g} GB modules." if res.module_GB else ""))
+            econ = economics_table(df, res)
+            if len(econ):
+                text_table(econ, cell_styles={"economic verdict": {"needs data": "color: #b26a00"}})
+                download_csv(econ, "pcm-plan-economics.csv", label="Download economics (CSV)",
+                             key="dl-plan-econ", provenance=keys)
+            else:
+                st.caption("No evaluated row: nothing to price.")
             for role in ROLES_PLAN:
                 sub = df[df.role == role]
                 if not len(sub):

@@ -124,7 +124,18 @@ with settings:
         float_input(S, "threshold", help=param_help("write_cache.destage_threshold"), step=0.01)
 
 scn = scenario_controls(S, page="write-cache")
-if scn is not None and trace is not None:
+op_known = trace is None or trace.op_known
+if scn is not None and not op_known:
+    # a format without a read/write field (oracleGeneral, lcs v1, txt, a CSV without an op column): every request
+    # reads as a read by convention, so a simulation would show 0 % writes and the metadata of a cache that absorbs
+    # nothing -- numbers the trace does not support
+    st.caption(f"{md_escape(trace.name)}: {len(trace):,} requests, operation unknown (its format "
+               f"{md_escape(str(trace.meta.get('format', '?')))} carries no read/write field)")
+    st.warning("**Operation unknown** -- needs data: a trace with reads/writes. The write cache absorbs writes; this "
+               "trace does not say which requests write, so no figure of this page is shown for it. Upload a block "
+               "trace with an operation field (MSR, SPC, blkparse, vscsi, a CSV with its op column, ...).",
+               icon=":material/help:")
+if scn is not None and trace is not None and op_known:
     with user_errors("Write cache"):
         req = _requests(trace.fingerprint(), trace)
         fp = wc.footprint_bytes(req)
@@ -212,7 +223,7 @@ if scn is not None and trace is not None:
                    "thresholds relaxed per scanned bucket) are ours: the paper publishes none. Blocks still "
                    "dirty at the end of the trace are not flushed (column dirty_blocks_at_end).")
 
-if scn is not None and trace is not None:
+if scn is not None and trace is not None and op_known:
     with user_errors("How sure?"):
         from models.storage.uncertainty import writecache_model
 

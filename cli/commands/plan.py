@@ -17,6 +17,22 @@ Columns: workload,role,device,baseline,metric,unit,value,p5,p95,verdict,reason (
 decisive_input, requests_used, requests_read: of the workload's trace; each block trace is used whole
 unless --requests asks for a sample, and the reason says which). verdict: wins / loses / not applicable / needs data; value is baseline over
 device [x] (> 1: the device wins); NaN where a role does not apply or needs data.
+Then the economics (issue 37): capacity_GB, price_usd_per_GB, cost_usd, bytes_written_per_s,
+lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict, economic_reason: the capacity
+the role uses (rounded up to whole --module-gb modules when given), its cost over --horizon-years
+including the replacements its wear-out needs under the workload's write rate, and the cost per unit of
+work against the baseline's ("needs data: price" for a device without a price: give one with --price).
+
+Block traces are read as trace-stats reads them: --trace-format (default auto-detect) and, for a generic CSV,
+the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --size-col, ...), applied to every
+--block-trace, e.g. a libCacheSim CSV whose operation is a SCSI opcode (28 read, 2a write):
+
+  pcm-planner plan --block-trace vm.csv --trace-format csv --time-col timestamp --op-col op --op-map scsi \\
+      --lba-col lba --size-col size --device pcm-samsung-20nm
+
+Each workload fails alone: one that cannot be read is reported on stderr ("error: workload 'NAME' (FILE): ...")
+and its rows read verdict "needs data" with the reason "needs data: could not read ..."; the other workloads
+are evaluated and the exit status is 0. Only when no workload can be read does the command fail (status 2).
 """
 
 from __future__ import annotations
@@ -25,7 +41,7 @@ import argparse
 import sys
 
 from cli.output import add_format_option, emit
-from cli.plan_inputs import add_plan_input_arguments, plan_inputs
+from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
 from cli.uncertainty import add_uncertainty_options
 
 NAME = "plan"
@@ -49,7 +65,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--sample-design: the plan's bands are drawn with the Sobol' design only")
     workloads, devices, baseline = plan_inputs(args)
     res = plan(workloads, devices, baseline=baseline, uncertainty=args.uncertainty, seed=args.seed,
-               n_requests=args.requests, memory_refs=args.mem_refs)
+               n_requests=args.requests, memory_refs=args.mem_refs, **plan_economics(args))
+    for _, msg in res.errors:  # a workload that could not be read fails alone: its rows say so, the others stand
+        print(f"error: {msg} (its rows read 'needs data: could not read ...'; the other workloads are evaluated)",
+              file=sys.stderr)
     df = res.to_frame()
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as fh:

@@ -71,6 +71,7 @@ import pandas as pd
 
 from models._base import ModelResult
 from models.devices import DeviceProfile, get_device
+from models.planner.economics import ECON_COLUMNS, economics_columns
 from models.planner.fio import FioJob, read_fio_jobs
 from models.planner.provenance import plan_provenance_keys
 from models.planner.role_file_cache import file_cache_rows
@@ -99,6 +100,7 @@ from models.planner.workloads import (
     workload_from_path,
     workload_from_upload,
 )
+from models.provenance import param
 
 __all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
@@ -110,8 +112,11 @@ class PlanResult(ModelResult):
     """A plan: one row per workload x role x device (:func:`plan`).
 
     ``to_frame()`` columns: :data:`PLAN_COLUMNS` (``workload, role, device, baseline, metric,
-    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input`` (:data:`BAND_COLUMNS`) and
-    ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows).
+    unit, value, p5, p95, verdict, reason``), then ``p_win, decisive_input`` (:data:`BAND_COLUMNS`),
+    ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows) and
+    the economics (:data:`~models.planner.economics.ECON_COLUMNS`: ``capacity_GB, price_usd_per_GB, cost_usd,
+    bytes_written_per_s, lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict,
+    economic_reason``; NaN / "unknown" / "needs data: price" where not known).
     """
 
     #: The rows (dicts with every column).
@@ -128,10 +133,18 @@ class PlanResult(ModelResult):
     provenance_keys: tuple
     #: The baseline device's profile (None: like-for-like), so a custom baseline's values resolve too.
     baseline_device: DeviceProfile | None = None
+    #: Planning horizon of the economics [years] (``planner.horizon_years`` unless given).
+    horizon_years: float = math.nan
+    #: Module/drive size the capacities were rounded up to [GB] (None: not rounded).
+    module_GB: float | None = None
+    #: ``(workload name, message)`` of each workload that could not be read (its rows say "needs data: could
+    #: not read ..."; the other workloads are evaluated).
+    errors: tuple = ()
 
     def to_frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS)
-        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS):
+        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS + ECON_COLUMNS)
+        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS, *(c for c in ECON_COLUMNS
+                                                                    if not c.startswith("economic_"))):
             df[c] = df[c].astype(float)
         return df
 
@@ -170,7 +183,8 @@ def _as_workload(w) -> PlanWorkload:
 
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
-         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None) -> PlanResult:
+         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None,
+         horizon_years: float | None = None, module_GB: float | None = None, prices: dict | None = None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
 
     Parameters
@@ -196,6 +210,14 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         References used from each memory trace [-] (None: all); a longer trace is cut and its rows say so.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
+    horizon_years : float or None, keyword-only
+        Planning horizon of the economics columns [years] (None: ``planner.horizon_years``, 5): a role's cost
+        counts the replacements its wear-out needs within it.
+    module_GB : float or None, keyword-only
+        Module/drive size [GB]: each role's capacity is rounded up to whole modules (None: not rounded).
+    prices : dict or None, keyword-only
+        Device name -> price [USD per GB] overriding the catalogue's range (``user-defined``), for the compared
+        devices and the baselines (the like-for-like ones too).
 
     Returns
     -------
@@ -203,8 +225,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
 
     Raises
     ------
-    ValueError, KeyError, FileNotFoundError
-        A workload or device that cannot be read (named), repeated names, no device.
+    ValueError, KeyError
+        No workload could be read (each named with its error), a device that cannot be found, repeated names,
+        no device. A workload that cannot be read while others can fails alone: its rows read ``needs data``
+        with the reason ``"needs data: could not read workload 'NAME' (FILE): ERROR"`` and the error is in
+        :attr:`PlanResult.errors`.
 
     Examples
     --------
@@ -228,12 +253,18 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         if dup:
             raise ValueError(f"{what} names must be distinct; repeated: {', '.join(dup)}")
     base = None if isinstance(baseline, str) and baseline.strip() in ("like-for-like", "") else _as_device(baseline)
+    devs, base, priced = _apply_prices(prices, devs, base)
     if n_requests is not None and (isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer))
                                    or n_requests < 1):
         raise ValueError(f"n_requests must be a whole number >= 1 or None (the whole trace), got {n_requests!r}")
     if memory_refs is not None and (isinstance(memory_refs, bool) or not isinstance(memory_refs, (int, np.integer))
                                     or memory_refs < 1):
         raise ValueError(f"memory_refs must be a whole number >= 1 or None, got {memory_refs!r}")
+    horizon = float(param("planner.horizon_years").value) if horizon_years is None else horizon_years
+    for label, x in (("horizon_years (planning horizon)", horizon), ("module_GB (module size)", module_GB)):
+        if x is not None and (isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating))
+                              or not math.isfinite(x) or x <= 0):
+            raise ValueError(f"{label} must be a number > 0, got {x!r}")
     uq = (int(uncertainty), seed) if uncertainty else None
     steps = sum(2 if w.kind in ("block", "memory") else 1 for w in wls) or 1
     done = [0]
@@ -244,12 +275,13 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
             progress(min(1.0, done[0] / steps))
 
     rows: list[dict] = []
+    errors: list[tuple[str, str]] = []
     for w in wls:
         where = f"workload {w.name!r} ({w.source_label})"  # an upload: the user's file name, not the stored path
         first = len(rows)
         try:
             if w.kind == "block":
-                tr, used = _read_used(traces, w.source, "block", n_requests)
+                tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
                 if not len(tr):
                     raise ValueError("the trace has no requests")
                 rows += file_cache_rows(w, tr, devs, base, uq)
@@ -259,7 +291,8 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 step()
                 _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None)
+                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None,
+                                      options=w.trace_options)
                 if not len(mt):
                     raise ValueError("the trace has no references")
                 rows += memory_rows(w, mt, devs, base, uq, step)
@@ -270,10 +303,16 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
             else:
                 rows += fio_rows(w, devs, base, uq)
                 step()
-        except FileNotFoundError as e:
-            raise FileNotFoundError(f"{where}: {_describe(e)}") from None
-        except (ValueError, KeyError, OSError, EOFError) as e:
-            raise ValueError(f"{where}: {_describe(e)}") from None
+        except (ValueError, KeyError, OSError, EOFError) as e:  # this workload alone: the others are still evaluated
+            del rows[first:]
+            msg = f"{where}: {_describe(e)}"
+            errors.append((w.name, msg))
+            rows += _unread_rows(w, msg, devs, base)
+            step()
+            if w.kind in ("block", "memory"):
+                step()
+    if errors and len(errors) == len(wls):
+        raise ValueError("no workload could be read: " + "; ".join(m for _, m in errors))
     kinds = {w.kind for w in wls}
     for role in ROLES_PLAN:
         if kinds & set(ROLE_NEEDS[role]):
@@ -288,15 +327,56 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     worder = {w.name: i for i, w in enumerate(wls)}
     dorder = {d.name: i for i, d in enumerate(devs)}
     rows.sort(key=lambda r: (order[r["role"]], worder.get(r["workload"], len(wls)), dorder[r["device"]]))
+    by_name = {d.name: d for d in devs}
+    for r in rows:
+        b = base if base is not None else (priced(get_device(LIKE_FOR_LIKE[r["role"]])) if LIKE_FOR_LIKE[r["role"]]
+                                           else None)
+        r.update(economics_columns(r, by_name[r["device"]], b, r.pop("_usage", None), horizon_years=horizon,
+                                   module_GB=module_GB))
     if progress:
         progress(1.0)
     used = sorted({r["role"] for r in rows if r["verdict"] in EVALUATED}, key=order.get)
     return PlanResult(rows=tuple(rows), workloads=tuple(wls), devices=tuple(devs),
                       baseline="like-for-like" if base is None else base.name, uncertainty=int(uncertainty),
-                      provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base)
+                      provenance_keys=tuple(plan_provenance_keys(used, devs, base)), baseline_device=base,
+                      horizon_years=float(horizon), module_GB=None if module_GB is None else float(module_GB),
+                      errors=tuple(errors))
 
 
-def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True):
+def _apply_prices(prices, devs: list, base):
+    """``devs`` and ``base`` with the user's ``prices`` (name -> USD per GB), and a function pricing a
+    like-for-like baseline; ValueError naming a price that is not a number > 0 or a device that is not compared."""
+    prices = dict(prices or {})
+    known = [*(d.name for d in devs), *([base.name] if base is not None else []),
+             *(n for n in LIKE_FOR_LIKE.values() if n and base is None)]
+    for name, p in prices.items():
+        if name not in known:
+            raise ValueError(f"prices: {name!r} is not a compared device or a baseline ({', '.join(dict.fromkeys(known))})")
+        if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)) or not math.isfinite(p) \
+                or p <= 0:
+            raise ValueError(f"prices: the price of {name} must be a number > 0 [USD per GB], got {p!r}")
+
+    def priced(d):
+        return d.with_price(float(prices[d.name])) if d is not None and d.name in prices else d
+
+    return [priced(d) for d in devs], priced(base), priced
+
+
+def _unread_rows(w: PlanWorkload, msg: str, devs, base) -> list[dict]:
+    """The rows of a workload that could not be read: ``needs data`` in each role its kind serves, the reason
+    ``"needs data: could not read ..."`` with the error."""
+    out = []
+    for role in ROLES_PLAN:
+        if w.kind not in ROLE_NEEDS[role]:
+            continue
+        b = base.name if base is not None else (LIKE_FOR_LIKE[role] or "no cache")
+        for d in devs:
+            out.append(plan_row(w.name, role, d.name, b, role_metric(role), verdict="needs data",
+                                reason=f"needs data: could not read {msg}"))
+    return out
+
+
+def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True, options: dict | None = None):
     """The trace of ``source`` cut to ``limit`` requests (None: the whole trace, at most the size limit
     :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
     [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
@@ -306,7 +386,7 @@ def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = Tr
     """
     cap = int(traces.MAX_REQUESTS)
     want = cap if limit is None else min(int(limit), cap)
-    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1)
+    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1, **(options or {}))
     n = len(tr)
     read = float(n) if n <= (cap if whole else want) else math.nan
     if n > want:

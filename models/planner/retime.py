@@ -273,10 +273,11 @@ def role_retimers(w, devs: Sequence[DeviceProfile], base: DeviceProfile | None, 
     from models.planner.plan import _read_used
 
     if w.kind == "block":
-        tr, _ = _read_used(traces, w.source, "block", n_requests)
+        tr, _ = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
         return block_retimers(w.name, tr, devs, base) if len(tr) else []
     if w.kind == "memory":
-        mt, _ = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None)
+        mt, _ = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None,
+                           options=w.trace_options)
         return memory_retimers(w.name, mt, devs, base) if len(mt) else []
     if w.kind == "filebench":
         return _filebench(w, devs, base)

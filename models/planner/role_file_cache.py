@@ -8,6 +8,7 @@ baseline's (like-for-like: ``hdd-7200``, seed 004 Fig. 3 vs Fig. 4) time over th
 from __future__ import annotations
 
 from models.devices import get_device
+from models.planner.economics import block_trace_writes, footprint_bytes, role_usage
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
 from models.planner.verdicts import compare, plan_row, verdict_of
@@ -29,6 +30,8 @@ def file_cache_rows(w, tr, devs, base, uq):
     base_dev = base or get_device(LIKE_FOR_LIKE[role])
     ok = [d for d in devs if not is_volatile(d)]
     curves = fcs.file_cache_curves(ids, [base_dev, *ok], cache_fractions=[frac]) if ok else None
+    written, dur, how = block_trace_writes(tr)
+    usage = role_usage(footprint_bytes(ids), written, dur, how)  # the device is the storage under the DRAM cache
     out = []
     blabel = f"{base_dev.name} under the same DRAM LRU cache" + (" (like-for-like, seed 004)" if base is None else "")
     for d in devs:
@@ -49,7 +52,8 @@ def file_cache_rows(w, tr, devs, base, uq):
                   f"{be.share_blocks:.1%} of blocks are reused more than n* = {be.n_star:.3g} times on {d.name} "
                   f"(a DRAM cache over it pays only for them) -> "
                   f"{compare(v, d.name, f'{base_dev.name} (the storage under the cache)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band))
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
+                            usage))
     return out
 
 

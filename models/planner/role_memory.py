@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
+import math
+
 from models.devices import get_device
+from models.planner.economics import role_usage
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import inverted, ratio_model, row_band
 from models.planner.verdicts import compare, plan_row, short_num, verdict_of
@@ -40,6 +43,16 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
 
     b_inp, b_amat = amat(base_dev)
     fault = float(pg.paging_table(prof, b_inp).fault_rate.iloc[0])
+    try:
+        swap = float(prof.reference_footprint_bytes()) * (1 - frac)
+    except KeyError:
+        swap = math.nan
+    outs = fault * prof.n_refs * 4096.0  # page-outs <= faults: the paging model tracks no dirty pages (an upper bound)
+
+    def paging_usage(a):
+        return role_usage(swap, outs, prof.n_refs * a / 1e9, f"the modelled run time ({prof.n_refs:,} references x "
+                          f"AMAT {short_num(a)} ns; every fault counted as a 4 KiB page-out, an upper bound)",
+                          base_duration_s=prof.n_refs * b_amat / 1e9)
     for d in devs:
         if is_volatile(d):
             out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
@@ -53,7 +66,8 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
         reason = (f"{fault:.2%} of references fault with {frac:.0%} of the footprint in memory (4 KiB pages, CLOCK); "
                   f"AMAT {short_num(a)} ns on {d.name} vs {short_num(b_amat)} ns -> "
                   f"{compare(v, d.name, f'{base_dev.name} (as the paging store)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band))
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
+                            paging_usage(a)))
     progress_step()
     # --- memory extension
     role = "memory-extension"
@@ -85,9 +99,24 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
                   f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {short_num(float(r.slowdown))}× on {d.name} vs "
                   f"{short_num(float(rb.slowdown))}× on {base_dev.name}: "
                   f"{compare(v, d.name, f'{base_dev.name} (as the extension)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band))
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
+                            memext_usage(r, rb)))
     progress_step()
     return out
+
+
+def memext_usage(r, rb):
+    """Economics of a memory-extension row (:func:`models.planner.economics.role_usage`): the device holds the
+    footprint not in DRAM and absorbs the write-backs, over the modelled run time of ``r`` (the device's
+    :class:`~models.memory.memory_extension.MemExtResult`; ``rb`` the baseline's)."""
+    from models.memory.memory_extension import PAGE_BYTES
+
+    cap = max(r.footprint_pages - r.dram_pages, 0) * PAGE_BYTES
+    return role_usage(cap, r.writebacks * PAGE_BYTES, r.time_ns / 1e9,
+                      f"the modelled run time ({short_num(r.time_ns / 1e6)} ms: {r.references:,} references; "
+                      f"{r.writebacks:,} page write-backs)",
+                      base_bytes_written=rb.writebacks * PAGE_BYTES, base_duration_s=rb.time_ns / 1e9,
+                      base_capacity_bytes=max(rb.footprint_pages - rb.dram_pages, 0) * PAGE_BYTES)
 
 
 def paging_amat_model(prof, inputs):

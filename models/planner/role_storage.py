@@ -12,9 +12,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from models.devices import DeviceProfile, get_device
+from models.planner.economics import block_trace_writes, footprint_bytes, role_usage
 from models.planner.fio import fio_ns_per_io, fio_ns_per_io_sampled, read_fio_jobs
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
@@ -56,6 +59,8 @@ def filebench_rows(w, devs, base, uq):
         bcfg = _storage_config(base)
         blabel = f"{base.name} as the file system's storage ({bcfg.mode})"
     rb = wf.evaluate(wl, bcfg, curve=False)
+    usage = role_usage(feats.fileset_bytes, math.nan, math.nan,
+                       "the Filebench model, which counts operations, not the bytes they write: write rate unknown")
     out = []
     for d in devs:
         if is_volatile(d):
@@ -73,7 +78,7 @@ def filebench_rows(w, devs, base, uq):
             text = text.rsplit(" -> ", 1)[0] + " -> " + compare(v, "PCM-DAX", f"{ref} (as the storage)", "faster", band)
         text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
         out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v, band), text,
-                            band))
+                            band, usage))
     return out
 
 
@@ -131,7 +136,8 @@ def fio_rows(w, devs, base, uq):
                   f"one I/O at a time (queue depth not modelled) -> "
                   f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
         out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "fio"), v, verdict_of(v, band), reason,
-                            band))
+                            band, role_usage(math.nan, math.nan, math.nan, "a fio job: no data-set size or duration "
+                                             "modelled")))
     return out
 
 
@@ -142,6 +148,7 @@ def block_storage_rows(w, tr, devs, base, uq):
     baseline (like-for-like: ``sata-ssd``), mean response time baseline / device [x]
     (:func:`models.planner.replay.replay_mean_response_ns`)."""
     from models.planner.replay import is_modelled_hdd, queue_depth, replay_mean_response_ns
+    from models.traces import split_blocks
 
     role = "storage"
     metric = role_metric(role, "block")
@@ -154,6 +161,8 @@ def block_storage_rows(w, tr, devs, base, uq):
     wshare = float(np.mean(tr.is_write)) if len(tr) else 0.0
     rb, sb = replay_mean_response_ns(tr, base_dev)
     q = queue_depth()
+    written, dur, how = block_trace_writes(tr)
+    usage = role_usage(footprint_bytes(split_blocks(tr).block), written, dur, how)
 
     def how(d):
         return "the HDD model" if is_modelled_hdd(d) else (f"queue depth {q:g}" if d.kind != "hdd" else "queue depth 1")
@@ -172,5 +181,5 @@ def block_storage_rows(w, tr, devs, base, uq):
                   f"{short_num(r / 1e3)} µs on {d.name} ({how(d)}; service {short_num(s / 1e3)} µs) vs "
                   f"{short_num(rb / 1e3)} µs on {base_dev.name} ({how(base_dev)}; service {short_num(sb / 1e3)} µs) -> "
                   f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band))
+        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band, usage))
     return out

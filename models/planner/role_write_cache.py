@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from models.devices import get_device, transfer_time_ns
+from models.planner.economics import block_trace_writes, role_usage
 from models.planner.roles import role_metric
 from models.planner.uncertainty import row_band
 from models.planner.verdicts import compare, plan_row, verdict_of
@@ -47,6 +48,8 @@ def write_cache_rows(w, tr, devs, base, uq):
     halo = wc.run_write_cache(req, "halo", mb)
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]
     wshare = float(np.mean(tr.is_write))
+    written, dur, how = block_trace_writes(tr)
+    usage = role_usage(mb * 1e6, written, dur, how, base_capacity_bytes=0.0 if base is None else mb * 1e6)
 
     def dev_s(d):  # write time of every written request at the media write bandwidth (not the interface rate) [s]
         return float(transfer_time_ns(d.write_latency_ns, sizes, d.access_unit_bytes,
@@ -67,7 +70,7 @@ def write_cache_rows(w, tr, devs, base, uq):
                   f"{halo.traffic_rate:.0%} and absorbs the writes in {dev_s(d) * 1e3:.3g} ms of device time -> "
                   + compare(v, d.name, "no cache (hdd-7200 alone)" if base is None
                             else f"{base.name} (the same cache)", "less time", band))
-        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band))
+        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band, usage))
     return out
 
 

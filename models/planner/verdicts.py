@@ -32,9 +32,10 @@ BAND_COLUMNS = ["p_win", "decisive_input"]
 TRACE_COLUMNS = ["requests_used", "requests_read"]
 
 
-def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None):
+def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None, usage=None):
     """One plan row; a band that could not be drawn adds "(band not sampled)" to the reason (why: in
-    ``decisive_input``)."""
+    ``decisive_input``). ``usage``: what the role's simulation says about the device's capacity and the bytes it
+    absorbs (:func:`models.planner.economics.role_usage`), kept under ``"_usage"`` for the economics columns."""
     b = band or {}
     if str(b.get("decisive_input", "")).startswith("not sampled"):
         reason += " (band not sampled)"
@@ -42,7 +43,7 @@ def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="
             "value": float(value), "p5": float(b.get("p5", math.nan)), "p95": float(b.get("p95", math.nan)),
             "verdict": verdict, "reason": reason, "p_win": float(b.get("p_win", math.nan)),
             "decisive_input": str(b.get("decisive_input", "")), "requests_used": math.nan,
-            "requests_read": math.nan}
+            "requests_read": math.nan, "_usage": usage}
 
 
 def _band(band) -> tuple[float, float]:

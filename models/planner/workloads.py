@@ -40,6 +40,30 @@ class PlanWorkload(ModelInput):
                           description="what messages and reports call the source (an upload: the user's file name, "
                                       "never the server's stored path); empty: the source itself")
 
+    trace_format: str = Field("auto", max_length=40,
+                              description="a trace's format: 'auto' (detected) or a models.traces.FORMATS name")
+    reader_options: dict[str, str | int | bool] = Field(
+        default_factory=dict, description="a trace's reader options (the generic CSV's column mapping, op codes, "
+                                          "sector size, ...), as models.traces.load takes them")
+
+    @field_validator("trace_format")
+    @classmethod
+    def _known_format(cls, v: str) -> str:
+        from models.traces.formats import FORMATS
+
+        v = v.strip().lower() or "auto"
+        if v != "auto" and v not in FORMATS:
+            raise ValueError(f"trace_format: unknown trace format {v!r}; valid: auto, {', '.join(FORMATS)}")
+        return v
+
+    @property
+    def trace_options(self) -> dict:
+        """The options :func:`models.traces.load` reads this workload's trace with: ``format``, the reader
+        options and, for an upload, the user's file name (``name``: the ``*.oracleGeneral*`` and ``*vscsi*``
+        name rules look at it)."""
+        return {"format": self.trace_format, **self.reader_options,
+                **({"name": self.shown_as} if self.shown_as else {})}
+
     @property
     def source_label(self) -> str:
         """The source as messages and reports show it (:attr:`shown_as`, else :attr:`source`)."""
@@ -54,12 +78,17 @@ class PlanWorkload(ModelInput):
         return v
 
 
-def _sniff_kind(path: Path) -> str:
-    """Kind of the file at ``path`` from its extension and content (ValueError naming the file)."""
+def _sniff_kind(path: Path, trace_format: str = "auto", reader_options: dict | None = None) -> str:
+    """Kind of the file at ``path`` from its extension and content, or from the trace format the user chose
+    (ValueError naming the file)."""
     from models.traces.detect import detect_source
     from models.traces.formats import FORMATS
     from models.traces.source import peek_text
 
+    if trace_format != "auto":
+        return "memory" if FORMATS[trace_format].kind == "memory" else "block"
+    if set(reader_options or {}) & {"size_col", "offset_col", "lba_col"}:
+        return "block"  # a column mapping: the generic CSV
     suffix = path.suffix.lower()
     if suffix == ".f":
         return "filebench"
@@ -92,7 +121,8 @@ def _bundled_kind(name: str) -> str | None:
     return None
 
 
-def workload_from_path(path, *, name: str | None = None, kind: str | None = None) -> PlanWorkload:
+def workload_from_path(path, *, name: str | None = None, kind: str | None = None, trace_format: str = "auto",
+                       reader_options: dict | None = None) -> PlanWorkload:
     """A :class:`PlanWorkload` for a file (kind inferred from its extension and content) or a bundled name.
 
     Parameters
@@ -103,6 +133,11 @@ def workload_from_path(path, *, name: str | None = None, kind: str | None = None
         The user's name for the workload (default: the file's name without its extension).
     kind : {"block", "memory", "filebench", "fio"}, optional, keyword-only
         Force the kind (checked against the file when it can be inferred).
+    trace_format : str, keyword-only
+        A trace's format (``"auto"``: detected; else a :data:`models.traces.FORMATS` name, which also tells the
+        kind), as ``--trace-format`` of the trace commands.
+    reader_options : dict, optional, keyword-only
+        A trace's reader options (the generic CSV's column mapping, ``op_map``, ...), as the trace commands take them.
 
     Raises
     ------
@@ -117,12 +152,14 @@ def workload_from_path(path, *, name: str | None = None, kind: str | None = None
     if kind is not None and kind not in WORKLOAD_KINDS:
         raise ValueError(f"kind must be one of {', '.join(WORKLOAD_KINDS)} (got {kind!r})")
     p = Path(os.fspath(path))
+    trace = {"trace_format": trace_format or "auto", "reader_options": dict(reader_options or {})}
+    fmt = PlanWorkload(name="x", kind="block", source="x", **trace).trace_format  # checked, normalised
     if p.is_file():
-        got = _sniff_kind(p)
+        got = _sniff_kind(p, fmt, trace["reader_options"])
         if kind is not None and kind != got and not {kind, got} <= {"block", "memory"}:
             raise ValueError(f"{p.name}: given as a {kind} workload but it reads as a {got} one")
         label = name or re.sub(r"\.(gz|zst|zstd)$", "", p.name).rsplit(".", 1)[0] or p.name
-        return PlanWorkload(name=label, kind=kind or got, source=str(p))
+        return PlanWorkload(name=label, kind=kind or got, source=str(p), **trace)
     got = _bundled_kind(str(path).strip())
     if got is None:
         raise FileNotFoundError(f"{path}: no such file, and not a bundled trace or Filebench personality")
@@ -140,7 +177,8 @@ def upload_basename(filename: str) -> str:
     return Path(str(filename).replace("\\", "/")).name
 
 
-def workload_from_upload(path, filename: str, *, name: str | None = None, kind: str | None = None) -> PlanWorkload:
+def workload_from_upload(path, filename: str, *, name: str | None = None, kind: str | None = None,
+                         trace_format: str = "auto", reader_options: dict | None = None) -> PlanWorkload:
     """A :class:`PlanWorkload` for an uploaded file the caller stored at ``path``.
 
     Parameters
@@ -155,6 +193,8 @@ def workload_from_upload(path, filename: str, *, name: str | None = None, kind: 
         The user's name for the workload (default: ``filename`` without folder and extension).
     kind : {"block", "memory", "filebench", "fio"}, optional, keyword-only
         Force the kind (:func:`workload_from_path`).
+    trace_format, reader_options : keyword-only
+        A trace's format and reader options (:func:`workload_from_path`).
 
     Raises
     ------
@@ -165,6 +205,7 @@ def workload_from_upload(path, filename: str, *, name: str | None = None, kind: 
     base = upload_basename(filename)
     label = name or re.sub(r"\.(gz|zst|zstd)$", "", base).rsplit(".", 1)[0] or base or "upload"
     try:
-        return workload_from_path(p, name=label, kind=kind).model_copy(update={"shown_as": base or "upload"})
+        return workload_from_path(p, name=label, kind=kind, trace_format=trace_format,
+                                  reader_options=reader_options).model_copy(update={"shown_as": base or "upload"})
     except ValueError as e:  # the message names the file the user uploaded, never the stored copy's path
         raise ValueError(str(e).replace(str(p), base or "upload").replace(p.name, base or "upload")) from None

@@ -4,9 +4,13 @@ A source is sniffed from its first 64 KiB after decompression (:func:`detect_sou
 ``.npz`` archive by its zip signature, a libCacheSim ``lcs`` trace by its start magic, a
 libCacheSim ``oracleGeneral`` trace by its name (``*.oracleGeneral*``) or, for other binary
 data (NUL bytes), by its 24-byte records (every ``next_access_vtime`` is -1, INT64_MAX or a
-later request index, and the times never decrease). Text (:func:`detect_text`): lackey when
+later request index, and the times never decrease); a libCacheSim ``vscsi`` trace by its name
+(``*vscsi*``) and records, or by its records alone when every record of the first 64 KiB (at
+least 4) carries one version and a SCSI READ or WRITE command (:func:`models.traces.formats.vscsi.sniff_version`;
+records that read as both oracleGeneral and vscsi are refused, naming both). Text (:func:`detect_text`): lackey when
 most lines (besides ``==PID==`` messages) are lackey records; then the first of blkparse,
-DiskSim, MQSim, MSR, SPC, Alibaba, Tencent and Twitter whose line pattern matches at least 80 %
+DiskSim, MQSim, MSR, SPC, Alibaba, Tencent, Twitter and libCacheSim's plain text (only when every
+line is one integer) whose line pattern matches at least 80 %
 of the first 60 data lines (blkparse: its first line and half of them, since summaries follow
 the events; a first line holding the format's published header names is left out); finally a
 comma-separated file with a recognisable header (:func:`models.traces.formats.csv.guess_columns`).
@@ -22,14 +26,14 @@ import re
 
 import numpy as np
 
-from models.traces.formats import FORMATS, alibaba, lcs, msr, npz, oracle, tencent
+from models.traces.formats import FORMATS, alibaba, lcs, msr, npz, oracle, tencent, vscsi
 from models.traces.formats.csv import guess_columns
 from models.traces.source import BOM, TraceFormatError, peek_bytes, quote, source_name
 
 __all__ = ["detect_format", "detect_text", "detect_source"]
 
 #: Block formats tried in order (the more specific patterns first).
-_LINE_FORMATS = ("blkparse", "disksim", "mqsim", "msr", "spc", "alibaba", "tencent", "twitter")
+_LINE_FORMATS = ("blkparse", "disksim", "mqsim", "msr", "spc", "alibaba", "tencent", "twitter", "txt")
 #: Published header rows (normalised: lower case, letters and digits only).
 _HEADERS = {name: tuple(re.sub(r"[^a-z0-9]", "", h) for h in mod.HEADER)
             for name, mod in (("msr", msr), ("alibaba", alibaba), ("tencent", tencent))}
@@ -65,6 +69,10 @@ def _line_format(lines: list[str]) -> tuple[str, bool] | None:
         published = len(lines) > 1 and _is_header(lines[0], name)
         body = lines[1:] if published else lines
         hits = sum(bool(pat.match(ln)) for ln in body)
+        if name == "txt":  # free-text ids: only when every line is one integer (a header would become an id)
+            if hits == len(body) == len(lines):
+                return name, False
+            continue
         if hits >= 0.8 * len(body) or (name == "blkparse" and pat.match(body[0]) and hits >= 0.5 * len(body)):
             return name, not published and not pat.match(lines[0])
     return None
@@ -138,6 +146,20 @@ def _looks_oracle_general(data: bytes) -> bool:
     return bool((none | later).all() and (np.diff(r["time"].astype(np.int64)) >= 0).all())
 
 
+def _binary(data: bytes) -> tuple[str, dict]:
+    """oracleGeneral or vscsi by the records of binary ``data``; both fitting is refused, naming both."""
+    og = _looks_oracle_general(data)
+    vs = vscsi.sniff_version(data, full=len(data) < _PEEK_BYTES)
+    if og and vs:
+        raise TraceFormatError("cannot detect the trace format: the binary records read both as oracleGeneral and "
+                               f"as vscsi{vs}; choose the format (--trace-format oraclegeneral or vscsi)")
+    if og:
+        return "oraclegeneral", {}
+    if vs:
+        return "vscsi", {}
+    return detect_text(data.removeprefix(BOM).decode("utf-8", errors="replace"))
+
+
 def detect_source(src, *, name: str | None = None) -> tuple[str, dict]:
     """Format name and reader options for ``src`` (path, bytes or binary file object): binary, then text.
 
@@ -154,10 +176,13 @@ def detect_source(src, *, name: str | None = None) -> tuple[str, dict]:
     if data[:8] == np.array([lcs.MAGIC], "<u8").tobytes():
         return "lcs", {}
     if not data.startswith(npz.MAGIC):
-        if "oraclegeneral" in str(name or source_name(src)).lower().replace("_", ""):
+        label = str(name or source_name(src)).lower().replace("_", "")
+        if "oraclegeneral" in label:
             return "oraclegeneral", {}
-        if b"\x00" in data and _looks_oracle_general(data):
-            return "oraclegeneral", {}
+        if "vscsi" in label and vscsi.version_of(data):
+            return "vscsi", {}
+        if b"\x00" in data:
+            return _binary(data)
     return detect_text(data.removeprefix(BOM).decode("utf-8", errors="replace"))
 
 

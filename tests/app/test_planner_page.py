@@ -272,6 +272,70 @@ def test_an_upload_named_with_markdown_is_labelled_as_typed():
     assert "\\!\\[x\\](" in labels[0] and ":red\\[y\\]" in labels[0] and "\\$x\\$" in labels[0]
 
 
+def _table_with(at: AppTest, column: str):
+    t = next(t.value for t in at.table if column in [c.replace("\\", "") for c in t.value.columns])
+    t = t.rename(columns=lambda c: c.replace("\\", ""))
+    return t.apply(lambda col: col.astype(str).str.replace("\\", "", regex=False))
+
+
+def test_economics_beside_the_verdicts_and_a_price_typed_on_the_page():
+    """Issue 37: an economic verdict beside each performance verdict, an Economics table with each price's date;
+    a device without a price needs data until the user types one."""
+    at = _mine(devices="pcm-samsung-20nm,optane-dcpmm")
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    assert "economic verdict" in v.columns
+    econ = _table_with(at, "cost per work vs baseline [×]")
+    pcm = econ[econ.device == "pcm-samsung-20nm"]
+    assert len(pcm) and (pcm["economic verdict"] == "needs data").all()
+    opt = econ[econ.device == "optane-dcpmm"]
+    assert opt["price [$/GB]"].str.contains("2019-04").all()  # the date next to the price
+    at.text_input(key="plan.prices").set_value("pcm-samsung-20nm=3").run()
+    assert not at.exception, [e.message for e in at.exception]
+    econ = _table_with(at, "cost per work vs baseline [×]")
+    pcm = econ[econ.device == "pcm-samsung-20nm"]
+    assert (pcm["economic verdict"] != "needs data").all() and (pcm["price [$/GB]"].str.startswith("3")).all()
+
+
+def test_a_bad_price_is_refused_under_its_field():
+    at = _mine(devices="pcm-samsung-20nm")
+    at.text_input(key="plan.prices").set_value("pcm-samsung-20nm=-2").run()
+    assert not at.exception, [e.message for e in at.exception]
+    text = "\n".join(m.value for m in [*at.markdown, *at.error, *at.warning, *at.caption]).replace("\\", "")
+    assert "Prices [$/GB]" in text and "price > 0" in text, text[-2000:]
+
+
+def test_a_scsi_opcode_csv_is_read_with_the_trace_pages_mapping_and_fails_alone_without_it():
+    """Issue 38 item 3: the planner takes the trace pages' format / column-mapping controls; without them the
+    libCacheSim CSV (op as SCSI opcode) fails alone, under its own name, and the MSR file is still evaluated."""
+    csv = "timestamp,op,lba,size\n" + "".join(f"{i * 0.001:.3f},{'2a' if i % 3 else '28'},{(i % 40) * 8},4096\n"
+                                              for i in range(200))
+    at = AppTest.from_file(PAGE, default_timeout=240)
+    at.query_params["devices"] = "pcm-samsung-20nm"
+    at.run()
+    at.get("file_uploader")[0].set_value([("vm.csv", csv.encode(), "text/csv"),
+                                          ("small_msr.csv", (FIX / "small_msr.csv").read_bytes(), "text/csv")]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    errs = [e.value for e in at.error]
+    assert any("vm" in e and "could not be read" in e and "field 'op'" in e for e in errs), errs
+    v = _verdicts(at)
+    assert set(v[v.workload == "vm"].verdict) == {"needs data"}
+    assert set(v[v.workload == "small_msr"].verdict) & {"wins", "loses", "about the same"}
+    # the same controls as the trace explorer (app.components.traces.trace_format_controls), under the file's name
+    # the first upload's controls are the libCacheSim CSV's
+    fmt = next(s for s in at.selectbox if s.key.startswith("plan.fmt.") and s.key.endswith(".upload_format"))
+    prefix = fmt.key.removesuffix(".upload_format")
+    fmt.set_value("csv").run()
+    for k, val in (("csv_time_col", "timestamp"), ("csv_op_col", "op"), ("csv_op_map", "scsi"),
+                   ("csv_addr_col", "lba"), ("csv_size_col", "size")):
+        at.text_input(key=f"{prefix}.{k}").set_value(val)
+    at.radio(key=f"{prefix}.csv_addr_kind").set_value("lba").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not [e.value for e in at.error], [e.value for e in at.error]
+    v = _verdicts(at)
+    assert set(v[(v.workload == "vm") & (v.role == "write-cache")].verdict) <= {"wins", "loses", "about the same"}
+
+
 def test_product_targets_table_and_frontier():
     """Issue 37 item 6: the "Product targets" section -- the spec targets of every row and a frontier chart."""
     at = _mine(devices="pcm-samsung-20nm,optane-dcpmm", targets_on="true", frontier_x="write_latency_ns",

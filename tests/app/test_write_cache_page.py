@@ -56,3 +56,21 @@ def test_halo_constants_take_the_models_bounds():
     assert not at.exception and not at.error and at.dataframe
     at.number_input(key="wc.threshold").set_value(0.0).run()  # the model needs > 0
     assert any("threshold" in e.value for e in at.error)
+
+
+def test_an_operation_unknown_trace_says_so_and_shows_no_figures():
+    """Issue 38 item 2: an oracleGeneral trace (no read/write field) is never 0 % writes nor MiB of metadata."""
+    from models.traces.formats import write_oracle_general
+
+    n = 400
+    data = write_oracle_general(list(range(n)), [i % 50 for i in range(n)], [4096] * n)
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state["wc.trace_source"] = "upload"
+    at.run()
+    at.get("file_uploader")[0].set_value([("w.oracleGeneral.bin", data, "application/octet-stream")]).run()
+    assert not at.exception, [e.message for e in at.exception]
+    text = " ".join([c.value for c in at.caption] + [w.value for w in at.warning])
+    assert "operation unknown" in text and "needs data: a trace with reads/writes" in text, text
+    assert "% writes" not in text
+    assert not [m for m in at.metric if "metadata" in m.label]
+    assert not at.dataframe

@@ -73,6 +73,10 @@ def test_plan_custom_devices_from_a_csv(run_cli, tmp_path):
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--device-csv", "FIX/small_msr.csv"], "--device-csv"),
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--uncertainty", "8", "--sample-design", "lhs"], "Sobol'"),
     (["--filebench", "FIX/tiny.f", "--device", "dram", "--name", "a", "--name", "b"], "--name given 2 times"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "dram"], "--price 'dram'"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "dram=-1"], "DEVICE=USD_PER_GB"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--price", "floppy=2"], "'floppy' is not a compared device"),
+    (["--filebench", "FIX/tiny.f", "--device", "dram", "--horizon-years", "0"], "horizon_years"),
 ])
 def test_bad_input_is_one_line_and_exit_2(run_cli, argv, needle):
     argv = [a.replace("FIX", str(FIX)) for a in argv]
@@ -86,3 +90,20 @@ def test_a_json_that_is_not_fio_is_refused(run_cli, tmp_path):
     f.write_text('{"not": "fio"}')
     rc, _, err = run_cli("plan", "--fio", f, "--device", "pcm-samsung-20nm")
     assert rc == 2 and "x.json" in err and "not a fio" in err
+
+
+def test_plan_economics_columns_and_a_users_price(run_cli, tmp_path):
+    """Issue 37: the economics columns after the existing ones; --price fills an unpriced device's cost."""
+    out = tmp_path / "e.csv"
+    rc, _, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--device", "pcm-samsung-20nm",
+                         "--device", "optane-dcpmm", "--price", "pcm-samsung-20nm=2.5", "--module-gb", "16",
+                         "--horizon-years", "3", "--csv", out)
+    assert rc == 0, err
+    df = pd.read_csv(out)
+    assert list(df.columns)[15:] == ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s",
+                                     "lifetime_years", "replacements", "cost_per_work_vs_baseline",
+                                     "economic_verdict", "economic_reason"]
+    ev = df[df.verdict.isin(["wins", "about the same", "loses"])]
+    pcm = ev[ev.device == "pcm-samsung-20nm"]
+    assert (pcm.price_usd_per_GB == 2.5).all() and (pcm.cost_usd > 0).all() and (pcm.capacity_GB % 16 == 0).all()
+    assert pcm.economic_reason.str.contains("over 3 years").all()

@@ -70,6 +70,7 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.lackey._HEX": "format (parser table)",
     "models.traces.formats.lackey._KIND_OF": "format (parser table)",
     "models.traces.formats.npz.FORMAT_VERSION": "format version",
+    "models.traces.formats.vscsi._TEST": "format (records libCacheSim's vscsi version test reads)",
     "models.traces.formats.npz.LINE_BYTES": "format (64-byte address granularity)",
     "models.traces.formats.parsing.I64_MAX": "math constant",
     "models.traces.formats.parsing.TIME_UNITS": "units",

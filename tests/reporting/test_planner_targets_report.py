@@ -5,7 +5,7 @@ import json
 from models.planner.plan import plan, workload_from_path
 from models.planner.targets import targets_of_plan
 from reporting.planner_report import plan_report_html
-from reporting.planner_targets_report import frontier_figure, targets_table
+from reporting.planner_targets_report import frontier_figure, targets_section, targets_table
 from tests import ROOT
 from tests.app.chart_rules import check_figure
 
@@ -15,7 +15,7 @@ FIX = ROOT / "tests" / "fixtures" / "plan"
 def test_report_section_table_and_frontier_follow_the_chart_rules():
     res = plan([workload_from_path(FIX / "small_msr.csv", name="my msr")], ["pcm-samsung-20nm"])
     t = targets_of_plan(res)
-    html = plan_report_html(res, targets=t)
+    html = plan_report_html(res, extra_sections=[targets_section(t)])
     assert "<h2 id='targets'>Product targets</h2>" in html and "won while" in html
     assert "Product targets" not in plan_report_html(res)  # the hook adds it only when given
     tab = targets_table(t)

@@ -33,6 +33,10 @@ def declare_planner(add: Add) -> None:
         "the models' inputs are catalogue values with stated ranges of +-10 % or more (uncertainty.device_band.*), "
         "so a difference of a few per cent is not a verdict (issue 38: 0.9986x read 'loses', 1.01x 'wins')",
         0.01, 0.1, "wide stated range")
+    add("planner.horizon_years", 5.0, "years", "planning horizon of the planner's economics: a role's device cost "
+        "counts the replacements its wear-out needs within it (models.planner.economics)", ASSUMED,
+        "a server's usual depreciation and warranty period (enterprise drives' endurance is rated over 5 years, e.g. "
+        "the DWPD of data/devices.csv); an input of the plan", 3.0, 7.0, "wide stated range")
 
 
 def declare_uncertainty(add: Add) -> None:

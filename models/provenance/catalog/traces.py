@@ -67,6 +67,12 @@ def declare_traces(add: Add) -> None:
     add("trace.synthetic_scale", 0.05, "-", "dataset scale of the synthetic presets loaded by name",
         ASSUMED, "shrinks the Table II datasets so a 100k-request trace revisits blocks in seconds",
         0.01, 1.0, "wide stated range")
+    add("trace.vscsi.sector_bytes", 512, "bytes", "sector size of a vscsi trace's 'lbn' field (logical block number)",
+        ASSUMED, "the vscsi format (libCacheSim vscsi.h) does not state it; 512 B is the SCSI logical block of "
+        "the virtual disks the VMware vscsiStats traces record", 512, 4096, "the two SCSI logical block sizes in use")
+    add("trace.txt.object_bytes", 4096, "bytes", "size given to every object of a libCacheSim plain-text trace",
+        ASSUMED, "the format (one object id per line) carries no size; one 4 KiB block, the analyses' default "
+        "block, so request-count results do not depend on it", 1, 2**32, "any object size")
 
 
 def declare_sim(add: Add) -> None:

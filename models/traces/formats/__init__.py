@@ -55,6 +55,8 @@ from models.traces.formats import (
     spc,
     tencent,
     twitter,
+    txt,
+    vscsi,
 )
 from models.traces.formats.alibaba import read_alibaba
 from models.traces.formats.blkparse import read_blkparse
@@ -70,6 +72,8 @@ from models.traces.formats.parsing import TIME_UNITS
 from models.traces.formats.spc import read_spc
 from models.traces.formats.tencent import read_tencent
 from models.traces.formats.twitter import read_twitter
+from models.traces.formats.txt import read_txt
+from models.traces.formats.vscsi import read_vscsi, write_vscsi
 
 __all__ = [
     "TraceFormat",
@@ -95,6 +99,9 @@ __all__ = [
     "write_oracle_general",
     "read_lcs",
     "write_lcs",
+    "read_vscsi",
+    "write_vscsi",
+    "read_txt",
 ]
 
 
@@ -138,6 +145,8 @@ FORMATS: dict[str, TraceFormat] = {
         TraceFormat("oraclegeneral", "block", read_oracle_general, oracle.DESCRIPTION),
         TraceFormat("lcs", "block", read_lcs, lcs.DESCRIPTION),
         TraceFormat("csv", "block", read_csv_trace, csv.DESCRIPTION),
+        TraceFormat("vscsi", "block", read_vscsi, vscsi.DESCRIPTION),
+        TraceFormat("txt", "block", read_txt, txt.DESCRIPTION, txt.PATTERN),
         TraceFormat("lackey", "memory", read_lackey, lackey.DESCRIPTION, lackey.PATTERN),
         TraceFormat("npz", "memory", read_memtrace_npz, npz.DESCRIPTION),
     ]
@@ -164,6 +173,9 @@ EXAMPLES: dict[str, bytes] = {
                                           [2, -1, -1, -1]),
     "lcs": write_lcs(2, [10, 11, 12, 13], [7, 9, 7, 3], [4096, 100, 4096, 512], op=[1, 3, 1, 9], tenant=[0, 1, 0, 1],
                      next_vtime=[2, -1, -1, -1]),
+    "vscsi": write_vscsi(2, [0x28, 0x2A, 0x35, 0x88], [8, 16, 0, 2**20], [4096, 512, 0, 8192], [100, 150, 160, 90],
+                         [20, 30, 0, 40]),
+    "txt": b"7\n9\n\n7\n0x1f\n",
     "lackey": b"==1== Lackey\nI  0400d7d4,8\n L 04222cac,4\n M 0421,2\n S 0ff0,8\n",
 }
 #: Reader options an example needs (the generic CSV format's column mapping).

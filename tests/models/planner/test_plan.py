@@ -119,7 +119,11 @@ def test_columns_are_the_contract(full):
     df = full.to_frame()
     assert list(df.columns)[:11] == PLAN_COLUMNS == ["workload", "role", "device", "baseline", "metric", "unit",
                                                      "value", "p5", "p95", "verdict", "reason"]
-    assert list(df.columns)[11:] == ["p_win", "decisive_input", "requests_used", "requests_read"]
+    assert list(df.columns)[11:15] == ["p_win", "decisive_input", "requests_used", "requests_read"]
+    # issue 37: the economics after them, names the targets subcommand relies on
+    assert list(df.columns)[15:] == ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s",
+                                     "lifetime_years", "replacements", "cost_per_work_vs_baseline",
+                                     "economic_verdict", "economic_reason"]
 
 
 def test_whole_trace_by_default_and_a_sample_says_so():

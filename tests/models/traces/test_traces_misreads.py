@@ -21,7 +21,7 @@ def test_ambiguous_csv_header_over_tencent_columns_is_refused_naming_both():
     assert detect_source(b"1538323200,2048,8,1,1283\n1538323201,0,16,0,7\n")[0] == "tencent"
 
 
-_TEXT = [f for f in EXAMPLES if f not in ("oraclegeneral", "lcs")]
+_TEXT = [f for f in EXAMPLES if f not in ("oraclegeneral", "lcs", "vscsi")]
 
 
 def _read(fmt, data, **kw):

@@ -310,7 +310,7 @@ def test_missing_file_and_text_mode(tmp_path):
 def test_empty_input_and_registry():
     assert len(read_mqsim(b"")) == 0 and len(read_lackey(b"==1== nothing\n")) == 0
     assert set(FORMATS) == {"mqsim", "disksim", "spc", "msr", "blkparse", "csv", "lackey", "npz", "alibaba", "tencent",
-                            "twitter", "oraclegeneral", "lcs"}
+                            "twitter", "oraclegeneral", "lcs", "vscsi", "txt"}
     assert FORMATS["lackey"].kind == FORMATS["npz"].kind == "memory"
 
 
