@@ -386,8 +386,9 @@ def _product_targets(scn, key: tuple, df) -> None:
         return
     t = _targets(*key, scn.target_speedup)
     goal = "breaks even" if scn.target_speedup == 1 else f"reaches {scn.target_speedup:g}×"
-    st.caption(f"The value of each spec at which the role {goal}, the device's other specs held. Endurance and price "
-               "targets need the per-role lifetime and cost (they say so).")
+    st.caption(f"The value of each spec at which the role {goal}, the device's other specs held; endurance: the "
+               "value at which the role's capacity lasts the planning horizon, price: the value at which its cost per "
+               "unit of work equals the baseline's (from the economics above).")
     tt = targets_table(t)
     text_table(tt)
     download_csv(t.to_frame(), "pcm-targets.csv", label="Download spec targets (CSV)", key="dl-plan-targets")

@@ -13,9 +13,12 @@ checks monotonicity: a row whose value is not monotone in a spec says so in its 
 it reports: the one nearest the device's own value). No root in the range reads "at any <spec> in the
 catalogue's range" or "never, even at <fastest> (<device>)" -- break_even is NaN then, never a made-up value.
 
-``endurance_writes_per_cell`` and ``price_usd_per_GB`` do not move any performance value; their break-even
-needs the per-role lifetime and cost model (issue 37 items 1-4); until the plan has it, those rows say
-"needs data".
+``endurance_writes_per_cell`` and ``price_usd_per_GB`` do not move any performance value; their targets come
+from the plan's economics (:mod:`models.planner.economics`), in closed form (:func:`economic_break_even`):
+the role's lifetime is linear in the endurance, so the endurance at which the role's capacity lasts the
+planning horizon without a replacement is ``horizon / role_lifetime_years(capacity, 1, write rate)``; the cost
+is linear in the price (the replacements do not depend on it), so the price at which the cost per unit of
+work equals the baseline's is ``price / cost_per_work_vs_baseline``.
 
 :func:`frontier_grid` evaluates a row on a 2-D grid of two specs (wins / loses), the "Product targets"
 region chart's data.
@@ -36,7 +39,7 @@ from models.planner.retime import Retimer, role_retimers
 from models.planner.verdicts import EVALUATED, short_num
 
 __all__ = ["SPECS", "PERFORMANCE_SPECS", "TARGET_COLUMNS", "LOG10_XTOL", "TargetsResult", "spec_range",
-           "break_even", "row_targets", "plan_targets", "targets_of_plan", "frontier_grid", "format_spec"]
+           "break_even", "economic_break_even", "row_targets", "plan_targets", "targets_of_plan", "frontier_grid", "format_spec"]
 
 #: The specs: column -> (unit, direction of a win, words). ``<=``: the role is won while the spec is at most
 #: the break-even; ``>=``: at least.
@@ -55,8 +58,6 @@ LOG10_XTOL = 4e-5
 #: Points of the log grid that brackets the root and checks monotonicity [-] (a numerical grid).
 GRID_POINTS = 17
 
-_NEEDS_ECON = ("needs data: price / lifetime model (issue 37 item 3): the per-role lifetime and cost are not "
-               "in the plan yet, and {what} does not change any performance value")
 
 
 @dataclass(frozen=True)
@@ -203,16 +204,87 @@ def break_even(rt: Retimer, spec: str, *, target: float = 1.0) -> tuple[float, s
     return x, (f"{verb} while {words} {direction} {format_spec(spec, x)}; {head}; {others}{note}")
 
 
-def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS)) -> list[dict]:
-    """The :data:`TARGET_COLUMNS` rows of one evaluated plan row, one per spec."""
+def _field_max(model, field: str) -> float:
+    """The upper bound (``le``) of a Pydantic field [its unit] (inf: none)."""
+    for m in model.model_fields[field].metadata:
+        if getattr(m, "le", None) is not None:
+            return float(m.le)
+    return math.inf
+
+
+def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_years: float) -> tuple[float, str]:
+    """Break-even of ``endurance_writes_per_cell`` or ``price_usd_per_GB`` for one plan row (its economics columns,
+    :data:`models.planner.economics.ECON_COLUMNS`): ``(value, reason)``, value NaN when there is none.
+
+    - endurance: the writes per cell at which the role's capacity lasts ``horizon_years`` [years] under the
+      workload's write rate without a replacement (:func:`models.planner.economics.role_lifetime_years` at one
+      write per cell, scaled: the lifetime is linear in the endurance);
+    - price: the price [USD/GB] at which the role's cost per unit of work equals the baseline's
+      (``cost_per_work_vs_baseline`` is linear in the price).
+
+    >>> from models.devices import get_device
+    >>> r = {"capacity_GB": 1.0, "bytes_written_per_s": 0.0, "cost_per_work_vs_baseline": 2.0, "economic_reason": ""}
+    >>> economic_break_even(r, get_device("pcm-memext"), "endurance_writes_per_cell", horizon_years=5)[1][:33]
+    'at any endurance: the role writes'
+    """
+    from models.planner.economics import device_endurance, role_lifetime_years
+
+    why_econ = str(row.get("economic_reason", "") or "")
+    if spec == "endurance_writes_per_cell":
+        cap, rate = float(row.get("capacity_GB", math.nan)), float(row.get("bytes_written_per_s", math.nan))
+        if math.isinf(device_endurance(dev)) and dev.endurance_writes_per_cell is None:
+            return math.nan, f"at any endurance: {dev.name} ({dev.kind}) does not wear out by being written"
+        if rate == 0:
+            return math.nan, f"at any endurance: the role writes nothing to {dev.name} under this workload"
+        if not (math.isfinite(cap) and cap > 0 and math.isfinite(rate)):
+            return math.nan, f"unknown: the role's capacity or write rate is not known ({why_econ or 'no economics'})"
+        per_write = float(role_lifetime_years(cap, 1.0, rate))  # years per write per cell
+        x = horizon_years / per_write
+        have = dev.endurance_writes_per_cell
+        head = (f"{dev.name} does not state its endurance" if have is None else
+                f"{dev.name} has {short_num(have)} writes per cell: "
+                + (f"{short_num(have / x)}× headroom" if have >= x else f"needs {short_num(x / have)}× more"))
+        return x, (f"lasts the {horizon_years:g}-year horizon without a replacement while endurance >= "
+                   f"{short_num(x)} writes per cell ({cap:.3g} GB absorbing {rate / 1e6:.3g} MB/s); {head}")
+    price = dev.price_usd_per_GB
+    ratio = float(row.get("cost_per_work_vs_baseline", math.nan))
+    if price is None:
+        return math.nan, (f"needs data: price of {dev.name} ($/GB; --price or the page's prices): the cost per unit "
+                          "of work, from which the break-even price follows, needs one")
+    if not (math.isfinite(ratio) and ratio > 0):
+        return math.nan, ("no break-even price: the cost per unit of work has no baseline cost to compare with "
+                          f"({why_econ.rpartition('vs ')[2] or 'no economics'})")
+    x = float(price) / ratio
+    top = _field_max(DeviceProfile, "price_usd_per_GB_low")
+    if x > top:
+        return math.nan, (f"at any price up to {short_num(top)} USD/GB (the largest a device takes): the cost per unit "
+                          f"of work reaches the baseline's only at {short_num(x)} USD/GB; {dev.name} at "
+                          f"{short_num(price)} USD/GB")
+    room = x / float(price)
+    return x, (f"costs no more per unit of work than the baseline while price <= {short_num(x)} USD/GB; {dev.name} "
+               f"at {short_num(price)} USD/GB: "
+               + (f"{short_num(room)}× headroom" if room >= 1 else f"needs {short_num(1 / room)}× cheaper")
+               + " (the performance held)")
+
+
+def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), plan_row: dict | None = None,
+                horizon_years: float | None = None) -> list[dict]:
+    """The :data:`TARGET_COLUMNS` rows of one evaluated plan row, one per spec (``plan_row``: the plan's row with
+    its economics columns, for the endurance and price targets; ``horizon_years`` [years]: the plan's horizon)."""
+    from models.provenance import param
+
+    h = float(param("planner.horizon_years").value) if horizon_years is None or not math.isfinite(horizon_years) \
+        else float(horizon_years)
     out = []
     for spec in specs:
         unit, direction, words = SPECS[spec]
         held = getattr(rt.device, spec, None)
         if spec in PERFORMANCE_SPECS:
             x, why = break_even(rt, spec, target=target)
+        elif plan_row is None:
+            x, why = math.nan, f"needs data: the plan's economics (its row) for the {words} target"
         else:
-            x, why = math.nan, _NEEDS_ECON.format(what=words)
+            x, why = economic_break_even(plan_row, rt.device, spec, horizon_years=h)
         out.append({"workload": rt.workload, "role": rt.role, "device": rt.device.name, "spec": spec, "unit": unit,
                     "break_even": float(x), "held_at": math.nan if held is None else float(held),
                     "direction": direction, "reason": why})
@@ -244,7 +316,8 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
     for j, r in enumerate(todo):
         rt = rts.get((r["workload"], r["role"], r["device"]))
         if rt is not None and r["verdict"] in EVALUATED:
-            rows += row_targets(rt, target=target, specs=specs)
+            rows += row_targets(rt, target=target, specs=specs, plan_row=r,
+                                horizon_years=getattr(res, "horizon_years", None))
         else:
             why = r["reason"] if r["verdict"] not in EVALUATED else \
                 f"not applicable: {r['device']} is this role's baseline ({r['baseline']}): the value is 1× at any spec"
@@ -313,8 +386,8 @@ def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: floa
     """
     for s in (spec_x, spec_y):
         if s not in PERFORMANCE_SPECS:
-            raise ValueError(f"frontier spec {s!r}: give two of {', '.join(PERFORMANCE_SPECS)} (endurance and price "
-                             "need the per-role lifetime and cost model, issue 37 item 3)")
+            raise ValueError(f"frontier spec {s!r}: give two of {', '.join(PERFORMANCE_SPECS)} (the endurance and "
+                             "price targets are closed form: see economic_break_even)")
     if spec_x == spec_y:
         raise ValueError("frontier: give two different specs")
     X, Y = np.meshgrid(np.asarray(xs, float), np.asarray(ys, float))
