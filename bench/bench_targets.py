@@ -13,8 +13,9 @@ Measured in the same run, after a warm-up on a small slice that compiles the num
    multiplied by the number of evaluations the fast path made for that role; ``memory_rows`` computes both
    memory roles, so its time is split evenly between them.
 
-``endurance_writes_per_cell`` and ``price_usd_per_GB`` are answered "needs data" until the plan has the
-per-role lifetime and cost (issue 37 item 3), so they cost nothing here.
+``endurance_writes_per_cell`` and ``price_usd_per_GB`` are closed form from the plan row's economics columns
+(:func:`models.planner.targets.economic_break_even`); this bench runs no plan, so those two specs answer "needs
+data: the plan's economics" here and cost nothing: the 25 targets timed are 15 root finds plus 10 of those.
 
 The last line is ``ratio: N`` = naive (extrapolated) / fast.
 
