@@ -3,8 +3,9 @@
   pcm-planner targets --block-trace my.csv --mem-trace app.lackey --device pcm-samsung-20nm
   pcm-planner targets --block-trace mqsim:tpcc-small --device optane-dcpmm --spec write_latency_ns --target 2
 
-Same workload and device options as ``pcm-planner plan`` (--block-trace, --mem-trace, --filebench, --fio,
---name, --device, --device-csv, --baseline, --requests, --mem-refs). For each workload x role x device and each
+Same workload, device and economics options as ``pcm-planner plan`` (--block-trace, --mem-trace, --filebench,
+--fio, --name, --device, --device-csv, --baseline, the block-trace reader options, --requests, --mem-refs,
+--price, --horizon-years, --module-gb). For each workload x role x device and each
 spec (read_latency_ns, write_latency_ns, write_bandwidth_MBps, endurance_writes_per_cell, price_usd_per_GB),
 the value at which the role's value (baseline / device [x], the plan's value) equals 1 (or --target), every
 other spec held at the device's own value (:mod:`models.planner.targets`).
@@ -20,7 +21,7 @@ import argparse
 import sys
 
 from cli.output import add_format_option, emit
-from cli.plan_inputs import add_plan_input_arguments, plan_inputs
+from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
 
 NAME = "targets"
 HELP = ("the device spec (latency, bandwidth, endurance, price) at which each role breaks even (CSV columns "
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     workloads, devices, baseline = plan_inputs(args)
     res = plan_targets(workloads, devices, baseline=baseline, target=args.target, specs=args.spec or tuple(SPECS),
-                       n_requests=args.requests, memory_refs=args.mem_refs)
+                       n_requests=args.requests, memory_refs=args.mem_refs, **plan_economics(args))
     df = res.to_frame()
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as fh:

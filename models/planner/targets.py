@@ -335,13 +335,15 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
 
 def plan_targets(workloads, devices, *, baseline="like-for-like", target: float = 1.0,
                  specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
-                 memory_refs: int | None = 2_000_000) -> TargetsResult:
+                 memory_refs: int | None = 2_000_000, horizon_years: float | None = None,
+                 module_GB: float | None = None, prices: dict | None = None) -> TargetsResult:
     """Spec targets for workloads and devices: :func:`models.planner.plan.plan`, then :func:`targets_of_plan`.
 
     Parameters
     ----------
-    workloads, devices, baseline, n_requests, memory_refs
-        As :func:`models.planner.plan.plan`.
+    workloads, devices, baseline, n_requests, memory_refs, horizon_years, module_GB, prices
+        As :func:`models.planner.plan.plan` (the last three: its economics, which the endurance and price targets
+        read).
     target : float, keyword-only
         The speedup [x] each break-even solves for (default 1: break even with the baseline).
     specs : sequence of str, keyword-only
@@ -361,7 +363,8 @@ def plan_targets(workloads, devices, *, baseline="like-for-like", target: float 
     """
     from models.planner.plan import plan
 
-    res = plan(workloads, devices, baseline=baseline, n_requests=n_requests, memory_refs=memory_refs)
+    res = plan(workloads, devices, baseline=baseline, n_requests=n_requests, memory_refs=memory_refs,
+               horizon_years=horizon_years, module_GB=module_GB, prices=prices)
     return targets_of_plan(res, target=target, specs=specs, n_requests=n_requests, memory_refs=memory_refs)
 
 

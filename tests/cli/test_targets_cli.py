@@ -43,3 +43,17 @@ def test_targets_bad_target_names_the_option(run_cli, capsys):
     assert e.value.code == 2 and "--target" in capsys.readouterr().err
     rc, out, err = run_cli("targets", "--device", "optane-dcpmm")
     assert rc == 2 and "--block-trace" in err
+
+
+def test_targets_read_the_price_given(run_cli):
+    """--price reaches the plan's economics: the price target of a device the catalogue does not price."""
+    args = ("targets", "--block-trace", FIX / "small_msr.csv", "--device", "pcm-samsung-20nm",
+            "--spec", "price_usd_per_GB")
+    rc, out, err = run_cli(*args)
+    assert rc == 0, err
+    before = pd.read_csv(io.StringIO(out))
+    assert before.break_even.isna().all()  # no price: needs data
+    rc, out, err = run_cli(*args, "--price", "pcm-samsung-20nm=4")
+    assert rc == 0, err
+    after = pd.read_csv(io.StringIO(out))
+    assert after.break_even.notna().any() and (after.held_at == 4).all()
