@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from cli.argtypes import whole_number
+from cli.argtypes import number, whole_number
 from cli.traceopts import add_reader_options, format_options, trace_reader_options
 
 __all__ = ["add_plan_input_arguments", "plan_inputs", "plan_economics"]
@@ -42,10 +42,10 @@ def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
     e = p.add_argument_group("economics (issue 37)")
     e.add_argument("--price", action="append", default=[], metavar="DEVICE=USD_PER_GB",
                    help="price of a device [USD per GB], overriding the catalogue's range (repeatable)")
-    e.add_argument("--horizon-years", type=float, default=None, metavar="YEARS",
+    e.add_argument("--horizon-years", type=number, default=None, metavar="YEARS",
                    help="planning horizon: the cost counts the replacements wear-out needs within it "
                         "(default: planner.horizon_years, 5)")
-    e.add_argument("--module-gb", type=float, default=None, metavar="GB",
+    e.add_argument("--module-gb", type=number, default=None, metavar="GB",
                    help="module/drive size: each role's capacity is rounded up to whole modules (default: not rounded)")
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli.argtypes import number
 from cli.output import add_format_option, emit
 from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
 
@@ -28,23 +29,13 @@ HELP = ("the device spec (latency, bandwidth, endurance, price) at which each ro
         "workload,role,device,spec,unit,break_even,held_at,direction,reason)")
 
 
-def _positive(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
-    if not (v > 0 and v != float("inf")):
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
-    return v
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from models.planner.targets import SPECS
 
     add_plan_input_arguments(p)
     p.add_argument("--spec", action="append", default=[], choices=list(SPECS), metavar="SPEC",
                    help=f"spec to solve (repeatable; default all: {', '.join(SPECS)})")
-    p.add_argument("--target", type=_positive, default=1.0, metavar="X",
+    p.add_argument("--target", type=number, default=1.0, metavar="X",
                    help="speedup over the baseline each break-even solves for (default 1)")
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table as CSV to FILE (default: stdout)")
     add_format_option(p)
@@ -53,6 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from models.planner.targets import SPECS, plan_targets
 
+    if not args.target > 0:
+        raise ValueError(f"--target: the target speedup must be > 0 (got {args.target:g})")
     workloads, devices, baseline = plan_inputs(args)
     res = plan_targets(workloads, devices, baseline=baseline, target=args.target, specs=args.spec or tuple(SPECS),
                        n_requests=args.requests, memory_refs=args.mem_refs, **plan_economics(args))
