@@ -30,6 +30,9 @@ the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --
   pcm-planner plan --block-trace vm.csv --trace-format csv --time-col timestamp --op-col op --op-map scsi \\
       --lba-col lba --size-col size --device pcm-samsung-20nm
 
+--targets FILE also writes the spec targets (the columns of ``pcm-planner targets``) and adds a "Product
+targets" section, with a frontier chart, to --html.
+
 Each workload fails alone: one that cannot be read is reported on stderr ("error: workload 'NAME' (FILE): ...")
 and its rows read verdict "needs data" with the reason "needs data: could not read ..."; the other workloads
 are evaluated and the exit status is 0. Only when no workload can be read does the command fail (status 2).
@@ -54,6 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table as CSV to FILE (default: stdout)")
     p.add_argument("--html", default=None, metavar="FILE", help="also write a self-contained HTML report")
     p.add_argument("--pdf", default=None, metavar="FILE", help="also write a PDF report")
+    p.add_argument("--targets", default=None, metavar="FILE",
+                   help="also write the spec targets (pcm-planner targets' CSV columns) to FILE and add a 'Product "
+                        "targets' section to --html")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input")
     add_format_option(p)
 
@@ -76,11 +82,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.csv}", file=sys.stderr)
     else:
         emit(df, args.output_format)
+    sections = []
+    if args.targets:
+        from models.planner.targets import targets_of_plan
+        from reporting.planner_targets_report import targets_section
+
+        tres = targets_of_plan(res, n_requests=args.requests, memory_refs=args.mem_refs)
+        with open(args.targets, "w", encoding="utf-8", newline="") as fh:
+            emit(tres.to_frame(), args.output_format, fh)
+        print(f"wrote {args.targets}", file=sys.stderr)
+        sections.append(targets_section(tres))
     if args.html:
         from reporting.planner_report import plan_report_html
 
         with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(plan_report_html(res))
+            fh.write(plan_report_html(res, extra_sections=sections))
         print(f"wrote {args.html}", file=sys.stderr)
     if args.pdf:
         from reporting.pdf import plan_report_pdf

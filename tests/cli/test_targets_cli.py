@@ -55,3 +55,14 @@ def test_targets_read_the_price_given(run_cli):
     assert rc == 0, err
     after = pd.read_csv(io.StringIO(out))
     assert after.break_even.notna().any() and (after.held_at == 4).all()
+
+
+def test_plan_writes_the_targets_and_their_report_section(run_cli, tmp_path):
+    t, h = tmp_path / "t.csv", tmp_path / "p.html"
+    rc, out, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                           "--targets", t, "--html", h)
+    assert rc == 0, err
+    assert list(pd.read_csv(t).columns) == COLUMNS
+    assert list(pd.read_csv(io.StringIO(out)).columns)[:11] == [
+        "workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
+    assert "<h2 id='targets'>Product targets</h2>" in h.read_text()
