@@ -12,7 +12,7 @@ import html as _h
 import io
 import math
 
-__all__ = ["plan_report_pdf", "ratio_bar_drawing"]
+__all__ = ["plan_report_pdf", "ratio_bar_drawing", "summary_page", "pdf_tick_text", "BASELINE_LABEL"]
 
 
 def _esc(x) -> str:
@@ -33,7 +33,7 @@ def ratio_bar_drawing(labels, values, colours, *, p5=None, p95=None, axis_title:
     n = len(values)
     bands = [x for x in list(p5 or []) + list(p95 or []) if x == x]
     lo, hi = ratio_range(list(values) + bands)
-    row_h, top, bottom, left = 18.0, 10.0, 42.0, 170.0
+    row_h, top, bottom, left = 18.0, 22.0, 42.0, 170.0
     height = top + bottom + row_h * max(n, 1)
     plot_w = width - left - 12
 
@@ -44,8 +44,8 @@ def ratio_bar_drawing(labels, values, colours, *, p5=None, p95=None, axis_title:
     d = Drawing(width, height)
     y0 = bottom
     x1 = xpos(1.0)
-    for tv, tt in zip(*ratio_ticks(lo, hi)):
-        x = xpos(tv)
+    for tv in ratio_ticks(lo, hi)[0]:
+        x, tt = xpos(tv), pdf_tick_text(tv)
         d.add(Line(x, y0, x, height - top, strokeColor=colors.HexColor("#dddddd"), strokeWidth=0.5))
         d.add(String(x, y0 - 11, tt, fontSize=7, textAnchor="middle"))
     for i, (lab, v, c) in enumerate(zip(labels, values, colours)):
@@ -53,19 +53,57 @@ def ratio_bar_drawing(labels, values, colours, *, p5=None, p95=None, axis_title:
         xv = xpos(v)
         d.add(Rect(min(x1, xv), yc - 6, abs(xv - x1), 12, fillColor=colors.HexColor(c), strokeColor=None))
         d.add(String(left - 4, yc - 3, str(lab)[:40], fontSize=7, textAnchor="end"))
-        d.add(String(x1 + (3 if xv >= x1 else -3), yc - 2.5, _ratio_text(v), fontSize=6.5,
-                     fillColor=colors.white, textAnchor="start" if xv >= x1 else "end"))
         a = p5[i] if p5 is not None else float("nan")
         b = p95[i] if p95 is not None else float("nan")
+        end = xv
         if a == a and b == b:
             xa, xb = xpos(a), xpos(b)
             d.add(Line(xa, yc, xb, yc, strokeColor=colors.black, strokeWidth=0.8))
             d.add(Line(xa, yc - 3, xa, yc + 3, strokeColor=colors.black, strokeWidth=0.8))
             d.add(Line(xb, yc - 3, xb, yc + 3, strokeColor=colors.black, strokeWidth=0.8))
+            end = max(xv, xb) if xv >= x1 else min(xv, xa)  # the label clears the whisker too
+        d.add(_value_label(_ratio_text(v), xv, end, x1, yc, left, left + plot_w))
     d.add(Line(x1, y0, x1, height - top, strokeColor=colors.black, strokeWidth=1.2, strokeDashArray=[3, 2]))
+    d.add(String(x1, height - top + 5, BASELINE_LABEL, fontSize=7, textAnchor="middle"))  # above the plot area
     d.add(Line(left, y0, left + plot_w, y0, strokeColor=colors.black, strokeWidth=0.6))
     d.add(String(left + plot_w / 2, 8, axis_title[:140], fontSize=7.5, textAnchor="middle"))
     return d
+
+
+#: The label of the 1x line, drawn above the plot area where no bar can cover it.
+BASELINE_LABEL = "1× = baseline"
+#: Value label size [pt] and the width of one character [em] (Helvetica digits: 0.556 em).
+_LABEL_PT, _CHAR_EM = 6.5, 0.556
+
+
+def _value_label(text: str, xv: float, end: float, x1: float, yc: float, x_min: float, x_max: float):
+    """A bar's value label: just past the bar's end ``xv`` (and its whisker, ``end``) in dark text, or inside
+    the bar's start (by the 1x line, clear of the whisker) in white when the plot has no room past it."""
+    from reportlab.graphics.shapes import String
+    from reportlab.lib import colors
+
+    w = len(text) * _LABEL_PT * _CHAR_EM
+    right = xv >= x1
+    outside = end + 3 + w <= x_max if right else end - 3 - w >= x_min
+    if outside:
+        dark = colors.HexColor("#222222")
+        x, anchor, colour = (end + 3, "start", dark) if right else (end - 3, "end", dark)
+    else:
+        x, anchor, colour = (x1 + 3, "start", colors.white) if right else (x1 - 3, "end", colors.white)
+    return String(x, yc - 2.5, text, fontSize=_LABEL_PT, fillColor=colour, textAnchor=anchor)
+
+
+def pdf_tick_text(v: float) -> str:
+    """A decade tick of a PDF ratio axis in characters the PDF's Helvetica has (no superscript minus or
+    four: they print as boxes): ``0.001×``, ``1×``, ``10,000×``; beyond 10^±6 ``1e+07×``.
+
+    >>> pdf_tick_text(1e-4), pdf_tick_text(1e4), pdf_tick_text(1e7)
+    ('0.0001×', '10,000×', '1e+07×')
+    """
+    k = round(math.log10(v))
+    if abs(k) > 6:
+        return f"{v:.0e}×"
+    return f"{v:,.{max(-k, 0)}f}×"
 
 
 def _table(df, styles, col_widths=None, font_size: float = 7.0):
@@ -87,6 +125,51 @@ def _table(df, styles, col_widths=None, font_size: float = 7.0):
     return t
 
 
+def _tint(hex_colour: str, white: float = 0.85):
+    """``hex_colour`` mixed with ``white`` share of white: a light cell background of the same hue."""
+    from reportlab.lib import colors
+
+    c = colors.HexColor(hex_colour)
+    return colors.Color(*(x + (1 - x) * white for x in (c.red, c.green, c.blue)))
+
+
+def summary_page(res, title: str, styles, width: float, height: float) -> list:
+    """The first page of the report: the title, the answer per role
+    (:func:`reporting.planner_report.executive_summary`: best device, verdict and value, confidence, cost and
+    lifetime when the plan has them) and the rows far from their seed paper's answer, shrunk to fit one page
+    (``width`` x ``height`` [pt])."""
+    from reportlab.lib import colors
+    from reportlab.lib.units import cm
+    from reportlab.platypus import KeepInFrame, Paragraph, Spacer
+
+    from reporting.planner_report import VERDICT_COLOUR, executive_summary, summary_lead
+
+    summary, notes = executive_summary(res)
+    body = styles["BodyText"]
+    fixed = {"role": 3.1 * cm, "workload": 3.0 * cm, "best device": 3.6 * cm, "verdict": 2.2 * cm, "value": 3.4 * cm}
+    econ = [c for c in summary.columns if c not in fixed and c != "confidence"]
+    widths = [fixed[c] if c in fixed else 2.2 * cm for c in summary.columns if c != "confidence"]
+    conf_w = width - sum(widths)
+    widths.insert(list(summary.columns).index("confidence"), conf_w)
+    t = _table(summary, styles, col_widths=widths, font_size=8.5)
+    vcol = list(summary.columns).index("verdict")
+    for i, v in enumerate(summary.verdict, start=1):
+        if v in VERDICT_COLOUR:
+            t.setStyle([("BACKGROUND", (vcol, i), (vcol, i), _tint(VERDICT_COLOUR[v])),
+                        ("TEXTCOLOR", (vcol, i), (vcol, i), colors.HexColor(VERDICT_COLOUR[v]))])
+    content = [Paragraph(_esc(title), styles["Title"]),
+               Paragraph("Summary: the answer per role", styles["Heading2"]),
+               Paragraph(_esc(summary_lead(res)), body), Spacer(1, 4), t]
+    if not econ:
+        content.append(Paragraph("Cost and lifetime: not in this plan.", styles["Italic"]))
+    if notes:
+        content += [Spacer(1, 6), Paragraph("<b>Far from the seed paper's answer</b> (more than a factor 2):", body)]
+        content += [Paragraph("• " + _esc(n), body) for n in notes]
+    content.append(Paragraph("Details (charts, every verdict with its reason, inputs) follow; the provenance of "
+                             "every parameter is in the appendix.", styles["Italic"]))
+    return [KeepInFrame(width, height - 4, content, mode="shrink")]
+
+
 def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") -> bytes:
     """The PDF report of a plan (:class:`models.planner.PlanResult`) as bytes.
 
@@ -99,7 +182,7 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.lib.units import cm
-    from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer
+    from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer
 
     from models.planner.plan import ROLES_PLAN
     from models.planner.verdicts import EVALUATED
@@ -107,6 +190,7 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
     from reporting.planner_report import (
         VERDICT_COLOUR,
         devices_table,
+        plan_baselines,
         plan_verdict_table,
         validation_summary,
         workloads_table,
@@ -122,16 +206,18 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
     df = res.to_frame()
     base = ("each role's like-for-like baseline" if res.baseline == "like-for-like"
             else f"{res.baseline} as the baseline of every role")
-    story = [Paragraph(_esc(title), styles["Title"]),
+    story = [*summary_page(res, title, styles, width, page[1] - 2.4 * cm), PageBreak(),
+             Paragraph("Details", styles["Heading1"]),
              Paragraph(_esc(f"Each bar is baseline / device [x] for one workload and device, against {base}: green "
-                            "where the device wins (> 1x), red where it loses; whiskers span p5-p95 of the uncertain "
-                            "inputs" + (f" ({res.uncertainty} samples)." if res.uncertainty else " (not sampled).")),
+                            "where the device wins (> 1x), red where it loses, blue where it is about the same; "
+                            "whiskers span p5-p95 of the uncertain inputs"
+                            + (f" ({res.uncertainty} samples)." if res.uncertainty else " (not sampled).")),
                        body),
              Paragraph("Inputs", styles["Heading2"]), Paragraph("Workloads", styles["Heading3"]),
              _table(workloads_table(res.workloads), styles),
              Paragraph("Devices", styles["Heading3"]),
-             _table(devices_table(res.devices), styles,
-                    col_widths=[2.6 * cm, 3.2 * cm, 1.2 * cm] + [1.9 * cm] * 5 + [width - 16.5 * cm]),
+             _table(devices_table(res.devices, plan_baselines(res)), styles,
+                    col_widths=[2.6 * cm, 2.4 * cm, 3.0 * cm, 1.2 * cm] + [1.9 * cm] * 5 + [width - 18.7 * cm]),
              Paragraph("Verdicts per role", styles["Heading2"])]
     for role in ROLES_PLAN:
         sub = df[df.role == role]
@@ -165,7 +251,8 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
         story.append(_table(vs.rename(columns={"pages": "ledger pages", "summary": "status"}), styles))
     tab = provenance_table(res.provenance_keys, res.custom_devices)
     if len(tab):
-        story.append(Paragraph("Provenance of the parameters used", styles["Heading2"]))
+        story += [PageBreak(), Paragraph("Appendix", styles["Heading1"]),
+                  Paragraph("Provenance of the parameters used", styles["Heading2"])]
         story.append(Paragraph(f"{len(tab)} parameters; derived and assumed values first. Registry: "
                                "models/provenance/; device values: data/devices.csv.", body))
         from models.provenance import UNVERIFIED

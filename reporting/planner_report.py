@@ -7,7 +7,9 @@ Used by ``pcm-planner rank --html`` and the Planner page; the ranking itself is
 from __future__ import annotations
 
 import html as _h
+import math
 
+import numpy as np
 import pandas as pd
 
 from models.planner import ROLES, provenance_keys
@@ -16,7 +18,8 @@ from models.provenance import UNVERIFIED, provenance_table
 from reporting.number_text import power_of_ten, provenance_text
 
 __all__ = ["role_chart", "report_html", "provenance_html", "plan_chart", "plan_report_html", "validation_summary",
-           "devices_table", "workloads_table", "plan_verdict_table", "ratio_range", "ratio_ticks"]
+           "devices_table", "plan_baselines", "executive_summary", "summary_economics", "ECON_COLUMNS",
+           "ledger_confidence", "workloads_table", "plan_verdict_table", "ratio_range", "ratio_ticks"]
 
 
 #: Roles of the library ranking whose value is a ratio with > 1 = PCM wins (bars from the 1x line).
@@ -290,17 +293,29 @@ def _with_kind(d, column: str, value) -> str:
     return f"{_fmt(float(value))} ({_SHORT_KIND.get(kind, kind)})"
 
 
-def devices_table(devices) -> pd.DataFrame:
-    """The figures of the compared devices: one row per device (units in the column names), each value
-    followed by its provenance kind (``"320 (computed)"``; :meth:`~models.devices.DeviceProfile.value_kind`).
+def devices_table(devices, baselines=()) -> pd.DataFrame:
+    """The figures of the compared devices and the baselines: one row per device (units in the column
+    names), each value followed by its provenance kind (``"320 (computed)"``;
+    :meth:`~models.devices.DeviceProfile.value_kind`); ``in this plan`` says which it is.
+
+    ``baselines``: ``(profile, roles)`` pairs (:func:`plan_baselines`): a baseline that is also compared is
+    one row.
 
     >>> from models.devices import get_device
-    >>> devices_table([get_device("pcm-samsung-20nm")]).iloc[0]["write bandwidth [MB/s]"]
-    '320 (computed)'
+    >>> t = devices_table([get_device("pcm-samsung-20nm")], [(get_device("sata-ssd"), ["storage"])])
+    >>> t.iloc[0]["write bandwidth [MB/s]"], list(t["in this plan"])
+    ('320 (computed)', ['compared', 'baseline (storage)'])
     """
+    role_of = {d.name: ["compared"] for d in devices}
+    shown = list(devices)
+    for b, roles in baselines:
+        if b.name not in role_of:
+            role_of[b.name] = []
+            shown.append(b)
+        role_of[b.name].append(f"baseline ({', '.join(roles)})")
     rows = []
-    for d in devices:
-        rows.append({"device": d.name, "label": d.label, "kind": d.kind,
+    for d in shown:
+        rows.append({"device": d.name, "in this plan": "; ".join(role_of[d.name]), "label": d.label, "kind": d.kind,
                      "read latency [ns]": _with_kind(d, "read_latency_ns", d.read_latency_ns),
                      "write latency [ns]": _with_kind(d, "write_latency_ns", d.write_latency_ns),
                      "read bandwidth [MB/s]": _with_kind(d, "read_bandwidth_MBps", d.effective_read_bandwidth_MBps),
@@ -308,6 +323,107 @@ def devices_table(devices) -> pd.DataFrame:
                      "endurance [writes/cell]": _with_kind(d, "endurance_writes_per_cell", d.endurance_writes_per_cell),
                      "source": d.source})
     return pd.DataFrame(rows)
+
+
+def plan_baselines(res) -> list[tuple]:
+    """The baseline devices of a plan's evaluated roles, ``[(profile, [roles])]``: the one baseline device
+    of every role, or each role's like-for-like device (the write cache's "no cache" is no device)."""
+    from models.devices import get_device
+    from models.planner.roles import LIKE_FOR_LIKE
+
+    roles = res.roles_used
+    if res.baseline_device is not None:
+        return [(res.baseline_device, roles)] if roles else []
+    out: dict[str, list[str]] = {}
+    for r in roles:
+        if LIKE_FOR_LIKE[r]:
+            out.setdefault(LIKE_FOR_LIKE[r], []).append(r)
+    return [(get_device(n), rs) for n, rs in out.items()]
+
+
+def role_baseline_name(res, role: str) -> str:
+    """The baseline of ``role`` in a plan, in a word: the device's name or "no cache"."""
+    from models.planner.roles import LIKE_FOR_LIKE
+
+    if res.baseline_device is not None:
+        return res.baseline_device.name
+    return LIKE_FOR_LIKE[role] or "no cache"
+
+
+#: Columns the economics add to a plan's frame (:meth:`PlanResult.to_frame`) -> their labels in the summary.
+ECON_COLUMNS = {"cost_usd": "cost [USD]", "lifetime_years": "lifetime [years]", "economic_verdict": "economic verdict"}
+
+
+def summary_economics(df: pd.DataFrame, index) -> dict:
+    """The cost and lifetime slot of the executive summary: ``{label: value}`` of the row ``index`` of the
+    plan frame ``df`` for each economic column (:data:`ECON_COLUMNS`) the frame has; ``{}`` when it has none
+    (a plan without the economics), so the summary shows no empty columns."""
+    return {label: df.at[index, c] for c, label in ECON_COLUMNS.items() if c in df.columns}
+
+
+def ledger_confidence(role: str) -> str:
+    """How far the ledger trusts ``role``'s models in a few words: claims reproduced or partly of all,
+    and contradicted (:func:`validation_summary`).
+
+    >>> ledger_confidence("paging")[:7]
+    'ledger:'
+    """
+    t = validation_summary([role]).iloc[0]
+    if not t.claims:
+        return "ledger: no claims"
+    agree = int(t["reproduced"] + t["partly"])
+    return f"ledger: {agree} of {int(t.claims)} claims reproduced or partly, {int(t['contradicted'])} contradicted"
+
+
+def _band_confidence(row) -> str:
+    if math.isfinite(row.p5) and math.isfinite(row.p95):
+        win = f", P(win) {row.p_win:.0%}" if math.isfinite(row.p_win) else ""
+        return f"band p5–p95 {_ratio_text(row.p5)}–{_ratio_text(row.p95)}{win}"
+    return "band not sampled"
+
+
+def executive_summary(res) -> tuple[pd.DataFrame, list[str]]:
+    """The answer per role of a plan, for its first page: one row per role and workload with the best device
+    (highest baseline / device [×]), its verdict and value against the role's baseline, the confidence (the
+    ledger's status of the role's models, the row's p5-p95 band), the economics when the plan has them
+    (:func:`summary_economics`); a role with no evaluated row says why in one row. Also the notes of the
+    best rows far from their seed paper's answer (:meth:`PlanResult.paper_notes`).
+
+    >>> from models.planner.plan import plan, workload_from_path
+    >>> t, notes = executive_summary(plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
+    ...                                   n_requests=2000))
+    >>> list(t.columns)[:5], t.role.iloc[0]
+    (['role', 'workload', 'best device', 'verdict', 'value'], 'file-cache')
+    """
+    from models.planner.roles import ROLES_PLAN
+
+    df = res.to_frame()
+    notes_all = res.paper_notes()
+    rows, notes = [], []
+    for role in ROLES_PLAN:
+        sub = df[df.role == role]
+        if not len(sub):
+            continue
+        ok = sub[sub.verdict.isin(EVALUATED) & np.isfinite(sub.value.astype(float))]
+        if not len(ok):
+            first = sub.iloc[0]
+            rows.append({"role": role, "workload": "", "best device": "", "verdict": first.verdict,
+                         "value": str(first.reason).split(": ", 1)[-1][:160], "confidence": ""})
+            continue
+        for w in dict.fromkeys(ok.workload):
+            i = ok[ok.workload == w].value.astype(float).idxmax()
+            r = df.loc[i]
+            row = {"role": role, "workload": w, "best device": r.device, "verdict": r.verdict,
+                   "value": f"{_ratio_text(float(r.value))} vs {role_baseline_name(res, role)}",
+                   "confidence": f"{ledger_confidence(role)}; {_band_confidence(r)}"}
+            row.update(summary_economics(df, i))
+            rows.append(row)
+            note = notes_all.get((w, role, r.device))
+            if note:
+                notes.append(f"{role} · {w} · {r.device}: {note}")
+    cols = ["role", "workload", "best device", "verdict", "value", "confidence",
+            *[lab for c, lab in ECON_COLUMNS.items() if c in df.columns]]
+    return pd.DataFrame(rows, columns=cols), notes
 
 
 def workloads_table(workloads) -> pd.DataFrame:
@@ -368,6 +484,20 @@ def plan_economics_table(res) -> pd.DataFrame:
         "why": ev.economic_reason})
 
 
+def summary_lead(res) -> str:
+    """The sentence over the summary table: what the value is, against what, how many rows win/lose."""
+    df = res.to_frame()
+    ok = df[df.verdict.isin(EVALUATED)]
+    base = ("each role's like-for-like baseline" if res.baseline == "like-for-like"
+            else f"{res.baseline} in every role")
+    n_lose = int((ok.verdict == "loses").sum())
+    return (f"{(ok.verdict == 'wins').sum()} wins, {(ok.verdict == 'about the same').sum()} about the same and "
+            f"{n_lose} {'loss' if n_lose == 1 else 'losses'} over {len(ok)} workload × role × device rows, against {base}. "
+            "Value = baseline / device [×] (> 1×: the device wins); per role and workload the best device is shown, "
+            "with how far the role's models agree with their seed papers (the validation ledger) and the row's "
+            "p5–p95 band.")
+
+
 def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *, extra_sections=()) -> str:
     """A self-contained HTML report of a plan (:class:`models.planner.PlanResult`): inputs (workloads,
     devices with their figures), one chart per role (plotly.js inlined once), the verdicts with their
@@ -386,16 +516,25 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *
     df = res.to_frame()
     base = ("each role's like-for-like baseline" if res.baseline == "like-for-like"
             else f"{res.baseline} as the baseline of every role")
+    summary, notes = executive_summary(res)
+    verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses", "about the same": "tie"}.get(v, "na"),
+                   "reason": lambda v: "reason"}
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{_h.escape(title)}</title>"
              f"<style>{_CSS}</style></head><body>", f"<h1>{_h.escape(title)}</h1>",
-             f"<p>Each bar is baseline / device [×] for one workload and device, against {_h.escape(base)}: "
-             "<span class='wins'>green</span> where the device wins (&gt; 1×), <span class='loses'>red</span> where it "
-             "loses, <span class='tie'>blue</span> where it is about the same (1× within the p5–p95 band, or within "
-             "the stated tolerance planner.tie_tolerance); whiskers span p5–p95 of the uncertain inputs"
-             + (f" ({res.uncertainty} samples)" if res.uncertainty else " (not sampled: run with --uncertainty N)")
-             + ". Roles that do not apply or need another kind of workload are listed under their chart.</p>",
-             "<h2 id='inputs'>Inputs</h2><h3>Workloads</h3>", _table(workloads_table(res.workloads)),
-             "<h3>Devices</h3>", _table(devices_table(res.devices))]
+             "<h2 id='summary'>Summary: the answer per role</h2>",
+             f"<p>{_h.escape(summary_lead(res))}</p>", _table(summary, verdict_cls)]
+    if notes:
+        parts.append("<p><strong>Far from the seed paper's answer</strong> (more than a factor 2):</p><ul>"
+                     + "".join(f"<li>{_h.escape(n)}</li>" for n in notes) + "</ul>")
+    parts += ["<h2 id='details'>Details</h2>",
+              f"<p>Each bar is baseline / device [×] for one workload and device, against {_h.escape(base)}: "
+              "<span class='wins'>green</span> where the device wins (&gt; 1×), <span class='loses'>red</span> where it "
+              "loses, <span class='tie'>blue</span> where it is about the same (1× within the p5–p95 band, or within "
+              "the stated tolerance planner.tie_tolerance); whiskers span p5–p95 of the uncertain inputs"
+              + (f" ({res.uncertainty} samples)" if res.uncertainty else " (not sampled: run with --uncertainty N)")
+              + ". Roles that do not apply or need another kind of workload are listed under their chart.</p>",
+              "<h2 id='inputs'>Inputs</h2><h3>Workloads</h3>", _table(workloads_table(res.workloads)),
+              "<h3>Devices</h3>", _table(devices_table(res.devices, plan_baselines(res)))]
     first = True
     parts.append("<h2 id='verdicts'>Verdicts per role</h2>")
     for role in ROLES_PLAN:
@@ -413,7 +552,6 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *
                             f"{_h.escape(str(why))}</li>" for (w, why), ds in groups.items())
             parts.append(f"<ul class='na'>{items}</ul>")
     parts.append("<h2 id='table'>All verdicts</h2>")
-    verdict_cls = {"verdict": lambda v: {"wins": "wins", "loses": "loses", "about the same": "tie"}.get(v, "na"), "reason": lambda v: "reason"}
     parts.append(_table(plan_verdict_table(res), verdict_cls))
     econ = plan_economics_table(res)
     if len(econ):
@@ -432,6 +570,8 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *
     for section in extra_sections:
         parts.append(section(first))
         first = first and "plotly" not in parts[-1]
-    parts.append(provenance_html(res.provenance_keys, devices=res.custom_devices))
+    prov = provenance_html(res.provenance_keys, devices=res.custom_devices)
+    if prov:
+        parts.append("<h2 id='appendix'>Appendix</h2>" + prov)
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -824,3 +824,27 @@ class _SpecFigure(go.Figure):
 
     def to_dict(self) -> dict:
         return self._frozen_spec
+
+
+def coinciding_legend(df, x: str, y: str, by: str = "config", rtol: float = 1e-9) -> tuple:
+    """The sweep ``df`` (a DataFrame) with each ``by`` value whose ``y`` equals another's at every ``x`` (within ``rtol``)
+    renamed in the legend ``"a = b = c"`` (one line hides the others on the chart), and those groups.
+
+    >>> import pandas as pd
+    >>> d = pd.DataFrame({"config": ["a", "a", "b", "b", "c", "c"], "t": [1, 2] * 3, "v": [1.0, 2, 1, 2, 3, 4]})
+    >>> shown, same = coinciding_legend(d, "t", "v"); same, sorted(set(shown.config))
+    ([['a', 'b']], ['a = b', 'c'])
+    """
+    curves = {k: g.sort_values(x)[[x, y]].to_numpy(float) for k, g in df.groupby(by, sort=False)}
+    groups: list[list[str]] = []
+    for k, c in curves.items():
+        for g in groups:
+            ref = curves[g[0]]
+            if ref.shape == c.shape and np.allclose(ref, c, rtol=rtol, atol=0, equal_nan=True):
+                g.append(k)
+                break
+        else:
+            groups.append([k])
+    same = [g for g in groups if len(g) > 1]
+    names = {k: " = ".join(g) for g in same for k in g}
+    return df.assign(**{by: [names.get(k, k) for k in df[by]]}), same

@@ -199,8 +199,10 @@ def field_note(cls, field: str, container=None) -> None:
         note_shown(cls.key(field))
 
 
-def int_input(cls, field: str, *, container=None, help: str | None = None) -> None:
+def int_input(cls, field: str, *, container=None, help: str | None = None, disabled: bool = False) -> None:
     """A whole-number input of scenario field ``field`` (a :data:`SciInt`): text read as ``1e3`` = 1000.
+
+    ``disabled``: shown but not editable (say why in ``help``: the input has no effect in this setting).
 
     Shows the allowed range under the field and, when the value is not applied, why. Its label is the
     field's declared title (:meth:`app.components.scenario.Scenario.label`), as in every message about it.
@@ -214,7 +216,7 @@ def int_input(cls, field: str, *, container=None, help: str | None = None) -> No
     if not isinstance(v, str):  # a default, URL or scenario-file value: shown as the text the user edits
         st.session_state[key] = "" if v is None else str(v)
     rng = _bounds_text(cls, field)
-    c.text_input(label, key=key, help=help, placeholder="e.g. 1000 or 1e3")
+    c.text_input(label, key=key, help=help, placeholder="e.g. 1000 or 1e3", disabled=disabled)
     if rng:
         c.caption(rng)
     field_note(cls, field, c)

@@ -24,7 +24,7 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
     """Show an ``st.progress`` bar while the block runs long; yield ``report(fraction)``; remove it after.
 
     ``report`` takes the done fraction [-] (clipped to 0..1) and shows it as a percentage after
-    ``text``. The bar is drawn at the first report ``show_after_s`` [s] or more after the block began
+    ``text``, then the optional ``detail`` (what runs now, e.g. "claim 3 of 150: ..."). The bar is drawn at the first report ``show_after_s`` [s] or more after the block began
     (where the block began: the block draws nothing else), then updated at most every
     ``min_interval_s`` [s] and when the fraction reaches 1; a block that ends sooner draws nothing.
     Usable inside ``st.cache_data`` functions (the bar appears only on a miss)::
@@ -35,13 +35,13 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
     t0 = _now()
     state: dict = {"bar": None, "at": -float("inf")}
 
-    def report(fraction: float) -> None:
+    def report(fraction: float, detail: str = "") -> None:
         f = min(max(float(fraction), 0.0), 1.0)
         now = _now()
         if now - t0 < show_after_s or (now - state["at"] < min_interval_s and f < 1.0):
             return
         state["at"] = now
-        label = f"{text} {f:.0%}"
+        label = f"{text} {f:.0%}" + (f" · {detail}" if detail else "")
         if state["bar"] is None:
             state["bar"] = st.progress(f, text=label)
         else:

@@ -236,14 +236,16 @@ def _missing(v: Any) -> bool:
 
 
 def text_table(data: pd.DataFrame, *, labels: Mapping[str, str] | None = None, digits: int = 4,
-               cell_styles: Mapping[str, Mapping[str, str]] | None = None) -> Any:
+               cell_styles: Mapping[str, Mapping[str, str]] | None = None, wrap_anywhere: bool = False) -> Any:
     """A static table whose cells wrap, for long text (reasons, sources) read in full without scrolling
     sideways: ``st.table`` (the grid of :func:`table` cannot wrap a cell).
 
     Same headers and formula-safety as :func:`table`; numbers shown as text with ``digits`` significant
     digits (NaN: empty). ``st.table`` renders Markdown, so every header and cell is escaped
     (:func:`app.components.errors.md_escape`) and reads exactly as typed. ``cell_styles``: column key ->
-    {cell value -> CSS} (e.g. the colour of a verdict), matched on the raw value.
+    {cell value -> CSS} (e.g. the colour of a verdict), matched on the raw value. ``wrap_anywhere``: every
+    cell may break inside a long word (a device name, a path), so the table fits a narrow window (800 px
+    with the sidebar open) instead of running past its right edge.
     """
     import streamlit as st
 
@@ -262,12 +264,16 @@ def text_table(data: pd.DataFrame, *, labels: Mapping[str, str] | None = None, d
         out[md_escape(name)] = [md_escape(t) for t in texts]
     styles = {md_escape(shown.columns[list(map(str, data.columns)).index(str(k))]): (k, css)
               for k, css in (cell_styles or {}).items() if str(k) in map(str, data.columns)}
-    if not styles:
+    if not styles and not wrap_anywhere:
         return st.table(out, hide_index=True)
+    wrap = "overflow-wrap: anywhere; word-break: break-word; " if wrap_anywhere else ""
 
     def colour(col: pd.Series) -> list[str]:
+        if col.name not in styles:
+            return [wrap] * len(col)
         key, css = styles[col.name]
-        return [css.get(str(v), "") for v in data[key].tolist()]
+        return [wrap + css.get(str(v), "") for v in data[key].tolist()]
 
-    return st.table(out.style.apply(colour, subset=list(styles)), hide_index=True)
+    return st.table(out.style.apply(colour, subset=list(out.columns) if wrap_anywhere else list(styles)),
+                    hide_index=True)
 

@@ -63,11 +63,12 @@ class TraceChoice(Scenario):
     """Scenario fields of the trace picker (inherit in a page's Scenario)."""
 
     EXTRA_INPUTS: ClassVar[dict[str, Any]] = EXTRA_DEFAULTS
-    trace_source: Literal["bundled", "synthetic", "upload"] = "bundled"
-    trace_name: str = DEFAULTS["trace_name"]
-    preset: str = DEFAULTS["preset"]
-    n_requests: SciInt = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000)
-    seed: SciInt = Field(0, ge=0, le=2**31 - 1)
+    # titles: the labels of the widgets (block_trace_picker), so a message about a field names what the user sees
+    trace_source: Literal["bundled", "synthetic", "upload"] = Field("bundled", title="Trace")
+    trace_name: str = Field(DEFAULTS["trace_name"], title="Bundled trace")
+    preset: str = Field(DEFAULTS["preset"], title="Workload preset")
+    n_requests: SciInt = Field(DEFAULTS["n_requests"], ge=100, le=5_000_000, title="Requests")
+    seed: SciInt = Field(0, ge=0, le=2**31 - 1, title="Seed")
     scale: float = Field(DEFAULT_SYNTHETIC_SCALE, ge=0.001, le=1, title="Dataset scale [-]")
     upload_format: str = Field("auto", title="Format")
 
@@ -283,7 +284,7 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
                                           "Synthetic stand-in for a paper workload. Its parameters and their "
                                           "provenance (Table II targets published, locality assumed):"))
             c1, c2, c3 = st.columns(3)
-            n_req = whole_number_input(_k(key, "n_requests"), "Requests", low=100, high=5_000_000,
+            n_req = whole_number_input(_k(key, "n_requests"), TraceChoice.label("n_requests"), low=100, high=5_000_000,
                                        default=DEFAULTS["n_requests"], container=c1)
             seed = whole_number_input(_k(key, "seed"), "Seed", low=0, high=2**31 - 1, default=DEFAULTS["seed"],
                                       container=c2)

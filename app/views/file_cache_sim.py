@@ -48,8 +48,8 @@ GAIN_LABELS = {"lru_vs_none": "LRU gain vs no cache", "ac_vs_none": "AC gain vs 
 
 class FileCacheSimScenario(TraceChoice, UncertaintyFields):
     PREFIX = "fcs"
-    trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
-    preset: str = "web-proxy"
+    trace_source: Literal["bundled", "synthetic", "upload"] = Field("synthetic", title="Trace")
+    preset: str = Field("web-proxy", title="Workload preset")
     hdd_device: DeviceName = Field("hdd-7200", title="Slow storage (Figure 3)")
     scm_device: DeviceName = Field("optane-dcpmm", title="Fast storage / SCM (Figures 4-5)")
     block_size_bytes: BlockSize = 4096

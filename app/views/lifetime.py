@@ -91,6 +91,25 @@ def _gap_text(scn, closed: float) -> str:
             "grows.")
 
 
+def three_lifetimes_text(scn, closed: float, mc) -> str:
+    """The page's three lifetimes in words: what each assumes and why they differ (issue 38 item 9)."""
+    spread = (f"here P10–P90 span {scalar_text(mc.p10_years, 3)}–{scalar_text(mc.p90_years, 3)} years: "
+              + ("with this many lines the worn-out quantile hardly varies from device to device, so "
+                 "P10, P50 and P90 nearly coincide" if mc.p90_years <= mc.p10_years * (1 + MC_NARROW_RTOL) else "they spread"))
+    return (
+        "**Three lifetimes, three questions.** "
+        f"(1) **Closed form** C·E·η/W = {scalar_text(closed, 3)} years: every cell has the same endurance E and "
+        "the device dies when the average cell has taken E writes (wear leveling spreads W with efficiency η). "
+        f"(2) **Monte Carlo P10/P50/P90**: the same C, E, η and W, but each {scn.line_bytes}-byte line gets its own "
+        f"lognormal endurance (σ = {scalar_text(scn.endurance_sigma, 3)}) and the device dies when "
+        f"{scalar_text(scn.fail_fraction * 100)} % of its lines are worn out, so the weak lines set the life; "
+        f"P10–P90 is the spread over {scn.trials:,} simulated devices ({spread}). "
+        "(3) **How sure? p5–p95 band** (below, and the shaded band on the chart): the closed form again, with "
+        "the inputs themselves uncertain (E and W ±20 % as typed values or their catalogue ranges, η over its "
+        "registered range): how wrong the answer may be because the inputs are not known exactly, not how "
+        "cells vary.")
+
+
 def _curve_chart(scn, mc, cap: float, w: float, keys: list[str], values: dict) -> None:
     """Lifetime vs write rate [years vs MB/s]: the Monte Carlo P10-P90 band (L ∝ 1/W, so its ratios are
     rate-independent), P50, the closed form and the How sure? p5-p95 band, with its CSV."""
@@ -243,6 +262,7 @@ if scn is not None:
             row.metric("P90 [years]", scalar_text(mc.p90_years, 3))
             st.caption(f"{mc.lines:,} lines; the device fails at its {mc.fail_rank:,}-th worn line. "
                        f"Closed form = {scalar_text(closed * 365.25)} days.{_gap_text(scn, closed)}")
+            st.markdown(three_lifetimes_text(scn, closed, mc))
             assumption_note(mc_keys, values)
             # the page's three charts one at a time: a change redraws (and the browser re-mounts) one of them
             curve, dist, fig2 = CHART_TABS

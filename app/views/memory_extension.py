@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from pydantic import Field, field_validator, model_validator
@@ -200,9 +201,12 @@ with c2:
     a.checkbox(f"Paper's fault cost ({paper_fault_ns:,g} ns)",
                key=S.key("paper_fault_cost"), help=param_help("memext.fault_overhead_paper_ns",
                                                               "Derived from the paper's slowdowns."))
-    int_input(S, "eviction_buffer_pages", container=b,
+    sync_wb = st.session_state.get(S.key("writeback")) == "sync"
+    int_input(S, "eviction_buffer_pages", container=b, disabled=sync_wb,
               help=param_help("memext.eviction_buffer_pages", "Buffered write-back: the application waits "
-                                                              "only when this many evicted pages await writing."))
+                                                              "only when this many evicted pages await writing.")
+              + (" Disabled: synchronous write-back has no eviction buffer (every dirty eviction waits for its "
+                 "page write), so its size has no effect." if sync_wb else ""))
     st.checkbox(S.label("trace_time_base"), key=S.key("trace_time_base"))
     st.checkbox(S.label("cold_start_in_nvm"), key=S.key("cold_start_in_nvm"),
                 help="First touches fault too, as in the paper's PerMA emulation.")
@@ -268,6 +272,28 @@ def _ratio_bands(fig, stream, stream_key, df, devs, common, scn) -> None:
             baseline=None, result=_counts(counts_key, f, scn.policy, stream, common)),
             fr, key=f"mx-ratio-{dev.name}", content=(content, dev.model_dump_json()))
         add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples, what=f"of {dev.name}", of=dev.name)
+def eviction_buffer_note(df, writeback: str, pages: int) -> str:
+    """Whether the eviction buffer changed the ratio sweep ``df`` (its ``write_stall_ns``): its size matters only
+    when the buffer fills, i.e. the application waited for page writes somewhere in the sweep."""
+    buf = f"Eviction buffer ({pages:,} page{'' if pages == 1 else 's'})"
+    if writeback == "sync":
+        return ("Eviction buffer: not used (synchronous write-back: every dirty eviction waits for its page write).")
+    stalls = df["write_stall_ns"].to_numpy(float) if "write_stall_ns" in df else np.zeros(0)
+    if stalls.size and not (stalls > 0).any():
+        return (f"{buf}: never full in this sweep (no time spent waiting for page "
+                "writes): the devices write evicted pages back faster than they are evicted, so its size does not "
+                "change these results. It does when page writes outpace the device: a slower write latency, a "
+                "write-heavier trace or a smaller buffer (try 1 page).")
+    fault_bound = (stalls > 0) & (df["bound"].astype(str).to_numpy() != "bandwidth") if "bound" in df else stalls > 0
+    if not fault_bound.any():
+        return (f"{buf}: it fills, but every run where it does is bandwidth-bound (the "
+                "device's busy time sets the run time), which no buffer shortens: its size does not change these "
+                "results.")
+    share = float(np.sum(stalls[fault_bound]) / max(float(np.sum(df["time_ns"].to_numpy(float)[fault_bound])), 1e-300))
+    return (f"{buf}: where it fills, the application waits for page writes for "
+            f"{share:.2%} of the run time; a larger buffer shortens that wait.")
+
+
 if scn is not None:
     with user_errors("Memory extension"):
         fast, slow = all_devices()[scn.fast_device], all_devices()[scn.slow_device]  # the values applied
@@ -327,6 +353,7 @@ if scn is not None:
                 else:
                     st.caption("At 1:4 no result is bandwidth-bound: the run time is set by "
                                + ", ".join(f"{md_escape(d)}: {b}" for d, b in b25.items()) + ".")
+                st.caption(eviction_buffer_note(df, scn.writeback, scn.eviction_buffer_pages))
                 fig = figure()
                 for d, g in df.groupby("device", sort=False):
                     fig.add_scatter(x=g.dram_frac, y=g.slowdown, name=d, mode="lines+markers")

@@ -34,6 +34,7 @@ from app.components.traces import trace_format_controls
 from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
+from models.planner.paper_gap import NO_PAPER_NUMBER, PAPER_CLAIM
 from models.planner.plan import (
     EVALUATED,
     ROLE_LEDGER_PAGES,
@@ -45,7 +46,13 @@ from models.planner.plan import (
 from models.provenance import param
 from models.storage.filebench import bundled_personalities
 from models.traces import bundled_traces
-from reporting.planner_report import plan_report_html, report_html, role_chart, validation_summary
+from reporting.planner_report import (
+    ledger_confidence,
+    plan_report_html,
+    report_html,
+    role_chart,
+    validation_summary,
+)
 from reporting.planner_targets_report import plan_row_frontier, targets_section, targets_table
 
 #: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
@@ -54,6 +61,8 @@ WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
 TIE_COLOUR = "#1565c0"
 #: Colour of each verdict with a value.
 VERDICT_COLOUR = {"wins": WIN_COLOUR, "about the same": TIE_COLOUR, "loses": LOSE_COLOUR}
+#: A chart's metric wraps onto lines of at most this many characters (its axis title reads whole at 800 px).
+METRIC_WRAP = 40
 #: Largest number of devices compared side by side.
 MAX_DEVICES = 3
 
@@ -293,12 +302,17 @@ def verdict_chart(df, role: str) -> go.Figure | None:
                                      color="#888"),  # 3.5:1 on white, 5:1 on the dark theme
                         hovertemplate="%{y}: p5–p95 band<extra></extra>")
     metric = sub.metric.iloc[0]
-    style(fig, title=f"{role}: {metric}", x=f"{metric} [×, baseline / device; > 1×: the device wins]",
-          y="workload · device")
+    # the role as the title and the metric over its unit on two lines: both read whole at 800 px
+    import textwrap
+
+    x_title = "<br>".join([*textwrap.wrap(metric, METRIC_WRAP), "[×, baseline / device; > 1×: the device wins]"])
+    style(fig, title=role, x=x_title, y="workload · device")
     allv = np.concatenate([vals, p5[band], p95[band]])
-    ratio_axis(fig, "x", values=allv * 1.6, label="1× = baseline")  # room for the value labels
+    # room for the value labels; the 1x label above the plot, where no bar covers it
+    ratio_axis(fig, "x", values=allv * 1.6, label="1× = baseline", above=True)
     fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_layout(showlegend=False, height=140 + 42 * len(sub), bargap=0.35)
+    # a right margin for the value label past the longest bar (drawn outside the plot: cliponaxis=False)
+    fig.update_layout(showlegend=False, height=160 + 42 * len(sub), bargap=0.35, margin_r=60)
     return fig
 
 
@@ -340,6 +354,17 @@ def economics_table(df: pd.DataFrame, res) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
+def _paper_gap(role: str, notes: dict) -> None:
+    """Under a role's ledger status: why each of its rows far from the seed paper's answer differs (one
+    sentence per row, :mod:`models.planner.paper_gap`), or that no paper reports this role's quantity."""
+    mine = [(w, d, n) for (w, r, d), n in notes.items() if r == role]
+    if mine:
+        st.markdown("\n".join(f"- :material/compare_arrows: **Far from the paper** · {md_escape(w)} · {md_escape(d)}: "
+                              f"{md_escape(n, 800)}" for w, d, n in mine))
+    elif role not in PAPER_CLAIM:
+        st.caption(f"Against the seed papers: {NO_PAPER_NUMBER}.")
+
+
 def _uploaded_workloads() -> list[tuple[str, str, str, str, str, str]]:
     """The uploaded workloads with the names the user gave them. Under each name field: why that file is
     left out (it cannot be read, or its name is another workload's)."""
@@ -354,25 +379,26 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str, str, str]]:
         label = f"Name of {up.name}"  # raw: escaped where shown (a widget label renders Markdown)
         name = st.text_input(f"Name of {md_escape(up.name)}", key=nkey, max_chars=120)
         name = (name or "").strip() or default
+        slot = st.container()  # why the file is left out: right under its name field
         # the trace pages' own format select and CSV column mapping (one component), per uploaded file
         with st.expander(f"Trace format of {md_escape(up.name)}", icon=":material/tune:"):
             try:
                 fmt, opts = trace_format_controls(f"plan.fmt.{up.file_id}")
             except ValueError as e:
-                st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+                slot.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
                 continue
         try:
             w = workload_from_bytes(up.getvalue(), up.name, name=name, trace_format=fmt, reader_options=opts)
         except (ValueError, OSError) as e:
-            st.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
+            slot.error(md_escape(f"{up.name}: {e} -- left out", 400), icon=":material/error:")
             continue
         if w.name in taken:
-            st.error(f"**{md_escape(label)}**: " + md_escape(f"{w.name!r} is already the name of another workload; "
-                                                            "give this one another name -- left out until then", 400),
-                     icon=":material/error:")
+            slot.error(f"**{md_escape(label)}**: " + md_escape(f"{w.name!r} is already the name of another workload; "
+                                                              "give this one another name -- left out until then", 400),
+                       icon=":material/error:")
             continue
         taken.add(w.name)
-        st.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
+        slot.caption(f"{md_escape(up.name)}: read as a **{w.kind}** workload")
         out.append((w.name, w.kind, w.source, w.shown_as, w.trace_format, json.dumps(w.reader_options, sort_keys=True)))
     return out
 
@@ -429,9 +455,13 @@ if tab_mine.open:
             st.subheader("Workloads")
             st.file_uploader(
                 "Upload workloads", accept_multiple_files=True, key="plan.uploads",
-                help="Block I/O traces (MSR, SPC, blkparse, MQSim, Alibaba, Tencent, ... CSV with or without its header "
+                help="Block I/O traces (MSR, SPC, blkparse, MQSim, Alibaba, Tencent, libCacheSim oracleGeneral, lcs, "
+                     "vscsi and plain text, ... CSV with or without its header "
                      "line; plain, gzip or zstd), memory traces (valgrind lackey or the compact .npz format), Filebench "
-                     ".f files, fio job files or fio --output-format=json results. Name each one below.")
+                     ".f files, fio job files or fio --output-format=json results. Name each one below; a trace "
+                     "detection cannot tell (e.g. a libCacheSim CSV whose op column holds SCSI opcodes, or a vscsi or "
+                     "plain-text trace) takes its format and column mapping under 'Trace format of …', as on the "
+                     "trace pages.")
             uploaded = _uploaded_workloads()
             st.multiselect(S.label("library"), _library(), key=S.key("library"),
                            help="Bundled block traces, memory traces (lackey) and Filebench personalities")
@@ -519,6 +549,7 @@ if scn is not None and tab_mine.open:
             for wname, msg in res.errors:  # each upload fails alone: its error under its own name, the others stand
                 st.error(f"**{md_escape(wname)}** could not be read; the other workloads are evaluated. "
                          + md_escape(msg, 600), icon=":material/error:")
+            notes = res.paper_notes()
             st.subheader("Verdicts")
             ok = df[df.verdict.isin(EVALUATED)]
             st.caption(f"{(ok.verdict == 'wins').sum()} wins, {(ok.verdict == 'about the same').sum()} about the same "
@@ -526,19 +557,20 @@ if scn is not None and tab_mine.open:
                        f"{len(ok)} evaluated workload × role × device rows; value = baseline / device [×] (> 1×: the "
                        "device wins). Each role below repeats its rows' reasons under its chart.")
             trust = _validation(tuple(ROLES_PLAN))
+            short_trust = {r: ledger_confidence(r).removeprefix("ledger: ") for r in ROLES_PLAN}
             shown = df[["workload", "role", "device", "verdict"]].copy()
             # how well the role's models validate, beside the verdict (the ledger's claims of its pages)
-            shown.insert(4, "validation (ledger)", [trust[r] for r in df.role])
+            shown.insert(4, "validation (ledger)", [short_trust[r] for r in df.role])
             # numbers as text: "" (not "None") where a role does not apply or needs data
             cols = {"value": "value [×]", **({"p5": "p5 [×]", "p95": "p95 [×]", "p_win": "P(device wins) [-]"}
                                              if res.uncertainty else {})}
             for c, label in cols.items():
                 shown[label] = [f"{v:.4g}" if math.isfinite(v) else "" for v in df[c].astype(float)]
-            shown["reason"] = df.reason
-            shown["baseline"] = df.baseline
+            shown["reason"] = df.reason  # it names the baseline ("… than sata-ssd (as the storage)"); the CSV has both
             shown.insert(4, "economic verdict", df.economic_verdict)  # beside the performance verdict (issue 37)
-            # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17)
-            text_table(shown, cell_styles={"verdict": {
+            # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17), and long
+            # names break so it fits an 800 px window beside the sidebar (issue 38 item 9)
+            text_table(shown, wrap_anywhere=True, cell_styles={"verdict": {
                 "wins": f"color: {WIN_COLOUR}; font-weight: bold", "loses": f"color: {LOSE_COLOUR}; font-weight: bold",
                 "about the same": f"color: {TIE_COLOUR}; font-weight: bold",
                 "not applicable": "color: #808080", "needs data": "color: #b26a00"}})
@@ -572,6 +604,7 @@ if scn is not None and tab_mine.open:
                 st.subheader(role)
                 st.caption(f"How well this role's models validate (validation ledger, pages "
                            f"{', '.join(ROLE_LEDGER_PAGES[role])}): {trust[role]}.")
+                _paper_gap(role, notes)
                 fig = verdict_chart(df, role)
                 if fig is not None:
                     show(fig, key=f"plan-mine-{role}")

@@ -42,6 +42,9 @@ class TraceExplorerScenario(TraceChoice, UncertaintyFields):
     cache_over: DeviceName = Field("optane-dcpmm", title="Storage under a DRAM file cache (break-even, How sure?)")
 
 
+#: Reuse counts beyond this [accesses per block] are drawn on a log x axis (decades labelled), below on a linear one.
+REUSE_LOG_X_FROM = 50
+
 #: The Statistics table's names as read (TraceStats fields; the rest read right through human_label).
 STAT_LABELS = {
     "name": "trace", "block_size": "block size [B]", "write_fraction": "writes (share of requests)",
@@ -154,20 +157,22 @@ if scn is not None and trace is not None:
             download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes", provenance=keys, values=values)
         with h2:
             fig = figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
+            x_max = float(reuse["accesses"].max()) if len(reuse) else 1.0
             with user_errors("How sure? band"):  # n* on the chosen device and its p5-p95 (the panel's analysis)
                 from models.storage.uncertainty import breakeven_model
 
                 res = analysis(S, scn, breakeven_model(device=all_devices()[scn.cache_over],
                                                        block_size_bytes=bs), key="tx-nstar")
                 nb = reuse["blocks"][reuse["blocks"] > 0]
-                x_max = float(reuse["accesses"].max())
                 if np.isfinite(res.point) and 1.0 <= res.point <= x_max:
                     ref_line(fig, x=res.point, dash="dash", text=f"n* = {res.point:.3g}")
                 if len(nb):
                     add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(nb.min()), y1=float(nb.max()),
                                clip=(0.5, x_max + 0.5))  # the bars' extent
+            # a real trace's counts run to thousands with most blocks at a few: a log x axis with labelled
+            # decades spreads them (a linear axis crammed the bars at its left)
             show(style(fig, title=f"Reuse counts ({bs} B blocks)", x="accesses per block [-]", y="blocks [-]",
-                       logy=True), key="tx-reuse")
+                       logx=x_max > REUSE_LOG_X_FROM, logy=True), key="tx-reuse")
             download_csv(reuse, "trace-reuse-counts.csv", key="dl-tx-reuse", provenance=keys, values=values)
 
         st.subheader("Where the trace goes: offset over time")

@@ -38,13 +38,20 @@ class ValidationScenario(Scenario):
     unit: Unit = Field("%", title="Unit")
 
 
+def claim_progress_text(k: int, n: int, claim) -> str:
+    """What the re-run is doing now: ``"claim 3 of 150: 002-fig11-pcm-63.8 (memory-extension page)"``."""
+    where = f" ({claim.page} page)" if getattr(claim, "page", "") else ""
+    return f"claim {k} of {n}: {claim.claim_id}{where}"
+
+
 @st.cache_data(show_spinner=False, max_entries=1)
 def _live_ledger() -> pd.DataFrame:
     """Run every claim now (about a minute); cached for the server's lifetime."""
     from models.validation import ledger_frame, run_ledger
 
-    with progress_bar("Running the models for every claim …") as report:
-        results = run_ledger(progress=lambda k, n, c, s: report((k - (s is None)) / n))
+    # a known long run (~40 s): the bar shows at once and names each claim (and its page) as it starts
+    with progress_bar("Running the models for every claim …", show_after_s=0.0, min_interval_s=0.0) as report:
+        results = run_ledger(progress=lambda k, n, c, s: report((k - (s is None)) / n, claim_progress_text(k, n, c)))
     df = ledger_frame(results, extras=True)
     return df
 

@@ -71,7 +71,7 @@ RATE_MBPS = (0.0, field_range(lt.LifetimeInputs, "write_rate_bytes_per_s", unit=
 
 class WearScenario(TraceChoice, UncertaintyFields):
     PREFIX = "wear"
-    trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
+    trace_source: Literal["bundled", "synthetic", "upload"] = Field("synthetic", title="Trace")
     schemes: list[str] = Field(["none", "sg", "rr", "sfc"], title="Schemes")
     gap_interval_writes: SciInt = model_field(wear.WearConfig, "gap_interval_writes",
                                               title="ψ: writes to a region between gap moves [writes]")

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from app.components import Scenario, download_csv, scenario_controls, user_errors
 from app.components.bands import add_error_bars
-from app.components.charts import figure_from, show, style
+from app.components.charts import coinciding_legend, figure_from, show, style
 from app.components.claims import claims_strip
 from app.components.express import bar, line
 from app.components.how_sure import UncertaintyFields, how_sure
@@ -101,6 +101,12 @@ def _band(inputs: tuple, config: str, cache_gib: float | None, n: int, seed: int
     model = workload_model(_workload(*inputs), _cfg(config, cache_gib), threads=inputs[-1])
     with progress_bar(f"Sampling {n:,} inputs of {config} …") as report:
         return curve_samples(lambda _x: model, [config], n=n, seed=seed, progress=report)
+
+
+def _coincide_caption(same: list[list[str]]) -> None:
+    for g in same:
+        st.caption(f"{', '.join(g[:-1])} and {g[-1]} coincide: the model gives them the same values at every point "
+                   "here (one line, named for all of them in the legend), not a line hidden by mistake.")
 
 
 def _compared(results, configs) -> tuple[str, str | None]:
@@ -197,14 +203,18 @@ if scn is not None:
         if t1.open:
             with t1:
                 th = _sweeps("threads", *sweep_args)
-                fig = figure_from(line, th, "threads", "latency_ms", color="config", log_y=True)
+                shown, same = coinciding_legend(th, "threads", "latency_ms")
+                fig = figure_from(line, shown, "threads", "latency_ms", color="config", log_y=True)
                 show(style(fig, x="threads [-]", y="mean latency per op [ms]"), key="wl-th")
+                _coincide_caption(same)
                 download_csv(th, "workload-threads.csv", key="dl-wl-th", provenance=keys, values=values)
         if t2.open:
             with t2:
                 io = _sweeps("iosize", *sweep_args)
-                fig = figure_from(line, io, "iosize_bytes", "ops_per_s", color="config", log_x=True, log_y=True)
+                shown, same = coinciding_legend(io, "iosize_bytes", "ops_per_s")
+                fig = figure_from(line, shown, "iosize_bytes", "ops_per_s", color="config", log_x=True, log_y=True)
                 show(style(fig, x="I/O size [bytes]", y="throughput [ops/s]"), key="wl-io")
+                _coincide_caption(same)
                 download_csv(io, "workload-iosize.csv", key="dl-wl-io", provenance=keys, values=values)
         if t3.open:
             with t3:

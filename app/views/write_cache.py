@@ -41,8 +41,8 @@ THRESHOLD_MIN, THRESHOLD_MAX = field_range(wc.HaloParams, "threshold")
 
 class WriteCacheScenario(TraceChoice, UncertaintyFields):
     PREFIX = "wc"
-    trace_source: Literal["bundled", "synthetic", "upload"] = "synthetic"
-    preset: str = "tpce"
+    trace_source: Literal["bundled", "synthetic", "upload"] = Field("synthetic", title="Trace")
+    preset: str = Field("tpce", title="Workload preset")
     drive: HddProfile = Field(GENERIC_HDD, title="HDD")
     size_mode: Literal["paper", "manual"] = Field("paper", title="Cache sizes")
     sizes_mb: SizesMb = Field("16, 32, 64, 128", title="Cache sizes [MB]")

@@ -59,18 +59,23 @@ def role_capacity_GB(capacity_bytes, module_GB=None):
 
 
 def device_endurance(dev) -> float:
-    """Writes per cell a device's capacity takes before wear-out [writes per cell]: its catalogue value; inf for
-    DRAM and HDDs (no write-cycle wear: a DRAM cell or a magnetic track does not wear out by being written); NaN
-    when not known.
+    """Writes per cell a device's capacity takes before wear-out [writes per cell]: its catalogue value, else its
+    rated drive writes per day x 365 days x ``planner.dwpd_rating_years`` (a full-drive write writes every cell
+    once: write amplification 1); inf for DRAM and HDDs (no write-cycle wear: a DRAM cell or a magnetic track
+    does not wear out by being written); NaN when not known.
 
     >>> from models.devices import get_device
     >>> device_endurance(get_device("pcm-memext")), device_endurance(get_device("dram"))
     (10000000.0, inf)
-    >>> math.isnan(device_endurance(get_device("optane-dcpmm")))
+    >>> round(device_endurance(get_device("optane-dcpmm")))  # 770.5 DWPD over 5 years
+    1406162
+    >>> math.isnan(device_endurance(get_device("pcm-memext").with_updates(endurance_writes_per_cell=None)))
     True
     """
     if dev.endurance_writes_per_cell is not None:
         return float(dev.endurance_writes_per_cell)
+    if dev.endurance_DWPD is not None:
+        return float(dev.endurance_DWPD) * 365.0 * float(param("planner.dwpd_rating_years").value)
     return math.inf if dev.kind in ("dram", "hdd") else math.nan
 
 
@@ -164,6 +169,8 @@ def economic_verdict(value, ratio, lifetime_years, horizon_years=None, *, tie=Fa
 
     >>> economic_verdict([2.0, 2.0, 0.5], [0.5, 3.1, 0.4], [np.inf, 0.55, 20.0], 5.0).tolist()
     ['wins on speed and on cost', 'faster but 3.1× the cost per unit of work; wears out in 7 months', 'slower but 0.4× the cost per unit of work']
+    >>> economic_verdict(2.0, 312.3, 0.0129, 5.0).item()
+    'faster but 312× the cost per unit of work; wears out in 4.7 days'
     >>> economic_verdict(2.0, 0.5, np.nan, 5.0).item()
     'wins on speed and on cost; lifetime unknown'
 
@@ -175,7 +182,7 @@ def economic_verdict(value, ratio, lifetime_years, horizon_years=None, *, tie=Fa
     t = np.broadcast_to(np.asarray(tie, dtype=bool), v.shape)
     out = []
     for vi, ri, li, ti in zip(v.ravel(), r.ravel(), life.ravel(), t.ravel()):
-        rs = f"{ri:.2g}×"
+        rs = f"{ri:,.0f}×" if ri >= 100 else f"{ri:.2g}×"
         if math.isnan(ri):
             s = "cost per unit of work unknown"
         elif ti:
@@ -274,7 +281,7 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
             else f"write rate unknown ({usage['how']})")
     life_s = (f"lifetime {lifetime_words(life)}" + (f" (endurance {device_endurance(dev):.3g} writes/cell x "
               f"wear-leveling {float(param('lifetime.wear_efficiency').value):.2f})" if math.isfinite(life) else "")
-              + (f", {n:g} replacements in {h:g} years" if n > 0 else ""))
+              + (f", {n:g} replacement{'s' if n > 1 else ''} in {h:g} years" if n > 0 else ""))
     if math.isnan(life) and rate > 0 and math.isnan(device_endurance(dev)):
         life_s = "lifetime unknown (needs data: endurance)"
     if not math.isfinite(cap):

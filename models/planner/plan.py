@@ -148,6 +148,13 @@ class PlanResult(ModelResult):
             df[c] = df[c].astype(float)
         return df
 
+    def paper_notes(self) -> dict:
+        """``{(workload, role, device): sentence}``: why each row far from its seed paper's answer differs
+        (:mod:`models.planner.paper_gap`; rows near the paper's, or of roles no paper reports, have none)."""
+        from models.planner.paper_gap import paper_notes
+
+        return paper_notes(self.rows)
+
     @property
     def roles_used(self) -> list[str]:
         """Roles with at least one evaluated (wins/loses) row, in :data:`ROLES_PLAN` order."""

@@ -62,7 +62,8 @@ def plan_provenance_keys(roles, devices, baseline: DeviceProfile | None = None) 
                 if getattr(d, c) is not None]
 
     # every evaluated row's verdict reads the tie tolerance; its economics the horizon and the wear model
-    keys: list[str] = ["planner.tie_tolerance", "planner.horizon_years", "lifetime.wear_efficiency"] if roles else []
+    keys: list[str] = (["planner.tie_tolerance", "planner.horizon_years", "planner.dwpd_rating_years",
+                        "lifetime.wear_efficiency"] if roles else [])
     for role in roles:
         b = baseline or (get_device(LIKE_FOR_LIKE[role]) if LIKE_FOR_LIKE[role] else None)
         if role == "file-cache":
@@ -79,6 +80,6 @@ def plan_provenance_keys(roles, devices, baseline: DeviceProfile | None = None) 
             keys += [k for k in ROLE_PROVENANCE["write-cache"] if not k.startswith("trace.")]
         for d in (*devices, *([b] if b is not None else [])):
             keys += dkeys(d)
-            keys += [f"device:{d.name}.{c}" for c in ("endurance_writes_per_cell", "price_usd_per_GB_low",
+            keys += [f"device:{d.name}.{c}" for c in ("endurance_writes_per_cell", "endurance_DWPD", "price_usd_per_GB_low",
                                                        "price_usd_per_GB_high") if getattr(d, c) is not None]
     return list(dict.fromkeys(keys))

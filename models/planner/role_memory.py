@@ -14,6 +14,7 @@ import math
 
 from models.devices import get_device
 from models.planner.economics import role_usage
+from models.planner.paper_gap import memext_note
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import inverted, ratio_model, row_band
 from models.planner.verdicts import compare, plan_row, short_num, verdict_of
@@ -99,8 +100,10 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
                   f"{cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {short_num(float(r.slowdown))}× on {d.name} vs "
                   f"{short_num(float(rb.slowdown))}× on {base_dev.name}: "
                   f"{compare(v, d.name, f'{base_dev.name} (as the extension)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
-                            memext_usage(r, rb)))
+        row = plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
+                       memext_usage(r, rb))
+        row["paper_note"] = memext_note(d, r, cfg)
+        out.append(row)
     progress_step()
     return out
 

@@ -19,6 +19,7 @@ import numpy as np
 from models.devices import DeviceProfile, get_device
 from models.planner.economics import block_trace_writes, footprint_bytes, role_usage
 from models.planner.fio import fio_ns_per_io, fio_ns_per_io_sampled, read_fio_jobs
+from models.planner.paper_gap import storage_note
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
 from models.planner.verdicts import (
@@ -77,8 +78,10 @@ def filebench_rows(w, devs, base, uq):
         if is_tie(v, band):
             text = text.rsplit(" -> ", 1)[0] + " -> " + compare(v, "PCM-DAX", f"{ref} (as the storage)", "faster", band)
         text = text.replace("PCM-DAX", f"{d.name} ({cfg.mode})")
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v, band), text,
-                            band, usage))
+        row = plan_row(w.name, role, d.name, blabel, role_metric(role, "filebench"), v, verdict_of(v, band), text,
+                       band, usage)
+        row["paper_note"] = storage_note(d, v, bcfg.device, None, f"the Filebench workload {w.name!r}")
+        out.append(row)
     return out
 
 
@@ -181,5 +184,7 @@ def block_storage_rows(w, tr, devs, base, uq):
                   f"{short_num(r / 1e3)} µs on {d.name} ({how(d)}; service {short_num(s / 1e3)} µs) vs "
                   f"{short_num(rb / 1e3)} µs on {base_dev.name} ({how(base_dev)}; service {short_num(sb / 1e3)} µs) -> "
                   f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band, usage))
+        row = plan_row(w.name, role, d.name, blabel, metric, v, verdict_of(v, band), reason, band, usage)
+        row["paper_note"] = storage_note(d, v, base_dev, wshare, "a block trace")
+        out.append(row)
     return out

@@ -14,6 +14,8 @@ NOT_PARAMETERS: dict[str, str] = {
                                                  "the point names no decisive input), not a model input",
     "models.endurance.lifetime.SECONDS_PER_YEAR": "unit (Julian year)",
     "models.endurance.lifetime.GB": "unit (decimal gigabyte)",
+    "models.planner.economics.GB": "unit (decimal gigabyte, the unit prices are quoted in)",
+    "models.planner.economics.MONTHS_PER_YEAR": "unit (months in a year, lifetimes in words)",
     "models.endurance.wear._CODE": "scheme codes",
     "models.endurance.wear.PAPER_LIFE_RATE": "paper figure for comparison (the validation ledger), not an input",
     "models.endurance.wear.PAPER_IMPROVEMENT_SFC_VS_SG": "paper figure for comparison, not an input",

@@ -239,3 +239,102 @@ def test_hostile_names_never_reach_plotly_as_markup(evil_res):
     assert _h.escape(EVIL_WORKLOAD) in html or plotly_text(EVIL_WORKLOAD) in html
     assert EVIL_DEVICE + " base" in evil_res.custom_devices
     assert plan_report_pdf(evil_res).startswith(b"%PDF-")
+
+
+# ----------------------------------------------------------------------------- issue 38 items 6 and 7
+def test_html_report_leads_with_the_summary_and_ends_with_the_provenance_appendix(res):
+    html = plan_report_html(res)
+    at = {k: html.index(k) for k in ("id='summary'", "id='details'", "id='verdicts'", "id='validation'",
+                                     "id='appendix'", "Provenance of the defaults")}
+    assert at["id='summary'"] < at["id='details'"] < at["id='verdicts'"] < at["id='validation'"] \
+        < at["id='appendix'"] < at["Provenance of the defaults"]
+
+
+def test_summary_answers_each_role_with_best_device_and_confidence(res):
+    from reporting.planner_report import executive_summary, ledger_confidence
+
+    t, notes = executive_summary(res)
+    df = res.to_frame()
+    assert list(t.columns) == ["role", "workload", "best device", "verdict", "value", "confidence"]  # no econ columns
+    for r in t.itertuples():
+        sub = df[(df.role == r.role) & (df.workload == r.workload) & df.verdict.isin(["wins", "about the same", "loses"])]
+        best = sub.loc[sub.value.astype(float).idxmax()]
+        assert r._3 == best.device and r.verdict == best.verdict  # the best device by value
+        assert r.confidence.startswith(ledger_confidence(r.role)) and "band" in r.confidence
+    assert set(t.role) == set(res.roles_used)
+    assert any(n.startswith("memory-extension · my app · ") and "Seed 002" in n for n in notes)
+
+
+def test_summary_shows_cost_and_lifetime_when_the_plan_has_them(res):
+    from reporting.planner_report import ECON_COLUMNS, executive_summary
+
+    class WithEconomics:  # a plan whose frame carries the economic columns (as the decision issue adds them)
+        def __init__(self, r):
+            self._r = r
+
+        def __getattr__(self, name):
+            return getattr(self._r, name)
+
+        def to_frame(self):
+            df = self._r.to_frame()
+            return df.assign(cost_usd=np.arange(len(df)) * 10.0, lifetime_years=5.0, economic_verdict="pays off")
+
+    t, _ = executive_summary(WithEconomics(res))
+    assert list(t.columns)[-3:] == list(ECON_COLUMNS.values())
+    df = res.to_frame()
+    first = t.iloc[0]
+    i = df[(df.role == first.role) & (df.workload == first.workload) & (df.device == first["best device"])].index[0]
+    assert first["cost [USD]"] == i * 10.0 and first["economic verdict"] == "pays off"
+
+
+def test_devices_table_lists_the_baselines(res):
+    from reporting.planner_report import devices_table, plan_baselines
+
+    t = devices_table(res.devices, plan_baselines(res)).set_index("device")
+    for name, role in (("hdd-7200", "file-cache"), ("sata-ssd", "storage"), ("nand-flash", "memory-extension")):
+        assert role in t.loc[name, "in this plan"] and t.loc[name, "in this plan"].startswith("baseline")
+    assert t.loc["slow-scm", "in this plan"] == "compared"
+    chosen = plan([workload_from_path(FIX / "small_msr.csv", name="w")], ["pcm-samsung-20nm"], baseline="optane-dcpmm")
+    t2 = devices_table(chosen.devices, plan_baselines(chosen)).set_index("device")
+    assert "baseline (" in t2.loc["optane-dcpmm", "in this plan"] and "hdd-7200" not in t2.index
+
+
+def test_pdf_first_page_is_the_summary_and_provenance_the_last(res):
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(plan_report_pdf(res))
+    try:
+        texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+    assert "Summary: the answer per role" in texts[0] and "confidence" in texts[0]
+    assert "Provenance of the parameters" not in texts[0] and "Verdicts per role" not in texts[0]
+    assert texts[1].lstrip().startswith("Details")
+    assert any("Appendix" in t for t in texts[2:]) and "Provenance of the parameters used" in "".join(texts[2:])
+
+
+def test_pdf_bars_carry_value_labels_and_the_baseline_label_sits_above_the_plot():
+    from reportlab.graphics.shapes import Rect, String
+
+    from reporting.pdf import BASELINE_LABEL, ratio_bar_drawing
+
+    d = ratio_bar_drawing(["a", "b", "c"], [2010.0, 0.25, 1.02], ["#2e7d32", "#c62828", "#1565c0"],
+                          p5=[1140.0, 0.2, float("nan")], p95=[3470.0, 0.3, float("nan")], axis_title="t")
+    strings = [s for s in d.contents if isinstance(s, String)]
+    texts = [s.text for s in strings]
+    for v in ("2,010×", "0.25×", "1.02×"):
+        assert v in texts, v
+    bars = [r for r in d.contents if isinstance(r, Rect)]
+    top = max(r.y + r.height for r in bars)
+    label = next(s for s in strings if s.text == BASELINE_LABEL)
+    assert label.y > top  # above every bar: nothing covers it
+    assert not any("⁻" in t or "⁴" in t for t in texts)  # tick labels Helvetica can print
+
+
+def test_paper_notes_only_for_rows_far_from_the_paper():
+    from models.planner.paper_gap import far_from_paper, storage_note
+
+    assert storage_note(get_device("optane-dcpmm"), 400.0, get_device("hdd-7200"), 0.5, "x") == ""  # within 2x
+    note = storage_note(get_device("optane-dcpmm"), 8.0, get_device("sata-ssd"), 0.41, "a block trace")
+    assert "sata-ssd" in note and "41% writes" in note and "500" in note
+    assert far_from_paper(4.0, 1.638) and not far_from_paper(3.0, 1.638)

@@ -37,6 +37,11 @@ def declare_planner(add: Add) -> None:
         "counts the replacements its wear-out needs within it (models.planner.economics)", ASSUMED,
         "a server's usual depreciation and warranty period (enterprise drives' endurance is rated over 5 years, e.g. "
         "the DWPD of data/devices.csv); an input of the plan", 3.0, 7.0, "wide stated range")
+    add("planner.dwpd_rating_years", 5.0, "years", "period a catalogue drive-writes-per-day figure is rated over: the "
+        "planner's economics turn DWPD into writes per cell as DWPD x 365 days x this, for a device without a "
+        "per-cell endurance (models.planner.economics.device_endurance)", ASSUMED,
+        "both DWPD figures of data/devices.csv are rated over 5 years (Lenovo's P4500 guide; the Optane PMem "
+        "figure of 360 PBW over 5 years); write amplification 1", 3.0, 5.0, "wide stated range")
 
 
 def declare_uncertainty(add: Add) -> None:

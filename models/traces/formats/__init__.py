@@ -4,11 +4,11 @@ Every reader takes a *source* (a path, ``bytes`` or a binary file-like object su
 Streamlit ``UploadedFile``), accepts gzip or zstd input (recognised by magic bytes), reads
 text in blocks of whole lines parsed with the pandas C engine or NumPy (so files larger than
 memory stream through), and raises :class:`~models.traces.source.TraceFormatError` naming
-the line and field on bad input. The binary formats (libCacheSim ``oraclegeneral`` and ``lcs``)
+the line and field on bad input. The binary formats (libCacheSim ``oraclegeneral``, ``lcs`` and ``vscsi``)
 are read in blocks of whole fixed-size records and their errors name the byte offset. The
-object (key-value) cache traces (``oraclegeneral``, ``lcs``, ``twitter``) give each object its
+object (key-value) cache traces (``oraclegeneral``, ``lcs``, ``twitter``, ``txt``) give each object its
 own ``2**32``-byte slot of a block trace (:mod:`models.traces.formats.objects`). Text formats
-skip ``#`` comment lines (but ``twitter``, whose keys are free text) and a header row (``msr``,
+skip ``#`` comment lines (but ``twitter`` and ``txt``, whose keys are free text) and a header row (``msr``,
 ``alibaba``, ``tencent``; ``csv`` has its ``header`` option). Common keyword options of every
 reader:
 

@@ -187,6 +187,19 @@ def _separator(sep: str) -> str:
     return sep
 
 
+def _op_column(df, col, field: str, ck, ops: dict, default: bool) -> np.ndarray:
+    """:func:`op_column`; with the default op codes, a value that is a SCSI opcode (e.g. libCacheSim's ``2a``)
+    is refused with the way to read it (``op_map="scsi"``)."""
+    if default:
+        s = df[col].astype("string").str.strip().str.lower()
+        bad = (~s.isin(list(ops))).to_numpy()
+        if bad.any() and s.iloc[int(np.argmax(bad))] in SCSI_OP_MAP:
+            r = int(np.argmax(bad))
+            ck.fail(r, field, f"is not a known operation ({', '.join(sorted(ops))}); it reads as a SCSI opcode: "
+                              "give the op codes 'scsi' (--op-map scsi; on the pages: Op codes = scsi)", df[col].iloc[r])
+    return op_column(df, col, field, ck, ops)
+
+
 def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_col=None, op_col=None, device_col=None,
                    sector_size: int = 512, size_unit: str = "bytes", time_unit: str = "s",
                    op_map: str | dict | None = None, header: bool = True, sep: str = ",", comment: str | None = "#",
@@ -297,7 +310,7 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
             state.setdefault("meta", {})["op_unknown"] = True
         cols = {
             "time_ns": t,
-            "is_write": op_column(df, c["op"], field["op"], ck, ops) if "op" in c else np.zeros(n, bool),
+            "is_write": _op_column(df, c["op"], field["op"], ck, ops, op_map is None) if "op" in c else np.zeros(n, bool),
             "offset_bytes": off,
             "size_bytes": scaled_column(df, c["size"], field["size"], ck, size_mult),
             "device": device_column(df, c["device"], field["device"], ck) if "device" in c else np.zeros(n, np.int32),

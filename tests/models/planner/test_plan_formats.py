@@ -76,7 +76,7 @@ def test_cli_plan_takes_the_trace_stats_format_options_and_each_workload_fails_a
     assert main(["plan", "--block-trace", str(f), "--fio", str(data_path("fio/pcm_planner.fio")), "--device",
                  DEV[0]]) == 0
     out, err = capsys.readouterr()
-    assert err.startswith("error: workload 'vm'") and "field 'op'" in err
+    assert err.startswith("error: workload 'vm'") and "--op-map scsi" in err
     assert "pcm_planner,storage," in out and "could not read workload 'vm'" in out
     # every workload failing is an error (status 2)
     assert main(["plan", "--block-trace", str(f), "--device", DEV[0]]) == 2

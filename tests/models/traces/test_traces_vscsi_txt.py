@@ -108,3 +108,11 @@ def test_txt_chunking_keeps_ids(chunk):
 def test_examples_read():
     assert len(read_trace(EXAMPLES["vscsi"], "vscsi")) == 3
     assert len(read_trace(EXAMPLES["txt"])) == 4
+
+
+def test_a_scsi_opcode_csv_without_its_op_codes_says_how_to_read_it():
+    data = b"timestamp,op,lba,size\n0.1,28,8,4096\n0.2,2a,16,4096\n"
+    opts = {"time_col": "timestamp", "op_col": "op", "lba_col": "lba", "size_col": "size"}
+    with pytest.raises(TraceFormatError, match=r"line 2: field 'op' .* reads as a SCSI opcode: .*--op-map scsi"):
+        read_trace(data, "csv", **opts)
+    assert read_trace(data, "csv", op_map="scsi", **opts).is_write.tolist() == [False, True]
