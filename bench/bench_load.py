@@ -29,6 +29,13 @@ default 4), ``PCM_HEAVY_SLOTS`` (cache misses at once, default the CPU count), `
 to 0 for a before / after comparison (app/components/heavy.py, charts.py). The caches' byte
 budgets are in ``.streamlit/config.toml`` (read by the server started here, as by ``make run``).
 
+``--starvation`` runs issue 42's starvation pass instead: ``--flood-sessions`` (4) sessions each upload a
+blank-line flood (a zstd file of ``--flood-mib`` MiB of newlines around two requests) to the trace explorer
+while ``--sessions`` (20) others rerun a closed-form page (``--starve-page``, default home) ``--reruns`` times;
+it reports the closed-form reruns' p50/p95 (goal p95 <= 3 s) and the uploads' times. The uploads go as a
+browser sends them: the file's URLs asked for over the websocket, the bytes PUT with the XSRF cookie and
+header, then a rerun with the uploader's widget state.
+
 The warm-up's peak RSS includes any slow first visit: a page whose disk cache is stale (models
 edited since ``make warm``) computes it then (the lifetime page's trace rates: ~1.7 GB, 30+ s);
 first visits over 10 s are named in the output.
@@ -234,6 +241,146 @@ def _rss_sampler(pid: int, out: dict, stop: threading.Event) -> None:
         stop.wait(0.2)
 
 
+def _flood(mib: int) -> bytes:
+    """A zstd block trace: one request, ``mib`` MiB of newlines, one request (what issue 42's four tabs uploaded)."""
+    import zstandard
+
+    return zstandard.ZstdCompressor().compress(b"0 0 8 8 1\n" + b"\n" * (mib << 20) + b"1 0 16 8 0\n")
+
+
+def _xsrf_cookie(base: str) -> str:
+    """The server's XSRF cookie (set by the health endpoint, as the browser's first request gets it)."""
+    import http.cookiejar
+
+    jar = http.cookiejar.CookieJar()
+    urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)).open(base + "/_stcore/health",
+                                                                                timeout=30).read()
+    return next((c.value for c in jar if c.name == "_streamlit_xsrf"), "")
+
+
+def _put(url: str, name: str, data: bytes, xsrf: str) -> int:
+    boundary = "pcmplannerbench"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+            f"Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    req = urllib.request.Request(url, data=body, method="PUT", headers={
+        "Content-Type": f"multipart/form-data; boundary={boundary}", "X-Xsrftoken": xsrf,
+        "Cookie": f"_streamlit_xsrf={xsrf}"})
+    return urllib.request.urlopen(req, timeout=120).status
+
+
+async def _recv_until(ws, want, timeout_s: float):
+    """ForwardMsgs until ``want(msg)`` returns something (returned) or the script finishes (None)."""
+    async with asyncio.timeout(timeout_s):
+        while True:
+            fwd = ForwardMsg()
+            fwd.ParseFromString(await ws.recv())
+            got = want(fwd)
+            if got is not None:
+                return got
+
+
+async def _flood_session(base: str, url: str, data: bytes, stats: Stats, timeout_s: float, start: asyncio.Event,
+                         k: int) -> None:
+    """Open the trace explorer with the upload source, upload ``data`` as a browser does, wait for the run."""
+    from streamlit.proto.Common_pb2 import FileURLs
+
+    page = "trace-explorer"
+    xsrf = await asyncio.to_thread(_xsrf_cookie, base)
+    await start.wait()
+    try:
+        async with websockets.connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout_s,
+                                      ping_interval=None,
+                                      additional_headers={"Cookie": f"_streamlit_xsrf={xsrf}"}) as ws:
+            msg = BackMsg()
+            msg.rerun_script.query_string = "trace_source=upload"
+            msg.rerun_script.page_name = page
+            await ws.send(msg.SerializeToString())
+            seen = {}
+
+            def scan(fwd):
+                if fwd.WhichOneof("type") == "new_session":
+                    seen["session"] = fwd.new_session.initialize.session_id
+                elif fwd.WhichOneof("type") == "delta" and fwd.delta.WhichOneof("type") == "new_element" \
+                        and fwd.delta.new_element.WhichOneof("type") == "file_uploader" and "uploader" not in seen:
+                    seen["uploader"] = fwd.delta.new_element.file_uploader.id
+                return True if fwd.WhichOneof("type") == "script_finished" else None
+
+            await _recv_until(ws, scan, timeout_s)
+            if "uploader" not in seen or "session" not in seen:
+                stats.error(page, "no upload widget", str(seen))
+                return
+            req = BackMsg()
+            req.file_urls_request.request_id = f"r{k}"
+            req.file_urls_request.file_names.append(f"flood{k}.trace.zst")
+            req.file_urls_request.session_id = seen["session"]
+            await ws.send(req.SerializeToString())
+            urls = await _recv_until(ws, lambda f: f.file_urls_response if f.WhichOneof("type") == "file_urls_response"
+                                     else None, timeout_s)
+            fu = urls.file_urls[0]
+            up_url = fu.upload_url if fu.upload_url.startswith("http") else base + fu.upload_url
+            t0 = time.perf_counter()
+            await asyncio.to_thread(_put, up_url, f"flood{k}.trace.zst", data, xsrf)
+            run = BackMsg()
+            run.rerun_script.query_string = "trace_source=upload"
+            run.rerun_script.page_name = page
+            w = run.rerun_script.widget_states.widgets.add()
+            w.id = seen["uploader"]
+            info = w.file_uploader_state_value.uploaded_file_info.add()
+            info.file_id, info.name, info.size = fu.file_id, f"flood{k}.trace.zst", len(data)
+            info.file_urls.CopyFrom(FileURLs(file_id=fu.file_id, upload_url=fu.upload_url, delete_url=fu.delete_url))
+            await ws.send(run.SerializeToString())
+            await _recv_until(ws, lambda f: True if f.WhichOneof("type") == "script_finished" else None, timeout_s)
+            stats.first["upload:" + page].append(time.perf_counter() - t0)
+    except TimeoutError:
+        stats.error("upload:" + page, "timeout")
+    except (OSError, websockets.WebSocketException) as e:
+        stats.error("upload:" + page, "connection", repr(e))
+
+
+async def _starvation(a, base: str) -> Stats:
+    """Issue 42's starvation pass (see the module docstring)."""
+    url = base.replace("http", "ws", 1) + "/_stcore/stream"
+    go = asyncio.Event()
+    go.set()
+    warm = Stats()  # the closed-form page's first visit fills its caches (a cold start is not starvation)
+    await _session(url, [a.starve_page], 1, warm, time.monotonic() + 300, a.run_timeout_s, go)
+    stats = Stats()
+    stats.warm = warm
+    stats.home_alone = statistics.median(warm.rerun[a.starve_page]) if warm.rerun[a.starve_page] else float("nan")
+    data = _flood(a.flood_mib)
+    start = asyncio.Event()
+    deadline = time.monotonic() + a.deadline_s
+    floods = [asyncio.create_task(_flood_session(base, url, data, stats, a.run_timeout_s, start, k))
+              for k in range(a.flood_sessions)]
+    await asyncio.sleep(1.0)  # the flood sessions fetch their XSRF cookies first
+    start.set()
+    await asyncio.sleep(a.flood_head_start_s)  # the uploads are parsing when the cheap reruns begin
+    cheap = [asyncio.create_task(_session(url, [a.starve_page], a.reruns, stats, deadline, a.run_timeout_s, go,
+                                          a.think_s, s)) for s in range(a.sessions)]
+    t0 = time.perf_counter()
+    await asyncio.gather(*cheap)
+    stats.wall = time.perf_counter() - t0
+    stats.samples.append(f"uploads still running when the cheap reruns ended: {sum(not f.done() for f in floods)} "
+                         f"of {len(floods)}")
+    await asyncio.gather(*floods)
+    return stats
+
+
+def _report_starvation(a, s: Stats) -> None:
+    r = s.rerun.get(a.starve_page, [])
+    f = s.first.get(a.starve_page, [])
+    ups = s.first.get("upload:trace-explorer", [])
+    print(f"starvation pass: {a.flood_sessions} sessions upload {a.flood_mib} MiB of newlines (zstd) to the trace "
+          f"explorer while {a.sessions} sessions open and rerun '{a.starve_page}' {a.reruns} times")
+    print(f"'{a.starve_page}' alone (rerun): {s.home_alone:.3f} s; under the uploads: {len(f)} first runs p95 "
+          f"{_pct(f, .95):.2f} s, {len(r)} reruns p50 {_pct(r, .5):.2f} s, p95 {_pct(r, .95):.2f} s (goal <= 3 s)")
+    print(f"uploads finished: {len(ups)}, times {', '.join(f'{x:.1f}' for x in sorted(ups))} s")
+    print(f"errors: {sum(s.errors.values())} {dict(s.errors)}")
+    for line in s.samples:
+        print("  ", line)
+    print(f"ratio: {_pct(r, .95) / s.home_alone:.2f}")
+
+
 async def _main(a, base: str, rss: dict) -> Stats:
     url = base.replace("http", "ws", 1) + "/_stcore/stream"
     ref = Stats()
@@ -285,7 +432,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deadline-s", type=float, default=180.0)
     ap.add_argument("--run-timeout-s", type=float, default=90.0)
     ap.add_argument("--ref-reruns", type=int, default=5)
+    ap.add_argument("--starvation", action="store_true",
+                    help="issue 42's starvation pass (uploads of a blank-line flood vs closed-form reruns) instead")
+    ap.add_argument("--flood-sessions", type=int, default=4, help="starvation pass: sessions uploading the flood")
+    ap.add_argument("--flood-mib", type=int, default=64, help="starvation pass: MiB of newlines in the flood")
+    ap.add_argument("--flood-head-start-s", type=float, default=3.0,
+                    help="starvation pass: seconds the uploads run before the cheap reruns start")
+    ap.add_argument("--starve-page", default="home", help="starvation pass: the closed-form page rerun")
     a = ap.parse_args(argv)
+    if a.starvation and "--sessions" not in (argv if argv is not None else sys.argv):
+        a.sessions = 20
     if not 1 <= a.sessions <= 200 or not 1 <= a.pages_per_session <= 20 or not 0 <= a.reruns <= 10:
         ap.error("sessions 1..200, pages-per-session 1..20, reruns 0..10")
 
@@ -314,7 +470,10 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("the server did not become healthy")
         sampler = threading.Thread(target=_rss_sampler, args=(server.pid, rss, stop), daemon=True)
         sampler.start()
-        s = asyncio.run(_main(a, base, rss))
+        if a.starvation:
+            s = asyncio.run(_starvation(a, base))
+        else:
+            s = asyncio.run(_main(a, base, rss))
     finally:
         stop.set()
         server.terminate()
@@ -323,6 +482,9 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
 
+    if a.starvation:
+        _report_starvation(a, s)
+        return 0
     runs = sum(map(len, s.first.values())) + sum(map(len, s.rerun.values()))
     print(f"{a.sessions} sessions x {a.pages_per_session} pages x (1 + {a.reruns} reruns), think time {a.think_s:g} s, "
           f"{a.browsers} browser tabs; load phase {s.wall:.1f} s, {runs} runs ({runs / s.wall:.2f} per s)")

@@ -9,8 +9,16 @@ UTF-8 BOM). The tokens include issue 42's shapes (lone CRs, BOMs, multi-page lac
 ambiguous CSV header). MQSim cases
 also compare against an exact oracle. Goal: 0 crash, 0 wrong, peak RSS <= 1 GB.
 
-    python bench/fuzz.py                 # 10,000 cases per format
+Then the bombs (:data:`BOMBS`, issue 42): small hostile inputs through the CLI, each in its own
+process, reporting its peak RSS (the child's own ``getrusage``) and wall time beside an empty run's
+(the interpreter start, measured in the same run): big-extent requests (one 1 TiB request; 95 of
+4 GiB through plan / mrc / trace-stats / writecache), blank-line floods, nested JSON / TOML and a sweep
+grid of 10^8 tasks. Each must end (a result or a clean refusal, exit 0 or 2) within 1 GB and 10 s
+beyond the empty run.
+
+    python bench/fuzz.py                 # 10,000 cases per format, then the bombs
     python bench/fuzz.py --cases 500 --seed 3 --format mqsim
+    python bench/fuzz.py --cases 0       # the bombs only
 """
 
 from __future__ import annotations
@@ -18,11 +26,16 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import json
+import os
 import random
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 import traceback
+from pathlib import Path
 
 import numpy as np
 import zstandard
@@ -38,7 +51,9 @@ TOKENS = [b"0", b"-1", b"8.0", b"1e3", b"nan", b"inf", b"True", b"x", b",", b" "
           b"99999999999999999999", b"\xff\xfe", b"\x00", b"+", b"0x10", b"W", b"R", b"Q", b"C", b" L ", b"I  ",
           b"Hit", b"8,0", b"781000000", b"x" * 70_000,
           # issue 42: lone CRs before whitespace-only lines, BOMs, multi-page lackey accesses, ambiguous CSV headers
-          b"\r", b"\r \n", b"\n\r\t\n", b"\xef\xbb\xbf", b" S 1000,12288\n", b"time,offset,size,is_write,dev\n"]
+          b"\r", b"\r \n", b"\n\r\t\n", b"\xef\xbb\xbf", b" S 1000,12288\n", b"time,offset,size,is_write,dev\n",
+          # big extents: 1 TiB in sectors, 4 GiB in sectors and in bytes
+          b"2147483648", b"8388608", b"4294967296 "]
 #: Binary formats (a BOM is no text marker there).
 BINARY = ("oraclegeneral", "lcs", "vscsi", "npz")
 
@@ -120,11 +135,105 @@ def case(rng: random.Random, fmt: str, base: bytes) -> tuple[str, str]:
     return kind, ""
 
 
+#: Peak RSS ceiling of one bomb [bytes] and its time beyond an empty run [s] (issue 42's "must hold").
+BOMB_RSS = 1_000_000_000
+BOMB_EXTRA_S = 10.0
+#: Kill a bomb after this long [s] (reported as a failure).
+BOMB_TIMEOUT_S = 120.0
+
+
+def _bomb_files(d: Path) -> dict[str, Path]:
+    """The hostile inputs, written into ``d``."""
+    f = {}
+    f["tib"] = d / "tib.trace"
+    f["tib"].write_text("0 0 0 2147483648 1\n")  # one 1 TiB request (sizes in sectors)
+    f["big95"] = d / "big95.trace"
+    f["big95"].write_text("".join(f"{i} 0 {i * 8388608} 8388608 0\n" for i in range(95)))  # 95 x 4 GiB
+    f["flood"] = d / "flood.trace.zst"
+    f["flood"].write_bytes(zstandard.ZstdCompressor().compress(b"0 0 8 8 1\n" + b"\n" * (64 << 20) + b"1 0 16 8 0\n"))
+    f["tabs"] = d / "tabs.trace.gz"
+    f["tabs"].write_bytes(gzip.compress(b"0 0 8 8 1\n" + b" \t \n# c\n" * (4 << 20) + b"1 0 16 8 0\n"))
+    f["fio"] = d / "nested.json"
+    f["fio"].write_text('{"jobs": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001)  # an object nested 100,000 deep
+    f["sweep_nested"] = d / "nested.toml"
+    f["sweep_nested"].write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    vals = ", ".join(str(k + 1) for k in range(100))
+    f["sweep_grid"] = d / "grid.toml"
+    f["sweep_grid"].write_text(f'[[traces]]\nname = "t"\nsource = "mqsim:tpcc-small"\n[[models]]\nmodel = "mrc"\n'
+                               f'grid = {{ points = [{vals}], seed = [{vals}], block_size = [{", ".join(["4096"] * 100)}], '
+                               f'shards_rate = [{", ".join(str((k + 1) / 1000) for k in range(100))}] }}\n')
+    return f
+
+
+#: (name, CLI arguments with {file} placeholders).
+BOMBS = [
+    ("empty run", ["--help"]),
+    ("writecache 1 TiB request", ["writecache", "{tib}", "--cache-mb", "64"]),
+    ("writecache 95 x 4 GiB", ["writecache", "{big95}", "--cache-mb", "64"]),
+    ("plan 95 x 4 GiB", ["plan", "--block-trace", "{big95}", "--device", "pcm-samsung-20nm"]),
+    ("mrc 95 x 4 GiB", ["mrc", "{big95}"]),
+    ("trace-stats 95 x 4 GiB", ["trace-stats", "{big95}"]),
+    ("trace-stats 64 MiB of newlines (zstd)", ["trace-stats", "{flood}"]),
+    ("trace-stats 48 MiB of blank/comment lines (gzip)", ["trace-stats", "{tabs}"]),
+    ("plan --fio nested JSON", ["plan", "--fio", "{fio}", "--device", "pcm-samsung-20nm"]),
+    ("sweep nested TOML", ["sweep", "{sweep_nested}", "--out", "{out}"]),
+    ("sweep 10^8-task grid", ["sweep", "{sweep_grid}", "--out", "{out}"]),
+]
+
+_CHILD = """
+import contextlib, io, json, resource, sys
+from cli.main import main
+err = io.StringIO()
+try:
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(json.loads(sys.argv[1]))
+except SystemExit as e:
+    rc = e.code if isinstance(e.code, int) else 1
+except BaseException as e:
+    rc, err = 99, io.StringIO(f"{type(e).__name__}: {e}")
+print(json.dumps({"rc": rc, "err": err.getvalue()[-300:],
+                  "maxrss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+"""
+
+
+def run_bombs() -> int:
+    """Run :data:`BOMBS`, print one row each; the number that failed."""
+    failed = 0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {k: str(v) for k, v in _bomb_files(Path(tmp)).items()}
+        files["out"] = str(Path(tmp) / "out.parquet")
+        print(f"\n{'bomb':48s} {'exit':>4s} {'peak MB':>8s} {'s':>6s} {'s-empty':>7s}  verdict / message")
+        base = None
+        for name, args in BOMBS:
+            argv = [a.format(**files) for a in args]
+            t0 = time.perf_counter()
+            try:
+                p = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(argv)], capture_output=True, text=True,
+                                   env=env, timeout=BOMB_TIMEOUT_S, cwd=tmp)
+                wall = time.perf_counter() - t0
+                out = json.loads(p.stdout.strip().splitlines()[-1]) if p.stdout.strip() else \
+                    {"rc": p.returncode, "err": p.stderr[-300:], "maxrss": float("nan")}
+            except subprocess.TimeoutExpired:
+                wall, out = time.perf_counter() - t0, {"rc": "kill", "err": f"timeout {BOMB_TIMEOUT_S:.0f} s",
+                                                       "maxrss": float("nan")}
+            if base is None:
+                base = wall
+            extra = wall - base
+            ok = out["rc"] in (0, 2) and out["maxrss"] <= BOMB_RSS and extra <= BOMB_EXTRA_S
+            failed += not ok
+            msg = " ".join(str(out["err"]).split())[-110:]
+            print(f"{name:48s} {out['rc']!s:>4s} {out['maxrss'] / 1e6:8.0f} {wall:6.1f} {extra:7.1f}  "
+                  f"{'ok' if ok else 'FAIL'} {msg}", flush=True)
+    return failed
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=10_000, help="cases per format (default 10,000)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--format", action="append", help="formats (default: all)")
+    ap.add_argument("--no-bombs", action="store_true", help="skip the bombs (BOMBS)")
     args = ap.parse_args(argv)
     samples = dict(SAMPLES, npz=_npz_sample())
     total = {"ok": 0, "clean": 0, "crash": 0, "wrong": 0}
@@ -147,7 +256,8 @@ def main(argv=None) -> int:
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{'total':10s} {total['ok']:7d} {total['clean']:7d} {total['crash']:7d} {total['wrong']:7d}")
     print(f"peak RSS: {rss_mb:.0f} MB")
-    return 1 if total["crash"] or total["wrong"] else 0
+    bombs_failed = 0 if args.no_bombs else run_bombs()
+    return 1 if total["crash"] or total["wrong"] or bombs_failed else 0
 
 
 if __name__ == "__main__":

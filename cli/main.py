@@ -16,6 +16,7 @@ import sys
 from pydantic import ValidationError
 
 import cli.commands as _commands
+from models import budget
 from models.errors import INPUT_ERRORS, describe
 
 
@@ -43,15 +44,32 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "__doc__", None),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
+        _add_budget_option(p)
         p.set_defaults(_run=mod.run)
     return parser
+
+
+def _budget(text: str) -> int:
+    try:
+        return budget.parse_bytes(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _add_budget_option(p: argparse.ArgumentParser) -> None:
+    """``--memory-budget`` on every subcommand (one place: :mod:`models.budget` reads it for the run)."""
+    p.add_argument(budget.CLI_OPTION, dest="memory_budget", type=_budget, default=None, metavar="SIZE",
+                   help=f"memory a step may allocate before it refuses [bytes; 2GB, 512MiB; 0 or off: no budget] "
+                        f"(default: ${budget.ENV_VAR}, else {budget.AVAILABLE_FRACTION:g} of the available memory, "
+                        f"at most {budget.format_bytes(budget.DEFAULT_CAP_BYTES)})")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args._run(args) or 0)
+        with budget.limit(args.memory_budget):
+            return int(args._run(args) or 0)
     except INPUT_ERRORS as e:
         head = "invalid input\n" if isinstance(e, ValidationError) else ""
         print(f"pcm-planner {args.command}: {head}{describe(e)}", file=sys.stderr)

@@ -15,26 +15,35 @@ the result depends on:
   default every bundled file).
 
 Any change there recomputes; a missing or unreadable cache file only costs the computation.
+
+The directory is writable by whoever runs the server, so a file there is data, never code: results are
+stored as JSON (which cannot execute, unlike pickle) with the SHA-256 of their canonical text, and what
+is read back is verified: the hash must match and ``check`` (the caller's type / shape check, which also
+turns JSON lists back into tuples) must accept it. A file that fails either is ignored and recomputed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
+import math
 import os
-import pickle
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 #: The package whose modules the code fingerprint follows (third-party code is the installed version).
 PACKAGE = "models"
+#: Largest cache file read [bytes]: the results kept here are a few kB; a larger file is not ours.
+MAX_FILE_BYTES = 1 << 20
 
-__all__ = ["cache_dir", "code_data_fingerprint", "data_fingerprint", "disk_cached", "model_closure"]
+__all__ = ["cache_dir", "code_data_fingerprint", "data_fingerprint", "disk_cached", "model_closure", "any_json",
+           "finite_float"]
 
 
 def cache_dir() -> Path:
@@ -171,8 +180,43 @@ def _defining_module(compute: Callable) -> str:
     return getattr(f, "__module__", None) or PACKAGE
 
 
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, allow_nan=True, separators=(",", ":"))
+
+
+def _read(path: Path, check: Callable[[Any], T]) -> tuple[bool, T | None]:
+    """(True, value) if ``path`` holds a result whose hash matches and that ``check`` accepts, else (False, None)."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return False, None
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or set(doc) != {"sha256", "value"}:
+            return False, None
+        if hashlib.sha256(_canonical(doc["value"]).encode()).hexdigest() != doc["sha256"]:
+            return False, None
+        return True, check(doc["value"])
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, UnicodeDecodeError):
+        return False, None
+
+
+def any_json(value: Any) -> Any:
+    """The default ``check`` of :func:`disk_cached`: the value as read (JSON types only)."""
+    return value
+
+
+def finite_float(value: Any) -> float:
+    """``check`` of a result that is one finite number (ValueError otherwise).
+
+    >>> finite_float(1.5), finite_float(2)
+    (1.5, 2.0)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value!r}")
+    return float(value)
+
+
 def disk_cached(name: str, compute: Callable[[], T], *, code: Iterable[str] | None = None,
-                data: Iterable[str] = ("**/*",)) -> T:
+                data: Iterable[str] = ("**/*",), check: Callable[[Any], T] = any_json) -> T:
     """``compute()``, or its result saved by an earlier call with the same code and data.
 
     Parameters
@@ -181,30 +225,33 @@ def disk_cached(name: str, compute: Callable[[], T], *, code: Iterable[str] | No
         A file-name-safe identifier of the computation (it takes no inputs: input-dependent
         results belong in ``st.cache_data``).
     compute : callable
-        The computation (a function or ``functools.partial`` without arguments).
+        The computation (a function or ``functools.partial`` without arguments); its result must be
+        JSON-serialisable (numbers, strings, lists, dicts with string keys).
     code : iterable of str, keyword-only
         Modules whose sources (with every ``models`` module they import,
         :func:`model_closure`) the result depends on; default the module defining ``compute``.
     data : iterable of str, keyword-only
         Globs (relative to ``data/``) of the bundled files the result reads; default all.
+    check : callable, keyword-only
+        Verifies a result read from disk and returns it in the caller's types (raise ValueError or
+        TypeError to refuse it: it is then recomputed); default :func:`any_json`.
     """
     modules = tuple(code) if code is not None else (_defining_module(compute),)
-    path = cache_dir() / f"{name}-{code_data_fingerprint(modules, tuple(data))}.pkl"
-    try:
-        with path.open("rb") as f:
-            return pickle.load(f)  # noqa: S301 - our own file, written below
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass
+    path = cache_dir() / f"{name}-{code_data_fingerprint(modules, tuple(data))}.json"
+    ok, got = _read(path, check)
+    if ok:
+        return got  # type: ignore[return-value]
     out = compute()
     try:
+        text = _canonical(out)
+        doc = json.dumps({"sha256": hashlib.sha256(text.encode()).hexdigest(), "value": json.loads(text)})
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(out, f)
+        tmp.write_text(doc, encoding="utf-8")
         tmp.replace(path)  # atomic: concurrent sessions never read half a file
-        for old in path.parent.glob(f"{name}-*.pkl"):  # results of older code / data
-            if old != path:
+        for old in [*path.parent.glob(f"{name}-*.json"), *path.parent.glob(f"{name}-*.pkl")]:
+            if old != path:  # results of older code / data, and the pickles of older versions
                 old.unlink(missing_ok=True)
-    except OSError:
+    except (OSError, TypeError, ValueError):
         pass
     return out

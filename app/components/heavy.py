@@ -15,6 +15,13 @@ models are all cached still builds tables, figures and messages (tens of MB with
 once) and 40 threads fight for one GIL; queued runs hold nothing. Runs take their run slot before
 any heavy slot, so the two never wait on each other in a cycle.
 
+Cheap runs are never starved by heavy ones (issue 42: four tabs parsing a flood of blank lines held every
+run slot, and another user's 0.03 s closed-form rerun took 151 s): a run lends its run slot back while it
+waits for or does heavy work (a cache miss or :func:`heavy_slot`), so page runs that need none keep going;
+and bulk work (:func:`heavy_slot` with ``bulk=True``: parsing an upload, whose cost grows with the file)
+may hold at most ``SLOTS - CHEAP_SLOTS`` heavy slots (``PCM_CHEAP_SLOTS``, default 1, at least one bulk
+slot), so the last ``CHEAP_SLOTS`` stay for the other sessions' small misses.
+
 Memory given back (glibc): :func:`install` also caps the number of malloc arenas at 2 (glibc makes
 up to 8 per core, one per contending thread, and each keeps the memory its thread freed: with 40
 sessions' script threads the free-but-held heap grew by hundreds of MB), and the last heavy slot
@@ -35,7 +42,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-__all__ = ["SLOTS", "RUN_SLOTS", "heavy_slot", "run_slot", "install", "stats", "tune_malloc", "trim_heap"]
+__all__ = ["SLOTS", "RUN_SLOTS", "CHEAP_SLOTS", "BULK_SLOTS", "heavy_slot", "run_slot", "install", "stats", "tune_malloc", "trim_heap"]
 
 
 def _slots(var: str, default: int) -> int:
@@ -53,6 +60,11 @@ RUN_SLOTS = _slots("PCM_RUN_SLOTS", 4)
 _RUN_SEM = threading.BoundedSemaphore(RUN_SLOTS) if RUN_SLOTS > 0 else None
 _RUN_HELD = threading.local()
 _SEM = threading.BoundedSemaphore(SLOTS) if SLOTS > 0 else None
+#: Heavy slots bulk work (upload parsing) may never take: kept for cheap misses (``PCM_CHEAP_SLOTS``).
+CHEAP_SLOTS = _slots("PCM_CHEAP_SLOTS", 1)
+#: Bulk work allowed at once: the heavy slots but the cheap ones, at least 1 (0: no limit).
+BULK_SLOTS = max(1, SLOTS - CHEAP_SLOTS) if SLOTS > 0 else 0
+_BULK_SEM = threading.BoundedSemaphore(BULK_SLOTS) if BULK_SLOTS > 0 else None
 _HELD = threading.local()
 _STATS_LOCK = threading.Lock()
 _STATS = {"runs": 0, "waited": 0, "wait_s": 0.0, "max_running": 0, "running": 0, "trims": 0}
@@ -111,8 +123,27 @@ def stats() -> dict:
 
 
 @contextlib.contextmanager
-def heavy_slot() -> Iterator[None]:
-    """Hold one of the process's heavy-work slots (re-entrant per thread; no-op when unlimited)."""
+def _run_slot_lent() -> Iterator[None]:
+    """Give this thread's run slot back for the block (if it holds one), take it again after."""
+    if _RUN_SEM is None or not getattr(_RUN_HELD, "held", False):
+        yield
+        return
+    _RUN_HELD.held = False
+    _RUN_SEM.release()
+    try:
+        yield
+    finally:
+        _RUN_SEM.acquire()
+        _RUN_HELD.held = True
+
+
+@contextlib.contextmanager
+def heavy_slot(*, bulk: bool = False) -> Iterator[None]:
+    """Hold one of the process's heavy-work slots (re-entrant per thread; no-op when unlimited).
+
+    The thread's run slot is lent back meanwhile; ``bulk`` (work whose cost grows with an upload) also
+    takes one of the :data:`BULK_SLOTS` first, so :data:`CHEAP_SLOTS` heavy slots stay free of it.
+    """
     if _SEM is None or getattr(_HELD, "depth", 0):
         _HELD.depth = getattr(_HELD, "depth", 0) + 1
         try:
@@ -120,27 +151,40 @@ def heavy_slot() -> Iterator[None]:
         finally:
             _HELD.depth -= 1
         return
-    t0 = time.perf_counter()
-    waited = not _SEM.acquire(blocking=False)
-    if waited:
-        _SEM.acquire()
-    with _STATS_LOCK:
-        _STATS["runs"] += 1
-        _STATS["waited"] += waited
-        _STATS["wait_s"] += time.perf_counter() - t0
-        _STATS["running"] += 1
-        _STATS["max_running"] = max(_STATS["max_running"], _STATS["running"])
-    _HELD.depth = 1
+    with _run_slot_lent(), (_bulk() if bulk else contextlib.nullcontext()):
+        t0 = time.perf_counter()
+        waited = not _SEM.acquire(blocking=False)
+        if waited:
+            _SEM.acquire()
+        with _STATS_LOCK:
+            _STATS["runs"] += 1
+            _STATS["waited"] += waited
+            _STATS["wait_s"] += time.perf_counter() - t0
+            _STATS["running"] += 1
+            _STATS["max_running"] = max(_STATS["max_running"], _STATS["running"])
+        _HELD.depth = 1
+        try:
+            yield
+        finally:
+            _HELD.depth = 0
+            with _STATS_LOCK:
+                _STATS["running"] -= 1
+                idle = _STATS["running"] == 0
+            _SEM.release()
+            if idle:  # the last miss running: its temporaries are freed, hand the pages back
+                trim_heap()
+
+
+@contextlib.contextmanager
+def _bulk() -> Iterator[None]:
+    if _BULK_SEM is None:
+        yield
+        return
+    _BULK_SEM.acquire()
     try:
         yield
     finally:
-        _HELD.depth = 0
-        with _STATS_LOCK:
-            _STATS["running"] -= 1
-            idle = _STATS["running"] == 0
-        _SEM.release()
-        if idle:  # the last miss running: its temporaries are freed, hand the pages back
-            trim_heap()
+        _BULK_SEM.release()
 
 
 @contextlib.contextmanager

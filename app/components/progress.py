@@ -23,8 +23,9 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
                  min_interval_s: float = MIN_INTERVAL_S) -> Iterator[Callable[[float], None]]:
     """Show an ``st.progress`` bar while the block runs long; yield ``report(fraction)``; remove it after.
 
-    ``report`` takes the done fraction [-] (clipped to 0..1) and shows it as a percentage after
-    ``text``, then the optional ``detail`` (what runs now, e.g. "claim 3 of 150: ..."). The bar is drawn at the first report ``show_after_s`` [s] or more after the block began
+    ``report`` takes the done fraction [-] (clipped to 0..1) and shows it as a whole percentage after
+    ``text``, at most 99 % (the block is still running: a bar never reads 100 % while work remains), then the
+    optional ``detail`` (what runs now, e.g. "claim 3 of 150: ..."). The bar is drawn at the first report ``show_after_s`` [s] or more after the block began
     (where the block began: the block draws nothing else), then updated at most every
     ``min_interval_s`` [s] and when the fraction reaches 1; a block that ends sooner draws nothing.
     Usable inside ``st.cache_data`` functions (the bar appears only on a miss)::
@@ -41,7 +42,8 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
         if now - t0 < show_after_s or (now - state["at"] < min_interval_s and f < 1.0):
             return
         state["at"] = now
-        label = f"{text} {f:.0%}" + (f" · {detail}" if detail else "")
+        f = min(f, 0.99)  # the block still runs: the bar never reads 100 % (it is removed when the block ends)
+        label = f"{text} {int(f * 100 + 1e-9)}%" + (f" · {detail}" if detail else "")
         if state["bar"] is None:
             state["bar"] = st.progress(f, text=label)
         else:

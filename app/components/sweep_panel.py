@@ -51,6 +51,8 @@ grid = { cache_fraction = [0.1, 0.5] }
 """
 #: Most tasks a spec submitted in the app may make [tasks].
 MAX_TASKS = 500
+#: Largest sweep spec upload read [bytes]: a spec is a few kB of TOML; checked before decoding.
+MAX_SPEC_BYTES = 1_000_000
 
 
 def _out_path(text: str) -> Path:
@@ -83,7 +85,11 @@ def sweep_panel(*, key: str = "sweep", scheduler: str = "local") -> None:
         if up is not None and st.session_state.get(f"{key}_loaded") != up.file_id:
             # a new upload goes into the editor once (the editor's own state wins over value=, so setting
             # value= alone left the example in it); later edits of the uploaded text are kept
-            st.session_state[editor] = up.getvalue().decode("utf-8", errors="replace")
+            if int(up.size) > MAX_SPEC_BYTES:
+                st.error(f"The sweep spec file is {int(up.size):,} bytes, more than the {MAX_SPEC_BYTES:,} bytes (1 MB) "
+                         "a spec may have; it was not read.")
+            else:
+                st.session_state[editor] = up.getvalue().decode("utf-8", errors="replace")
             st.session_state[f"{key}_loaded"] = up.file_id
         if editor not in st.session_state:
             st.session_state[editor] = EXAMPLE_SPEC

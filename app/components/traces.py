@@ -32,6 +32,7 @@ from pydantic import Field, field_validator
 
 from app.components.bytecache import ByteBudgetCache
 from app.components.errors import show_error
+from app.components.heavy import heavy_slot
 from app.components.inputs import SciInt, whole_number_input
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario
@@ -125,7 +126,8 @@ def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: st
     Cached in :data:`UPLOAD_CACHE` (every hit is a fresh copy, as with ``st.cache_data``).
     """
     def parse():
-        with progress_bar(f"Parsing {filename} …") as report:
+        # bulk work: its cost grows with the file; it never takes the heavy slots kept for cheap runs
+        with heavy_slot(bulk=True), progress_bar(f"Parsing {filename} …") as report:
             trace = load(io.BytesIO(data), kind=kind, format=fmt, name=filename, progress=report,
                          **json.loads(opts_json))
         trace.fingerprint()

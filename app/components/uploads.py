@@ -4,8 +4,11 @@
 reads each workload from a file (a trace, a Filebench ``.f``, a fio job file or JSON result) and
 caches plans on the workloads' sources, so an upload is written once to a private folder
 (:func:`upload_dir`, mode 0700) under a name made of its SHA-256 and its extension
-(:func:`store_upload`: the same upload reuses its file). Files unused for a day are deleted when
-a new upload is written (:func:`prune_uploads`). The user's file name is never opened as a path.
+(:func:`store_upload`: the same upload reuses its file, after checking its content still hashes to
+its name: a slot pre-filled with other bytes is rewritten, never analysed). Only uploads that read
+as a workload are kept (:func:`workload_from_bytes` deletes the others). Files unused for a day are
+deleted when a new upload is written, and the oldest go first while the folder would hold more than
+:data:`MAX_FOLDER_BYTES` (:func:`prune_uploads`). The user's file name is never opened as a path.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from pathlib import Path
 
 from models.planner.workloads import PlanWorkload, upload_basename, workload_from_upload
 
-__all__ = ["upload_dir", "prune_uploads", "store_upload", "workload_from_bytes"]
+__all__ = ["upload_dir", "prune_uploads", "store_upload", "workload_from_bytes", "MAX_FOLDER_BYTES"]
+
+#: Most bytes the upload folder holds [bytes]: 2 GB, four uploads of the server's 500 MB upload limit
+#: (``.streamlit/config.toml``); older files are evicted first to make room for a new one.
+MAX_FOLDER_BYTES = 2_000_000_000
 
 
 def upload_dir() -> Path:
@@ -32,18 +39,40 @@ def upload_dir() -> Path:
     return d
 
 
-def prune_uploads(folder: Path, *, keep_s: float = 24 * 3600) -> int:
+def prune_uploads(folder: Path, *, keep_s: float = 24 * 3600, max_bytes: int | None = None,
+                  incoming: int = 0) -> int:
     """Delete upload files in ``folder`` not used (modified or reused) for ``keep_s`` seconds
-    (default one day); their count."""
+    (default one day), then the least recently used ones while the folder and ``incoming`` bytes
+    would hold more than ``max_bytes`` (default :data:`MAX_FOLDER_BYTES`); their count."""
+    cap = MAX_FOLDER_BYTES if max_bytes is None else max_bytes
     cutoff, n = time.time() - keep_s, 0
+    kept = []
     for f in folder.glob("upload-*"):
         try:
-            if f.stat().st_mtime < cutoff:
+            st = f.stat()
+            if st.st_mtime < cutoff:
                 f.unlink()
                 n += 1
+            else:
+                kept.append((st.st_mtime, st.st_size, f))
         except OSError:  # removed by another session meanwhile
             continue
+    total = sum(size for _, size, _ in kept) + incoming
+    for _, size, f in sorted(kept, key=lambda t: t[0]):  # oldest first
+        if total <= cap:
+            break
+        f.unlink(missing_ok=True)
+        total -= size
+        n += 1
     return n
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def store_upload(data: bytes, filename: str) -> Path:
@@ -58,12 +87,15 @@ def store_upload(data: bytes, filename: str) -> Path:
         raise ValueError(f"{filename}: the file is empty")
     base = upload_basename(filename)
     sfx = "".join(s for s in Path(base).suffixes[-2:] if re.fullmatch(r"\.[A-Za-z0-9]{1,8}", s))
-    digest = hashlib.sha256(bytes(data)).hexdigest()[:32]
-    target = upload_dir() / f"upload-{digest}{sfx.lower()}"
-    if target.exists():
-        os.utime(target)  # in use again: not pruned for another day
-    else:
-        prune_uploads(target.parent)
+    full = hashlib.sha256(bytes(data)).hexdigest()
+    target = upload_dir() / f"upload-{full[:32]}{sfx.lower()}"
+    if target.is_file() and target.stat().st_size == len(data) and _sha256_file(target) == full:
+        os.utime(target)  # the same bytes in use again: not pruned for another day
+    else:  # new, or a slot holding other bytes (pre-filled, truncated): (re)written from the upload
+        if len(data) > MAX_FOLDER_BYTES:
+            raise ValueError(f"{upload_basename(filename) or 'upload'}: {len(data):,} bytes, more than the "
+                             f"{MAX_FOLDER_BYTES:,} bytes the upload folder keeps")
+        prune_uploads(target.parent, incoming=len(data))
         fd, tmp = tempfile.mkstemp(dir=target.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(bytes(data))
@@ -76,6 +108,12 @@ def workload_from_bytes(data: bytes, filename: str, *, name: str | None = None, 
     """A planner workload for uploaded bytes: :func:`store_upload`, then
     :func:`models.planner.workloads.workload_from_upload` (its kind from the extension and content, or from
     the trace format chosen; ``reader_options``: a CSV's column mapping, as the trace pages take it;
-    messages name ``filename``, never the stored copy)."""
-    return workload_from_upload(store_upload(data, filename), filename, name=name, kind=kind,
-                                trace_format=trace_format, reader_options=reader_options)
+    messages name ``filename``, never the stored copy); an upload that does not read as a workload is
+    deleted again."""
+    path = store_upload(data, filename)
+    try:
+        return workload_from_upload(path, filename, name=name, kind=kind, trace_format=trace_format,
+                                    reader_options=reader_options)
+    except ValueError:  # unreadable: not kept (the same bytes would fail the same way)
+        path.unlink(missing_ok=True)
+        raise

@@ -24,7 +24,7 @@ from app.components.scenario import init_state, one_of
 from app.components.tables import key_value_table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models.provenance import trace_keys
-from models.sim.mrc import check_method, policy_mrc
+from models.sim.mrc import EXACT_BYTES_PER_ACCESS, check_method, policy_mrc
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace
 from models.traces.stats import statistic_table, trace_stats
@@ -111,7 +111,8 @@ def _stats(_trace: BlockTrace, fingerprint: str, block_size: int):
 @st.cache_data(show_spinner=False, max_entries=8)
 def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rate: float,
          policy: str = "lru") -> pd.DataFrame:
-    acc = split_blocks(_trace, block_size)
+    # an exact curve is charged its whole memory (models.budget) before the split expands anything
+    acc = split_blocks(_trace, block_size, **({"bytes_per_access": EXACT_BYTES_PER_ACCESS} if method == "exact" else {}))
     m = acc.n_unique
     # LRU gives every size in one pass; the other policies cost one simulation per size
     points = 200 if policy == "lru" and method != "minisim" else 40

@@ -130,12 +130,14 @@ def run(args: argparse.Namespace) -> int:
         curve = byte_mrc(ids.reshape(-1), np.asarray(trace.size_bytes, np.int64), capacities=caps,
                          points=args.points or 50, method=method, rate=rate, seed=args.seed, policy=policy)
     else:
-        from models.sim.mrc import policy_mrc
+        from models.sim.mrc import EXACT_BYTES_PER_ACCESS, policy_mrc
         from models.sim.primitives import access_bytes
         from models.sim.stack_distance import log_sizes
         from models.traces.blocks import split_blocks
 
-        acc = split_blocks(trace, args.block_size)
+        # an exact curve is charged its whole memory before the split expands anything
+        acc = split_blocks(trace, args.block_size, **({"bytes_per_access": EXACT_BYTES_PER_ACCESS}
+                                                       if method == "exact" else {}))
         w = access_bytes(trace, acc)
         if args.sizes is not None:
             sizes = _int_list(args.sizes)

@@ -76,6 +76,7 @@ from numba import njit
 from pydantic import Field
 
 from models._base import ModelInput, ModelResult, results_frame
+from models.budget import charge
 from models.provenance import param, param_names, trace_keys
 from models.sim.primitives import lru_move_to_head as _move_to_head
 from models.sim.primitives import lru_pop_tail as _pop_tail
@@ -109,6 +110,11 @@ __all__ = [
 SECTOR_BYTES = 512
 #: Sectors per PCM block (4 KiB, one 8-bit bitmap).
 BLOCK_SECTORS = 8
+#: Memory charged against the run's budget (:mod:`models.budget`) per 4 KiB item of a request [bytes]: the cut's
+#: temporaries (request index, block, two sector bounds, unique's sort and inverse, 8 bytes each), what it keeps
+#: and the kernels' per-block state and HDD runs; measured 92 bytes per item above an empty run (peak RSS of
+#: ``pcm-planner writecache --cache-mb 64``, HALO, on two 4 GiB requests: 2.1 M items), rounded up.
+ITEM_BYTES = 112
 #: Sectors per HALO bucket region (1 MiB).
 REGION_SECTORS = 2048
 #: Cache sizes of the paper's sweep (Figures 6-8) [MB].
@@ -203,6 +209,10 @@ def prepare_requests(trace) -> Requests:
     b0 = lbn // BLOCK_SECTORS
     b1 = (end - 1) // BLOCK_SECTORS
     counts = b1 - b0 + 1
+    items = float(counts.sum(dtype=np.float64))  # float: no int64 wrap on absurd sizes
+    big = int(np.argmax(counts))
+    charge(items * ITEM_BYTES, f"cutting the trace into 4 KiB blocks ({items:.3g} blocks; the largest request is "
+                               f"{int(size[big])} bytes at offset {int(off[big])})")
     ptr = np.concatenate([[0], np.cumsum(counts)])
     req = np.repeat(np.arange(n), counts)
     blk = b0[req] + (np.arange(ptr[-1]) - ptr[req])
@@ -350,11 +360,13 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
     for r in range(n_req):
         clock += 1
         w = is_write[r]
-        room = cnt + 4 * (item_ptr[r + 1] - item_ptr[r]) * (1 + 256) + 8  # 4 runs and a destage per item
-        if room > len(out_lbn):
-            out_lbn, out_n, out_w = _grow_runs(out_lbn, out_n, out_w, room)
         first_run = True
         for k in range(item_ptr[r], item_ptr[r + 1]):
+            # room for this item's runs: 4, and a destage of one bucket (<= 256 blocks of 4 runs); reserved per
+            # item, not per request (a 4 GiB request reserved 2^20 items x 1028 runs, 18 GB, issue 42 item 1)
+            room = cnt + 4 * (1 + 256) + 8
+            if room > len(out_lbn):
+                out_lbn, out_n, out_w = _grow_runs(out_lbn, out_n, out_w, room)
             it = item[k]
             bits = item_bits[k]
             b = block_region[it]

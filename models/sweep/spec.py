@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -36,9 +37,15 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 
 from models._base import ModelInput
+from models.budget import charge
 from models.nesting import loads_toml
 
-__all__ = ["TraceEntry", "ModelEntry", "SweepSpec", "Task", "parse_spec", "load_spec", "check_hosted"]
+__all__ = ["TraceEntry", "ModelEntry", "SweepSpec", "Task", "parse_spec", "load_spec", "check_hosted", "TASK_BYTES"]
+
+#: Memory charged against the run's budget (:mod:`models.budget`) per task of the task list [bytes], before
+#: the grid is expanded: measured 544 bytes per task (peak RSS growth of ``SweepSpec.tasks()`` over 20,000 mrc
+#: tasks), rounded up; the results of each task come on top.
+TASK_BYTES = 1024
 
 Scalar = bool | int | float | str
 
@@ -175,13 +182,17 @@ class SweepSpec(ModelInput):
             return entry.model_copy(update={"source": str(p.resolve())})
         return entry
 
-    def tasks(self) -> list[Task]:
+    def tasks(self, *, max_tasks: int | None = None) -> list[Task]:
         """Every task, in spec order (model entry, trace, device, grid in row-major order).
+
+        ``max_tasks``: refuse a spec making more tasks, counted as the product of the axis lengths
+        before any combination is built (a 10 KB spec can name 10^10 combinations).
 
         Raises
         ------
         ValueError
-            An unknown model, trace name, device or parameter (the message names it).
+            An unknown model, trace name, device or parameter (the message names it); more tasks than
+            ``max_tasks``.
         """
         from models.sweep.registry import get_model
 
@@ -191,6 +202,7 @@ class SweepSpec(ModelInput):
             raise ValueError(f"trace name(s) used twice: {', '.join(dup)}")
         by_name = {t.name: self.resolved(t) for t in self.traces}
         out: list[Task] = []
+        counted = 0
         for i, m in enumerate(self.models):
             where = f"models[{i}] ({m.model})"
             sm = get_model(m.model)
@@ -217,6 +229,11 @@ class SweepSpec(ModelInput):
                     raise ValueError(f"{where}: the model needs a device; give devices (top level or per model)")
                 for d in devices:
                     sm.check_device(d, where)
+            counted += len(traces) * len(devices) * math.prod(len(v) for v in m.grid.values())
+            if max_tasks is not None and counted > max_tasks:
+                raise ValueError(f"the spec makes at least {counted:,} tasks (up to {where}: traces x devices x "
+                                 f"grid values); the app runs at most {max_tasks:,} (use pcm-planner sweep for more)")
+            charge(float(counted) * TASK_BYTES, f"the sweep's task list (at least {counted:,} tasks, up to {where})")
             keys = list(m.grid)
             for tr, dev, combo in itertools.product(traces, devices, itertools.product(*m.grid.values())):
                 params = {**m.fixed, **dict(zip(keys, combo))}
@@ -253,7 +270,7 @@ def check_hosted(spec: SweepSpec, *, max_tasks: int) -> list[Task]:
         if m.model.startswith("call:"):
             raise ValueError(f"models[{i}] ({m.model}): in the app a sweep runs the named models only; call: models "
                              "run with pcm-planner sweep")
-    tasks = spec.tasks()
+    tasks = spec.tasks(max_tasks=max_tasks)  # counted before the grid is expanded
     if len(tasks) > max_tasks:
         raise ValueError(f"the spec makes {len(tasks):,} tasks; the app runs at most {max_tasks:,} (use pcm-planner "
                          "sweep for more)")

@@ -21,9 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from models.budget import budget_bytes, charge
+
 __all__ = ["CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
            "iter_blocks", "lone_cr_as_lf", "BOM", "data_lines", "source_name", "peek_bytes", "peek_text", "quote",
-           "check_limit", "request_cap", "check_request_cap"]
+           "check_limit", "request_cap", "check_request_cap", "TEXT_BYTES_CHARGE",
+           "PARSED_REQUEST_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -37,6 +40,14 @@ MAX_LINE_BYTES = 1 << 16
 #: bounds the time spent on input that holds few requests (comments, skipped events, a decompression bomb).
 #: 20 million requests (the request limit) of blkparse text, ~8 events of ~90 bytes each, is ~14 GB.
 MAX_INPUT_BYTES = 16 << 30
+#: Memory charged against the run's budget (:mod:`models.budget`) per decompressed byte a text reader reads [bytes]:
+#: the parsed arrays of a dense trace (33 bytes per request) take about half its text (an MSR Cambridge CSV line is
+#: ~60 bytes); blank, whitespace and comment lines are charged as text too, so a small compressed file of
+#: gigabytes of newlines stops once it has read twice the budget.
+TEXT_BYTES_CHARGE = 0.5
+#: Memory charged against the run's budget per request a reader has parsed [bytes]: a block trace row is 29 bytes
+#: (time, offset, size 8 each, device 4, write flag 1), held twice while the pieces are joined; rounded up.
+PARSED_REQUEST_BYTES = 64
 #: Most characters of file content quoted in an error message [characters].
 QUOTE_CHARS = 80
 #: Decompression errors of corrupt or truncated gzip / zstd input.
@@ -115,7 +126,10 @@ def request_cap(limit: int, error: Callable[[], BaseException]):
 
 
 def check_request_cap(n: int) -> None:
-    """Raise the error of the enclosing :func:`request_cap` when ``n`` requests exceed its limit."""
+    """Raise the error of the enclosing :func:`request_cap` when ``n`` requests exceed its limit, and
+    :class:`models.budget.BudgetExceeded` when ``n`` parsed requests need more than the run's memory budget
+    (:data:`PARSED_REQUEST_BYTES` each: binary readers have no text to charge)."""
+    charge(n * PARSED_REQUEST_BYTES, f"reading the trace ({n:,} requests parsed so far)")
     cap = _REQUEST_CAP.get()
     if cap is not None and n > cap[0]:
         raise cap[1]()
@@ -409,7 +423,12 @@ def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int |
     UTF-8 byte order mark (:data:`BOM`) starting the stream is skipped.
     A single line longer than ``chunk_bytes`` is kept whole; a line longer than
     ``max_line_bytes`` (None: no limit) raises :class:`TraceFormatError` naming it.
+    The decompressed bytes read, blank and comment lines included, are charged against the run's
+    memory budget (:func:`models.budget.charge`: a small compressed file of gigabytes of newlines
+    is refused once it has read more than the budget).
     """
+    budget = budget_bytes()
+    seen = 0
     line_no = 1
     pending: list[bytes] = []  # a partial line, in pieces (no re-copy as it grows)
     plen = 0
@@ -417,6 +436,11 @@ def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int |
     first = True
     while True:
         raw = stream.read(chunk_bytes)
+        seen += len(raw)
+        if budget and seen * TEXT_BYTES_CHARGE > budget:
+            charge(seen * TEXT_BYTES_CHARGE,
+                   f"reading the {fmt} file ({seen:,} bytes of text so far, blank and comment lines included, "
+                   f"up to line {line_no:,})", budget=budget)
         if first:  # a UTF-8 byte order mark is no part of the first line
             first = False
             while raw and len(raw) < len(BOM) and BOM.startswith(raw):

@@ -27,7 +27,7 @@ def test_result_is_computed_once_and_read_back(tmp_path, monkeypatch):
     assert diskcache.disk_cached("t", compute) == {"lulesh": 1.5e8}
     assert diskcache.disk_cached("t", compute) == {"lulesh": 1.5e8}
     assert len(calls) == 1
-    assert [p.parent for p in tmp_path.rglob("t-*.pkl")] == [tmp_path / "pcm-planner"]
+    assert [p.parent for p in tmp_path.rglob("t-*.json")] == [tmp_path / "pcm-planner"]
 
 
 def test_other_code_or_data_recomputes_and_drops_the_old_file(tmp_path, monkeypatch):
@@ -35,15 +35,63 @@ def test_other_code_or_data_recomputes_and_drops_the_old_file(tmp_path, monkeypa
     diskcache.disk_cached("t", lambda: 1)
     monkeypatch.setattr(diskcache, "code_data_fingerprint", lambda *a: "other")
     assert diskcache.disk_cached("t", lambda: 2) == 2
-    assert [p.name for p in (tmp_path / "pcm-planner").glob("t-*.pkl")] == ["t-other.pkl"]
+    assert [p.name for p in (tmp_path / "pcm-planner").glob("t-*.json")] == ["t-other.json"]
 
 
 def test_a_corrupt_cache_file_is_recomputed(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(diskcache, "code_data_fingerprint", lambda *a: "fp")
     (tmp_path / "pcm-planner").mkdir()
-    (tmp_path / "pcm-planner" / "t-fp.pkl").write_bytes(b"\x80\x04garbage")
+    (tmp_path / "pcm-planner" / "t-fp.json").write_bytes(b"\x80\x04garbage")
     assert diskcache.disk_cached("t", lambda: 3) == 3
+
+
+def _planted(tmp_path, monkeypatch, name: str, body: bytes) -> Path:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(diskcache, "code_data_fingerprint", lambda *a: "fp")
+    (tmp_path / "pcm-planner").mkdir(exist_ok=True)
+    p = tmp_path / "pcm-planner" / name
+    p.write_bytes(body)
+    return p
+
+
+def test_a_pickle_in_the_cache_directory_is_never_loaded(tmp_path, monkeypatch):
+    """Issue 42 item 11: a hostile pickle planted where the old cache file lived runs no code."""
+    import pickle
+
+    class Boom:
+        def __reduce__(self):
+            return (os.system, (f"touch {tmp_path / 'pwned'}",))
+
+    _planted(tmp_path, monkeypatch, "t-fp.pkl", pickle.dumps(Boom()))
+    _planted(tmp_path, monkeypatch, "t-fp.json", pickle.dumps(Boom()))
+    assert diskcache.disk_cached("t", lambda: 4) == 4
+    assert not (tmp_path / "pwned").exists()
+    assert not (tmp_path / "pcm-planner" / "t-fp.pkl").exists()  # the old format is dropped
+
+
+def test_a_wrong_type_or_tampered_file_is_ignored_and_recomputed(tmp_path, monkeypatch):
+    """Issue 42 item 11: a well-formed file of the wrong type (which broke the lifetime page on every restart)
+    or whose value does not match its hash is recomputed, not returned."""
+    import hashlib
+
+    text = json.dumps("not a number", sort_keys=True, separators=(",", ":"))
+    doc = {"sha256": hashlib.sha256(text.encode()).hexdigest(), "value": "not a number"}
+    p = _planted(tmp_path, monkeypatch, "t-fp.json", json.dumps(doc).encode())
+    assert diskcache.disk_cached("t", lambda: 2.5, check=diskcache.finite_float) == 2.5
+    assert diskcache.disk_cached("t", lambda: 9.0, check=diskcache.finite_float) == 2.5  # the good file, read back
+    good = json.loads(p.read_text())
+    p.write_text(json.dumps({**good, "value": 7.0}))  # edited without its hash
+    assert diskcache.disk_cached("t", lambda: 3.5, check=diskcache.finite_float) == 3.5
+
+
+def test_the_lifetime_rates_check_refuses_a_wrong_shape():
+    from app.components.write_rates import _rates_and_sources
+
+    assert _rates_and_sources([{"a": 1}, {"a": "x"}]) == ({"a": 1.0}, {"a": "x"})
+    for bad in ([], [{"a": "x"}, {}], [{"a": 1}, {"a": 2}], {"a": 1}, [{"a": float("nan")}, {}]):
+        with pytest.raises((ValueError, TypeError)):
+            _rates_and_sources(bad)
 
 
 def test_the_key_follows_the_module_defining_the_computation(tmp_path, monkeypatch):
@@ -177,7 +225,7 @@ def test_the_default_lulesh_rate_is_the_models_and_is_read_back_from_disk(tmp_pa
     write_rates.lulesh_write_rate.clear()
     value = write_rates.lulesh_write_rate()
     assert value == lt.measured_write_rate("lulesh")
-    assert len(list(tmp_path.glob("lifetime-lulesh-write-rate-*.pkl"))) == 1
+    assert len(list(tmp_path.glob("lifetime-lulesh-write-rate-*.json"))) == 1
     write_rates.lulesh_write_rate.clear()  # a new server process: only the file is left
 
     def replay(*a, **k):

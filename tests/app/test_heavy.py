@@ -114,3 +114,37 @@ def test_at_most_run_slots_page_runs_at_once(monkeypatch):
 
     _run_concurrently(9, run)
     assert most[0] == 3
+
+
+def test_heavy_uploads_leave_run_slots_and_a_heavy_slot_to_cheap_runs(monkeypatch):
+    """Issue 42 item 3: four sessions parsing uploads (bulk work) while another session reruns a cheap page:
+    the uploads lend their run slots back and take at most SLOTS - CHEAP_SLOTS heavy slots, so the cheap run
+    (which even misses its cache once) goes through while every upload is still working."""
+    monkeypatch.setattr(heavy, "_RUN_SEM", threading.BoundedSemaphore(2))
+    monkeypatch.setattr(heavy, "_SEM", threading.BoundedSemaphore(2))
+    monkeypatch.setattr(heavy, "_BULK_SEM", threading.BoundedSemaphore(1))  # 2 heavy slots, 1 kept for cheap work
+    release, started, cheap_done = threading.Event(), threading.Semaphore(0), threading.Event()
+
+    def upload():
+        with heavy.run_slot():
+            started.release()
+            with heavy.heavy_slot(bulk=True):
+                release.wait(30)
+
+    def cheap():
+        with heavy.run_slot(), heavy.heavy_slot():
+            cheap_done.set()
+
+    uploads = [threading.Thread(target=upload) for _ in range(4)]
+    for t in uploads:
+        t.start()
+    for _ in range(4):  # every upload got a run slot (lent back inside its bulk work)
+        assert started.acquire(timeout=30)
+    c = threading.Thread(target=cheap)
+    c.start()
+    c.join(30)
+    assert cheap_done.is_set() and not release.is_set()  # done while the uploads still hold their work
+    release.set()
+    for t in uploads:
+        t.join(30)
+    assert not any(t.is_alive() for t in uploads)

@@ -54,3 +54,40 @@ def test_stale_uploads_are_pruned_and_reused_ones_kept(tmp_path):
     os.utime(other, (past, past))
     assert prune_uploads(tmp_path) == 1
     assert not old.exists() and fresh.exists() and other.exists()
+
+
+def _slot(data: bytes, ext: str):
+    import hashlib
+
+    return upload_dir() / f"upload-{hashlib.sha256(data).hexdigest()[:32]}{ext}"
+
+
+def test_a_slot_prefilled_with_other_bytes_is_rewritten_not_analysed():
+    """Issue 42 item 11: another user's bytes planted under the upload's content name are not what is read."""
+    data = b"0 0 8 8 1\n1000 0 16 8 0\n7 0 99 8 1\n"
+    slot = _slot(data, ".trace")
+    slot.unlink(missing_ok=True)
+    slot.write_bytes(b"0 0 0 2147483648 1\n")  # pre-filled: same name, other content
+    w = workload_from_bytes(data, "mine.trace")
+    assert w.source == str(slot) and slot.read_bytes() == data
+
+
+def test_an_upload_that_does_not_read_is_not_kept():
+    """Issue 42 item 12: unreadable uploads (a 100 MB random file was stored for a day) are deleted."""
+    data = os.urandom(4096)
+    with pytest.raises(ValueError):
+        workload_from_bytes(data, "noise.json")
+    assert not _slot(data, ".json").exists()
+
+
+def test_the_upload_folder_is_bounded_in_bytes_oldest_first(tmp_path):
+    """Issue 42 item 12: while the folder and the incoming upload exceed the cap, the oldest files go."""
+    now = time.time()
+    files = []
+    for k in range(4):  # 100 bytes each, k hours old (k = 3 the oldest)
+        f = tmp_path / f"upload-{k}.trace"
+        f.write_bytes(b"x" * 100)
+        os.utime(f, (now - 3600 * k, now - 3600 * k))
+        files.append(f)
+    assert prune_uploads(tmp_path, max_bytes=350, incoming=100) == 2
+    assert [f.exists() for f in files] == [True, True, False, False]

@@ -67,6 +67,21 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.storage.write_cache.REGION_SECTORS": "format (HALO's 1 MiB bucket region, seed 003 §III)",
     "models.storage.write_cache.PAPER_CACHE_MB": "sweep grid (the paper's cache sizes, Figures 6-8)",
     "models.traces.blocks.MAX_BLOCK_ACCESSES": "memory limit",
+    "models.traces.blocks.SPLIT_BYTES_PER_ACCESS": "memory cost charged against the run's budget (measured, "
+                                                   "source in its comment), not a model input",
+    "models.sim.mrc.EXACT_BYTES_PER_ACCESS": "memory cost charged against the run's budget (measured, source in its "
+                                             "comment), not a model input",
+    "models.storage.write_cache.ITEM_BYTES": "memory cost charged against the run's budget (measured, source in its "
+                                             "comment), not a model input",
+    "models.budget.AVAILABLE_FRACTION": "memory limit (share of the machine's available memory one run may use)",
+    "models.budget.DEFAULT_CAP_BYTES": "memory limit (1 GiB per run by default, the issue 42 ceiling)",
+    "models.budget._UNITS": "unit suffixes",
+    "models.traces.source.PARSED_REQUEST_BYTES": "memory cost charged against the run's budget per parsed request, "
+                                                 "not a model input",
+    "models.sweep.spec.TASK_BYTES": "memory cost charged against the run's budget per sweep task, not a model input",
+    "models.traces.source.TEXT_BYTES_CHARGE": "memory cost charged against the run's budget per byte of text read, "
+                                              "not a model input",
+    "models.budget._FALLBACK_AVAILABLE": "memory limit (assumed available memory when /proc/meminfo is unreadable)",
     "models.traces.formats.csv._READ_OPS": "format (SCSI opcodes)",
     "models.traces.formats.csv._WRITE_OPS": "format (SCSI opcodes)",
     "models.traces.formats.lackey._HEX": "format (parser table)",

@@ -251,11 +251,13 @@ def test_html_report_leads_with_the_summary_and_ends_with_the_provenance_appendi
 
 
 def test_summary_answers_each_role_with_best_device_and_confidence(res):
-    from reporting.planner_report import executive_summary, ledger_confidence
+    from reporting.planner_report import ECON_COLUMNS, executive_summary, ledger_confidence
 
     t, notes = executive_summary(res)
     df = res.to_frame()
-    assert list(t.columns) == ["role", "workload", "best device", "verdict", "value", "confidence"]  # no econ columns
+    # the answer, then the cost and lifetime slot filled from the plan's economic columns (issue 37)
+    assert list(t.columns) == ["role", "workload", "best device", "verdict", "value", "confidence",
+                               *ECON_COLUMNS.values()]
     for r in t.itertuples():
         sub = df[(df.role == r.role) & (df.workload == r.workload) & df.verdict.isin(["wins", "about the same", "loses"])]
         best = sub.loc[sub.value.astype(float).idxmax()]
