@@ -498,10 +498,12 @@ def summary_lead(res) -> str:
             "p5–p95 band.")
 
 
-def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -> str:
+def plan_report_html(res, title: str = "PCM Planner: plan for your workloads", *, extra_sections=()) -> str:
     """A self-contained HTML report of a plan (:class:`models.planner.PlanResult`): inputs (workloads,
     devices with their figures), one chart per role (plotly.js inlined once), the verdicts with their
-    reasons and bands, the provenance of every parameter used and the validation status of every model.
+    reasons and bands, the provenance of every parameter used and the validation status of every model;
+    ``extra_sections``: callables ``section(first) -> str`` adding sections before the provenance (``first``: plotly.js
+    is not yet inlined), e.g. the "Product targets" (:func:`reporting.planner_targets_report.targets_section`).
 
     >>> from models.planner.plan import plan, workload_from_path
     >>> html = plan_report_html(plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
@@ -565,6 +567,9 @@ def plan_report_html(res, title: str = "PCM Planner: plan for your workloads") -
                      "<code>docs/VALIDATION.md</code>): how far the model is trusted.</p>")
         parts.append(_table(vs[["role", "pages", "claims", "summary"]].rename(
             columns={"pages": "ledger pages", "summary": "status"})))
+    for section in extra_sections:
+        parts.append(section(first))
+        first = first and "plotly" not in parts[-1]
     prov = provenance_html(res.provenance_keys, devices=res.custom_devices)
     if prov:
         parts.append("<h2 id='appendix'>Appendix</h2>" + prov)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -52,6 +53,7 @@ from reporting.planner_report import (
     role_chart,
     validation_summary,
 )
+from reporting.planner_targets_report import plan_row_frontier, targets_section, targets_table
 
 #: Colours of a verdict (bars and table cells): the device wins / loses against the baseline.
 WIN_COLOUR, LOSE_COLOUR = "#2e7d32", "#c62828"
@@ -109,6 +111,14 @@ class PlannerScenario(Scenario, UncertaintyFields):
     baseline: str = Field("like-for-like", title="Baseline")
     plan_requests: SciInt = Field(0, ge=0, le=20_000_000, title="Requests per block trace (0 = the whole trace)")
     plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
+    # "Product targets" (inverse design, models.planner.targets)
+    targets_on: bool = Field(False, title="Find the spec targets")
+    target_speedup: float = Field(1.0, gt=0, le=1e6, description="speedup each spec target solves for [x]",
+                                  title="Target speedup [×]")
+    frontier_x: Literal["write_latency_ns", "read_latency_ns", "write_bandwidth_MBps"] = Field(
+        "write_latency_ns", title="Frontier x axis")
+    frontier_y: Literal["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps"] = Field(
+        "read_latency_ns", title="Frontier y axis")
     # economics (issue 37): the horizon, whole modules, the user's prices
     horizon_years: float = Field(param("planner.horizon_years").value, gt=0, le=50, title="Planning horizon [years]")
     module_gb: float = Field(0.0, ge=0, le=1e6, title="Module / drive size [GB] (0 = the exact capacity)")
@@ -139,6 +149,12 @@ class PlannerScenario(Scenario, UncertaintyFields):
     def _prices_parse(cls, v: str) -> str:
         parse_prices(v)
         return v
+
+    @model_validator(mode="after")
+    def _two_frontier_specs(self) -> PlannerScenario:
+        if self.frontier_x == self.frontier_y:
+            raise ValueError("frontier_y: pick another spec than the x axis's")
+        return self
 
     @model_validator(mode="after")
     def _known_baseline(self) -> PlannerScenario:
@@ -201,9 +217,38 @@ def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
+def _targets(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple,
+             target: float):
+    """:func:`models.planner.targets.targets_of_plan` of :func:`_plan`'s plan (same key), without its retimers."""
+    import dataclasses
+
+    from models.planner.targets import targets_of_plan
+
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    with progress_bar("Finding the spec targets …") as report:
+        t = targets_of_plan(res, target=target, n_requests=n_requests or None, progress=report)
+    return dataclasses.replace(t, retimers=())
+
+
+@st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
+def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple,
+              target: float, row: tuple, spec_x: str, spec_y: str):
+    """The frontier chart of one plan row ``(workload, role, device)`` (:func:`reporting.planner_targets_report.plan_row_frontier`)."""
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    with st.spinner("Drawing the frontier …"):
+        return plan_row_frontier(res, *row, spec_x, spec_y, target=target, n_requests=n_requests or None)
+
+
+@st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
-               econ: tuple = ()) -> str:
-    return plan_report_html(_plan(workloads, devices, baseline, uq, seed, n_requests, econ))
+               econ: tuple = (), target: float | None = None) -> str:
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    if target is None:
+        return plan_report_html(res)
+    from models.planner.targets import targets_of_plan
+
+    return plan_report_html(res, extra_sections=[
+        targets_section(targets_of_plan(res, target=target, n_requests=n_requests or None))])
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
@@ -219,6 +264,12 @@ def _validation(roles: tuple) -> dict:
     """Role -> its models' validation-ledger status in words (:func:`reporting.planner_report.validation_summary`)."""
     t = validation_summary(list(roles))
     return {r: f"{s} (of {n} ledger claims)" if n else s for r, s, n in zip(t.role, t.summary, t.claims)}
+
+
+def _spec_words(spec: str) -> str:
+    from models.planner.targets import SPECS
+
+    return f"{SPECS[spec][2]} [{SPECS[spec][0]}]"
 
 
 def _ratio(v: float) -> str:
@@ -352,6 +403,32 @@ def _uploaded_workloads() -> list[tuple[str, str, str, str, str, str]]:
     return out
 
 
+def _product_targets(scn, key: tuple, df) -> None:
+    """The "Product targets" section: the spec targets of every row and the frontier of the row the user picks."""
+    st.subheader("Product targets")
+    if not scn.targets_on:
+        st.caption("Tick **Find the spec targets** (Devices → Product targets) for the read/write latency and write "
+                   "bandwidth each role is won at, and a frontier chart over two of them.")
+        return
+    t = _targets(*key, scn.target_speedup)
+    goal = "breaks even" if scn.target_speedup == 1 else f"reaches {scn.target_speedup:g}×"
+    st.caption(f"The value of each spec at which the role {goal}, the device's other specs held; endurance: the "
+               "value at which the role's capacity lasts the planning horizon, price: the value at which its cost per "
+               "unit of work equals the baseline's (from the economics above).")
+    tt = targets_table(t)
+    text_table(tt)
+    download_csv(t.to_frame(), "pcm-targets.csv", label="Download spec targets (CSV)", key="dl-plan-targets")
+    rows = [tuple(r) for r in df[df.verdict.isin(EVALUATED)][["workload", "role", "device"]].itertuples(index=False)]
+    if not rows:
+        return
+    pick = st.selectbox("Frontier of", rows, format_func=lambda r: " · ".join(map(str, r)), key="plan.frontier_row")
+    fig = _frontier(*key, scn.target_speedup, tuple(pick), scn.frontier_x, scn.frontier_y)
+    show(fig, key="plan-frontier")
+    st.caption("Green: the role is won (value ≥ the target); red: not. Catalogue devices are marked at their own two "
+               "specs (their other specs differ: a marker places a device, it is not its verdict); the star is the "
+               "row's device.")
+
+
 # ----------------------------------------------------------------------------- page
 st.title("Planner: does PCM pay off for my workload?")
 claims_strip("planner")
@@ -404,6 +481,18 @@ if tab_mine.open:
             field_note(S, "baseline")
             st.checkbox(S.label("plan_uq"), key=S.key("plan_uq"),
                         help="p5–p95 of each value, P(device wins) and the decisive input, from the samples set above")
+            with st.expander("Product targets (inverse design)", icon=":material/target:"):
+                st.checkbox(S.label("targets_on"), key=S.key("targets_on"),
+                            help="For each role, the read/write latency and write bandwidth at which the device breaks "
+                                 "even (or reaches the target speedup), the other specs held; re-times the roles' "
+                                 "counts, simulated once (pcm-planner targets)")
+                float_input(S, "target_speedup", help="1: break even with the baseline; 2: twice as fast")
+                st.selectbox(S.label("frontier_x"), ["write_latency_ns", "read_latency_ns", "write_bandwidth_MBps"],
+                             key=S.key("frontier_x"), format_func=_spec_words)
+                field_note(S, "frontier_x")
+                st.selectbox(S.label("frontier_y"), ["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps"],
+                             key=S.key("frontier_y"), format_func=_spec_words)
+                field_note(S, "frontier_y")
             with st.expander("Economics: prices, horizon, module size", icon=":material/payments:"):
                 e1, e2 = st.columns(2)
                 float_input(S, "horizon_years", container=e1,
@@ -489,7 +578,8 @@ if scn is not None and tab_mine.open:
             d1, d2, d3 = st.columns(3)
             with d1:
                 download_csv(df, "pcm-plan.csv", label="Download verdicts (CSV)", key="dl-plan-mine", provenance=keys)
-            d2.download_button("Download HTML report", lambda: _plan_html(*key), file_name="pcm-plan.html",
+            tkey = scn.target_speedup if scn.targets_on else None
+            d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey), file_name="pcm-plan.html",
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
             d3.download_button("Download PDF report", lambda: _plan_pdf(*key), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")
@@ -535,6 +625,7 @@ if scn is not None and tab_mine.open:
                         lines.append(f"- {who}: :orange[**needs data**] — {md_escape(r.reason.removeprefix('needs data: '), 600)}")
                 st.markdown("\n".join(lines))
             assumption_note(keys)
+            _product_targets(scn, key, df)
 
 if scn is not None and tab_lib.open:
     with tab_lib, user_errors("Planner"):

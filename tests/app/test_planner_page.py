@@ -335,3 +335,20 @@ def test_a_scsi_opcode_csv_is_read_with_the_trace_pages_mapping_and_fails_alone_
     assert not [e.value for e in at.error], [e.value for e in at.error]
     v = _verdicts(at)
     assert set(v[(v.workload == "vm") & (v.role == "write-cache")].verdict) <= {"wins", "loses", "about the same"}
+
+
+def test_product_targets_table_and_frontier():
+    """Issue 37 item 6: the "Product targets" section -- the spec targets of every row and a frontier chart."""
+    at = _mine(devices="pcm-samsung-20nm,optane-dcpmm", targets_on="true", frontier_x="write_latency_ns",
+               frontier_y="read_latency_ns")
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert any(h.value == "Product targets" for h in at.subheader)
+    t = next(t.value for t in at.table if "won while" in [c.replace("\\", "") for c in t.value.columns])
+    won = t.iloc[:, [c.replace("\\", "") for c in t.columns].index("won while")].astype(str)
+    assert won.str.contains("<=").any()  # a break-even found (the write cache's write latency)
+    figs = page_figures(at)
+    front = [f for _n, f in figs if "green where it breaks even" in str(f["layout"].get("title", {}).get("text", ""))]
+    assert len(front) == 1 and check_figures([("frontier", front[0])]) == []
+    assert front[0]["layout"]["xaxis"]["title"]["text"] == "write latency [ns]"
+    assert {"catalogue devices"} <= {d.get("name") for d in front[0]["data"]}

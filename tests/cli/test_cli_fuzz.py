@@ -31,6 +31,8 @@ BASE = {
              "pcm-samsung-20nm", "--requests", "500"],
     "rank": ["--trace", "mqsim:tpcc-small", "--personality", "varmail", "--requests", "500"],
     "sensitivity": ["hdd", "--samples", "64"],
+    "targets": ["--block-trace", str(Path(__file__).parents[1] / "fixtures" / "plan" / "small_msr.csv"), "--device",
+                "pcm-samsung-20nm", "--requests", "500", "--spec", "write_latency_ns"],
     "sweep": [str(Path(__file__).with_name("sweep_tiny.toml")), "--scheduler", "serial", "--no-progress", "--out",
               str(Path(tempfile.gettempdir()) / "pcm-planner-fuzz-sweep" / "r.parquet")],
     "trace-stats": ["mqsim:tpcc-small", "--max-requests", "2000"],

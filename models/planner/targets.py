@@ -1,0 +1,399 @@
+"""Spec targets (inverse design): the device spec at which a plan row breaks even, the others held.
+
+For each workload x role x device of a plan, :func:`plan_targets` finds the value of each device spec
+(:data:`SPECS`: read latency, write latency, write bandwidth, endurance, price per GB) at which the
+role's value (baseline / device [x], the plan's ``value``) equals 1 -- or a target speedup -- with every
+other spec held at the device's own value: "this role is won while write latency <= 2.3 µs".
+
+How: the role's counts are simulated once per workload (:mod:`models.planner.retime`) and re-timed per spec
+value through the models' own timing functions; the root is bracketed on a log grid over the spec's
+physical range (:func:`spec_range`: the catalogue's fastest to slowest device, widened to the device's own
+value) and refined by Brent's method in log10 of the spec to :data:`LOG10_XTOL` decades. The grid also
+checks monotonicity: a row whose value is not monotone in a spec says so in its reason (and which crossing
+it reports: the one nearest the device's own value). No root in the range reads "at any <spec> in the
+catalogue's range" or "never, even at <fastest> (<device>)" -- break_even is NaN then, never a made-up value.
+
+``endurance_writes_per_cell`` and ``price_usd_per_GB`` do not move any performance value; their targets come
+from the plan's economics (:mod:`models.planner.economics`), in closed form (:func:`economic_break_even`):
+the role's lifetime is linear in the endurance, so the endurance at which the role's capacity lasts the
+planning horizon without a replacement is ``horizon / role_lifetime_years(capacity, 1, write rate)``; the cost
+is linear in the price (the replacements do not depend on it), so the price at which the cost per unit of
+work equals the baseline's is ``price / cost_per_work_vs_baseline``.
+
+:func:`frontier_grid` evaluates a row on a 2-D grid of two specs (wins / loses), the "Product targets"
+region chart's data.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from models._base import ModelResult
+from models.devices import DeviceProfile, load_catalogue
+from models.planner.retime import Retimer, role_retimers
+from models.planner.verdicts import EVALUATED, short_num
+
+__all__ = ["SPECS", "PERFORMANCE_SPECS", "TARGET_COLUMNS", "LOG10_XTOL", "TargetsResult", "spec_range",
+           "break_even", "economic_break_even", "row_targets", "plan_targets", "targets_of_plan", "frontier_grid", "format_spec"]
+
+#: The specs: column -> (unit, direction of a win, words). ``<=``: the role is won while the spec is at most
+#: the break-even; ``>=``: at least.
+SPECS = {"read_latency_ns": ("ns", "<=", "read latency"),
+         "write_latency_ns": ("ns", "<=", "write latency"),
+         "write_bandwidth_MBps": ("MB/s", ">=", "write bandwidth"),
+         "endurance_writes_per_cell": ("writes per cell", ">=", "endurance"),
+         "price_usd_per_GB": ("USD/GB", "<=", "price")}
+#: The specs a role's performance value depends on (the others need the economics).
+PERFORMANCE_SPECS = ("read_latency_ns", "write_latency_ns", "write_bandwidth_MBps")
+#: Columns of :meth:`TargetsResult.to_frame` (the CSV contract of ``pcm-planner targets``).
+TARGET_COLUMNS = ["workload", "role", "device", "spec", "unit", "break_even", "held_at", "direction", "reason"]
+#: Tolerance of the root finder [decades of the spec]: the reported break-even is within a factor
+#: ``10**LOG10_XTOL`` (+-0.01 %) of the exact root (a numerical setting, not a model input).
+LOG10_XTOL = 4e-5
+#: Points of the log grid that brackets the root and checks monotonicity [-] (a numerical grid).
+GRID_POINTS = 17
+
+
+
+@dataclass(frozen=True)
+class TargetsResult(ModelResult):
+    """Spec targets of a plan: one row per workload x role x device x spec (:func:`plan_targets`).
+
+    ``to_frame()`` columns: :data:`TARGET_COLUMNS`. ``break_even`` and ``held_at`` are in ``unit``;
+    ``held_at`` is the device's own value of the spec (NaN: the device does not state it);
+    ``direction`` ``<=`` / ``>=``: the role is won while the spec is at most / at least ``break_even``.
+    """
+
+    #: The rows (dicts with :data:`TARGET_COLUMNS`).
+    rows: tuple
+    #: The target speedup [x] the break-evens solve for.
+    target: float
+    #: The retimers (one per evaluated row), for :func:`frontier_grid`.
+    retimers: tuple = ()
+
+    def to_frame(self) -> pd.DataFrame:
+        df = pd.DataFrame(list(self.rows), columns=TARGET_COLUMNS)
+        for c in ("break_even", "held_at"):
+            df[c] = df[c].astype(float)
+        return df
+
+
+def format_spec(spec: str, x: float) -> str:
+    """A spec value in words with its unit (latencies in ns/µs/ms).
+
+    >>> format_spec("write_latency_ns", 2300), format_spec("write_bandwidth_MBps", 512.3)
+    ('2.3 µs', '512 MB/s')
+    """
+    if not np.isfinite(x):
+        return "unknown"
+    if spec.endswith("_ns"):
+        for k, u in ((1e6, "ms"), (1e3, "µs")):
+            if abs(x) >= k:
+                return f"{short_num(x / k)} {u}"
+        return f"{short_num(x)} ns"
+    return f"{short_num(x)} {SPECS[spec][0]}"
+
+
+def spec_range(spec: str, device: DeviceProfile | None = None) -> tuple[float, float, str, str]:
+    """``(low, high, low_device, high_device)``: the physical range of ``spec`` searched [the spec's unit],
+    from the catalogue's smallest to largest stated value (widened to ``device``'s own value).
+
+    >>> lo, hi, a, b = spec_range("read_latency_ns"); bool(lo < 200 < 1e6 < hi)
+    True
+    """
+    vals = [(float(getattr(d, spec)), d.name) for d in load_catalogue().values()
+            if getattr(d, spec, None) is not None]
+    if device is not None and getattr(device, spec, None) is not None:
+        vals.append((float(getattr(device, spec)), device.name))
+    if not vals:
+        raise ValueError(f"no device states {spec}")
+    lo, hi = min(vals), max(vals)
+    return lo[0], hi[0], lo[1], hi[1]
+
+
+def _variants(dev: DeviceProfile, spec: str, xs) -> list[DeviceProfile]:
+    return [dev.with_updates(**{spec: float(x)}) for x in np.atleast_1d(xs)]
+
+
+def break_even(rt: Retimer, spec: str, *, target: float = 1.0) -> tuple[float, str]:
+    """Break-even of ``spec`` for one row: ``(value, reason)`` (value NaN: no root in the physical range).
+
+    Parameters
+    ----------
+    rt : Retimer
+        The row (:func:`models.planner.retime.role_retimers`).
+    spec : str
+        One of :data:`PERFORMANCE_SPECS`.
+    target : float, keyword-only
+        The speedup [x] to reach (1: break even with the baseline).
+
+    Returns
+    -------
+    (float, str)
+        The spec value where the row's value equals ``target`` [the spec's unit] (within
+        :data:`LOG10_XTOL` decades), and the reason in words.
+    """
+    from scipy.optimize import brentq
+
+    unit, direction, words = SPECS[spec]
+    dev = rt.device
+    held = getattr(dev, spec)
+    others = f"other specs held at {dev.name}'s"
+    if rt.why_not:
+        return math.nan, f"not modelled: {rt.why_not}"
+    if spec not in rt.uses:
+        v = rt.value(dev)
+        won = "won" if v >= target else "not won"
+        return math.nan, (f"at any {words}: {won} whatever its {words} (the {rt.role} model does not use it; "
+                          f"{short_num(v)}× vs the {short_num(target)}× target)")
+    lo, hi, lo_dev, hi_dev = spec_range(spec, dev)
+    grid = np.unique(np.concatenate([np.geomspace(lo, hi, GRID_POINTS), [held] if held is not None else []]))
+    vals = np.asarray(rt.values(_variants(dev, spec, grid)), dtype=float)
+    g = np.log(np.maximum(vals, 1e-300) / target)
+    good = grid[0] if direction == "<=" else grid[-1]  # the fastest end
+    best_lbl = f"{format_spec(spec, good)} ({lo_dev if direction == '<=' else hi_dev}, the catalogue's best)"
+    worst = grid[-1] if direction == "<=" else grid[0]
+    worst_lbl = f"{format_spec(spec, worst)} ({hi_dev if direction == '<=' else lo_dev})"
+    if np.ptp(vals) <= 1e-12 * max(abs(vals).max(), 1e-300):
+        won = "won" if vals[0] >= target else "not won"
+        return math.nan, f"at any {words}: {won} at every {words} from {format_spec(spec, lo)} to " \
+                         f"{format_spec(spec, hi)} ({short_num(vals[0])}×)"
+    step = np.diff(vals)
+    tol = 1e-9 * np.abs(vals[:-1])
+    want_sign = -1 if direction == "<=" else 1  # value falls with latency, rises with bandwidth
+    monotone = bool(np.all(want_sign * step >= -tol))
+    note = "" if monotone else (f"; not monotone in {words}: the value moves against it between "
+                                f"{format_spec(spec, grid[:-1][want_sign * step < -tol][0])} and "
+                                f"{format_spec(spec, grid[1:][want_sign * step < -tol][-1])}")
+    s = np.sign(g)
+    cross = np.nonzero(s[:-1] * s[1:] < 0)[0]
+    exact = np.nonzero(g == 0)[0]
+    if not len(cross) and not len(exact):
+        if s[0] >= 0 and s[-1] >= 0:
+            return math.nan, (f"at any {words} in the catalogue's range, up to {worst_lbl} "
+                              f"({short_num(vals.min())}× at worst vs the {short_num(target)}× target; {others}){note}")
+        return math.nan, (f"never, even at {best_lbl}: {short_num(vals.max())}× at best vs the "
+                          f"{short_num(target)}× target; {others}{note}")
+    if len(exact) and not len(cross):
+        x = float(grid[exact[0]])
+    else:
+        ref = float(np.log10(held)) if held is not None else None
+        k = cross[0] if ref is None else cross[np.argmin(np.abs(np.log10(grid[cross]) - ref))]
+
+        def f(u):
+            return math.log(max(rt.value(_variants(dev, spec, [10.0 ** u])[0]), 1e-300) / target)
+
+        u = brentq(f, math.log10(grid[k]), math.log10(grid[k + 1]), xtol=LOG10_XTOL, rtol=4 * np.finfo(float).eps)
+        x = 10.0 ** u
+        if len(cross) > 1:
+            note += (f"; the value crosses {short_num(target)}× {len(cross)} times in the range "
+                     f"(reported: the crossing nearest {dev.name}'s own value)")
+    if held is None:
+        head = f"{dev.name} does not state its {words}"
+    else:
+        ratio = x / held
+        room = ratio if direction == "<=" else 1 / ratio
+        head = (f"{dev.name} has {format_spec(spec, held)}: "
+                + (f"{short_num(room)}× headroom" if room >= 1 else f"needs {short_num(1 / room)}× better"))
+    verb = "won" if target == 1 else f"at least {short_num(target)}×"
+    return x, (f"{verb} while {words} {direction} {format_spec(spec, x)}; {head}; {others}{note}")
+
+
+def _field_max(model, field: str) -> float:
+    """The upper bound (``le``) of a Pydantic field [its unit] (inf: none)."""
+    for m in model.model_fields[field].metadata:
+        if getattr(m, "le", None) is not None:
+            return float(m.le)
+    return math.inf
+
+
+def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_years: float) -> tuple[float, str]:
+    """Break-even of ``endurance_writes_per_cell`` or ``price_usd_per_GB`` for one plan row (its economics columns,
+    :data:`models.planner.economics.ECON_COLUMNS`): ``(value, reason)``, value NaN when there is none.
+
+    - endurance: the writes per cell at which the role's capacity lasts ``horizon_years`` [years] under the
+      workload's write rate without a replacement (:func:`models.planner.economics.role_lifetime_years` at one
+      write per cell, scaled: the lifetime is linear in the endurance);
+    - price: the price [USD/GB] at which the role's cost per unit of work equals the baseline's
+      (``cost_per_work_vs_baseline`` is linear in the price).
+
+    >>> from models.devices import get_device
+    >>> r = {"capacity_GB": 1.0, "bytes_written_per_s": 0.0, "cost_per_work_vs_baseline": 2.0, "economic_reason": ""}
+    >>> economic_break_even(r, get_device("pcm-memext"), "endurance_writes_per_cell", horizon_years=5)[1][:33]
+    'at any endurance: the role writes'
+    """
+    from models.planner.economics import device_endurance, role_lifetime_years
+
+    why_econ = str(row.get("economic_reason", "") or "")
+    if spec == "endurance_writes_per_cell":
+        cap, rate = float(row.get("capacity_GB", math.nan)), float(row.get("bytes_written_per_s", math.nan))
+        if math.isinf(device_endurance(dev)) and dev.endurance_writes_per_cell is None:
+            return math.nan, f"at any endurance: {dev.name} ({dev.kind}) does not wear out by being written"
+        if rate == 0:
+            return math.nan, f"at any endurance: the role writes nothing to {dev.name} under this workload"
+        if not (math.isfinite(cap) and cap > 0 and math.isfinite(rate)):
+            return math.nan, f"unknown: the role's capacity or write rate is not known ({why_econ or 'no economics'})"
+        per_write = float(role_lifetime_years(cap, 1.0, rate))  # years per write per cell
+        x = horizon_years / per_write
+        have = dev.endurance_writes_per_cell
+        head = (f"{dev.name} does not state its endurance" if have is None else
+                f"{dev.name} has {short_num(have)} writes per cell: "
+                + (f"{short_num(have / x)}× headroom" if have >= x else f"needs {short_num(x / have)}× more"))
+        return x, (f"lasts the {horizon_years:g}-year horizon without a replacement while endurance >= "
+                   f"{short_num(x)} writes per cell ({cap:.3g} GB absorbing {rate / 1e6:.3g} MB/s); {head}")
+    price = dev.price_usd_per_GB
+    ratio = float(row.get("cost_per_work_vs_baseline", math.nan))
+    if price is None:
+        return math.nan, (f"needs data: price of {dev.name} ($/GB; --price or the page's prices): the cost per unit "
+                          "of work, from which the break-even price follows, needs one")
+    if not (math.isfinite(ratio) and ratio > 0):
+        return math.nan, ("no break-even price: the cost per unit of work has no baseline cost to compare with "
+                          f"({why_econ.rpartition('vs ')[2] or 'no economics'})")
+    x = float(price) / ratio
+    top = _field_max(DeviceProfile, "price_usd_per_GB_low")
+    if x > top:
+        return math.nan, (f"at any price up to {short_num(top)} USD/GB (the largest a device takes): the cost per unit "
+                          f"of work reaches the baseline's only at {short_num(x)} USD/GB; {dev.name} at "
+                          f"{short_num(price)} USD/GB")
+    room = x / float(price)
+    return x, (f"costs no more per unit of work than the baseline while price <= {short_num(x)} USD/GB; {dev.name} "
+               f"at {short_num(price)} USD/GB: "
+               + (f"{short_num(room)}× headroom" if room >= 1 else f"needs {short_num(1 / room)}× cheaper")
+               + " (the performance held)")
+
+
+def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), plan_row: dict | None = None,
+                horizon_years: float | None = None) -> list[dict]:
+    """The :data:`TARGET_COLUMNS` rows of one evaluated plan row, one per spec (``plan_row``: the plan's row with
+    its economics columns, for the endurance and price targets; ``horizon_years`` [years]: the plan's horizon)."""
+    from models.provenance import param
+
+    h = float(param("planner.horizon_years").value) if horizon_years is None or not math.isfinite(horizon_years) \
+        else float(horizon_years)
+    out = []
+    for spec in specs:
+        unit, direction, words = SPECS[spec]
+        held = getattr(rt.device, spec, None)
+        if spec in PERFORMANCE_SPECS:
+            x, why = break_even(rt, spec, target=target)
+        elif plan_row is None:
+            x, why = math.nan, f"needs data: the plan's economics (its row) for the {words} target"
+        else:
+            x, why = economic_break_even(plan_row, rt.device, spec, horizon_years=h)
+        out.append({"workload": rt.workload, "role": rt.role, "device": rt.device.name, "spec": spec, "unit": unit,
+                    "break_even": float(x), "held_at": math.nan if held is None else float(held),
+                    "direction": direction, "reason": why})
+    return out
+
+
+def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
+                    memory_refs: int | None = 2_000_000, progress=None) -> TargetsResult:
+    """Spec targets of a computed plan (:class:`~models.planner.plan.PlanResult`), in its row order.
+
+    Rows the plan could not evaluate (not applicable, needs data) keep its reason; a device that is its role's
+    baseline says so. ``n_requests`` and ``memory_refs`` must be the plan's (the same trace sample).
+    """
+    if not (np.isfinite(target) and target > 0):
+        raise ValueError(f"target speedup must be a number > 0 (got {target!r})")
+    bad = [s for s in specs if s not in SPECS]
+    if bad:
+        raise ValueError(f"spec: unknown {', '.join(bad)}; valid: {', '.join(SPECS)}")
+    base = res.baseline_device
+    devs = list(res.devices)
+    rts: dict[tuple, Retimer] = {}
+    for i, w in enumerate(res.workloads):
+        for rt in role_retimers(w, devs, base, n_requests=n_requests, memory_refs=memory_refs):
+            rts[(rt.workload, rt.role, rt.device.name)] = rt
+        if progress:
+            progress((i + 1) / max(len(res.workloads), 1) * 0.5)
+    rows: list[dict] = []
+    todo = list(res.rows)
+    for j, r in enumerate(todo):
+        rt = rts.get((r["workload"], r["role"], r["device"]))
+        if rt is not None and r["verdict"] in EVALUATED:
+            rows += row_targets(rt, target=target, specs=specs, plan_row=r,
+                                horizon_years=getattr(res, "horizon_years", None))
+        else:
+            why = r["reason"] if r["verdict"] not in EVALUATED else \
+                f"not applicable: {r['device']} is this role's baseline ({r['baseline']}): the value is 1× at any spec"
+            dev = next((d for d in devs if d.name == r["device"]), None)
+            for spec in specs:
+                held = getattr(dev, spec, None) if dev is not None else None
+                rows.append({"workload": r["workload"], "role": r["role"], "device": r["device"], "spec": spec,
+                             "unit": SPECS[spec][0], "break_even": math.nan,
+                             "held_at": math.nan if held is None else float(held), "direction": SPECS[spec][1],
+                             "reason": why})
+        if progress:
+            progress(0.5 + 0.5 * (j + 1) / max(len(todo), 1))
+    return TargetsResult(rows=tuple(rows), target=float(target), retimers=tuple(rts.values()))
+
+
+def plan_targets(workloads, devices, *, baseline="like-for-like", target: float = 1.0,
+                 specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
+                 memory_refs: int | None = 2_000_000, horizon_years: float | None = None,
+                 module_GB: float | None = None, prices: dict | None = None) -> TargetsResult:
+    """Spec targets for workloads and devices: :func:`models.planner.plan.plan`, then :func:`targets_of_plan`.
+
+    Parameters
+    ----------
+    workloads, devices, baseline, n_requests, memory_refs, horizon_years, module_GB, prices
+        As :func:`models.planner.plan.plan` (the last three: its economics, which the endurance and price targets
+        read).
+    target : float, keyword-only
+        The speedup [x] each break-even solves for (default 1: break even with the baseline).
+    specs : sequence of str, keyword-only
+        Specs to solve (default all of :data:`SPECS`).
+
+    Returns
+    -------
+    TargetsResult
+
+    Examples
+    --------
+    >>> from models.planner.plan import workload_from_path
+    >>> t = plan_targets([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
+    ...                  n_requests=2000, specs=["write_latency_ns"]).to_frame()
+    >>> r = t[t.role == "write-cache"].iloc[0]; r.direction, bool(r.break_even > r.held_at)
+    ('<=', True)
+    """
+    from models.planner.plan import plan
+
+    res = plan(workloads, devices, baseline=baseline, n_requests=n_requests, memory_refs=memory_refs,
+               horizon_years=horizon_years, module_GB=module_GB, prices=prices)
+    return targets_of_plan(res, target=target, specs=specs, n_requests=n_requests, memory_refs=memory_refs)
+
+
+def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: float = 1.0) -> pd.DataFrame:
+    """The row's value on a grid of two specs (the others held): wins where ``value >= target``.
+
+    Parameters
+    ----------
+    rt : Retimer
+        The row.
+    spec_x, spec_y : str
+        Two of :data:`PERFORMANCE_SPECS`.
+    xs, ys : array_like
+        Values of each [the spec's unit].
+    target : float, keyword-only
+        The speedup [x] to reach.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``spec_x, spec_y`` (named by the specs), ``value`` [x] and ``wins`` (bool), one row per pair.
+    """
+    for s in (spec_x, spec_y):
+        if s not in PERFORMANCE_SPECS:
+            raise ValueError(f"frontier spec {s!r}: give two of {', '.join(PERFORMANCE_SPECS)} (the endurance and "
+                             "price targets are closed form: see economic_break_even)")
+    if spec_x == spec_y:
+        raise ValueError("frontier: give two different specs")
+    X, Y = np.meshgrid(np.asarray(xs, float), np.asarray(ys, float))
+    variants = [rt.device.with_updates(**{spec_x: float(x), spec_y: float(y)}) for x, y in zip(X.ravel(), Y.ravel())]
+    v = np.asarray(rt.values(variants), dtype=float)
+    return pd.DataFrame({spec_x: X.ravel(), spec_y: Y.ravel(), "value": v, "wins": v >= target})

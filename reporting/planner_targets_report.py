@@ -1,0 +1,172 @@
+"""Spec targets in the planner's views and report: the targets table, the 2-D frontier chart and the report section.
+
+:func:`targets_table` is the readable table of a :class:`~models.planner.targets.TargetsResult`;
+:func:`frontier_figure` draws :func:`models.planner.targets.frontier_grid` of one plan row as a region chart
+(wins / loses over two specs on log axes, decades labelled, the catalogue devices marked where they sit);
+:func:`targets_section_html` is the "Product targets" section of the HTML report
+(:func:`reporting.planner_report.plan_report_html` ``extra_sections=[targets_section(res)]``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["targets_table", "frontier_figure", "frontier_rows", "targets_section_html", "targets_section",
+           "plan_row_frontier",
+           "DEFAULT_FRONTIER"]
+
+#: The spec pair of the report's frontier chart (x, y).
+DEFAULT_FRONTIER = ("write_latency_ns", "read_latency_ns")
+#: Grid points per axis of a frontier chart [-] (a drawing grid).
+FRONTIER_POINTS = 25
+
+
+def targets_table(res) -> pd.DataFrame:
+    """The targets for reading: the break-even and the device's own value as text with their units, the reason
+    beside them.
+
+    >>> from models.planner.targets import TargetsResult
+    >>> t = TargetsResult(rows=({"workload": "w", "role": "storage", "device": "d", "spec": "write_latency_ns",
+    ...     "unit": "ns", "break_even": 2300.0, "held_at": 150.0, "direction": "<=", "reason": "won while ..."},),
+    ...     target=1.0)
+    >>> targets_table(t)[["spec", "won while", "device has"]].iloc[0].tolist()
+    ['write latency', '<= 2.3 µs', '150 ns']
+    """
+    from models.planner.targets import SPECS, format_spec
+
+    df = res.to_frame()
+    return pd.DataFrame({
+        "workload": df.workload, "role": df.role, "device": df.device,
+        "spec": [SPECS[s][2] for s in df.spec],
+        "won while": [f"{d} {format_spec(s, x)}" if math.isfinite(x) else "" for s, d, x in
+                      zip(df.spec, df.direction, df.break_even)],
+        "device has": [format_spec(s, x) if math.isfinite(x) else "not stated" for s, x in zip(df.spec, df.held_at)],
+        "reason": df.reason})
+
+
+def _decade_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
+    from reporting.number_text import power_of_ten
+
+    a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    vals = [10.0 ** k for k in range(a, b + 1)]
+    return vals, [power_of_ten(k) for k in range(a, b + 1)]
+
+
+def frontier_rows(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS):
+    """The frontier grid of row ``rt`` (:class:`~models.planner.retime.Retimer`) over the catalogue's range of
+    each spec (:func:`models.planner.targets.spec_range`), ``points`` log-spaced values per axis."""
+    from models.planner.targets import frontier_grid, spec_range
+
+    xs = np.geomspace(*spec_range(spec_x, rt.device)[:2], points)
+    ys = np.geomspace(*spec_range(spec_y, rt.device)[:2], points)
+    return frontier_grid(rt, spec_x, spec_y, xs, ys, target=target)
+
+
+def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
+                    grid: pd.DataFrame | None = None):
+    """Region chart (plotly) of where row ``rt`` is won over two specs, the others held at its device's values.
+
+    Green cells: the role's value reaches ``target`` [x]; red: it does not. The catalogue devices are marked at
+    their own two values (their other specs differ: a marker places a device, it is not that device's verdict);
+    the row's device is the star. Both axes log, decades labelled, titled with their units.
+    Device names are raw data strings (the app's ``show()`` and the report escape them once).
+    """
+    import plotly.graph_objects as go
+
+    from models.devices import load_catalogue
+    from models.planner.targets import SPECS
+    from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
+
+    g = grid if grid is not None else frontier_rows(rt, spec_x, spec_y, target=target, points=points)
+    xs, ys = np.unique(g[spec_x].to_numpy()), np.unique(g[spec_y].to_numpy())
+    z = g.pivot(index=spec_y, columns=spec_x, values="wins").reindex(index=ys, columns=xs).to_numpy(float)
+    val = g.pivot(index=spec_y, columns=spec_x, values="value").reindex(index=ys, columns=xs).to_numpy(float)
+    (ux, _, wx), (uy, _, wy) = SPECS[spec_x], SPECS[spec_y]
+    fig = go.Figure(go.Heatmap(
+        x=xs, y=ys, z=z, zmin=0, zmax=1, showscale=False, customdata=val,
+        colorscale=[[0, LOSE_COLOUR], [0.5, LOSE_COLOUR], [0.5, WIN_COLOUR], [1, WIN_COLOUR]], opacity=0.55,
+        hovertemplate=f"{wx} %{{x:.3g}} {ux}<br>{wy} %{{y:.3g}} {uy}<br>value %{{customdata:.3g}}×<extra></extra>"))
+    cat = [d for d in load_catalogue().values() if getattr(d, spec_x) is not None and getattr(d, spec_y) is not None
+           and d.name != rt.device.name]
+    fig.add_trace(go.Scatter(
+        x=[float(getattr(d, spec_x)) for d in cat], y=[float(getattr(d, spec_y)) for d in cat],
+        mode="markers+text", text=[d.name for d in cat], textposition="top center", name="catalogue devices",
+        marker=dict(color="#222", size=7, symbol="circle-open"), hovertemplate="%{text}<extra></extra>"))
+    if getattr(rt.device, spec_x) is not None and getattr(rt.device, spec_y) is not None:
+        fig.add_trace(go.Scatter(
+            x=[float(getattr(rt.device, spec_x))], y=[float(getattr(rt.device, spec_y))], mode="markers+text",
+            text=[rt.device.name], textposition="bottom center", name=f"{rt.device.name} (this row)",
+            marker=dict(color="#222", size=14, symbol="star"), hovertemplate="%{text}<extra></extra>"))
+    tx, lx = _decade_ticks(xs.min(), xs.max())
+    ty, ly = _decade_ticks(ys.min(), ys.max())
+    fig.update_xaxes(type="log", title_text=f"{wx} [{ux}]", tickvals=tx, ticktext=lx,
+                     range=[math.log10(xs.min()) - 0.1, math.log10(xs.max()) + 0.1])
+    fig.update_yaxes(type="log", title_text=f"{wy} [{uy}]", tickvals=ty, ticktext=ly,
+                     range=[math.log10(ys.min()) - 0.1, math.log10(ys.max()) + 0.1])
+    goal = "breaks even" if target == 1 else f"reaches {target:g}×"
+    fig.update_layout(template="plotly_white", height=520, legend=dict(title_text="markers"),
+                      title=f"{rt.role} · {rt.workload} · {rt.device.name}: green where it {goal}, red where not",
+                      margin=dict(l=10, r=10, t=60, b=10))
+    return fig
+
+
+def plan_row_frontier(res, workload: str, role: str, device: str, spec_x: str, spec_y: str, *, target: float = 1.0,
+                      n_requests: int | None = None, memory_refs: int | None = 2_000_000):
+    """:func:`frontier_figure` of one row of plan ``res`` (:class:`~models.planner.plan.PlanResult`), its
+    workload's counts simulated once (:func:`models.planner.retime.role_retimers`).
+
+    Raises
+    ------
+    ValueError
+        The row is not one the targets can re-time (not applicable, needs data, the baseline itself).
+    """
+    from models.planner.retime import role_retimers
+
+    w = next((x for x in res.workloads if x.name == workload), None)
+    if w is None:
+        raise ValueError(f"frontier: no workload named {workload!r} in the plan")
+    rts = role_retimers(w, list(res.devices), res.baseline_device, n_requests=n_requests, memory_refs=memory_refs)
+    rt = next((r for r in rts if r.role == role and r.device.name == device), None)
+    if rt is None:
+        raise ValueError(f"frontier: {workload} · {role} · {device} has no value to re-time (not applicable, needs "
+                         "data or the device is the role's baseline)")
+    if rt.why_not:
+        raise ValueError(f"frontier: {workload} · {role} · {device} is not modelled by these specs: {rt.why_not}")
+    return frontier_figure(rt, spec_x, spec_y, target=target)
+
+
+def _pick_row(res, spec_x: str, spec_y: str):
+    """The first row whose role's model reads both specs and is not a 'not modelled' one."""
+    for rt in res.retimers:
+        if spec_x in rt.uses and spec_y in rt.uses and not rt.why_not:
+            return rt
+    return None
+
+
+def targets_section_html(res, *, first: bool, frontier=DEFAULT_FRONTIER) -> str:
+    """The "Product targets" section of the HTML report: what the spec targets are, the frontier chart of one row
+    (the first that reads both ``frontier`` specs) and the table of every target. ``first``: plotly.js is not yet
+    in the page (inline it with this chart)."""
+    from reporting.planner_report import _fig_html, _table
+
+    goal = "breaks even with its baseline" if res.target == 1 else f"reaches {res.target:g}× its baseline"
+    parts = ["<h2 id='targets'>Product targets</h2>",
+             f"<p>For each workload × role × device, the value of each device spec at which the role {goal}, the "
+             "other specs held at the device's own values (found by root finding on the role's models, the counts "
+             "simulated once; <code>pcm-planner targets</code>). “At any …” and “never, even at …” mean no "
+             "break-even in the catalogue's range of that spec.</p>"]
+    rt = _pick_row(res, *frontier)
+    if rt is not None:
+        parts.append(_fig_html(frontier_figure(rt, *frontier, target=res.target), first))
+    parts.append(_table(targets_table(res), {"reason": lambda v: "reason"}))
+    return "\n".join(parts)
+
+
+
+def targets_section(res):
+    """The report's "Product targets" section of ``res`` as :func:`reporting.planner_report.plan_report_html` takes
+    it (``extra_sections=[targets_section(res)]``)."""
+    return lambda first: targets_section_html(res, first=first)

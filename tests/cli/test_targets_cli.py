@@ -1,0 +1,68 @@
+"""``pcm-planner targets``: the columns of issue 37 item 6, the plan's options, --spec and --target."""
+
+import io
+import json
+
+import pandas as pd
+
+from tests import ROOT
+
+FIX = ROOT / "tests" / "fixtures" / "plan"
+COLUMNS = ["workload", "role", "device", "spec", "unit", "break_even", "held_at", "direction", "reason"]
+
+
+def test_targets_csv_columns_and_rows(run_cli):
+    rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--name", "my msr",
+                           "--device", "pcm-samsung-20nm", "--device", "optane-dcpmm")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    assert list(df.columns) == COLUMNS
+    assert set(df.workload) >= {"my msr"}
+    assert set(df.spec) == {"read_latency_ns", "write_latency_ns", "write_bandwidth_MBps",
+                            "endurance_writes_per_cell", "price_usd_per_GB"}
+    solved = df[df.break_even.notna()]
+    assert set(solved.role) >= {"file-cache", "storage", "write-cache"}
+    assert set(df.direction) == {"<=", ">="}
+
+
+def test_targets_json_with_spec_and_target(run_cli):
+    rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                           "--spec", "write_latency_ns", "--target", "1.2", "--format", "json")
+    assert rc == 0, err
+    rows = json.loads(out)
+    assert rows and {r["spec"] for r in rows} == {"write_latency_ns"}
+    assert any("at least 1.2×" in r["reason"] for r in rows)
+
+
+def test_targets_bad_target_names_the_option(run_cli):
+    for bad in ("0", "-1"):
+        rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                               "--target", bad)
+        assert rc == 2 and "--target" in err
+    rc, out, err = run_cli("targets", "--device", "optane-dcpmm")
+    assert rc == 2 and "--block-trace" in err
+
+
+def test_targets_read_the_price_given(run_cli):
+    """--price reaches the plan's economics: the price target of a device the catalogue does not price."""
+    args = ("targets", "--block-trace", FIX / "small_msr.csv", "--device", "pcm-samsung-20nm",
+            "--spec", "price_usd_per_GB")
+    rc, out, err = run_cli(*args)
+    assert rc == 0, err
+    before = pd.read_csv(io.StringIO(out))
+    assert before.break_even.isna().all()  # no price: needs data
+    rc, out, err = run_cli(*args, "--price", "pcm-samsung-20nm=4")
+    assert rc == 0, err
+    after = pd.read_csv(io.StringIO(out))
+    assert after.break_even.notna().any() and (after.held_at == 4).all()
+
+
+def test_plan_writes_the_targets_and_their_report_section(run_cli, tmp_path):
+    t, h = tmp_path / "t.csv", tmp_path / "p.html"
+    rc, out, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                           "--targets", t, "--html", h)
+    assert rc == 0, err
+    assert list(pd.read_csv(t).columns) == COLUMNS
+    assert list(pd.read_csv(io.StringIO(out)).columns)[:11] == [
+        "workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
+    assert "<h2 id='targets'>Product targets</h2>" in h.read_text()
