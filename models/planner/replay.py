@@ -70,10 +70,14 @@ def fifo_response_ns(arrival_ns, service_ns) -> np.ndarray:
 
 def is_modelled_hdd(dev: DeviceProfile) -> bool:
     """Whether ``dev`` is a catalogue HDD, replayed with the HDD model (a custom HDD, whose drive geometry is
-    unknown, takes the transfer-time equation with its typed latency and bandwidth, at queue depth 1)."""
-    from models.devices import load_catalogue
+    unknown, takes the transfer-time equation with its typed latency and bandwidth, at queue depth 1). Only the
+    columns a performance model reads (:data:`~models.devices.MODEL_COLUMNS`) are compared: a catalogue HDD the
+    user priced is still that drive."""
+    from models.devices import MODEL_COLUMNS, load_catalogue
 
-    return dev.kind == "hdd" and load_catalogue().get(dev.name) == dev and dev.rpm is not None \
+    cat = load_catalogue().get(dev.name)
+    same = cat is not None and cat.kind == dev.kind and all(getattr(cat, c) == getattr(dev, c) for c in MODEL_COLUMNS)
+    return dev.kind == "hdd" and same and dev.rpm is not None \
         and dev.avg_seek_ns is not None and dev.read_bandwidth_MBps is not None
 
 

@@ -156,3 +156,14 @@ def test_a_baseline_price_moves_the_cost_per_work_inversely():
         plan(w, ["optane-dcpmm"], prices={"floppy": 1.0})
     with pytest.raises(ValueError, match="must be a number > 0"):
         plan(w, ["optane-dcpmm"], prices={"optane-dcpmm": 0})
+
+
+def test_a_priced_catalogue_hdd_is_still_replayed_with_the_hdd_model():
+    """A price is not a performance column: pricing hdd-7200 keeps the HDD model in the storage replay (and the
+    same value), while a changed seek makes it a custom drive."""
+    from models.devices import get_device
+    from models.planner.replay import is_modelled_hdd
+
+    hdd = get_device("hdd-7200")
+    assert is_modelled_hdd(hdd) and is_modelled_hdd(hdd.with_price(0.02))
+    assert not is_modelled_hdd(hdd.with_updates(avg_seek_ns=hdd.avg_seek_ns * 2))

@@ -177,8 +177,6 @@ def test_economic_break_evens_hold_in_the_plan(fixture_targets, spec):
     by = {w.name: w for w in wls}
     for r in rows.itertuples():
         dev = get_device(r.device)
-        if dev.kind == "hdd" and r.role == "storage":
-            continue  # a priced catalogue HDD is no longer replayed with the HDD model (plan's is_modelled_hdd): known
         if spec == "price_usd_per_GB":
             p = plan([by[r.workload]], [dev], memory_refs=None, prices={dev.name: r.break_even}).to_frame()
             got = p[p.role == r.role].cost_per_work_vs_baseline.iloc[0]
