@@ -256,20 +256,26 @@ def hdd_model(device="hdd-7200", *, size_bytes: float = 4096.0) -> UncertainMode
 
 # ----------------------------------------------------------------------------- write cache
 def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: str = "hdd-7200", params=None,
-                       lru_granularity: str = "sector", baseline: str = "none"):
+                       lru_granularity: str = "sector", baseline: str = "none", hdd_rotation: str = "positioned"):
     """The HDD request streams of the ``baseline`` (default no cache) and the cache, split into time
     components [ms].
 
     Returns ``{baseline: (seek_ms, rot_ms, xfer_ms, other_ms), policy: (...)}``: sums over the
-    stream of the seek time, the half-rotation latency, the media transfer and the rest
-    (overheads, write settle), at the drive's point values. Their total equals the
-    execution time of :func:`models.storage.write_cache.run_write_cache` (``exec_time_s``
-    x 1000).
+    stream of the seek time, the rotational latency (``hdd_rotation`` as in
+    :func:`models.storage.write_cache.run_write_cache`: from the platter position, or half a
+    rotation), the media transfer and the rest (overheads, write settle), at the drive's point
+    values. Their total equals the execution time of
+    :func:`models.storage.write_cache.run_write_cache` with the same ``hdd_rotation``
+    (``exec_time_s`` x 1000). Varying the rpm scales the rotational sum (the platter positions
+    are held at the point: a second-order effect).
     """
     from models.storage import write_cache as wc
     from models.storage.hdd.layout import lbn_to_chs
     from models.storage.hdd.seek import seek_time_ms
+    from models.storage.hdd.stream import _positioned_latency_ms
 
+    if hdd_rotation not in ("positioned", "expected"):
+        raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
     req = trace if isinstance(trace, wc.Requests) else wc.prepare_requests(trace)
     spec = wc._drive_spec(drive)
     out = {}
@@ -294,7 +300,9 @@ def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: s
         rot = spec.rotation_ms
         xfer = nb / bpt * rot
         seek_part = np.where(seek_raw + settle > 0, seek_raw, 0.0)
-        out[pol] = (float((seek_part * rnd).sum()), float((0.5 * rot * rnd).sum()), float(xfer.sum()),
+        lat = (_positioned_latency_ms(spec, lb, nb, oh + seek) if hdd_rotation == "positioned"
+               else np.full(len(lb), 0.5 * rot))
+        out[pol] = (float((seek_part * rnd).sum()), float((lat * rnd).sum()), float(xfer.sum()),
                     float(((oh + seek - seek_part) * rnd).sum()))
     return out
 
