@@ -48,6 +48,16 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
                         metavar="{csv,json}", help="output format: csv (default) or json; --output is an alias")
 
 
+def emit_to(df: pd.DataFrame, fmt: str = "csv", path: str | None = None) -> None:
+    """:func:`emit` ``df`` to the file ``path`` (saying so on stderr), or to stdout when ``path`` is empty."""
+    if path:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            emit(df, fmt, fh)
+        print(f"wrote {path}", file=sys.stderr)
+    else:
+        emit(df, fmt)
+
+
 def emit(df: pd.DataFrame, fmt: str = "csv", stream=None) -> None:
     """Write ``df`` as CSV (header + rows, formula-safe text cells) or a JSON list of records."""
     stream = stream or sys.stdout

@@ -43,7 +43,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cli.output import add_format_option, emit
+from cli.output import add_format_option, emit, emit_to
 from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
 from cli.uncertainty import add_uncertainty_options
 
@@ -76,12 +76,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {msg} (its rows read 'needs data: could not read ...'; the other workloads are evaluated)",
               file=sys.stderr)
     df = res.to_frame()
-    if args.csv:
-        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
-            emit(df, args.output_format, fh)
-        print(f"wrote {args.csv}", file=sys.stderr)
-    else:
-        emit(df, args.output_format)
+    emit_to(df, args.output_format, args.csv)
     sections = []
     if args.targets:
         from models.planner.targets import targets_of_plan

@@ -18,10 +18,9 @@ root in the catalogue's range ("at any ...", "never, even at ...") or the row ha
 from __future__ import annotations
 
 import argparse
-import sys
 
 from cli.argtypes import number
-from cli.output import add_format_option, emit
+from cli.output import add_format_option, emit_to
 from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
 
 NAME = "targets"
@@ -50,10 +49,5 @@ def run(args: argparse.Namespace) -> int:
     res = plan_targets(workloads, devices, baseline=baseline, target=args.target, specs=args.spec or tuple(SPECS),
                        n_requests=args.requests, memory_refs=args.mem_refs, **plan_economics(args))
     df = res.to_frame()
-    if args.csv:
-        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
-            emit(df, args.output_format, fh)
-        print(f"wrote {args.csv}", file=sys.stderr)
-    else:
-        emit(df, args.output_format)
+    emit_to(df, args.output_format, args.csv)
     return 0

@@ -32,6 +32,7 @@ import numpy as np
 from models.provenance import param
 from models.traces.core import BlockTrace
 from models.traces.formats.csv import SCSI_OP_MAP
+from models.traces.formats.objects import _read_exact
 from models.traces.formats.parsing import I64_MAX, _block_trace, check_sector_size
 from models.traces.source import (
     CHUNK_BYTES,
@@ -137,16 +138,6 @@ def _decode(r: np.ndarray, version: int, offset0: int, sector_size: int) -> dict
     if version == 2:
         cols["meta:response_us"] = r["rt"].astype(np.uint64)
     return cols
-
-
-def _read_exact(stream, n: int) -> bytes:
-    data = stream.read(n)
-    while data and len(data) < n:
-        more = stream.read(n - len(data))
-        if not more:
-            break
-        data += more
-    return data
 
 
 def read_vscsi(src, *, sector_size: int = SECTOR_BYTES, name: str | None = None, max_requests: int | None = None,
