@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import html
 import re
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -43,8 +44,13 @@ MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 # ----------------------------------------------------------------------------- caches (static)
 
-def _cached_functions():
-    """(file, function node, decorator call) of every st.cache_data / st.cache_resource in app/."""
+@cache
+def _cached_functions() -> tuple:
+    """(file, function node, decorator call) of every st.cache_data / st.cache_resource in app/.
+
+    Parsed once per session (every parametrized case reads the same files; they do not change during a run).
+    """
+    out = []
     for path in sorted(APP.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if not isinstance(node, ast.FunctionDef):
@@ -52,7 +58,8 @@ def _cached_functions():
             for dec in node.decorator_list:
                 text = ast.unparse(dec)
                 if re.match(r"st\.cache_(data|resource)\b", text):
-                    yield path.relative_to(ROOT), node, dec
+                    out.append((path.relative_to(ROOT), node, dec))
+    return tuple(out)
 
 
 def test_the_app_has_caches_to_check():

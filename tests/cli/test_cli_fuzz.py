@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,10 @@ _WORK = {("lifetime", "--monte-carlo"), ("write-reduction", "--pages"), ("write-
          ("workload", "--uncertainty")}
 
 
+@cache
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    """The subcommands' parsers, built once per session (read and parsed with, never changed; each fuzz
+    run still goes through ``main``, which builds its own parser)."""
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
