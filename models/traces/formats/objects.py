@@ -30,6 +30,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from models.traces.chunks import ObjectSlots, chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
 from models.traces.source import (
@@ -37,7 +38,7 @@ from models.traces.source import (
     TraceFormatError,
     check_limit,
     check_request_cap,
-    open_source,
+    map_source,
     source_name,
 )
 
@@ -89,6 +90,9 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
                  max_input_bytes: int = MAX_INPUT_BYTES, meta: dict | None = None) -> BlockTrace:
     """Read fixed-size little-endian records of ``dtype`` into an object trace.
 
+    An uncompressed file is memory-mapped (:func:`~models.traces.source.map_source`): the records are decoded
+    from views of the page cache, block by block.
+
     Parameters
     ----------
     src : path, bytes or binary file object
@@ -121,9 +125,11 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     meta = dict(meta or {})
     parts: list[dict] = []
     n = zero = 0
-    with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+    sink = chunk_sink_of("block")  # a streaming consumer takes each block's columns, objects placed as they come
+    slots = ObjectSlots(fmt) if sink is not None else None
+    with map_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         if header_bytes:
-            head = _read_exact(stream, header_bytes)
+            head = bytes(_read_exact(stream, header_bytes))
             if len(head) < header_bytes:
                 raise TraceFormatError(f"{fmt}: {source_name(src)}: {len(head)} bytes, shorter than the "
                                        f"{header_bytes:,}-byte header")
@@ -147,7 +153,12 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
             zero += int((~keep).sum())
             if not keep.all():
                 cols = {k: v[keep] for k, v in cols.items()}
-            if len(cols["time_ns"]):
+            if sink is not None and len(cols["time_ns"]):
+                m = len(cols["time_ns"]) if max_requests is None else min(len(cols["time_ns"]), max_requests - n)
+                cols = {k: v[:m] for k, v in cols.items()}
+                sink(slots.place(cols))
+                n += m
+            elif len(cols["time_ns"]):
                 parts.append(cols)
                 n += len(cols["time_ns"])
                 check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
@@ -156,18 +167,22 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
                 break
         report(done=True)
     meta.update(format=fmt, source=source_name(src))
+    if sink is not None:
+        meta.update(n_objects=slots.n_objects, object_slot_bytes=_SLOT_BYTES)
+        parts = []
     trace = _block_trace(parts, max_requests, name or source_name(src), meta, fmt=fmt, zero=zero, state={})
-    return place_objects(trace, fmt)
+    return trace if sink is not None else place_objects(trace, fmt)
 
 
 def _read_exact(stream, n: int) -> bytes:
-    """Up to ``n`` bytes; fewer only at the end of the input (a decompressor may return short reads)."""
+    """Up to ``n`` bytes; fewer only at the end of the input (a decompressor may return short reads; a mapped
+    file returns a zero-copy view, whole but at the end)."""
     data = stream.read(n)
     while data and len(data) < n:
         more = stream.read(n - len(data))
         if not more:
             break
-        data += more
+        data = bytes(data) + bytes(more)
     return data
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace, MemTrace
 from models.traces.source import (
     MAX_INPUT_BYTES,
@@ -58,6 +59,7 @@ __all__ = [
     "check_sector_size",
     "parse_source",
     "header_rows",
+    "is_number",
 ]
 
 #: Largest int64 value: the range of every integer column [-].
@@ -602,6 +604,7 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     zero = 0
     state: dict = {}
     key = "time_ns" if kind == "block" else "address"
+    sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
     with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         for block, line0 in iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt):
             nul = block.find(b"\x00")
@@ -613,7 +616,11 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
             if cols is None:
                 continue
             zero += cols.pop("_zero", 0)
-            if len(cols[key]):
+            if sink is not None and len(cols[key]):
+                m = len(cols[key]) if max_requests is None else min(len(cols[key]), max_requests - n)
+                sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
+                n += m
+            elif len(cols[key]):
                 columns.append(cols, len(cols[key]))
                 n += len(cols[key])
                 check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
@@ -622,12 +629,19 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
         report(done=True)
     trace_name = name or source_name(src)
     meta = dict(meta or {}, format=fmt, source=source_name(src))
+    if sink is not None:  # the columns went to the consumer: an empty trace carries the name and metadata
+        n = 0
     if kind == "memory":
         return _mem_trace([columns] if n else [], max_requests, trace_name, meta)
     return _block_trace([columns] if n else [], max_requests, trace_name, meta, fmt=fmt, zero=zero, state=state)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """True when ``float`` reads ``text`` (a header row has no numeric field; pandas types such a column as numbers).
+
+    >>> is_number(" 1e3"), is_number("hm")
+    (True, False)
+    """
     try:
         float(text.strip())
     except ValueError:
@@ -655,7 +669,7 @@ def header_rows(block: bytes, state: dict, n_fields: int, sep: str = ",", commen
         if not body.strip():
             continue
         fields = body.split() if sep == r"\s+" else body.split(sep)
-        is_header = len(fields) == n_fields and not any(_is_number(f) for f in fields) and \
+        is_header = len(fields) == n_fields and not any(is_number(f) for f in fields) and \
             all(f.strip() for f in fields) and '"' not in body  # a quote would run into the data lines
         state["header_rows"] = int(is_header)
         return int(is_header)
