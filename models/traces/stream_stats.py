@@ -308,18 +308,26 @@ class StatsStream:
 
 
 def stream_trace_stats(src, block_size: int = 4096, *, format: str = "auto", progress=None,
-                       max_requests: int | None = None, max_value_entries: int = MAX_VALUE_ENTRIES, **options):
+                       max_requests: int | None = None, max_value_entries: int = MAX_VALUE_ENTRIES,
+                       on_requests=None, **options):
     """:class:`~models.traces.stats.TraceStats` of a block trace file read in blocks (see the module docstring).
 
-    Returns ``(stats, meta)``: ``meta`` is the reader's metadata (``format``, ``source``, ...). A memory-reference
-    trace raises TypeError (read it whole with :func:`models.traces.load`).
+    Returns ``(stats, meta)``: ``meta`` is the reader's metadata (``format``, ``source``, ...); ``stats`` is None
+    for a memory-reference trace (the memory formats are not streamed: read it with :func:`models.traces.load`).
+    ``on_requests(n)`` is told the requests of each block (progress).
     """
     from models.traces.core import MemTrace
     from models.traces.readers import read_trace
 
     acc = StatsStream(block_size, max_value_entries=max_value_entries)
-    with chunk_sink(acc.add_chunk):
+
+    def take(cols: dict) -> None:
+        acc.add_chunk(cols)
+        if on_requests is not None:
+            on_requests(len(cols["time_ns"]))
+
+    with chunk_sink(take):
         empty = read_trace(src, format, progress=progress, max_requests=max_requests, **options)
     if isinstance(empty, MemTrace):
-        raise TypeError("streaming statistics read block traces; this is a memory-reference trace")
+        return None, dict(empty.meta)
     return acc.result(empty.name, op_known=empty.op_known), dict(empty.meta)
