@@ -31,7 +31,8 @@ from numba import njit
 from models._base import ModelResult
 from models.traces.blocks import check_block_size, split_blocks
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.stream_stats import _int_sum, exact_mean
+from models.traces.exact import exact_mean
+from models.traces.exact import int_sum as _int_sum
 
 __all__ = ["TraceStats", "MemTraceStats", "trace_stats", "statistic_table", "reuse_count_histogram",
            "reuse_distances"]

@@ -22,8 +22,10 @@ from numba import njit
 
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
+from models.traces.exact import int_sum as _int_sum
+from models.traces.stats import TraceStats
 
-__all__ = ["StatsStream", "ValueCounts", "stream_trace_stats", "exact_mean", "percentile_of_counts",
+__all__ = ["StatsStream", "ValueCounts", "stream_trace_stats", "percentile_of_counts",
            "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS"]
 
 #: Most distinct values a statistic's exact percentile table may hold before it becomes a histogram
@@ -33,24 +35,6 @@ MAX_VALUE_ENTRIES = 16 << 20
 SIGNIFICANT_BITS = 12
 #: Bits of the block number in a (device, block) key [bits]: blocks below 2**47 and devices below 2**16.
 _BLOCK_BITS = 47
-
-
-def exact_mean(a: np.ndarray) -> float:
-    """Mean of an int64 array from its exact integer sum (no float rounding in the sum; any block split agrees).
-
-    >>> exact_mean(np.array([2**62, 2**62, 1]))
-    3.0744573456182584e+18
-    """
-    if not len(a):
-        return float("nan")
-    return _int_sum(a) / len(a)
-
-
-def _int_sum(a: np.ndarray) -> int:
-    """Exact sum of an int64 array (split in 32-bit halves so no partial sum wraps)."""
-    a = np.asarray(a, np.int64)
-    hi, lo = a >> 32, a & 0xFFFFFFFF
-    return (int(hi.sum()) << 32) + int(lo.sum())
 
 
 def percentile_of_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
@@ -264,8 +248,6 @@ class StatsStream:
 
     def result(self, name: str, *, op_known: bool = True):
         """The :class:`~models.traces.stats.TraceStats` of every request added."""
-        from models.traces.stats import TraceStats
-
         n, bs = self.n, self.bs
         reuses = int(self.dist.counts.sum())
         hist = np.bincount(self.count) if len(self.count) else np.zeros(0, np.int64)

@@ -30,7 +30,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from models.traces.chunks import ObjectSlots, chunk_sink_of
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
 from models.traces.source import (
@@ -42,7 +42,7 @@ from models.traces.source import (
     source_name,
 )
 
-__all__ = ["OBJECT_SLOT_BITS", "place_objects", "read_records", "hash_keys"]
+__all__ = ["OBJECT_SLOT_BITS", "ObjectSlots", "place_objects", "read_records", "hash_keys"]
 
 #: Address bits of one object's slot: object ``i`` occupies bytes ``[i << 32, (i + 1) << 32)`` [bits].
 OBJECT_SLOT_BITS = 32
@@ -83,6 +83,55 @@ def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
     offset = codes.astype(np.int64) << np.int64(OBJECT_SLOT_BITS)
     meta = dict(trace.meta, object_slot_bytes=_SLOT_BYTES, n_objects=len(uniques), object_id=ids)
     return dataclasses.replace(trace, offset_bytes=offset, meta=meta)
+
+
+class ObjectSlots:
+    """Objects numbered in first-access order across blocks, as :func:`~models.traces.formats.objects.place_objects`
+    numbers them over the whole trace: object ``i`` at ``offset_bytes = i << 32``.
+
+    State: the distinct ids seen (sorted) and their numbers, 16 bytes per object.
+
+    >>> s = ObjectSlots("x")
+    >>> [s.place({"meta:object_id": np.array(a, np.uint64), "size_bytes": np.array([1] * len(a))})["offset_bytes"]
+    ...  .tolist() for a in ([7, 9, 7], [3, 9])]
+    [[0, 4294967296, 0], [8589934592, 4294967296]]
+    """
+
+    def __init__(self, fmt: str):
+        self.fmt = fmt
+        self.ids = np.zeros(0, np.uint64)
+        self.codes = np.zeros(0, np.int64)
+
+    @property
+    def n_objects(self) -> int:
+        return len(self.ids)
+
+    def place(self, cols: dict) -> dict:
+        """``cols`` with ``offset_bytes`` set from ``meta:object_id`` (which is dropped with the other ``meta:``)."""
+        ids = np.asarray(cols["meta:object_id"], np.uint64)
+        big = cols["size_bytes"] > _SLOT_BYTES
+        if big.any():
+            raise TraceFormatError(f"{self.fmt}: object size {int(cols['size_bytes'][np.argmax(big)]):,} bytes is "
+                                   f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
+        local, uniq = pd.factorize(ids, sort=False)
+        uniq = np.asarray(uniq, np.uint64)
+        pos = np.searchsorted(self.ids, uniq)
+        found = pos < len(self.ids)
+        found[found] = self.ids[pos[found]] == uniq[found]
+        code = np.empty(len(uniq), np.int64)
+        code[found] = self.codes[pos[found]]
+        new = np.flatnonzero(~found)  # in first-access order: numbered after every object seen before
+        code[new] = len(self.ids) + np.arange(len(new))
+        if len(new):
+            order = np.argsort(uniq[new], kind="stable")
+            at = np.searchsorted(self.ids, uniq[new][order])
+            self.ids = np.insert(self.ids, at, uniq[new][order])
+            self.codes = np.insert(self.codes, at, code[new][order])
+        if len(self.ids) > MAX_OBJECTS:
+            raise TraceFormatError(f"{self.fmt}: more than {MAX_OBJECTS:,} distinct objects")
+        out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
+        out["offset_bytes"] = code[local] << np.int64(OBJECT_SLOT_BITS)
+        return out
 
 
 def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 0, header_check=None,
