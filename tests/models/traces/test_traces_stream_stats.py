@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.traces import stream_stats
 from models.traces.core import BlockTrace
 from models.traces.formats.oracle import write_oracle_general
 from models.traces.readers import read_trace
@@ -61,7 +62,12 @@ def test_streamed_file_equals_in_memory_for_text_block_splits_inside_lines(seed,
     lines = [f"{i * 1000} {int(rng.integers(0, 2))} {int(rng.integers(0, 200))} {int(rng.choice([1, 9, 24]))} "
              f"{int(rng.integers(0, 2))}" for i in range(n)]
     data = ("\n".join(lines) + "\n").encode()
-    streamed, meta = stream_trace_stats(data, 4096, format="mqsim", chunk_bytes=chunk)
+    batch = stream_stats.BATCH_REQUESTS
+    stream_stats.BATCH_REQUESTS = 7  # blocks gathered in small batches: the state carried across many
+    try:
+        streamed, meta = stream_trace_stats(data, 4096, format="mqsim", chunk_bytes=chunk)
+    finally:
+        stream_stats.BATCH_REQUESTS = batch
     whole = read_trace(data, "mqsim")
     _same(streamed, trace_stats(whole, 4096))
     assert meta["format"] == "mqsim"
