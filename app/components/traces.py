@@ -124,7 +124,7 @@ def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: st
     Cached in :data:`UPLOAD_CACHE` (every hit is a fresh copy, as with ``st.cache_data``).
     """
     def parse():
-        with progress_bar(f"Parsing {filename} …") as report:
+        with progress_bar(f"Parsing {filename} …", total_bytes=len(data)) as report:
             trace = load(io.BytesIO(data), kind=kind, format=fmt, name=filename, progress=report,
                          **json.loads(opts_json))
         trace.fingerprint()
