@@ -64,8 +64,8 @@ def add_trace_options(parser: argparse.ArgumentParser, *, kind: str | None = Non
         parser.add_argument("--block-size", dest="block_size", type=whole_number, default=4096,
                             help="cache/analysis block size, a power of two [bytes] (default 4096)")
     parser.add_argument("--max-requests", dest="max_requests", type=whole_number, default=None,
-                        help="read at most this many requests or memory references (default: all, up to "
-                             "20 million)")
+                        help="read at most this many requests or memory references (default: all; trace-stats "
+                             "streams a block trace file of any length, other commands read up to 20 million)")
     from models.traces.source import MAX_INPUT_BYTES, MAX_LINE_BYTES
 
     parser.add_argument("--max-line-bytes", dest="max_line_bytes", type=whole_number, default=None,
