@@ -22,6 +22,7 @@ PAGES: list[tuple[str, str, str, str, str]] = [
     ("Endurance", "write_reduction.py", "Write reduction", ":material/compress:", "write-reduction"),
     ("Endurance", "wear.py", "Wear leveling", ":material/grid_on:", "wear-leveling"),
     ("Planner", "planner.py", "Target-workload finder", ":material/target:", "planner"),
+    ("Planner", "fleet.py", "Fleet results", ":material/dns:", "fleet"),
 ]
 
 SECTIONS = ["Overview", "Storage", "Memory", "Endurance", "Planner"]

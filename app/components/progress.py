@@ -19,8 +19,8 @@ MIN_INTERVAL_S = 0.1
 
 
 @contextmanager
-def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
-                 min_interval_s: float = MIN_INTERVAL_S) -> Iterator[Callable[[float], None]]:
+def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S, min_interval_s: float = MIN_INTERVAL_S,
+                 total_bytes: int | None = None) -> Iterator[Callable[[float], None]]:
     """Show an ``st.progress`` bar while the block runs long; yield ``report(fraction)``; remove it after.
 
     ``report`` takes the done fraction [-] (clipped to 0..1) and shows it as a whole percentage after
@@ -28,6 +28,8 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
     optional ``detail`` (what runs now, e.g. "claim 3 of 150: ..."). The bar is drawn at the first report ``show_after_s`` [s] or more after the block began
     (where the block began: the block draws nothing else), then updated at most every
     ``min_interval_s`` [s] and when the fraction reaches 1; a block that ends sooner draws nothing.
+    With ``total_bytes`` (a long read) the label says the bytes read of the total and the time left
+    (:class:`models.traces.progress.ReadProgress`) instead of the percentage alone.
     Usable inside ``st.cache_data`` functions (the bar appears only on a miss)::
 
         with progress_bar("Simulating …") as report:
@@ -35,15 +37,23 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S,
     """
     t0 = _now()
     state: dict = {"bar": None, "at": -float("inf")}
+    read = None
+    if total_bytes:
+        from models.traces.progress import ReadProgress
+
+        read = ReadProgress(total_bytes)
 
     def report(fraction: float, detail: str = "") -> None:
         f = min(max(float(fraction), 0.0), 1.0)
+        if read is not None:
+            read(f)
         now = _now()
         if now - t0 < show_after_s or (now - state["at"] < min_interval_s and f < 1.0):
             return
         state["at"] = now
         f = min(f, 0.99)  # the block still runs: the bar never reads 100 % (it is removed when the block ends)
-        label = f"{text} {int(f * 100 + 1e-9)}%" + (f" · {detail}" if detail else "")
+        label = (f"{text} {read.text()}" if read is not None else f"{text} {int(f * 100 + 1e-9)}%") \
+            + (f" · {detail}" if detail else "")
         if state["bar"] is None:
             state["bar"] = st.progress(f, text=label)
         else:

@@ -127,7 +127,7 @@ def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: st
     """
     def parse():
         # bulk work: its cost grows with the file; it never takes the heavy slots kept for cheap runs
-        with heavy_slot(bulk=True), progress_bar(f"Parsing {filename} …") as report:
+        with heavy_slot(bulk=True), progress_bar(f"Parsing {filename} …", total_bytes=len(data)) as report:
             trace = load(io.BytesIO(data), kind=kind, format=fmt, name=filename, progress=report,
                          **json.loads(opts_json))
         trace.fingerprint()

@@ -13,6 +13,14 @@ files or fio JSON results; each option is repeatable and bundled names work too
 --device-csv (the catalogue CSV schema, as exported by the planner page); when --device is not
 given, every device of --device-csv is compared.
 
+A fleet -- many block traces, one verdict row per trace x role x device, on Dask, resumable:
+
+  pcm-planner plan --fleet fleet.toml --fleet-out fleet.parquet [--scheduler local|serial|tcp://HOST:PORT]
+
+(spec: models/planner/fleet.py; traces as paths or globs, devices, roles; rows led by ``trace``, written
+to the Parquet file after each trace and to its .csv twin at the end; a rerun skips the traces
+already in the Parquet file; progress per trace on stderr).
+
 Columns: workload,role,device,baseline,metric,unit,value,p5,p95,verdict,reason (then p_win,
 decisive_input, requests_used, requests_read: of the workload's trace; each block trace is used whole
 unless --requests asks for a sample, and the reason says which). verdict: wins / loses / not applicable / needs data; value is baseline over
@@ -43,6 +51,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli.argtypes import whole_number
 from cli.output import add_format_option, emit, emit_to
 from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
 from cli.uncertainty import add_uncertainty_options
@@ -61,12 +70,50 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write the spec targets (pcm-planner targets' CSV columns) to FILE and add a 'Product "
                         "targets' section to --html")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input")
+    f = p.add_argument_group("fleet (many block traces; see models/planner/fleet.py)")
+    f.add_argument("--fleet", default=None, metavar="FLEET.toml",
+                   help="plan every trace of a fleet spec (traces as paths/globs, devices, roles)")
+    f.add_argument("--fleet-out", default="fleet.parquet", metavar="FILE",
+                   help="fleet results (.parquet; the CSV is written next to it; default fleet.parquet)")
+    f.add_argument("--scheduler", default="local",
+                   help="fleet: local (a Dask LocalCluster, default), a scheduler address tcp://HOST:PORT, or "
+                        "serial (in this process, no Dask)")
+    f.add_argument("--workers", type=whole_number, default=None,
+                   help="fleet: LocalCluster worker processes (default: the CPU count)")
     add_format_option(p)
+
+
+def _run_fleet(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from models.planner.fleet import load_fleet_spec, run_fleet
+    from reporting.csv_safety import sanitize_frame
+
+    out = Path(args.fleet_out)
+    if out.suffix.lower() != ".parquet":
+        raise ValueError(f"--fleet-out must name a .parquet file (got {args.fleet_out!r})")
+    given = [o for o, v in (("--block-trace", args.block_trace), ("--mem-trace", args.mem_trace),
+                            ("--filebench", args.filebench), ("--fio", args.fio), ("--device", args.device)) if v]
+    if given:
+        raise ValueError(f"--fleet takes its traces and devices from the spec; drop {', '.join(given)}")
+    spec = load_fleet_spec(args.fleet)
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def progress(trace: str, done: int, total: int, seconds: float) -> None:
+        print(f"fleet: {done}/{total} traces, {Path(trace).name} done ({seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    df = run_fleet(spec, out, scheduler=args.scheduler, workers=args.workers, progress=progress)
+    csv = out.with_suffix(".csv")
+    sanitize_frame(df).to_csv(csv, index=False)
+    print(f"wrote {out} and {csv} ({len(df)} rows)", file=sys.stderr)
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
     from models.planner.plan import plan
 
+    if args.fleet:
+        return _run_fleet(args)
     if getattr(args, "sample_design", "sobol") != "sobol":
         raise ValueError("--sample-design: the plan's bands are drawn with the Sobol' design only")
     workloads, devices, baseline = plan_inputs(args)

@@ -10,6 +10,12 @@ zstd; format auto-detected) or a bundled name:
 
 Output: CSV ``statistic,value`` (``--format json``: one record), or a histogram table.
 
+A block trace file is read in blocks and its statistics accumulated as it goes
+(:mod:`models.traces.stream_stats`): memory is bounded by the distinct blocks, not the trace's
+length, and there is no request limit (``--max-requests N`` reads the first N only, and the
+``scope`` row says so). ``percentiles`` says whether the percentiles are exact. ``--progress``
+shows the read's progress on stderr (by default when stderr is a terminal).
+
 ``--uncertainty N`` adds ``band_of,p5,p50,p95`` equal to the value (statistics: the ``statistic,value``
 table in JSON too; reuse: ``blocks``; sizes: ``requests``): the statistics are counted from the
 trace, no uncertain parameter enters them (band_of says so; docs/uncertainty.md).
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 
 from cli.output import add_format_option, emit
+from cli.progress import add_progress_option, read_progress
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
 
@@ -33,6 +40,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--table", choices=("stats", "reuse", "sizes"), default="stats",
                    help="stats (default), reuse (reuse-count histogram) or sizes (request-size histogram)")
     add_uncertainty_options(p, adds="band_of,p5,p50,p95 (no uncertain input: equal to the value) columns")
+    add_progress_option(p)
+
+
+def _streamed(args: argparse.Namespace):
+    """``(stats, format, scope)`` of a block trace file read in blocks, or None for another source."""
+    import os
+
+    from cli.traceopts import _format_options, trace_reader_options
+    from models.traces.stream_stats import stream_trace_stats
+
+    if not os.path.isfile(args.trace):
+        return None
+    fmt = getattr(args, "trace_format", "auto") or "auto"
+    opts = _format_options(fmt, trace_reader_options(args))
+    progress = read_progress(args, args.trace)
+    stats, meta = stream_trace_stats(args.trace, args.block_size, format=fmt, progress=progress,
+                                     max_requests=args.max_requests, on_requests=progress and progress.add_requests,
+                                     **opts)
+    if stats is None:  # a memory-reference trace: read whole
+        return None
+    if stats.requests == 0:
+        raise ValueError(f"{args.trace}: the trace has no requests")
+    scope = "whole trace" if args.max_requests is None or stats.requests < args.max_requests else \
+        f"first {stats.requests:,} requests (--max-requests)"
+    return stats, meta.get("format", ""), scope
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,8 +73,16 @@ def run(args: argparse.Namespace) -> int:
     from models.traces.stats import statistic_table, trace_stats
 
     check_block_size(args.block_size)
-    trace = load_trace_from_args(args)
-    s = trace_stats(trace, args.block_size)
+    streamed = _streamed(args)
+    if streamed is not None:
+        s, fmt, scope = streamed
+        trace = None
+    else:
+        trace = load_trace_from_args(args)
+        s = trace_stats(trace, args.block_size)
+        fmt = trace.meta.get("format", "synthetic" if trace.name.startswith("synthetic:") else "")
+        scope = "whole trace" if args.max_requests is None or len(trace) < args.max_requests else \
+            f"first {len(trace):,} requests (--max-requests)"
     why = "counted from the trace: no timing or cost parameter enters it"
     if args.table == "reuse":
         df = add_point_band(s.reuse_count_hist, args, "blocks", "blocks", why)
@@ -51,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--table sizes needs a block I/O trace (this is a memory-reference trace)")
         df = add_point_band(s.size_hist, args, "requests", "requests", why)
     else:
-        fmt = trace.meta.get("format", "synthetic" if trace.name.startswith("synthetic:") else "")
-        df = s.to_frame().assign(format=fmt)
+        df = s.to_frame().assign(format=fmt, scope=scope)
         if args.output_format != "json" or args.uncertainty:
             df = add_point_band(statistic_table(df), args, "value", "unit of the statistic", why)
     emit(df, args.output_format)

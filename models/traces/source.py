@@ -23,7 +23,7 @@ import numpy as np
 
 from models.budget import budget_bytes, charge
 
-__all__ = ["CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
+__all__ = ["map_source", "data_line_mask", "CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
            "iter_blocks", "lone_cr_as_lf", "BOM", "data_lines", "source_name", "peek_bytes", "peek_text", "quote",
            "check_limit", "request_cap", "check_request_cap", "TEXT_BYTES_CHARGE",
            "PARSED_REQUEST_BYTES"]
@@ -375,6 +375,54 @@ def open_source(src: Any, progress: Callable[[float], None] | None = None, *, ma
             fh.close()
 
 
+class _Mapped:
+    """A memory-mapped uncompressed file read as a stream of zero-copy ``memoryview`` slices."""
+
+    def __init__(self, mm: np.ndarray, label: str, max_input_bytes: int | None):
+        self.mm, self.label, self.max_input_bytes = mm, label, max_input_bytes
+        self.count = 0
+
+    def read(self, n: int = -1):
+        end = len(self.mm) if n is None or n < 0 else min(len(self.mm), self.count + n)
+        data = memoryview(self.mm[self.count:end])
+        self.count = end
+        if self.max_input_bytes is not None and self.count > self.max_input_bytes:
+            raise TraceFormatError(
+                f"{self.label}: more than {self.max_input_bytes:,} bytes of (decompressed) text, the limit "
+                "max_input_bytes (CLI --max-input-bytes); raise it to read a larger trace, or give a maximum "
+                "number of requests")
+        return data
+
+
+@contextmanager
+def map_source(src: Any, progress: Callable[[float], None] | None = None, *, max_input_bytes: int | None = None):
+    """Like :func:`open_source`, but an uncompressed file path is memory-mapped (``np.memmap``): ``read`` returns
+    zero-copy ``memoryview`` slices of the page cache (binary record formats, no copy per block). Any other source
+    (bytes, a file object, gzip or zstd) is opened by :func:`open_source`.
+    """
+    if isinstance(src, (str, os.PathLike)) and Path(src).is_file() and os.path.getsize(src) >= 4:
+        with open(src, "rb") as fh:
+            head = fh.read(4)
+        if not (head.startswith(GZIP_MAGIC) or head.startswith(ZSTD_MAGIC)):
+            if max_input_bytes is not None:
+                max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
+            mm = np.memmap(src, np.uint8, mode="r")
+            stream = _Mapped(mm, _label(src), max_input_bytes)
+            total = len(mm)
+
+            def report(done: bool = False) -> None:
+                if progress is not None:
+                    progress(1.0 if done else min(stream.count / total, 1.0))
+
+            try:
+                yield stream, report
+            finally:
+                del stream, mm
+            return
+    with open_source(src, progress, max_input_bytes=max_input_bytes) as opened:
+        yield opened
+
+
 def _long_line(fmt: str, line: int, max_line_bytes: int) -> TraceFormatError:
     return TraceFormatError(f"{fmt}: line {line}: longer than {max_line_bytes:,} bytes, the limit max_line_bytes "
                             "(CLI --max-line-bytes); is this a text trace?", line=line)
@@ -382,6 +430,10 @@ def _long_line(fmt: str, line: int, max_line_bytes: int) -> TraceFormatError:
 
 def _check_line_lengths(block: bytes, line0: int, max_line_bytes: int, fmt: str) -> None:
     if len(block) <= max_line_bytes:
+        return
+    w = max(max_line_bytes // 2, 1)  # every window of w bytes holds a LF: no line reaches 2w <= max_line_bytes
+    if all(block.find(b"\n", i, i + w) >= 0 for i in range(0, len(block) - w + 1, w)) \
+            and block.find(b"\n", len(block) - w) >= 0:
         return
     buf = np.frombuffer(block, np.uint8)
     ends = np.flatnonzero(buf == 10)
@@ -409,7 +461,7 @@ def lone_cr_as_lf(data: bytes) -> bytes:
     >>> lone_cr_as_lf(b"1\r2\r\n\r \n")
     b'1\n2\r\n\n \n'
     """
-    if data.count(b"\r") == data.count(b"\r\n"):
+    if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
         return data
     return _LONE_CR.sub(b"\n", data)
 
@@ -484,6 +536,48 @@ def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int |
         line_no += block.count(b"\n")
 
 
+#: Bytes ``str.strip`` removes that are ASCII (space, \t \n \v \f \r and the separators \x1c-\x1f).
+_ASCII_SPACE = np.zeros(256, bool)
+_ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
+
+
+def data_line_mask(block: bytes, comment: str | None = "#") -> np.ndarray:
+    """For each line of ``block`` (split at LF), whether it is a data line: not blank before ``comment``.
+
+    Vectorised (blank, whitespace and comment lines cost NumPy time, not a Python loop each); only lines holding
+    non-ASCII bytes -- which may be Unicode whitespace to ``str.strip`` -- are checked one by one.
+
+    >>> data_line_mask(b"a\\n\\n  \\n# c\\n  # c\\nb # c\\n").tolist()
+    [True, False, False, False, False, True, False]
+    """
+    buf = np.frombuffer(block, np.uint8)
+    n = len(buf)
+    nl = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], nl + 1))
+    ends = np.concatenate((nl, [n]))
+    idx = np.arange(n, dtype=np.int32 if n < 2**31 - 1 else np.int64)  # 4 bytes per byte of text, not 8
+    pos = np.where(~_ASCII_SPACE[buf], idx, n) if n else idx
+    cut = np.where(buf == ord(comment), idx, n) if comment and n else np.full(n, n, idx.dtype)
+    del idx
+    first_text = np.full(len(starts), n)
+    first_cut = np.full(len(starts), n)
+    live = starts < ends
+    if live.any() and n:
+        first_text[live] = np.minimum.reduceat(pos, starts[live])
+        first_cut[live] = np.minimum.reduceat(cut, starts[live])
+    # reduceat runs each segment to the next start: keep only hits inside the line
+    first_text = np.where(first_text < ends, first_text, n)
+    first_cut = np.where(first_cut < ends, first_cut, n)
+    mask = first_text < np.minimum(first_cut, ends)
+    wide = np.flatnonzero(mask & (np.maximum.reduceat(buf, np.minimum(starts, max(n - 1, 0)))[: len(starts)]
+                                  >= 128 if n else mask))
+    for i in wide:  # a line with non-ASCII bytes: str.strip decides, as before
+        text = block[starts[i]:ends[i]].decode("utf-8", errors="replace").rstrip("\r")
+        body = text.split(comment, 1)[0] if comment else text
+        mask[i] = bool(body.strip())
+    return mask
+
+
 def data_lines(block: bytes, first_line: int, *, comment: str | None = "#", skip_first: int = 0) -> list[tuple[int, str]]:
     """``(line_number, text)`` of the lines pandas treats as data rows in ``block``.
 
@@ -491,17 +585,11 @@ def data_lines(block: bytes, first_line: int, *, comment: str | None = "#", skip
     ``skip_first`` non-blank lines (a header). Used only to build error messages.
     """
     out = []
-    skipped = 0
-    for i, raw in enumerate(block.decode("utf-8", errors="replace").split("\n")):
-        text = raw.rstrip("\r")
-        body = text.split(comment, 1)[0] if comment else text
-        if not body.strip():
-            continue
-        if skipped < skip_first:
-            skipped += 1
-            continue
-        out.append((first_line + i, text))
-    return out
+    rows = np.flatnonzero(data_line_mask(block, comment))[skip_first:]
+    if not len(rows):
+        return out
+    lines = block.decode("utf-8", errors="replace").split("\n")
+    return [(first_line + int(i), lines[i].rstrip("\r")) for i in rows]
 
 
 def peek_bytes(src: Any, n_bytes: int = 64 << 10) -> bytes:

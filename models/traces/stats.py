@@ -31,6 +31,8 @@ from numba import njit
 from models._base import ModelResult
 from models.traces.blocks import check_block_size, split_blocks
 from models.traces.core import BlockTrace, MemTrace
+from models.traces.exact import exact_mean
+from models.traces.exact import int_sum as _int_sum
 
 __all__ = ["TraceStats", "MemTraceStats", "trace_stats", "statistic_table", "reuse_count_histogram",
            "reuse_distances"]
@@ -79,6 +81,9 @@ class TraceStats(ModelResult):
     #: (:attr:`BlockTrace.op_known`): then ``reads, writes, write_fraction, bytes_read, bytes_written``
     #: are None (shown as "unknown") -- never 0.
     operation: str = "read/write"
+    #: How the percentiles were found: ``"exact"``, or which came from a histogram and why (a streamed trace
+    #: whose distinct values outgrow the exact tables, :mod:`models.traces.stream_stats`).
+    percentiles: str = "exact"
 
 
 @dataclass(frozen=True)
@@ -258,7 +263,7 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
     per_block = np.bincount(block) if n_acc else np.zeros(0, np.int64)
     d, dt = reuse_distances(block, trace.time_ns, request=request)
     del block, request
-    lbn_dist_mean = float(np.abs(np.diff(trace.offset_bytes // 512)).mean()) if n > 1 else float("nan")
+    lbn_dist_mean = exact_mean(np.abs(np.diff(trace.offset_bytes // 512))) if n > 1 else float("nan")
     size_q = [float(q) for q in np.percentile(size, [50, 90, 99])] if n else [float("nan")] * 3
     edges = 512 * 2 ** np.arange(0, 16)
     counts = np.histogram(size, bins=np.concatenate((edges, [np.iinfo(np.int64).max])))[0] if n else np.zeros(16)
@@ -269,9 +274,9 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
         name=trace.name, block_size=bs, requests=n, reads=int(n - w.sum()) if known else None,
         writes=int(w.sum()) if known else None,
         write_fraction=(float(w.mean()) if n else float("nan")) if known else None,
-        bytes_read=int(size[~w].sum()) if known else None, bytes_written=int(size[w].sum()) if known else None,
+        bytes_read=_int_sum(size[~w]) if known else None, bytes_written=_int_sum(size[w]) if known else None,
         block_accesses=n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
-        size_mean_bytes=float(size.mean()) if n else float("nan"),
+        size_mean_bytes=exact_mean(size),
         size_min_bytes=int(size.min()) if n else 0,
         size_p50_bytes=size_q[0], size_p90_bytes=size_q[1], size_p99_bytes=size_q[2],
         size_max_bytes=int(size.max()) if n else 0,
@@ -282,9 +287,9 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
         blocks_accessed_once=int((per_block == 1).sum()),
         mean_accesses_per_block=float(n_acc / n_unique) if n_unique else float("nan"),
         reuses=len(d),
-        reuse_distance_mean_accesses=float(d.mean()) if len(d) else float("nan"),
+        reuse_distance_mean_accesses=exact_mean(d),
         reuse_distance_p50_accesses=_pct(d, 50), reuse_distance_p90_accesses=_pct(d, 90),
-        reuse_time_mean_ns=float(dt.mean()) if len(d) else float("nan"),
+        reuse_time_mean_ns=exact_mean(dt),
         reuse_time_p50_ns=_pct(dt, 50),
         reuse_count_hist=hist, size_hist=size_hist, operation="read/write" if known else "unknown",
     )

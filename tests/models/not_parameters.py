@@ -97,6 +97,16 @@ NOT_PARAMETERS: dict[str, str] = {
                                                        "not a property of the workload)",
     "models.traces.source.CHUNK_BYTES": "reader buffer size",
     "models.traces.source.MAX_LINE_BYTES": "input limit",
+    "models.traces.source._ASCII_SPACE": "byte class table (the ASCII bytes str.strip removes)",
+    "models.traces.formats.parsing._LOOK_LINES": "lines looked at one by one before a vectorised pass (speed only; "
+                                                 "the result does not depend on it)",
+    "models.traces.stream_stats.MAX_VALUE_ENTRIES": "memory limit (entries of an exact percentile table of a streamed "
+                                                    "trace; past it the percentiles come from a histogram and say so)",
+    "models.traces.stream_stats.SIGNIFICANT_BITS": "resolution of that histogram (percentile error < 2**-12), "
+                                                   "not a model input",
+    "models.traces.stream_stats.BATCH_REQUESTS": "batch size of the streamed statistics (memory vs passes over "
+                                                 "the state; the result does not depend on it)",
+    "models.traces.stream_stats._BLOCK_BITS": "key layout (bits of the block number in a (device, block) key)",
     "models.errors.MAX_MESSAGE_CHARS": "message format (longest message shown)",
     "models.csv_safety._VECTOR_ROWS": "speed switch (rows from which a text column is checked vectorised; same results), not a model input",
     "models.traces.source.MAX_INPUT_BYTES": "input limit",

@@ -12,13 +12,16 @@ import numpy as np
 import pandas as pd
 
 from models.traces.core import BlockTrace
+from models.traces.formats.arrow_csv import plain_columns
 from models.traces.formats.parsing import (
+    DEVICE_MAX,
     I64_MAX,
     Chunk,
     device_column,
     finish_chunk,
     header_rows,
     int_column,
+    is_number,
     op_column,
     parse_source,
     read_frame,
@@ -59,6 +62,43 @@ def _filetime_ns(df: pd.DataFrame, ck: Chunk, state: dict) -> np.ndarray:
     return rel * np.int64(100)
 
 
+_INTS = ("timestamp", "disk", "offset", "size", "response_time")
+
+
+def _fast_columns(block: bytes, state: dict) -> dict | None:
+    """The block's columns through Arrow's CSV reader (:func:`plain_columns`), or None when the block is
+    not plain or a value would be refused -- then the pandas parser reads it and names the line."""
+    f = plain_columns(block, _FIELDS, _INTS, ("type",))
+    if f is None or not len(f["timestamp"]):
+        return None
+    ticks, typ, disk, off, size, resp = (f[k] for k in ("timestamp", "type", "disk", "offset", "size",
+                                                        "response_time"))
+    import pyarrow.compute as pc
+
+    host = f["hostname"][0].as_py()
+    is_write = pc.equal(typ, "write").to_numpy(zero_copy_only=False)
+    if (ticks < 0).any() or is_number(host) or pc.sum(pc.equal(typ, "read")).as_py() + int(is_write.sum()) < len(typ) \
+            or (disk < 0).any() or (disk > DEVICE_MAX).any() or (np.abs(resp) > I64_MAX // 100).any() \
+            or (off < 0).any() or (size < 0).any() or (off > I64_MAX - size).any():
+        return None
+    tick0 = state.get("tick0", int(ticks.min()))
+    rel = ticks - np.int64(tick0)
+    mx = I64_MAX // 100
+    if ((rel > mx) | (rel < -mx)).any():
+        return None
+    if "tick0" not in state:
+        state["tick0"], state["time_offset_ns"] = tick0, tick0 * 100
+    state.setdefault("meta", {}).setdefault("hostname", str(host))
+    keep = size > 0
+    cols = {"time_ns": rel * np.int64(100), "is_write": is_write, "offset_bytes": off, "size_bytes": size,
+            "device": disk.astype(np.int32), "meta:response_ns": resp * np.int64(100)}
+    zero = int((~keep).sum())
+    if zero:
+        cols = {k: v[keep] for k, v in cols.items()}
+    cols["_zero"] = zero
+    return cols
+
+
 def read_msr(src, *, name: str | None = None, max_requests: int | None = None, progress=None,
              chunk_bytes: int = CHUNK_BYTES,
                 max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES) -> BlockTrace:
@@ -80,7 +120,11 @@ def read_msr(src, *, name: str | None = None, max_requests: int | None = None, p
     """
 
     def parse(block, line0, state):
-        ck = Chunk("msr", block, line0, skip_first=header_rows(block, state, len(_FIELDS)))
+        skip = header_rows(block, state, len(_FIELDS))
+        fast = None if skip else _fast_columns(block, state)
+        if fast is not None:
+            return fast
+        ck = Chunk("msr", block, line0, skip_first=skip)
         df = read_frame(ck, _FIELDS, ",")
         if "hostname" not in state.setdefault("meta", {}) and len(df):
             state["meta"]["hostname"] = str(df["hostname"].iloc[0])

@@ -30,6 +30,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
 from models.traces.source import (
@@ -37,11 +38,11 @@ from models.traces.source import (
     TraceFormatError,
     check_limit,
     check_request_cap,
-    open_source,
+    map_source,
     source_name,
 )
 
-__all__ = ["OBJECT_SLOT_BITS", "place_objects", "read_records", "hash_keys"]
+__all__ = ["OBJECT_SLOT_BITS", "ObjectSlots", "place_objects", "read_records", "hash_keys"]
 
 #: Address bits of one object's slot: object ``i`` occupies bytes ``[i << 32, (i + 1) << 32)`` [bits].
 OBJECT_SLOT_BITS = 32
@@ -84,10 +85,62 @@ def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
     return dataclasses.replace(trace, offset_bytes=offset, meta=meta)
 
 
+class ObjectSlots:
+    """Objects numbered in first-access order across blocks, as :func:`~models.traces.formats.objects.place_objects`
+    numbers them over the whole trace: object ``i`` at ``offset_bytes = i << 32``.
+
+    State: the distinct ids seen (sorted) and their numbers, 16 bytes per object.
+
+    >>> s = ObjectSlots("x")
+    >>> [s.place({"meta:object_id": np.array(a, np.uint64), "size_bytes": np.array([1] * len(a))})["offset_bytes"]
+    ...  .tolist() for a in ([7, 9, 7], [3, 9])]
+    [[0, 4294967296, 0], [8589934592, 4294967296]]
+    """
+
+    def __init__(self, fmt: str):
+        self.fmt = fmt
+        self.ids = np.zeros(0, np.uint64)
+        self.codes = np.zeros(0, np.int64)
+
+    @property
+    def n_objects(self) -> int:
+        return len(self.ids)
+
+    def place(self, cols: dict) -> dict:
+        """``cols`` with ``offset_bytes`` set from ``meta:object_id`` (which is dropped with the other ``meta:``)."""
+        ids = np.asarray(cols["meta:object_id"], np.uint64)
+        big = cols["size_bytes"] > _SLOT_BYTES
+        if big.any():
+            raise TraceFormatError(f"{self.fmt}: object size {int(cols['size_bytes'][np.argmax(big)]):,} bytes is "
+                                   f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
+        local, uniq = pd.factorize(ids, sort=False)
+        uniq = np.asarray(uniq, np.uint64)
+        pos = np.searchsorted(self.ids, uniq)
+        found = pos < len(self.ids)
+        found[found] = self.ids[pos[found]] == uniq[found]
+        code = np.empty(len(uniq), np.int64)
+        code[found] = self.codes[pos[found]]
+        new = np.flatnonzero(~found)  # in first-access order: numbered after every object seen before
+        code[new] = len(self.ids) + np.arange(len(new))
+        if len(new):
+            order = np.argsort(uniq[new], kind="stable")
+            at = np.searchsorted(self.ids, uniq[new][order])
+            self.ids = np.insert(self.ids, at, uniq[new][order])
+            self.codes = np.insert(self.codes, at, code[new][order])
+        if len(self.ids) > MAX_OBJECTS:
+            raise TraceFormatError(f"{self.fmt}: more than {MAX_OBJECTS:,} distinct objects")
+        out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
+        out["offset_bytes"] = code[local] << np.int64(OBJECT_SLOT_BITS)
+        return out
+
+
 def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 0, header_check=None,
                  name: str | None, max_requests: int | None, progress, chunk_bytes: int,
                  max_input_bytes: int = MAX_INPUT_BYTES, meta: dict | None = None) -> BlockTrace:
     """Read fixed-size little-endian records of ``dtype`` into an object trace.
+
+    An uncompressed file is memory-mapped (:func:`~models.traces.source.map_source`): the records are decoded
+    from views of the page cache, block by block.
 
     Parameters
     ----------
@@ -121,9 +174,11 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     meta = dict(meta or {})
     parts: list[dict] = []
     n = zero = 0
-    with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+    sink = chunk_sink_of("block")  # a streaming consumer takes each block's columns, objects placed as they come
+    slots = ObjectSlots(fmt) if sink is not None else None
+    with map_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         if header_bytes:
-            head = _read_exact(stream, header_bytes)
+            head = bytes(_read_exact(stream, header_bytes))
             if len(head) < header_bytes:
                 raise TraceFormatError(f"{fmt}: {source_name(src)}: {len(head)} bytes, shorter than the "
                                        f"{header_bytes:,}-byte header")
@@ -147,7 +202,12 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
             zero += int((~keep).sum())
             if not keep.all():
                 cols = {k: v[keep] for k, v in cols.items()}
-            if len(cols["time_ns"]):
+            if sink is not None and len(cols["time_ns"]):
+                m = len(cols["time_ns"]) if max_requests is None else min(len(cols["time_ns"]), max_requests - n)
+                cols = {k: v[:m] for k, v in cols.items()}
+                sink(slots.place(cols))
+                n += m
+            elif len(cols["time_ns"]):
                 parts.append(cols)
                 n += len(cols["time_ns"])
                 check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
@@ -156,18 +216,22 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
                 break
         report(done=True)
     meta.update(format=fmt, source=source_name(src))
+    if sink is not None:
+        meta.update(n_objects=slots.n_objects, object_slot_bytes=_SLOT_BYTES)
+        parts = []
     trace = _block_trace(parts, max_requests, name or source_name(src), meta, fmt=fmt, zero=zero, state={})
-    return place_objects(trace, fmt)
+    return trace if sink is not None else place_objects(trace, fmt)
 
 
 def _read_exact(stream, n: int) -> bytes:
-    """Up to ``n`` bytes; fewer only at the end of the input (a decompressor may return short reads)."""
+    """Up to ``n`` bytes; fewer only at the end of the input (a decompressor may return short reads; a mapped
+    file returns a zero-copy view, whole but at the end)."""
     data = stream.read(n)
     while data and len(data) < n:
         more = stream.read(n - len(data))
         if not more:
             break
-        data += more
+        data = bytes(data) + bytes(more)
     return data
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace, MemTrace
 from models.traces.source import (
     MAX_INPUT_BYTES,
@@ -34,6 +35,7 @@ from models.traces.source import (
     TraceFormatError,
     check_limit,
     check_request_cap,
+    data_line_mask,
     data_lines,
     iter_blocks,
     open_source,
@@ -58,6 +60,7 @@ __all__ = [
     "check_sector_size",
     "parse_source",
     "header_rows",
+    "is_number",
 ]
 
 #: Largest int64 value: the range of every integer column [-].
@@ -143,20 +146,49 @@ def _split_fields(body: str, sep: str) -> list[str]:
         return body.split(sep)
 
 
-def _first_data_line(ck: Chunk) -> tuple[int, str] | None:
-    """``(line number, text)`` of the block's first data line (after the header), scanning no further."""
-    b, start, i, skipped = ck.block, 0, 0, 0
-    while start < len(b):
+def _first_data_rows(ck: Chunk, k: int) -> list[int]:
+    """0-based indexes of the block's first ``k`` data lines: a line-by-line look at the first lines (no
+    allocation), then, in a block that starts with a flood of blank or comment lines, the vectorised
+    :func:`~models.traces.source.data_line_mask` (no Python loop per line)."""
+    b, start, rows = ck.block, 0, []
+    for i in range(_LOOK_LINES):
+        if start >= len(b) or len(rows) >= k:
+            return rows
         end = b.find(b"\n", start)
         end = len(b) if end < 0 else end
         text = b[start:end].decode("utf-8", errors="replace").rstrip("\r")
-        body = text.split(ck.comment, 1)[0] if ck.comment else text
-        if body.strip():
-            if skipped >= ck.skip_first:
-                return ck.line0 + i, text
-            skipped += 1
-        start, i = end + 1, i + 1
-    return None
+        if (text.split(ck.comment, 1)[0] if ck.comment else text).strip():
+            rows.append(i)
+        start = end + 1
+    if start >= len(b) or len(rows) >= k:
+        return rows
+    return np.flatnonzero(data_line_mask(ck.block, ck.comment))[:k].tolist()
+
+
+def _first_data_line(ck: Chunk) -> tuple[int, str] | None:
+    """``(line number, text)`` of the block's first data line (after the header) (:func:`_first_data_rows`)."""
+    rows = _first_data_rows(ck, ck.skip_first + 1)
+    if len(rows) <= ck.skip_first:
+        return None
+    i = int(rows[ck.skip_first])
+    b = ck.block
+    start = 0 if i == 0 else _nth_newline(b, i) + 1
+    end = b.find(b"\n", start)
+    return ck.line0 + i, b[start:len(b) if end < 0 else end].decode("utf-8", errors="replace").rstrip("\r")
+
+
+def _nth_newline(b: bytes, i: int) -> int:
+    """Offset of the ``i``-th LF of ``b`` (1-based)."""
+    if i <= _LOOK_LINES:
+        at = -1
+        for _ in range(i):
+            at = b.find(b"\n", at + 1)
+        return at
+    return int(np.flatnonzero(np.frombuffer(b, np.uint8) == 10)[i - 1])
+
+
+#: Lines looked at one by one before a block is classified in one vectorised pass [lines].
+_LOOK_LINES = 256
 
 
 def _check_first_line_fields(ck: Chunk, names: list[str], sep: str) -> None:
@@ -189,22 +221,38 @@ def _skiprows(ck: Chunk):
     The first ``skip_first`` non-blank lines (a header), and -- only in a block that has one,
     found by one regex scan -- every line that is blank but for whitespace before a comment or
     the line end (pandas would read ``"\t# note"`` as a row of empty fields, :func:`data_lines`
-    skips it).
+    skips it). Vectorised (:func:`~models.traces.source.data_line_mask`).
     """
     ws = _WS_COMMENT[ck.comment] if ck.comment in _WS_COMMENT else _ws_comment(ck.comment)
-    if not ck.skip_first and not ws.search(ck.block):
-        return None
-    skip = []
-    taken = 0
-    for i, raw in enumerate(ck.block.decode("utf-8", errors="replace").split("\n")):
-        body = raw.split(ck.comment, 1)[0] if ck.comment else raw
-        if body.strip():
-            if taken < ck.skip_first:
-                skip.append(i)
-                taken += 1
-        elif body:  # whitespace only before the comment / line end: pandas would make it a row
-            skip.append(i)
-    return skip or None
+    has_ws = _has_blank_run(ck.block) and ws.search(ck.block) is not None
+    if not has_ws:
+        return _first_data_rows(ck, ck.skip_first) or None if ck.skip_first else None
+    data = data_line_mask(ck.block, ck.comment)
+    skip = np.zeros(len(data), bool)
+    skip[np.flatnonzero(data)[: ck.skip_first]] = True
+    # not data, yet not empty before the comment: whitespace-only body, pandas would make it a row
+    buf = np.frombuffer(ck.block, np.uint8)
+    n = len(buf)
+    nl = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], nl + 1))
+    ends = np.concatenate((nl, [n]))
+    if ck.comment:
+        cut = np.where(buf == ord(ck.comment), np.arange(n), n)
+        first_cut = np.full(len(starts), n)
+        live = starts < ends
+        if live.any():
+            first_cut[live] = np.minimum.reduceat(cut, starts[live])
+        body_end = np.minimum(np.where(first_cut < ends, first_cut, n), ends)
+    else:
+        body_end = ends
+    skip |= ~data & (body_end > starts)
+    rows = np.flatnonzero(skip)
+    return rows.tolist() or None
+
+
+def _has_blank_run(block: bytes) -> bool:
+    """Whether ``block`` may hold a whitespace-only line (a cheap byte test before the regex scan)."""
+    return any(w in block for w in (b"\n ", b"\n\t", b"\n\x0b", b"\n\x0c")) or block[:1] in (b" ", b"\t", b"\x0b", b"\x0c")
 
 
 def _ws_comment(comment: str | None) -> re.Pattern:
@@ -566,6 +614,31 @@ def _block_trace(parts: list[dict], max_requests: int | None, name: str, meta: d
                       name=name, meta=meta)
 
 
+#: The bytes of a blank line (ASCII whitespace): a block of nothing else holds no row in any format.
+_BLANK = b" \t\r\n\x0b\x0c"
+
+
+def _trim_blank_lines(block: bytes, line0: int) -> tuple[bytes, int]:
+    """``block`` without its leading and trailing blank lines (ASCII whitespace only), and the number of its
+    new first line: floods of blank lines cost C-speed scans, not the parsers' per-line work.
+
+    >>> _trim_blank_lines(b"\\n \\n  1 2\\n3\\r\\n\\n\\n", 5)
+    (b'  1 2\\n3\\r\\n', 7)
+    >>> _trim_blank_lines(b" \\n\\n", 1)
+    (b'', 1)
+    """
+    p = len(block) - len(block.lstrip(_BLANK))
+    if p == len(block):
+        return b"", line0
+    q = len(block.rstrip(_BLANK))
+    if p == 0 and q == len(block):
+        return block, line0
+    cut = block.rfind(b"\n", 0, p) + 1
+    end = block.find(b"\n", q)
+    end = len(block) if end < 0 else end + 1
+    return block[cut:end], line0 + block.count(b"\n", 0, cut)
+
+
 def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_requests: int | None,
                  progress, chunk_bytes: int, kind: str = "block", meta: dict | None = None,
                  max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES):
@@ -602,18 +675,27 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     zero = 0
     state: dict = {}
     key = "time_ns" if kind == "block" else "address"
+    sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
     with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         for block, line0 in iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt):
             nul = block.find(b"\x00")
             if nul >= 0:
                 line = line0 + block.count(b"\n", 0, nul)
                 raise ValueError(f"{fmt}: line {line}: binary data (NUL bytes); expected a text trace")
+            block, line0 = _trim_blank_lines(block, line0)
+            if not block:  # only blank lines: nothing to parse (a flood costs C speed)
+                report()
+                continue
             cols = parse(block, line0, state)
             report()
             if cols is None:
                 continue
             zero += cols.pop("_zero", 0)
-            if len(cols[key]):
+            if sink is not None and len(cols[key]):
+                m = len(cols[key]) if max_requests is None else min(len(cols[key]), max_requests - n)
+                sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
+                n += m
+            elif len(cols[key]):
                 columns.append(cols, len(cols[key]))
                 n += len(cols[key])
                 check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
@@ -622,12 +704,19 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
         report(done=True)
     trace_name = name or source_name(src)
     meta = dict(meta or {}, format=fmt, source=source_name(src))
+    if sink is not None:  # the columns went to the consumer: an empty trace carries the name and metadata
+        n = 0
     if kind == "memory":
         return _mem_trace([columns] if n else [], max_requests, trace_name, meta)
     return _block_trace([columns] if n else [], max_requests, trace_name, meta, fmt=fmt, zero=zero, state=state)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """True when ``float`` reads ``text`` (a header row has no numeric field; pandas types such a column as numbers).
+
+    >>> is_number(" 1e3"), is_number("hm")
+    (True, False)
+    """
     try:
         float(text.strip())
     except ValueError:
@@ -650,12 +739,12 @@ def header_rows(block: bytes, state: dict, n_fields: int, sep: str = ",", commen
     """
     if "header_rows" in state:
         return 0
-    for raw in block.decode("utf-8", errors="replace").split("\n"):
+    first = _first_data_line(Chunk("", block, 0, comment=comment))  # at NumPy speed through blank floods
+    if first is not None:
+        raw = first[1]
         body = raw.split(comment, 1)[0] if comment else raw
-        if not body.strip():
-            continue
         fields = body.split() if sep == r"\s+" else body.split(sep)
-        is_header = len(fields) == n_fields and not any(_is_number(f) for f in fields) and \
+        is_header = len(fields) == n_fields and not any(is_number(f) for f in fields) and \
             all(f.strip() for f in fields) and '"' not in body  # a quote would run into the data lines
         state["header_rows"] = int(is_header)
         return int(is_header)

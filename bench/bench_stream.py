@@ -1,0 +1,151 @@
+"""Full-size traces in bounded memory, readers at library speed, fleets on Dask (issue 41).
+
+Generates a gzip MSR Cambridge CSV of ``--requests`` requests (default 10 M; ``--requests 100000000``
+for the 100 M run, ~4 GB of gzip) and measures, in this run:
+
+- the kept library's bare parse of the file (``pyarrow.csv.open_csv``, streaming) [requests/s];
+- our MSR reader on the same file (blocks handed to a counting consumer, nothing kept) [requests/s]
+  and its ratio to the bare parse;
+- ``pcm-planner trace-stats`` streamed (the default for a file) vs in memory (``load`` +
+  ``trace_stats``, only up to the loader's request limit): wall time and peak RSS of each
+  (a child process each, ``ru_maxrss``);
+- the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s];
+- a fleet of ``--volumes`` generated MSR volumes through ``pcm-planner plan --fleet``: serial,
+  1 Dask worker and 2 Dask workers; the ratio 1 worker / 2 workers and whether the rows equal
+  the serial run's.
+
+The machine is shared: the load average is printed before and after. Last line: ``ratio:`` our
+reader's time over the bare parse's on the CSV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from _common import ROOT, print_ratio
+from _gen_msr import write_msr_csv
+
+PY = sys.executable
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(ROOT / ".numba_cache")}
+NAMES = ["timestamp", "hostname", "disk", "type", "offset", "size", "response_time"]
+
+
+def _child(code: str) -> tuple[float, float, str]:
+    """Run ``code`` in a fresh interpreter: (wall [s], peak RSS [MB], stdout)."""
+    t = time.perf_counter()
+    out = subprocess.run([PY, "-c", code], env=ENV, capture_output=True, text=True, check=True).stdout
+    wall = time.perf_counter() - t
+    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, out
+
+
+def bare_arrow(path: Path) -> tuple[float, int]:
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    t = time.perf_counter()
+    types = {n: pa.string() if n in ("hostname", "type") else pa.int64() for n in NAMES}
+    with pa.input_stream(str(path), compression="gzip") as fh:
+        r = pcsv.open_csv(fh, read_options=pcsv.ReadOptions(column_names=NAMES, block_size=8 << 20),
+                          convert_options=pcsv.ConvertOptions(column_types=types))
+        n = sum(b.num_rows for b in r)
+    return time.perf_counter() - t, n
+
+
+def our_reader(path: Path, fmt: str) -> tuple[float, int]:
+    from models.traces.chunks import chunk_sink
+    from models.traces.readers import read_trace
+
+    n = [0]
+    t = time.perf_counter()
+    with chunk_sink(lambda cols: n.__setitem__(0, n[0] + len(cols["time_ns"]))):
+        read_trace(path, fmt)
+    return time.perf_counter() - t, n[0]
+
+
+def stats_children(path: Path, in_memory: bool) -> tuple[float, float]:
+    if in_memory:
+        code = (f"from models.traces import load; from models.traces.stats import trace_stats; "
+                f"print(trace_stats(load({str(path)!r})).requests)")
+    else:
+        code = f"from cli.main import main; main(['trace-stats', {str(path)!r}, '--no-progress'])"
+    wall, _, _ = _child(code)  # ru_maxrss of children is the largest so far: run the small one first
+    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def fleet(tmp: Path, volumes: int, per_volume: int) -> None:
+    from models.planner.fleet import load_fleet_spec, run_fleet
+
+    vols = tmp / "fleet"
+    vols.mkdir(exist_ok=True)
+    for i in range(volumes):
+        write_msr_csv(vols / f"vol{i:03d}.csv", per_volume, seed=100 + i)
+    (tmp / "fleet.toml").write_text('traces = ["fleet/*.csv"]\ndevices = ["pcm-samsung-20nm"]\n')
+    spec = load_fleet_spec(tmp / "fleet.toml")
+    times, rows = {}, {}
+    for label, sched, workers in (("serial", "serial", None), ("1 worker", "local", 1), ("2 workers", "local", 2)):
+        out = tmp / f"fleet-{label.replace(' ', '')}.parquet"
+        t = time.perf_counter()
+        rows[label] = run_fleet(spec, out, scheduler=sched, workers=workers)
+        times[label] = time.perf_counter() - t
+        print(f"fleet {label}: {volumes} volumes x {per_volume:,} requests, {len(rows[label])} rows, "
+              f"{times[label]:.1f} s", flush=True)
+    same = all(rows[k].equals(rows["serial"]) for k in rows)
+    print(f"fleet: 1 worker / 2 workers = {times['1 worker'] / times['2 workers']:.2f}x; rows equal to serial: {same}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--requests", type=int, default=10_000_000)
+    ap.add_argument("--volumes", type=int, default=40)
+    ap.add_argument("--per-volume", type=int, default=20_000)
+    ap.add_argument("--skip-in-memory", action="store_true", help="skip the in-memory trace-stats run")
+    ap.add_argument("--dir", default=None, help="work folder (default: a temporary one)")
+    a = ap.parse_args()
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench_stream_"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    csv = tmp / f"msr_{a.requests}.csv.gz"
+    if not csv.exists():
+        t = time.perf_counter()
+        write_msr_csv(csv, a.requests, compress=True)
+        print(f"generated {csv.name}: {csv.stat().st_size / 1e6:.0f} MB gzip in {time.perf_counter() - t:.0f} s")
+    t_arrow, n = bare_arrow(csv)
+    print(f"bare pyarrow.csv parse: {n:,} requests in {t_arrow:.1f} s = {n / t_arrow / 1e6:.2f} M requests/s",
+          flush=True)
+    t_ours, n2 = our_reader(csv, "msr")
+    print(f"our MSR reader: {n2:,} requests in {t_ours:.1f} s = {n2 / t_ours / 1e6:.2f} M requests/s "
+          f"({t_ours / t_arrow:.2f}x the bare parse's time)", flush=True)
+    wall, rss = stats_children(csv, in_memory=False)
+    print(f"trace-stats streamed: {wall:.1f} s, peak RSS {rss:.0f} MB", flush=True)
+    if not a.skip_in_memory:
+        wall_m, rss_m = stats_children(csv, in_memory=True)
+        print(f"trace-stats in memory: {wall_m:.1f} s, peak RSS {rss_m:.0f} MB (the larger of the two runs)",
+              flush=True)
+    from models.traces.formats.oracle import write_oracle_general
+
+    rng = np.random.default_rng(1)
+    og = tmp / "trace.oracleGeneral"
+    with open(og, "wb") as fh:
+        for s in range(0, a.requests, 1_000_000):
+            m = min(1_000_000, a.requests - s)
+            fh.write(write_oracle_general(np.arange(s, s + m) // 1000, rng.integers(0, 10**6, m),
+                                          rng.integers(1, 10**5, m)))
+    t_og, n3 = our_reader(og, "oracleGeneral")
+    print(f"oracleGeneral reader (memory-mapped, objects placed): {n3:,} requests in {t_og:.1f} s = "
+          f"{n3 / t_og / 1e6:.2f} M requests/s", flush=True)
+    if a.volumes:
+        fleet(tmp, a.volumes, a.per_volume)
+    print(f"load average after: {os.getloadavg()}")
+    print_ratio(t_ours, t_arrow)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Arrow's CSV reader as the fast path of the comma-separated block formats (MSR, Alibaba).
+
+:func:`plain_columns` parses one block of whole lines with ``pyarrow.csv`` (a kept library:
+pyarrow is a dependency of Streamlit and Dask; measured against Polars in
+``bench/bench_stream.py``) into integer and text columns -- but only a *plain* block: no
+comment, quote, blank line, whitespace or carriage return, every line the same number of fields,
+every integer field a plain decimal in int64 range. Anything else returns None and the format's
+own pandas parser reads the block, with its line- and field-named messages; so the fast path
+changes speed only, never what is accepted or the values read (the readers' tests and
+``bench/fuzz.py`` compare both paths).
+"""
+
+from __future__ import annotations
+
+import io
+
+__all__ = ["plain_columns"]
+
+#: Bytes whose presence sends a block to the format's own parser (comment, quote, blanks, CR, BOM lead byte).
+_NOT_PLAIN = b'#" \t\r\x0b\x0c\xef'
+#: Hexadecimal literals, which Arrow reads as integers and pandas does not, do the same. (A blank line
+#: need not be looked for: Arrow refuses its field count, as every format read here has several fields.)
+_HEX = (b"0x", b"0X")
+
+
+def _is_plain(block: bytes) -> bool:
+    if not block or len(block.translate(None, _NOT_PLAIN)) != len(block):  # deletes: the fastest scan
+        return False
+    return not any(h in block for h in _HEX)
+
+
+def plain_columns(block: bytes, names: list[str], ints: tuple[str, ...],
+                  lower: tuple[str, ...] = ()) -> dict | None:
+    """The columns of a plain comma-separated ``block`` (see the module docstring), or None.
+
+    Parameters
+    ----------
+    block : bytes
+        Whole lines (the last may lack its newline).
+    names : list of str
+        The fields of every line, in order.
+    ints : tuple of str
+        The fields parsed as int64 (returned as NumPy arrays); the others are returned as
+        ``pyarrow`` string arrays (convert only what is needed: object arrays are slow).
+    lower : tuple of str
+        Text fields returned lower-cased (the operation fields the readers map case-insensitively).
+
+    Returns
+    -------
+    dict of arrays, or None when the block is not plain or a field does not parse.
+
+    Examples
+    --------
+    >>> plain_columns(b"1,Read\\n2,WRITE\\n", ["t", "op"], ("t",), ("op",))["op"].to_pylist()
+    ['read', 'write']
+    >>> plain_columns(b"1,Read\\n# note\\n", ["t", "op"], ("t",)) is None
+    True
+    """
+    if len(names) < 2 or not _is_plain(block):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    types = {n: (pa.int64() if n in ints else pa.string()) for n in names}
+    try:
+        table = pcsv.read_csv(
+            io.BytesIO(block),
+            read_options=pcsv.ReadOptions(column_names=names, use_threads=False, block_size=max(len(block), 1 << 16)),
+            parse_options=pcsv.ParseOptions(delimiter=",", quote_char=False, double_quote=False,
+                                            newlines_in_values=False, ignore_empty_lines=False),
+            convert_options=pcsv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
+                                                quoted_strings_can_be_null=False, check_utf8=True))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+        return None
+    out: dict = {}
+    for n in names:
+        col = table.column(n)
+        if col.null_count:
+            return None
+        if n in ints:
+            out[n] = col.to_numpy()
+        else:
+            out[n] = pc.utf8_lower(col) if n in lower else col
+    return out

@@ -1,0 +1,368 @@
+"""Trace statistics over a stream of request blocks, in memory bounded by the distinct blocks.
+
+:class:`StatsStream` takes a block trace's requests block by block (:meth:`StatsStream.add`) and
+gives the same :class:`~models.traces.stats.TraceStats` as :func:`~models.traces.stats.trace_stats`
+over the whole trace -- exactly, whatever the block boundaries (``tests/models/traces`` checks it
+over random block sizes). Its state is, per distinct block: the key, the index and time of its last
+access and its access count (32 bytes); and the distinct values of the request sizes, reuse
+distances and reuse times with their counts (the exact percentiles). When those value tables
+would pass ``max_value_entries`` the percentiles of that statistic switch to a histogram of
+:data:`SIGNIFICANT_BITS` significant bits (relative error of a percentile < 2**-SIGNIFICANT_BITS),
+and :attr:`~models.traces.stats.TraceStats.percentiles` says so; counts, means, the footprint and
+the histograms stay exact.
+
+:func:`stream_trace_stats` reads a trace file this way (:mod:`models.traces.chunks`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
+from models.traces.chunks import chunk_sink
+from models.traces.exact import int_sum as _int_sum
+from models.traces.stats import TraceStats
+
+__all__ = ["StatsStream", "ValueCounts", "stream_trace_stats", "percentile_of_counts",
+           "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS"]
+
+#: Most distinct values a statistic's exact percentile table may hold before it becomes a histogram
+#: [entries, 16 bytes each: 256 MiB]. An input limit of memory, not a model input.
+MAX_VALUE_ENTRIES = 16 << 20
+#: Significant bits kept per value once a table becomes a histogram [bits]: percentile error < 2**-12.
+SIGNIFICANT_BITS = 12
+#: Requests gathered from a reader's blocks before they are added (:meth:`StatsStream.add_chunk`) [requests]:
+#: ~15 MB of columns, fewer passes over the per-block state.
+BATCH_REQUESTS = 500_000
+#: Bits of the block number in a (device, block) key [bits]: blocks below 2**47 and devices below 2**16.
+_BLOCK_BITS = 47
+
+
+def percentile_of_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
+    """``np.percentile(np.repeat(values, counts), q)`` (linear method, bit for bit) without repeating.
+
+    ``values`` sorted ascending, int64; ``counts`` >= 1.
+
+    >>> v, c = np.array([1, 5, 9]), np.array([2, 1, 3])
+    >>> percentile_of_counts(v, c, 90) == float(np.percentile(np.repeat(v, c), 90))
+    True
+    """
+    n = int(counts.sum())
+    if not n:
+        return float("nan")
+    virtual = (n - 1) * np.true_divide(q, 100)
+    prev = int(np.floor(virtual))
+    nxt = prev + 1
+    if virtual >= n - 1:
+        prev = nxt = n - 1
+    cum = np.cumsum(counts)
+    a = values[np.searchsorted(cum, prev, side="right")]
+    b = values[np.searchsorted(cum, nxt, side="right")]
+    gamma = np.float64(virtual - np.floor(virtual)) if prev != n - 1 or nxt != n - 1 else np.float64(virtual - prev)
+    diff = b - a
+    return float(b - diff * (1 - gamma)) if gamma >= 0.5 else float(a + diff * gamma)
+
+
+class ValueCounts:
+    """Distinct int64 values with their counts, merged block by block (exact percentiles); past ``max_entries``
+    the values are rounded to :data:`SIGNIFICANT_BITS` significant bits (a histogram, ``exact`` False).
+
+    New values wait in a buffer merged once it holds as many values as the table (each value is sorted
+    O(log) times in all, not once per block); reading ``values``, ``counts`` or ``exact`` merges it.
+    """
+
+    def __init__(self, max_entries: int = MAX_VALUE_ENTRIES):
+        self._values = np.zeros(0, np.int64)
+        self._counts = np.zeros(0, np.int64)
+        self.max_entries = int(max_entries)
+        self._exact = True
+        self._pending: list[np.ndarray] = []
+        self._pending_n = 0
+
+    def add(self, x: np.ndarray) -> None:
+        if not len(x):
+            return
+        self._pending.append(np.asarray(x, np.int64))
+        self._pending_n += len(x)
+        if self._pending_n >= max(len(self._values), 1 << 20):
+            self._merge()
+
+    def _merge(self) -> None:
+        if not self._pending:
+            return
+        x = np.concatenate(self._pending)
+        self._pending, self._pending_n = [], 0
+        if not self._exact:
+            x = _round_bits(x)
+        u, c = np.unique(x, return_counts=True)
+        del x
+        if len(self._values):
+            u, inv = np.unique(np.concatenate((self._values, u)), return_inverse=True)
+            c = np.bincount(inv, weights=np.concatenate((self._counts, c)), minlength=len(u)).astype(np.int64)
+        self._values, self._counts = u, c
+        if self._exact and len(self._values) > self.max_entries:
+            self._exact = False
+            r = _round_bits(self._values)
+            self._values, inv = np.unique(r, return_inverse=True)
+            self._counts = np.bincount(inv, weights=self._counts, minlength=len(self._values)).astype(np.int64)
+
+    @property
+    def values(self) -> np.ndarray:
+        self._merge()
+        return self._values
+
+    @property
+    def counts(self) -> np.ndarray:
+        self._merge()
+        return self._counts
+
+    @property
+    def exact(self) -> bool:
+        self._merge()
+        return self._exact
+
+    @property
+    def entries(self) -> int:
+        """Values held: the table and the buffer [entries]."""
+        return len(self._values) + self._pending_n
+
+    def percentile(self, q: float) -> float:
+        return percentile_of_counts(self.values, self.counts, q)
+
+
+def _round_bits(x: np.ndarray) -> np.ndarray:
+    """``x`` (>= 0) with all but the top :data:`SIGNIFICANT_BITS` bits cleared."""
+    x = np.asarray(x, np.int64)
+    drop = np.maximum(np.floor(np.log2(np.maximum(x, 1))).astype(np.int64) + 1 - SIGNIFICANT_BITS, 0)
+    return (x >> drop) << drop
+
+
+@njit(cache=True, nogil=True)
+def _reuse_stream(codes, acc_time, last, last_t, a0):  # pragma: no cover - compiled
+    """Distance [accesses] and time [ns] since the previous access of each code; ``last``/``last_t`` (per code, -1:
+    never) start from the state and end as the new state; ``a0`` is the global index of the first access."""
+    d = np.empty(len(codes), np.int64)
+    t = np.empty(len(codes), np.int64)
+    k = 0
+    for i in range(len(codes)):
+        c = codes[i]
+        if last[c] >= 0:
+            d[k] = a0 + i - last[c]
+            t[k] = acc_time[i] - last_t[c]
+            k += 1
+        last[c] = a0 + i
+        last_t[c] = acc_time[i]
+    return d[:k].copy(), t[:k].copy()
+
+
+class StatsStream:
+    """The statistics of :func:`~models.traces.stats.trace_stats` accumulated over blocks of requests.
+
+    Parameters
+    ----------
+    block_size : int
+        Block size [bytes], a power of two.
+    max_value_entries : int
+        Size of each exact percentile table (:data:`MAX_VALUE_ENTRIES`) [entries].
+    max_request_blocks : int
+        Most blocks one request may touch (:data:`~models.traces.blocks.MAX_REQUEST_BLOCKS`).
+    """
+
+    def __init__(self, block_size: int = 4096, *, max_value_entries: int = MAX_VALUE_ENTRIES,
+                 max_request_blocks: int = MAX_REQUEST_BLOCKS):
+        self.bs = check_block_size(block_size)
+        self.shift = self.bs.bit_length() - 1
+        self.max_request_blocks = int(max_request_blocks)
+        self.n = self.writes = self.bytes_written = self.bytes_total = self.n_acc = 0
+        self.lbn_sum = self.seq = 0
+        self.size_min = self.size_max = self.t_min = self.t_max = None
+        self.prev_off = self.prev_size = None
+        self.size_counts = ValueCounts(max_value_entries)
+        self.dist = ValueCounts(max_value_entries)
+        self.rtime = ValueCounts(max_value_entries)
+        self.dist_sum = self.rtime_sum = 0
+        self.size_hist = np.zeros(16, np.int64)
+        self.keys = np.zeros(0, np.int64)  # distinct (device, block) keys, sorted
+        self.last = np.zeros(0, np.int64)  # global index of each key's last access
+        self.last_t = np.zeros(0, np.int64)  # time of each key's last access [ns]
+        self.count = np.zeros(0, np.int64)  # accesses per key
+        self._batch: list = []
+        self._batch_n = 0
+
+    def add(self, time_ns, is_write, offset_bytes, size_bytes, device) -> None:
+        """Take the next requests (in trace order; zero-size requests already dropped)."""
+        off = np.asarray(offset_bytes, np.int64)
+        size = np.asarray(size_bytes, np.int64)
+        t = np.asarray(time_ns, np.int64)
+        w = np.asarray(is_write, bool)
+        m = len(off)
+        if not m:
+            return
+        self._requests(t, w, off, size)
+        self._blocks(t, off, size, np.asarray(device, np.int64))
+
+    def add_chunk(self, cols: dict) -> None:
+        """:meth:`add` of a reader's block columns (the consumer of :func:`models.traces.chunks.chunk_sink`);
+        blocks are gathered up to :data:`BATCH_REQUESTS` requests first (fewer passes over the state).
+        Call :meth:`result` (or :meth:`flush`) at the end."""
+        self._batch.append([cols[k] for k in ("time_ns", "is_write", "offset_bytes", "size_bytes", "device")])
+        self._batch_n += len(cols["time_ns"])
+        if self._batch_n >= BATCH_REQUESTS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Add the gathered blocks of :meth:`add_chunk`."""
+        if self._batch:
+            cols = [np.concatenate(c) for c in zip(*self._batch)]
+            self._batch, self._batch_n = [], 0
+            self.add(*cols)
+
+    def _requests(self, t, w, off, size) -> None:
+        m = len(off)
+        self.n += m
+        self.writes += int(w.sum())
+        self.bytes_total += _int_sum(size)
+        self.bytes_written += _int_sum(size[w])
+        lo, hi = int(size.min()), int(size.max())
+        self.size_min = lo if self.size_min is None else min(self.size_min, lo)
+        self.size_max = hi if self.size_max is None else max(self.size_max, hi)
+        tl, th = int(t.min()), int(t.max())
+        self.t_min = tl if self.t_min is None else min(self.t_min, tl)
+        self.t_max = th if self.t_max is None else max(self.t_max, th)
+        self.size_counts.add(size)
+        edges = 512 * 2 ** np.arange(0, 16)
+        self.size_hist += np.histogram(size, bins=np.concatenate((edges, [np.iinfo(np.int64).max])))[0]
+        sec = off // 512
+        if self.prev_off is not None:
+            sec_all = np.concatenate(([self.prev_off // 512], sec))
+            off_all, size_all = np.concatenate(([self.prev_off], off)), np.concatenate(([self.prev_size], size))
+        else:
+            sec_all, off_all, size_all = sec, off, size
+        self.lbn_sum += _int_sum(np.abs(np.diff(sec_all)))
+        self.seq += int((off_all[1:] == off_all[:-1] + size_all[:-1]).sum())
+        self.prev_off, self.prev_size = int(off[-1]), int(size[-1])
+
+    def _blocks(self, t, off, size, dev) -> None:
+        first = off >> self.shift
+        count = ((off + size - 1) >> self.shift) - first + 1
+        if int(count.max()) > self.max_request_blocks:
+            i = int(np.argmax(count > self.max_request_blocks))
+            raise ValueError(
+                f"request {self.n - len(off) + i} ({int(size[i])} bytes at offset {int(off[i])}) touches "
+                f"{int(count[i])} {self.bs}-byte blocks, more than max_request_blocks={self.max_request_blocks} "
+                "(the limit per request); check the size unit, or use a larger block size (--block-size)")
+        top = int((first + count - 1).max())
+        if top >= 1 << _BLOCK_BITS or int(dev.min()) < 0 or int(dev.max()) >= 1 << (63 - _BLOCK_BITS):
+            raise ValueError(f"streaming statistics need block numbers below 2**{_BLOCK_BITS} and devices below "
+                             f"2**{63 - _BLOCK_BITS}; read the trace whole (--max-requests) instead")
+        total = int(count.sum())
+        req = np.repeat(np.arange(len(off)), count)
+        starts = np.cumsum(count) - count
+        key = (dev << _BLOCK_BITS)[req] + first[req] + (np.arange(total) - starts[req])
+        acc_time = t[req]
+        del req
+        codes, uniq = pd.factorize(key, sort=False)
+        del key
+        uniq = np.asarray(uniq, np.int64)
+        pos = np.searchsorted(self.keys, uniq)
+        found = pos < len(self.keys)
+        found[found] = self.keys[pos[found]] == uniq[found]
+        last = np.full(len(uniq), -1, np.int64)
+        last_t = np.zeros(len(uniq), np.int64)
+        last[found] = self.last[pos[found]]
+        last_t[found] = self.last_t[pos[found]]
+        d, dt = _reuse_stream(codes.astype(np.int64), acc_time, last, last_t, self.n_acc)
+        self.n_acc += total
+        self.dist.add(d)
+        self.rtime.add(dt)
+        self.dist_sum += _int_sum(d)
+        self.rtime_sum += _int_sum(dt)
+        per = np.bincount(codes, minlength=len(uniq)).astype(np.int64)
+        p = pos[found]
+        self.last[p], self.last_t[p] = last[found], last_t[found]
+        self.count[p] += per[found]
+        new = np.flatnonzero(~found)
+        if len(new):
+            order = new[np.argsort(uniq[new])]
+            at = np.searchsorted(self.keys, uniq[order])
+            self.keys = np.insert(self.keys, at, uniq[order])
+            self.last = np.insert(self.last, at, last[order])
+            self.last_t = np.insert(self.last_t, at, last_t[order])
+            self.count = np.insert(self.count, at, per[order])
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]: per distinct block and per distinct (or buffered) value."""
+        vc = (self.size_counts, self.dist, self.rtime)
+        return 32 * len(self.keys) + sum(16 * v.entries for v in vc)
+
+    def result(self, name: str, *, op_known: bool = True):
+        """The :class:`~models.traces.stats.TraceStats` of every request added."""
+        self.flush()
+        n, bs = self.n, self.bs
+        reuses = int(self.dist.counts.sum())
+        hist = np.bincount(self.count) if len(self.count) else np.zeros(0, np.int64)
+        k = np.flatnonzero(hist)
+        n_unique = len(self.keys)
+        reuse_hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": hist[k].astype(np.int64),
+                                   "share_blocks": hist[k] / n_unique if n_unique else np.zeros(0)})
+        edges = 512 * 2 ** np.arange(0, 16)
+        size_hist = pd.DataFrame({"size_from_bytes": edges, "size_to_bytes": np.concatenate((edges[1:], [np.nan])),
+                                  "requests": self.size_hist.copy()})
+        approx = [label for label, v in (("request size", self.size_counts), ("reuse distance", self.dist),
+                                         ("reuse time", self.rtime)) if not v.exact]
+        method = "exact" if not approx else (
+            f"{', '.join(approx)} percentiles from a histogram of {SIGNIFICANT_BITS} significant bits (relative "
+            f"error < 2**-{SIGNIFICANT_BITS}): more than {self.dist.max_entries:,} distinct values")
+        nan = float("nan")
+        return TraceStats(
+            name=name, block_size=bs, requests=n,
+            reads=n - self.writes if op_known else None, writes=self.writes if op_known else None,
+            write_fraction=(self.writes / n if n else nan) if op_known else None,
+            bytes_read=self.bytes_total - self.bytes_written if op_known else None,
+            bytes_written=self.bytes_written if op_known else None,
+            block_accesses=self.n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
+            size_mean_bytes=self.bytes_total / n if n else nan, size_min_bytes=self.size_min or 0,
+            size_p50_bytes=self.size_counts.percentile(50), size_p90_bytes=self.size_counts.percentile(90),
+            size_p99_bytes=self.size_counts.percentile(99), size_max_bytes=self.size_max or 0,
+            duration_ns=(self.t_max - self.t_min) if n else 0,
+            mean_lbn_distance_sectors=self.lbn_sum / (n - 1) if n > 1 else nan,
+            sequential_fraction=self.seq / (n - 1) if n > 1 else nan,
+            blocks_accessed_once=int((self.count == 1).sum()),
+            mean_accesses_per_block=self.n_acc / n_unique if n_unique else nan,
+            reuses=reuses,
+            reuse_distance_mean_accesses=self.dist_sum / reuses if reuses else nan,
+            reuse_distance_p50_accesses=self.dist.percentile(50), reuse_distance_p90_accesses=self.dist.percentile(90),
+            reuse_time_mean_ns=self.rtime_sum / reuses if reuses else nan,
+            reuse_time_p50_ns=self.rtime.percentile(50),
+            reuse_count_hist=reuse_hist, size_hist=size_hist, operation="read/write" if op_known else "unknown",
+            percentiles=method,
+        )
+
+
+def stream_trace_stats(src, block_size: int = 4096, *, format: str = "auto", progress=None,
+                       max_requests: int | None = None, max_value_entries: int = MAX_VALUE_ENTRIES,
+                       on_requests=None, **options):
+    """:class:`~models.traces.stats.TraceStats` of a block trace file read in blocks (see the module docstring).
+
+    Returns ``(stats, meta)``: ``meta`` is the reader's metadata (``format``, ``source``, ...); ``stats`` is None
+    for a memory-reference trace (the memory formats are not streamed: read it with :func:`models.traces.load`).
+    ``on_requests(n)`` is told the requests of each block (progress).
+    """
+    from models.traces.core import MemTrace
+    from models.traces.readers import read_trace
+
+    acc = StatsStream(block_size, max_value_entries=max_value_entries)
+
+    def take(cols: dict) -> None:
+        acc.add_chunk(cols)
+        if on_requests is not None:
+            on_requests(len(cols["time_ns"]))
+
+    with chunk_sink(take):
+        empty = read_trace(src, format, progress=progress, max_requests=max_requests, **options)
+    if isinstance(empty, MemTrace):
+        return None, dict(empty.meta)
+    return acc.result(empty.name, op_known=empty.op_known), dict(empty.meta)
