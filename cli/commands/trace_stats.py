@@ -47,13 +47,13 @@ def _streamed(args: argparse.Namespace):
     """``(stats, format, scope)`` of a block trace file read in blocks, or None for another source."""
     import os
 
-    from cli.traceopts import _format_options, trace_reader_options
+    from cli.traceopts import format_options, trace_reader_options
     from models.traces.stream_stats import stream_trace_stats
 
     if not os.path.isfile(args.trace):
         return None
     fmt = getattr(args, "trace_format", "auto") or "auto"
-    opts = _format_options(fmt, trace_reader_options(args))
+    opts = format_options(fmt, trace_reader_options(args))
     progress = read_progress(args, args.trace)
     stats, meta = stream_trace_stats(args.trace, args.block_size, format=fmt, progress=progress,
                                      max_requests=args.max_requests, on_requests=progress and progress.add_requests,

@@ -83,7 +83,12 @@ def test_the_default_limit_is_refused_before_the_trace_is_built(monkeypatch):
 
 
 def test_the_cap_applies_inside_its_block_only():
-    check_request_cap(10**12)  # no cap outside
+    from models.budget import BudgetExceeded, limit
+
+    with limit(0):  # no memory budget: the request cap alone
+        check_request_cap(10**12)  # no cap outside
+    with pytest.raises(BudgetExceeded, match="--memory-budget"):  # the run's memory budget still counts them
+        check_request_cap(10**12)
     with request_cap(5, lambda: ValueError("cap")):
         check_request_cap(5)
         with pytest.raises(ValueError, match="cap"):

@@ -405,8 +405,14 @@ def test_huge_request_is_refused_before_splitting():
     with pytest.raises(ValueError, match=r"request 1 \(2199023255552 bytes at offset 0\) touches 536870912 "
                                          r"4096-byte blocks, more than max_request_blocks=1048576"):
         split_blocks(t, 4096)
-    with pytest.raises(ValueError, match=r"536870913 accesses .* max_block_accesses=100000000; the largest is "
-                                         r"request 1 \(2199023255552 bytes at offset 0, 536870912 blocks\)"):
+    from models.budget import limit
+
+    with limit(0), pytest.raises(ValueError, match=r"536870913 accesses .* max_block_accesses=100000000; the "
+                                                   r"largest is request 1 \(2199023255552 bytes at offset 0, "
+                                                   r"536870912 blocks\)"):
+        split_blocks(t, 4096, max_request_blocks=2**40)
+    # under the run's memory budget (issue 42) the split is refused before, naming the option that raises it
+    with limit("1GB"), pytest.raises(ValueError, match=r"splitting the trace into 4096-byte blocks .* --memory-budget"):
         split_blocks(t, 4096, max_request_blocks=2**40)
     # the bound is on the total: 3 requests of 4 blocks pass a limit of 12 and fail 11
     t = read_mqsim(b"0 0 0 32 1\n1 0 64 32 1\n2 0 128 32 0\n")
