@@ -253,10 +253,15 @@ def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: i
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
-              econ: tuple = ()) -> bytes:
+              econ: tuple = (), target: float | None = None) -> bytes:
     from reporting.pdf import plan_report_pdf
 
-    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests, econ))
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    if target is None:
+        return plan_report_pdf(res)
+    from models.planner.targets import targets_of_plan
+
+    return plan_report_pdf(res, targets=targets_of_plan(res, target=target, n_requests=n_requests or None))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -581,7 +586,7 @@ if scn is not None and tab_mine.open:
             tkey = scn.target_speedup if scn.targets_on else None
             d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey), file_name="pcm-plan.html",
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
-            d3.download_button("Download PDF report", lambda: _plan_pdf(*key), file_name="pcm-plan.pdf",
+            d3.download_button("Download PDF report", lambda: _plan_pdf(*key, tkey), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")
             st.subheader("Economics")
             st.caption(f"Capacity each role uses on the device (from the same simulation as the speed), its cost "

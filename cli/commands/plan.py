@@ -59,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pdf", default=None, metavar="FILE", help="also write a PDF report")
     p.add_argument("--targets", default=None, metavar="FILE",
                    help="also write the spec targets (pcm-planner targets' CSV columns) to FILE and add a 'Product "
-                        "targets' section to --html")
+                        "targets' section to --html and --pdf")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input")
     add_format_option(p)
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.csv}", file=sys.stderr)
     else:
         emit(df, args.output_format)
-    sections = []
+    sections, tres = [], None
     if args.targets:
         from models.planner.targets import targets_of_plan
         from reporting.planner_targets_report import targets_section
@@ -102,6 +102,6 @@ def run(args: argparse.Namespace) -> int:
         from reporting.pdf import plan_report_pdf
 
         with open(args.pdf, "wb") as fh:
-            fh.write(plan_report_pdf(res))
+            fh.write(plan_report_pdf(res, targets=tres))
         print(f"wrote {args.pdf}", file=sys.stderr)
     return 0
