@@ -147,8 +147,8 @@ def lifetime_words(years: float) -> str:
 
     >>> lifetime_words(0.55), lifetime_words(3.2), lifetime_words(float("inf")), lifetime_words(float("nan"))
     ('7 months', '3.2 years', 'never (no writes)', 'unknown')
-    >>> lifetime_words(0.074 / 24 / 365.25), lifetime_words(0.5 / 3600 / 24 / 365.25)
-    ('4.4 minutes', '0.5 seconds')
+    >>> lifetime_words(0.074 / 24 / 365.25), lifetime_words(0.5 / 3600 / 24 / 365.25), lifetime_words(0.1)
+    ('4.4 minutes', '0.5 seconds', '1 month')
     """
     if math.isnan(years):
         return "unknown"
@@ -163,7 +163,8 @@ def lifetime_words(years: float) -> str:
             return f"{hours:.2g} hours"
         return f"{hours * 60:.2g} minutes" if hours * 60 >= 1 else f"{hours * 3600:.2g} seconds"
     if years < 1:
-        return f"{round(years * MONTHS_PER_YEAR):g} months"
+        months = round(years * MONTHS_PER_YEAR)
+        return f"{months:g} month{'s' if months != 1 else ''}"
     return f"{years:.3g} years"
 
 
