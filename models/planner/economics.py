@@ -32,7 +32,7 @@ from models.provenance import param
 
 __all__ = ["ECON_COLUMNS", "GB", "role_capacity_GB", "role_lifetime_years", "replacements", "role_cost_usd",
            "cost_per_work_ratio", "economic_verdict", "device_endurance", "role_usage", "economics_columns",
-           "lifetime_words", "short_life_words", "block_trace_writes", "footprint_bytes"]
+           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "footprint_bytes"]
 
 #: The economics columns of a plan, after ``PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS`` (a CSV contract).
 ECON_COLUMNS = ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s", "lifetime_years",
@@ -260,6 +260,18 @@ def _rate(written: float, duration_s: float) -> float:
     return written / duration_s if duration_s > 0 and math.isfinite(duration_s) else math.nan
 
 
+def usd_words(x: float) -> str:
+    """Dollars as a planner reads them: 4 significant digits, whole dollars with thousands separators from $10,000
+    (never "1.954e+04").
+
+    >>> usd_words(267.3), usd_words(4962.8), usd_words(19540.2), usd_words(0.001845)
+    ('$267.3', '$4,963', '$19,540', '$0.001845')
+    """
+    if abs(x) >= 1e4:
+        return f"${round(x, -int(math.floor(math.log10(abs(x)))) + 3):,.0f}"
+    return f"${x:,.4g}"
+
+
 def _price_words(dev) -> str:
     lo, hi = dev.price_usd_per_GB_low, dev.price_usd_per_GB_high
     rng = f"${lo:.3g}/GB" if hi is None or hi == lo else f"${lo:.3g}–{hi:.3g}/GB"
@@ -332,7 +344,7 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
                                           _rate(usage["base_bytes_written"], usage["base_duration_s"])))
         bn = float(replacements(blife, h))
         base_cost = float(role_cost_usd(bcap, base.price_usd_per_GB, 0.0 if math.isnan(bn) else bn))
-        base_s = f"{base.name} ${base_cost:,.4g} ({_price_words(base)})"
+        base_s = f"{base.name} {usd_words(base_cost)} ({_price_words(base)})"
         if bn > 0:  # a cheap baseline made dear by its own wear-out: say so, the ratio is read against it
             base_s += (f", of which {bn:,.0f} replacement{'s' if bn > 1 else ''} (its lifetime "
                        f"{lifetime_words(blife)} in the role)")
@@ -343,7 +355,7 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
         v = row["value"]
         speed = ("about as fast" if row["verdict"] == "about the same"
                  else f"{v:.3g}× faster" if v > 1 else f"{1 / v:.3g}× slower")
-        verdict = f"{speed} for ${cost:,.4g}" + verdict.partition(";")[1] + verdict.partition(";")[2]
-    reason = (f"{cap_s} at ${price:.3g}/GB ({_price_words(dev)}) = ${cost:,.4g} over {h:g} years; {wear}; {life_s}; "
+        verdict = f"{speed} for {usd_words(cost)}" + verdict.partition(";")[1] + verdict.partition(";")[2]
+    reason = (f"{cap_s} at ${price:.3g}/GB ({_price_words(dev)}) = {usd_words(cost)} over {h:g} years; {wear}; {life_s}; "
               f"vs {base_s}") + short_life_words(life, h, cap, module_GB)
     return {**out, "economic_verdict": verdict, "economic_reason": reason}
