@@ -597,7 +597,12 @@ if scn is not None and tab_mine.open:
                        + (f" Capacities rounded up to whole {res.module_GB:g} GB modules." if res.module_GB else ""))
             econ = economics_table(df, res)
             if len(econ):
-                text_table(econ, cell_styles={"economic verdict": {"needs data": "color: #b26a00"}})
+                # the numbers side by side; each row's "why" (a paragraph) under them, read at full width
+                text_table(econ.drop(columns="why"), cell_styles={"economic verdict": {"needs data": "color: #b26a00"}})
+                with st.expander("Why: each row's capacity, cost and lifetime in words", expanded=False,
+                                 icon=":material/help:"):
+                    st.markdown("\n".join(f"- **{md_escape(w)} · {md_escape(r)} · {md_escape(d)}**: {md_escape(y, 1200)}"
+                                           for w, r, d, y in zip(econ.workload, econ.role, econ.device, econ.why)))
                 download_csv(econ, "pcm-plan-economics.csv", label="Download economics (CSV)",
                              key="dl-plan-econ", provenance=keys)
             else:

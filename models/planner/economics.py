@@ -293,8 +293,8 @@ def short_life_words(lifetime_years: float, horizon_years: float, capacity_GB: f
     why = ". Why so short: "
     if not module_GB:
         why += (f"the capacity is only what the role uses on this trace ({capacity_GB:.3g} GB), not a device's size, "
-                "so its writes land on that few cells (a module / drive size -- --module-gb, or 'Module / drive size "
-                "[GB]' on the planner page -- spreads them over whole devices); and ")
+                "so its writes land on that few cells (pick a module / drive size to spread them over whole devices: "
+                "--module-gb, or 'Module / drive size [GB]' on the planner page); and ")
     return why + (f"the trace's write rate is taken as sustained for all {horizon_years:g} years (a short trace of a busy "
                   "period over-states a day's writes)")
 
