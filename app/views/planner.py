@@ -34,6 +34,7 @@ from app.components.traces import trace_format_controls
 from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
+from models.planner.economics import usd_words
 from models.planner.paper_gap import NO_PAPER_NUMBER, PAPER_CLAIM
 from models.planner.plan import (
     EVALUATED,
@@ -350,10 +351,10 @@ def economics_table(df: pd.DataFrame, res) -> pd.DataFrame:
         "capacity [GB]": [num(v, "{:.3g}") for v in ev.capacity_GB],
         "price [$/GB]": [num(v, "{:.3g}") + (f" ({dates.get(d)})" if dates.get(d) and math.isfinite(v) else "")
                          for v, d in zip(ev.price_usd_per_GB, ev.device)],
-        "cost over the horizon [$]": [num(v, "{:,.4g}") for v in ev.cost_usd],
+        "cost over the horizon [$]": [usd_words(v).removeprefix("$") if math.isfinite(v) else "" for v in ev.cost_usd],
         "written [MB/s]": [num(v / 1e6, "{:.3g}") if math.isfinite(v) else "unknown" for v in ev.bytes_written_per_s],
         "lifetime [years]": [num(v, "{:.3g}") if not math.isnan(v) else "unknown" for v in ev.lifetime_years],
-        "replacements [-]": [num(v, "{:.0f}") for v in ev.replacements],
+        "replacements [-]": [num(v, "{:,.0f}") for v in ev.replacements],
         "cost per work vs baseline [×]": [num(v, "{:.3g}") for v in ev.cost_per_work_vs_baseline],
         "why": ev.economic_reason})
     return out.reset_index(drop=True)

@@ -119,8 +119,16 @@ def test_economics_and_targets_end_to_end(server, tmp_path):  # noqa: F811
             priced = [r for r in econ if r["device"] == "priced-pcm"]
             assert priced and all(r["price [$/GB]"].startswith(f"{PRICE:g}") for r in priced), priced
             assert any(re.search(r"(wins|faster|slower|loses|about as fast)", r["economic verdict"]) for r in priced)
+            # each row's why, under the table: a lifetime shorter than the horizon says why
+            page.get_by_text("Why: each row's capacity, cost and lifetime in words").first.click()
+            why = page.locator('[data-testid="stExpander"]').filter(has_text="Why: each row's").first
+            why.get_by_text("priced-pcm", exact=False).first.wait_for(timeout=30_000)
+            lines = why.locator("li").all_inner_texts()
+            short = [t for t in lines if "wears out" in t or "Why so short" in t]
+            assert any("Why so short" in t for t in lines), lines
             page.get_by_text("Economics", exact=True).scroll_into_view_if_needed()
             page.screenshot(path=str(ART / "econ-economics.png"))
+            assert short
 
             # Product targets: tick it, read the targets table and see the frontier on the page
             page.get_by_text("Product targets (inverse design)").first.click()
