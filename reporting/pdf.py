@@ -12,7 +12,7 @@ import html as _h
 import io
 import math
 
-__all__ = ["plan_report_pdf", "ratio_bar_drawing", "summary_page", "pdf_tick_text", "BASELINE_LABEL"]
+__all__ = ["plan_report_pdf", "targets_flowables", "ratio_bar_drawing", "summary_page", "pdf_tick_text", "BASELINE_LABEL"]
 
 
 def _esc(x) -> str:
@@ -170,8 +170,34 @@ def summary_page(res, title: str, styles, width: float, height: float) -> list:
     return [KeepInFrame(width, height - 4, content, mode="shrink")]
 
 
-def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") -> bytes:
-    """The PDF report of a plan (:class:`models.planner.PlanResult`) as bytes.
+def targets_flowables(tres, styles, width: float) -> list:
+    """The "Product targets" section of the PDF: what the spec targets are and the table of every break-even
+    (:func:`reporting.planner_targets_report.targets_table` of ``tres``, a
+    :class:`~models.planner.targets.TargetsResult`). No frontier chart: the PDF draws its charts with reportlab,
+    the frontier is a plotly figure (it is in the HTML report and on the page)."""
+    from reportlab.lib.units import cm
+    from reportlab.platypus import Paragraph
+
+    from reporting.planner_targets_report import targets_table
+
+    goal = "breaks even with its baseline" if tres.target == 1 else f"reaches {tres.target:g}x its baseline"
+    tt = targets_table(tres)
+    out = [Paragraph("Product targets", styles["Heading2"]),
+           Paragraph(_esc(f"For each workload x role x device, the value of each device spec at which the role {goal}, "
+                          "the other specs held at the device's own values (root finding on the role's models, the "
+                          "counts simulated once; pcm-planner targets). Endurance: the value at which the role's "
+                          "capacity lasts the planning horizon; price: the value at which its cost per unit of work "
+                          "equals the baseline's. The frontier chart over two specs is in the HTML report."),
+                     styles["BodyText"])]
+    if not len(tt):
+        return [*out, Paragraph("No row to find targets for (nothing evaluated).", styles["Italic"])]
+    widths = [2.6 * cm, 2.4 * cm, 2.6 * cm, 2.4 * cm, 2.4 * cm, 2.0 * cm]
+    return [*out, _table(tt, styles, col_widths=widths + [width - sum(widths)], font_size=6.5)]
+
+
+def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads", targets=None) -> bytes:
+    """The PDF report of a plan (:class:`models.planner.PlanResult`) as bytes; ``targets`` (a
+    :class:`~models.planner.targets.TargetsResult` of the same plan): a "Product targets" section after the verdicts.
 
     >>> from models.planner.plan import plan, workload_from_path
     >>> pdf = plan_report_pdf(plan([workload_from_path("mqsim:tpcc-small", name="db")], ["pcm-samsung-20nm"],
@@ -242,6 +268,8 @@ def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads") ->
     extra = len(vt.columns) - len(widths)
     widths += [rest * 0.55] + [rest * 0.45 / (extra - 1)] * (extra - 1)
     story.append(_table(vt, styles, col_widths=widths, font_size=6.5))
+    if targets is not None:
+        story += targets_flowables(targets, styles, width)
     roles = res.roles_used
     if roles:
         story.append(Paragraph("Validation status of the models used", styles["Heading2"]))

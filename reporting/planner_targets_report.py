@@ -55,6 +55,58 @@ def _decade_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
     return vals, [power_of_ten(k) for k in range(a, b + 1)]
 
 
+#: Label sides tried for a marker's name, in order (plotly textposition).
+_LABEL_SIDES = ("top center", "bottom center", "middle right", "middle left", "top right", "top left",
+                "bottom right", "bottom left")
+#: The drawing's plot area [px] and a label's character width and line height [px] at plotly's default 12 px font
+#: (a drawing estimate for keeping marker names apart, not a model value).
+_PLOT_W, _PLOT_H, _CHAR_W, _LINE_H, _GAP = 560.0, 430.0, 7.0, 15.0, 6.0
+
+
+def _label_box(u: float, v: float, n_chars: int, side: str) -> tuple[float, float, float, float]:
+    """The box [px] (left, bottom, right, top) a name of ``n_chars`` takes at ``side`` of a marker at (u, v) [px]."""
+    w, h = n_chars * _CHAR_W, _LINE_H
+    vert, horiz = side.split()
+    x0 = {"center": u - w / 2, "right": u + _GAP, "left": u - _GAP - w}[horiz]
+    y0 = {"top": v + _GAP, "bottom": v - _GAP - h, "middle": v - h / 2}[vert]
+    return x0, y0, x0 + w, y0 + h
+
+
+def label_sides(log_x, log_y, names, x_range, y_range) -> list[str]:
+    """A plotly textposition per marker so the names keep off each other and inside the plot: each marker in turn
+    takes the first side of :data:`_LABEL_SIDES` whose box overlaps no name placed before it nor any marker (the
+    least-overlapping side when none is free). ``log_x``/``log_y``: log10 of the markers' values; the ranges: the
+    axes' log10 ranges.
+
+    >>> label_sides([2.0, 2.02], [2.0, 2.0], ["dram", "pcm-samsung-20nm"], (1.5, 7.5), (1.5, 7.5))
+    ['top center', 'bottom right']
+    """
+    u = [(x - x_range[0]) / (x_range[1] - x_range[0]) * _PLOT_W for x in log_x]
+    v = [(y - y_range[0]) / (y_range[1] - y_range[0]) * _PLOT_H for y in log_y]
+    marks = [(a - 4, b - 4, a + 4, b + 4) for a, b in zip(u, v)]
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+
+    def overlap(p, q):
+        return max(0.0, min(p[2], q[2]) - max(p[0], q[0])) * max(0.0, min(p[3], q[3]) - max(p[1], q[1]))
+
+    for i, name in enumerate(names):
+        best, best_cost = _LABEL_SIDES[0], math.inf
+        for side in _LABEL_SIDES:
+            box = _label_box(u[i], v[i], len(str(name)), side)
+            outside = (max(0.0, -box[0]) + max(0.0, box[2] - _PLOT_W)) * _LINE_H \
+                + (max(0.0, -box[1]) + max(0.0, box[3] - _PLOT_H)) * 10 * _CHAR_W
+            cost = outside + sum(overlap(box, q) for q in placed) + sum(
+                overlap(box, m) for j, m in enumerate(marks) if j != i)
+            if cost < best_cost:
+                best, best_cost = side, cost
+            if cost == 0:
+                break
+        out.append(best)
+        placed.append(_label_box(u[i], v[i], len(str(name)), best))
+    return out
+
+
 def frontier_rows(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS):
     """The frontier grid of row ``rt`` (:class:`~models.planner.retime.Retimer`) over the catalogue's range of
     each spec (:func:`models.planner.targets.spec_range`), ``points`` log-spaced values per axis."""
@@ -91,21 +143,27 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
         hovertemplate=f"{wx} %{{x:.3g}} {ux}<br>{wy} %{{y:.3g}} {uy}<br>value %{{customdata:.3g}}×<extra></extra>"))
     cat = [d for d in load_catalogue().values() if getattr(d, spec_x) is not None and getattr(d, spec_y) is not None
            and d.name != rt.device.name]
+    star = getattr(rt.device, spec_x) is not None and getattr(rt.device, spec_y) is not None
+    xr = (math.log10(xs.min()) - 0.1, math.log10(xs.max()) + 0.1)
+    yr = (math.log10(ys.min()) - 0.1, math.log10(ys.max()) + 0.1)
+    pts = ([rt.device] if star else []) + cat  # the row's device first: its name gets the first free side
+    sides = label_sides([math.log10(float(getattr(d, spec_x))) for d in pts],
+                        [math.log10(float(getattr(d, spec_y))) for d in pts], [d.name for d in pts], xr, yr)
     fig.add_trace(go.Scatter(
         x=[float(getattr(d, spec_x)) for d in cat], y=[float(getattr(d, spec_y)) for d in cat],
-        mode="markers+text", text=[d.name for d in cat], textposition="top center", name="catalogue devices",
+        mode="markers+text", text=[d.name for d in cat], textposition=sides[int(star):], name="catalogue devices",
+        textfont=dict(color="#222"), cliponaxis=False,
         marker=dict(color="#222", size=7, symbol="circle-open"), hovertemplate="%{text}<extra></extra>"))
-    if getattr(rt.device, spec_x) is not None and getattr(rt.device, spec_y) is not None:
+    if star:
         fig.add_trace(go.Scatter(
             x=[float(getattr(rt.device, spec_x))], y=[float(getattr(rt.device, spec_y))], mode="markers+text",
-            text=[rt.device.name], textposition="bottom center", name=f"{rt.device.name} (this row)",
+            text=[rt.device.name], textposition=sides[0], name=f"{rt.device.name} (this row)",
+            textfont=dict(color="#222"), cliponaxis=False,
             marker=dict(color="#222", size=14, symbol="star"), hovertemplate="%{text}<extra></extra>"))
     tx, lx = _decade_ticks(xs.min(), xs.max())
     ty, ly = _decade_ticks(ys.min(), ys.max())
-    fig.update_xaxes(type="log", title_text=f"{wx} [{ux}]", tickvals=tx, ticktext=lx,
-                     range=[math.log10(xs.min()) - 0.1, math.log10(xs.max()) + 0.1])
-    fig.update_yaxes(type="log", title_text=f"{wy} [{uy}]", tickvals=ty, ticktext=ly,
-                     range=[math.log10(ys.min()) - 0.1, math.log10(ys.max()) + 0.1])
+    fig.update_xaxes(type="log", title_text=f"{wx} [{ux}]", tickvals=tx, ticktext=lx, range=list(xr))
+    fig.update_yaxes(type="log", title_text=f"{wy} [{uy}]", tickvals=ty, ticktext=ly, range=list(yr))
     goal = "breaks even" if target == 1 else f"reaches {target:g}×"
     fig.update_layout(template="plotly_white", height=520, legend=dict(title_text="markers"),
                       title=f"{rt.role} · {rt.workload} · {rt.device.name}: green where it {goal}, red where not",

@@ -34,6 +34,7 @@ from app.components.traces import trace_format_controls
 from app.components.uploads import workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
+from models.planner.economics import usd_words
 from models.planner.paper_gap import NO_PAPER_NUMBER, PAPER_CLAIM
 from models.planner.plan import (
     EVALUATED,
@@ -253,10 +254,15 @@ def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: i
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
-              econ: tuple = ()) -> bytes:
+              econ: tuple = (), target: float | None = None) -> bytes:
     from reporting.pdf import plan_report_pdf
 
-    return plan_report_pdf(_plan(workloads, devices, baseline, uq, seed, n_requests, econ))
+    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    if target is None:
+        return plan_report_pdf(res)
+    from models.planner.targets import targets_of_plan
+
+    return plan_report_pdf(res, targets=targets_of_plan(res, target=target, n_requests=n_requests or None))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -345,10 +351,10 @@ def economics_table(df: pd.DataFrame, res) -> pd.DataFrame:
         "capacity [GB]": [num(v, "{:.3g}") for v in ev.capacity_GB],
         "price [$/GB]": [num(v, "{:.3g}") + (f" ({dates.get(d)})" if dates.get(d) and math.isfinite(v) else "")
                          for v, d in zip(ev.price_usd_per_GB, ev.device)],
-        "cost over the horizon [$]": [num(v, "{:,.4g}") for v in ev.cost_usd],
+        "cost over the horizon [$]": [usd_words(v).removeprefix("$") if math.isfinite(v) else "" for v in ev.cost_usd],
         "written [MB/s]": [num(v / 1e6, "{:.3g}") if math.isfinite(v) else "unknown" for v in ev.bytes_written_per_s],
         "lifetime [years]": [num(v, "{:.3g}") if not math.isnan(v) else "unknown" for v in ev.lifetime_years],
-        "replacements [-]": [num(v, "{:.0f}") for v in ev.replacements],
+        "replacements [-]": [num(v, "{:,.0f}") for v in ev.replacements],
         "cost per work vs baseline [×]": [num(v, "{:.3g}") for v in ev.cost_per_work_vs_baseline],
         "why": ev.economic_reason})
     return out.reset_index(drop=True)
@@ -581,7 +587,7 @@ if scn is not None and tab_mine.open:
             tkey = scn.target_speedup if scn.targets_on else None
             d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey), file_name="pcm-plan.html",
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
-            d3.download_button("Download PDF report", lambda: _plan_pdf(*key), file_name="pcm-plan.pdf",
+            d3.download_button("Download PDF report", lambda: _plan_pdf(*key, tkey), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")
             st.subheader("Economics")
             st.caption(f"Capacity each role uses on the device (from the same simulation as the speed), its cost "
@@ -592,7 +598,12 @@ if scn is not None and tab_mine.open:
                        + (f" Capacities rounded up to whole {res.module_GB:g} GB modules." if res.module_GB else ""))
             econ = economics_table(df, res)
             if len(econ):
-                text_table(econ, cell_styles={"economic verdict": {"needs data": "color: #b26a00"}})
+                # the numbers side by side; each row's "why" (a paragraph) under them, read at full width
+                text_table(econ.drop(columns="why"), cell_styles={"economic verdict": {"needs data": "color: #b26a00"}})
+                with st.expander("Why: each row's capacity, cost and lifetime in words", expanded=False,
+                                 icon=":material/help:"):
+                    st.markdown("\n".join(f"- **{md_escape(w)} · {md_escape(r)} · {md_escape(d)}**: {md_escape(y, 1200)}"
+                                           for w, r, d, y in zip(econ.workload, econ.role, econ.device, econ.why)))
                 download_csv(econ, "pcm-plan-economics.csv", label="Download economics (CSV)",
                              key="dl-plan-econ", provenance=keys)
             else:

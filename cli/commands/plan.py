@@ -68,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pdf", default=None, metavar="FILE", help="also write a PDF report")
     p.add_argument("--targets", default=None, metavar="FILE",
                    help="also write the spec targets (pcm-planner targets' CSV columns) to FILE and add a 'Product "
-                        "targets' section to --html")
+                        "targets' section to --html and --pdf")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input")
     f = p.add_argument_group("fleet (many block traces; see models/planner/fleet.py)")
     f.add_argument("--fleet", default=None, metavar="FLEET.toml",
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
     df = res.to_frame()
     emit_to(df, args.output_format, args.csv)
-    sections = []
+    sections, tres = [], None
     if args.targets:
         from models.planner.targets import targets_of_plan
         from reporting.planner_targets_report import targets_section
@@ -144,6 +144,6 @@ def run(args: argparse.Namespace) -> int:
         from reporting.pdf import plan_report_pdf
 
         with open(args.pdf, "wb") as fh:
-            fh.write(plan_report_pdf(res))
+            fh.write(plan_report_pdf(res, targets=tres))
         print(f"wrote {args.pdf}", file=sys.stderr)
     return 0

@@ -32,7 +32,7 @@ from models.provenance import param
 
 __all__ = ["ECON_COLUMNS", "GB", "role_capacity_GB", "role_lifetime_years", "replacements", "role_cost_usd",
            "cost_per_work_ratio", "economic_verdict", "device_endurance", "role_usage", "economics_columns",
-           "lifetime_words", "block_trace_writes", "footprint_bytes"]
+           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "footprint_bytes"]
 
 #: The economics columns of a plan, after ``PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS`` (a CSV contract).
 ECON_COLUMNS = ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s", "lifetime_years",
@@ -147,6 +147,8 @@ def lifetime_words(years: float) -> str:
 
     >>> lifetime_words(0.55), lifetime_words(3.2), lifetime_words(float("inf")), lifetime_words(float("nan"))
     ('7 months', '3.2 years', 'never (no writes)', 'unknown')
+    >>> lifetime_words(0.074 / 24 / 365.25), lifetime_words(0.5 / 3600 / 24 / 365.25), lifetime_words(0.1)
+    ('4.4 minutes', '0.5 seconds', '1 month')
     """
     if math.isnan(years):
         return "unknown"
@@ -154,9 +156,15 @@ def lifetime_words(years: float) -> str:
         return "never (no writes)"
     if years < 1 / MONTHS_PER_YEAR:
         days = years * 365.25
-        return f"{days:.2g} days" if days >= 1 else f"{days * 24:.2g} hours"
+        if days >= 1:
+            return f"{days:.2g} days"
+        hours = days * 24
+        if hours >= 1:
+            return f"{hours:.2g} hours"
+        return f"{hours * 60:.2g} minutes" if hours * 60 >= 1 else f"{hours * 3600:.2g} seconds"
     if years < 1:
-        return f"{round(years * MONTHS_PER_YEAR):g} months"
+        months = round(years * MONTHS_PER_YEAR)
+        return f"{months:g} month{'s' if months != 1 else ''}"
     return f"{years:.3g} years"
 
 
@@ -252,10 +260,43 @@ def _rate(written: float, duration_s: float) -> float:
     return written / duration_s if duration_s > 0 and math.isfinite(duration_s) else math.nan
 
 
+def usd_words(x: float) -> str:
+    """Dollars as a planner reads them: 4 significant digits, whole dollars with thousands separators from $10,000
+    (never "1.954e+04").
+
+    >>> usd_words(267.3), usd_words(4962.8), usd_words(19540.2), usd_words(0.001845)
+    ('$267.3', '$4,963', '$19,540', '$0.001845')
+    """
+    if abs(x) >= 1e4:
+        return f"${round(x, -int(math.floor(math.log10(abs(x)))) + 3):,.0f}"
+    return f"${x:,.4g}"
+
+
 def _price_words(dev) -> str:
     lo, hi = dev.price_usd_per_GB_low, dev.price_usd_per_GB_high
     rng = f"${lo:.3g}/GB" if hi is None or hi == lo else f"${lo:.3g}–{hi:.3g}/GB"
     return f"{rng}{', ' + dev.price_date if dev.price_date else ''}"
+
+
+def short_life_words(lifetime_years: float, horizon_years: float, capacity_GB: float, module_GB=None) -> str:
+    """Why a lifetime shorter than the horizon can read wrong to a planner, in words ("" when it outlives it):
+    the trace's write rate is assumed sustained for the whole horizon, and without a module size the capacity is
+    only the role's footprint on the trace, so the same writes wear few cells (a real device spreads them wider).
+
+    >>> short_life_words(0.0126, 5.0, 0.0838)[:60]
+    '. Why so short: the capacity is only what the role uses on t'
+    >>> short_life_words(10.0, 5.0, 0.0838)
+    ''
+    """
+    if not lifetime_years < horizon_years:
+        return ""
+    why = ". Why so short: "
+    if not module_GB:
+        why += (f"the capacity is only what the role uses on this trace ({capacity_GB:.3g} GB), not a device's size, "
+                "so its writes land on that few cells (pick a module / drive size to spread them over whole devices: "
+                "--module-gb, or 'Module / drive size [GB]' on the planner page); and ")
+    return why + (f"the trace's write rate is taken as sustained for all {horizon_years:g} years (a short trace of a busy "
+                  "period over-states a day's writes)")
 
 
 def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years=None, module_GB=None) -> dict:
@@ -281,7 +322,7 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
             else f"write rate unknown ({usage['how']})")
     life_s = (f"lifetime {lifetime_words(life)}" + (f" (endurance {device_endurance(dev):.3g} writes/cell x "
               f"wear-leveling {float(param('lifetime.wear_efficiency').value):.2f})" if math.isfinite(life) else "")
-              + (f", {n:g} replacement{'s' if n > 1 else ''} in {h:g} years" if n > 0 else ""))
+              + (f", {n:,.0f} replacement{'s' if n > 1 else ''} in {h:g} years" if n > 0 else ""))
     if math.isnan(life) and rate > 0 and math.isnan(device_endurance(dev)):
         life_s = "lifetime unknown (needs data: endurance)"
     if not math.isfinite(cap):
@@ -303,7 +344,10 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
                                           _rate(usage["base_bytes_written"], usage["base_duration_s"])))
         bn = float(replacements(blife, h))
         base_cost = float(role_cost_usd(bcap, base.price_usd_per_GB, 0.0 if math.isnan(bn) else bn))
-        base_s = f"{base.name} ${base_cost:,.4g} ({_price_words(base)})"
+        base_s = f"{base.name} {usd_words(base_cost)} ({_price_words(base)})"
+        if bn > 0:  # a cheap baseline made dear by its own wear-out: say so, the ratio is read against it
+            base_s += (f", of which {bn:,.0f} replacement{'s' if bn > 1 else ''} (its lifetime "
+                       f"{lifetime_words(blife)} in the role)")
     ratio = float(cost_per_work_ratio(cost, base_cost, row["value"]))
     out["cost_per_work_vs_baseline"] = ratio
     verdict = economic_verdict(row["value"], ratio, life, h, tie=row["verdict"] == "about the same").item()
@@ -311,7 +355,7 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
         v = row["value"]
         speed = ("about as fast" if row["verdict"] == "about the same"
                  else f"{v:.3g}× faster" if v > 1 else f"{1 / v:.3g}× slower")
-        verdict = f"{speed} for ${cost:,.4g}" + verdict.partition(";")[1] + verdict.partition(";")[2]
-    reason = (f"{cap_s} at ${price:.3g}/GB ({_price_words(dev)}) = ${cost:,.4g} over {h:g} years; {wear}; {life_s}; "
-              f"vs {base_s}")
+        verdict = f"{speed} for {usd_words(cost)}" + verdict.partition(";")[1] + verdict.partition(";")[2]
+    reason = (f"{cap_s} at ${price:.3g}/GB ({_price_words(dev)}) = {usd_words(cost)} over {h:g} years; {wear}; {life_s}; "
+              f"vs {base_s}") + short_life_words(life, h, cap, module_GB)
     return {**out, "economic_verdict": verdict, "economic_reason": reason}

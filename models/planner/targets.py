@@ -240,9 +240,11 @@ def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_yea
             return math.nan, f"unknown: the role's capacity or write rate is not known ({why_econ or 'no economics'})"
         per_write = float(role_lifetime_years(cap, 1.0, rate))  # years per write per cell
         x = horizon_years / per_write
-        have = dev.endurance_writes_per_cell
+        have = held_endurance(dev)
+        rated = "" if dev.endurance_writes_per_cell is not None else (
+            f" (from its rated {short_num(dev.endurance_DWPD)} drive writes per day, as the economics counts it)")
         head = (f"{dev.name} does not state its endurance" if have is None else
-                f"{dev.name} has {short_num(have)} writes per cell: "
+                f"{dev.name} has {short_num(have)} writes per cell{rated}: "
                 + (f"{short_num(have / x)}× headroom" if have >= x else f"needs {short_num(x / have)}× more"))
         return x, (f"lasts the {horizon_years:g}-year horizon without a replacement while endurance >= "
                    f"{short_num(x)} writes per cell ({cap:.3g} GB absorbing {rate / 1e6:.3g} MB/s); {head}")
@@ -267,6 +269,16 @@ def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_yea
                + " (the performance held)")
 
 
+def held_endurance(dev) -> float | None:
+    """The endurance a device is held at [writes per cell]: the one its economics uses
+    (:func:`models.planner.economics.device_endurance`: the catalogue's, else from its rated drive writes per day);
+    None when not stated (or unlimited: DRAM, HDD)."""
+    from models.planner.economics import device_endurance
+
+    e = device_endurance(dev)
+    return float(e) if math.isfinite(e) else None
+
+
 def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), plan_row: dict | None = None,
                 horizon_years: float | None = None) -> list[dict]:
     """The :data:`TARGET_COLUMNS` rows of one evaluated plan row, one per spec (``plan_row``: the plan's row with
@@ -278,7 +290,7 @@ def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tupl
     out = []
     for spec in specs:
         unit, direction, words = SPECS[spec]
-        held = getattr(rt.device, spec, None)
+        held = held_endurance(rt.device) if spec == "endurance_writes_per_cell" else getattr(rt.device, spec, None)
         if spec in PERFORMANCE_SPECS:
             x, why = break_even(rt, spec, target=target)
         elif plan_row is None:

@@ -291,6 +291,9 @@ def test_economics_beside_the_verdicts_and_a_price_typed_on_the_page():
     assert len(pcm) and (pcm["economic verdict"] == "needs data").all()
     opt = econ[econ.device == "optane-dcpmm"]
     assert opt["price [$/GB]"].str.contains("2019-04").all()  # the date next to the price
+    # each row's "why" is read at full width under the table (not a narrow column of it)
+    assert "why" not in econ.columns
+    assert any("needs data: price of pcm-samsung-20nm" in m.value for m in at.markdown)
     at.text_input(key="plan.prices").set_value("pcm-samsung-20nm=3").run()
     assert not at.exception, [e.message for e in at.exception]
     econ = _table_with(at, "cost per work vs baseline [×]")

@@ -66,3 +66,19 @@ def test_plan_writes_the_targets_and_their_report_section(run_cli, tmp_path):
     assert list(pd.read_csv(io.StringIO(out)).columns)[:11] == [
         "workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
     assert "<h2 id='targets'>Product targets</h2>" in h.read_text()
+
+
+def test_endurance_held_at_what_the_economics_uses(run_cli):
+    """A device rated in drive writes per day (optane-dcpmm) is held at the endurance its lifetime is computed with,
+    not "not stated" (the economics and the targets read the same number)."""
+    from models.devices import get_device
+    from models.planner.economics import device_endurance
+
+    rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                           "--spec", "endurance_writes_per_cell")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(out))
+    rows = df[df.break_even.notna()]
+    assert len(rows)
+    assert (rows.held_at == device_endurance(get_device("optane-dcpmm"))).all()
+    assert rows.reason.str.contains("drive writes per day").all() and not rows.reason.str.contains("not state").any()

@@ -27,3 +27,26 @@ def test_report_section_table_and_frontier_follow_the_chart_rules():
     assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["yaxis"]["title"]["text"] == "read latency [ns]"
     z = [float(v) for row in f.data[0].z for v in row]
     assert set(z) == {0.0, 1.0}  # both regions: wins at the fast corner, loses at the slow one
+
+
+def test_catalogue_names_on_the_frontier_keep_off_each_other():
+    """The catalogue's markers on the default frontier (write x read latency): each name's box overlaps no other
+    name and stays in the plot, give or take a character drawn into the margin (dram, pcm-samsung-20nm and optane-dcpmm sit within 0.3 decade of each other)."""
+    import math
+
+    from models.devices import load_catalogue
+    from reporting.planner_targets_report import _CHAR_W, _PLOT_H, _PLOT_W, _label_box, label_sides
+
+    devs = [d for d in load_catalogue().values() if d.write_latency_ns and d.read_latency_ns]
+    lx = [math.log10(d.write_latency_ns) for d in devs]
+    ly = [math.log10(d.read_latency_ns) for d in devs]
+    xr, yr = (min(lx) - 0.1, max(lx) + 0.1), (min(ly) - 0.1, max(ly) + 0.1)
+    sides = label_sides(lx, ly, [d.name for d in devs], xr, yr)
+    boxes = [_label_box((x - xr[0]) / (xr[1] - xr[0]) * _PLOT_W, (y - yr[0]) / (yr[1] - yr[0]) * _PLOT_H,
+                        len(d.name), s) for x, y, d, s in zip(lx, ly, devs, sides)]
+    for i, a in enumerate(boxes):
+        m = _CHAR_W
+        assert a[0] >= -m and a[2] <= _PLOT_W + m and a[1] >= -m and a[3] <= _PLOT_H + m, (devs[i].name, sides[i])
+        for j, b in enumerate(boxes[:i]):
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (devs[i].name, sides[i], devs[j].name, sides[j])
