@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from models.budget import charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
@@ -36,6 +37,15 @@ SIGNIFICANT_BITS = 12
 #: Requests gathered from a reader's blocks before they are added (:meth:`StatsStream.add_chunk`) [requests]:
 #: ~15 MB of columns, fewer passes over the per-block state.
 BATCH_REQUESTS = 500_000
+#: Block accesses expanded at once (:meth:`StatsStream.add`; requests are taken in slices of at most this many
+#: block accesses, or one request) [accesses]: bounds the pass's working arrays whatever the request sizes.
+SLICE_ACCESSES = 2_000_000
+#: Memory of the state per distinct block [bytes]: key, last index, last time, count (4 x int64), plus the
+#: copy of one of them while new blocks are inserted (the charge).
+STATE_BYTES_PER_BLOCK = 40
+#: Working memory of a pass per block access [bytes]: ~15 int64 arrays (keys, times, request index, codes,
+#: reuse distances and times, the factorisation's table) -- an estimate from the code, charged before the pass.
+PASS_BYTES_PER_ACCESS = 120
 #: Bits of the block number in a (device, block) key [bits]: blocks below 2**47 and devices below 2**16.
 _BLOCK_BITS = 47
 
@@ -201,7 +211,15 @@ class StatsStream:
         if not m:
             return
         self._requests(t, w, off, size)
-        self._blocks(t, off, size, np.asarray(device, np.int64))
+        dev = np.asarray(device, np.int64)
+        count = ((off + size - 1) >> self.shift) - (off >> self.shift) + 1
+        ends = np.cumsum(count.astype(np.float64))  # float: no int64 wrap on absurd sizes
+        base, start, done = self.n - m, 0, 0.0
+        while start < m:  # slices of at most SLICE_ACCESSES block accesses (or one request): bounded passes
+            end = max(start + 1, int(np.searchsorted(ends, done + SLICE_ACCESSES, side="right")))
+            sl = slice(start, end)
+            self._blocks(t[sl], off[sl], size[sl], dev[sl], base + start)
+            done, start = float(ends[end - 1]), end
 
     def add_chunk(self, cols: dict) -> None:
         """:meth:`add` of a reader's block columns (the consumer of :func:`models.traces.chunks.chunk_sink`);
@@ -244,13 +262,15 @@ class StatsStream:
         self.seq += int((off_all[1:] == off_all[:-1] + size_all[:-1]).sum())
         self.prev_off, self.prev_size = int(off[-1]), int(size[-1])
 
-    def _blocks(self, t, off, size, dev) -> None:
+    def _blocks(self, t, off, size, dev, index0: int) -> None:
+        """Expand requests ``index0, index0 + 1, ...`` into block accesses and carry the per-block state;
+        the state's growth and the pass's arrays are charged to the run's memory budget first."""
         first = off >> self.shift
         count = ((off + size - 1) >> self.shift) - first + 1
         if int(count.max()) > self.max_request_blocks:
             i = int(np.argmax(count > self.max_request_blocks))
             raise ValueError(
-                f"request {self.n - len(off) + i} ({int(size[i])} bytes at offset {int(off[i])}) touches "
+                f"request {index0 + i} ({int(size[i])} bytes at offset {int(off[i])}) touches "
                 f"{int(count[i])} {self.bs}-byte blocks, more than max_request_blocks={self.max_request_blocks} "
                 "(the limit per request); check the size unit, or use a larger block size (--block-size)")
         top = int((first + count - 1).max())
@@ -258,6 +278,9 @@ class StatsStream:
             raise ValueError(f"streaming statistics need block numbers below 2**{_BLOCK_BITS} and devices below "
                              f"2**{63 - _BLOCK_BITS}; read the trace whole (--max-requests) instead")
         total = int(count.sum())
+        charge(STATE_BYTES_PER_BLOCK * (len(self.keys) + total) + PASS_BYTES_PER_ACCESS * total,
+               f"the trace statistics' per-block state ({len(self.keys):,} distinct {self.bs}-byte blocks so far, "
+               f"{total:,} block accesses next)")
         req = np.repeat(np.arange(len(off)), count)
         starts = np.cumsum(count) - count
         key = (dev << _BLOCK_BITS)[req] + first[req] + (np.arange(total) - starts[req])

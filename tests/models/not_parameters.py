@@ -107,6 +107,12 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.stream_stats.BATCH_REQUESTS": "batch size of the streamed statistics (memory vs passes over "
                                                  "the state; the result does not depend on it)",
     "models.traces.stream_stats._BLOCK_BITS": "key layout (bits of the block number in a (device, block) key)",
+    "models.traces.stream_stats.SLICE_ACCESSES": "block accesses expanded per pass of the streamed statistics "
+                                                 "(memory only; the result does not depend on it)",
+    "models.traces.stream_stats.STATE_BYTES_PER_BLOCK": "memory estimate of the streamed state (4 int64 per distinct "
+                                                        "block + an insert copy), charged to the run's memory budget",
+    "models.traces.stream_stats.PASS_BYTES_PER_ACCESS": "memory estimate of a streamed pass per block access, "
+                                                        "charged to the run's memory budget",
     "models.errors.MAX_MESSAGE_CHARS": "message format (longest message shown)",
     "models.csv_safety._VECTOR_ROWS": "speed switch (rows from which a text column is checked vectorised; same results), not a model input",
     "models.traces.source.MAX_INPUT_BYTES": "input limit",

@@ -53,6 +53,36 @@ def test_streamed_equals_in_memory_over_random_cuts(seed, n, cuts, block_size):
     _same(acc.result(t.name), trace_stats(t, block_size))
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), slice_accesses=st.integers(1, 50))
+def test_slices_of_block_accesses_do_not_change_the_result(seed, n, slice_accesses):
+    """Requests are expanded in slices of at most SLICE_ACCESSES block accesses (or one request): any slice size
+    gives the in-memory statistics exactly."""
+    import models.traces.stream_stats as ss
+
+    t = _trace(seed, n)
+    old = ss.SLICE_ACCESSES
+    ss.SLICE_ACCESSES = slice_accesses
+    try:
+        acc = StatsStream(4096)
+        acc.add(t.time_ns, t.is_write, t.offset_bytes, t.size_bytes, t.device)
+    finally:
+        ss.SLICE_ACCESSES = old
+    _same(acc.result(t.name), trace_stats(t, 4096))
+
+
+def test_the_state_is_charged_to_the_memory_budget():
+    """95 requests of 4 GiB (99.6 M distinct blocks, ~3 GB of state) are refused under a 1 GB budget by name,
+    before the state grows past it."""
+    from models.budget import BudgetExceeded, limit
+
+    n = 95
+    acc = StatsStream(4096)
+    with limit("1GB"), pytest.raises(BudgetExceeded, match="per-block state .* --memory-budget"):
+        acc.add(np.arange(n), np.ones(n, bool), np.arange(n) * 2**32, np.full(n, 2**32), np.zeros(n, np.int64))
+    assert acc.state_bytes < 1e9
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), chunk=st.integers(1, 400))
 def test_streamed_file_equals_in_memory_for_text_block_splits_inside_lines(seed, chunk):
