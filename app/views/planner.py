@@ -573,7 +573,6 @@ if scn is not None and tab_mine.open:
             for c, label in cols.items():
                 shown[label] = [f"{v:.4g}" if math.isfinite(v) else "" for v in df[c].astype(float)]
             shown["reason"] = df.reason  # it names the baseline ("… than sata-ssd (as the storage)"); the CSV has both
-            shown.insert(4, "economic verdict", df.economic_verdict)  # beside the performance verdict (issue 37)
             # a static table: each reason wraps and is read in full, no scrolling sideways (issue 17), and long
             # names break so it fits an 800 px window beside the sidebar (issue 38 item 9)
             text_table(shown, wrap_anywhere=True, cell_styles={"verdict": {

@@ -217,7 +217,9 @@ def _bogus_value(cls: type[Scenario], field: str, options: list | None):
 
 #: fields that must differ from a partner field (memory extension: fast and slow device), with a
 #: valid partner value to use when an option equals the partner's default
-PAIRED_FIELDS = {"fast_device": ("slow_device", "nand-flash"), "slow_device": ("fast_device", "optane-dcpmm")}
+PAIRED_FIELDS = {"fast_device": ("slow_device", "nand-flash"), "slow_device": ("fast_device", "optane-dcpmm"),
+                 "frontier_x": ("frontier_y", "write_bandwidth_MBps"),
+                 "frontier_y": ("frontier_x", "write_bandwidth_MBps")}
 
 
 @pytest.mark.parametrize("case", OPTION_CASES, ids=[c[0] for c in OPTION_CASES])

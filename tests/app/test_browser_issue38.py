@@ -64,7 +64,8 @@ def pg(server):  # noqa: F811 - the imported fixture
 
 
 def _lines(page, who: str) -> list[str]:
-    return [t for t in page.locator("li", has_text=who).all_inner_texts()]
+    """The verdict lines of ``who`` (not the "Far from the paper" sentences that name the same row)."""
+    return [t for t in page.locator("li", has_text=who).all_inner_texts() if "Far from the paper" not in t]
 
 
 def _shot(page, name: str) -> None:

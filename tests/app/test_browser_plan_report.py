@@ -47,7 +47,7 @@ def test_plan_at_800px_and_pdf_summary_first(server, tmp_path):  # noqa: F811
             _wait_done(page)
             assert page.locator('[data-testid="stException"]').count() == 0
             # the verdict table fits the 800 px window: no cell is cut at the right edge
-            table = page.locator('[data-testid="stTable"]').first
+            table = page.locator('[data-testid="stTable"]', has_text="validation (ledger)").first  # the verdict table
             fit = table.evaluate("""t => { const tb = t.querySelector('table');
                 return {table: tb.getBoundingClientRect().right, box: t.getBoundingClientRect().right,
                         scroll: t.scrollWidth - t.clientWidth, window: window.innerWidth}; }""")
