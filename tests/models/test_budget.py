@@ -30,10 +30,14 @@ PROGRAM_BYTES = 450_000_000
 
 
 def _child(script: str, tmp_path: Path, env: dict | None = None) -> dict:
-    """Run ``script`` in a fresh interpreter; it prints one JSON line; the child's peak RSS is added."""
+    """Run ``script`` in a fresh interpreter; it prints one JSON line; the child's peak RSS is added.
+
+    The peak is the child's own address space's high-water mark (``VmHWM`` of ``/proc/self/status``):
+    ``ru_maxrss`` carries the forking parent's peak across ``exec`` on Linux, so a child of a large pytest
+    process would report the parent's size."""
     code = textwrap.dedent(script) + textwrap.dedent("""
-        import resource
-        out["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        with open("/proc/self/status") as _fh:
+            out["maxrss"] = next(int(line.split()[1]) for line in _fh if line.startswith("VmHWM:")) * 1024
         print(json.dumps(out))
     """)
     e = {k: v for k, v in os.environ.items() if k != budget.ENV_VAR}
