@@ -155,12 +155,12 @@ def _criteria_words(spec_x: str, spec_y: str, target: float, horizon_years: floa
     h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
     out = []
     if spec_x in PERFORMANCE_SPECS or spec_y in PERFORMANCE_SPECS:
-        out.append("it breaks even" if target == 1 else f"it reaches {target:g}×")
+        out.append("breaks even" if target == 1 else f"reaches {target:g}×")
     if "price_usd_per_GB" in (spec_x, spec_y):
         out.append("costs no more per unit of work than the baseline")
     if "endurance_writes_per_cell" in (spec_x, spec_y):
         out.append(f"lasts the {h:g}-year horizon")
-    return " and ".join(out)
+    return "it " + " and ".join(out)
 
 
 def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
@@ -206,8 +206,11 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
             hovertemplate=f"{wx} %{{x:.3g}} {ux}<br>{wy} %{{y:.3g}} {uy}<br>" + "<br>".join(t for _, t in extra)
             + "<extra></extra>"))
     else:
-        fig.add_annotation(text="No region drawn: " + unknown, xref="paper", yref="paper", x=0.5, y=0.5,
-                           showarrow=False, width=460, bgcolor="#fff", bordercolor="#999", font=dict(color="#222"))
+        import textwrap
+
+        note = "<br>".join(textwrap.wrap("No region drawn: " + unknown, 64))
+        fig.add_annotation(text=note, xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False, align="left",
+                           bgcolor="#fff", bordercolor="#999", font=dict(color="#222"))
 
     def val(d, s):
         return spec_value(d, s)
@@ -240,9 +243,10 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     fig.update_yaxes(type="log", title_text=f"{wy} [{uy}]", tickvals=ty, ticktext=ly, range=list(yr))
     crit = _criteria_words(spec_x, spec_y, target, horizon_years)
     head = f"{rt.role} · {rt.workload} · {rt.device.name}: "
-    title = head + (f"region unknown ({crit})" if unknown else f"green where {crit}, red where not")
-    fig.update_layout(template="plotly_white", height=520, legend=dict(title_text="markers"), title=title,
-                      margin=dict(l=10, r=10, t=60, b=10))
+    title = head + (f"region unknown<br>(green would be where {crit})" if unknown
+                    else f"<br>green where {crit}, red where not")
+    fig.update_layout(template="plotly_white", height=540, legend=dict(title_text="markers"),
+                      title=dict(text=title, font=dict(size=14)), margin=dict(l=10, r=10, t=80, b=10))
     return fig
 
 

@@ -410,7 +410,8 @@ def _criteria_unknown(rt: Retimer, plan_row: dict, spec: str) -> str:
                     "scaled from the one at its own price")
         if not (math.isfinite(_num(plan_row, "cost_per_work_vs_baseline"))
                 and _num(plan_row, "cost_per_work_vs_baseline") > 0):
-            return f"no cost per unit of work to compare with the baseline's ({why.rpartition('vs ')[2]})"
+            base = why.rpartition("vs ")[2].split(". ")[0] if "vs " in why else why
+            return f"no cost per unit of work to compare with the baseline's: {base}"
         return ""
     cap, rate = _num(plan_row, "capacity_GB"), _num(plan_row, "bytes_written_per_s")
     if rate == 0:
