@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["targets_table", "frontier_figure", "frontier_rows", "targets_section_html", "targets_section",
-           "plan_row_frontier",
+           "plan_row_frontier", "frontier_range",
            "DEFAULT_FRONTIER"]
 
 #: The spec pair of the report's frontier chart (x, y).
@@ -107,56 +107,133 @@ def label_sides(log_x, log_y, names, x_range, y_range) -> list[str]:
     return out
 
 
-def frontier_rows(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS):
-    """The frontier grid of row ``rt`` (:class:`~models.planner.retime.Retimer`) over the catalogue's range of
-    each spec (:func:`models.planner.targets.spec_range`), ``points`` log-spaced values per axis."""
-    from models.planner.targets import frontier_grid, spec_range
+def frontier_range(spec: str, device, plan_row: dict | None = None, horizon_years: float | None = None):
+    """``(low, high)`` of a frontier axis [the spec's unit]: a performance spec's physical range
+    (:func:`models.planner.targets.spec_range`); the price's and the endurance's: the catalogue's smallest to largest
+    value (:func:`models.planner.targets.spec_value`), widened to the device's own and to the row's break-even
+    (:func:`models.planner.targets.economic_break_even`, x/÷ 2 so the boundary is inside the chart)."""
+    from models.devices import load_catalogue
+    from models.planner.targets import (
+        PERFORMANCE_SPECS,
+        economic_break_even,
+        spec_range,
+        spec_value,
+    )
 
-    xs = np.geomspace(*spec_range(spec_x, rt.device)[:2], points)
-    ys = np.geomspace(*spec_range(spec_y, rt.device)[:2], points)
-    return frontier_grid(rt, spec_x, spec_y, xs, ys, target=target)
+    if spec in PERFORMANCE_SPECS:
+        return spec_range(spec, device)[:2]
+    vals = [v for v in (spec_value(d, spec) for d in [*load_catalogue().values(), device]) if v is not None and v > 0]
+    if plan_row is not None:
+        from models.provenance import param
+
+        h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
+        x = economic_break_even(plan_row, device, spec, horizon_years=h)[0]
+        if math.isfinite(x) and x > 0:
+            vals += [x / 2, x * 2]
+    if not vals:
+        raise ValueError(f"no device states {spec}")
+    return min(vals), max(vals)
+
+
+def frontier_rows(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
+                  plan_row: dict | None = None, horizon_years: float | None = None):
+    """The frontier grid of row ``rt`` (:class:`~models.planner.retime.Retimer`) over :func:`frontier_range` of
+    each spec, ``points`` log-spaced values per axis (``plan_row``, ``horizon_years``: for a price or endurance
+    axis, :func:`models.planner.targets.frontier_grid`)."""
+    from models.planner.targets import frontier_grid
+
+    xs = np.geomspace(*frontier_range(spec_x, rt.device, plan_row, horizon_years), points)
+    ys = np.geomspace(*frontier_range(spec_y, rt.device, plan_row, horizon_years), points)
+    return frontier_grid(rt, spec_x, spec_y, xs, ys, target=target, plan_row=plan_row, horizon_years=horizon_years)
+
+
+def _criteria_words(spec_x: str, spec_y: str, target: float, horizon_years: float | None) -> str:
+    """What green means on a frontier over two specs, in words."""
+    from models.planner.targets import PERFORMANCE_SPECS
+    from models.provenance import param
+
+    h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
+    out = []
+    if spec_x in PERFORMANCE_SPECS or spec_y in PERFORMANCE_SPECS:
+        out.append("breaks even" if target == 1 else f"reaches {target:g}×")
+    if "price_usd_per_GB" in (spec_x, spec_y):
+        out.append("costs no more per unit of work than the baseline")
+    if "endurance_writes_per_cell" in (spec_x, spec_y):
+        out.append(f"lasts the {h:g}-year horizon")
+    return "it " + " and ".join(out)
 
 
 def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
-                    grid: pd.DataFrame | None = None):
+                    grid: pd.DataFrame | None = None, plan_row: dict | None = None,
+                    horizon_years: float | None = None):
     """Region chart (plotly) of where row ``rt`` is won over two specs, the others held at its device's values.
 
-    Green cells: the role's value reaches ``target`` [x]; red: it does not. The catalogue devices are marked at
-    their own two values (their other specs differ: a marker places a device, it is not that device's verdict);
-    the row's device is the star. Both axes log, decades labelled, titled with their units.
-    Device names are raw data strings (the app's ``show()`` and the report escape them once).
+    Green cells: every axis's criterion holds (:func:`models.planner.targets.frontier_grid`: a performance spec's
+    value reaches ``target`` [x], the price's cost per unit of work is at most the baseline's, the endurance's
+    capacity lasts the horizon); red: one does not. A criterion that cannot be evaluated (no price, a baseline
+    without a device to price, an unknown lifetime) draws no region: the chart says why. The catalogue devices are
+    marked at their own two values where they state both (their other specs differ: a marker places a device, it
+    is not that device's verdict; the legend counts those left out); the row's device is the star. Both axes log,
+    decades labelled, titled with their units. Device names are raw data strings (the app's ``show()`` and the
+    report escape them once).
     """
     import plotly.graph_objects as go
 
     from models.devices import load_catalogue
-    from models.planner.targets import SPECS
+    from models.planner.targets import SPECS, spec_value
     from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
 
-    g = grid if grid is not None else frontier_rows(rt, spec_x, spec_y, target=target, points=points)
-    xs, ys = np.unique(g[spec_x].to_numpy()), np.unique(g[spec_y].to_numpy())
-    z = g.pivot(index=spec_y, columns=spec_x, values="wins").reindex(index=ys, columns=xs).to_numpy(float)
-    val = g.pivot(index=spec_y, columns=spec_x, values="value").reindex(index=ys, columns=xs).to_numpy(float)
+    g = grid if grid is not None else frontier_rows(rt, spec_x, spec_y, target=target, points=points,
+                                                    plan_row=plan_row, horizon_years=horizon_years)
+    unknown = g.attrs.get("unknown", "")
+    xs, ys = np.unique(g[spec_x].to_numpy(float)), np.unique(g[spec_y].to_numpy(float))
+
+    def table(col):
+        return g.pivot(index=spec_y, columns=spec_x, values=col).reindex(index=ys, columns=xs).to_numpy(float)
+
     (ux, _, wx), (uy, _, wy) = SPECS[spec_x], SPECS[spec_y]
-    fig = go.Figure(go.Heatmap(
-        x=xs, y=ys, z=z, zmin=0, zmax=1, showscale=False, customdata=val,
-        colorscale=[[0, LOSE_COLOUR], [0.5, LOSE_COLOUR], [0.5, WIN_COLOUR], [1, WIN_COLOUR]], opacity=0.55,
-        hovertemplate=f"{wx} %{{x:.3g}} {ux}<br>{wy} %{{y:.3g}} {uy}<br>value %{{customdata:.3g}}×<extra></extra>"))
-    cat = [d for d in load_catalogue().values() if getattr(d, spec_x) is not None and getattr(d, spec_y) is not None
-           and d.name != rt.device.name]
-    star = getattr(rt.device, spec_x) is not None and getattr(rt.device, spec_y) is not None
+    extra = [("value", "value %{customdata[0]:.3g}×")]
+    if "cost_per_work_vs_baseline" in g:
+        extra.append(("cost_per_work_vs_baseline", "cost per unit of work %{customdata[1]:.3g}× the baseline's"))
+    if "lifetime_years" in g:
+        extra.append(("lifetime_years", f"lifetime %{{customdata[{len(extra)}]:.3g}} years"))
+    fig = go.Figure()
+    if not unknown:
+        custom = np.stack([table(c) for c, _ in extra], axis=-1)
+        fig.add_trace(go.Heatmap(
+            x=xs, y=ys, z=table("wins"), zmin=0, zmax=1, showscale=False, customdata=custom,
+            colorscale=[[0, LOSE_COLOUR], [0.5, LOSE_COLOUR], [0.5, WIN_COLOUR], [1, WIN_COLOUR]], opacity=0.55,
+            hovertemplate=f"{wx} %{{x:.3g}} {ux}<br>{wy} %{{y:.3g}} {uy}<br>" + "<br>".join(t for _, t in extra)
+            + "<extra></extra>"))
+    else:
+        import textwrap
+
+        note = "<br>".join(textwrap.wrap("No region drawn: " + unknown, 64))
+        fig.add_annotation(text=note, xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False, align="left",
+                           bgcolor="#fff", bordercolor="#999", font=dict(color="#222"))
+
+    def val(d, s):
+        return spec_value(d, s)
+
+    others = [d for d in load_catalogue().values() if d.name != rt.device.name]
+    cat = [d for d in others if val(d, spec_x) is not None and val(d, spec_y) is not None]
+    left_out = len(others) - len(cat)
+    missing = " or ".join(SPECS[s][2] for s in (spec_x, spec_y) if any(val(d, s) is None for d in others))
+    star = val(rt.device, spec_x) is not None and val(rt.device, spec_y) is not None
     xr = (math.log10(xs.min()) - 0.1, math.log10(xs.max()) + 0.1)
     yr = (math.log10(ys.min()) - 0.1, math.log10(ys.max()) + 0.1)
     pts = ([rt.device] if star else []) + cat  # the row's device first: its name gets the first free side
-    sides = label_sides([math.log10(float(getattr(d, spec_x))) for d in pts],
-                        [math.log10(float(getattr(d, spec_y))) for d in pts], [d.name for d in pts], xr, yr)
+    sides = label_sides([math.log10(val(d, spec_x)) for d in pts],
+                        [math.log10(val(d, spec_y)) for d in pts], [d.name for d in pts], xr, yr)
+    name = "catalogue devices" + (f" ({left_out} without a stated {missing} left out)" if left_out else "")
     fig.add_trace(go.Scatter(
-        x=[float(getattr(d, spec_x)) for d in cat], y=[float(getattr(d, spec_y)) for d in cat],
-        mode="markers+text", text=[d.name for d in cat], textposition=sides[int(star):], name="catalogue devices",
+        x=[val(d, spec_x) for d in cat], y=[val(d, spec_y) for d in cat],
+        mode="markers+text", text=[d.name for d in cat], textposition=sides[int(star):], name=name,
         textfont=dict(color="#222"), cliponaxis=False,
         marker=dict(color="#222", size=7, symbol="circle-open"), hovertemplate="%{text}<extra></extra>"))
     if star:
         fig.add_trace(go.Scatter(
-            x=[float(getattr(rt.device, spec_x))], y=[float(getattr(rt.device, spec_y))], mode="markers+text",
+            x=[val(rt.device, spec_x)], y=[val(rt.device, spec_y)], mode="markers+text",
             text=[rt.device.name], textposition=sides[0], name=f"{rt.device.name} (this row)",
             textfont=dict(color="#222"), cliponaxis=False,
             marker=dict(color="#222", size=14, symbol="star"), hovertemplate="%{text}<extra></extra>"))
@@ -164,17 +241,20 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     ty, ly = _decade_ticks(ys.min(), ys.max())
     fig.update_xaxes(type="log", title_text=f"{wx} [{ux}]", tickvals=tx, ticktext=lx, range=list(xr))
     fig.update_yaxes(type="log", title_text=f"{wy} [{uy}]", tickvals=ty, ticktext=ly, range=list(yr))
-    goal = "breaks even" if target == 1 else f"reaches {target:g}×"
-    fig.update_layout(template="plotly_white", height=520, legend=dict(title_text="markers"),
-                      title=f"{rt.role} · {rt.workload} · {rt.device.name}: green where it {goal}, red where not",
-                      margin=dict(l=10, r=10, t=60, b=10))
+    crit = _criteria_words(spec_x, spec_y, target, horizon_years)
+    head = f"{rt.role} · {rt.workload} · {rt.device.name}: "
+    title = head + (f"region unknown<br>(green would be where {crit})" if unknown
+                    else f"<br>green where {crit}, red where not")
+    fig.update_layout(template="plotly_white", height=540, legend=dict(title_text="markers"),
+                      title=dict(text=title, font=dict(size=14)), margin=dict(l=10, r=10, t=80, b=10))
     return fig
 
 
 def plan_row_frontier(res, workload: str, role: str, device: str, spec_x: str, spec_y: str, *, target: float = 1.0,
                       n_requests: int | None = None, memory_refs: int | None = 2_000_000):
     """:func:`frontier_figure` of one row of plan ``res`` (:class:`~models.planner.plan.PlanResult`), its
-    workload's counts simulated once (:func:`models.planner.retime.role_retimers`).
+    workload's counts simulated once (:func:`models.planner.retime.role_retimers`); a price or endurance axis reads
+    the row's economics columns and the plan's horizon.
 
     Raises
     ------
@@ -182,6 +262,7 @@ def plan_row_frontier(res, workload: str, role: str, device: str, spec_x: str, s
         The row is not one the targets can re-time (not applicable, needs data, the baseline itself).
     """
     from models.planner.retime import role_retimers
+    from models.planner.targets import PERFORMANCE_SPECS
 
     w = next((x for x in res.workloads if x.name == workload), None)
     if w is None:
@@ -191,9 +272,12 @@ def plan_row_frontier(res, workload: str, role: str, device: str, spec_x: str, s
     if rt is None:
         raise ValueError(f"frontier: {workload} · {role} · {device} has no value to re-time (not applicable, needs "
                          "data or the device is the role's baseline)")
-    if rt.why_not:
+    if rt.why_not and (spec_x in PERFORMANCE_SPECS or spec_y in PERFORMANCE_SPECS):
         raise ValueError(f"frontier: {workload} · {role} · {device} is not modelled by these specs: {rt.why_not}")
-    return frontier_figure(rt, spec_x, spec_y, target=target)
+    row = next((r for r in res.rows if (r["workload"], r["role"], r["device"]) == (workload, role, device)), None)
+    h = getattr(res, "horizon_years", math.nan)
+    return frontier_figure(rt, spec_x, spec_y, target=target, plan_row=row,
+                           horizon_years=h if math.isfinite(h) else None)
 
 
 def _pick_row(res, spec_x: str, spec_y: str):

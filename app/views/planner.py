@@ -116,10 +116,10 @@ class PlannerScenario(Scenario, UncertaintyFields):
     targets_on: bool = Field(False, title="Find the spec targets")
     target_speedup: float = Field(1.0, gt=0, le=1e6, description="speedup each spec target solves for [x]",
                                   title="Target speedup [×]")
-    frontier_x: Literal["write_latency_ns", "read_latency_ns", "write_bandwidth_MBps"] = Field(
-        "write_latency_ns", title="Frontier x axis")
-    frontier_y: Literal["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps"] = Field(
-        "read_latency_ns", title="Frontier y axis")
+    frontier_x: Literal["write_latency_ns", "read_latency_ns", "write_bandwidth_MBps", "price_usd_per_GB",
+                        "endurance_writes_per_cell"] = Field("write_latency_ns", title="Frontier x axis")
+    frontier_y: Literal["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps", "price_usd_per_GB",
+                        "endurance_writes_per_cell"] = Field("read_latency_ns", title="Frontier y axis")
     # economics (issue 37): the horizon, whole modules, the user's prices
     horizon_years: float = Field(param("planner.horizon_years").value, gt=0, le=50, title="Planning horizon [years]")
     module_gb: float = Field(0.0, ge=0, le=1e6, title="Module / drive size [GB] (0 = the exact capacity)")
@@ -413,8 +413,8 @@ def _product_targets(scn, key: tuple, df) -> None:
     """The "Product targets" section: the spec targets of every row and the frontier of the row the user picks."""
     st.subheader("Product targets")
     if not scn.targets_on:
-        st.caption("Tick **Find the spec targets** (Devices → Product targets) for the read/write latency and write "
-                   "bandwidth each role is won at, and a frontier chart over two of them.")
+        st.caption("Tick **Find the spec targets** (Devices → Product targets) for the read/write latency, write "
+                   "bandwidth, endurance and price each role is won at, and a frontier chart over two of them.")
         return
     t = _targets(*key, scn.target_speedup)
     goal = "breaks even" if scn.target_speedup == 1 else f"reaches {scn.target_speedup:g}×"
@@ -430,9 +430,11 @@ def _product_targets(scn, key: tuple, df) -> None:
     pick = st.selectbox("Frontier of", rows, format_func=lambda r: " · ".join(map(str, r)), key="plan.frontier_row")
     fig = _frontier(*key, scn.target_speedup, tuple(pick), scn.frontier_x, scn.frontier_y)
     show(fig, key="plan-frontier")
-    st.caption("Green: the role is won (value ≥ the target); red: not. Catalogue devices are marked at their own two "
-               "specs (their other specs differ: a marker places a device, it is not its verdict); the star is the "
-               "row's device.")
+    st.caption("Green: the role is won on every axis's criterion (a latency or bandwidth: value ≥ the target; price: "
+               "cost per unit of work ≤ the baseline's; endurance: the role's capacity lasts the planning horizon); "
+               "red: not. No region is drawn where a criterion cannot be evaluated (no price, a baseline with no "
+               "device to price, an unknown lifetime). Catalogue devices are marked at their own two specs (their "
+               "other specs differ: a marker places a device, it is not its verdict); the star is the row's device.")
 
 
 # ----------------------------------------------------------------------------- page
@@ -493,10 +495,12 @@ if tab_mine.open:
                                  "even (or reaches the target speedup), the other specs held; re-times the roles' "
                                  "counts, simulated once (pcm-planner targets)")
                 float_input(S, "target_speedup", help="1: break even with the baseline; 2: twice as fast")
-                st.selectbox(S.label("frontier_x"), ["write_latency_ns", "read_latency_ns", "write_bandwidth_MBps"],
+                st.selectbox(S.label("frontier_x"), ["write_latency_ns", "read_latency_ns", "write_bandwidth_MBps",
+                                                     "price_usd_per_GB", "endurance_writes_per_cell"],
                              key=S.key("frontier_x"), format_func=_spec_words)
                 field_note(S, "frontier_x")
-                st.selectbox(S.label("frontier_y"), ["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps"],
+                st.selectbox(S.label("frontier_y"), ["read_latency_ns", "write_latency_ns", "write_bandwidth_MBps",
+                                                     "price_usd_per_GB", "endurance_writes_per_cell"],
                              key=S.key("frontier_y"), format_func=_spec_words)
                 field_note(S, "frontier_y")
             with st.expander("Economics: prices, horizon, module size", icon=":material/payments:"):

@@ -39,7 +39,8 @@ from models.planner.retime import Retimer, role_retimers
 from models.planner.verdicts import EVALUATED, short_num
 
 __all__ = ["SPECS", "PERFORMANCE_SPECS", "TARGET_COLUMNS", "LOG10_XTOL", "TargetsResult", "spec_range",
-           "break_even", "economic_break_even", "row_targets", "plan_targets", "targets_of_plan", "frontier_grid", "format_spec"]
+           "break_even", "economic_break_even", "row_targets", "plan_targets", "targets_of_plan", "frontier_grid", "format_spec",
+           "spec_value"]
 
 #: The specs: column -> (unit, direction of a win, words). ``<=``: the role is won while the spec is at most
 #: the break-even; ``>=``: at least.
@@ -380,32 +381,129 @@ def plan_targets(workloads, devices, *, baseline="like-for-like", target: float 
     return targets_of_plan(res, target=target, specs=specs, n_requests=n_requests, memory_refs=memory_refs)
 
 
-def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: float = 1.0) -> pd.DataFrame:
-    """The row's value on a grid of two specs (the others held): wins where ``value >= target``.
+def spec_value(dev: DeviceProfile, spec: str) -> float | None:
+    """A device's own value of ``spec`` [the spec's unit], as the frontier marks it: the endurance its economics uses
+    (:func:`held_endurance`), the price it is priced at (:attr:`~models.devices.DeviceProfile.price_usd_per_GB`),
+    else its column; None when not stated.
+
+    >>> from models.devices import get_device
+    >>> spec_value(get_device("pcm-memext"), "price_usd_per_GB") is None, spec_value(get_device("dram"), "read_latency_ns") > 0
+    (True, True)
+    """
+    if spec == "endurance_writes_per_cell":
+        return held_endurance(dev)
+    v = getattr(dev, spec, None)
+    return None if v is None else float(v)
+
+
+def _num(row: dict, col: str) -> float:
+    v = row.get(col, math.nan)
+    return math.nan if v is None else float(v)
+
+
+def _criteria_unknown(rt: Retimer, plan_row: dict, spec: str) -> str:
+    """Why the criterion of economic axis ``spec`` cannot be evaluated on this row ("": it can)."""
+    why = str(plan_row.get("economic_reason", "") or "no economics")
+    if spec == "price_usd_per_GB":
+        if not math.isfinite(_num(plan_row, "price_usd_per_GB")):
+            return (f"needs data: price of {rt.device.name} ($/GB): the cost per unit of work at another price is "
+                    "scaled from the one at its own price")
+        if not (math.isfinite(_num(plan_row, "cost_per_work_vs_baseline"))
+                and _num(plan_row, "cost_per_work_vs_baseline") > 0):
+            base = why.rpartition("vs ")[2].split(". ")[0] if "vs " in why else why
+            return f"no cost per unit of work to compare with the baseline's: {base}"
+        return ""
+    cap, rate = _num(plan_row, "capacity_GB"), _num(plan_row, "bytes_written_per_s")
+    if rate == 0:
+        return ""
+    if not (math.isfinite(cap) and cap > 0 and math.isfinite(rate)):
+        return f"lifetime unknown: the role's capacity or write rate is not known ({why})"
+    return ""
+
+
+def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: float = 1.0,
+                  plan_row: dict | None = None, horizon_years: float | None = None) -> pd.DataFrame:
+    """The row on a grid of two specs (the others held): wins where every axis's criterion holds.
+
+    The criteria: a performance spec (:data:`PERFORMANCE_SPECS`): the role's value ``>= target``; the price: the
+    cost per unit of work at most the baseline's (``cost_per_work_vs_baseline <= 1``, the plan row's ratio scaled
+    linearly by the price over the device's own, by the replacements when the endurance is the other axis and by
+    the value when a performance spec is: no rerun); the endurance: the role's capacity lasts the planning horizon
+    (``lifetime_years >= horizon``, :func:`models.planner.economics.role_lifetime_years` of the row's capacity and
+    write rate, linear in the endurance). The write rate is held at the row's whatever the performance (a memory
+    trace's rate follows its modelled run time: held, not re-timed).
 
     Parameters
     ----------
     rt : Retimer
         The row.
     spec_x, spec_y : str
-        Two of :data:`PERFORMANCE_SPECS`.
+        Two different keys of :data:`SPECS`.
     xs, ys : array_like
         Values of each [the spec's unit].
     target : float, keyword-only
-        The speedup [x] to reach.
+        The speedup [x] a performance axis must reach.
+    plan_row : dict or None, keyword-only
+        The plan's row with its economics columns (:data:`models.planner.economics.ECON_COLUMNS`); needed for a
+        price or endurance axis.
+    horizon_years : float or None, keyword-only
+        The planning horizon [years] (None: ``planner.horizon_years``).
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``spec_x, spec_y`` (named by the specs), ``value`` [x] and ``wins`` (bool), one row per pair.
+        Columns ``spec_x, spec_y`` (named by the specs), ``value`` [x], ``cost_per_work_vs_baseline`` [x] with a
+        price axis, ``lifetime_years`` [years] with an endurance axis, and ``wins`` (bool; pandas ``boolean`` all
+        NA when a criterion cannot be evaluated, ``attrs["unknown"]`` saying why), one row per pair.
     """
+    from models.planner.economics import replacements, role_lifetime_years
+    from models.provenance import param
+
     for s in (spec_x, spec_y):
-        if s not in PERFORMANCE_SPECS:
-            raise ValueError(f"frontier spec {s!r}: give two of {', '.join(PERFORMANCE_SPECS)} (the endurance and "
-                             "price targets are closed form: see economic_break_even)")
+        if s not in SPECS:
+            raise ValueError(f"frontier spec {s!r}: give two of {', '.join(SPECS)}")
     if spec_x == spec_y:
         raise ValueError("frontier: give two different specs")
+    econ = [s for s in (spec_x, spec_y) if s not in PERFORMANCE_SPECS]
+    perf = [s for s in (spec_x, spec_y) if s in PERFORMANCE_SPECS]
+    if econ and plan_row is None:
+        raise ValueError(f"frontier: a {SPECS[econ[0]][2]} axis needs the plan's row (its economics columns)")
     X, Y = np.meshgrid(np.asarray(xs, float), np.asarray(ys, float))
-    variants = [rt.device.with_updates(**{spec_x: float(x), spec_y: float(y)}) for x, y in zip(X.ravel(), Y.ravel())]
-    v = np.asarray(rt.values(variants), dtype=float)
-    return pd.DataFrame({spec_x: X.ravel(), spec_y: Y.ravel(), "value": v, "wins": v >= target})
+    at = {spec_x: X.ravel(), spec_y: Y.ravel()}
+    out = pd.DataFrame(dict(at))
+    if len(perf) == 2:
+        variants = [rt.device.with_updates(**{spec_x: float(x), spec_y: float(y)}) for x, y in zip(*at.values())]
+        v = np.asarray(rt.values(variants), dtype=float)
+    elif perf:
+        u, inv = np.unique(at[perf[0]], return_inverse=True)
+        v = np.asarray(rt.values(_variants(rt.device, perf[0], u)), dtype=float)[inv.ravel()]
+    else:
+        v = np.full(len(out), _num(plan_row, "value"))
+    out["value"] = v
+    wins = v >= target if perf else np.ones(len(out), bool)
+    unknown = [w for w in (_criteria_unknown(rt, plan_row, s) for s in econ) if w]
+    if econ and not unknown:
+        h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
+        cap, rate = _num(plan_row, "capacity_GB"), _num(plan_row, "bytes_written_per_s")
+        if "endurance_writes_per_cell" in econ:
+            life = np.asarray(role_lifetime_years(cap, at["endurance_writes_per_cell"], rate), dtype=float)
+            if rate == 0:
+                life = np.full(len(out), np.inf)
+            out["lifetime_years"] = life
+            wins &= life >= h
+        if "price_usd_per_GB" in econ:
+            n0 = _num(plan_row, "replacements")
+            scale = at["price_usd_per_GB"] / _num(plan_row, "price_usd_per_GB")
+            if "endurance_writes_per_cell" in econ:
+                n = np.nan_to_num(replacements(out["lifetime_years"].to_numpy(), h), nan=0.0)
+                scale = scale * (1.0 + n) / (1.0 + (0.0 if math.isnan(n0) else n0))
+            if perf:
+                scale = scale * (rt.value(rt.device) / v)
+            ratio = _num(plan_row, "cost_per_work_vs_baseline") * scale
+            out["cost_per_work_vs_baseline"] = ratio
+            wins &= ratio <= 1.0
+    out["wins"] = wins
+    if unknown:
+        out["wins"] = pd.array([pd.NA] * len(out), dtype="boolean")
+        out.attrs["unknown"] = "; ".join(unknown)
+    return out

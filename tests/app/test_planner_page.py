@@ -354,3 +354,21 @@ def test_product_targets_table_and_frontier():
     assert len(front) == 1 and check_figures([("frontier", front[0])]) == []
     assert front[0]["layout"]["xaxis"]["title"]["text"] == "write latency [ns]"
     assert {"catalogue devices"} <= {d.get("name") for d in front[0]["data"]}
+
+
+def test_frontier_with_price_on_an_axis():
+    """Issue 37 item 5: the user picks price for the frontier's x axis; the chart's criterion is the cost per unit
+    of work, its axis is titled in USD/GB and the legend counts the catalogue devices left out without a price."""
+    at = _mine(devices="optane-dcpmm", targets_on="true")
+    at.selectbox(key="plan.frontier_x").set_value("price_usd_per_GB").run()
+    at.selectbox(key="plan.frontier_row").set_value(("mqsim:tpcc-small", "storage", "optane-dcpmm")).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    figs = page_figures(at)
+    front = [f for _n, f in figs if "costs no more per unit of work than the baseline"
+             in str(f["layout"].get("title", {}).get("text", ""))]
+    assert len(front) == 1 and check_figures([("frontier", front[0])]) == []
+    assert front[0]["layout"]["xaxis"]["title"]["text"] == "price [USD/GB]"
+    assert front[0]["layout"]["yaxis"]["title"]["text"] == "read latency [ns]"
+    assert any("without a stated price left out" in str(d.get("name")) for d in front[0]["data"])
+    assert any(d.get("type") == "heatmap" for d in front[0]["data"])  # storage vs a priced SSD: a region drawn

@@ -50,3 +50,30 @@ def test_catalogue_names_on_the_frontier_keep_off_each_other():
         for j, b in enumerate(boxes[:i]):
             apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             assert apart, (devs[i].name, sides[i], devs[j].name, sides[j])
+
+
+def test_frontier_on_a_price_axis_marks_priced_devices_and_says_when_it_cannot_draw():
+    """Write latency x price (issue 37 item 5): log axes titled with their units, decades labelled, the catalogue
+    devices with a price marked at their own price and the legend counting those without one; against "no cache"
+    (the write cache) no region is drawn and the chart says why."""
+    from models.devices import load_catalogue
+    from reporting.planner_targets_report import plan_row_frontier
+
+    wl = workload_from_path(FIX / "small_msr.csv", name="my msr")
+    res = plan([wl], ["optane-dcpmm"])
+    f = plan_row_frontier(res, "my msr", "storage", "optane-dcpmm", "write_latency_ns", "price_usd_per_GB")
+    fig = json.loads(f.to_json())
+    assert check_figure(fig) == []
+    y = fig["layout"]["yaxis"]
+    assert y["type"] == "log" and y["title"]["text"] == "price [USD/GB]" and y["ticktext"]
+    assert "costs no more per unit of work than the baseline" in fig["layout"]["title"]["text"]
+    cat = next(d for d in f.data if str(d.name).startswith("catalogue devices"))
+    others = [d for d in load_catalogue().values() if d.name != "optane-dcpmm"]
+    unpriced = sum(d.price_usd_per_GB is None for d in others)
+    assert unpriced and f"{unpriced} without a stated price left out" in cat.name
+    assert sorted(cat.y) == sorted(d.price_usd_per_GB for d in others if d.price_usd_per_GB is not None)
+    assert {float(v) for row in f.data[0].z for v in row} <= {0.0, 1.0}
+    nc = plan_row_frontier(res, "my msr", "write-cache", "optane-dcpmm", "write_latency_ns", "price_usd_per_GB")
+    assert check_figure(json.loads(nc.to_json())) == [] and not any(d.type == "heatmap" for d in nc.data)
+    assert "region unknown" in nc.layout.title.text
+    assert "No region drawn" in nc.layout.annotations[0].text and "baseline" in nc.layout.annotations[0].text

@@ -16,6 +16,7 @@ from models.planner.targets import (
     PERFORMANCE_SPECS,
     SPECS,
     TARGET_COLUMNS,
+    economic_break_even,
     frontier_grid,
     plan_targets,
     targets_of_plan,
@@ -188,3 +189,66 @@ def test_economic_break_evens_hold_in_the_plan(fixture_targets, spec):
                 p = plan([by[r.workload]], [v], memory_refs=None).to_frame()
                 lives.append(p[p.role == r.role].lifetime_years.iloc[0])
             assert lives[0] < 5.0 <= lives[1], (r.role, r.device, lives)  # the planning horizon, planner.horizon_years
+
+
+@pytest.fixture(scope="module")
+def frontier_plan():
+    wl = workload_from_path(FIX / "small_msr.csv")
+    res = plan([wl], ["optane-dcpmm"])
+    rts = {r.role: r for r in role_retimers(wl, list(res.devices), res.baseline_device)}
+    rows = {r["role"]: r for r in res.rows}
+    return res, rts, rows
+
+
+def test_frontier_grid_price_and_endurance_axes_read_the_plans_economics(frontier_plan):
+    """A price x endurance grid: at the device's own price and endurance the cost criterion is the row's own
+    ``cost_per_work_vs_baseline <= 1`` (exactly) and the lifetime the row's; the cost scales linearly with the
+    price; a longer life needs no fewer writes per cell than the horizon's break-even."""
+    from models.planner.economics import device_endurance
+
+    res, rts, rows = frontier_plan
+    row, rt, d = rows["storage"], rts["storage"], rts["storage"].device
+    assert math.isfinite(row["cost_per_work_vs_baseline"])  # the case under test prices both sides
+    p0, e0 = d.price_usd_per_GB, device_endurance(d)
+    g = frontier_grid(rt, "price_usd_per_GB", "endurance_writes_per_cell", [p0 / 10, p0, p0 * 10], [e0 / 1e6, e0],
+                      plan_row=row, horizon_years=res.horizon_years)
+    own = g[(g.price_usd_per_GB == p0) & (g.endurance_writes_per_cell == e0)].iloc[0]
+    assert own.cost_per_work_vs_baseline == row["cost_per_work_vs_baseline"]
+    assert own.lifetime_years == pytest.approx(row["lifetime_years"], rel=1e-12)
+    assert bool(own.wins) == (row["cost_per_work_vs_baseline"] <= 1 and row["lifetime_years"] >= res.horizon_years)
+    at_e0 = g[g.endurance_writes_per_cell == e0].sort_values("price_usd_per_GB")
+    assert at_e0.cost_per_work_vs_baseline.to_numpy() == pytest.approx(
+        row["cost_per_work_vs_baseline"] * np.array([0.1, 1, 10]), rel=1e-12)
+    be = economic_break_even(row, d, "endurance_writes_per_cell", horizon_years=res.horizon_years)[0]
+    life = frontier_grid(rt, "read_latency_ns", "endurance_writes_per_cell", [d.read_latency_ns],
+                         [be * (1 - 1e-6), be * (1 + 1e-6)], plan_row=row, horizon_years=res.horizon_years)
+    assert (life.lifetime_years < res.horizon_years).tolist() == [True, False]
+    assert not life.wins.iloc[0] and life.wins.iloc[1] == (life.value.iloc[1] >= 1)
+
+
+def test_frontier_grid_price_with_a_performance_axis(frontier_plan):
+    """Write latency x price: the cost criterion follows the value (cost per unit of work / value) and wins need
+    both criteria; at the device's own specs the ratio is the row's."""
+    res, rts, rows = frontier_plan
+    row, rt, d = rows["storage"], rts["storage"], rts["storage"].device
+    p0 = d.price_usd_per_GB
+    g = frontier_grid(rt, "write_latency_ns", "price_usd_per_GB", [d.write_latency_ns, 1e7], [p0, p0 / 1e3],
+                      plan_row=row, horizon_years=res.horizon_years)
+    own = g[(g.write_latency_ns == d.write_latency_ns) & (g.price_usd_per_GB == p0)].iloc[0]
+    assert own.cost_per_work_vs_baseline == pytest.approx(row["cost_per_work_vs_baseline"], rel=1e-9)
+    slow = g[(g.write_latency_ns == 1e7) & (g.price_usd_per_GB == p0)].iloc[0]
+    assert slow.value < own.value and slow.cost_per_work_vs_baseline > own.cost_per_work_vs_baseline
+    assert (g.wins == ((g.value >= 1) & (g.cost_per_work_vs_baseline <= 1))).all()
+    with pytest.raises(ValueError, match="plan's row"):
+        frontier_grid(rt, "write_latency_ns", "price_usd_per_GB", [1.0], [1.0])
+
+
+def test_frontier_grid_says_when_the_cost_cannot_be_compared(frontier_plan):
+    """The write cache's baseline is no cache: no cost per unit of work to compare, so no region (all NA)."""
+    res, rts, rows = frontier_plan
+    g = frontier_grid(rts["write-cache"], "write_latency_ns", "price_usd_per_GB", [100.0, 1000.0], [1.0, 10.0],
+                      plan_row=rows["write-cache"], horizon_years=res.horizon_years)
+    assert g.wins.isna().all() and "baseline" in g.attrs["unknown"]
+    nop = frontier_grid(rts["write-cache"], "write_latency_ns", "price_usd_per_GB", [100.0], [1.0],
+                        plan_row={**rows["write-cache"], "price_usd_per_GB": math.nan})
+    assert "needs data: price" in nop.attrs["unknown"]
