@@ -23,7 +23,8 @@ from models.traces.stream_stats import (
 )
 
 
-def _same(a, b) -> None:
+def _same(a, b) -> bool:
+    """Every field of two TraceStats equal (an AssertionError naming the first that differs); True."""
     for f in dataclasses.fields(a):
         x, y = getattr(a, f.name), getattr(b, f.name)
         if hasattr(x, "equals"):
@@ -32,6 +33,7 @@ def _same(a, b) -> None:
             assert isinstance(y, float) and math.isnan(y), f.name
         else:
             assert x == y and type(x) is type(y), (f.name, x, y)
+    return True
 
 
 def _trace(seed: int, n: int) -> BlockTrace:
@@ -50,7 +52,7 @@ def test_streamed_equals_in_memory_over_random_cuts(seed, n, cuts, block_size):
     edges = [0, *sorted({c for c in cuts if c < n}), n]
     for a, b in zip(edges[:-1], edges[1:]):
         acc.add(t.time_ns[a:b], t.is_write[a:b], t.offset_bytes[a:b], t.size_bytes[a:b], t.device[a:b])
-    _same(acc.result(t.name), trace_stats(t, block_size))
+    assert _same(acc.result(t.name), trace_stats(t, block_size))
 
 
 @settings(max_examples=20, deadline=None)
@@ -68,7 +70,7 @@ def test_slices_of_block_accesses_do_not_change_the_result(seed, n, slice_access
         acc.add(t.time_ns, t.is_write, t.offset_bytes, t.size_bytes, t.device)
     finally:
         ss.SLICE_ACCESSES = old
-    _same(acc.result(t.name), trace_stats(t, 4096))
+    assert _same(acc.result(t.name), trace_stats(t, 4096))
 
 
 def test_the_state_is_charged_to_the_memory_budget():
@@ -99,7 +101,7 @@ def test_streamed_file_equals_in_memory_for_text_block_splits_inside_lines(seed,
     finally:
         stream_stats.BATCH_REQUESTS = batch
     whole = read_trace(data, "mqsim")
-    _same(streamed, trace_stats(whole, 4096))
+    assert _same(streamed, trace_stats(whole, 4096))
     assert meta["format"] == "mqsim"
 
 
@@ -110,7 +112,7 @@ def test_streamed_objects_are_placed_as_in_memory(tmp_path):
     p.write_bytes(write_oracle_general(np.arange(n) // 10, rng.integers(0, 700, n), rng.integers(1, 9000, n)))
     streamed, _ = stream_trace_stats(p, 4096, chunk_bytes=24 * 37)
     whole = read_trace(p)
-    _same(streamed, trace_stats(whole, 4096))
+    assert _same(streamed, trace_stats(whole, 4096))
     assert streamed.operation == "unknown"
 
 
