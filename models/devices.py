@@ -37,12 +37,12 @@ DeviceKind = Literal["dram", "scm", "pcm", "flash", "ssd", "hdd", "custom"]
 NUMERIC_COLUMNS: tuple[str, ...] = ("access_unit_bytes", "read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
                                     "write_bandwidth_MBps", "interface_bandwidth_MBps", "endurance_writes_per_cell",
                                     "avg_seek_ns", "rpm", "endurance_DWPD", "price_usd_per_GB_low",
-                                    "price_usd_per_GB_high")
+                                    "price_usd_per_GB_high", "module_GB")
 #: Numeric columns no performance model reads (shown for reference: the link's raw rate is not the device's
-#: bandwidth; a drive's rated drive writes per day; the price range, read only by the planner's economics,
-#: :mod:`models.planner.economics`).
+#: bandwidth; a drive's rated drive writes per day; the price range and the product size, read only by the
+#: planner's economics, :mod:`models.planner.economics`).
 INFO_COLUMNS: tuple[str, ...] = ("interface_bandwidth_MBps", "endurance_DWPD", "price_usd_per_GB_low",
-                                 "price_usd_per_GB_high")
+                                 "price_usd_per_GB_high", "module_GB")
 #: The price columns of a device profile [USD per GB, 1e9 bytes] (a range; the date in ``price_date``).
 PRICE_COLUMNS: tuple[str, ...] = ("price_usd_per_GB_low", "price_usd_per_GB_high")
 #: Numeric columns the models read (:data:`NUMERIC_COLUMNS` without :data:`INFO_COLUMNS`).
@@ -60,7 +60,7 @@ def parse_provenance(text: str | None) -> dict[str, str]:
     >>> parse_provenance("latency=published")
     Traceback (most recent call last):
     ...
-    ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, interface_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm, endurance_DWPD, price_usd_per_GB_low, price_usd_per_GB_high
+    ValueError: provenance: unknown column 'latency'; numeric columns: access_unit_bytes, read_latency_ns, write_latency_ns, read_bandwidth_MBps, write_bandwidth_MBps, interface_bandwidth_MBps, endurance_writes_per_cell, avg_seek_ns, rpm, endurance_DWPD, price_usd_per_GB_low, price_usd_per_GB_high, module_GB
     """
     out: dict[str, str] = {}
     for item in str(text or "").split(";"):
@@ -154,6 +154,9 @@ class DeviceProfile(ModelInput):
       endurance (read by no model: :data:`INFO_COLUMNS`; the per-cell figure is ``endurance_writes_per_cell``).
     - ``price_usd_per_GB_low`` / ``price_usd_per_GB_high``: the published price range [USD per GB,
       1e9 bytes] read on ``price_date``; read only by the planner's economics (:attr:`price_usd_per_GB`).
+    - ``module_GB``: capacity of the smallest whole product (module, drive) of the device [GB, 1e9 bytes], or
+      the catalogued drive's own capacity where the row is one drive: the unit a role's capacity is bought in
+      and its writes are wear-levelled over (the planner's economics, unless the user gives a module size).
 
     >>> d = get_device("pcm-memext")
     >>> d.read_latency_ns, d.write_latency_ns, d.endurance_writes_per_cell
@@ -182,6 +185,9 @@ class DeviceProfile(ModelInput):
                                                "[USD per GB, 1e9 bytes]; None = not known")
     price_usd_per_GB_high: float | None = Field(default=None, gt=0, le=1e6, description="high end of the device's "
                                                 "price [USD per GB, 1e9 bytes]; None = the low end")
+    module_GB: float | None = Field(default=None, gt=0, le=1e7, description="capacity of the device's smallest "
+                                    "whole product (module / drive) [GB, 1e9 bytes]; None = not known; read only by "
+                                    "the planner's economics")
     price_date: str = Field(default="", max_length=40, description="when the price was read (e.g. 2019-04)")
     source: str = Field(default="user-defined", max_length=2000, description="where the numbers come from")
     provenance: dict[str, str] = Field(default_factory=dict, description="numeric column -> provenance kind "

@@ -122,7 +122,7 @@ class PlannerScenario(Scenario, UncertaintyFields):
                         "endurance_writes_per_cell"] = Field("read_latency_ns", title="Frontier y axis")
     # economics (issue 37): the horizon, whole modules, the user's prices
     horizon_years: float = Field(param("planner.horizon_years").value, gt=0, le=50, title="Planning horizon [years]")
-    module_gb: float = Field(0.0, ge=0, le=1e6, title="Module / drive size [GB] (0 = the exact capacity)")
+    module_gb: float = Field(0.0, ge=0, le=1e6, title="Module / drive size [GB] (0 = each device's smallest product)")
     prices: str = Field("", max_length=2000, title="Prices [$/GB] (device=price, ...)")
     # "Library ranking"
     personalities: Personalities = Field(default_factory=lambda: ["fileserver", "webserver", "webproxy", "varmail"],
@@ -509,8 +509,9 @@ if tab_mine.open:
                             help="a role's cost counts the replacements its wear-out needs within this horizon "
                                  "(planner.horizon_years, assumed)")
                 float_input(S, "module_gb", container=e2,
-                            help="each role's capacity rounded up to whole modules/drives of this size (0: the "
-                                 "exact capacity the role uses)")
+                            help="each role's capacity rounded up to whole modules/drives of this size (0: of "
+                                 "each device's smallest product, the catalogue's module_GB; the exact capacity "
+                                 "the role uses when none is known)")
                 st.text_input(S.label("prices"), key=S.key("prices"),
                               help="your price for a device, overriding the catalogue's range, e.g. "
                                    "pcm-samsung-20nm=3.5, optane-dcpmm=8 (the compared devices and the baselines)")
@@ -598,7 +599,9 @@ if scn is not None and tab_mine.open:
                        "workload's write rate (lifetime: capacity × endurance × wear-leveling efficiency / rate, "
                        "lifetime.wear_efficiency), and the cost per unit of work against the baseline's "
                        "(> 1×: the device costs more per unit of work)."
-                       + (f" Capacities rounded up to whole {res.module_GB:g} GB modules." if res.module_GB else ""))
+                       + (f" Capacities rounded up to whole {res.module_GB:g} GB modules." if res.module_GB else
+                          " Capacities rounded up to each device's smallest whole product (module / drive) where "
+                          "the catalogue knows it; each row's why says which."))
             econ = economics_table(df, res)
             if len(econ):
                 # the numbers side by side; each row's "why" (a paragraph) under them, read at full width

@@ -5,8 +5,9 @@ role uses on the device [bytes] and the bytes the device absorbs in it per secon
 duration (the trace's own span for block traces; the modelled run time for memory traces, which carry no
 timestamps). From those, with the device's price and endurance, the small vectorised functions below give
 
-- :func:`role_capacity_GB`: the capacity [GB, 1e9 bytes], rounded up to whole modules/drives when a module
-  size is given;
+- :func:`role_capacity_GB`: the capacity [GB, 1e9 bytes], rounded up to whole modules/drives of
+  :func:`module_size` (the user's module size, else the device's smallest product, catalogue ``module_GB``; a
+  real device is bought whole and wear-levels its writes over all of it), the exact capacity when neither is known;
 - :func:`role_lifetime_years`: years until the capacity wears out under the workload's write rate
   (:func:`models.endurance.lifetime.lifetime_years`: capacity x endurance x wear-leveling efficiency / rate,
   ``lifetime.wear_efficiency`` our wear model's simulated 0.58); never wears out without writes (inf), unknown
@@ -25,6 +26,7 @@ timestamps). From those, with the device's price and endurance, the small vector
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -32,7 +34,8 @@ from models.provenance import param
 
 __all__ = ["ECON_COLUMNS", "GB", "role_capacity_GB", "role_lifetime_years", "replacements", "role_cost_usd",
            "cost_per_work_ratio", "economic_verdict", "device_endurance", "role_usage", "economics_columns",
-           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "footprint_bytes"]
+           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "footprint_bytes",
+           "module_size", "capacity_words"]
 
 #: The economics columns of a plan, after ``PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS`` (a CSV contract).
 ECON_COLUMNS = ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s", "lifetime_years",
@@ -299,10 +302,81 @@ def short_life_words(lifetime_years: float, horizon_years: float, capacity_GB: f
                   "period over-states a day's writes)")
 
 
+def module_size(dev, module_GB=None) -> float | None:
+    """The module/drive size a device's capacity is bought in [GB]: the user's ``module_GB`` when given, else the
+    device's smallest product (catalogue ``module_GB``), else None (not known: the role's exact capacity).
+
+    >>> from models.devices import get_device
+    >>> module_size(get_device("optane-dcpmm")), module_size(get_device("optane-dcpmm"), 16), module_size(get_device("pcm-memext"))
+    (128.0, 16.0, None)
+    """
+    if module_GB:
+        return float(module_GB)
+    m = getattr(dev, "module_GB", None)
+    return None if m is None else float(m)
+
+
+def capacity_words(cap_GB: float, dev, module_GB=None, *, exact_why: str | None = None) -> str:
+    """The capacity a row prices, in words, saying which size it was rounded to: the user's module size, the
+    device's product (its catalogue ``module_GB``: "1 × 128 GB module (smallest Intel Optane DC PMM product)"),
+    or the role's exact capacity on the trace (``exact_why``: why it is not rounded; default: no product size).
+
+    >>> from models.devices import get_device
+    >>> capacity_words(128.0, get_device("optane-dcpmm"))
+    '1 × 128 GB module (smallest Intel Optane DC PMM product)'
+    >>> capacity_words(256.0, get_device("optane-dcpmm"), 128)
+    '256 GB (whole 128 GB modules)'
+    >>> capacity_words(0.0838, get_device("pcm-memext"))
+    "0.0838 GB (the role's capacity on this trace: no product size known for pcm-memext)"
+    """
+    if module_GB:
+        return f"{cap_GB:.3g} GB (whole {module_GB:g} GB modules)"
+    m = module_size(dev)
+    if m is None or exact_why is not None:
+        return f"{cap_GB:.3g} GB (the role's capacity on this trace: {exact_why or f'no product size known for {dev.name}'})"
+    n = cap_GB / m
+    unit = "module" if dev.byte_addressable else "drive"
+    short = re.sub(r"\s*\([^()]*\)$", "", dev.label or "").strip() or dev.name
+    clause = next((c for c in dev.source.split(";") if c.strip().startswith(("module size", "drive size"))), "")
+    what = f"smallest {short} product" if "smallest" in clause else f"{short} product size"
+    return f"{n:,.0f} × {m:g} GB {unit}{'s' if n > 1 else ''} ({what})"
+
+
+def _rounding(dev, base, no_base: bool, module_GB=None) -> tuple:
+    """``(device module, baseline module, why exact)``: the sizes [GB] the device's and the baseline's capacities are
+    rounded up to (None: exact) and, when not rounded, why. A user's ``module_GB`` rounds both; else each is bought
+    as its own smallest product, but only when both sizes are known (a whole baseline product against a fraction
+    of a device without a product size, or the reverse, would not compare like for like): then both stay exact.
+
+    >>> from models.devices import get_device
+    >>> _rounding(get_device("optane-dcpmm"), get_device("sata-ssd"), False)
+    (128.0, 240.0, None)
+    >>> _rounding(get_device("pcm-memext"), get_device("nand-flash"), False)[2]
+    'no product size known for pcm-memext, so the baseline nand-flash is not rounded to its 1000 GB product either'
+    """
+    if module_GB:
+        return float(module_GB), float(module_GB), None
+    dm = module_size(dev)
+    bm = None if no_base else module_size(base)
+    if dm is not None and (no_base or bm is not None):
+        return dm, bm, None
+    if dm is None:
+        why = f"no product size known for {dev.name}"
+        if bm is not None:
+            why += f", so the baseline {base.name} is not rounded to its {bm:g} GB product either"
+    else:
+        why = f"no product size known for the baseline {base.name}, so {dev.name} is not rounded to its {dm:g} GB product either"
+    return None, None, why
+
+
 def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years=None, module_GB=None) -> dict:
     """The :data:`ECON_COLUMNS` of one plan row (``row`` has the performance columns) for device ``dev`` against
     ``base`` (a profile, or None: no device, e.g. no write cache), from the evaluator's ``usage``
-    (:func:`role_usage`; None: the role did not run). "needs data: price" when a device has no price."""
+    (:func:`role_usage`; None: the role did not run). "needs data: price" when a device has no price.
+
+    Each capacity is rounded up to whole modules/drives (:func:`module_size`): the user's ``module_GB`` [GB] for
+    both, else each device's own smallest product (catalogue ``module_GB``), else the role's exact capacity. Wear
+    leveling spreads the writes over the whole module, so the lifetime is that of the rounded capacity."""
     h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
     nan = math.nan
     out = {"capacity_GB": nan, "price_usd_per_GB": nan, "cost_usd": nan, "bytes_written_per_s": nan,
@@ -312,12 +386,14 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
     if usage is None or row["verdict"] not in ("wins", "about the same", "loses"):
         why = row["reason"] if row["verdict"] in ("not applicable", "needs data") else "no performance verdict"
         return {**out, "economic_verdict": row["verdict"] or "unknown", "economic_reason": why}
-    cap = float(role_capacity_GB(usage["capacity_bytes"], module_GB))
+    no_base = base is None or usage["base_capacity_bytes"] == 0
+    mod, bmod, exact_why = _rounding(dev, base, no_base, module_GB)
+    cap = float(role_capacity_GB(usage["capacity_bytes"], mod))
     rate = _rate(usage["bytes_written"], usage["duration_s"])
     life = float(role_lifetime_years(cap, device_endurance(dev), rate))
     n = float(replacements(life, h))
     out.update(capacity_GB=cap, bytes_written_per_s=rate, lifetime_years=life, replacements=n)
-    cap_s = f"{cap:.3g} GB" + (f" (whole {module_GB:g} GB modules)" if module_GB else "")
+    cap_s = capacity_words(cap, dev, module_GB, exact_why=exact_why)
     wear = (f"absorbs {rate / 1e6:.3g} MB/s over {usage['how']}" if math.isfinite(rate)
             else f"write rate unknown ({usage['how']})")
     life_s = (f"lifetime {lifetime_words(life)}" + (f" (endurance {device_endurance(dev):.3g} writes/cell x "
@@ -339,12 +415,13 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
     elif base.price_usd_per_GB is None:
         base_s = f"needs data: price of the baseline {base.name}"
     else:
-        bcap = float(role_capacity_GB(usage["base_capacity_bytes"], module_GB))
+        bcap = float(role_capacity_GB(usage["base_capacity_bytes"], bmod))
         blife = float(role_lifetime_years(bcap, device_endurance(base),
                                           _rate(usage["base_bytes_written"], usage["base_duration_s"])))
         bn = float(replacements(blife, h))
+        bcap_s = f"{bcap:.3g} GB, exact as the device's" if exact_why else capacity_words(bcap, base, module_GB)
         base_cost = float(role_cost_usd(bcap, base.price_usd_per_GB, 0.0 if math.isnan(bn) else bn))
-        base_s = f"{base.name} {usd_words(base_cost)} ({_price_words(base)})"
+        base_s = f"{base.name} {usd_words(base_cost)} ({bcap_s}, {_price_words(base)})"
         if bn > 0:  # a cheap baseline made dear by its own wear-out: say so, the ratio is read against it
             base_s += (f", of which {bn:,.0f} replacement{'s' if bn > 1 else ''} (its lifetime "
                        f"{lifetime_words(blife)} in the role)")
@@ -357,5 +434,5 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
                  else f"{v:.3g}× faster" if v > 1 else f"{1 / v:.3g}× slower")
         verdict = f"{speed} for {usd_words(cost)}" + verdict.partition(";")[1] + verdict.partition(";")[2]
     reason = (f"{cap_s} at ${price:.3g}/GB ({_price_words(dev)}) = {usd_words(cost)} over {h:g} years; {wear}; {life_s}; "
-              f"vs {base_s}") + short_life_words(life, h, cap, module_GB)
+              f"vs {base_s}") + short_life_words(life, h, cap, mod)
     return {**out, "economic_verdict": verdict, "economic_reason": reason}

@@ -135,7 +135,7 @@ class PlanResult(ModelResult):
     baseline_device: DeviceProfile | None = None
     #: Planning horizon of the economics [years] (``planner.horizon_years`` unless given).
     horizon_years: float = math.nan
-    #: Module/drive size the capacities were rounded up to [GB] (None: not rounded).
+    #: The user's module/drive size the capacities were rounded up to [GB] (None: each device's smallest product, exact when unknown).
     module_GB: float | None = None
     #: ``(workload name, message)`` of each workload that could not be read (its rows say "needs data: could
     #: not read ..."; the other workloads are evaluated).
@@ -221,7 +221,8 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         Planning horizon of the economics columns [years] (None: ``planner.horizon_years``, 5): a role's cost
         counts the replacements its wear-out needs within it.
     module_GB : float or None, keyword-only
-        Module/drive size [GB]: each role's capacity is rounded up to whole modules (None: not rounded).
+        Module/drive size [GB]: each role's capacity is rounded up to whole modules (None: each device's smallest
+        product, its catalogue ``module_GB``; exact when unknown, :func:`models.planner.economics.module_size`).
     prices : dict or None, keyword-only
         Device name -> price [USD per GB] overriding the catalogue's range (``user-defined``), for the compared
         devices and the baselines (the like-for-like ones too).

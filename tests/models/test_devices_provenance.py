@@ -164,3 +164,36 @@ def test_prices_are_not_model_columns():
 
     assert not set(PRICE_COLUMNS) & set(MODEL_COLUMNS)
     assert "endurance_DWPD" not in MODEL_COLUMNS
+
+
+# --- product sizes (issue 37): the smallest whole module/drive a device is bought in, each from its source clause
+SIZED = [d for d in load_catalogue().values() if d.module_GB is not None]
+
+
+@pytest.mark.parametrize("name", [d.name for d in SIZED])
+def test_every_module_size_has_a_kind_consistent_with_its_source(name):
+    d = get_device(name)
+    kind = d.value_kind("module_GB")
+    # read from a datasheet / product announcement (published) or computed from a model file (DiskSim's block
+    # count); only seed 002's simulated flash, which is no product, is sized by assumption and says so
+    assert kind in (PUBLISHED, COMPUTED, ASSUMED)
+    assert cell_problem(d, "module_GB") == ""
+    if kind == ASSUMED:
+        assert d.kind == "flash" and "SIMULATED" in d.source
+    clause = next(c for c in d.source.split(";") if c.strip().startswith(("module size", "drive size")))
+    assert _mentions(clause, "module_GB", d.module_GB)
+
+
+def test_research_prototypes_have_no_product_size():
+    # never sold: no product size; the planner prices the role's exact capacity and says so
+    for name in ("pcm-memext", "pcm-samsung-20nm", "pcm-psd-micron"):
+        assert get_device(name).module_GB is None
+    assert len(SIZED) >= 7  # DRAM, Optane, the SSDs, the HDDs, the CXL expander, the flash extension
+
+
+def test_a_mislabelled_module_size_fails_the_check():
+    d = get_device("hdd-barracuda")  # computed from DiskSim's block count: called published, it fails
+    bad = d.model_copy(update={"provenance": {**d.provenance, "module_GB": PUBLISHED}})
+    assert "marks another kind" in cell_problem(bad, "module_GB")
+    assert "appears in no clause" in cell_problem(get_device("optane-dcpmm").model_copy(update={"module_GB": 64.0}),
+                                                  "module_GB")

@@ -42,6 +42,15 @@ def test_doubling_endurance_doubles_lifetime(cap, end, rate):
     assert b == pytest.approx(2 * a, rel=1e-12)
 
 
+@given(cap=pos, end=pos, rate=pos)
+def test_doubling_module_capacity_doubles_lifetime(cap, end, rate):
+    # wear leveling spreads the writes over the whole module: twice the module, twice the cells, twice the life
+    need = 1e9 * cap / 3  # a role needing a third of one module: one module either way
+    a = float(role_lifetime_years(role_capacity_GB(need, cap), end, rate))
+    b = float(role_lifetime_years(role_capacity_GB(need, 2 * cap), end, rate))
+    assert b == pytest.approx(2 * a, rel=1e-9)
+
+
 def test_lifetime_is_the_lifetime_model_with_our_wear_efficiency():
     from models.endurance.lifetime import lifetime_years
 
@@ -167,3 +176,44 @@ def test_a_priced_catalogue_hdd_is_still_replayed_with_the_hdd_model():
     hdd = get_device("hdd-7200")
     assert is_modelled_hdd(hdd) and is_modelled_hdd(hdd.with_price(0.02))
     assert not is_modelled_hdd(hdd.with_updates(avg_seek_ns=hdd.avg_seek_ns * 2))
+
+
+# ----------------------------------------------------------------------------- product sizes (catalogue module_GB)
+def test_the_module_size_is_the_users_else_the_devices_smallest_product():
+    from models.planner.economics import module_size
+
+    optane = get_device("optane-dcpmm")
+    assert module_size(optane) == optane.module_GB == 128.0
+    assert module_size(optane, 16) == 16.0  # the user's size overrides the catalogue's
+    assert module_size(get_device("pcm-memext")) is None  # a research device never sold: no product size
+
+
+def test_without_a_module_size_each_device_is_bought_as_its_smallest_product():
+    w = [workload_from_path(FIX / "small_msr.csv", name="my msr")]
+    df = plan(w, ["optane-dcpmm", "nvme-tlc", "pcm-memext"]).to_frame()
+    ev = df[df.verdict.isin(EVALUATED)]
+    for name in ("optane-dcpmm", "nvme-tlc"):
+        rows = ev[ev.device == name]
+        m = get_device(name).module_GB
+        assert len(rows) and (rows.capacity_GB % m == 0).all() and (rows.capacity_GB >= m).all()
+        assert rows.economic_reason.str.contains(f"× {m:g} GB").all()
+    wc = ev[(ev.device == "optane-dcpmm") & (ev.role == "write-cache")].iloc[0]
+    assert "1 × 128 GB module (smallest Intel Optane DC PMM product)" in wc.economic_reason
+    pcm = ev[ev.device == "pcm-memext"]
+    assert (pcm.capacity_GB < 1).all()  # no product size: the role's exact capacity, and the reason says so
+    assert pcm.economic_reason.str.contains("no product size known for pcm-memext").all()
+    # a whole module wears longer than the role's few MB, by the ratio of the capacities
+    exact = plan(w, [get_device("optane-dcpmm").with_updates(module_GB=None)]).to_frame()
+    a = exact.query("role == 'write-cache'").iloc[0]
+    assert wc.lifetime_years == pytest.approx(a.lifetime_years * wc.capacity_GB / a.capacity_GB, rel=1e-9)
+
+
+def test_a_device_without_a_product_size_is_compared_at_exact_capacities():
+    # a priced research PCM (no product) against the Flash extension (a 1 TB drive): pricing a whole drive against
+    # a fraction of a device would flatter the device, so neither is rounded, and the reason says so
+    w = [workload_from_path(FIX / "small_lackey.txt", name="my app")]
+    df = plan(w, [get_device("pcm-memext").with_price(3.0)]).to_frame()
+    row = df[(df.role == "memory-extension") & df.verdict.isin(EVALUATED)].iloc[0]
+    assert row.capacity_GB < 1
+    assert "so the baseline nand-flash is not rounded to its 1000 GB product either" in row.economic_reason
+    assert "exact as the device's" in row.economic_reason
