@@ -11,7 +11,7 @@ import math
 from cli.argtypes import number, whole_number
 from cli.traceopts import add_reader_options, format_options, trace_reader_options
 
-__all__ = ["add_plan_input_arguments", "plan_inputs", "plan_economics"]
+__all__ = ["add_plan_input_arguments", "add_economics_arguments", "plan_inputs", "plan_economics"]
 
 
 def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,6 +39,12 @@ def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
                         "say how many they used: requests_used, requests_read)")
     p.add_argument("--mem-refs", type=whole_number, default=2_000_000,
                    help="references read from each memory trace (default 2000000)")
+    add_economics_arguments(p)
+
+
+def add_economics_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the economics options ``--price``, ``--horizon-years`` and ``--module-gb`` (``plan``, ``targets``,
+    ``rank``; read with :func:`plan_economics`)."""
     e = p.add_argument_group("economics (issue 37)")
     e.add_argument("--price", action="append", default=[], metavar="DEVICE=USD_PER_GB",
                    help="price of a device [USD per GB], overriding the catalogue's range (repeatable)")
@@ -46,7 +52,8 @@ def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
                    help="planning horizon: the cost counts the replacements wear-out needs within it "
                         "(default: planner.horizon_years, 5)")
     e.add_argument("--module-gb", type=number, default=None, metavar="GB",
-                   help="module/drive size: each role's capacity is rounded up to whole modules (default: not rounded)")
+                   help="module/drive size: each role's capacity is rounded up to whole modules (default: each "
+                        "device's smallest product, data/devices.csv module_GB; not rounded when unknown)")
 
 
 def _custom_devices(path: str | None) -> dict:
@@ -78,8 +85,8 @@ def _prices(items: list[str]) -> dict[str, float]:
 
 
 def plan_economics(args: argparse.Namespace) -> dict:
-    """The :func:`models.planner.plan.plan` keywords of the economics options (``horizon_years``, ``module_GB``,
-    ``prices``)."""
+    """The :func:`models.planner.plan.plan` (and :func:`models.planner.rank_workloads`) keywords of the economics
+    options (``horizon_years``, ``module_GB``, ``prices``)."""
     return {"horizon_years": args.horizon_years, "module_GB": args.module_gb,
             "prices": _prices(getattr(args, "price", []))}
 

@@ -2,9 +2,14 @@
 
   pcm-planner rank
   pcm-planner rank --out report.csv --html report.html
+  pcm-planner rank --price pcm-samsung-20nm=3 --price pcm-memext=3   # economics of the PCM rows
 
 Rows without a number are never estimated: "not applicable" (the role does not apply to the
 workload), "needs data" (nothing to evaluate) or "pending" (the model rejected the workload).
+
+After them (and the uncertainty columns) the plan's economics columns (capacity_GB, price_usd_per_GB, cost_usd,
+bytes_written_per_s, lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict, economic_reason) for
+the rows whose value is a time ratio: the research PCM devices need a price (--price) for a cost.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ import sys
 
 from cli.argtypes import whole_number
 from cli.output import add_format_option, emit
+from cli.plan_inputs import add_economics_arguments, plan_economics
 from cli.uncertainty import add_uncertainty_options
 
 NAME = "rank"
-HELP = "rank workloads by PCM benefit per role (CSV columns role,rank,workload,kind,metric,value,benefit,status,reason)"
+HELP = ("rank workloads by PCM benefit per role (CSV columns role,rank,workload,kind,metric,value,benefit,status,reason, "
+        "then the economics)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Filebench personalities (repeatable; default the four of seed 000)")
     p.add_argument("--trace", action="append", default=None, help="bundled block traces (repeatable)")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input columns")
+    add_economics_arguments(p)
     add_format_option(p)
 
 
@@ -43,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         kw["traces"] = args.trace
     if args.uncertainty:  # per row: p5,p95 of the value, p_win, decisive_input
         kw.update(uncertainty=args.uncertainty, seed=args.seed)
-    df = planner.rank_workloads(threads=args.threads, n_requests=args.requests, **kw)
+    df = planner.rank_workloads(threads=args.threads, n_requests=args.requests, **kw, **plan_economics(args))
     if args.out:
         with open(args.out, "w", encoding="utf-8", newline="") as fh:
             emit(df, args.output_format, fh)

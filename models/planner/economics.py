@@ -401,6 +401,8 @@ def economics_columns(row: dict, dev, base, usage: dict | None, *, horizon_years
               + (f", {n:,.0f} replacement{'s' if n > 1 else ''} in {h:g} years" if n > 0 else ""))
     if math.isnan(life) and rate > 0 and math.isnan(device_endurance(dev)):
         life_s = "lifetime unknown (needs data: endurance)"
+    if math.isinf(life) and rate > 0:  # DRAM, HDDs: written, but no write-cycle wear (not "no writes")
+        life_s = f"no write-cycle wear ({dev.kind}): it does not wear out"
     if not math.isfinite(cap):
         return {**out, "economic_verdict": "unknown",
                 "economic_reason": f"unknown: the role's capacity is not modelled ({usage['how']})"}

@@ -81,5 +81,5 @@ def plan_provenance_keys(roles, devices, baseline: DeviceProfile | None = None) 
         for d in (*devices, *([b] if b is not None else [])):
             keys += dkeys(d)
             keys += [f"device:{d.name}.{c}" for c in ("endurance_writes_per_cell", "endurance_DWPD", "price_usd_per_GB_low",
-                                                       "price_usd_per_GB_high") if getattr(d, c) is not None]
+                                                       "price_usd_per_GB_high", "module_GB") if getattr(d, c) is not None]
     return list(dict.fromkeys(keys))

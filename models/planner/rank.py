@@ -44,7 +44,9 @@ from models.errors import describe
 from models.memory import memory_extension as me
 from models.memory.uncertainty import memext_model
 from models.planner import uncertainty as _pu
+from models.planner.economics import ECON_COLUMNS, block_trace_writes, role_usage
 from models.planner.provenance import ROLE_PROVENANCE, provenance_keys
+from models.planner.rank_economics import econ_context, economics_frame
 from models.planner.verdicts import describe_filebench
 from models.provenance import param
 from models.storage import file_cache_sim as fcs
@@ -112,11 +114,14 @@ def _filebench_one(p, threads, uq=None):
     feats = wf.workload_features(w)
     res = {c: wf.evaluate(w, c, threads=threads) for c in ("pcm-dax", "hdd", "ssd")}
     hit = res["hdd"].hit_ratio
+    usage = role_usage(feats.fileset_bytes, float("nan"), float("nan"),
+                       "the Filebench model, which counts operations, not the bytes they write: write rate unknown")
     for ref in ("hdd", "ssd"):
         s = res["pcm-dax"].ops_per_s / res[ref].ops_per_s
-        rows.append(_band(_row(f"storage-vs-{ref}", w.name, "filebench", s, s,
-                               describe_filebench(feats, hit, s, ref.upper())), uq,
-                          lambda ref=ref: _pu.storage_band(w, ref, threads=threads, n=uq[0], seed=uq[1])))
+        row = _band(_row(f"storage-vs-{ref}", w.name, "filebench", s, s, describe_filebench(feats, hit, s, ref.upper())),
+                    uq, lambda ref=ref: _pu.storage_band(w, ref, threads=threads, n=uq[0], seed=uq[1]))
+        row["_econ"] = econ_context(wf.get_config("pcm-dax").device.name, wf.get_config(ref).device.name, usage, s)
+        rows.append(row)
     return rows
 
 
@@ -158,27 +163,38 @@ def _trace_one(name, n_requests, uq=None):
         verdict = f"{gain:.3g}x less HDD time"
     else:  # every write stays in the PCM cache over this trace: the HDD is never touched
         gain, verdict = float("inf"), "no HDD time at all (the cache absorbs every write)"
-    rows.append(_band(_row("write-cache", name, "block trace", gain, gain,
-                           f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
-                           f"{halo.traffic_rate:.0%} -> {verdict}"), uq,
-                      lambda: _pu.band_columns(writecache_model(tr, cache_mb=WRITE_CACHE_MB, halo_inputs=False),
-                                               n=uq[0], seed=uq[1])))
+    row = _band(_row("write-cache", name, "block trace", gain, gain,
+                     f"{desc}; a {WRITE_CACHE_MB:g} MB HALO PCM write cache cuts HDD traffic to "
+                     f"{halo.traffic_rate:.0%} -> {verdict}"), uq,
+                lambda: _pu.band_columns(writecache_model(tr, cache_mb=WRITE_CACHE_MB, halo_inputs=False),
+                                         n=uq[0], seed=uq[1]))
+    written, dur, how = block_trace_writes(tr)
+    row["_econ"] = econ_context(PCM_STORAGE, None, role_usage(WRITE_CACHE_MB * 1e6, written, dur, how,
+                                                              base_capacity_bytes=0.0), gain,
+                                note=f"the write cache's PCM priced as {PCM_STORAGE} (its HDD time does not depend "
+                                     "on the PCM device)")
+    rows.append(row)
     return rows
 
 
 def _memory_one(name, max_refs, uq=None):
+    from models.planner.role_memory import memext_usage
+
     tr = traces.load(name, kind="memory", max_requests=max_refs)
     stream = me.page_stream(tr)
     res = {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
     sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
     r = res["pcm-memext"]
     cfg = me.MemExtConfig(device="pcm-memext")
-    rows = [_band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
-                       f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
-                       f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
-                  lambda: _pu.band_columns(memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
-                                           win_model=memext_model(stream, cfg, baseline="nand-flash", result=r)))]
-    return rows + [_lifetime_row(name, res, uq)]
+    row = _band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
+                     f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
+                     f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
+                lambda: _pu.band_columns(memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
+                                         win_model=memext_model(stream, cfg, baseline="nand-flash", result=r)))
+    row["_econ"] = econ_context("pcm-memext", "nand-flash", memext_usage(r, res["nand-flash"]), sf / sd,
+                                note=f"against the Flash extension (PCM {sf / sd:.3g}x its speed; the ranking's value "
+                                     "is the slowdown vs all DRAM)")
+    return [row, _lifetime_row(name, res, uq)]
 
 
 def _write_rate_Bps(result) -> float:
@@ -235,7 +251,8 @@ def _memory_rows(max_refs, uq=None):
 def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmail"), traces=DEFAULT_TRACES, *,
                    threads: int | None = None, n_requests: int = 20_000, memory: bool = True,
                    memory_refs: int | None = 2_000_000, progress=None, uncertainty: int = 0,
-                   seed=0) -> pd.DataFrame:
+                   seed=0, prices: dict | None = None, horizon_years: float | None = None,
+                   module_GB: float | None = None) -> pd.DataFrame:
     """Rank the workload library by PCM benefit in each role.
 
     Parameters
@@ -260,11 +277,20 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
         that moves the answer most), :mod:`models.planner.uncertainty`.
     seed : int, keyword-only
         Seed of those samples.
+    prices : dict or None, keyword-only
+        Device name -> price [USD per GB] for the economics (:data:`~models.planner.rank_economics.RANK_DEVICES`;
+        the research PCM devices have none until given: "needs data: price").
+    horizon_years : float or None, keyword-only
+        Planning horizon of the economics [years] (None: ``planner.horizon_years``).
+    module_GB : float or None, keyword-only
+        Module/drive size [GB] the capacities are rounded up to (None: each device's smallest product).
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``role, rank, workload, kind, metric, value, benefit, status, reason``;
+        Columns ``role, rank, workload, kind, metric, value, benefit, status, reason`` (then the uncertainty
+        columns when sampled), then the plan's economics :data:`~models.planner.economics.ECON_COLUMNS`
+        (:mod:`models.planner.rank_economics`: the rows whose value is a time ratio);
         ``rank`` 1 = most PCM benefit within the role (rows without a number unranked).
 
     Examples
@@ -277,6 +303,9 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
             or not 1 <= n_requests <= _trace_loader.MAX_REQUESTS:
         raise ValueError(f"n_requests must be a whole number within 1..{_trace_loader.MAX_REQUESTS:,} (the trace request "
                          f"limit), got {n_requests!r}")
+    from models.planner.rank_economics import check_economics
+
+    prices = check_economics(prices, horizon_years, module_GB)  # before the models run: a typo fails at once
     rows = []
     steps = 3
     uq = (int(uncertainty), seed) if uncertainty else None
@@ -291,6 +320,7 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     if progress:
         progress(1.0)
     df = pd.DataFrame(rows, columns=["role", "workload", "kind", "metric", "value", "benefit", "status", "reason"])
+    econ = economics_frame(rows, prices=prices, horizon_years=horizon_years, module_GB=module_GB)
     df["rank"] = df.groupby("role")["benefit"].rank(ascending=False, method="min")
     df["role_order"] = df["role"].map({r: i for i, r in enumerate(ROLES)})
     df = df.sort_values(["role_order", "rank", "workload"], na_position="last").drop(columns="role_order")
@@ -300,4 +330,6 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
         band = pd.DataFrame([{c: row.get(c, _pu.empty_band()[c]) for c in _pu.UNCERTAINTY_COLUMNS} for row in rows])
         df = df.join(band)
         cols += _pu.UNCERTAINTY_COLUMNS
+    df = df.join(econ)
+    cols += ECON_COLUMNS
     return df[cols].reset_index(drop=True)

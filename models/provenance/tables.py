@@ -75,7 +75,7 @@ def trace_values(trace) -> dict[str, object]:
 
 _DEVICE_UNITS = {"access_unit_bytes": "bytes", "read_latency_ns": "ns", "write_latency_ns": "ns",
                  "read_bandwidth_MBps": "MB/s", "write_bandwidth_MBps": "MB/s", "interface_bandwidth_MBps": "MB/s",
-                 "endurance_writes_per_cell": "writes/cell", "avg_seek_ns": "ns", "rpm": "rev/min"}
+                 "endurance_writes_per_cell": "writes/cell", "avg_seek_ns": "ns", "rpm": "rev/min", "module_GB": "GB"}
 
 
 def unit_of(key: str) -> str:

@@ -217,3 +217,13 @@ def test_a_device_without_a_product_size_is_compared_at_exact_capacities():
     assert row.capacity_GB < 1
     assert "so the baseline nand-flash is not rounded to its 1000 GB product either" in row.economic_reason
     assert "exact as the device's" in row.economic_reason
+
+
+def test_a_written_dram_device_does_not_wear_out_and_says_why_not_no_writes():
+    from models.planner.economics import economics_columns, role_usage
+
+    row = {"verdict": "wins", "value": 2.0, "reason": ""}
+    e = economics_columns(row, get_device("cxl-memexp").with_price(5.0), None,
+                          role_usage(1e9, 1e9, 1.0, "a test", base_capacity_bytes=0.0))
+    assert math.isinf(e["lifetime_years"]) and e["bytes_written_per_s"] == 1e9
+    assert "no write-cycle wear (dram)" in e["economic_reason"] and "no writes" not in e["economic_reason"]

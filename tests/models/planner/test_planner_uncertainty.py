@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from models.planner import rank_workloads, role_summary
+from models.planner.economics import ECON_COLUMNS
 from models.planner.uncertainty import NOT_SAMPLED, UNCERTAINTY_COLUMNS
 
 
@@ -13,7 +14,9 @@ def test_ranking_with_uncertainty_adds_the_band_per_row():
     kw = dict(personalities=(), traces=("synthetic:mail",), n_requests=3000, memory=False)
     plain = rank_workloads(**kw)
     df = rank_workloads(**kw, uncertainty=64, seed=2)
-    assert list(df.columns) == [*plain.columns, *UNCERTAINTY_COLUMNS]
+    # the bands after the ranking's own columns, the economics (issue 37) last in both
+    assert list(df.columns) == [*plain.columns[:-len(ECON_COLUMNS)], *UNCERTAINTY_COLUMNS, *ECON_COLUMNS]
+    assert list(plain.columns[-len(ECON_COLUMNS):]) == ECON_COLUMNS
     pd.testing.assert_frame_equal(plain, df[plain.columns])
     wc = df[df.role == "write-cache"].iloc[0]
     assert wc.p5 <= wc.p95 and 0 <= wc.p_win <= 1
