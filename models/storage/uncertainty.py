@@ -170,10 +170,11 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
     dev_bw = bs > dev.access_unit_bytes and dev.read_bandwidth_MBps is not None
     if dev_bw:
         ins.append(device_input(dev, "read_bandwidth_MBps", label=f"{dev.name} read bandwidth"))
-    ins.append(device_input(ref, "read_latency_ns", label="DRAM read latency"))
     ref_bw = bs > ref.access_unit_bytes and ref.read_bandwidth_MBps is not None
-    if ref_bw:
-        ins.append(device_input(ref, "read_bandwidth_MBps", label="DRAM read bandwidth"))
+    if dev.name != ref.name:  # DRAM as the storage itself: one set of inputs (its extra over itself is 0)
+        ins.append(device_input(ref, "read_latency_ns", label="DRAM read latency"))
+        if ref_bw:
+            ins.append(device_input(ref, "read_bandwidth_MBps", label="DRAM read bandwidth"))
     dk, rk = f"device:{dev.name}", f"device:{ref.name}"
 
     def transfer(v, key, d, use_bw):  # DeviceProfile.transfer_ns with the sampled latency (and bandwidth)

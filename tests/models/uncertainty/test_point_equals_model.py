@@ -194,3 +194,18 @@ def test_memext_with_mfwr_point_is_the_model(stream, cfg):
     assert m.point() == pytest.approx(want, rel=1e-9)
     if cfg.get("writeback") == "sync":  # MFWR moves the result here: the test can fail if it is dropped
         assert want > me.simulate_memext(stream, c.model_copy(update={"mfwr_ns": 0.0})).slowdown
+
+
+@pytest.mark.parametrize("path", ["paper-factor", "same-run"])
+def test_breakeven_on_dram_itself_has_one_set_of_dram_inputs(path):
+    """DRAM as the storage device is also the reference: its inputs appear once (they used to repeat, which the
+    sampler refuses: ``breakeven --device dram --uncertainty N`` failed)."""
+    m = A.breakeven_model(device="dram", block_size_bytes=8192, storage_path=path)
+    names = [i.name for i in m.inputs]
+    assert len(names) == len(set(names))
+    want = fc.break_even(fc.timings_from_device("dram", 8192, storage_path=path)).n_star
+    assert m.point() == pytest.approx(want, rel=2e-15, abs=0)
+    from models.uncertainty.core import analyze
+
+    r = analyze(m, n=64, seed=0)  # the sampler accepts it (it refuses repeated names)
+    assert r.p5 <= r.p95
