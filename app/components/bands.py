@@ -349,8 +349,8 @@ def writecache_time_models(req, *, cache_mb: float, drive: str, params=None,
     return {pol: (lambda pol=pol: build(pol)) for pol in ("none", "lru", "halo")}
 
 
-def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: int,
-                           insertion: str) -> Callable[[tuple[str, float]], UncertainModel]:
+def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: int, insertion: str,
+                           storage_path: str | None = None) -> Callable[[tuple[str, float]], UncertainModel]:
     """Builder ``(policy, cache_fraction) -> model`` of the storage access time [s] of one simulated
     file-cache run (a row of :func:`models.storage.file_cache_sim.file_cache_curves` on ``device``):
     :func:`models.storage.file_cache.cache_run_time_ns`, the counts simulated once, t, T and Tm from
@@ -362,7 +362,7 @@ def file_cache_time_models(curves: pd.DataFrame, device, *, block_size_bytes: in
     from models.storage.uncertainty import file_cache_timings
 
     dev = get_device(device) if isinstance(device, str) else device
-    _, inputs, timings = file_cache_timings(dev, int(block_size_bytes), insertion)
+    _, inputs, timings = file_cache_timings(dev, int(block_size_bytes), insertion, storage_path=storage_path)
     inputs = tuple(inputs)
 
     rows = curves[curves.device == dev.name].set_index(["policy", "cache_fraction"])

@@ -35,6 +35,8 @@ class BreakEvenScenario(Scenario, UncertaintyFields):
     mode: Literal["device", "manual"] = Field("device", title="Inputs")
     device: DeviceName = Field("optane-dcpmm", title="Storage device")
     block_size_bytes: BlockSize = Field(4096, title="Block size [bytes]")
+    # issue 39: T on DRAM-speed storage measured in the insertion cost's own runs, not the paper's 1.3 t
+    storage_path: Literal["same-run", "paper-factor"] = Field("same-run", title="Storage access time T")
     io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0,
                                    title="I/O stack factor (storage path / cache on DRAM-speed storage) [-]")
     insertion: Literal["steady", "first-touch"] = Field(fc.DEFAULT_INSERTION, title="Insertion cost Tm − T")
@@ -52,7 +54,8 @@ def _uq_model(scn: BreakEvenScenario):
 
     if scn.mode == "device":
         return breakeven_model(device=all_devices()[scn.device], block_size_bytes=scn.block_size_bytes,
-                               io_stack_factor=scn.io_stack_factor, insertion=scn.insertion)
+                               io_stack_factor=scn.io_stack_factor, insertion=scn.insertion,
+                               storage_path=scn.storage_path)
     return breakeven_model(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
 
 
@@ -74,10 +77,36 @@ def _marked(devices: dict) -> list[str]:
     return [name for name in _MARKED if name in devices]
 
 
+#: The storage-path choices as the page shows them (the model's words: the circular one said so).
+STORAGE_PATH_TEXT = fc.STORAGE_PATH_LABELS
+
+
+def _device_timings(scn: BreakEvenScenario, device, insertion: str) -> fc.BreakEvenInputs:
+    """t, T, Tm of ``device`` at the page's block size, storage path and I/O stack factor, with ``insertion``;
+    a block size without a same-run direct read is refused naming the page's fields."""
+    fc.check_storage_path(scn.storage_path, scn.block_size_bytes, option=S.label("storage_path"),
+                          other=f"“{STORAGE_PATH_TEXT['paper-factor']}”")
+    return fc.timings_from_device(device, scn.block_size_bytes, io_stack_factor=scn.io_stack_factor,
+                                  insertion=insertion, storage_path=scn.storage_path)
+
+
 def _device_break_even(scn: BreakEvenScenario, device, insertion: str) -> fc.BreakEven:
-    """Break-even of ``device`` at the page's block size and I/O stack factor, with ``insertion``."""
-    return fc.break_even(fc.timings_from_device(device, scn.block_size_bytes, io_stack_factor=scn.io_stack_factor,
-                                                insertion=insertion))
+    """Break-even of ``device`` at the page's block size, storage path and I/O stack factor, with ``insertion``."""
+    return fc.break_even(_device_timings(scn, device, insertion))
+
+
+def storage_path_caption(scn: BreakEvenScenario, timings: fc.BreakEvenInputs) -> str:
+    """Which T the page uses, in words, with the DRAM-speed part of it."""
+    if scn.storage_path == "same-run":
+        _, direct = fc.same_run_timings(scn.block_size_bytes)
+        return (f"T on DRAM-speed storage = the direct read measured in the same run as the insertion cost "
+                f"({direct:,.0f} ns at {scn.block_size_bytes:,} B, {direct / timings.t_ns:.2g} t; "
+                "`data/measurements/insertion_cost`), plus the device's extra time over DRAM. The paper's "
+                "1.3 t is circular (read off the figure it would check): choose it under "
+                f"*{S.label('storage_path')}*.")
+    return (f"T on DRAM-speed storage = {scn.io_stack_factor:g} t (the paper's Figure 1 factor: **circular**, read "
+            "off the figure the ledger checks), plus the device's extra time over DRAM. The same run's measured "
+            f"direct read is the default under *{S.label('storage_path')}*.")
 
 
 def _curves_view(scn: BreakEvenScenario, be: fc.BreakEven, keys: list[str], values: dict) -> None:
@@ -134,7 +163,8 @@ def _figure2_view(scn: BreakEvenScenario, be: fc.BreakEven, devices: dict, value
     st.caption(f"Cache access t = {be.t_ns:,.0f} ns and insertion cost Tm − T = {insert_ns:,.0f} ns held fixed; "
                "storage latency varies along the x axis.")
     fig2_keys = fc.figure2_keys(_device(scn, devices), [devices[name] for name in marked],
-                                block_size_bytes=scn.block_size_bytes, insertion=scn.insertion)
+                                block_size_bytes=scn.block_size_bytes, insertion=scn.insertion,
+                                storage_path=scn.storage_path)
     assumption_note(fig2_keys, values)
     download_csv(f2, "break-even-figure2.csv", label="Download Figure 2 data (CSV)", key="dl-be-fig2",
                  provenance=fig2_keys, values=values)
@@ -163,7 +193,8 @@ def _insertion_models_view(scn: BreakEvenScenario, devices: dict, values: dict) 
     wide.columns = ["device", *(f"n_star_{c}" for c in wide.columns[1:])]
     table(wide, labels={c: f"n* with {c.removeprefix('n_star_')} insertion [accesses]" for c in wide.columns[1:]})
     cmp_keys = fc.insertion_models_keys(devices[scn.device], [devices[name] for name in names],
-                                        block_size_bytes=scn.block_size_bytes, insertion=scn.insertion)
+                                        block_size_bytes=scn.block_size_bytes, insertion=scn.insertion,
+                                        storage_path=scn.storage_path)
     download_csv(cmp, "break-even-insertion-models.csv", key="dl-be-ins", provenance=cmp_keys, values=values)
 
 
@@ -189,9 +220,18 @@ with c1:
         st.selectbox(S.label("device"), list(devices), key=S.key("device"),
                      format_func=lambda n: devices[n].label or n)
         st.select_slider(S.label("block_size_bytes"), options=BLOCK_SIZES, key=S.key("block_size_bytes"))
+        st.radio(S.label("storage_path"), list(STORAGE_PATH_TEXT), key=S.key("storage_path"),
+                 format_func=STORAGE_PATH_TEXT.get,
+                 help=param_help("file_cache.samerun_direct_4096_ns",
+                                 "How T on DRAM-speed storage is obtained. Measured: the page-cache hit t and an "
+                                 "O_DIRECT read on zram (a memory-speed block device) in the same runs as the "
+                                 "insertion cost, 4-64 KiB blocks. Paper: T = 1.3 t, read off Park & Bahn's "
+                                 "Figure 1 — circular for the claim that storage is 30 % slower."))
         float_input(S, "io_stack_factor", help=param_help("file_cache.io_stack_factor",
                                         "Park & Bahn measured 1.3 (DRAM used as storage is 30 % slower than the "
-                                        "file cache)."), step=0.05)
+                                        "file cache)."), step=0.05,
+                    overridden=None if st.session_state.get(S.key("storage_path")) == "paper-factor" else
+                    "not used: T is the same run's measured direct read (choose the paper's 1.3 t above to use it)")
         st.radio(S.label("insertion"), list(fc.INSERTION_MODELS), key=S.key("insertion"), horizontal=True,
                  format_func={"steady": "steady state (default)", "first-touch": "first touch"}.get,
                  help=param_help("file_cache.insert_steady_4096_ns",
@@ -209,14 +249,13 @@ scn = scenario_controls(S, page="break-even")
 if scn is not None:
     with user_errors("Break-even"):
         if scn.mode == "device":
-            timings = fc.timings_from_device(devices[scn.device], scn.block_size_bytes,
-                                             io_stack_factor=scn.io_stack_factor, insertion=scn.insertion)
+            timings = _device_timings(scn, devices[scn.device], scn.insertion)
         else:
             timings = fc.BreakEvenInputs(t_ns=scn.t_ns, T_ns=scn.T_ns, Tm_ns=scn.Tm_ns)
         be = fc.break_even(timings)
         keys = fc.break_even_keys(_device(scn, devices), block_size_bytes=scn.block_size_bytes,
-                                  insertion=scn.insertion)
-        values = {"file_cache.io_stack_factor": scn.io_stack_factor}
+                                  insertion=scn.insertion, storage_path=scn.storage_path)
+        values = {"file_cache.io_stack_factor": scn.io_stack_factor} if scn.storage_path == "paper-factor" else {}
         with c2:
             row = metric_row()
             row.metric("t [ns]", f"{be.t_ns:,.0f}")
@@ -224,6 +263,8 @@ if scn is not None:
             row.metric("Tm [ns]", f"{be.Tm_ns:,.0f}")
             row.metric("n*", "∞" if not np.isfinite(be.n_star) else scalar_text(be.n_star, 3))
             st.info(fc.verdict(be.t_ns, be.T_ns, be.Tm_ns), icon=":material/lightbulb:")
+            if scn.mode == "device":
+                st.caption(storage_path_caption(scn, timings))
             assumption_note(keys, values)
             # one view at a time: a change redraws one chart, not two
             curves, fig2, models = VIEW_TABS

@@ -26,7 +26,8 @@ from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, t
 from models._base import results_frame
 from models.devices import DeviceProfile
 from models.provenance import param, trace_values
-from models.storage.file_cache import DEFAULT_INSERTION, INSERTION_MODELS
+from models.storage import file_cache as fc
+from models.storage.file_cache import DEFAULT_INSERTION, INSERTION_MODELS, check_storage_path
 from models.storage.file_cache_sim import (
     access_bytes,
     break_even_share,
@@ -57,11 +58,17 @@ class FileCacheSimScenario(TraceChoice, UncertaintyFields):
     ghost_fraction: float = Field(param("file_cache_sim.ghost_fraction").value, ge=0.0, le=10.0,
                                   title="AC ghost window [× cache size]")
     insertion: Literal["steady", "first-touch"] = Field(DEFAULT_INSERTION, title="Insertion cost Tm − T")
+    # issue 39: the validation ledger's gains (Figs. 3-5) use the same run's T, not the paper's circular 1.3 t
+    storage_path: Literal["same-run", "paper-factor"] = Field("same-run", title="Storage access time T")
+
+
+#: The storage-path choices as the page shows them (the model's words: the circular one said so).
+STORAGE_PATH_TEXT = fc.STORAGE_PATH_LABELS
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _study(_ids: np.ndarray, fingerprint: str, devices_json: tuple[str, ...], block_size: int,
-           fractions: tuple[float, ...], ghost_fraction: float, insertion: str) -> pd.DataFrame:
+           fractions: tuple[float, ...], ghost_fraction: float, insertion: str, storage_path: str) -> pd.DataFrame:
     """Curves of the block ids ``_ids`` of the trace ``fingerprint`` (its content hash) at ``block_size``.
 
     The ids are not hashed by Streamlit (which samples arrays over 500,000 elements, so two traces
@@ -70,16 +77,17 @@ def _study(_ids: np.ndarray, fingerprint: str, devices_json: tuple[str, ...], bl
     devs = [DeviceProfile.model_validate_json(d) for d in devices_json]
     with progress_bar("Simulating the AC-cache at each size …") as report:
         return file_cache_curves(_ids, devs, block_size_bytes=block_size, cache_fractions=list(fractions),
-                                 ghost_fraction=ghost_fraction, progress=report, insertion=insertion)
+                                 ghost_fraction=ghost_fraction, progress=report, insertion=insertion,
+                                 storage_path=storage_path)
 
 
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
 def _reuse(_ids: np.ndarray, _weights: np.ndarray, fingerprint: str, devices_json: tuple[str, ...], block_size: int,
-           insertion: str) -> tuple[list, pd.DataFrame]:
+           insertion: str, storage_path: str) -> tuple[list, pd.DataFrame]:
     """Break-even shares on each device and the reuse-count histogram of the trace ``fingerprint``'s block ids
     ``_ids`` (bytes moved ``_weights``) at ``block_size``: counted once, not per rerun (unhashed as in :func:`_study`)."""
     rows = [break_even_share(_ids, DeviceProfile.model_validate_json(d), block_size_bytes=block_size,
-                             weights=_weights, insertion=insertion) for d in devices_json]
+                             weights=_weights, insertion=insertion, storage_path=storage_path) for d in devices_json]
     return rows, reuse_histogram(_ids, weights=_weights)
 
 
@@ -110,20 +118,29 @@ with settings:
              help=param_help("file_cache.insert_steady_4096_ns",
                              "Steady state: buffered miss into a full page cache minus a direct read (measured "
                              "here). First touch: pwrite() into a not yet cached tmpfs region (fresh page)."))
+    st.radio(S.label("storage_path"), list(STORAGE_PATH_TEXT), key=S.key("storage_path"),
+             format_func=STORAGE_PATH_TEXT.get,
+             help=param_help("file_cache.samerun_direct_4096_ns",
+                             "How t and T on DRAM-speed storage are obtained. Measured: the page-cache hit and an "
+                             "O_DIRECT read on zram in the same runs as the insertion cost (4-64 KiB blocks). "
+                             "Paper: T = 1.3 t, read off Park & Bahn's Figure 1 (circular)."))
 
 scn = scenario_controls(S, page="file-cache-sim")
 if scn is not None and trace is not None:
     with user_errors("File-cache simulation"):
         if len(trace) == 0:
             raise ValueError("the trace has no requests")
+        check_storage_path(scn.storage_path, scn.block_size_bytes, option=S.label("storage_path"),
+                           other=f"“{STORAGE_PATH_TEXT['paper-factor']}”")
         acc = split_blocks(trace, scn.block_size_bytes)
         ids = acc.block
         fractions = tuple(float(f) for f in np.linspace(1.0 / scn.n_sizes, 1.0, scn.n_sizes))
         devs = (hdd, scm) if hdd.name != scm.name else (hdd,)
         df = _study(ids, trace.fingerprint(), tuple(d.model_dump_json() for d in devs), scn.block_size_bytes, fractions,
-                    scn.ghost_fraction, scn.insertion)
+                    scn.ghost_fraction, scn.insertion, scn.storage_path)
         g = gains(df)
-        pkeys = provenance_keys_for(trace, devs, insertion=scn.insertion)  # per result
+        pkeys = provenance_keys_for(trace, devs, insertion=scn.insertion, storage_path=scn.storage_path,
+                                    block_size_bytes=scn.block_size_bytes)  # per result
         values = trace_values(trace)
         values["file_cache_sim.ghost_fraction"] = scn.ghost_fraction
         st.caption(f"{md_escape(trace.name)}: {len(trace):,} requests → {len(ids):,} block accesses of "
@@ -154,7 +171,7 @@ if scn is not None and trace is not None:
             if key == "fcs-fig5":  # How sure? band: counts simulated once, t, T and Tm sampled
                 with user_errors("How sure? band"):
                     build = file_cache_time_models(df, scm, block_size_bytes=scn.block_size_bytes,
-                                                   insertion=scn.insertion)
+                                                   insertion=scn.insertion, storage_path=scn.storage_path)
                     for pol in policies:
                         fr = tuple(float(f) for f in df[(df.device == dev) & (df.policy == pol)].cache_fraction)
                         b = curve_band(S, scn, lambda f, pol=pol: build((pol, f)), fr, key=f"fcs-fig5-{pol}",
@@ -188,7 +205,7 @@ if scn is not None and trace is not None:
         st.subheader("Break-even rule on the trace's reuse counts")
         w = access_bytes(trace, acc)
         rows, hist = _reuse(ids, w, trace.fingerprint(), tuple(d.model_dump_json() for d in devs),
-                            scn.block_size_bytes, scn.insertion)
+                            scn.block_size_bytes, scn.insertion, scn.storage_path)
         be = results_frame(rows)
         st.markdown(
             "A block accessed **n > n\\*** times gains from caching on that device (eq. 3). Share of the "
@@ -209,7 +226,7 @@ if scn is not None and trace is not None:
                    logy=True), key="fcs-hist")
         download_csv(hist, "reuse-histogram.csv", key="dl-fcs-hist", provenance=pkeys.trace, values=values)
         st.caption(f"Assumptions: {scn.block_size_bytes:,} B blocks; AC ghost window {scn.ghost_fraction:g} × the "
-                   "cache size.")
+                   f"cache size; T on DRAM-speed storage: {STORAGE_PATH_TEXT[scn.storage_path]}.")
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):
@@ -219,5 +236,5 @@ if scn is not None and trace is not None:
                    "than n* times, which a DRAM cache over that storage cannot help (the reuse counts are counted "
                    "once; n* varies with the timings).")
         how_sure(S, scn, lambda: file_cache_share_model(ids, scm, block_size_bytes=scn.block_size_bytes,
-                                                        insertion=scn.insertion),
+                                                        insertion=scn.insertion, storage_path=scn.storage_path),
                  key="fcs", content=(trace.fingerprint(), scm.model_dump_json()))

@@ -71,6 +71,11 @@ class MemExtScenario(TraceChoice, UncertaintyFields):
     prefetch_threshold: SciInt = model_field(Cfg, "prefetch_threshold", title="Repeats to confirm a stride")
     prefetch_strides: int = model_field(Cfg, "prefetch_strides")
     submit_us: float = model_field(Cfg, "submit_ns", unit=1e3, title="Submission overhead [µs]")
+    # issue 39 variants: when the fault handler submits prefetch work, and MFWR's CPU time per page written
+    prefetch_submit: Literal["confirmed", "every-fault"] = Field("confirmed", title="Prefetch submitted")
+    mfwr: bool = Field(False, title="MFWR: compress each page written (its CPU time per page)")
+    mfwr_us: float = model_field(Cfg, "mfwr_ns", unit=1e3, default=param("memext.mfwr_ns_per_page").value / 1e3,
+                                 title="MFWR CPU time per page written [µs]")
 
     @field_validator("pattern")
     @classmethod
@@ -210,6 +215,13 @@ with c2:
     st.checkbox(S.label("trace_time_base"), key=S.key("trace_time_base"))
     st.checkbox(S.label("cold_start_in_nvm"), key=S.key("cold_start_in_nvm"),
                 help="First touches fault too, as in the paper's PerMA emulation.")
+    st.checkbox(S.label("mfwr"), key=S.key("mfwr"),
+                help="Seed 002 §5.1.1: MFWR compresses each page before it is written to the NVM; the thread that "
+                     "writes it pays the CPU time (the eviction buffer drains one page per write + MFWR; a "
+                     "synchronous write-back stalls that long). Off: no MFWR.")
+    float_input(S, "mfwr_us", help=param_help("memext.mfwr_ns_per_page", "CPU time of MFWR-1W on one 4 KiB page."),
+                step=0.5, overridden=None if st.session_state.get(S.key("mfwr")) else
+                "not used: MFWR is off (tick the box above)")
 
 # Sweep settings are drawn before validation so an invalid entry stays visible and editable.
 with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fig. 13), replacement (Fig. 14)",
@@ -226,6 +238,12 @@ with st.expander("Sweep settings: Flash write latency (Fig. 15), prefetching (Fi
     int_input(S, "prefetch_threshold", container=c,
               help=param_help("memext.prefetch_threshold"))
     float_input(S, "submit_us", container=d, help=param_help("memext.submit_ns", "Per work item submitted to a kernel worker."), step=0.5)
+    st.radio(S.label("prefetch_submit"), ["confirmed", "every-fault"], key=S.key("prefetch_submit"), horizontal=True,
+             format_func={"confirmed": "when a stride is confirmed (default)",
+                          "every-fault": "on every fault with no prefetch in progress (§5.3's wording)"}.get,
+             help="Seed 002 §5.3: the fault handler decides whether to issue a prefetch depending on whether one "
+                  "is running. Every-fault pays the submission overhead on each such fault (the validation "
+                  "ledger's reading); confirmed submits only when some stride is confirmed.")
     int_input(S, "age_max",
               help=param_help("memext.age_max", "Counter +1 when the reference bit is found set, −1 "
                                                 "otherwise; evict at ≤ 0. Maximum 1 behaves exactly like CLOCK."))
@@ -247,7 +265,7 @@ def _effective(scn: MemExtScenario, t_ref: float, fault_ns: float) -> MemExtScen
     the t_ref and fault overhead applied in place of the fields that choose them, and the other tabs' sweep settings
     at their defaults (those models do not read them), so a change that does not reach them reuses them."""
     tab_only = ("flash_write_us", "prefetch_depths", "prefetch_frac", "prefetch_threshold", "prefetch_strides",
-                "submit_us")
+                "submit_us", "prefetch_submit")
     return scn.model_copy(update={**{f: S.model_fields[f].get_default(call_default_factory=True) for f in tab_only},
                                   "base_ns_per_ref": t_ref, "trace_time_base": False, "fault_overhead_ns": fault_ns,
                                   "paper_fault_cost": False})
@@ -312,13 +330,17 @@ if scn is not None:
         common = dict(accounting=scn.accounting, base_ns_per_ref=t_ref,
                       fault_overhead_ns=fault_ns, writeback=scn.writeback,
                       eviction_buffer_pages=scn.eviction_buffer_pages,
-                      cold_start_in_nvm=scn.cold_start_in_nvm, age_max=scn.age_max)
+                      cold_start_in_nvm=scn.cold_start_in_nvm, age_max=scn.age_max,
+                      mfwr_ns=scn.mfwr_us * 1e3 if scn.mfwr else 0.0)
         values = {"memext.base_ns_per_ref": t_ref, "memext.fault_overhead_ns": fault_ns,
                   "memext.eviction_buffer_pages": scn.eviction_buffer_pages,
                   "memext.submit_ns": scn.submit_us * 1e3, "memext.age_max": scn.age_max,
                   "memext.prefetch_threshold": scn.prefetch_threshold,
                   "memext.prefetch_strides": scn.prefetch_strides, "memext.dram_frac": scn.prefetch_frac}
-        keys = me.ratio_sweep_keys(fast, slow)
+        mfwr_keys = ["memext.mfwr_ns_per_page"] if scn.mfwr else []  # read only when MFWR is on
+        if scn.mfwr:
+            values["memext.mfwr_ns_per_page"] = scn.mfwr_us * 1e3
+        keys = [*me.ratio_sweep_keys(fast, slow), *mfwr_keys]
         # what every sweep reads: the stream (by content), both devices' values, the policy and the applied settings
         stream_key = trace.fingerprint() if scn.stream_source == "trace" else (
             scn.pattern, scn.footprint_pages, scn.references, scn.refs_per_visit, scn.write_fraction, scn.seed)
@@ -379,7 +401,7 @@ if scn is not None:
                 style(fig, x="DRAM:NVM ratio", y="slowdown [×]")
                 show(ratio_axis(fig, "y", label="1× = DRAM only", from_one=True), key="mx-lat")
                 st.caption("PCM = catalogue 'pcm-memext'; Flash = 'nand-flash' (25 µs read) with the write latency varied.")
-                lat_keys = me.write_latency_sweep_keys()
+                lat_keys = [*me.write_latency_sweep_keys(), *mfwr_keys]
                 assumption_note(lat_keys, values)
                 download_csv(df, "memext-write-latency.csv", key="dl-mx-lat", provenance=lat_keys, values=values)
         if t_pf.open:
@@ -392,6 +414,7 @@ if scn is not None:
                         sub = me.prefetch_sweep(stream, depths=depths, dram_frac=scn.prefetch_frac, device=dev,
                                                 policy=scn.policy, prefetch_threshold=scn.prefetch_threshold,
                                                 prefetch_strides=scn.prefetch_strides, submit_ns=scn.submit_us * 1e3,
+                                                prefetch_submit=scn.prefetch_submit,
                                                 progress=lambda f, k=k: report((k + f) / 2), **common)
                         sub.insert(0, "device", dev.name)
                         rows.append(sub)
@@ -399,7 +422,7 @@ if scn is not None:
 
                 df = _sweep("Simulating prefetch depths …", repr(("pf", run_key, depths, scn.prefetch_frac,
                                                                    scn.prefetch_threshold, scn.prefetch_strides,
-                                                                   scn.submit_us)), prefetch)
+                                                                   scn.submit_us, scn.prefetch_submit)), prefetch)
                 g = df[df.device == fast.name]
                 fig = figure()
                 fig.add_bar(x=g.depth.astype(str), y=g.full_misses, name="full misses")
@@ -413,7 +436,7 @@ if scn is not None:
                 show(style(fig,
                 title=f"Stride prefetcher (misses for {plotly_text(fast.name)})", x="prefetch depth [pages]",
                            y="page faults [-]"), key="mx-pf")
-                pf_keys = me.prefetch_sweep_keys(fast, slow)
+                pf_keys = [*me.prefetch_sweep_keys(fast, slow), *mfwr_keys]
                 assumption_note(pf_keys, values)
                 download_csv(df, "memext-prefetch.csv", key="dl-mx-pf", provenance=pf_keys, values=values)
         if t_rep.open:
@@ -426,7 +449,7 @@ if scn is not None:
                 fig.update_layout(barmode="group")
                 style(fig, title="Page faults relative to FIFO", x="DRAM:NVM ratio", y="faults relative to FIFO (×)")
                 show(ratio_axis(fig, "y", label="FIFO"), key="mx-rep")
-                rep_keys = me.policy_sweep_keys(fast)
+                rep_keys = [*me.policy_sweep_keys(fast), *mfwr_keys]
                 assumption_note(rep_keys, values)
                 download_csv(df, "memext-replacement.csv", key="dl-mx-rep", provenance=rep_keys, values=values)
 

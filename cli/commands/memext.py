@@ -3,6 +3,7 @@
   pcm-planner memext app.lackey --dram-frac 0.25 --device pcm
   pcm-planner memext app.lackey.gz --dram-frac 0.5 0.25 0.125 0.0625 --device pcm flash
   pcm-planner memext app.lackey --device flash --write-ns 400000 --prefetch-depth 8 --policy clock
+  pcm-planner memext app.lackey --prefetch-depth 4 --prefetch-submit every-fault --mfwr
 
 TRACE is a valgrind lackey memory trace (file path) or a bundled memory-trace name. Devices:
 pcm (= pcm-memext: 150 ns / 1500 ns per page), flash (= nand-flash: 25 us), or any catalogue name.
@@ -15,6 +16,14 @@ else the median over seed 002's proxy applications; the fault overhead of a user
 4 KiB fault (data/measurements/fault_cost/); --fault-cost paper uses the value inverted from the
 paper's Figure 11 (~5062 ns) instead. Column bound: bandwidth (device or eviction buffer limits
 the run), fault or compute.
+
+Issue-39 variants: --prefetch-submit picks when the fault handler submits prefetch work: "confirmed"
+(default: only when some stride is confirmed) or "every-fault" (seed 002 §5.3's wording: on every
+fault with no prefetch in progress, paying the submission each time; the validation ledger's reading).
+--mfwr charges MFWR's CPU time to each page written to the NVM (the writer thread compresses it first,
+seed 002 §5.1.1) at the cost measured here (registry memext.mfwr_ns_per_page, 7.3 us); --mfwr-ns NS
+sets another cost and implies --mfwr. Without either, no MFWR (as before). The columns
+prefetch_submit and mfwr_ns are appended when these options are given.
 """
 
 from __future__ import annotations
@@ -59,6 +68,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"eviction buffer [pages] (default {param('memext.eviction_buffer_pages').value}, "
                         f"{param('memext.eviction_buffer_pages').kind}; 0 = unbounded)")
     p.add_argument("--include-instructions", action="store_true", help="also page instruction fetches")
+    p.add_argument("--prefetch-submit", dest="prefetch_submit", choices=("confirmed", "every-fault"), default=None,
+                   help="when the fault handler submits prefetch work (with --prefetch-depth > 0): confirmed "
+                        "(default: a stride is confirmed) or every-fault (every fault with no prefetch in "
+                        "progress, seed 002 §5.3's wording)")
+    mf = param("memext.mfwr_ns_per_page")
+    p.add_argument("--mfwr", action="store_true",
+                   help=f"charge MFWR's CPU time per page written to the NVM ({mf.value:g} ns, {mf.kind}; "
+                        "default: no MFWR)")
+    p.add_argument("--mfwr-ns", dest="mfwr_ns", type=number, default=None,
+                   help=f"MFWR's CPU time per page written [ns] (implies --mfwr; default {mf.value:g}, {mf.kind})")
     add_uncertainty_options(p)
     add_format_option(p)
 
@@ -79,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     extra = {k: v for k, v in (("write_ns", args.write_ns), ("base_ns_per_ref", base),
                                ("fault_overhead_ns", fault)) if v is not None}
     extra["eviction_buffer_pages"] = args.eviction_buffer_pages or None
+    extra.update(variant_options(args))
     rows, runs = [], []
     for d in args.device:
         dev = get_device(ALIASES.get(d, d))
@@ -91,8 +111,33 @@ def run(args: argparse.Namespace) -> int:
                                             base_ns_per_ref=cfg.base_ns_per_ref)[
                 ["trace", "device", "dram_frac", "dram_pages", "footprint_pages", "references", "faults",
                  "full_misses", "partial_misses", "writebacks", "time_ns", "slowdown", "bound", "base_ns_per_ref"]])
-    emit(add_band_columns(pd.concat(rows, ignore_index=True), NAME, args, stream=stream, runs=runs), args.output_format)
+    df = pd.concat(rows, ignore_index=True)
+    for col, v in variant_options(args).items():  # appended only when given: the default columns are a contract
+        df[col] = v
+    emit(add_band_columns(df, NAME, args, stream=stream, runs=runs), args.output_format)
     return 0
+
+
+def variant_options(args: argparse.Namespace) -> dict:
+    """The issue-39 variants given on the command line, as :class:`~models.memory.memory_extension.MemExtConfig`
+    fields: ``prefetch_submit`` when --prefetch-submit is given, ``mfwr_ns`` when --mfwr or --mfwr-ns is (the
+    measured cost unless --mfwr-ns sets one). Empty when none is given (or the namespace has none).
+
+    Raises ValueError naming --mfwr-ns when its value is outside MemExtConfig's range."""
+    out = {}
+    if getattr(args, "prefetch_submit", None) is not None:
+        out["prefetch_submit"] = args.prefetch_submit
+    ns = getattr(args, "mfwr_ns", None)
+    if ns is not None or getattr(args, "mfwr", False):
+        from models.memory.memory_extension import MemExtConfig
+
+        lo, hi = (next(getattr(m, k) for m in MemExtConfig.model_fields["mfwr_ns"].metadata if hasattr(m, k))
+                  for k in ("ge", "le"))
+        ns = param("memext.mfwr_ns_per_page").value if ns is None else ns
+        if not lo <= ns <= hi:
+            raise ValueError(f"--mfwr-ns must be within [{lo:g}, {hi:g}] ns (got {ns:g})")
+        out["mfwr_ns"] = float(ns)
+    return out
 
 
 def uncertain_models(adapter, args: argparse.Namespace, *, stream, runs, **context) -> list:
@@ -120,6 +165,7 @@ def sensitivity_context(args: argparse.Namespace) -> dict:
                                ("fault_overhead_ns", fault)) if v is not None}
     if hasattr(args, "eviction_buffer_pages"):
         extra["eviction_buffer_pages"] = args.eviction_buffer_pages or None
+    extra.update(variant_options(args))
     dev = get_device(ALIASES.get(args.device[0], args.device[0]))
     cfg = MemExtConfig(dram_frac=args.dram_frac[0], device=dev.name, accounting=args.accounting,
                        policy=args.policy, prefetch_depth=args.prefetch_depth, writeback=args.writeback, **extra)

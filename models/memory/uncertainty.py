@@ -184,11 +184,12 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
         if events is not None:  # bounded eviction buffer: replay the misses for every sample
             from models.memory.memext_events import run_times
 
+            # the buffer drains one page per write + MFWR compression (MemExtConfig.mfwr_ns), as in the model
             now = run_times(events, n, base_ns=tref, fault_ns=_v(v, "memext.fault_overhead_ns"), read_ns=rd,
-                            write_ns=wr, sync=False, buf_cap=int(cfg.eviction_buffer_pages))
+                            write_ns=wr + cfg.mfwr_ns, sync=False, buf_cap=int(cfg.eviction_buffer_pages))
             tref = np.broadcast_to(tref, now.shape)
         else:
-            wb_stall = wr if cfg.writeback == "sync" else 0.0
+            wb_stall = wr + cfg.mfwr_ns if cfg.writeback == "sync" else 0.0
             now = n * tref + full * (_v(v, "memext.fault_overhead_ns") + rd) + writes * wb_stall
         busy = full * rd + writes * wr
         total = np.maximum(now, busy) if cfg.writeback == "buffered" else now

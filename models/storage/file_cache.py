@@ -86,7 +86,11 @@ __all__ = [
     "verdict",
     "pagecache_latency",
     "STORAGE_PATHS",
+    "DEFAULT_STORAGE_PATH",
+    "STORAGE_PATH_LABELS",
+    "check_storage_path",
     "SAME_RUN_SIZES",
+    "storage_path_keys",
     "same_run_timings",
     "timings_from_device",
     "hits_vs_storage_latency",
@@ -108,6 +112,14 @@ DEFAULT_INSERTION = "steady"
 #: Storage-path models of :func:`timings_from_device`: the paper's factor x t, or the direct read
 #: measured in the same run as the insertion cost.
 STORAGE_PATHS: tuple[str, ...] = ("paper-factor", "same-run")
+#: The storage path of :func:`timings_from_device` and the models built on it when none is given (the
+#: CLI's and the planner's); the validation ledger and the break-even page use ``"same-run"``.
+DEFAULT_STORAGE_PATH = "paper-factor"
+#: What each storage path means, in words (the CLI's help and the pages' choices).
+STORAGE_PATH_LABELS: dict[str, str] = {
+    "same-run": "measured in the same run as the insertion cost (O_DIRECT read on zram, 4-64 KiB)",
+    "paper-factor": "the paper's T = 1.3 t (read off seed 004 Fig. 1: circular for that figure)",
+}
 #: Block sizes with a same-run page-cache hit and direct read on zram [bytes].
 SAME_RUN_SIZES: tuple[int, ...] = (4096, 8192, 16384, 32768, 65536)
 #: Block sizes with a registered steady-state insertion cost [bytes].
@@ -481,6 +493,28 @@ def same_run_timings(block_size_bytes: int) -> tuple[float, float]:
     return float(_loglog(block_size_bytes, s, hit)), float(_loglog(block_size_bytes, s, direct))
 
 
+def check_storage_path(storage_path: str, block_size_bytes=None, *, option: str = "storage_path",
+                       other: str | None = None) -> None:
+    """Raise ValueError naming ``option`` (the label the user sees) unless ``storage_path`` is one of
+    :data:`STORAGE_PATHS` and, for ``"same-run"``, ``block_size_bytes`` (when given) is within
+    :data:`SAME_RUN_SIZES`' range (no same-run direct read exists outside it). ``other``: how the user
+    picks the paper's factor instead (default ``"<option> paper-factor"``).
+
+    >>> check_storage_path("same-run", 2048, option="--storage-path")
+    Traceback (most recent call last):
+    ...
+    ValueError: --storage-path same-run: no direct read was measured in the insertion cost's runs for 2048-byte blocks (only 4096-65536 B: zram's sector is 4 KiB); use a block size of 4096-65536 B or --storage-path paper-factor
+    """
+    if storage_path not in STORAGE_PATHS:
+        raise ValueError(f"{option} must be one of {', '.join(STORAGE_PATHS)} (got {storage_path!r})")
+    if storage_path == "same-run" and block_size_bytes is not None \
+            and not (SAME_RUN_SIZES[0] <= block_size_bytes <= SAME_RUN_SIZES[-1]):
+        lo, hi = SAME_RUN_SIZES[0], SAME_RUN_SIZES[-1]
+        raise ValueError(f"{option} same-run: no direct read was measured in the insertion cost's runs for "
+                         f"{block_size_bytes:g}-byte blocks (only {lo}-{hi} B: zram's sector is 4 KiB); use a block "
+                         f"size of {lo}-{hi} B or {other or f'{option} paper-factor'}")
+
+
 def timings_from_device(
     device: DeviceProfile | str,
     block_size_bytes: int = 4096,
@@ -488,7 +522,7 @@ def timings_from_device(
     io_stack_factor: float = IO_STACK_FACTOR,
     reference: DeviceProfile | str = "dram",
     insertion: str = DEFAULT_INSERTION,
-    storage_path: str = "paper-factor",
+    storage_path: str = DEFAULT_STORAGE_PATH,
 ) -> BreakEvenInputs:
     """Derive ``t``, ``T`` and ``Tm`` [ns] for reading one block from ``device``.
 
@@ -522,8 +556,7 @@ def timings_from_device(
     >>> sr.T_ns / sr.t_ns > 1.3
     True
     """
-    if storage_path not in STORAGE_PATHS:
-        raise ValueError(f"storage_path must be one of {', '.join(STORAGE_PATHS)} (got {storage_path!r})")
+    check_storage_path(storage_path)
     if block_size_bytes <= 0:
         raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
     if not (io_stack_factor >= 1.0 and np.isfinite(io_stack_factor)):
@@ -582,13 +615,35 @@ def _nearest_steady_size(size: int) -> int:
     return int(sizes[int(np.argmin(np.abs(np.log(sizes / size))))])
 
 
+def _nearest_same_run_size(size: int) -> int:
+    """The measured block size of :data:`SAME_RUN_SIZES` closest (log scale) to ``size`` [bytes]."""
+    sizes = np.asarray(SAME_RUN_SIZES, dtype=float)
+    return int(sizes[int(np.argmin(np.abs(np.log(sizes / size))))])
+
+
+def storage_path_keys(storage_path: str = DEFAULT_STORAGE_PATH, block_size_bytes: int = 4096) -> list[str]:
+    """Provenance keys of ``t`` and of the DRAM-speed ``T`` under ``storage_path``: the I/O stack factor and
+    the page-cache read (``"paper-factor"``), or the same run's page-cache hit and direct read at the
+    measured size nearest to ``block_size_bytes`` (``"same-run"``).
+
+    >>> storage_path_keys("same-run", 5000)
+    ['file_cache.samerun_hit_4096_ns', 'file_cache.samerun_direct_4096_ns']
+    """
+    check_storage_path(storage_path)
+    if storage_path == "same-run":
+        s = _nearest_same_run_size(block_size_bytes)
+        return [f"file_cache.samerun_hit_{s}_ns", f"file_cache.samerun_direct_{s}_ns"]
+    return ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns"]
+
+
 def break_even_keys(device: DeviceProfile | str | None, *, block_size_bytes: int = 4096,
-                    insertion: str = DEFAULT_INSERTION, reference: DeviceProfile | str = "dram") -> list[str]:
+                    insertion: str = DEFAULT_INSERTION, reference: DeviceProfile | str = "dram",
+                    storage_path: str = DEFAULT_STORAGE_PATH) -> list[str]:
     """Provenance keys (:mod:`models.provenance`) of :func:`break_even` on
-    :func:`timings_from_device` ``(device, block_size_bytes, insertion=insertion)``: the I/O stack
-    factor, the page-cache read, the insertion cost (steady state: the measured size nearest to
-    ``block_size_bytes``) and both devices' transfer values. None for ``device``: timings typed by
-    the user, no key.
+    :func:`timings_from_device` ``(device, block_size_bytes, insertion=insertion, storage_path=storage_path)``:
+    the storage path's (:func:`storage_path_keys`), the insertion cost (steady state: the measured size
+    nearest to ``block_size_bytes``) and both devices' transfer values. None for ``device``: timings typed
+    by the user, no key.
 
     >>> break_even_keys("dram", block_size_bytes=5000)[:3]
     ['file_cache.io_stack_factor', 'file_cache.pagecache_read_4k_ns', 'file_cache.insert_steady_4096_ns']
@@ -599,22 +654,24 @@ def break_even_keys(device: DeviceProfile | str | None, *, block_size_bytes: int
         return []
     ins_key = ("file_cache.pagecache_insert_4k_ns" if insertion == "first-touch"
                else f"file_cache.insert_steady_{_nearest_steady_size(block_size_bytes)}_ns")
-    return ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns", ins_key,
+    return [*storage_path_keys(storage_path, block_size_bytes), ins_key,
             *device_keys(device, TIMING_COLUMNS), *device_keys(reference, TIMING_COLUMNS)]
 
 
 def figure2_keys(device: DeviceProfile | str | None, marked, *, block_size_bytes: int = 4096,
-                 insertion: str = DEFAULT_INSERTION) -> list[str]:
+                 insertion: str = DEFAULT_INSERTION, storage_path: str = DEFAULT_STORAGE_PATH) -> list[str]:
     """Provenance keys of :func:`hits_vs_storage_latency` at ``device``'s timings
     (:func:`break_even_keys`; None: typed timings) with the reference devices ``marked`` on it."""
-    return [*break_even_keys(device, block_size_bytes=block_size_bytes, insertion=insertion),
+    return [*break_even_keys(device, block_size_bytes=block_size_bytes, insertion=insertion,
+                             storage_path=storage_path),
             *(k for d in marked for k in device_keys(d, TIMING_COLUMNS))]
 
 
 def insertion_models_keys(device: DeviceProfile | str, compared, *, block_size_bytes: int = 4096,
-                          insertion: str = DEFAULT_INSERTION) -> list[str]:
+                          insertion: str = DEFAULT_INSERTION, storage_path: str = DEFAULT_STORAGE_PATH) -> list[str]:
     """Provenance keys of n* of the ``compared`` devices under both :data:`INSERTION_MODELS` beside
     ``device``'s break-even (:func:`break_even_keys`): their transfer values and both insertion costs."""
-    return [*break_even_keys(device, block_size_bytes=block_size_bytes, insertion=insertion),
+    return [*break_even_keys(device, block_size_bytes=block_size_bytes, insertion=insertion,
+                             storage_path=storage_path),
             *(k for d in compared for k in device_keys(d, TIMING_COLUMNS)),
             "file_cache.pagecache_insert_4k_ns", f"file_cache.insert_steady_{_nearest_steady_size(block_size_bytes)}_ns"]

@@ -12,7 +12,9 @@ trace and any catalogue device with the per-access costs of equations 1-2:
 - a miss that bypasses the cache costs ``T`` (AC-cache before admission; no cache at all),
 
 with ``t``, ``T``, ``Tm`` from :func:`models.storage.file_cache.timings_from_device` (keyword
-``insertion``: the steady-state insertion cost by default, or ``"first-touch"``). LRU hit
+``insertion``: the steady-state insertion cost by default, or ``"first-touch"``; keyword
+``storage_path``: ``T`` on DRAM-speed storage as the paper's 1.3 t, the default, or ``"same-run"``,
+the direct read measured in the insertion cost's own runs, 4-64 KiB blocks only). LRU hit
 counts for every size come from one stack-distance pass
 (:func:`models.sim.stack_distance.hit_ratio_curve`; for a single size, the same count from one LRU
 simulation, which is cheaper); the AC-cache is simulated per size
@@ -48,10 +50,12 @@ from models.sim.stack_distance import (  # log_sizes re-exported (it lives with 
 )
 from models.storage.file_cache import (
     DEFAULT_INSERTION,
+    DEFAULT_STORAGE_PATH,
     INSERTION_MODELS,
     break_even_hits,
     cache_run_time_ns,
     insertion_cost,
+    storage_path_keys,
     timings_from_device,
 )
 
@@ -92,6 +96,7 @@ def file_cache_curves(
     ghost_fraction: float = param("file_cache_sim.ghost_fraction").value,
     progress: Callable[[float], None] | None = None,
     insertion: str = DEFAULT_INSERTION,
+    storage_path: str = DEFAULT_STORAGE_PATH,
 ) -> pd.DataFrame:
     """Storage access time vs cache size for no cache, LRU and AC-cache (Figures 3-5).
 
@@ -112,6 +117,9 @@ def file_cache_curves(
         Called with the completed fraction (0..1) after each simulated size.
     insertion : {"steady", "first-touch"}, keyword-only
         Insertion model of ``Tm - T`` (:func:`models.storage.file_cache.insertion_cost`).
+    storage_path : {"paper-factor", "same-run"}, keyword-only
+        How ``t`` and the DRAM-speed ``T`` are obtained (:func:`models.storage.file_cache.timings_from_device`;
+        ``"same-run"`` refuses block sizes without a same-run direct read, below 4 KiB).
 
     Returns
     -------
@@ -140,7 +148,8 @@ def file_cache_curves(
     if not (np.isfinite(ghost_fraction) and ghost_fraction >= 0):
         raise ValueError(f"ghost_fraction must be >= 0 (got {ghost_fraction!r})")
     devs = _devices(device)
-    timings = [(_dev_name(d), timings_from_device(d, block_size_bytes, insertion=insertion)) for d in devs]
+    timings = [(_dev_name(d), timings_from_device(d, block_size_bytes, insertion=insertion,
+                                                  storage_path=storage_path)) for d in devs]
     frac = _fractions(cache_fractions)
     footprint = int(np.count_nonzero(np.bincount(a)))
     blocks = np.maximum(1, np.rint(frac * footprint)).astype(np.int64)
@@ -318,7 +327,8 @@ class BreakEvenShare(ModelResult):
 
 
 def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int = 4096,
-                     weights=None, insertion: str = DEFAULT_INSERTION) -> BreakEvenShare:
+                     weights=None, insertion: str = DEFAULT_INSERTION,
+                     storage_path: str = DEFAULT_STORAGE_PATH) -> BreakEvenShare:
     """Share of blocks and bytes whose access count clears the break-even ``n*`` (eq. 3).
 
     A block accessed ``n > n*`` times gains from caching on ``device`` (ignoring capacity);
@@ -336,6 +346,8 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
         Bytes moved by each access [bytes]; default ``block_size_bytes`` per access.
     insertion : {"steady", "first-touch"}, keyword-only
         Insertion model of ``Tm - T`` (:func:`models.storage.file_cache.insertion_cost`).
+    storage_path : {"paper-factor", "same-run"}, keyword-only
+        How ``t`` and the DRAM-speed ``T`` are obtained (:func:`models.storage.file_cache.timings_from_device`).
 
     Returns
     -------
@@ -348,7 +360,7 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
     0.3333333333333333
     """
     h = reuse_histogram(ids, weights=weights if weights is not None else None)
-    be = timings_from_device(device, block_size_bytes, insertion=insertion)
+    be = timings_from_device(device, block_size_bytes, insertion=insertion, storage_path=storage_path)
     n_star = float(break_even_hits(be.t_ns, be.T_ns, be.Tm_ns))
     worth = h["access_count"] > n_star
     tot_bytes = float(h["bytes"].sum())
@@ -380,9 +392,10 @@ class SimulationKeys:
     insertion_gains: list  #: :func:`insertion_gains` (+ both insertion costs)
 
 
-def provenance_keys_for(trace, devices, *, insertion: str = DEFAULT_INSERTION) -> SimulationKeys:
+def provenance_keys_for(trace, devices, *, insertion: str = DEFAULT_INSERTION,
+                        storage_path: str = DEFAULT_STORAGE_PATH, block_size_bytes: int = 4096) -> SimulationKeys:
     """The keys each result of a study of ``trace`` on ``devices`` (profiles or catalogue names)
-    with the ``insertion`` model reads.
+    with the ``insertion`` model and the ``storage_path`` (at ``block_size_bytes``) reads.
 
     >>> from models.traces import load
     >>> k = provenance_keys_for(load("synthetic:mail", n_requests=100), ["hdd-7200"])
@@ -390,7 +403,7 @@ def provenance_keys_for(trace, devices, *, insertion: str = DEFAULT_INSERTION) -
     ('file_cache_sim.ghost_fraction', 'file_cache.io_stack_factor')
     """
     tkeys = trace_keys(trace)[0]
-    keys = [*tkeys, "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns",
+    keys = [*tkeys, *storage_path_keys(storage_path, block_size_bytes),
             "file_cache.pagecache_insert_4k_ns" if insertion == "first-touch" else "file_cache.insert_steady_4096_ns",
             *(k for d in devices for k in device_keys(d, _TIME_COLUMNS)), *device_keys("dram", _TIME_COLUMNS)]
     curves = [*keys, "file_cache_sim.ghost_fraction"]

@@ -11,7 +11,7 @@ def sweep_file_cache(ctx, device, p: dict):
     from models.storage.file_cache_sim import file_cache_curves
 
     acc = ctx.blocks(p["block_size"])
-    opts = {k: p[k] for k in ("ghost_fraction", "insertion") if p[k] is not None}
+    opts = {k: p[k] for k in ("ghost_fraction", "insertion", "storage_path") if p[k] is not None}
     return file_cache_curves(acc.block, device, block_size_bytes=int(p["block_size"]),
                              cache_fractions=[float(p["cache_fraction"])], **opts)
 
@@ -51,7 +51,7 @@ register(ModelSpec(
     uncertainty="models.storage.uncertainty:file_cache_time_model",
     sweep=(SweepHook("file_cache", "block", "catalogue",
                      {"cache_fraction": REQUIRED, "block_size": SWEEP_BLOCK_BYTES, "ghost_fraction": None,
-                      "insertion": None},
+                      "insertion": None, "storage_path": None},
                      "models.storage.specs:sweep_file_cache",
                      "file-cache tier in front of a catalogue device: none / LRU / AC access time"),),
     roles=("file-cache",),

@@ -65,13 +65,15 @@ def _breakeven_verdict(point: float) -> Verdict | None:
 
 def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | None = None,
                     T_ns: float | None = None, Tm_ns: float | None = None,
-                    insertion: str | None = None, io_stack_factor: float | None = None) -> UncertainModel:
+                    insertion: str | None = None, io_stack_factor: float | None = None,
+                    storage_path: str | None = None) -> UncertainModel:
     """File-cache break-even n* (seed 004 eq. 3) with uncertain timings.
 
     With ``device`` (name or profile): ``t`` and the insertion cost are the measured page-cache
     latencies (scaled with the registry's 4 KiB values ``file_cache.pagecache_*_4k_ns``), the
-    storage path factor ``file_cache.io_stack_factor`` and the device's and DRAM's read
-    latency and bandwidth vary by their provenance. With ``t_ns, T_ns, Tm_ns`` typed by the
+    storage path factor ``file_cache.io_stack_factor`` (or, with ``storage_path="same-run"``, the
+    same run's page-cache hit and direct read ``file_cache.samerun_*``) and the device's and DRAM's
+    read latency and bandwidth vary by their provenance. With ``t_ns, T_ns, Tm_ns`` typed by the
     user: ``t``, ``T - t`` and ``Tm - T`` vary by +-20 % (user-defined values).
 
     >>> from models.storage.file_cache import break_even, timings_from_device
@@ -100,19 +102,20 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
         pt = float(_n_star(t_ns, T_ns, Tm_ns))
         return UncertainModel("breakeven", "n_star", "-", tuple(ins), ev, _breakeven_verdict(pt),
                               notes=("closed form, timings as typed (+-20 %)",), output_label="break-even accesses n*")
-    dev, ins, timings = file_cache_timings(device, block_size_bytes, insertion, io_stack_factor)
+    dev, ins, timings = file_cache_timings(device, block_size_bytes, insertion, io_stack_factor,
+                                           storage_path=storage_path)
 
     def ev(v):
         return _n_star(*timings(v))
 
     m = UncertainModel("breakeven", "n_star", "-", tuple(ins), ev,
                        notes=(f"closed form: timings derived from {dev.name} at {float(block_size_bytes):g}-byte "
-                              "blocks",),
+                              f"blocks, storage path {storage_path or 'paper-factor'}",),
                        output_label="break-even accesses n*")
     return UncertainModel(**{**m.__dict__, "verdict": _breakeven_verdict(m.point())})
 
 
-def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor=None):
+def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor=None, *, storage_path=None):
     """``(device, inputs, timings)`` of the file-cache timings derived from ``device``:
     ``timings(values) -> (t, T, Tm)`` [ns], vectorised, equal to
     :func:`models.storage.file_cache.timings_from_device` at the inputs' values (the same
@@ -120,11 +123,17 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
 
     The page-cache read and insertion costs scale the model's values at the block size; the
     storage-path factor and the device's and DRAM's read latency (and bandwidth, when the block
-    spans more than one access unit) vary by their provenance.
+    spans more than one access unit) vary by their provenance. With ``storage_path="same-run"`` the
+    same run's page-cache hit (``t``) and direct read (the DRAM-speed ``T``) scale the model's values
+    by their registry entries at the nearest measured size, and no factor enters.
 
     >>> from models.storage.file_cache import timings_from_device
     >>> dev, ins, timings = file_cache_timings("optane-dcpmm", 4096)
     >>> be = timings_from_device("optane-dcpmm", 4096)
+    >>> tuple(float(x) for x in timings({i.name: i.point for i in ins})) == (be.t_ns, be.T_ns, be.Tm_ns)
+    True
+    >>> dev, ins, timings = file_cache_timings("optane-dcpmm", 8192, storage_path="same-run")
+    >>> be = timings_from_device("optane-dcpmm", 8192, storage_path="same-run")
     >>> tuple(float(x) for x in timings({i.name: i.point for i in ins})) == (be.t_ns, be.T_ns, be.Tm_ns)
     True
     """
@@ -138,7 +147,8 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
     if bs <= 0:
         raise ValueError(f"block_size_bytes must be > 0, got {block_size_bytes}")
     insertion = insertion or fc.DEFAULT_INSERTION
-    be = fc.timings_from_device(dev, int(bs), insertion=insertion)
+    storage_path = storage_path or fc.DEFAULT_STORAGE_PATH
+    be = fc.timings_from_device(dev, int(bs), insertion=insertion, storage_path=storage_path)
     # the model's page-cache time and insertion cost at this block size, scaled by sample / point (the model's
     # values at the point, to rounding: t0 * p / p)
     t0, i0 = be.t_ns, be.Tm_ns - be.T_ns
@@ -146,17 +156,25 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
     ins_key = (steady if insertion == "steady" and steady in PARAMS
                else "file_cache.insert_steady_4096_ns" if insertion == "steady"
                else "file_cache.pagecache_insert_4k_ns")
-    rd = param_input("file_cache.pagecache_read_4k_ns", label="page-cache read (t)")
     wr = param_input(ins_key, label=f"cache insertion ({insertion})")
-    ins = [rd, wr, param_input("file_cache.io_stack_factor", value=io_stack_factor, label="storage-path factor")]
+    if storage_path == "same-run":
+        hit_key, direct_key = fc.storage_path_keys("same-run", int(bs))
+        rd = param_input(hit_key, label="page-cache hit, same run (t)")
+        dr = param_input(direct_key, label="direct read on zram, same run (T at DRAM speed)")
+        d0 = fc.same_run_timings(int(bs))[1]
+        ins = [rd, wr, dr]
+    else:
+        rd = param_input("file_cache.pagecache_read_4k_ns", label="page-cache read (t)")
+        ins = [rd, wr, param_input("file_cache.io_stack_factor", value=io_stack_factor, label="storage-path factor")]
     ins.append(device_input(dev, "read_latency_ns", label=f"{dev.name} read latency"))
     dev_bw = bs > dev.access_unit_bytes and dev.read_bandwidth_MBps is not None
     if dev_bw:
         ins.append(device_input(dev, "read_bandwidth_MBps", label=f"{dev.name} read bandwidth"))
-    ins.append(device_input(ref, "read_latency_ns", label="DRAM read latency"))
     ref_bw = bs > ref.access_unit_bytes and ref.read_bandwidth_MBps is not None
-    if ref_bw:
-        ins.append(device_input(ref, "read_bandwidth_MBps", label="DRAM read bandwidth"))
+    if dev.name != ref.name:  # DRAM as the storage itself: one set of inputs (its extra over itself is 0)
+        ins.append(device_input(ref, "read_latency_ns", label="DRAM read latency"))
+        if ref_bw:
+            ins.append(device_input(ref, "read_bandwidth_MBps", label="DRAM read bandwidth"))
     dk, rk = f"device:{dev.name}", f"device:{ref.name}"
 
     def transfer(v, key, d, use_bw):  # DeviceProfile.transfer_ns with the sampled latency (and bandwidth)
@@ -166,15 +184,20 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
     def timings(v):
         t = t0 * _v(v, rd.name) / rd.point
         insert = i0 * _v(v, wr.name) / wr.point
-        T = fc.uncached_time_ns(t, _v(v, "file_cache.io_stack_factor"), transfer(v, dk, dev, dev_bw),
-                                transfer(v, rk, ref, ref_bw))
+        if storage_path == "same-run":  # T = the same run's direct read + the device's extra over DRAM
+            T = fc.uncached_time_ns(d0 * _v(v, dr.name) / dr.point, 1.0, transfer(v, dk, dev, dev_bw),
+                                    transfer(v, rk, ref, ref_bw))
+        else:
+            T = fc.uncached_time_ns(t, _v(v, "file_cache.io_stack_factor"), transfer(v, dk, dev, dev_bw),
+                                    transfer(v, rk, ref, ref_bw))
         return t, T, T + insert
 
     return dev, ins, timings
 
 
 def file_cache_time_model(ids, device, *, cache_blocks: int, policy: str = "lru", block_size_bytes: int = 4096,
-                          insertion: str | None = None, ghost_blocks: int | None = None) -> UncertainModel:
+                          insertion: str | None = None, ghost_blocks: int | None = None,
+                          storage_path: str | None = None) -> UncertainModel:
     """Mean storage access time [ns] of a DRAM file cache of ``cache_blocks`` over ``device`` (seed 004
     Figs. 3-5, :func:`models.storage.file_cache_sim.file_cache_curves`), the cache simulated once.
 
@@ -213,7 +236,7 @@ def file_cache_time_model(ids, device, *, cache_blocks: int, policy: str = "lru"
     else:
         raise ValueError(f"policy must be 'none', 'lru' or 'ac' (got {policy!r})")
     miss = n - hits
-    dev, ins_list, timings = file_cache_timings(device, block_size_bytes, insertion, None)
+    dev, ins_list, timings = file_cache_timings(device, block_size_bytes, insertion, None, storage_path=storage_path)
 
     def ev(v):
         t, T, Tm = timings(v)
@@ -400,7 +423,8 @@ def writecache_model(trace, *, cache_mb: float, policy: str = "halo", drive: str
 
 
 # ----------------------------------------------------------------------------- file-cache share (planner)
-def file_cache_share_model(ids, device, *, block_size_bytes: int = 4096, insertion: str | None = None) -> UncertainModel:
+def file_cache_share_model(ids, device, *, block_size_bytes: int = 4096, insertion: str | None = None,
+                           storage_path: str | None = None) -> UncertainModel:
     """Share of blocks a DRAM cache over ``device`` cannot help (``1 - share reused more than
     n*``), the planner's file-cache role; reuse histogram once, n* from :func:`breakeven_model`."""
     from models.storage.file_cache_sim import reuse_histogram
@@ -412,7 +436,8 @@ def file_cache_share_model(ids, device, *, block_size_bytes: int = 4096, inserti
     counts, blocks = counts[order], blocks[order]
     cum = np.concatenate([[0.0], np.cumsum(blocks)])
     total = cum[-1]
-    be = breakeven_model(device=device, block_size_bytes=block_size_bytes, insertion=insertion)
+    be = breakeven_model(device=device, block_size_bytes=block_size_bytes, insertion=insertion,
+                         storage_path=storage_path)
 
     def ev(v):
         ns = np.asarray(be.evaluate(v), dtype=float)

@@ -461,7 +461,8 @@ def _cap_bound(status: str, bound: float, ours: float) -> str:
 
 
 def judge_items(rule: Rule, items, status: str) -> tuple[str, str]:
-    """The status of a mean over ``items`` (``(label, ours, paper's)``), each item judged with ``rule``:
+    """The status of a mean over ``items`` (``(label, ours, paper's)``; the paper's a number or a
+    ``(low, high)`` range, its middle for the correlation), each item judged with ``rule``:
     an agreeing mean is capped at ``not reproduced`` when fewer than half of the items agree, or when
     the items run against the paper's (Pearson correlation < 0 over three or more items). Returns
     ``(status, note)``; the note says why when the cap applies.
@@ -473,12 +474,13 @@ def judge_items(rule: Rule, items, status: str) -> tuple[str, str]:
     >>> s, note.split(":")[0]
     ('not reproduced', 'Agrees only on average')
     """
-    items = [(str(a), float(o), float(p)) for a, o, p in items]
+    items = [(str(a), float(o), tuple(float(x) for x in p) if isinstance(p, tuple) else float(p))
+             for a, o, p in items]
     if status not in AGREEING or not items:
         return status, ""
     agree = [lab for lab, o, p in items if rule.judge(p, Outcome(o)) in AGREEING]
     ours = [o for _, o, _ in items]
-    theirs = [p for _, _, p in items]
+    theirs = [sum(p) / len(p) if isinstance(p, tuple) else p for _, _, p in items]  # a range: its middle
     corr = math.nan
     if len(items) >= 3:
         import numpy as np

@@ -290,8 +290,10 @@ WEB_TRACES = ("web-server", "web-proxy")
 
 
 @cache
-def file_cache_gains() -> pd.DataFrame:
-    """LRU vs none and AC vs LRU gains on HDD and Optane for both web stand-ins (Figs. 3-5)."""
+def file_cache_gains(storage_path: str = "same-run", insertion: str = "steady") -> pd.DataFrame:
+    """LRU vs none and AC vs LRU gains on HDD and Optane for both web stand-ins (Figs. 3-5), with ``t`` and the
+    DRAM-speed ``T`` from ``storage_path`` (:func:`models.storage.file_cache.timings_from_device`; default the
+    same run as the insertion cost, not the paper's circular 1.3 t) and the ``insertion`` model."""
     from models.storage.file_cache_sim import file_cache_curves, gains
     from models.traces.blocks import split_blocks
 
@@ -299,6 +301,7 @@ def file_cache_gains() -> pd.DataFrame:
     for name in WEB_TRACES:
         acc = split_blocks(block_trace(f"synthetic:{name}"), 4096)
         curves = as_frame(file_cache_curves(acc.block, ["hdd-7200", "optane-dcpmm"],
-                                            cache_fractions=list(FILE_CACHE_FRACTIONS)))
+                                            cache_fractions=list(FILE_CACHE_FRACTIONS), insertion=insertion,
+                                            storage_path=storage_path))
         out.append(as_frame(gains(curves)).assign(trace=name))
     return pd.concat(out, ignore_index=True)

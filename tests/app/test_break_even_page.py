@@ -42,3 +42,31 @@ def test_break_even_url_params_seed_the_inputs():
     bad.query_params["block_size_bytes"] = "-4"
     bad.run()
     assert not bad.exception and any("block_size_bytes" in w.value for w in bad.warning)
+
+
+def test_break_even_storage_path_default_is_same_run_and_selectable():
+    """Issue 39: the page's default T is the same run's measured direct read, said in a caption; the paper's
+    1.3 t stays selectable, labelled circular, and gives the model's paper-factor timings."""
+    from models.storage import file_cache as fc
+
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    assert at.radio(key="be.storage_path").value == "same-run"
+    same = fc.timings_from_device("optane-dcpmm", 4096, storage_path="same-run")
+    assert _metrics(at)["T [ns]"] == f"{same.T_ns:,.0f}"
+    assert any("same run as the insertion cost" in c.value for c in at.caption)
+    assert any("circular" in o for o in at.radio(key="be.storage_path").options)
+    at.radio(key="be.storage_path").set_value("paper-factor").run()
+    paper = fc.timings_from_device("optane-dcpmm", 4096, storage_path="paper-factor")
+    assert _metrics(at)["T [ns]"] == f"{paper.T_ns:,.0f}" and paper.T_ns != same.T_ns
+    assert any("**circular**" in c.value for c in at.caption)
+
+
+def test_break_even_same_run_refuses_small_blocks_naming_the_fields():
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.select_slider(key="be.block_size_bytes").set_value(2048).run()
+    assert not at.exception
+    msg = " ".join(e.value for e in at.error)
+    assert "Storage access time T same-run" in msg and "2048-byte blocks" in msg and "1.3 t" in msg
+    at.radio(key="be.storage_path").set_value("paper-factor").run()
+    assert not at.error and _metrics(at)["n*"] != ""

@@ -38,3 +38,28 @@ def test_page_url_scenario_and_bad_link():
     assert any("ghost_fraction" in w.value for w in at.warning)
     assert at.session_state["fcs.ghost_fraction"] == 1.0
     assert any(k.startswith("LRU gain on dram") for k in _metrics(at))
+
+
+def test_page_storage_path_default_same_run_and_selectable():
+    """Issue 39: the page's T on DRAM-speed storage defaults to the same run's measured direct read (as the
+    ledger's Figs. 3-5 claims); the paper's 1.3 t is selectable, labelled circular, and moves the SCM gain;
+    a block size without a same-run read is refused naming the field."""
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["fcs.n_requests"] = 5_000
+    at.session_state["fcs.n_sizes"] = 2
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    radio = at.radio(key="fcs.storage_path")
+    assert radio.value == "same-run" and any("circular" in o for o in radio.options)
+    assert any("same run as the insertion cost" in c.value for c in at.caption)
+    same = next(v for k, v in _metrics(at).items() if k.startswith("LRU gain on optane"))
+    radio.set_value("paper-factor").run()
+    assert not at.exception, [e.message for e in at.exception]
+    paper = next(v for k, v in _metrics(at).items() if k.startswith("LRU gain on optane"))
+    assert paper != same
+    assert any("1.3 t" in c.value for c in at.caption)
+    at.radio(key="fcs.storage_path").set_value("same-run").run()
+    at.select_slider(key="fcs.block_size_bytes").set_value(1024).run()
+    assert not at.exception, [e.message for e in at.exception]
+    msg = " ".join(e.value for e in at.error)
+    assert "Storage access time T same-run" in msg and "1024-byte blocks" in msg

@@ -47,6 +47,7 @@ MIRRORED = {
                                             ()),
     "memory_extension.prefetch_strides": ("models.memory.memory_extension.MemExtConfig.prefetch_strides", 1, ()),
     "memory_extension.submit_us": ("models.memory.memory_extension.MemExtConfig.submit_ns", 1e3, ()),
+    "memory_extension.mfwr_us": ("models.memory.memory_extension.MemExtConfig.mfwr_ns", 1e3, ()),
     "paging.tlb_entries": ("models.memory.paging.PagingInputs.tlb_entries", 1, ()),
     "paging.storage_latency_ns": ("models.memory.paging.PagingInputs.storage_latency_ns", 1, ()),
     "paging.t_e_ns": ("models.memory.paging.PagingInputs.t_e_ns", 1, ()),

@@ -55,3 +55,40 @@ def test_bad_insertion_is_a_usage_message(capsys):
         main(["breakeven", "--device", "dram", "--insertion", "lru"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "--insertion" in err and "invalid choice: 'lru'" in err
+
+
+def test_storage_path_option_matches_the_model_and_extends_the_columns(run_cli):
+    """--storage-path (issue 39): same-run = the model's same-run timings; the default (paper-factor) output
+    keeps its columns, the option appends ``storage_path``."""
+    args = [a for d in DEVICES for a in ("--device", d)]
+    default = _run(run_cli, *args)
+    paper = _run(run_cli, *args, "--storage-path", "paper-factor")
+    same = _run(run_cli, *args, "--storage-path", "same-run")
+    assert "storage_path" not in default.columns
+    assert list(same.columns) == [*default.columns, "storage_path"]
+    assert (same["storage_path"] == "same-run").all() and (paper["storage_path"] == "paper-factor").all()
+    pd.testing.assert_frame_equal(paper.drop(columns="storage_path"), default)
+    for _, row in same.iterrows():
+        be = fc.break_even(fc.timings_from_device(row["device"], 4096, storage_path="same-run"))
+        assert row["T_ns"] == pytest.approx(be.T_ns, rel=1e-9) and row["n_star"] == pytest.approx(be.n_star, rel=1e-9)
+    # the same run's DRAM-speed storage path is not the paper's 1.3 t: T differs, and so n*
+    dram = same.set_index("device").loc["dram"]
+    assert dram["T_ns"] / dram["t_ns"] != pytest.approx(fc.IO_STACK_FACTOR, rel=1e-3)
+    # typed timings stay as typed; their storage_path cell is empty
+    mixed = _run(run_cli, "--t-ns", "100", "--T-ns", "130", "--Tm-ns", "160", "--device", "dram",
+                 "--storage-path", "same-run")
+    assert mixed["storage_path"].fillna("").tolist() == ["", "same-run"] and mixed["T_ns"].iloc[0] == 130
+
+
+def test_storage_path_same_run_refuses_blocks_without_a_same_run_read(run_cli, capsys):
+    from cli.main import main
+
+    rc, out, err = run_cli("breakeven", "--device", "dram", "--block-size", "2048", "--storage-path", "same-run")
+    assert rc == 2 and out == ""
+    assert "--storage-path same-run" in err and "2048-byte blocks" in err and "paper-factor" in err
+    # the paper's factor has a value there
+    assert _run(run_cli, "--device", "dram", "--block-size", "2048", "--storage-path", "paper-factor").shape[0] == 1
+    with pytest.raises(SystemExit) as exc:
+        main(["breakeven", "--device", "dram", "--storage-path", "zram"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--storage-path" in err and "invalid choice: 'zram'" in err

@@ -72,3 +72,59 @@ def test_cli_memext_measured_defaults_and_paper_fault_cost(tmp_path, run_cli):
     assert pd.read_csv(io.StringIO(out))["base_ns_per_ref"].iloc[0] == pytest.approx(ns_per_ref("lulesh"))
     rc, _, err = run_cli("memext", f, "--eviction-buffer-pages", "-1")
     assert rc == 2 and "--eviction-buffer-pages" in err
+
+
+def _frame(run_cli, *args):
+    import io
+
+    import pandas as pd
+
+    rc, out, err = run_cli("memext", *args)
+    assert rc == 0, err
+    return pd.read_csv(io.StringIO(out))
+
+
+def test_cli_memext_prefetch_submit_option(tmp_path, run_cli):
+    """--prefetch-submit (issue 39): every-fault submits on every fault with no prefetch in progress (more
+    submissions than confirmed strides on a trace with few confirmations); each row equals the model's run;
+    the column is appended only when the option is given."""
+    from models.memory import memory_extension as me
+    from models.traces import load
+
+    f = _lackey(tmp_path / "t.lackey")
+    base = ["--device", "pcm", "--prefetch-depth", "2"]
+    default = _frame(run_cli, f, *base)
+    conf = _frame(run_cli, f, *base, "--prefetch-submit", "confirmed")
+    every = _frame(run_cli, f, *base, "--prefetch-submit", "every-fault")
+    assert "prefetch_submit" not in default.columns
+    assert list(every.columns) == [*default.columns, "prefetch_submit"]
+    assert conf.drop(columns="prefetch_submit").equals(default)
+    stream = me.page_stream(load(str(f), kind="memory"))
+    for df, mode in ((conf, "confirmed"), (every, "every-fault")):
+        r = me.simulate_memext(stream, me.MemExtConfig(dram_frac=0.25, device="pcm-memext", prefetch_depth=2,
+                                                       prefetch_submit=mode))
+        assert df["prefetch_submit"].iloc[0] == mode
+        assert df["faults"].iloc[0] == r.faults and df["time_ns"].iloc[0] == pytest.approx(r.time_ns, rel=1e-9)
+    assert every["time_ns"].iloc[0] != pytest.approx(conf["time_ns"].iloc[0], rel=1e-12)
+
+
+def test_cli_memext_mfwr_options(tmp_path, run_cli):
+    """--mfwr charges the measured MFWR cost per written page, --mfwr-ns another one; with synchronous
+    write-back every write-back stalls that long more (the model's time); bad values name the option."""
+    from models.provenance import param
+
+    f = _lackey(tmp_path / "t.lackey")
+    base = ["--device", "pcm", "--writeback", "sync"]
+    off = _frame(run_cli, f, *base)
+    on = _frame(run_cli, f, *base, "--mfwr")
+    own = _frame(run_cli, f, *base, "--mfwr-ns", "20000")
+    assert "mfwr_ns" not in off.columns and list(on.columns) == [*off.columns, "mfwr_ns"]
+    mf = param("memext.mfwr_ns_per_page").value
+    assert on["mfwr_ns"].iloc[0] == mf and own["mfwr_ns"].iloc[0] == 20000
+    wb = int(off["writebacks"].iloc[0])
+    assert wb > 0 and on["faults"].iloc[0] == off["faults"].iloc[0]
+    assert on["time_ns"].iloc[0] - off["time_ns"].iloc[0] == pytest.approx(wb * mf, rel=1e-9)
+    assert own["time_ns"].iloc[0] - off["time_ns"].iloc[0] == pytest.approx(wb * 20000, rel=1e-9)
+    for bad in ("-1", "1e9"):
+        rc, _, err = run_cli("memext", f, "--mfwr-ns", bad)
+        assert rc == 2 and "--mfwr-ns" in err

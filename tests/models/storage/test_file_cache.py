@@ -306,3 +306,20 @@ def test_same_run_storage_path():
         fc.same_run_timings(1024)
     with pytest.raises(ValueError, match="storage_path"):
         fc.timings_from_device("dram", storage_path="zram")
+
+
+def test_same_run_keys_and_refusal_name_the_option():
+    """Issue 39: the same-run path reads the same run's registry entries (not the factor); a block size with no
+    same-run direct read is refused naming the option the caller gives."""
+    from models.provenance import PARAMS
+
+    keys = fc.break_even_keys("optane-dcpmm", block_size_bytes=8192, storage_path="same-run")
+    assert keys[:2] == ["file_cache.samerun_hit_8192_ns", "file_cache.samerun_direct_8192_ns"]
+    assert "file_cache.io_stack_factor" not in keys and all(k in PARAMS for k in keys[:3])
+    assert fc.break_even_keys("optane-dcpmm")[:2] == ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns"]
+    fc.check_storage_path("same-run", 4096, option="--storage-path")  # measured: accepted
+    fc.check_storage_path("paper-factor", 512, option="--storage-path")
+    with pytest.raises(ValueError, match=r"^Storage access time T same-run: .*1024-byte blocks.*or the paper"):
+        fc.check_storage_path("same-run", 1024, option="Storage access time T", other="the paper's 1.3 t")
+    with pytest.raises(ValueError, match="--storage-path must be one of paper-factor, same-run"):
+        fc.check_storage_path("zram", option="--storage-path")

@@ -187,3 +187,29 @@ def test_lru_time_is_affine_in_the_insertion_cost():
     # the dearer insertion model can only lower LRU's gain over no cache
     cheaper, dearer = ("steady", "first-touch") if d > 0 else ("first-touch", "steady")
     assert (lru[dearer] <= lru[cheaper] + 1e-12).all()
+
+
+def test_storage_path_same_run_retimes_the_same_counts():
+    """Issue 39: ``storage_path="same-run"`` changes only t, T and Tm (the counts are the trace's), to the
+    model's same-run timings; below 4 KiB there is no same-run read and the study is refused."""
+    import pandas as pd
+
+    from models.storage import file_cache as fc
+    from models.storage import file_cache_sim as fcs
+
+    ids = np.array([0, 1, 2, 0, 1, 3, 4, 0, 1, 5, 2, 2])
+    devs = ["hdd-7200", "optane-dcpmm"]
+    paper = fcs.file_cache_curves(ids, devs, cache_fractions=[0.5, 1.0])
+    same = fcs.file_cache_curves(ids, devs, cache_fractions=[0.5, 1.0], storage_path="same-run")
+    counts = ["device", "cache_blocks", "policy", "hits", "misses", "inserts"]
+    pd.testing.assert_frame_equal(paper[counts], same[counts])
+    for d in devs:
+        be = fc.timings_from_device(d, 4096, storage_path="same-run")
+        row = same[same.device == d].iloc[0]
+        assert (row.t_ns, row.T_ns, row.Tm_ns) == (be.t_ns, be.T_ns, be.Tm_ns)
+    assert not np.allclose(paper.time_ns, same.time_ns)
+    share = fcs.break_even_share(ids, "optane-dcpmm", storage_path="same-run")
+    be = fc.timings_from_device("optane-dcpmm", 4096, storage_path="same-run")
+    assert share.n_star == fc.break_even_hits(be.t_ns, be.T_ns, be.Tm_ns)
+    with pytest.raises(ValueError, match="same-run direct read was measured for 4096-65536 B only"):
+        fcs.file_cache_curves(ids, devs, block_size_bytes=2048, storage_path="same-run")
