@@ -464,7 +464,8 @@ def judge_items(rule: Rule, items, status: str) -> tuple[str, str]:
     """The status of a mean over ``items`` (``(label, ours, paper's)``; the paper's a number or a
     ``(low, high)`` range, its middle for the correlation), each item judged with ``rule``:
     an agreeing mean is capped at ``not reproduced`` when fewer than half of the items agree, or when
-    the items run against the paper's (Pearson correlation < 0 over three or more items). Returns
+    the items run against the paper's (Pearson correlation < 0 over three or more items), and at
+    ``partly`` when exactly half agree (a mean needs a majority of agreeing items to be reproduced). Returns
     ``(status, note)``; the note says why when the cap applies.
 
     >>> r = Near(tol=10, scale="abs", ref=0, why="t")
@@ -473,6 +474,8 @@ def judge_items(rule: Rule, items, status: str) -> tuple[str, str]:
     >>> s, note = judge_items(r, [("a", 90.0, 10.0), ("b", 10.0, 60.0), ("c", 20.0, 50.0)], "reproduced")
     >>> s, note.split(":")[0]
     ('not reproduced', 'Agrees only on average')
+    >>> judge_items(r, [("a", 40.0, 45.0), ("b", 90.0, 10.0)], "reproduced")[0]
+    'partly'
     """
     items = [(str(a), float(o), tuple(float(x) for x in p) if isinstance(p, tuple) else float(p))
              for a, o, p in items]
@@ -487,8 +490,12 @@ def judge_items(rule: Rule, items, status: str) -> tuple[str, str]:
 
         if np.std(ours) > 0 and np.std(theirs) > 0:
             corr = float(np.corrcoef(ours, theirs)[0, 1])
-    if 2 * len(agree) >= len(items) and not corr < 0:
+    if 2 * len(agree) > len(items) and not corr < 0:
         return status, ""
+    corr_text = f"; per-item correlation with the paper {corr:+.2f}" if corr == corr else ""
+    if 2 * len(agree) == len(items) and not corr < 0:
+        return PARTLY, (f"Agrees on average, but only half of the items agree with the paper's ({len(agree)} of "
+                        f"{len(items)}: {', '.join(agree)}){corr_text}: not a majority, so at most partly.")
     corr_text = f"; per-item correlation with the paper {corr:+.2f}" if corr == corr else ""
     return NOT_REPRODUCED, (f"Agrees only on average: {len(agree)} of {len(items)} items agree with the paper's "
                             f"({', '.join(agree) or 'none'}){corr_text}.")
