@@ -128,8 +128,8 @@ def drive_buffer(spec: DriveSpec, drive_cache: str | int | float = "none") -> Dr
         except ValueError:
             raise ValueError(f"drive cache must be 'none', 'spec' or a size in bytes, got {drive_cache!r}") from None
     size = float(drive_cache)
-    if not np.isfinite(size) or size < 0:
-        raise ValueError(f"drive cache size must be a finite number of bytes >= 0, got {drive_cache!r}")
+    if not np.isfinite(size) or size < 0 or size > 2**50:  # 1 PiB: larger than any drive
+        raise ValueError(f"drive cache size must be a number of bytes from 0 to 2^50 (1 PiB), got {drive_cache!r}")
     blocks = int(size // SECTOR_BYTES)
     if blocks == 0:
         return DriveBuffer(0, 0, 0, "none" if size == 0 else f"{size:g} bytes: less than one block, none")

@@ -124,7 +124,7 @@ def test_drive_buffer_sizes_and_refusals():
         hdd.drive_buffer(hdd.generic_drive(), "spec")
     with pytest.raises(ValueError, match="dec_rz26.*write-back off"):
         hdd.drive_buffer(hdd.load_drive("dec_rz26"), "spec")
-    for bad in ("lots", -1, float("nan"), float("inf")):
+    for bad in ("lots", -1, float("nan"), float("inf"), 2**51):
         with pytest.raises(ValueError, match="drive cache"):
             hdd.drive_buffer(hdd.generic_drive(), bad)
 
