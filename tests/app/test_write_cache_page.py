@@ -114,6 +114,9 @@ def test_hdd_rotation_and_drive_cache_reach_the_model():
     sized = exec_times()
     assert sized["halo"] == wc.run_write_cache(req, "halo", 2.0, drive="ibm18es", hdd_rotation="expected",
                                                drive_cache=64 * 1024).exec_time_s
+    at.number_input(key="wc.drive_cache_kib").set_value(-4.0).run()  # out of the field's range: said, not applied
+    assert any("Drive write cache size" in e.value for e in at.error), [e.value for e in at.error]
+    at.number_input(key="wc.drive_cache_kib").set_value(64.0).run()
     at.selectbox(key="wc.drive").set_value("hdd-7200").run()  # a catalogue profile, but not the band's timing
     assert not at.exception
     assert any("no drive write cache" in x.value for x in [*at.caption, *at.info, *at.markdown]), \
