@@ -112,6 +112,9 @@ def test_cli_writecache_hdd_rotation_and_drive_cache(run_cli):
     assert rc == 2 and "--drive-cache" in err and "hdd-7200" in err
     rc, _, err = run_cli(*args, "--drive", "ibm18es", "--drive-cache", "spec", "--uncertainty", "4")
     assert rc == 2 and "--drive-cache none" in err
+    rc, _, err = run_cli("sensitivity", "writecache", "mqsim:tpcc-small", "--cache-mb", "4", "--hdd-rotation",
+                         "expected")  # the indices' model times the stream its own way: refused, not ignored
+    assert rc == 2 and "--hdd-rotation positioned" in err
     for bad in ("-1", "lots", "nan"):
         with pytest.raises(SystemExit) as e:
             run_cli(*args, "--drive-cache", bad)
