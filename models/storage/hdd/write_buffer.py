@@ -35,7 +35,8 @@ Bounds (tests): for a write-only stream and a buffer whose write-hit overhead is
 overhead, each request is reported no later than without the buffer (the media works back to back,
 each request's positioning starts no later in the platter's frame, and the wait for the slot only
 grows with the delay). DiskSim's ``barracuda`` has a write hit after a write slower than a miss
-(0.929 vs 0.816 ms), so a small write that streams on past an idle media can be slower there.
+(0.929 vs 0.816 ms), so the bound does not cover it (where the media idles, the buffer's overhead is the
+longer one; a search over random write streams found no slower case).
 
 Not modelled: reordering inside the drive (the DiskSim drives' queue is FCFS with one request
 outstanding, "Scheduling policy = 1", "Max queue length = 1"; modern drives reorder their buffered
