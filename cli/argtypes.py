@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from reporting.typed_numbers import parse_int, parse_number
 
-__all__ = ["whole_number", "number", "whole_within"]
+__all__ = ["whole_number", "number", "whole_within", "refusing"]
 
 
 def _refusing(parse: Callable[[str], float]) -> Callable[[str], float]:
@@ -25,6 +25,10 @@ def _refusing(parse: Callable[[str], float]) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(str(e)) from None
 
     return read
+
+
+#: :func:`_refusing` for the subcommands' own argument types (a parser raising ValueError).
+refusing = _refusing
 
 
 #: A whole number as typed (``1e3``, ``200,000``): ``whole_number("2e5")`` is 200000.

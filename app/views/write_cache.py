@@ -29,6 +29,7 @@ from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
 from app.components.traces import TraceChoice, trace_and_settings
 from models.provenance import trace_values
+from models.storage import hdd
 from models.storage import write_cache as wc
 
 SizesMb, parse_sizes_mb = number_text("sizes_mb", what="cache sizes in MB", example="16, 64", low=0.01, high=1e6,
@@ -51,28 +52,46 @@ class WriteCacheScenario(TraceChoice, UncertaintyFields):
     th_bcounts: float = model_field(wc.HaloParams, "th_bcounts", title="TH_BCOUNTS [blocks above the average]")
     threshold: float = model_field(wc.HaloParams, "threshold", title="Destage threshold [utilization]")
     lru_granularity: Literal["sector", "block"] = Field("sector", title="LRU baseline")
+    hdd_rotation: Literal["positioned", "expected"] = Field("positioned", title="HDD rotational latency")
+    drive_cache: Literal["none", "spec", "size"] = Field("none", title="Drive write cache")
+    drive_cache_kib: float = Field(1024.0, ge=0.5, le=1e7, title="Drive write cache size [KiB]")
+
+
+def drive_cache_value(scn: WriteCacheScenario) -> str | float:
+    """``run_write_cache``'s ``drive_cache`` of the page's settings: ``"none"``, ``"spec"`` or a size [bytes]."""
+    return scn.drive_cache_kib * 1024 if scn.drive_cache == "size" else scn.drive_cache
+
+
+def default_hdd_timing(scn: WriteCacheScenario) -> bool:
+    """The HDD stream timed as the uncertainty model times it (positioned rotation, no drive cache): only then
+    are the How sure? bands the model's."""
+    return scn.hdd_rotation == "positioned" and scn.drive_cache == "none"
 
 
 @st.cache_data(show_spinner=False, max_entries=24)
 def _policy_sweep(token: tuple, _req, policy: str, sizes: tuple[float, ...], drive: str, th_bcounts: float,
-                  threshold: float, lru_granularity: str) -> tuple[wc.WriteCacheResult, ...]:
+                  threshold: float, lru_granularity: str, hdd_rotation: str = "positioned",
+                  drive_cache: str | float = "none") -> tuple[wc.WriteCacheResult, ...]:
     """One policy at every size (``wc.sweep_cache_sizes``' runs of it); ``token`` (``BlockTrace.fingerprint()``)
     identifies the unhashed ``_req``."""
     with progress_bar(f"Simulating {policy} at each cache size …") as report:
         return wc.sweep_cache_sizes(_req, sizes, policies=(policy,), drive=drive,
                                     params=wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold),
-                                    progress=report, lru_granularity=lru_granularity).results
+                                    progress=report, lru_granularity=lru_granularity, hdd_rotation=hdd_rotation,
+                                    drive_cache=drive_cache).results
 
 
 def _sweep(token: tuple, req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float,
-           lru_granularity: str) -> wc.WriteCacheSweep:
+           lru_granularity: str, hdd_rotation: str = "positioned", drive_cache: str | float = "none") -> wc.WriteCacheSweep:
     """``wc.sweep_cache_sizes`` of every policy (the same runs in the same order), each policy cached by the values
     it reads (issue 18): no cache by none of the settings (simulated once, at any size), LRU not by TH_BCOUNTS,
     HALO not by the LRU baseline's granularity -- a change of one of them re-simulates only the policy it reaches."""
     th0 = wc.HaloParams().th_bcounts
-    runs = {"none": _policy_sweep(token, req, "none", (1.0,), drive, th0, wc.HaloParams().threshold, "sector"),
-            "lru": _policy_sweep(token, req, "lru", sizes, drive, th0, threshold, lru_granularity),
-            "halo": _policy_sweep(token, req, "halo", sizes, drive, th_bcounts, threshold, "sector")}
+    hdd_time = (hdd_rotation, drive_cache)  # every policy's HDD stream is timed with them
+    runs = {"none": _policy_sweep(token, req, "none", (1.0,), drive, th0, wc.HaloParams().threshold, "sector",
+                                  *hdd_time),
+            "lru": _policy_sweep(token, req, "lru", sizes, drive, th0, threshold, lru_granularity, *hdd_time),
+            "halo": _policy_sweep(token, req, "halo", sizes, drive, th_bcounts, threshold, "sector", *hdd_time)}
     return wc.WriteCacheSweep(cache_mb=tuple(sizes), results=tuple(r for p in POLICIES for r in runs[p]))
 
 
@@ -119,6 +138,27 @@ with settings:
                   "traffic than no cache. Block-fill: a cache that holds only whole blocks; a partial write miss "
                   "reads the block's other sectors from the HDD (counted in the traffic) and an evicted block is "
                   "written back whole, which can move more data than no cache (docs/models/write_cache.md).")
+    st.selectbox(S.label("hdd_rotation"), ["positioned", "expected"], key=S.key("hdd_rotation"),
+                 format_func={"positioned": "from the platter angle (default)",
+                              "expected": "half a rotation per request"}.get,
+                 help="Rotational latency of each HDD request. From the platter angle (default): the platter turns "
+                      "from where the previous request ended, so an LBN-sorted destage on one track waits only for "
+                      "its gaps. Half a rotation: every request that does not continue the previous one waits half "
+                      "a rotation (the earlier model, kept as a variant).")
+    st.selectbox(S.label("drive_cache"), ["none", "spec", "size"], key=S.key("drive_cache"),
+                 format_func={"none": "none (default)", "spec": "the drive's own (DiskSim description)",
+                              "size": "a size [KiB]"}.get,
+                 help="The HDD's own write-back buffer. A write that fits is reported at buffer speed and written to "
+                      "the media in the background, in order (no reordering); reads and writes that do not fit wait "
+                      "for it. None (default): seed 003 does not say whether its disk's own cache was on "
+                      f"{param_help('write_cache.drive_cache_bytes')}. The drive's own: the DiskSim drives atlas10k, "
+                      "barracuda, cheetah4LP and ibm18es describe one (one write segment of 281-511 blocks); the "
+                      "generic hdd-7200 has none. In the paper's closed-loop replay the buffer hides each write's "
+                      "command overhead behind the media (docs/models/hdd.md).")
+    if st.session_state[S.key("drive_cache")] == "size":
+        float_input(S, "drive_cache_kib", step=256.0,
+                    help="Size of the drive's write-back buffer [KiB]: any number of pending writes, each up to "
+                         "the whole buffer (a write larger than it is written through).")
     with st.expander("HALO constants"):
         float_input(S, "th_bcounts", help=param_help("write_cache.th_bcounts"), step=1.0)
         float_input(S, "threshold", help=param_help("write_cache.destage_threshold"), step=0.01)
@@ -148,7 +188,12 @@ if scn is not None and trace is not None and op_known:
         st.caption(f"{md_escape(trace.name)}: {len(trace):,} requests, {req.is_write.mean():.1%} writes, "
                    f"footprint {fp / 2**20:,.1f} MiB; simulated sizes: "
                    + ", ".join(f"{s:.3g} MB" for s in sizes))
-        sweep = _sweep(trace.fingerprint(), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity)
+        try:  # e.g. "the drive's own" on a drive whose description has none
+            hdd.drive_buffer(wc._drive_spec(scn.drive), drive_cache_value(scn))
+        except ValueError as e:
+            raise ValueError(f"{S.label('drive_cache')}: {e}") from None
+        sweep = _sweep(trace.fingerprint(), req, sizes, scn.drive, scn.th_bcounts, scn.threshold, scn.lru_granularity,
+                       scn.hdd_rotation, drive_cache_value(scn))
 
         idx = min(scn.exec_size_index, len(sizes) - 1)
         values = trace_values(trace)
@@ -170,7 +215,7 @@ if scn is not None and trace is not None and op_known:
             fig.add_bar(x=[pol], y=[at[pol].exec_time_s], name=pol)
         paper_sizes = scn.size_mode == "paper"
         at_size = f"{labels[idx]}" + (f" (simulated {sizes[idx]:.3g} MB)" if paper_sizes else "")
-        if str(scn.drive).startswith("hdd-"):
+        if str(scn.drive).startswith("hdd-") and default_hdd_timing(scn):
             with user_errors("How sure? band"):  # the HDD's seek, rpm and bandwidth sampled; streams simulated once
                 b = point_bands(S, scn, writecache_time_models(req, cache_mb=sizes[idx], drive=scn.drive,
                                                                params=wc.HaloParams(th_bcounts=scn.th_bcounts,
@@ -230,6 +275,9 @@ if scn is not None and trace is not None and op_known:
         how_sure(S, scn, (lambda: writecache_model(
             req, cache_mb=sizes[idx], policy="halo", baseline="lru", drive=scn.drive, lru_granularity=scn.lru_granularity,
             params=wc.HaloParams(th_bcounts=scn.th_bcounts, threshold=scn.threshold)))
-            if str(scn.drive).startswith("hdd-") else None, key="wc", content=(trace.fingerprint(), float(sizes[idx])),
-            why_not="the HDD figures vary for a catalogue HDD profile (hdd-...); DiskSim drives are measured, pick the "
-                    "generic profile")
+            if str(scn.drive).startswith("hdd-") and default_hdd_timing(scn) else None, key="wc",
+            content=(trace.fingerprint(), float(sizes[idx])),
+            why_not=("the HDD figures vary for a catalogue HDD profile (hdd-...); DiskSim drives are measured, pick "
+                     "the generic profile" if not str(scn.drive).startswith("hdd-") else
+                     "the band's model times the HDD stream from the platter angle with no drive write cache; pick "
+                     "those settings"))

@@ -8,6 +8,11 @@ TRACE is a file (any supported format) or a bundled name (mqsim:tpcc-small, synt
 --lru-granularity: sector (default; HALO's like for like: per-sector dirty bitmap as HALO's, the
 same PCM space and write-back batching) or block (block-fill: partial write misses fill the
 block from the HDD, whole 4 KiB blocks written back; a cache without per-sector valid bits).
+--hdd-rotation: positioned (default; each HDD request's rotational latency from the platter angle
+where the previous one ended) or expected (half a rotation per request, the earlier model).
+--drive-cache: the HDD's own write-back buffer: none (default; seed 003 does not say whether its
+disk's cache was on), spec (a DiskSim drive's own, from its description: atlas10k, barracuda,
+cheetah4LP, ibm18es) or a size in bytes (e.g. 8e6).
 --cache-mb is repeatable (a sweep). Output CSV columns:
 policy,cache_mb,traffic_rate,mean_lbn_distance,hdd_throughput_mbps,exec_time_s,dram_bytes
 """
@@ -16,10 +21,11 @@ from __future__ import annotations
 
 import argparse
 
-from cli.argtypes import number
+from cli.argtypes import number, refusing
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_band_columns, add_uncertainty_options
+from reporting.typed_numbers import parse_number
 
 NAME = "writecache"
 HELP = "PCM write cache (HALO/LRU/none) before an HDD (CSV policy,cache_mb,traffic_rate,...)"
@@ -40,16 +46,57 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="LRU baseline: sector (HALO's like for like: per-sector dirty bitmap, no fill; "
                         "default) or block (block-fill: partial blocks filled from the HDD, whole 4 KiB "
                         "blocks written back, for a cache without per-sector valid bits)")
+    p.add_argument("--hdd-rotation", dest="hdd_rotation", choices=["positioned", "expected"], default="positioned",
+                   help="rotational latency of each HDD request: positioned (from the platter angle where the "
+                        "previous request ended, so a sorted destage waits only for its gaps; default) or expected "
+                        "(half a rotation per request, the earlier model)")
+    p.add_argument("--drive-cache", dest="drive_cache", type=drive_cache_arg, default="none", metavar="none|spec|BYTES",
+                   help="the HDD's own write-back buffer: none (default: seed 003 does not say whether its disk's "
+                        "cache was on), spec (the DiskSim drive's own, from its description; atlas10k, barracuda, "
+                        "cheetah4LP, ibm18es have one) or a size in bytes; it reports writes at buffer speed and "
+                        "writes them to the media in the background (models.storage.hdd.write_buffer)")
     add_uncertainty_options(p)
     add_format_option(p)
+
+
+def _drive_cache(text: str) -> str | float:
+    key = text.strip().lower()
+    if key in ("none", "spec"):
+        return key
+    try:
+        size = parse_number(text)
+    except ValueError:
+        raise ValueError(f"expected none, spec or a size in bytes, got {text!r}") from None
+    if size < 0:
+        raise ValueError(f"a size in bytes must be >= 0, got {text!r}")
+    return size
+
+
+#: ``--drive-cache``'s type: ``none``, ``spec`` or a size in bytes (argparse names the option on a bad value).
+drive_cache_arg = refusing(_drive_cache)
+
+
+def _band_model_options(args: argparse.Namespace, what: str) -> None:
+    """ValueError if ``args`` time the HDD stream otherwise than the uncertainty model does."""
+    if getattr(args, "hdd_rotation", "positioned") != "positioned" or getattr(args, "drive_cache", "none") not in ("none", 0):
+        raise ValueError(f"{what} are computed with --hdd-rotation positioned and --drive-cache none; drop "
+                         "--hdd-rotation/--drive-cache or ask without them")
 
 
 def run(args: argparse.Namespace) -> int:
     from models.storage.write_cache import sweep_cache_sizes
 
+    if args.uncertainty:
+        _band_model_options(args, "--uncertainty bands")
     trace = load_trace_from_args(args, kind="block")
-    sweep = sweep_cache_sizes(trace, args.cache_mb, policies=args.policy or ["halo"], drive=args.drive,
-                              lru_granularity=args.lru_granularity)
+    try:
+        sweep = sweep_cache_sizes(trace, args.cache_mb, policies=args.policy or ["halo"], drive=args.drive,
+                                  lru_granularity=args.lru_granularity, hdd_rotation=args.hdd_rotation,
+                                  drive_cache=args.drive_cache)
+    except ValueError as e:
+        if str(e).startswith("drive cache"):
+            raise ValueError(f"--drive-cache: {e}") from None
+        raise
     table = sweep.to_frame()[COLUMNS]
     emit(add_band_columns(table, NAME, args, trace=trace, table=table), args.output_format)
     return 0
@@ -72,6 +119,7 @@ def sensitivity_context(args: argparse.Namespace) -> dict:
 
     from models.storage.write_cache import prepare_requests, sweep_sizes_mb
 
+    _band_model_options(args, "sensitivity indices")
     req = prepare_requests(load_trace_from_args(args, kind="block"))
     policy = next((p for p in (args.policy or ["halo"]) if p != "none"), None)
     if policy is None:

@@ -51,7 +51,9 @@ The HDD sees read misses plus destaged/evicted writes (and fills). Outputs
                      from the platter angle where the previous one ended, so a
                      destaged LBN-sorted batch waits only for the gaps between its
                      requests; ``"expected"``, half a rotation each, is the earlier
-                     model, kept as a variant)
+                     model, kept as a variant; ``drive_cache``: the drive's own
+                     write-back buffer, none by default,
+                     :mod:`models.storage.hdd.write_buffer`)
     execution time = Total_IO_Size * Traffic_Rate / Average_Throughput              [s]
 
 plus the DRAM held by the cache's metadata. :func:`sweep_cache_sizes` runs every policy
@@ -93,6 +95,7 @@ __all__ = [
     "BLOCK_SECTORS",
     "REGION_SECTORS",
     "PAPER_CACHE_MB",
+    "DRIVE_CACHE",
     "HaloParams",
     "CacheRun",
     "WriteCacheResult",
@@ -126,6 +129,9 @@ REGION_SECTORS = 2048
 PAPER_CACHE_MB = (256, 512, 768, 1024, 2048, 3072, 4096, 6144)
 #: Fin1's dataset (Table II) that the paper's cache sizes are relative to [MB].
 _FIN1_DATASET_MB = param("write_cache.fin1_dataset_mb").value
+#: The HDD stream's drive write cache by default: none (registry ``write_cache.drive_cache_bytes`` = 0; seed 003
+#: does not say whether its disk's own write cache was on), so the stream is timed write-through.
+DRIVE_CACHE: str | float = param("write_cache.drive_cache_bytes").value or "none"
 
 
 class HaloParams(ModelInput):
@@ -896,7 +902,8 @@ def _simulate(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec, 
 def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: float, *, drive="hdd-7200",
                     params: HaloParams | None = None,
                     lru_granularity: Literal["block", "sector"] = "sector",
-                    hdd_rotation: Literal["positioned", "expected"] = "positioned") -> WriteCacheResult:
+                    hdd_rotation: Literal["positioned", "expected"] = "positioned",
+                    drive_cache: str | int | float = DRIVE_CACHE) -> WriteCacheResult:
     """One simulation: policy and PCM size [MB] on a trace, HDD metrics from the drive model.
 
     ``trace`` is a :class:`~models.traces.core.BlockTrace` or :class:`Requests`; ``drive``
@@ -910,9 +917,14 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     cuckoo map for the PCM capacity asked for. ``hdd_rotation`` is the HDD stream's
     rotational latency (:func:`models.storage.hdd.stream_service_ms`): ``"positioned"`` (from
     the platter angle, the default) or ``"expected"`` (half a rotation per request, the earlier
-    model). The HDD stream is timed without the drive's own cache: the generic profile has no
-    cache parameters, and in a saturated back-to-back stream a write-back buffer that does not
-    reorder cannot move data faster than the media.
+    model). ``drive_cache`` is the drive's own write-back buffer in the HDD stream
+    (:func:`models.storage.hdd.buffered_stream`): ``"none"`` (the default, registry
+    ``write_cache.drive_cache_bytes`` = 0: seed 003 §V replays the HDD trace on a Seagate disk with
+    the host's buffer cache bypassed and does not say whether the disk's own write cache was on),
+    ``"spec"`` (the DiskSim drive's own buffer from its description; the generic profile has none,
+    ValueError) or a size in bytes. In the closed-loop back-to-back replay the buffer hides the
+    write command overhead behind the media's work (the media writes back to back while it holds
+    data); it does not reorder, so it cannot move data faster than the media.
 
     >>> from models.traces.core import BlockTrace
     >>> t = BlockTrace([0, 1], [True, False], [0, 1 << 20], [4096, 4096], [0, 0])
@@ -926,10 +938,15 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
         raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
     req = trace if isinstance(trace, Requests) else prepare_requests(trace)
     spec = _drive_spec(drive)
+    hdd.drive_buffer(spec, drive_cache)  # a bad drive_cache fails before the simulation
     run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
-    if len(run.hdd_lbn):
+    buffer = hdd.drive_buffer(spec, drive_cache)
+    if len(run.hdd_lbn) and buffer.capacity_blocks == 0:
         tput = hdd.stream_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write,
                                           rotation=hdd_rotation)
+    elif len(run.hdd_lbn):
+        tput = hdd.buffered_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write,
+                                            drive_cache=drive_cache, rotation=hdd_rotation)
     else:
         tput = float("nan")
     total_bytes = req.requested_sectors * SECTOR_BYTES
@@ -980,7 +997,8 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
                       policies: Sequence[str] = ("none", "lru", "halo"), drive="hdd-7200",
                       params: HaloParams | None = None, progress: Callable[[float], None] | None = None,
                       lru_granularity: Literal["block", "sector"] = "sector",
-                      hdd_rotation: Literal["positioned", "expected"] = "positioned") -> WriteCacheSweep:
+                      hdd_rotation: Literal["positioned", "expected"] = "positioned",
+                      drive_cache: str | int | float = DRIVE_CACHE) -> WriteCacheSweep:
     """Figures 5-8: every policy at every cache size [MB] (:func:`sweep_sizes_mb`: default
     the paper's sizes scaled to the trace's footprint); ``"none"`` is simulated once.
     ``progress`` is an optional callable(fraction done) for long runs; the other arguments
@@ -1000,7 +1018,7 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
     results = []
     for k, (p, c) in enumerate(jobs):
         results.append(run_write_cache(req, p, c, drive=drive, params=params, lru_granularity=lru_granularity,
-                                       hdd_rotation=hdd_rotation))
+                                       hdd_rotation=hdd_rotation, drive_cache=drive_cache))
         if progress:
             progress((k + 1) / len(jobs))
     return WriteCacheSweep(cache_mb=sizes, results=tuple(results))

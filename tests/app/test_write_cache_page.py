@@ -74,3 +74,50 @@ def test_an_operation_unknown_trace_says_so_and_shows_no_figures():
     assert "% writes" not in text
     assert not [m for m in at.metric if "metadata" in m.label]
     assert not at.dataframe
+
+
+def test_hdd_rotation_and_drive_cache_reach_the_model():
+    """The page's HDD rotational latency and drive write cache settings give run_write_cache's values; the drive's
+    own cache on the generic profile (which has none) is refused naming the field; the How sure? band is left out
+    for settings its model does not time."""
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state["wc.n_requests"] = 5_000
+    at.session_state["wc.size_mode"] = "manual"
+    at.session_state["wc.sizes_mb"] = "2"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    rot, dc = at.selectbox(key="wc.hdd_rotation"), at.selectbox(key="wc.drive_cache")
+    assert rot.value == "positioned" and dc.value == "none"  # the model's defaults
+    assert rot.help and dc.help and "seed 003" in dc.help
+
+    def exec_times():
+        assert not at.exception, [e.message for e in at.exception]
+        return at.dataframe[0].value.set_index("policy")[human_label("exec_time_s")]
+
+    from app.components.tables import human_label
+    from models.traces import load
+
+    base = exec_times()
+    at.selectbox(key="wc.hdd_rotation").set_value("expected").run()
+    half = exec_times()
+    req = wc.prepare_requests(load("synthetic:tpce", kind="block", n_requests=5_000))
+    assert half["halo"] == wc.run_write_cache(req, "halo", 2.0, hdd_rotation="expected").exec_time_s
+    assert half["halo"] != base["halo"]
+    at.selectbox(key="wc.drive_cache").set_value("spec").run()  # hdd-7200 describes no buffer
+    assert any("Drive write cache" in e.value and "hdd-7200" in e.value for e in at.error), [e.value for e in at.error]
+    at.selectbox(key="wc.drive").set_value("ibm18es").run()
+    spec = exec_times()
+    assert spec["halo"] == wc.run_write_cache(req, "halo", 2.0, drive="ibm18es", hdd_rotation="expected",
+                                              drive_cache="spec").exec_time_s
+    at.selectbox(key="wc.drive_cache").set_value("size").run()
+    at.number_input(key="wc.drive_cache_kib").set_value(64.0).run()
+    sized = exec_times()
+    assert sized["halo"] == wc.run_write_cache(req, "halo", 2.0, drive="ibm18es", hdd_rotation="expected",
+                                               drive_cache=64 * 1024).exec_time_s
+    at.number_input(key="wc.drive_cache_kib").set_value(-4.0).run()  # out of the field's range: said, not applied
+    assert any("Drive write cache size" in e.value for e in at.error), [e.value for e in at.error]
+    at.number_input(key="wc.drive_cache_kib").set_value(64.0).run()
+    at.selectbox(key="wc.drive").set_value("hdd-7200").run()  # a catalogue profile, but not the band's timing
+    assert not at.exception
+    assert any("no drive write cache" in x.value for x in [*at.caption, *at.info, *at.markdown]), \
+        "the How sure? section says why it has no band"

@@ -74,3 +74,50 @@ def test_cli_writecache_default_lru_never_moves_more_than_no_cache_on_writes(run
     rc, out, err = run_cli(*common, "--lru-granularity", "block")
     assert rc == 0, err
     assert pd.read_csv(io.StringIO(out)).set_index("policy").loc["lru", "traffic_rate"] > 1.0
+
+
+def test_cli_writecache_hdd_rotation_and_drive_cache(run_cli):
+    """--hdd-rotation and --drive-cache reach the model (same values as run_write_cache); the defaults are the
+    model's; bad values and the generic drive's missing buffer are refused naming the option."""
+    import io
+
+    import pandas as pd
+
+    from models.storage import write_cache as wc
+    from models.traces import load
+
+    args = ("writecache", "mqsim:tpcc-small", "--policy", "halo", "--policy", "none", "--cache-mb", "4")
+    req = wc.prepare_requests(load("mqsim:tpcc-small"))
+
+    def exec_times(*extra):
+        rc, out, err = run_cli(*args, *extra)
+        assert rc == 0, err
+        return pd.read_csv(io.StringIO(out)).set_index("policy")["exec_time_s"]
+
+    default = exec_times()
+    assert exec_times("--hdd-rotation", "positioned", "--drive-cache", "none").equals(default)
+    expected = exec_times("--hdd-rotation", "expected")
+    assert expected["halo"] == pytest.approx(wc.run_write_cache(req, "halo", 4, hdd_rotation="expected").exec_time_s,
+                                             rel=1e-9)
+    assert expected["halo"] != pytest.approx(default["halo"], rel=1e-6)
+    spec = exec_times("--drive", "ibm18es", "--drive-cache", "spec")
+    none = exec_times("--drive", "ibm18es")
+    assert spec["halo"] == pytest.approx(wc.run_write_cache(req, "halo", 4, drive="ibm18es",
+                                                            drive_cache="spec").exec_time_s, rel=1e-9)
+    assert spec["halo"] < none["halo"]
+    sized = exec_times("--drive", "ibm18es", "--drive-cache", "1e6")
+    assert sized["halo"] == pytest.approx(wc.run_write_cache(req, "halo", 4, drive="ibm18es",
+                                                             drive_cache=1e6).exec_time_s, rel=1e-9)
+    rc, _, err = run_cli(*args, "--drive-cache", "spec")  # the generic profile has no buffer of its own
+    assert rc == 2 and "--drive-cache" in err and "hdd-7200" in err
+    rc, _, err = run_cli(*args, "--drive", "ibm18es", "--drive-cache", "spec", "--uncertainty", "4")
+    assert rc == 2 and "--drive-cache none" in err
+    rc, _, err = run_cli("sensitivity", "writecache", "mqsim:tpcc-small", "--cache-mb", "4", "--hdd-rotation",
+                         "expected")  # the indices' model times the stream its own way: refused, not ignored
+    assert rc == 2 and "--hdd-rotation positioned" in err
+    for bad in ("-1", "lots", "nan"):
+        with pytest.raises(SystemExit) as e:
+            run_cli(*args, "--drive-cache", bad)
+        assert e.value.code == 2
+    with pytest.raises(SystemExit):
+        run_cli(*args, "--hdd-rotation", "clock")

@@ -83,6 +83,13 @@ def declare_write_cache(add: Add) -> None:
     add("write_cache.lru_load_factor", 0.75, "-", "load factor of the LRU cache's hash map (DRAM estimate)",
         ASSUMED, "a usual chained-hash-table load factor (e.g. Java's HashMap default)", 0.5, 1.0,
         "wide stated range")
+    add("write_cache.drive_cache_bytes", 0.0, "bytes",
+        "the HDD's own write-back buffer in the write-cache stream by default (0 = none: the stream is timed "
+        "write-through; run_write_cache(drive_cache=...) sets 'spec' or a size)",
+        ASSUMED, "seed 003 §V replays the HDD trace 'in a close-loop way' on a 500 GB 7200 rpm Seagate disk with "
+                 "the DRAM buffer cache bypassed; whether the disk's own write cache was on is not stated, so "
+                 "none is assumed", 0.0, 32 * 2**20, "wide stated range: none up to 32 MiB, the order of a "
+                 "desktop drive's buffer of the paper's time (assumed, not sourced)", "003")
     add("write_cache.fin1_dataset_mb", 18.0 * 1024, "MB",
         "Fin1's dataset, the reference the paper's cache sizes are scaled from",
         PUBLISHED, "seed 003 Table II: Fin1 18 GB", *exact(18.0 * 1024), EXACT, "003")

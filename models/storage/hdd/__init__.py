@@ -18,13 +18,15 @@ sector) layout with the zones' skews (:func:`lbn_to_chs`, :func:`platter_positio
 :func:`validate_drive` replays the drive's measured trace and reports DiskSim's demerit
 (RMS horizontal distance between the predicted and measured service-time CDFs).
 :func:`stream_throughput_MBps` is the vectorised, cacheless variant (half-rotation
-latency) used for the HDD stream behind a write cache, and :func:`generic_drive` a
+latency) used for the HDD stream behind a write cache, :func:`buffered_stream` the same stream
+through the drive's own write-back buffer (:mod:`.write_buffer`), and :func:`generic_drive` a
 profile calibrated on a catalogue HDD.
 
 Modules: :mod:`.disksim` (parameter files), :mod:`.spec` (drive description, loading),
 :mod:`.seek` (seek curve and fit), :mod:`.layout` (LBN mapping), :mod:`.service`
 (service-time simulator), :mod:`.validation` (demerit, its split by request type and cache
-outcome, measured traces), :mod:`.stream` (stream throughput), :mod:`.coverage` (every DiskSim
+outcome, measured traces), :mod:`.stream` (stream throughput), :mod:`.write_buffer` (the drive's write-back buffer in
+that stream), :mod:`.coverage` (every DiskSim
 parameter: honoured or ignored, and why). Validation results per drive and the remaining gaps:
 ``docs/models/hdd.md``.
 
@@ -74,7 +76,12 @@ from models.storage.hdd.spec import (
     load_drive,
     resolve_drive,
 )
-from models.storage.hdd.stream import stream_service_ms, stream_throughput_MBps, throughput_curve
+from models.storage.hdd.stream import (
+    stream_service_ms,
+    stream_terms,
+    stream_throughput_MBps,
+    throughput_curve,
+)
 from models.storage.hdd.validation import (
     DISKSIM_DEMERIT_MS,
     DriveValidation,
@@ -86,6 +93,15 @@ from models.storage.hdd.validation import (
     validate_drive,
     validation_keys,
     validation_table,
+)
+from models.storage.hdd.write_buffer import (
+    DRIVE_CACHE_CHOICES,
+    BufferedStream,
+    DriveBuffer,
+    buffered_service_ms,
+    buffered_stream,
+    buffered_throughput_MBps,
+    drive_buffer,
 )
 
 __all__ = [
@@ -131,4 +147,12 @@ __all__ = [
     "stream_service_ms",
     "stream_throughput_MBps",
     "throughput_curve",
+    "stream_terms",
+    "DRIVE_CACHE_CHOICES",
+    "DriveBuffer",
+    "BufferedStream",
+    "drive_buffer",
+    "buffered_stream",
+    "buffered_service_ms",
+    "buffered_throughput_MBps",
 ]

@@ -96,7 +96,9 @@ PARAMETERS: tuple[ParamCoverage, ...] = (
     ParamCoverage("disksim_disk", "Avg sectors per cylinder", _N, "used by DiskSim's request queue to map LBNs to "
                   "cylinders for seek-aware scheduling ('Cylinder mapping strategy'); " + _ONE),
     ParamCoverage("disksim_disk", "Maximum number of write segments", _V, "buffer segments that may hold write "
-                  "data; the model keeps one pending write-back write", (1.0,)),
+                  "data; the validation replay keeps one pending write-back write, the write-cache stream's drive "
+                  "buffer (models.storage.hdd.write_buffer) holds at most this many pending writes of at most a "
+                  "segment each", (1.0,), field="write_segments"),
     ParamCoverage("disksim_disk", "Use separate write segment", _I, "1: one segment is reserved for writes, 0: a "
                   "write takes a read segment. The model always keeps the pending write apart from the read "
                   "segments (the value-1 behaviour); for a value-0 drive with one outstanding request this only "

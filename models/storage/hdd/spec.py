@@ -116,6 +116,8 @@ class DriveSpec(ModelInput):
                                          "of the track holding the request's last block (DiskSim 'Buffer "
                                          "continuous read = 1', BUFFER_READ_UNTIL_TRACK_END)")
     fast_write_level: int = Field(default=0, ge=0, le=2, description="0 = write-through, >= 1 = write-back")
+    write_segments: int = Field(default=0, ge=0, le=256, description="buffer segments that may hold write-back "
+                                "data (DiskSim 'Maximum number of write segments'; 0 = none given)")
     # SCSI bus phases (DiskSim disk controller); all zero = the drive keeps the bus, no phase overheads
     never_disconnect: bool = Field(default=False, description="'Never disconnect': the drive holds the bus for "
                                    "the whole request (no disconnect/reselect phases)")
@@ -316,6 +318,7 @@ def _controller(specs: dict, name: str, zones: list[Zone], sp: str) -> dict:
         max_readahead_blocks=max_ra,
         readahead_to_track_end=track_buffer,
         fast_write_level=int(_num(specs, "Fast write level", sp, 0.0)),
+        write_segments=int(_num(specs, "Maximum number of write segments", sp, 0.0)),
         never_disconnect=_num(specs, "Never disconnect", sp, 0.0) > 0,
         data_prep_ms=_num(specs, "Data preparation overhead", sp, 0.0),
         reselect_first_ms=_num(specs, "First reselect overhead", sp, 0.0),

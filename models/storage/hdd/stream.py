@@ -43,7 +43,7 @@ from models.storage.hdd.layout import lbn_to_chs, platter_position
 from models.storage.hdd.seek import seek_time_ms
 from models.storage.hdd.spec import SECTOR_BYTES, DriveSpec
 
-__all__ = ["stream_service_ms", "stream_throughput_MBps", "throughput_curve"]
+__all__ = ["stream_service_ms", "stream_terms", "stream_throughput_MBps", "throughput_curve"]
 
 
 def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
@@ -68,17 +68,42 @@ def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
     """
     if rotation not in ("expected", "positioned"):
         raise ValueError(f"rotation must be 'expected' or 'positioned', got {rotation!r}")
+    terms = stream_terms(spec, lbn, nblocks, is_write)
+    if terms is None:
+        return np.zeros(0)
+    seq, oh, seek, xfer = terms["seq"], terms["overhead_ms"], terms["seek_ms"], terms["xfer_ms"]
+    if rotation == "expected":
+        lat = np.full(len(seq), 0.5 * spec.rotation_ms)
+    else:
+        lat = _positioned_latency_ms(spec, terms["lbn"], terms["nblocks"], oh + seek)
+    return np.where(seq, xfer, oh + seek + lat + xfer)
+
+
+def stream_terms(spec: DriveSpec, lbn, nblocks, is_write=None) -> dict | None:
+    """The per-request terms of a back-to-back stream [ms], vectorised (None for an empty stream):
+
+    ``lbn``, ``nblocks`` (as int64 arrays, LBNs clipped to the drive), ``is_write``, ``seq`` (the
+    request starts where the previous one ended: it streams on), ``overhead_ms`` (write or read miss
+    overhead + per-request overhead), ``seek_ms`` (from the previous request's end cylinder, + write
+    settle when the heads move, >= 0), ``xfer_ms`` (media transfer), ``hit_overhead_ms`` (write-hit
+    overhead after a write + per-request overhead: a write taken into the drive's buffer) and
+    ``angle_gap`` (angle of the first block - angle just past the previous request's last block
+    [rotations]; the positioned latency is ``((angle_gap - before / T) mod 1) T``).
+    :func:`stream_service_ms` and the buffered stream (:mod:`models.storage.hdd.write_buffer`) use them.
+    """
     lb = np.asarray(lbn, dtype=np.int64)
     nb = np.asarray(nblocks, dtype=np.int64)
     if lb.shape != nb.shape or lb.ndim != 1:
         raise ValueError("lbn and nblocks must be 1-D arrays of the same length")
     n = len(lb)
     if n == 0:
-        return np.zeros(0)
+        return None
     if (nb <= 0).any():
         raise ValueError("nblocks must be > 0")
     lb = np.minimum(lb, spec.block_count - 1)
     w = np.zeros(n, bool) if is_write is None else np.asarray(is_write, dtype=bool)
+    if w.shape != lb.shape:
+        raise ValueError("is_write must have one entry per request")
     cyl, _, _, bpt = lbn_to_chs(spec, lb)
     end_cyl = lbn_to_chs(spec, np.minimum(lb + nb - 1, spec.block_count - 1))[0]
     prev_end_cyl = np.concatenate([[cyl[0]], end_cyl[:-1]])
@@ -91,11 +116,16 @@ def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
     seek = seek_time_ms(spec, dist) + np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
     seek = np.maximum(seek, 0.0)
     xfer = nb / bpt * rot
-    if rotation == "expected":
-        lat = np.full(n, 0.5 * rot)
-    else:
-        lat = _positioned_latency_ms(spec, lb, nb, oh + seek)
-    return np.where(seq, xfer, oh + seek + lat + xfer)
+    _, _, start_angle, _ = platter_position(spec, lb)
+    return {"lbn": lb, "nblocks": nb, "is_write": w, "seq": seq, "overhead_ms": oh, "seek_ms": seek,
+            "xfer_ms": xfer, "hit_overhead_ms": np.full(n, spec.write_hit_after_write_ms + spec.per_request_overhead_ms),
+            "angle_gap": start_angle - _previous_end_angle(spec, lb, nb)}
+
+
+def _previous_end_angle(spec: DriveSpec, lb: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    """Angle just past the previous request's last block [rotations] (0 for the first request)."""
+    _, _, last_angle, last_bpt = platter_position(spec, np.minimum(lb + nb - 1, spec.block_count - 1))
+    return np.concatenate([[0.0], (last_angle + 1.0 / last_bpt)[:-1]])
 
 
 def _positioned_latency_ms(spec: DriveSpec, lb: np.ndarray, nb: np.ndarray, before_ms: np.ndarray) -> np.ndarray:
@@ -104,8 +134,7 @@ def _positioned_latency_ms(spec: DriveSpec, lb: np.ndarray, nb: np.ndarray, befo
     until the head can read; then it waits for the first block. The first request: half a rotation."""
     rot = spec.rotation_ms
     _, _, start_angle, _ = platter_position(spec, lb)
-    _, _, last_angle, last_bpt = platter_position(spec, np.minimum(lb + nb - 1, spec.block_count - 1))
-    prev_end = np.concatenate([[0.0], (last_angle + 1.0 / last_bpt)[:-1]])
+    prev_end = _previous_end_angle(spec, lb, nb)
     lat = np.mod(start_angle - prev_end - before_ms / rot, 1.0) * rot
     lat[0] = 0.5 * rot
     return lat
