@@ -242,14 +242,16 @@ def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: in
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
-               econ: tuple = (), target: float | None = None) -> str:
+               econ: tuple = (), target: float | None = None, frontier: tuple | None = None) -> str:
+    """The HTML report; with ``target``, its "Product targets" section, the frontier over the page's ``frontier``
+    pair (None: the report's default)."""
     res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
     if target is None:
         return plan_report_html(res)
     from models.planner.targets import targets_of_plan
 
-    return plan_report_html(res, extra_sections=[
-        targets_section(targets_of_plan(res, target=target, n_requests=n_requests or None))])
+    t = targets_of_plan(res, target=target, n_requests=n_requests or None)
+    return plan_report_html(res, extra_sections=[targets_section(t, *([frontier] if frontier else []))])
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
@@ -588,7 +590,8 @@ if scn is not None and tab_mine.open:
             with d1:
                 download_csv(df, "pcm-plan.csv", label="Download verdicts (CSV)", key="dl-plan-mine", provenance=keys)
             tkey = scn.target_speedup if scn.targets_on else None
-            d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey), file_name="pcm-plan.html",
+            pair = (scn.frontier_x, scn.frontier_y)
+            d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey, pair), file_name="pcm-plan.html",
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
             d3.download_button("Download PDF report", lambda: _plan_pdf(*key, tkey), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")

@@ -68,6 +68,9 @@ class TargetsResult(ModelResult):
     ``to_frame()`` columns: :data:`TARGET_COLUMNS`. ``break_even`` and ``held_at`` are in ``unit``;
     ``held_at`` is the device's own value of the spec (NaN: the device does not state it);
     ``direction`` ``<=`` / ``>=``: the role is won while the spec is at most / at least ``break_even``.
+    With bands (the default of :func:`targets_of_plan`), :data:`models.planner.target_bands.BAND_COLUMNS` follow:
+    ``break_even_low``, ``break_even_high`` [``unit``] (the break-even's range when the held inputs range over
+    their provenance ranges; NaN where unknown or not sampled) and ``band_method`` (how, or why not).
     """
 
     #: The rows (dicts with :data:`TARGET_COLUMNS`).
@@ -77,9 +80,18 @@ class TargetsResult(ModelResult):
     #: The retimers (one per evaluated row), for :func:`frontier_grid`.
     retimers: tuple = ()
 
+    #: The plan's rows (dicts with its economics columns), in the order of :attr:`retimers`, for the frontier's
+    #: price and endurance axes.
+    plan_rows: tuple = ()
+    #: The plan's horizon [years] (NaN: ``planner.horizon_years``).
+    horizon_years: float = math.nan
+
     def to_frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.rows), columns=TARGET_COLUMNS)
-        for c in ("break_even", "held_at"):
+        from models.planner.target_bands import BAND_COLUMNS
+
+        banded = bool(self.rows) and all(c in self.rows[0] for c in BAND_COLUMNS)
+        df = pd.DataFrame(list(self.rows), columns=TARGET_COLUMNS + (BAND_COLUMNS if banded else []))
+        for c in ("break_even", "held_at") + (("break_even_low", "break_even_high") if banded else ()):
             df[c] = df[c].astype(float)
         return df
 
@@ -213,7 +225,8 @@ def _field_max(model, field: str) -> float:
     return math.inf
 
 
-def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_years: float) -> tuple[float, str]:
+def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_years: float,
+                        wear_efficiency: float | None = None) -> tuple[float, str]:
     """Break-even of ``endurance_writes_per_cell`` or ``price_usd_per_GB`` for one plan row (its economics columns,
     :data:`models.planner.economics.ECON_COLUMNS`): ``(value, reason)``, value NaN when there is none.
 
@@ -222,6 +235,9 @@ def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_yea
       write per cell, scaled: the lifetime is linear in the endurance);
     - price: the price [USD/GB] at which the role's cost per unit of work equals the baseline's
       (``cost_per_work_vs_baseline`` is linear in the price).
+
+    ``wear_efficiency`` [-]: the lifetime's wear-leveling efficiency (None: ``lifetime.wear_efficiency``, as the
+    plan's economics; the uncertainty band moves it over its range).
 
     >>> from models.devices import get_device
     >>> r = {"capacity_GB": 1.0, "bytes_written_per_s": 0.0, "cost_per_work_vs_baseline": 2.0, "economic_reason": ""}
@@ -239,7 +255,7 @@ def economic_break_even(row: dict, dev: DeviceProfile, spec: str, *, horizon_yea
             return math.nan, f"at any endurance: the role writes nothing to {dev.name} under this workload"
         if not (math.isfinite(cap) and cap > 0 and math.isfinite(rate)):
             return math.nan, f"unknown: the role's capacity or write rate is not known ({why_econ or 'no economics'})"
-        per_write = float(role_lifetime_years(cap, 1.0, rate))  # years per write per cell
+        per_write = float(role_lifetime_years(cap, 1.0, rate, wear_efficiency=wear_efficiency))  # years/write/cell
         x = horizon_years / per_write
         have = held_endurance(dev)
         rated = "" if dev.endurance_writes_per_cell is not None else (
@@ -281,9 +297,11 @@ def held_endurance(dev) -> float | None:
 
 
 def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), plan_row: dict | None = None,
-                horizon_years: float | None = None) -> list[dict]:
+                horizon_years: float | None = None, bands: bool = True) -> list[dict]:
     """The :data:`TARGET_COLUMNS` rows of one evaluated plan row, one per spec (``plan_row``: the plan's row with
-    its economics columns, for the endurance and price targets; ``horizon_years`` [years]: the plan's horizon)."""
+    its economics columns, for the endurance and price targets; ``horizon_years`` [years]: the plan's horizon);
+    ``bands``: each with its uncertainty band (:func:`models.planner.target_bands.target_band`)."""
+    from models.planner.target_bands import target_band
     from models.provenance import param
 
     h = float(param("planner.horizon_years").value) if horizon_years is None or not math.isfinite(horizon_years) \
@@ -298,18 +316,26 @@ def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tupl
             x, why = math.nan, f"needs data: the plan's economics (its row) for the {words} target"
         else:
             x, why = economic_break_even(plan_row, rt.device, spec, horizon_years=h)
-        out.append({"workload": rt.workload, "role": rt.role, "device": rt.device.name, "spec": spec, "unit": unit,
-                    "break_even": float(x), "held_at": math.nan if held is None else float(held),
-                    "direction": direction, "reason": why})
+        row = {"workload": rt.workload, "role": rt.role, "device": rt.device.name, "spec": spec, "unit": unit,
+               "break_even": float(x), "held_at": math.nan if held is None else float(held),
+               "direction": direction, "reason": why}
+        if bands:
+            if spec not in PERFORMANCE_SPECS and plan_row is None:
+                row.update(break_even_low=math.nan, break_even_high=math.nan,
+                           band_method="unknown: needs the plan's economics")
+            else:
+                row.update(target_band(rt, spec, float(x), target=target, plan_row=plan_row, horizon_years=h))
+        out.append(row)
     return out
 
 
 def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
-                    memory_refs: int | None = 2_000_000, progress=None) -> TargetsResult:
+                    memory_refs: int | None = 2_000_000, progress=None, bands: bool = True) -> TargetsResult:
     """Spec targets of a computed plan (:class:`~models.planner.plan.PlanResult`), in its row order.
 
     Rows the plan could not evaluate (not applicable, needs data) keep its reason; a device that is its role's
-    baseline says so. ``n_requests`` and ``memory_refs`` must be the plan's (the same trace sample).
+    baseline says so. ``n_requests`` and ``memory_refs`` must be the plan's (the same trace sample). ``bands``: add
+    the uncertainty band columns (:data:`models.planner.target_bands.BAND_COLUMNS`).
     """
     if not (np.isfinite(target) and target > 0):
         raise ValueError(f"target speedup must be a number > 0 (got {target!r})")
@@ -330,7 +356,7 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
         rt = rts.get((r["workload"], r["role"], r["device"]))
         if rt is not None and r["verdict"] in EVALUATED:
             rows += row_targets(rt, target=target, specs=specs, plan_row=r,
-                                horizon_years=getattr(res, "horizon_years", None))
+                                horizon_years=getattr(res, "horizon_years", None), bands=bands)
         else:
             why = r["reason"] if r["verdict"] not in EVALUATED else \
                 f"not applicable: {r['device']} is this role's baseline ({r['baseline']}): the value is 1× at any spec"
@@ -340,16 +366,22 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
                 rows.append({"workload": r["workload"], "role": r["role"], "device": r["device"], "spec": spec,
                              "unit": SPECS[spec][0], "break_even": math.nan,
                              "held_at": math.nan if held is None else float(held), "direction": SPECS[spec][1],
-                             "reason": why})
+                             "reason": why,
+                             **({"break_even_low": math.nan, "break_even_high": math.nan,
+                                 "band_method": "unknown: no break-even (the reason says why)"} if bands else {})})
         if progress:
             progress(0.5 + 0.5 * (j + 1) / max(len(todo), 1))
-    return TargetsResult(rows=tuple(rows), target=float(target), retimers=tuple(rts.values()))
+    by_key = {(r["workload"], r["role"], r["device"]): r for r in res.rows}
+    h = getattr(res, "horizon_years", None)
+    return TargetsResult(rows=tuple(rows), target=float(target), retimers=tuple(rts.values()),
+                         plan_rows=tuple(by_key.get(k) for k in rts),
+                         horizon_years=math.nan if h is None else float(h))
 
 
 def plan_targets(workloads, devices, *, baseline="like-for-like", target: float = 1.0,
                  specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
                  memory_refs: int | None = 2_000_000, horizon_years: float | None = None,
-                 module_GB: float | None = None, prices: dict | None = None) -> TargetsResult:
+                 module_GB: float | None = None, prices: dict | None = None, bands: bool = True) -> TargetsResult:
     """Spec targets for workloads and devices: :func:`models.planner.plan.plan`, then :func:`targets_of_plan`.
 
     Parameters
@@ -361,6 +393,8 @@ def plan_targets(workloads, devices, *, baseline="like-for-like", target: float 
         The speedup [x] each break-even solves for (default 1: break even with the baseline).
     specs : sequence of str, keyword-only
         Specs to solve (default all of :data:`SPECS`).
+    bands : bool, keyword-only
+        Add each break-even's uncertainty band (:mod:`models.planner.target_bands`).
 
     Returns
     -------
@@ -378,7 +412,8 @@ def plan_targets(workloads, devices, *, baseline="like-for-like", target: float 
 
     res = plan(workloads, devices, baseline=baseline, n_requests=n_requests, memory_refs=memory_refs,
                horizon_years=horizon_years, module_GB=module_GB, prices=prices)
-    return targets_of_plan(res, target=target, specs=specs, n_requests=n_requests, memory_refs=memory_refs)
+    return targets_of_plan(res, target=target, specs=specs, n_requests=n_requests, memory_refs=memory_refs,
+                           bands=bands)
 
 
 def spec_value(dev: DeviceProfile, spec: str) -> float | None:
@@ -422,7 +457,8 @@ def _criteria_unknown(rt: Retimer, plan_row: dict, spec: str) -> str:
 
 
 def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: float = 1.0,
-                  plan_row: dict | None = None, horizon_years: float | None = None) -> pd.DataFrame:
+                  plan_row: dict | None = None, horizon_years: float | None = None,
+                  wear_efficiency: float | None = None) -> pd.DataFrame:
     """The row on a grid of two specs (the others held): wins where every axis's criterion holds.
 
     The criteria: a performance spec (:data:`PERFORMANCE_SPECS`): the role's value ``>= target``; the price: the
@@ -448,6 +484,8 @@ def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: floa
         price or endurance axis.
     horizon_years : float or None, keyword-only
         The planning horizon [years] (None: ``planner.horizon_years``).
+    wear_efficiency : float or None, keyword-only
+        The lifetime's wear-leveling efficiency [-] (None: ``lifetime.wear_efficiency``; the band's corners move it).
 
     Returns
     -------
@@ -486,7 +524,8 @@ def frontier_grid(rt: Retimer, spec_x: str, spec_y: str, xs, ys, *, target: floa
         h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
         cap, rate = _num(plan_row, "capacity_GB"), _num(plan_row, "bytes_written_per_s")
         if "endurance_writes_per_cell" in econ:
-            life = np.asarray(role_lifetime_years(cap, at["endurance_writes_per_cell"], rate), dtype=float)
+            life = np.asarray(role_lifetime_years(cap, at["endurance_writes_per_cell"], rate,
+                                                  wear_efficiency=wear_efficiency), dtype=float)
             if rate == 0:
                 life = np.full(len(out), np.inf)
             out["lifetime_years"] = life
