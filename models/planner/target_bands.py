@@ -281,7 +281,7 @@ def _corner_roots(spec: str, corners: Sequence[Corner], x0: float, lo: float,
     """The break-even of ``spec`` at each corner, searched from the point's ``x0`` within ``[lo, hi]`` (NaN: no
     crossing in the range), both corners evaluated in one ``values`` call per step; and each corner's
     ``log(value / target)`` at ``x0`` (>= 0 at the favourable corner, <= 0 at the other when monotone)."""
-    from models.planner.targets import LOG10_XTOL, SPECS
+    from models.planner.spec_roots import LOG10_XTOL, SPECS
 
     want = -1.0 if SPECS[spec][1] == "<=" else 1.0  # sign of d value / d spec
     rt = corners[0].rt
@@ -390,7 +390,7 @@ def target_band(rt, spec: str, point: float, *, target: float = 1.0, plan_row: d
     >>> target_band(rt, "write_latency_ns", 1000.0)["band_method"][:11]
     'not sampled'
     """
-    from models.planner.targets import PERFORMANCE_SPECS, economic_break_even, spec_range
+    from models.planner.spec_roots import PERFORMANCE_SPECS, economic_break_even, spec_range
 
     nan = math.nan
     if ranges is None:
@@ -447,7 +447,7 @@ def spec_down_ok(spec: str, xs: Sequence[float], end: str) -> bool:
     >>> spec_down_ok("write_latency_ns", [float("nan"), 10.0], "low"), spec_down_ok("write_latency_ns", [float("nan"), 10.0], "high")
     (True, False)
     """
-    from models.planner.targets import SPECS
+    from models.planner.spec_roots import SPECS
 
     fav_missing, unfav_missing = (not math.isfinite(xs[0])), (not math.isfinite(xs[1]))
     le = SPECS[spec][1] == "<="
@@ -467,7 +467,7 @@ def frontier_band(rt, spec_x: str, spec_y: str, xs, ys, *, target: float = 1.0, 
     The region between the two grids' boundaries is where the answer depends on where the held inputs really lie
     within their ranges.
     """
-    from models.planner.targets import frontier_grid
+    from models.planner.spec_roots import frontier_grid
 
     if ranges is None:
         ranges = band_ranges(rt, (spec_x, spec_y))
