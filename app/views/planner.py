@@ -422,7 +422,9 @@ def _product_targets(scn, key: tuple, df) -> None:
     goal = "breaks even" if scn.target_speedup == 1 else f"reaches {scn.target_speedup:g}×"
     st.caption(f"The value of each spec at which the role {goal}, the device's other specs held; endurance: the "
                "value at which the role's capacity lasts the planning horizon, price: the value at which its cost per "
-               "unit of work equals the baseline's (from the economics above).")
+               "unit of work equals the baseline's (from the economics above). Band: the break-even with the held "
+               "inputs (the device's other specs, the baseline's, the economics inputs) at the ends of their "
+               "provenance ranges that favour the device and that do not; 'not sampled' where none has a range.")
     tt = targets_table(t)
     text_table(tt)
     download_csv(t.to_frame(), "pcm-targets.csv", label="Download spec targets (CSV)", key="dl-plan-targets")
@@ -436,7 +438,9 @@ def _product_targets(scn, key: tuple, df) -> None:
                "cost per unit of work ≤ the baseline's; endurance: the role's capacity lasts the planning horizon); "
                "red: not. No region is drawn where a criterion cannot be evaluated (no price, a baseline with no "
                "device to price, an unknown lifetime). Catalogue devices are marked at their own two specs (their "
-               "other specs differ: a marker places a device, it is not its verdict); the star is the row's device.")
+               "other specs differ: a marker places a device, it is not its verdict); the star is the row's device. "
+               "Dashed / dotted: the boundary with the held inputs at the ends of their provenance ranges that favour "
+               "the device / that do not.")
 
 
 # ----------------------------------------------------------------------------- page
