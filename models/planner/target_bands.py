@@ -22,7 +22,8 @@ a slower or dearer baseline, more endurance favour the device), so the break-eve
 ranges are at two corners: every input at the end that favours the device, and every input at the end that
 does not. The performance break-even of each corner is found near the point's (a step of x2 from it until the
 value crosses the target, then a vectorised Illinois regula falsi to :data:`~models.planner.targets.LOG10_XTOL`
-decades), both corners in one ``values`` call per step: no full plan is rerun and no sample is drawn. The band is
+decades; a Newton step from each corner's own slope at the point usually brackets it at once), both corners in
+one ``values`` call per step: no full plan is rerun and no sample is drawn. The band is
 ``[min, max]`` of the point and the two corners (it contains the point; with every range collapsed it is the
 point). A corner whose value does not move the favourable way at the point is reported in ``band_method``
 ("not monotone"). No range at all: ``"not sampled: ..."`` and NaN ends, never 0; a point that is NaN gives
@@ -49,7 +50,9 @@ PERF_COLUMNS = ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "w
 #: First step from the point's break-even when looking for a corner's [decades] (x2: a search step, not a model
 #: value).
 _STEP = math.log10(2.0)
-#: Most Illinois iterations per corner [-] (a numerical cap; convergence takes ~5-8).
+#: Probe beside the point's break-even for each corner's slope [decades] (a numerical step, not a model value).
+_PROBE = 0.005
+#: Most Illinois iterations per corner [-] (a numerical cap; convergence takes ~3-8).
 _MAX_ITER = 60
 
 
@@ -83,6 +86,8 @@ def collapsed(ranges: Sequence[BandRange]) -> list[BandRange]:
 
 #: Retimer -> whether it re-times its baseline (one evaluation per row, not per spec).
 _RETIMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: Retimer -> {baseline corners: their values}: the target scales of :func:`_base_factors`, per row.
+_FACTORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _retimes_baseline(rt) -> bool:
@@ -296,12 +301,38 @@ def _corner_roots(spec: str, corners: Sequence[Corner], x0: float, lo: float,
     n = len(corners)
     u0 = math.log10(x0)
     ulo, uhi = math.log10(lo), math.log10(hi)
-    g0 = g(np.arange(n), np.full(n, u0))
-    a, fa = np.full(n, u0), g0.copy()
-    b, fb = np.full(n, u0), g0.copy()
-    step = np.where(g0 * want < 0, _STEP, -_STEP)  # value above target where it falls with the spec: root above
+    both = np.concatenate([np.arange(n), np.arange(n)])
+    p = _PROBE if u0 + _PROBE <= uhi else -_PROBE
+    gg = g(both, np.concatenate([np.full(n, u0), np.full(n, u0 + p)]))  # each corner at x0 and a probe beside it
+    g0, g1 = gg[:n], gg[n:]
+    seen = [[(u0, g0[i]), (u0 + p, g1[i])] for i in range(n)]
+    # Newton step from each corner's own slope, then one call on both sides of the guess: usually a bracket
+    slope = (g1 - g0) / p
+    ok = (slope * want > 0) & (g0 != 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u1 = np.where(ok, u0 - g0 / np.where(ok, slope, 1.0), u0 + np.where(g0 * want < 0, _STEP, -_STEP))
+    m = 0.25 * np.abs(u1 - u0) + _PROBE
+    ends = np.clip(np.concatenate([u1 - m, u1 + m]), ulo, uhi)
+    ge = g(both, ends)
+    for k, i in enumerate(both):
+        seen[i].append((float(ends[k]), float(ge[k])))
+    a, b = np.full(n, u0), np.full(n, u0)
+    fa, fb = g0.copy(), g0.copy()
     found = g0 == 0
     live = ~found
+    step = np.where(g0 * want < 0, _STEP, -_STEP)  # value above target where it falls with the spec: root above
+    for i in np.nonzero(live)[0]:
+        pts = sorted(seen[i])
+        us, gs = np.array([q[0] for q in pts]), np.array([q[1] for q in pts])
+        ch = np.nonzero(np.sign(gs[:-1]) != np.sign(gs[1:]))[0]
+        if len(ch):  # the bracket nearest the guess
+            j = ch[np.argmin(np.abs((us[ch] + us[ch + 1]) / 2 - u1[i]))]
+            a[i], fa[i], b[i], fb[i] = us[j], gs[j], us[j + 1], gs[j + 1]
+            live[i] = False
+        else:  # no crossing yet: expand from the farthest point in the root's direction
+            j = int(np.argmax(us)) if step[i] > 0 else int(np.argmin(us))
+            a[i] = b[i] = us[j]
+            fa[i] = fb[i] = gs[j]
     width = np.full(n, _STEP)
     while live.any():
         idx = np.nonzero(live)[0]
@@ -351,7 +382,11 @@ def _base_factors(rt, ranges: Sequence[BandRange], sides) -> list[float]:
             and r.name.rpartition(".")[2] in PERF_COLUMNS} for s in sides]
     if not any(ups):
         return [1.0] * len(sides)
-    return [float(x) for x in np.asarray(rt.values([rt.baseline.with_updates(**u) for u in ups]), dtype=float)]
+    key = tuple(tuple(sorted(u.items())) for u in ups)
+    memo = _FACTORS.setdefault(rt, {})
+    if key not in memo:  # the same baseline corners for every spec of a row: one call per row
+        memo[key] = [float(x) for x in np.asarray(rt.values([rt.baseline.with_updates(**u) for u in ups]), dtype=float)]
+    return list(memo[key])
 
 
 def target_band(rt, spec: str, point: float, *, target: float = 1.0, plan_row: dict | None = None,

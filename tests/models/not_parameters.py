@@ -32,6 +32,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.planner.spec_roots.GRID_POINTS": "points of the log grid bracketing a spec target (numerical grid)",
     "models.planner.target_bands._STEP": "first step of the band's root search from the point [decades] (a search "
                                          "step, x2; the root is then refined to LOG10_XTOL), not a model input",
+    "models.planner.target_bands._PROBE": "probe step beside the point for each band corner's slope [decades] (a "
+                                          "numerical step of the root search), not a model input",
     "models.planner.target_bands._MAX_ITER": "iteration cap of a numerical method (the band's regula falsi)",
     "models.memory.paging.PAGE_SIZES": "sweep grid (the paper's page sizes)",
     "models.memory.paging.LATENCY_MULTIPLES": "sweep grid (the paper's relative latencies)",
