@@ -68,8 +68,10 @@ def band_text(spec: str, x: float, lo: float, hi: float, method: str) -> str:
 
     if not math.isfinite(x) or str(method).startswith(("unknown", "not sampled")):
         return str(method).split(":")[0]
-    if lo == hi == x:
+    if str(method).startswith("no range"):
         return "= the point (no range)"
+    if lo == hi == x:
+        return "= the point (the ranges do not move it)"
     return f"{format_spec(spec, lo) if math.isfinite(lo) else '…'} – {format_spec(spec, hi) if math.isfinite(hi) else '…'}"
 
 
