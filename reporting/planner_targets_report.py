@@ -163,15 +163,36 @@ def frontier_range(spec: str, device, plan_row: dict | None = None, horizon_year
     return min(vals), max(vals)
 
 
+def _axis(rt, spec: str, plan_row: dict | None, horizon_years: float | None, target: float, band: bool):
+    """``(low, high)`` of a frontier axis: :func:`frontier_range`, a price or endurance axis widened to ½–2× the
+    ends of its break-even's band (:func:`models.planner.target_bands.target_band`) when ``band``, so the band's
+    boundaries show."""
+    lo, hi = frontier_range(spec, rt.device, plan_row, horizon_years)
+    from models.planner.targets import PERFORMANCE_SPECS
+
+    if not band or spec in PERFORMANCE_SPECS or plan_row is None:
+        return lo, hi
+    from models.planner.target_bands import target_band
+    from models.planner.targets import economic_break_even
+    from models.provenance import param
+
+    h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
+    x = economic_break_even(plan_row, rt.device, spec, horizon_years=h)[0]
+    b = target_band(rt, spec, x, target=target, plan_row=plan_row, horizon_years=h)
+    ends = [v for v in (b["break_even_low"], b["break_even_high"]) if math.isfinite(v) and v > 0]
+    return min([lo] + [e / 2 for e in ends]), max([hi] + [e * 2 for e in ends])
+
+
 def frontier_rows(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
-                  plan_row: dict | None = None, horizon_years: float | None = None):
+                  plan_row: dict | None = None, horizon_years: float | None = None, band: bool = False):
     """The frontier grid of row ``rt`` (:class:`~models.planner.retime.Retimer`) over :func:`frontier_range` of
     each spec, ``points`` log-spaced values per axis (``plan_row``, ``horizon_years``: for a price or endurance
-    axis, :func:`models.planner.targets.frontier_grid`)."""
+    axis, :func:`models.planner.targets.frontier_grid`; ``band``: a price or endurance axis also spans its
+    break-even's band)."""
     from models.planner.targets import frontier_grid
 
-    xs = np.geomspace(*frontier_range(spec_x, rt.device, plan_row, horizon_years), points)
-    ys = np.geomspace(*frontier_range(spec_y, rt.device, plan_row, horizon_years), points)
+    xs = np.geomspace(*_axis(rt, spec_x, plan_row, horizon_years, target, band), points)
+    ys = np.geomspace(*_axis(rt, spec_y, plan_row, horizon_years, target, band), points)
     return frontier_grid(rt, spec_x, spec_y, xs, ys, target=target, plan_row=plan_row, horizon_years=horizon_years)
 
 
@@ -200,9 +221,12 @@ def _band_traces(fig, band, xs, ys, spec_x: str, spec_y: str) -> None:
     for g, dash, side in ((fav, "dash", "favour"), (unfav, "dot", "do not favour")):
         w = g.pivot(index=spec_y, columns=spec_x, values="wins").reindex(index=ys, columns=xs)
         z = w.to_numpy(dtype=float, na_value=np.nan)
+        seen = z[np.isfinite(z)]
+        off = (" (won everywhere in the chart)" if len(seen) and seen.min() == 1 else
+               " (won nowhere in the chart)" if len(seen) and seen.max() == 0 else "")
         fig.add_trace(go.Contour(
             x=xs, y=ys, z=z, showscale=False, hoverinfo="skip", showlegend=True,
-            name=f"boundary, held inputs at the range ends that {side} the device",
+            name=f"boundary, held inputs at the range ends that {side} the device{off}",
             contours=dict(start=0.5, end=0.5, size=1, coloring="lines"), colorscale=[[0, "#333"], [1, "#333"]],
             line=dict(dash=dash, width=2)))
 
@@ -233,7 +257,7 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
 
     g = grid if grid is not None else frontier_rows(rt, spec_x, spec_y, target=target, points=points,
-                                                    plan_row=plan_row, horizon_years=horizon_years)
+                                                    plan_row=plan_row, horizon_years=horizon_years, band=band)
     unknown = g.attrs.get("unknown", "")
     xs, ys = np.unique(g[spec_x].to_numpy(float)), np.unique(g[spec_y].to_numpy(float))
 

@@ -107,3 +107,20 @@ def test_report_section_draws_the_chosen_frontier_pair():
     assert "price [USD" in html and BAND_LABEL in html  # the axis title (plotly escapes the slash)
     html = plan_report_html(res, extra_sections=[targets_section(t, ("endurance_writes_per_cell", "price_usd_per_GB"))])
     assert "Frontier over endurance × price" in html or "No frontier over endurance × price" in html
+
+
+def test_a_price_axis_spans_its_break_evens_band():
+    """The dotted and dashed boundaries show: a price axis reaches ½ the band's low end and 2× its high end."""
+    import math
+
+    res = plan([workload_from_path(FIX / "small_msr.csv", name="my msr")], ["optane-dcpmm"])
+    t = targets_of_plan(res)
+    df = t.to_frame()
+    r = df[(df.role == "storage") & (df.spec == "price_usd_per_GB")].iloc[0]
+    assert math.isfinite(r.break_even_low) and math.isfinite(r.break_even_high) and r.break_even_low < r.break_even_high
+    rt = next(x for x in t.retimers if x.role == "storage")
+    row = next(x for x in res.rows if (x["role"], x["device"]) == ("storage", "optane-dcpmm"))
+    h = res.horizon_years if math.isfinite(res.horizon_years) else None
+    f = frontier_figure(rt, "write_latency_ns", "price_usd_per_GB", points=6, plan_row=row, horizon_years=h)
+    ys = [float(v) for v in f.data[0].y]
+    assert min(ys) <= r.break_even_low / 2 * (1 + 1e-9) and max(ys) >= r.break_even_high * 2 * (1 - 1e-9)
