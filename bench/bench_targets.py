@@ -6,7 +6,9 @@ Measured in the same run, after a warm-up on a small slice that compiles the num
    simulated once (:mod:`models.planner.retime`: file-cache, storage and write-cache on a 1M-request
    Fin1-like synthetic block trace, paging and memory-extension on a 1M-reference lackey trace), then
    the break-even of each of the 5 specs for each of the 5 roles (:func:`models.planner.targets.row_targets`);
-   the number of value evaluations each root find made is counted.
+   the number of value evaluations each root find made is counted. The break-evens carry their uncertainty bands
+   (:mod:`models.planner.target_bands`: two corners of the provenance ranges, root-found near the point); the
+   same targets without bands are timed too (``fast`` line, in brackets).
 2. **naive** (extrapolated, said so): the same root finds with a full rerun of the role's plan evaluator
    (``file_cache_rows``, ``block_storage_rows``, ``write_cache_rows``, ``memory_rows``: simulation included)
    per evaluation. One rerun per role is timed on the same traces (a few steps, not the whole loop) and
@@ -53,7 +55,7 @@ def _counting(rt, counts, spent):
     return dataclasses.replace(rt, values=values)
 
 
-def fast(tr, mt, dev):
+def fast(tr, mt, dev, bands=True):
     counts: dict[str, int] = {}
     spent: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -61,7 +63,7 @@ def fast(tr, mt, dev):
     t_build = time.perf_counter() - t0
     rows = []
     for rt in rts:
-        rows += row_targets(_counting(rt, counts, spent), specs=tuple(SPECS))
+        rows += row_targets(_counting(rt, counts, spent), specs=tuple(SPECS), bands=bands)
     return time.perf_counter() - t0, t_build, counts, spent, rows
 
 
@@ -91,10 +93,12 @@ def main() -> None:
     tr = preset("fin1", args.requests, seed=0, scale=0.05)
     mt = traces.load("lackey:lulesh", kind="memory", max_requests=args.refs)
     fast(tr.subset(slice(0, 5000)), mt.subset(slice(0, 20000)) if hasattr(mt, "subset") else mt, dev)  # warm-up
+    t_point = fast(tr, mt, dev, bands=False)[0]
     t_fast, t_build, counts, spent, rows = fast(tr, mt, dev)
     print(f"trace: {len(tr):,} block requests, {len(mt):,} memory references; device {dev.name}")
     print(f"fast: {t_fast:.2f} s for {len(rows)} targets (5 specs x {len(rows) // 5} roles); simulate-once part "
-          f"{t_build:.2f} s (the simulations the plan itself runs), root finding {t_fast - t_build:.2f} s")
+          f"{t_build:.2f} s (the simulations the plan itself runs), root finding {t_fast - t_build:.2f} s, with the "
+          f"uncertainty bands (without them, same run: {t_point:.2f} s)")
     print("  value evaluations per role: " + ", ".join(f"{r} {counts[r]} ({spent[r]:.2f} s)" for r in counts))
     step = naive_step_s(tr, mt, dev)
     naive = sum(step[r] * counts.get(r, 0) for r in step)

@@ -11,7 +11,8 @@ import math
 from cli.argtypes import number, whole_number
 from cli.traceopts import add_reader_options, format_options, trace_reader_options
 
-__all__ = ["add_plan_input_arguments", "add_economics_arguments", "plan_inputs", "plan_economics"]
+__all__ = ["add_plan_input_arguments", "add_economics_arguments", "plan_inputs", "plan_economics",
+           "add_frontier_arguments", "frontier_pair"]
 
 
 def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
@@ -118,3 +119,30 @@ def plan_inputs(args: argparse.Namespace) -> tuple[list, list, object]:
     if baseline != "like-for-like":
         baseline = custom[baseline] if baseline in custom else get_device(baseline)
     return workloads, devices, baseline
+
+
+def add_frontier_arguments(p: argparse.ArgumentParser, *, where: str) -> None:
+    """Add ``--frontier-x`` and ``--frontier-y``: the two specs of the report's frontier chart (``where``: the
+    options the report needs, in the help)."""
+    from models.planner.targets import SPECS
+    from reporting.planner_targets_report import DEFAULT_FRONTIER
+
+    g = p.add_argument_group("frontier chart (the report's 'Product targets' section)")
+    for axis, default in zip("xy", DEFAULT_FRONTIER):
+        g.add_argument(f"--frontier-{axis}", default=None, metavar="SPEC",
+                       help=f"spec on the frontier's {axis} axis, one of {', '.join(SPECS)} (default {default}; the "
+                            f"two must differ; needs {where})")
+
+
+def frontier_pair(args: argparse.Namespace, *, needs: bool, where: str) -> tuple[str, str]:
+    """The frontier's ``(x spec, y spec)`` of ``--frontier-x``/``--frontier-y`` (the defaults where not given),
+    checked; ``needs``: the options the report needs were given (else a frontier option is an error naming
+    ``where``)."""
+    from reporting.planner_targets_report import DEFAULT_FRONTIER, check_frontier_pair
+
+    given = [o for o, v in (("--frontier-x", args.frontier_x), ("--frontier-y", args.frontier_y)) if v is not None]
+    if given and not needs:
+        raise ValueError(f"{'/'.join(given)}: the frontier is drawn in the report; give {where}")
+    x = args.frontier_x or DEFAULT_FRONTIER[0]
+    y = args.frontier_y or DEFAULT_FRONTIER[1]
+    return check_frontier_pair(x, y, option="/".join(given) or "--frontier-x/--frontier-y")

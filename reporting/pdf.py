@@ -187,10 +187,16 @@ def targets_flowables(tres, styles, width: float) -> list:
                           "the other specs held at the device's own values (root finding on the role's models, the "
                           "counts simulated once; pcm-planner targets). Endurance: the value at which the role's "
                           "capacity lasts the planning horizon; price: the value at which its cost per unit of work "
-                          "equals the baseline's. The frontier chart over two specs is in the HTML report."),
+                          "equals the baseline's. Band: the break-even with the held inputs (the device's other specs, the "
+                          "baseline's, the economics inputs) at the ends of their provenance ranges. The frontier chart "
+                          "over two specs is in the HTML report."),
                      styles["BodyText"])]
     if not len(tt):
         return [*out, Paragraph("No row to find targets for (nothing evaluated).", styles["Italic"])]
+    from reporting.planner_targets_report import BAND_LABEL
+
+    if BAND_LABEL in tt:  # the band under the break-even, in its cell (the table keeps its width)
+        tt["won while"] = [f"{w}; band {b}" if w else b for w, b in zip(tt["won while"], tt.pop(BAND_LABEL))]
     widths = [2.6 * cm, 2.4 * cm, 2.6 * cm, 2.4 * cm, 2.4 * cm, 2.0 * cm]
     return [*out, _table(tt, styles, col_widths=widths + [width - sum(widths)], font_size=6.5)]
 

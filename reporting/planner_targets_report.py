@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["targets_table", "frontier_figure", "frontier_rows", "targets_section_html", "targets_section",
-           "plan_row_frontier", "frontier_range",
+           "plan_row_frontier", "frontier_range", "check_frontier_pair", "band_text", "BAND_LABEL",
            "DEFAULT_FRONTIER"]
 
 #: The spec pair of the report's frontier chart (x, y).
@@ -38,13 +38,41 @@ def targets_table(res) -> pd.DataFrame:
     from models.planner.targets import SPECS, format_spec
 
     df = res.to_frame()
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "workload": df.workload, "role": df.role, "device": df.device,
         "spec": [SPECS[s][2] for s in df.spec],
         "won while": [f"{d} {format_spec(s, x)}" if math.isfinite(x) else "" for s, d, x in
-                      zip(df.spec, df.direction, df.break_even)],
-        "device has": [format_spec(s, x) if math.isfinite(x) else "not stated" for s, x in zip(df.spec, df.held_at)],
-        "reason": df.reason})
+                      zip(df.spec, df.direction, df.break_even)]})
+    if "band_method" in df:
+        out[BAND_LABEL] = [band_text(s, x, lo, hi, m) for s, x, lo, hi, m in
+                           zip(df.spec, df.break_even, df.break_even_low, df.break_even_high, df.band_method)]
+    out["device has"] = [format_spec(s, x) if math.isfinite(x) else "not stated" for s, x in zip(df.spec, df.held_at)]
+    out["reason"] = df.reason
+    return out
+
+
+#: The targets table's column of the uncertainty band.
+BAND_LABEL = "band (provenance ranges)"
+
+
+def band_text(spec: str, x: float, lo: float, hi: float, method: str) -> str:
+    """A break-even's band in words: ``"1.9 µs – 2.8 µs"``, ``"= the point"`` (no range), an open end ``"…"`` where
+    a corner has no break-even in the range, else the band method's first words ("not sampled", "unknown").
+
+    >>> band_text("write_latency_ns", 2300, 1900, 2800, "corners ..."), band_text("write_latency_ns", 2300, 1900, float("nan"), "corners ...")
+    ('1.9 µs – 2.8 µs', '1.9 µs – …')
+    >>> band_text("write_latency_ns", float("nan"), float("nan"), float("nan"), "unknown: no break-even to band")
+    'unknown'
+    """
+    from models.planner.targets import format_spec
+
+    if not math.isfinite(x) or str(method).startswith(("unknown", "not sampled")):
+        return str(method).split(":")[0]
+    if str(method).startswith("no range"):
+        return "= the point (no range)"
+    if lo == hi == x:
+        return "= the point (the ranges do not move it)"
+    return f"{format_spec(spec, lo) if math.isfinite(lo) else '…'} – {format_spec(spec, hi) if math.isfinite(hi) else '…'}"
 
 
 def _decade_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
@@ -135,15 +163,36 @@ def frontier_range(spec: str, device, plan_row: dict | None = None, horizon_year
     return min(vals), max(vals)
 
 
+def _axis(rt, spec: str, plan_row: dict | None, horizon_years: float | None, target: float, band: bool):
+    """``(low, high)`` of a frontier axis: :func:`frontier_range`, a price or endurance axis widened to ½–2× the
+    ends of its break-even's band (:func:`models.planner.target_bands.target_band`) when ``band``, so the band's
+    boundaries show."""
+    lo, hi = frontier_range(spec, rt.device, plan_row, horizon_years)
+    from models.planner.targets import PERFORMANCE_SPECS
+
+    if not band or spec in PERFORMANCE_SPECS or plan_row is None:
+        return lo, hi
+    from models.planner.target_bands import target_band
+    from models.planner.targets import economic_break_even
+    from models.provenance import param
+
+    h = float(param("planner.horizon_years").value) if horizon_years is None else float(horizon_years)
+    x = economic_break_even(plan_row, rt.device, spec, horizon_years=h)[0]
+    b = target_band(rt, spec, x, target=target, plan_row=plan_row, horizon_years=h)
+    ends = [v for v in (b["break_even_low"], b["break_even_high"]) if math.isfinite(v) and v > 0]
+    return min([lo] + [e / 2 for e in ends]), max([hi] + [e * 2 for e in ends])
+
+
 def frontier_rows(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
-                  plan_row: dict | None = None, horizon_years: float | None = None):
+                  plan_row: dict | None = None, horizon_years: float | None = None, band: bool = False):
     """The frontier grid of row ``rt`` (:class:`~models.planner.retime.Retimer`) over :func:`frontier_range` of
     each spec, ``points`` log-spaced values per axis (``plan_row``, ``horizon_years``: for a price or endurance
-    axis, :func:`models.planner.targets.frontier_grid`)."""
+    axis, :func:`models.planner.targets.frontier_grid`; ``band``: a price or endurance axis also spans its
+    break-even's band)."""
     from models.planner.targets import frontier_grid
 
-    xs = np.geomspace(*frontier_range(spec_x, rt.device, plan_row, horizon_years), points)
-    ys = np.geomspace(*frontier_range(spec_y, rt.device, plan_row, horizon_years), points)
+    xs = np.geomspace(*_axis(rt, spec_x, plan_row, horizon_years, target, band), points)
+    ys = np.geomspace(*_axis(rt, spec_y, plan_row, horizon_years, target, band), points)
     return frontier_grid(rt, spec_x, spec_y, xs, ys, target=target, plan_row=plan_row, horizon_years=horizon_years)
 
 
@@ -163,9 +212,28 @@ def _criteria_words(spec_x: str, spec_y: str, target: float, horizon_years: floa
     return "it " + " and ".join(out)
 
 
+def _band_traces(fig, band, xs, ys, spec_x: str, spec_y: str) -> None:
+    """The boundaries of the frontier at the two corners of the held inputs' provenance ranges
+    (:func:`models.planner.target_bands.frontier_band`) as dashed / dotted contour lines, named in the legend."""
+    import plotly.graph_objects as go
+
+    fav, unfav, _ = band
+    for g, dash, side in ((fav, "dash", "favour"), (unfav, "dot", "do not favour")):
+        w = g.pivot(index=spec_y, columns=spec_x, values="wins").reindex(index=ys, columns=xs)
+        z = w.to_numpy(dtype=float, na_value=np.nan)
+        seen = z[np.isfinite(z)]
+        off = (" (won everywhere in the chart)" if len(seen) and seen.min() == 1 else
+               " (won nowhere in the chart)" if len(seen) and seen.max() == 0 else "")
+        fig.add_trace(go.Contour(
+            x=xs, y=ys, z=z, showscale=False, hoverinfo="skip", showlegend=True,
+            name=f"boundary, held inputs at the range ends that {side} the device{off}",
+            contours=dict(start=0.5, end=0.5, size=1, coloring="lines"), colorscale=[[0, "#333"], [1, "#333"]],
+            line=dict(dash=dash, width=2)))
+
+
 def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points: int = FRONTIER_POINTS,
                     grid: pd.DataFrame | None = None, plan_row: dict | None = None,
-                    horizon_years: float | None = None):
+                    horizon_years: float | None = None, band: bool = True):
     """Region chart (plotly) of where row ``rt`` is won over two specs, the others held at its device's values.
 
     Green cells: every axis's criterion holds (:func:`models.planner.targets.frontier_grid`: a performance spec's
@@ -176,6 +244,11 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     is not that device's verdict; the legend counts those left out); the row's device is the star. Both axes log,
     decades labelled, titled with their units. Device names are raw data strings (the app's ``show()`` and the
     report escape them once).
+
+    ``band``: also draw the boundary with the held inputs (the device's other specs, the baseline's, the economics
+    inputs) at the two corners of their provenance ranges (:func:`models.planner.target_bands.frontier_band`),
+    dashed (the ends favouring the device) and dotted (the others): between them, the answer depends on where those
+    inputs really lie. The chart says when no held input has a range.
     """
     import plotly.graph_objects as go
 
@@ -184,7 +257,7 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
 
     g = grid if grid is not None else frontier_rows(rt, spec_x, spec_y, target=target, points=points,
-                                                    plan_row=plan_row, horizon_years=horizon_years)
+                                                    plan_row=plan_row, horizon_years=horizon_years, band=band)
     unknown = g.attrs.get("unknown", "")
     xs, ys = np.unique(g[spec_x].to_numpy(float)), np.unique(g[spec_y].to_numpy(float))
 
@@ -198,6 +271,12 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     if "lifetime_years" in g:
         extra.append(("lifetime_years", f"lifetime %{{customdata[{len(extra)}]:.3g}} years"))
     fig = go.Figure()
+    band_note = ""
+    if not unknown and band:
+        from models.planner.target_bands import frontier_band
+
+        fb = frontier_band(rt, spec_x, spec_y, xs, ys, target=target, plan_row=plan_row, horizon_years=horizon_years)
+        band_note = "" if fb is not None else "no band: no held input has a provenance range"
     if not unknown:
         custom = np.stack([table(c) for c, _ in extra], axis=-1)
         fig.add_trace(go.Heatmap(
@@ -205,6 +284,8 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
             colorscale=[[0, LOSE_COLOUR], [0.5, LOSE_COLOUR], [0.5, WIN_COLOUR], [1, WIN_COLOUR]], opacity=0.55,
             hovertemplate=f"{wx} %{{x:.3g}} {ux}<br>{wy} %{{y:.3g}} {uy}<br>" + "<br>".join(t for _, t in extra)
             + "<extra></extra>"))
+        if band and fb is not None:
+            _band_traces(fig, fb, xs, ys, spec_x, spec_y)
     else:
         import textwrap
 
@@ -244,8 +325,8 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
     crit = _criteria_words(spec_x, spec_y, target, horizon_years)
     head = f"{rt.role} · {rt.workload} · {rt.device.name}: "
     title = head + (f"region unknown<br>(green would be where {crit})" if unknown
-                    else f"<br>green where {crit}, red where not")
-    fig.update_layout(template="plotly_white", height=540, legend=dict(title_text="markers"),
+                    else f"<br>green where {crit}, red where not" + (f" ({band_note})" if band_note else ""))
+    fig.update_layout(template="plotly_white", height=540, legend=dict(title_text="markers and band"),
                       title=dict(text=title, font=dict(size=14)), margin=dict(l=10, r=10, t=80, b=10))
     return fig
 
@@ -281,17 +362,51 @@ def plan_row_frontier(res, workload: str, role: str, device: str, spec_x: str, s
 
 
 def _pick_row(res, spec_x: str, spec_y: str):
-    """The first row whose role's model reads both specs and is not a 'not modelled' one."""
-    for rt in res.retimers:
-        if spec_x in rt.uses and spec_y in rt.uses and not rt.why_not:
-            return rt
-    return None
+    """``(retimer, plan row)`` of the first row that can draw the pair: its role's model reads each performance spec
+    of the pair (and is not a 'not modelled' one), and the criterion of each price or endurance axis can be
+    evaluated on its plan row; ``(None, None)`` when none can."""
+    from models.planner.targets import PERFORMANCE_SPECS, _criteria_unknown
+
+    rows = tuple(getattr(res, "plan_rows", ()) or ())
+    for i, rt in enumerate(res.retimers):
+        row = rows[i] if i < len(rows) else None
+        perf = [s for s in (spec_x, spec_y) if s in PERFORMANCE_SPECS]
+        econ = [s for s in (spec_x, spec_y) if s not in PERFORMANCE_SPECS]
+        if any(s not in rt.uses for s in perf) or (perf and rt.why_not):
+            continue
+        if econ and (row is None or any(_criteria_unknown(rt, row, s) for s in econ)):
+            continue
+        return rt, row
+    return None, None
+
+
+def check_frontier_pair(spec_x: str, spec_y: str, *, option: str = "--frontier-x/--frontier-y") -> tuple[str, str]:
+    """The frontier's axis pair, checked: two different keys of :data:`models.planner.targets.SPECS` (the error
+    names ``option``).
+
+    >>> check_frontier_pair("price_usd_per_GB", "write_latency_ns")
+    ('price_usd_per_GB', 'write_latency_ns')
+    >>> check_frontier_pair("read_latency_ns", "read_latency_ns")
+    Traceback (most recent call last):
+    ...
+    ValueError: --frontier-x/--frontier-y: the frontier's two specs must differ (both read_latency_ns)
+    """
+    from models.planner.targets import SPECS
+
+    for s in (spec_x, spec_y):
+        if s not in SPECS:
+            raise ValueError(f"{option}: unknown spec {s!r}; give two of {', '.join(SPECS)}")
+    if spec_x == spec_y:
+        raise ValueError(f"{option}: the frontier's two specs must differ (both {spec_x})")
+    return spec_x, spec_y
 
 
 def targets_section_html(res, *, first: bool, frontier=DEFAULT_FRONTIER) -> str:
     """The "Product targets" section of the HTML report: what the spec targets are, the frontier chart of one row
-    (the first that reads both ``frontier`` specs) and the table of every target. ``first``: plotly.js is not yet
-    in the page (inline it with this chart)."""
+    over the ``frontier`` pair ``(x spec, y spec)`` (the first row that can draw it: :func:`_pick_row`) and the
+    table of every target with its uncertainty band. ``first``: plotly.js is not yet in the page (inline it with
+    this chart)."""
+    from models.planner.targets import SPECS
     from reporting.planner_report import _fig_html, _table
 
     goal = "breaks even with its baseline" if res.target == 1 else f"reaches {res.target:g}× its baseline"
@@ -300,15 +415,26 @@ def targets_section_html(res, *, first: bool, frontier=DEFAULT_FRONTIER) -> str:
              "other specs held at the device's own values (found by root finding on the role's models, the counts "
              "simulated once; <code>pcm-planner targets</code>). “At any …” and “never, even at …” mean no "
              "break-even in the catalogue's range of that spec.</p>"]
-    rt = _pick_row(res, *frontier)
+    spec_x, spec_y = check_frontier_pair(*frontier)
+    rt, row = _pick_row(res, spec_x, spec_y)
+    h = getattr(res, "horizon_years", math.nan)
     if rt is not None:
-        parts.append(_fig_html(frontier_figure(rt, *frontier, target=res.target), first))
+        parts.append(f"<p>Frontier over {SPECS[spec_x][2]} × {SPECS[spec_y][2]}: the dashed and dotted lines are the "
+                     "boundary with the device's other specs, the baseline's and the economics inputs at the ends of "
+                     "their provenance ranges that favour the device and that do not.</p>")
+        parts.append(_fig_html(frontier_figure(rt, spec_x, spec_y, target=res.target, plan_row=row,
+                                               horizon_years=h if math.isfinite(h) else None), first))
+    else:
+        parts.append(f"<p>No frontier over {SPECS[spec_x][2]} × {SPECS[spec_y][2]}: no row's model reads both, or the "
+                     "price / lifetime criterion cannot be evaluated on any row (no price, no baseline cost, unknown "
+                     "lifetime).</p>")
     parts.append(_table(targets_table(res), {"reason": lambda v: "reason"}))
     return "\n".join(parts)
 
 
 
-def targets_section(res):
+def targets_section(res, frontier=DEFAULT_FRONTIER):
     """The report's "Product targets" section of ``res`` as :func:`reporting.planner_report.plan_report_html` takes
-    it (``extra_sections=[targets_section(res)]``)."""
-    return lambda first: targets_section_html(res, first=first)
+    it (``extra_sections=[targets_section(res)]``); ``frontier``: the chart's ``(x spec, y spec)``."""
+    frontier = check_frontier_pair(*frontier)
+    return lambda first: targets_section_html(res, first=first, frontier=frontier)

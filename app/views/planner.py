@@ -242,14 +242,16 @@ def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: in
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
 def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
-               econ: tuple = (), target: float | None = None) -> str:
+               econ: tuple = (), target: float | None = None, frontier: tuple | None = None) -> str:
+    """The HTML report; with ``target``, its "Product targets" section, the frontier over the page's ``frontier``
+    pair (None: the report's default)."""
     res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
     if target is None:
         return plan_report_html(res)
     from models.planner.targets import targets_of_plan
 
-    return plan_report_html(res, extra_sections=[
-        targets_section(targets_of_plan(res, target=target, n_requests=n_requests or None))])
+    t = targets_of_plan(res, target=target, n_requests=n_requests or None)
+    return plan_report_html(res, extra_sections=[targets_section(t, *([frontier] if frontier else []))])
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
@@ -420,7 +422,9 @@ def _product_targets(scn, key: tuple, df) -> None:
     goal = "breaks even" if scn.target_speedup == 1 else f"reaches {scn.target_speedup:g}×"
     st.caption(f"The value of each spec at which the role {goal}, the device's other specs held; endurance: the "
                "value at which the role's capacity lasts the planning horizon, price: the value at which its cost per "
-               "unit of work equals the baseline's (from the economics above).")
+               "unit of work equals the baseline's (from the economics above). Band: the break-even with the held "
+               "inputs (the device's other specs, the baseline's, the economics inputs) at the ends of their "
+               "provenance ranges that favour the device and that do not; 'not sampled' where none has a range.")
     tt = targets_table(t)
     text_table(tt)
     download_csv(t.to_frame(), "pcm-targets.csv", label="Download spec targets (CSV)", key="dl-plan-targets")
@@ -434,7 +438,9 @@ def _product_targets(scn, key: tuple, df) -> None:
                "cost per unit of work ≤ the baseline's; endurance: the role's capacity lasts the planning horizon); "
                "red: not. No region is drawn where a criterion cannot be evaluated (no price, a baseline with no "
                "device to price, an unknown lifetime). Catalogue devices are marked at their own two specs (their "
-               "other specs differ: a marker places a device, it is not its verdict); the star is the row's device.")
+               "other specs differ: a marker places a device, it is not its verdict); the star is the row's device. "
+               "Dashed / dotted: the boundary with the held inputs at the ends of their provenance ranges that favour "
+               "the device / that do not.")
 
 
 # ----------------------------------------------------------------------------- page
@@ -589,7 +595,8 @@ if scn is not None and tab_mine.open:
             with d1:
                 download_csv(df, "pcm-plan.csv", label="Download verdicts (CSV)", key="dl-plan-mine", provenance=keys)
             tkey = scn.target_speedup if scn.targets_on else None
-            d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey), file_name="pcm-plan.html",
+            pair = (scn.frontier_x, scn.frontier_y)
+            d2.download_button("Download HTML report", lambda: _plan_html(*key, tkey, pair), file_name="pcm-plan.html",
                                mime="text/html", key="dl-plan-mine-html", icon=":material/description:")
             d3.download_button("Download PDF report", lambda: _plan_pdf(*key, tkey), file_name="pcm-plan.pdf",
                                mime="application/pdf", key="dl-plan-mine-pdf", icon=":material/picture_as_pdf:")

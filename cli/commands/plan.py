@@ -38,8 +38,9 @@ the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --
   pcm-planner plan --block-trace vm.csv --trace-format csv --time-col timestamp --op-col op --op-map scsi \\
       --lba-col lba --size-col size --device pcm-samsung-20nm
 
---targets FILE also writes the spec targets (the columns of ``pcm-planner targets``) and adds a "Product
-targets" section, with a frontier chart, to --html.
+--targets FILE also writes the spec targets (the columns of ``pcm-planner targets``, with their uncertainty bands)
+and adds a "Product targets" section, with a frontier chart, to --html; --frontier-x SPEC --frontier-y SPEC pick
+the chart's two specs (any two of the five; default write_latency_ns x read_latency_ns).
 
 Each workload fails alone: one that cannot be read is reported on stderr ("error: workload 'NAME' (FILE): ...")
 and its rows read verdict "needs data" with the reason "needs data: could not read ..."; the other workloads
@@ -53,7 +54,13 @@ import sys
 
 from cli.argtypes import whole_number
 from cli.output import add_format_option, emit, emit_to
-from cli.plan_inputs import add_plan_input_arguments, plan_economics, plan_inputs
+from cli.plan_inputs import (
+    add_frontier_arguments,
+    add_plan_input_arguments,
+    frontier_pair,
+    plan_economics,
+    plan_inputs,
+)
 from cli.uncertainty import add_uncertainty_options
 
 NAME = "plan"
@@ -70,6 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write the spec targets (pcm-planner targets' CSV columns) to FILE and add a 'Product "
                         "targets' section to --html and --pdf")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input")
+    add_frontier_arguments(p, where="--targets FILE and --html FILE")
     f = p.add_argument_group("fleet (many block traces; see models/planner/fleet.py)")
     f.add_argument("--fleet", default=None, metavar="FLEET.toml",
                    help="plan every trace of a fleet spec (traces as paths/globs, devices, roles)")
@@ -116,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_fleet(args)
     if getattr(args, "sample_design", "sobol") != "sobol":
         raise ValueError("--sample-design: the plan's bands are drawn with the Sobol' design only")
+    frontier = frontier_pair(args, needs=bool(args.targets and args.html), where="--targets FILE and --html FILE")
     workloads, devices, baseline = plan_inputs(args)
     res = plan(workloads, devices, baseline=baseline, uncertainty=args.uncertainty, seed=args.seed,
                n_requests=args.requests, memory_refs=args.mem_refs, **plan_economics(args))
@@ -133,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         with open(args.targets, "w", encoding="utf-8", newline="") as fh:
             emit(tres.to_frame(), args.output_format, fh)
         print(f"wrote {args.targets}", file=sys.stderr)
-        sections.append(targets_section(tres))
+        sections.append(targets_section(tres, frontier))
     if args.html:
         from reporting.planner_report import plan_report_html
 

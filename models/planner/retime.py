@@ -59,6 +59,9 @@ class Retimer:
     uses: tuple[str, ...]
     #: Why specs cannot be re-timed ("" : they can).
     why_not: str = ""
+    #: The baseline device the value is measured against (None: none, e.g. no write cache), re-timed through the
+    #: same ``values`` when ``values([baseline])`` is 1 (the spec targets' uncertainty bands read it).
+    baseline: DeviceProfile | None = None
 
     def value(self, variant: DeviceProfile) -> float:
         """The role's value [x] for one variant."""
@@ -110,7 +113,7 @@ def block_retimers(name: str, tr, devs, base) -> list[Retimer]:
     for d in devs:
         if not is_volatile(d) and d.name != fbase.name:
             out.append(Retimer(name, "file-cache", d, lambda vs: _ratio(t_fb, [fc_time(v) for v in vs]),
-                               ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes")))
+                               ("read_latency_ns", "read_bandwidth_MBps", "access_unit_bytes"), baseline=fbase))
     # --- storage: the trace replayed (one FIFO pass per variant)
     if getattr(tr, "op_known", True):
         sbase = base or get_device(LIKE_FOR_LIKE["storage"])
@@ -126,7 +129,7 @@ def block_retimers(name: str, tr, devs, base) -> list[Retimer]:
             out.append(Retimer(name, "storage", d,
                                lambda vs: _ratio(rb, replay_mean_response_many_ns(arrays, vs)),
                                ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps",
-                                "access_unit_bytes"), why))
+                                "access_unit_bytes"), why, sbase))
     # --- write cache: the HALO run's HDD time once; the device's absorb time in closed form
     if getattr(tr, "op_known", True) and len(tr) and np.asarray(tr.is_write).any() and \
             (base is None or base.kind not in ("dram", "hdd")):
@@ -148,7 +151,7 @@ def block_retimers(name: str, tr, devs, base) -> list[Retimer]:
             if d.kind in ("dram", "hdd") or (base is not None and d.name == base.name):
                 continue
             out.append(Retimer(name, "write-cache", d, lambda vs: _ratio(t_ref, [halo_s + absorb_s(v) for v in vs]),
-                               ("write_latency_ns", "write_bandwidth_MBps", "access_unit_bytes")))
+                               ("write_latency_ns", "write_bandwidth_MBps", "access_unit_bytes"), baseline=base))
     return out
 
 
@@ -176,7 +179,7 @@ def memory_retimers(name: str, mt, devs, base) -> list[Retimer]:
     for d in devs:
         if not is_volatile(d) and d.name != pbase.name:
             out.append(Retimer(name, "paging", d, lambda vs: _ratio(a_b, [amat(v) for v in vs]),
-                               ("read_latency_ns", "read_bandwidth_MBps")))
+                               ("read_latency_ns", "read_bandwidth_MBps"), baseline=pbase))
     # --- memory extension: fault and write-back counts once (they do not depend on any time)
     mbase = base or get_device(LIKE_FOR_LIKE["memory-extension"])
     stream = me.page_stream(mt)
@@ -200,7 +203,7 @@ def memory_retimers(name: str, mt, devs, base) -> list[Retimer]:
 
         out.append(Retimer(name, "memory-extension", d, lambda vs, slow=slow: float(rb.slowdown) / slow(vs),
                            ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps",
-                            "access_unit_bytes")))
+                            "access_unit_bytes"), baseline=mbase))
     return out
 
 
@@ -228,7 +231,7 @@ def _filebench(w, devs, base) -> list[Retimer]:
                              for v in vs], dtype=float) / ref
 
         out.append(Retimer(w.name, "storage", d, ops, ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps",
-                                                       "write_bandwidth_MBps", "access_unit_bytes")))
+                                                       "write_bandwidth_MBps", "access_unit_bytes"), baseline=base))
     return out
 
 
@@ -244,7 +247,7 @@ def _fio(w, devs, base) -> list[Retimer]:
     tb = mean_ns(bdev)
     return [Retimer(w.name, "storage", d, lambda vs: _ratio(tb, [mean_ns(v) for v in vs]),
                     ("read_latency_ns", "write_latency_ns", "read_bandwidth_MBps", "write_bandwidth_MBps",
-                     "access_unit_bytes"))
+                     "access_unit_bytes"), baseline=bdev)
             for d in devs if not is_volatile(d) and d.name != bdev.name]
 
 

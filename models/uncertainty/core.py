@@ -42,6 +42,7 @@ __all__ = [
     "SOBOL_COLUMNS",
     "param_input",
     "device_input",
+    "device_value_range",
     "fixed_input",
     "user_input",
     "sample_values",
@@ -219,15 +220,27 @@ def device_input(device, column: str, *, label: str | None = None, unit: str | N
     'triangular 5760..8640'
     """
     from models.devices import DeviceProfile, get_device
-    from models.provenance import (
-        _DEVICE_UNITS,
-        ASSUMED,
-        COMPUTED,
-        DERIVED,
-        MEASURED,
-        SIMULATED,
-        param,
-    )
+    from models.provenance import _DEVICE_UNITS
+
+    dev = device if isinstance(device, DeviceProfile) else get_device(device)
+    v = getattr(dev, column)
+    lo, hi, kind = device_value_range(dev, column)
+    dist = from_provenance(kind, float(v), lo, hi)
+    return UncertainInput(f"device:{dev.name}.{column}", label or f"{dev.label or dev.name} {column}",
+                          unit or _DEVICE_UNITS.get(column, "-"), dist, kind, resimulates)
+
+
+def device_value_range(device, column: str) -> tuple[float, float, str]:
+    """``(low, high, kind)``: the stated range of a device value [its unit] from its provenance kind, as
+    :func:`device_input` ranges it (the catalogue states no ranges for the specs the models read: a measured value
+    +-``uncertainty.device_band.measured``, a published / computed / user-typed one +- its band, a derived, simulated
+    or assumed one value / f .. value x f).
+
+    >>> lo, hi, kind = device_value_range("pcm-samsung-20nm", "write_latency_ns"); kind, round(hi / lo, 6)
+    ('simulated', 4.0)
+    """
+    from models.devices import DeviceProfile, get_device
+    from models.provenance import ASSUMED, COMPUTED, DERIVED, MEASURED, SIMULATED, param
 
     dev = device if isinstance(device, DeviceProfile) else get_device(device)
     v = getattr(dev, column)
@@ -237,13 +250,9 @@ def device_input(device, column: str, *, label: str | None = None, unit: str | N
     kind = dev.value_kind(column)
     if kind in (DERIVED, SIMULATED, ASSUMED):
         f = param("uncertainty.device_band." + {DERIVED: "derived", SIMULATED: "simulated"}.get(kind, "assumed")).value
-        lo, hi = v / f, v * f
-    else:
-        r = param("uncertainty.device_band." + {MEASURED: "measured", COMPUTED: "computed"}.get(kind, "published")).value
-        lo, hi = v * (1 - r), v * (1 + r)
-    dist = from_provenance(kind, v, lo, hi)
-    return UncertainInput(f"device:{dev.name}.{column}", label or f"{dev.label or dev.name} {column}",
-                          unit or _DEVICE_UNITS.get(column, "-"), dist, kind, resimulates)
+        return v / f, v * f, kind
+    r = param("uncertainty.device_band." + {MEASURED: "measured", COMPUTED: "computed"}.get(kind, "published")).value
+    return v * (1 - r), v * (1 + r), kind
 
 
 def _eval(model: UncertainModel, values: Mapping[str, object], n: int) -> np.ndarray:

@@ -9,6 +9,8 @@ from tests import ROOT
 
 FIX = ROOT / "tests" / "fixtures" / "plan"
 COLUMNS = ["workload", "role", "device", "spec", "unit", "break_even", "held_at", "direction", "reason"]
+#: The uncertainty band's columns, after the contract's (issue 37 item 5 remainder).
+BAND = ["break_even_low", "break_even_high", "band_method"]
 
 
 def test_targets_csv_columns_and_rows(run_cli):
@@ -16,7 +18,7 @@ def test_targets_csv_columns_and_rows(run_cli):
                            "--device", "pcm-samsung-20nm", "--device", "optane-dcpmm")
     assert rc == 0, err
     df = pd.read_csv(io.StringIO(out))
-    assert list(df.columns) == COLUMNS
+    assert list(df.columns) == COLUMNS + BAND
     assert set(df.workload) >= {"my msr"}
     assert set(df.spec) == {"read_latency_ns", "write_latency_ns", "write_bandwidth_MBps",
                             "endurance_writes_per_cell", "price_usd_per_GB"}
@@ -62,7 +64,7 @@ def test_plan_writes_the_targets_and_their_report_section(run_cli, tmp_path):
     rc, out, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
                            "--targets", t, "--html", h)
     assert rc == 0, err
-    assert list(pd.read_csv(t).columns) == COLUMNS
+    assert list(pd.read_csv(t).columns) == COLUMNS + BAND
     assert list(pd.read_csv(io.StringIO(out)).columns)[:11] == [
         "workload", "role", "device", "baseline", "metric", "unit", "value", "p5", "p95", "verdict", "reason"]
     assert "<h2 id='targets'>Product targets</h2>" in h.read_text()
@@ -82,3 +84,36 @@ def test_endurance_held_at_what_the_economics_uses(run_cli):
     assert len(rows)
     assert (rows.held_at == device_endurance(get_device("optane-dcpmm"))).all()
     assert rows.reason.str.contains("drive writes per day").all() and not rows.reason.str.contains("not state").any()
+
+
+def test_targets_frontier_axes_reach_the_html_report(run_cli, tmp_path):
+    h = tmp_path / "t.html"
+    rc, out, err = run_cli("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm",
+                           "--html", h, "--frontier-x", "price_usd_per_GB", "--frontier-y", "write_latency_ns")
+    assert rc == 0, err
+    text = h.read_text()
+    assert "Frontier over price × write latency" in text and "range ends that favour the device" in text
+    df = pd.read_csv(io.StringIO(out))
+    assert list(df.columns) == COLUMNS + BAND
+
+
+def test_frontier_options_are_checked_and_name_themselves(run_cli, tmp_path):
+    h = str(tmp_path / "t.html")
+    base = ("targets", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm")
+    rc, _, err = run_cli(*base, "--html", h, "--frontier-x", "read_latency_ns", "--frontier-y", "read_latency_ns")
+    assert rc != 0 and "--frontier-x/--frontier-y" in err and "must differ" in err
+    rc, _, err = run_cli(*base, "--html", h, "--frontier-y", "latency")
+    assert rc != 0 and "--frontier-y" in err and "price_usd_per_GB" in err
+    rc, _, err = run_cli(*base, "--frontier-x", "price_usd_per_GB")
+    assert rc != 0 and "--frontier-x" in err and "--html" in err
+    rc, _, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm", "--html", h,
+                         "--frontier-x", "price_usd_per_GB")
+    assert rc != 0 and "--targets" in err
+
+
+def test_plan_report_draws_the_chosen_frontier(run_cli, tmp_path):
+    t, h = tmp_path / "t.csv", tmp_path / "p.html"
+    rc, _, err = run_cli("plan", "--block-trace", FIX / "small_msr.csv", "--device", "optane-dcpmm", "--targets", t,
+                         "--html", h, "--frontier-x", "write_bandwidth_MBps", "--frontier-y", "write_latency_ns")
+    assert rc == 0, err
+    assert "Frontier over write bandwidth × write latency" in h.read_text()

@@ -28,8 +28,13 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.memory_extension.PAPER_SLOWDOWN_25": "paper figures for comparison (the derivation of "
                                                         "memext.fault_overhead_paper_ns starts from them)",
     "models.memory.memory_extension._COUNTER_MAX": "policy codes",
-    "models.planner.targets.LOG10_XTOL": "tolerance of the spec-target root finder [decades], a numerical setting",
-    "models.planner.targets.GRID_POINTS": "points of the log grid bracketing a spec target (numerical grid)",
+    "models.planner.spec_roots.LOG10_XTOL": "tolerance of the spec-target root finder [decades], a numerical setting",
+    "models.planner.spec_roots.GRID_POINTS": "points of the log grid bracketing a spec target (numerical grid)",
+    "models.planner.target_bands._STEP": "first step of the band's root search from the point [decades] (a search "
+                                         "step, x2; the root is then refined to LOG10_XTOL), not a model input",
+    "models.planner.target_bands._PROBE": "probe step beside the point for each band corner's slope [decades] (a "
+                                          "numerical step of the root search), not a model input",
+    "models.planner.target_bands._MAX_ITER": "iteration cap of a numerical method (the band's regula falsi)",
     "models.memory.paging.PAGE_SIZES": "sweep grid (the paper's page sizes)",
     "models.memory.paging.LATENCY_MULTIPLES": "sweep grid (the paper's relative latencies)",
     "models.memory.paging.REFERENCE_PAGE_BYTES": "unit (4 KiB page defining memory fractions)",

@@ -77,3 +77,50 @@ def test_frontier_on_a_price_axis_marks_priced_devices_and_says_when_it_cannot_d
     assert check_figure(json.loads(nc.to_json())) == [] and not any(d.type == "heatmap" for d in nc.data)
     assert "region unknown" in nc.layout.title.text
     assert "No region drawn" in nc.layout.annotations[0].text and "baseline" in nc.layout.annotations[0].text
+
+
+def test_frontier_draws_the_band_boundaries_named_in_the_legend():
+    """The band (issue 37 item 5 remainder): the boundary at the two corners of the held inputs' provenance ranges,
+    dashed and dotted, each named in the legend; none with band=False; the chart rules hold."""
+    res = plan([workload_from_path(FIX / "small_msr.csv", name="my msr")], ["optane-dcpmm"])
+    t = targets_of_plan(res)
+    rt = next(r for r in t.retimers if r.role == "storage")
+    f = frontier_figure(rt, "write_latency_ns", "read_latency_ns", points=8)
+    assert check_figure(json.loads(f.to_json())) == []
+    band = [d for d in f.data if d.type == "contour"]
+    assert [d.line.dash for d in band] == ["dash", "dot"]
+    assert all(d.showlegend and "range ends" in d.name for d in band)
+    assert {float(v) for d in band for row in d.z for v in row if v == v} <= {0.0, 1.0}
+    assert not any(d.type == "contour" for d in frontier_figure(rt, "write_latency_ns", "read_latency_ns", points=8,
+                                                                 band=False).data)
+
+
+def test_report_section_draws_the_chosen_frontier_pair():
+    """--frontier-x/--frontier-y reach the report: the section draws the pair asked for (price x endurance reads
+    the plan's economics), and the table carries the band column."""
+    from reporting.planner_targets_report import BAND_LABEL
+
+    res = plan([workload_from_path(FIX / "small_msr.csv", name="my msr")], ["optane-dcpmm"])
+    t = targets_of_plan(res)
+    html = plan_report_html(res, extra_sections=[targets_section(t, ("price_usd_per_GB", "read_latency_ns"))])
+    assert "Frontier over price × read latency" in html
+    assert "price [USD" in html and BAND_LABEL in html  # the axis title (plotly escapes the slash)
+    html = plan_report_html(res, extra_sections=[targets_section(t, ("endurance_writes_per_cell", "price_usd_per_GB"))])
+    assert "Frontier over endurance × price" in html or "No frontier over endurance × price" in html
+
+
+def test_a_price_axis_spans_its_break_evens_band():
+    """The dotted and dashed boundaries show: a price axis reaches ½ the band's low end and 2× its high end."""
+    import math
+
+    res = plan([workload_from_path(FIX / "small_msr.csv", name="my msr")], ["optane-dcpmm"])
+    t = targets_of_plan(res)
+    df = t.to_frame()
+    r = df[(df.role == "storage") & (df.spec == "price_usd_per_GB")].iloc[0]
+    assert math.isfinite(r.break_even_low) and math.isfinite(r.break_even_high) and r.break_even_low < r.break_even_high
+    rt = next(x for x in t.retimers if x.role == "storage")
+    row = next(x for x in res.rows if (x["role"], x["device"]) == ("storage", "optane-dcpmm"))
+    h = res.horizon_years if math.isfinite(res.horizon_years) else None
+    f = frontier_figure(rt, "write_latency_ns", "price_usd_per_GB", points=6, plan_row=row, horizon_years=h)
+    ys = [float(v) for v in f.data[0].y]
+    assert min(ys) <= r.break_even_low / 2 * (1 + 1e-9) and max(ys) >= r.break_even_high * 2 * (1 - 1e-9)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from models.devices import get_device
 from models.planner.plan import plan, workload_from_path
 from models.planner.retime import role_retimers
+from models.planner.target_bands import BAND_COLUMNS
 from models.planner.targets import (
     LOG10_XTOL,
     PERFORMANCE_SPECS,
@@ -69,7 +70,7 @@ def fixture_targets():
 def test_every_row_has_a_break_even_or_says_why(fixture_targets):
     _, res = fixture_targets
     df = res.to_frame()
-    assert list(df.columns) == TARGET_COLUMNS
+    assert list(df.columns) == TARGET_COLUMNS + BAND_COLUMNS
     assert set(df.spec) == set(SPECS)
     assert set(df.direction) <= {"<=", ">="}
     assert (df.reason.str.len() > 0).all()
