@@ -116,6 +116,20 @@ def _resolve(args) -> tuple[str, str, float, str]:
     return policy, method, rate, by
 
 
+def _extent_curve(trace, args):
+    """The exact LRU curve per extent (:mod:`models.sim.extent_mrc`): equal to the block split's, without it."""
+    from models.sim.extent_mrc import extent_hit_ratio_curve
+    from models.sim.stack_distance import log_sizes
+    from models.traces.extents import extent_pieces
+
+    if args.sizes is not None:
+        return extent_hit_ratio_curve(trace, args.block_size, sizes=_int_list(args.sizes))
+    if args.points is None:
+        return extent_hit_ratio_curve(trace, args.block_size)
+    footprint = extent_pieces(trace, args.block_size).footprint_blocks
+    return extent_hit_ratio_curve(trace, args.block_size, sizes=log_sizes(footprint, args.points))
+
+
 def run(args: argparse.Namespace) -> int:
     policy, method, rate, by = _resolve(args)
     trace = load_trace_from_args(args, kind="block")
@@ -133,8 +147,18 @@ def run(args: argparse.Namespace) -> int:
         from models.sim.mrc import EXACT_BYTES_PER_ACCESS, policy_mrc
         from models.sim.primitives import access_bytes
         from models.sim.stack_distance import log_sizes
-        from models.traces.blocks import split_blocks
+        from models.traces.blocks import check_block_size, split_blocks
+        from models.traces.extents import use_extents
 
+        if policy == "lru" and method == "exact" and \
+                use_extents(trace, check_block_size(args.block_size), EXACT_BYTES_PER_ACCESS):
+            curve = _extent_curve(trace, args)  # large requests: per run of blocks, the same curve
+            df = curve.to_frame()
+            df["method"] = method
+            df = add_point_band(df, args, "hit_ratio", "-",
+                                "the curve of the trace: no timing or cost parameter enters it")
+            emit(df, args.output_format)
+            return 0
         # an exact curve is charged its whole memory before the split expands anything
         acc = split_blocks(trace, args.block_size, **({"bytes_per_access": EXACT_BYTES_PER_ACCESS}
                                                        if method == "exact" else {}))

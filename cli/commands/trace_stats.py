@@ -71,9 +71,13 @@ def run(args: argparse.Namespace) -> int:
     from models.traces.blocks import check_block_size
     from models.traces.core import MemTrace
     from models.traces.stats import statistic_table, trace_stats
+    from models.traces.stream_stats import LargeExtents
 
     check_block_size(args.block_size)
-    streamed = _streamed(args)
+    try:
+        streamed = _streamed(args)
+    except LargeExtents:  # large requests: read whole, statistics per extent (the same values)
+        streamed = None
     if streamed is not None:
         s, fmt, scope = streamed
         trace = None
