@@ -117,9 +117,9 @@ def _resolve(args) -> tuple[str, str, float, str]:
 
 
 def _extent_curve(trace, args):
-    """The exact LRU curve per extent (:mod:`models.sim.extent_mrc`): equal to the block split's, without it."""
-    from models.sim.extent_mrc import extent_hit_ratio_curve
+    """The exact LRU curve per extent (:mod:`models.traces.extent_mrc`): equal to the block split's, without it."""
     from models.sim.stack_distance import log_sizes
+    from models.traces.extent_mrc import extent_hit_ratio_curve
     from models.traces.extents import extent_pieces
 
     if args.sizes is not None:

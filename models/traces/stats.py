@@ -31,7 +31,7 @@ from numba import njit
 from models._base import ModelResult
 from models.traces.blocks import SPLIT_BYTES_PER_ACCESS, check_block_size, split_blocks
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.exact import exact_mean
+from models.traces.exact import exact_mean, percentile_of_counts
 from models.traces.exact import int_sum as _int_sum
 from models.traces.extents import extent_pieces, use_extents
 
@@ -311,10 +311,8 @@ def _counted(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def _extent_block_fields(trace: BlockTrace, bs: int) -> dict:
     """:func:`_split_block_fields` per run of blocks (:func:`models.traces.extents.extent_pieces`): the same
-    values (the percentiles by :func:`models.traces.stream_stats.percentile_of_counts`, equal to NumPy's),
+    values (the percentiles by :func:`models.traces.exact.percentile_of_counts`, equal to NumPy's),
     without expanding a request into its blocks."""
-    from models.traces.stream_stats import percentile_of_counts
-
     p = extent_pieces(trace, bs)
     n_acc, n_unique = p.accesses, p.footprint_blocks
     warm = p.stack_distance >= 0

@@ -24,6 +24,7 @@ from models.budget import charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
+from models.traces.exact import percentile_of_counts
 from models.traces.extents import MIN_MEAN_BLOCKS
 from models.traces.stats import TraceStats
 
@@ -54,31 +55,6 @@ _BLOCK_BITS = 47
 class LargeExtents(Exception):
     """Requests of :data:`~models.traces.extents.MIN_MEAN_BLOCKS` blocks or more on average: the statistics are
     computed per extent from the whole trace (:func:`models.traces.stats.trace_stats`), not streamed per block."""
-
-
-def percentile_of_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """``np.percentile(np.repeat(values, counts), q)`` (linear method, bit for bit) without repeating.
-
-    ``values`` sorted ascending, int64; ``counts`` >= 1.
-
-    >>> v, c = np.array([1, 5, 9]), np.array([2, 1, 3])
-    >>> percentile_of_counts(v, c, 90) == float(np.percentile(np.repeat(v, c), 90))
-    True
-    """
-    n = int(counts.sum())
-    if not n:
-        return float("nan")
-    virtual = (n - 1) * np.true_divide(q, 100)
-    prev = int(np.floor(virtual))
-    nxt = prev + 1
-    if virtual >= n - 1:
-        prev = nxt = n - 1
-    cum = np.cumsum(counts)
-    a = values[np.searchsorted(cum, prev, side="right")]
-    b = values[np.searchsorted(cum, nxt, side="right")]
-    gamma = np.float64(virtual - np.floor(virtual)) if prev != n - 1 or nxt != n - 1 else np.float64(virtual - prev)
-    diff = b - a
-    return float(b - diff * (1 - gamma)) if gamma >= 0.5 else float(a + diff * gamma)
 
 
 class ValueCounts:

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import budget
-from models.sim.extent_mrc import extent_hit_ratio_curve
 from models.sim.primitives import access_bytes
 from models.sim.stack_distance import hit_ratio_curve, stack_distances
 from models.traces import stats
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace
+from models.traces.extent_mrc import extent_hit_ratio_curve
 from models.traces.extents import extent_pieces, use_extents
 from models.traces.stats import reuse_distances, trace_stats
 from models.traces.stream_stats import LargeExtents, StatsStream
