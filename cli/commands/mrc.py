@@ -126,8 +126,8 @@ def _extent_curve(trace, args):
         return extent_hit_ratio_curve(trace, args.block_size, sizes=_int_list(args.sizes))
     if args.points is None:
         return extent_hit_ratio_curve(trace, args.block_size)
-    footprint = extent_pieces(trace, args.block_size).footprint_blocks
-    return extent_hit_ratio_curve(trace, args.block_size, sizes=log_sizes(footprint, args.points))
+    p = extent_pieces(trace, args.block_size)
+    return extent_hit_ratio_curve(trace, args.block_size, sizes=log_sizes(p.footprint_blocks, args.points), pieces=p)
 
 
 def run(args: argparse.Namespace) -> int:

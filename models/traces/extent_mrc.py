@@ -13,7 +13,7 @@ import numpy as np
 
 from models.budget import charge
 from models.sim.stack_distance import HitRatioCurve, as_sizes
-from models.traces.extents import extent_pieces, request_blocks
+from models.traces.extents import ExtentPieces, extent_pieces, request_blocks
 
 __all__ = ["extent_hit_ratio_curve", "SIZE_BYTES"]
 
@@ -22,7 +22,8 @@ __all__ = ["extent_hit_ratio_curve", "SIZE_BYTES"]
 SIZE_BYTES = 48
 
 
-def extent_hit_ratio_curve(trace, block_size: int = 4096, *, sizes=None, per_device: bool = True) -> HitRatioCurve:
+def extent_hit_ratio_curve(trace, block_size: int = 4096, *, sizes=None, per_device: bool = True,
+                           byte_weights: bool = True, pieces: ExtentPieces | None = None) -> HitRatioCurve:
     """Exact LRU hit-ratio curve of ``trace`` split into ``block_size`` blocks, request- and byte-weighted.
 
     Parameters
@@ -36,6 +37,11 @@ def extent_hit_ratio_curve(trace, block_size: int = 4096, *, sizes=None, per_dev
         :data:`SIZE_BYTES` each).
     per_device : bool, keyword-only
         Equal block numbers on different devices are different blocks (default).
+    byte_weights : bool, keyword-only
+        ``byte_hit_ratio`` weighs each access by the bytes of its request inside the block (default, as
+        :func:`models.sim.primitives.access_bytes`); False: equal to ``hit_ratio`` (no weights).
+    pieces : ExtentPieces, optional, keyword-only
+        ``extent_pieces(trace, block_size, per_device=per_device)`` if the caller has it already.
 
     Returns
     -------
@@ -49,7 +55,7 @@ def extent_hit_ratio_curve(trace, block_size: int = 4096, *, sizes=None, per_dev
     n = len(trace)
     if n == 0:
         raise ValueError("the trace has no requests: no hit-ratio curve")
-    p = extent_pieces(trace, block_size, per_device=per_device)
+    p = extent_pieces(trace, block_size, per_device=per_device) if pieces is None else pieces
     footprint = p.footprint_blocks
     if sizes is None:
         charge(float(footprint) * SIZE_BYTES, f"the hit-ratio curve at every cache size 1..{footprint:,} blocks "
@@ -75,5 +81,5 @@ def extent_hit_ratio_curve(trace, block_size: int = 4096, *, sizes=None, per_dev
     hits = cum[k].astype(np.int64)
     bh = bcum[k].astype(np.float64)
     hr = hits / float(accesses)
-    bhr = bh / total_bytes if total_bytes > 0 else hr.copy()
+    bhr = bh / total_bytes if total_bytes > 0 and byte_weights else hr.copy()
     return HitRatioCurve(sizes, np.clip(hr, 0.0, 1.0), np.clip(bhr, 0.0, 1.0), hits, int(accesses), int(footprint))

@@ -61,6 +61,9 @@ def test_extent_curve_equals_the_exact_curve(t, bs, sizes):
         for f in ("cache_blocks", "hit_ratio", "byte_hit_ratio", "hits"):
             assert np.array_equal(getattr(a, f), getattr(b, f)), f
         assert (a.requests, a.footprint_blocks) == (b.requests, b.footprint_blocks)
+    a = hit_ratio_curve(acc.block, sizes=sizes)  # no weights: byte hit ratio = hit ratio
+    b = extent_hit_ratio_curve(t, bs, sizes=sizes, byte_weights=False, pieces=extent_pieces(t, bs))
+    assert np.array_equal(a.byte_hit_ratio, b.byte_hit_ratio) and np.array_equal(a.hits, b.hits)
 
 
 @settings(max_examples=300, deadline=None)
