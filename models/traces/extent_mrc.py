@@ -68,7 +68,11 @@ def extent_hit_ratio_curve(trace, block_size: int = 4096, *, sizes=None, per_dev
     lo_blk = first[p.request] + p.offset
     start = np.asarray(trace.offset_bytes, np.int64)[p.request]
     end = start + np.asarray(trace.size_bytes, np.int64)[p.request]
-    nbytes = np.minimum(end, (lo_blk + p.length) * bs) - np.maximum(start, lo_blk * bs)
+    if len(lo_blk) and int((lo_blk + p.length).max()) < (1 << 62) // bs:
+        nbytes = np.minimum(end, (lo_blk + p.length) * bs) - np.maximum(start, lo_blk * bs)
+    else:  # a piece ending near 2**63 bytes: its round-up would wrap int64
+        nbytes = np.array([min(int(e), (int(lo) + int(m)) * bs) - max(int(s), int(lo) * bs)
+                           for s, e, lo, m in zip(start, end, lo_blk, p.length)], dtype=np.int64)
     accesses = p.accesses
     total_bytes = float(int(nbytes.sum()))
     reuse = p.stack_distance >= 0

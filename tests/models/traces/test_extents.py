@@ -110,3 +110,13 @@ def test_stream_hands_large_requests_to_the_extent_path():
     with pytest.raises(LargeExtents):
         s.add([0], [False], [0], [2**32], [0])
     assert s.n == 0  # nothing counted before handing over
+
+
+def test_byte_weights_near_the_top_of_the_int64_range():
+    # pieces past 2**62 bytes are weighed in Python ints (a block's round-up must not wrap): equal to the split
+    top = 2**62 + 1000
+    t = BlockTrace([0, 1, 2], [False] * 3, [top, top + 5000, top], [3 * 4096, 4096, 3 * 4096], [0, 0, 0])
+    acc = split_blocks(t, 4096)
+    a = hit_ratio_curve(acc.block, weights=access_bytes(t, acc))
+    b = extent_hit_ratio_curve(t, 4096)
+    assert np.array_equal(a.byte_hit_ratio, b.byte_hit_ratio) and np.array_equal(a.hits, b.hits)
