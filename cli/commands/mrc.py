@@ -18,6 +18,11 @@ by ``--rate`` on the spatial sample).
 blocks. Without --sizes/--points every size 1..footprint is listed for LRU exact/shards, 50
 log-spaced sizes otherwise.
 
+Exact LRU of a trace of large requests (a mean of 1,024 blocks or more, or more block accesses than the
+memory budget holds): the same curve computed per run of blocks (:mod:`models.traces.extents`), never
+expanded block by block -- 95 requests of 4 GiB take ~0.2 GB; every size 1..footprint is still charged per
+size (ask for ``--points`` or ``--sizes``). Other policies and methods expand the blocks (budget refusal).
+
 ``--by bytes``: every request is one object (keyed by device and offset) of its own size;
 columns ``cache_bytes,hit_ratio,byte_hit_ratio,method`` for a cache of that many bytes
 (``--sizes`` in bytes; default 50 log-spaced capacities): ``--policy lru`` with method exact or
