@@ -20,7 +20,25 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-__all__ = ["ROOT", "timed", "print_ratio"]
+__all__ = ["ROOT", "timed", "print_ratio", "peak_rss_bytes", "PEAK_RSS_CODE"]
+
+
+def peak_rss_bytes() -> float:
+    """This process's own peak RSS [bytes]: ``VmHWM`` of ``/proc/self/status`` (NaN where there is none).
+
+    Not ``ru_maxrss``: on Linux a child's ``ru_maxrss`` carries the forking parent's peak across ``exec`` (a
+    1.5 GB parent made an 11 MB child report 1.5 GB), and ``RUSAGE_CHILDREN`` is the largest child so far."""
+    try:
+        with open("/proc/self/status") as fh:
+            return float(next(int(line.split()[1]) for line in fh if line.startswith("VmHWM:")) * 1024)
+    except (OSError, StopIteration, ValueError, IndexError):
+        return float("nan")
+
+
+#: Python source a child process runs last to print its own peak RSS as ``peak_rss_bytes=N`` (:func:`peak_rss_bytes`).
+PEAK_RSS_CODE = ("\nimport sys as _s\nwith open('/proc/self/status') as _f:\n"
+                 "    _s.stdout.write('\\npeak_rss_bytes=%d\\n' % (next(int(l.split()[1]) for l in _f "
+                 "if l.startswith('VmHWM:')) * 1024))\n")
 
 
 def timed(f, *a, repeat: int = 3, **k):

@@ -8,7 +8,7 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   and its ratio to the bare parse;
 - ``pcm-planner trace-stats`` streamed (the default for a file) vs in memory (``load`` +
   ``trace_stats``, only up to the loader's request limit): wall time and peak RSS of each
-  (a child process each, ``ru_maxrss``);
+  (a child process each, its own ``VmHWM``);
 - the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s];
 - a fleet of ``--volumes`` generated MSR volumes through ``pcm-planner plan --fleet``: serial,
   1 Dask worker and 2 Dask workers; the ratio 1 worker / 2 workers and whether the rows equal
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import ROOT, print_ratio
+from _common import PEAK_RSS_CODE, ROOT, print_ratio
 from _gen_msr import write_msr_csv
 
 PY = sys.executable
@@ -41,9 +40,12 @@ NAMES = ["timestamp", "hostname", "disk", "type", "offset", "size", "response_ti
 def _child(code: str) -> tuple[float, float, str]:
     """Run ``code`` in a fresh interpreter: (wall [s], peak RSS [MB], stdout)."""
     t = time.perf_counter()
-    out = subprocess.run([PY, "-c", code], env=ENV, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([PY, "-c", code + PEAK_RSS_CODE], env=ENV, capture_output=True, text=True,
+                         check=True).stdout
     wall = time.perf_counter() - t
-    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, out
+    peak = next((float(ln.split("=", 1)[1]) for ln in reversed(out.splitlines()) if ln.startswith("peak_rss_bytes=")),
+                float("nan"))
+    return wall, peak / 1e6, out
 
 
 def bare_arrow(path: Path) -> tuple[float, int]:
@@ -76,8 +78,8 @@ def stats_children(path: Path, in_memory: bool) -> tuple[float, float]:
                 f"print(trace_stats(load({str(path)!r})).requests)")
     else:
         code = f"from cli.main import main; main(['trace-stats', {str(path)!r}, '--no-progress'])"
-    wall, _, _ = _child(code)  # ru_maxrss of children is the largest so far: run the small one first
-    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    wall, peak_mb, _ = _child(code)  # the child's own peak (VmHWM), not the largest child's so far
+    return wall, peak_mb
 
 
 def fleet(tmp: Path, volumes: int, per_volume: int) -> None:
@@ -127,7 +129,7 @@ def main() -> None:
     print(f"trace-stats streamed: {wall:.1f} s, peak RSS {rss:.0f} MB", flush=True)
     if not a.skip_in_memory:
         wall_m, rss_m = stats_children(csv, in_memory=True)
-        print(f"trace-stats in memory: {wall_m:.1f} s, peak RSS {rss_m:.0f} MB (the larger of the two runs)",
+        print(f"trace-stats in memory: {wall_m:.1f} s, peak RSS {rss_m:.0f} MB",
               flush=True)
     from models.traces.formats.oracle import write_oracle_general
 

@@ -6,7 +6,8 @@ caches plans on the workloads' sources, so an upload is written once to a privat
 (:func:`upload_dir`, mode 0700) under a name made of its SHA-256 and its extension
 (:func:`store_upload`: the same upload reuses its file, after checking its content still hashes to
 its name: a slot pre-filled with other bytes is rewritten, never analysed). Only uploads that read
-as a workload are kept (:func:`workload_from_bytes` deletes the others). Files unused for a day are
+as a workload are kept (:func:`workload_from_bytes` deletes the others, and :func:`forget_uploads` those whose
+full read inside a plan failed). Files unused for a day are
 deleted when a new upload is written, and the oldest go first while the folder would hold more than
 :data:`MAX_FOLDER_BYTES` (:func:`prune_uploads`). The user's file name is never opened as a path.
 """
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from models.planner.workloads import PlanWorkload, upload_basename, workload_from_upload
 
-__all__ = ["upload_dir", "prune_uploads", "store_upload", "workload_from_bytes", "MAX_FOLDER_BYTES"]
+__all__ = ["upload_dir", "prune_uploads", "store_upload", "workload_from_bytes", "forget_uploads", "MAX_FOLDER_BYTES"]
 
 #: Most bytes the upload folder holds [bytes]: 2 GB, four uploads of the server's 500 MB upload limit
 #: (``.streamlit/config.toml``); older files are evicted first to make room for a new one.
@@ -117,3 +118,17 @@ def workload_from_bytes(data: bytes, filename: str, *, name: str | None = None, 
     except ValueError:  # unreadable: not kept (the same bytes would fail the same way)
         path.unlink(missing_ok=True)
         raise
+
+
+def forget_uploads(sources) -> int:
+    """Delete the stored uploads among ``sources`` (paths; anything outside :func:`upload_dir` is left alone):
+    the uploads whose full read inside a plan failed are not kept (the same bytes fail the same way; the page
+    stores them again from the upload widget if the user runs them again). Returns how many were deleted."""
+    d = upload_dir().resolve()
+    gone = 0
+    for src in sources:
+        p = Path(str(src))
+        if p.name.startswith("upload-") and p.parent.resolve() == d and p.is_file():
+            p.unlink(missing_ok=True)
+            gone += 1
+    return gone

@@ -31,7 +31,7 @@ from app.components.scenario import init_state, some_of
 from app.components.sweep_panel import sweep_panel
 from app.components.tables import table, text_table
 from app.components.traces import trace_format_controls
-from app.components.uploads import workload_from_bytes
+from app.components.uploads import forget_uploads, workload_from_bytes
 from models import planner
 from models.devices import DeviceProfile
 from models.planner.economics import usd_words
@@ -563,6 +563,8 @@ if scn is not None and tab_mine.open:
                    (scn.horizon_years, scn.module_gb, tuple(sorted(parse_prices(scn.prices).items()))))
             res = _plan(*key)
             df = res.to_frame()
+            failed = {wname for wname, _ in res.errors}
+            forget_uploads(w[2] for w in uploaded if w[0] in failed)  # an upload that did not read is not kept
             for wname, msg in res.errors:  # each upload fails alone: its error under its own name, the others stand
                 st.error(f"**{md_escape(wname)}** could not be read; the other workloads are evaluated. "
                          + md_escape(msg, 600), icon=":material/error:")

@@ -27,6 +27,8 @@ from models.provenance import trace_keys
 from models.sim.mrc import EXACT_BYTES_PER_ACCESS, check_method, policy_mrc
 from models.traces.blocks import split_blocks
 from models.traces.core import BlockTrace
+from models.traces.extent_mrc import extent_hit_ratio_curve
+from models.traces.extents import extent_pieces, use_extents
 from models.traces.stats import statistic_table, trace_stats
 
 BlockSize = one_of(BLOCK_SIZES, what="block size [bytes]", base=int)
@@ -111,14 +113,22 @@ def _stats(_trace: BlockTrace, fingerprint: str, block_size: int):
 @st.cache_data(show_spinner=False, max_entries=8)
 def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rate: float,
          policy: str = "lru") -> pd.DataFrame:
-    # an exact curve is charged its whole memory (models.budget) before the split expands anything
-    acc = split_blocks(_trace, block_size, **({"bytes_per_access": EXACT_BYTES_PER_ACCESS} if method == "exact" else {}))
-    m = acc.n_unique
-    # LRU gives every size in one pass; the other policies cost one simulation per size
-    points = 200 if policy == "lru" and method != "minisim" else 40
-    sizes = np.unique(np.round(np.geomspace(1, max(m, 1), points)).astype(np.int64))
-    c = policy_mrc(acc.block, policy=policy, method=method, rate=1.0 if method == "exact" else rate, sizes=sizes,
-                   seed=0)
+    if policy == "lru" and method == "exact" and use_extents(_trace, block_size, EXACT_BYTES_PER_ACCESS):
+        # large requests: the same exact curve per run of blocks (models.traces.extents), never expanded
+        p = extent_pieces(_trace, block_size)
+        m = p.footprint_blocks
+        sizes = np.unique(np.round(np.geomspace(1, max(m, 1), 200)).astype(np.int64))
+        c = extent_hit_ratio_curve(_trace, block_size, sizes=sizes, byte_weights=False, pieces=p)
+    else:
+        # an exact curve is charged its whole memory (models.budget) before the split expands anything
+        acc = split_blocks(_trace, block_size,
+                           **({"bytes_per_access": EXACT_BYTES_PER_ACCESS} if method == "exact" else {}))
+        m = acc.n_unique
+        # LRU gives every size in one pass; the other policies cost one simulation per size
+        points = 200 if policy == "lru" and method != "minisim" else 40
+        sizes = np.unique(np.round(np.geomspace(1, max(m, 1), points)).astype(np.int64))
+        c = policy_mrc(acc.block, policy=policy, method=method, rate=1.0 if method == "exact" else rate,
+                       sizes=sizes, seed=0)
     df = c.to_frame()
     df.insert(1, "cache_bytes", df["cache_blocks"] * block_size)
     df.insert(2, "cache_fraction_of_footprint", df["cache_blocks"] / max(m, 1))

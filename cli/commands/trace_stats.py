@@ -14,7 +14,9 @@ A block trace file is read in blocks and its statistics accumulated as it goes
 (:mod:`models.traces.stream_stats`): memory is bounded by the distinct blocks, not the trace's
 length, and there is no request limit (``--max-requests N`` reads the first N only, and the
 ``scope`` row says so). ``percentiles`` says whether the percentiles are exact. ``--progress``
-shows the read's progress on stderr (by default when stderr is a terminal).
+shows the read's progress on stderr (by default when stderr is a terminal). A trace of large requests (a
+mean of 1,024 blocks or more) is read whole instead and its block statistics computed per run of blocks
+(:mod:`models.traces.extents`: the same values; a 1 TiB request is one run, not 268 M blocks).
 
 ``--uncertainty N`` adds ``band_of,p5,p50,p95`` equal to the value (statistics: the ``statistic,value``
 table in JSON too; reuse: ``blocks``; sizes: ``requests``): the statistics are counted from the
@@ -71,9 +73,13 @@ def run(args: argparse.Namespace) -> int:
     from models.traces.blocks import check_block_size
     from models.traces.core import MemTrace
     from models.traces.stats import statistic_table, trace_stats
+    from models.traces.stream_stats import LargeExtents
 
     check_block_size(args.block_size)
-    streamed = _streamed(args)
+    try:
+        streamed = _streamed(args)
+    except LargeExtents:  # large requests: read whole, statistics per extent (the same values)
+        streamed = None
     if streamed is not None:
         s, fmt, scope = streamed
         trace = None

@@ -70,6 +70,7 @@ import numpy as np
 import pandas as pd
 
 from models._base import ModelResult
+from models.budget import BudgetExceeded
 from models.devices import DeviceProfile, get_device
 from models.planner.economics import ECON_COLUMNS, economics_columns
 from models.planner.fio import FioJob, read_fio_jobs
@@ -292,10 +293,13 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
                 if not len(tr):
                     raise ValueError("the trace has no requests")
-                rows += file_cache_rows(w, tr, devs, base, uq)
+                refused: list[BudgetExceeded] = []
+                rows += _role_within_budget(file_cache_rows, "file-cache", refused, w, tr, devs, base, uq)
                 step()
-                rows += write_cache_rows(w, tr, devs, base, uq)
-                rows += block_storage_rows(w, tr, devs, base, uq)
+                rows += _role_within_budget(write_cache_rows, "write-cache", refused, w, tr, devs, base, uq)
+                rows += _role_within_budget(block_storage_rows, "storage", refused, w, tr, devs, base, uq)
+                if len(refused) == 3:  # no role fits the budget: the workload fails as a whole, as before
+                    raise refused[0]
                 step()
                 _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
@@ -368,6 +372,20 @@ def _apply_prices(prices, devs: list, base):
         return d.with_price(float(prices[d.name])) if d is not None and d.name in prices else d
 
     return [priced(d) for d in devs], priced(base), priced
+
+
+def _role_within_budget(rows_of, role: str, refused: list, w: PlanWorkload, tr, devs, base, uq) -> list[dict]:
+    """``rows_of(w, tr, devs, base, uq)``; a role whose step needs more than the run's memory budget
+    (:class:`models.budget.BudgetExceeded`) gets ``needs data`` rows naming the budget and the option that
+    raises it -- the workload's other roles are still evaluated (a trace of large requests replays in the
+    storage role without being cut into blocks). The refusal is appended to ``refused``."""
+    try:
+        return rows_of(w, tr, devs, base, uq)
+    except BudgetExceeded as e:
+        refused.append(e)
+        b = base.name if base is not None else (LIKE_FOR_LIKE[role] or "no cache")
+        return [plan_row(w.name, role, d.name, b, role_metric(role), verdict="needs data",
+                         reason=f"needs data: more memory than the run's budget: {e}") for d in devs]
 
 
 def _unread_rows(w: PlanWorkload, msg: str, devs, base) -> list[dict]:

@@ -146,12 +146,23 @@ def fio_rows(w, devs, base, uq):
 
 
 
+def _footprint_bytes(tr, block_size: int = 4096) -> float:
+    """Distinct ``block_size`` blocks of ``tr`` times the block size [bytes]: from the union of the requests'
+    extents when they are large (:mod:`models.traces.extents`, never cut into blocks), else from the split."""
+    from models.traces import split_blocks
+    from models.traces.blocks import SPLIT_BYTES_PER_ACCESS
+    from models.traces.extents import extent_pieces, use_extents
+
+    if use_extents(tr, block_size, SPLIT_BYTES_PER_ACCESS):
+        return float(extent_pieces(tr, block_size).footprint_blocks) * block_size
+    return footprint_bytes(split_blocks(tr, block_size).block, block_size)
+
+
 def block_storage_rows(w, tr, devs, base, uq):
     """Storage rows of block workload ``w`` (its trace ``tr``): the trace replayed on each device and on the
     baseline (like-for-like: ``sata-ssd``), mean response time baseline / device [x]
     (:func:`models.planner.replay.replay_mean_response_ns`)."""
     from models.planner.replay import is_modelled_hdd, queue_depth, replay_mean_response_ns
-    from models.traces import split_blocks
 
     role = "storage"
     metric = role_metric(role, "block")
@@ -165,7 +176,7 @@ def block_storage_rows(w, tr, devs, base, uq):
     rb, sb = replay_mean_response_ns(tr, base_dev)
     q = queue_depth()
     written, dur, how = block_trace_writes(tr)
-    usage = role_usage(footprint_bytes(split_blocks(tr).block), written, dur, how)
+    usage = role_usage(_footprint_bytes(tr), written, dur, how)
 
     def how(d):
         return "the HDD model" if is_modelled_hdd(d) else (f"queue depth {q:g}" if d.kind != "hdd" else "queue depth 1")

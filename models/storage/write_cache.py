@@ -223,7 +223,8 @@ def prepare_requests(trace) -> Requests:
     items = float(counts.sum(dtype=np.float64))  # float: no int64 wrap on absurd sizes
     big = int(np.argmax(counts))
     charge(items * ITEM_BYTES, f"cutting the trace into 4 KiB blocks ({items:.3g} blocks; the largest request is "
-                               f"{int(size[big])} bytes at offset {int(off[big])})")
+                               f"{int(size[big])} bytes at offset {int(off[big])}; the write cache keeps state per "
+                               f"block, so a large request is not simulated as one extent)")
     ptr = np.concatenate([[0], np.cumsum(counts)])
     req = np.repeat(np.arange(n), counts)
     blk = b0[req] + (np.arange(ptr[-1]) - ptr[req])

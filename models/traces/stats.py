@@ -29,10 +29,11 @@ import pandas as pd
 from numba import njit
 
 from models._base import ModelResult
-from models.traces.blocks import check_block_size, split_blocks
+from models.traces.blocks import SPLIT_BYTES_PER_ACCESS, check_block_size, split_blocks
 from models.traces.core import BlockTrace, MemTrace
-from models.traces.exact import exact_mean
+from models.traces.exact import exact_mean, percentile_of_counts
 from models.traces.exact import int_sum as _int_sum
+from models.traces.extents import extent_pieces, use_extents
 
 __all__ = ["TraceStats", "MemTraceStats", "trace_stats", "statistic_table", "reuse_count_histogram",
            "reuse_distances"]
@@ -252,17 +253,11 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
     if not isinstance(trace, BlockTrace):
         raise TypeError(f"trace must be a BlockTrace or MemTrace, not {type(trace).__name__}")
     bs = check_block_size(block_size)
-    acc = split_blocks(trace, bs)
     n = len(trace)
     size = trace.size_bytes
     w = trace.is_write
-    n_acc, n_unique = len(acc), acc.n_unique
-    block, request = acc.block, acc.request
-    del acc  # the per-access block numbers, devices and write flags are not needed below: free them
-    hist = reuse_count_histogram(block)
-    per_block = np.bincount(block) if n_acc else np.zeros(0, np.int64)
-    d, dt = reuse_distances(block, trace.time_ns, request=request)
-    del block, request
+    per_block = _extent_block_fields(trace, bs) if use_extents(trace, bs, SPLIT_BYTES_PER_ACCESS) else \
+        _split_block_fields(trace, bs)
     lbn_dist_mean = exact_mean(np.abs(np.diff(trace.offset_bytes // 512))) if n > 1 else float("nan")
     size_q = [float(q) for q in np.percentile(size, [50, 90, 99])] if n else [float("nan")] * 3
     edges = 512 * 2 ** np.arange(0, 16)
@@ -275,7 +270,7 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
         writes=int(w.sum()) if known else None,
         write_fraction=(float(w.mean()) if n else float("nan")) if known else None,
         bytes_read=_int_sum(size[~w]) if known else None, bytes_written=_int_sum(size[w]) if known else None,
-        block_accesses=n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
+        **{k: v for k, v in per_block.items() if k != "reuse_count_hist"},
         size_mean_bytes=exact_mean(size),
         size_min_bytes=int(size.min()) if n else 0,
         size_p50_bytes=size_q[0], size_p90_bytes=size_q[1], size_p99_bytes=size_q[2],
@@ -284,15 +279,64 @@ def trace_stats(trace: BlockTrace | MemTrace, block_size: int = 4096) -> TraceSt
         mean_lbn_distance_sectors=lbn_dist_mean,
         sequential_fraction=float(np.mean(trace.offset_bytes[1:] == trace.offset_bytes[:-1] + size[:-1]))
         if n > 1 else float("nan"),
-        blocks_accessed_once=int((per_block == 1).sum()),
-        mean_accesses_per_block=float(n_acc / n_unique) if n_unique else float("nan"),
-        reuses=len(d),
-        reuse_distance_mean_accesses=exact_mean(d),
-        reuse_distance_p50_accesses=_pct(d, 50), reuse_distance_p90_accesses=_pct(d, 90),
-        reuse_time_mean_ns=exact_mean(dt),
-        reuse_time_p50_ns=_pct(dt, 50),
-        reuse_count_hist=hist, size_hist=size_hist, operation="read/write" if known else "unknown",
+        reuse_count_hist=per_block["reuse_count_hist"], size_hist=size_hist, operation="read/write" if known else "unknown",
     )
+
+
+def _split_block_fields(trace: BlockTrace, bs: int) -> dict:
+    """The per-block fields of :class:`TraceStats` from the block split (one row per block access)."""
+    acc = split_blocks(trace, bs)
+    n_acc, n_unique = len(acc), acc.n_unique
+    block, request = acc.block, acc.request
+    del acc  # the per-access block numbers, devices and write flags are not needed below: free them
+    hist = reuse_count_histogram(block)
+    per_block = np.bincount(block) if n_acc else np.zeros(0, np.int64)
+    d, dt = reuse_distances(block, trace.time_ns, request=request)
+    del block, request
+    return dict(block_accesses=n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
+                blocks_accessed_once=int((per_block == 1).sum()),
+                mean_accesses_per_block=float(n_acc / n_unique) if n_unique else float("nan"),
+                reuses=len(d), reuse_distance_mean_accesses=exact_mean(d),
+                reuse_distance_p50_accesses=_pct(d, 50), reuse_distance_p90_accesses=_pct(d, 90),
+                reuse_time_mean_ns=exact_mean(dt), reuse_time_p50_ns=_pct(dt, 50), reuse_count_hist=hist)
+
+
+def _counted(values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct ``values`` ascending with the sum of their ``counts``."""
+    v, inv = np.unique(values, return_inverse=True)
+    c = np.zeros(len(v), np.int64)
+    np.add.at(c, inv, counts)
+    return v, c
+
+
+def _extent_block_fields(trace: BlockTrace, bs: int) -> dict:
+    """:func:`_split_block_fields` per run of blocks (:func:`models.traces.extents.extent_pieces`): the same
+    values (the percentiles by :func:`models.traces.exact.percentile_of_counts`, equal to NumPy's),
+    without expanding a request into its blocks."""
+    p = extent_pieces(trace, bs)
+    n_acc, n_unique = p.accesses, p.footprint_blocks
+    warm = p.stack_distance >= 0
+    m = p.length[warm]
+    reuses = int(m.sum())
+    t = np.asarray(trace.time_ns, np.int64)
+    d, dc = _counted(p.reuse_accesses[warm], m)
+    dt, tc = _counted(t[p.request[warm]] - t[p.previous_request[warm]], m)
+    k, blocks = _counted(p.final_count, p.final_length)
+    hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": blocks,
+                         "share_blocks": blocks / n_unique if n_unique else np.zeros(0)})
+
+    def mean(v, c):
+        return sum(int(a) * int(b) for a, b in zip(v, c)) / reuses if reuses else float("nan")
+
+    def pct(v, c, q):
+        return percentile_of_counts(v, c, q) if reuses else float("nan")
+
+    return dict(block_accesses=n_acc, footprint_blocks=n_unique, footprint_bytes=n_unique * bs,
+                blocks_accessed_once=int(blocks[k == 1].sum()),
+                mean_accesses_per_block=float(n_acc / n_unique) if n_unique else float("nan"),
+                reuses=reuses, reuse_distance_mean_accesses=mean(d, dc),
+                reuse_distance_p50_accesses=pct(d, dc, 50), reuse_distance_p90_accesses=pct(d, dc, 90),
+                reuse_time_mean_ns=mean(dt, tc), reuse_time_p50_ns=pct(dt, tc, 50), reuse_count_hist=hist)
 
 
 def _mem_stats(trace: MemTrace, page_size: int) -> MemTraceStats:

@@ -24,9 +24,11 @@ from models.budget import charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
+from models.traces.exact import percentile_of_counts
+from models.traces.extents import MIN_MEAN_BLOCKS
 from models.traces.stats import TraceStats
 
-__all__ = ["StatsStream", "ValueCounts", "stream_trace_stats", "percentile_of_counts",
+__all__ = ["StatsStream", "ValueCounts", "LargeExtents", "stream_trace_stats", "percentile_of_counts",
            "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS"]
 
 #: Most distinct values a statistic's exact percentile table may hold before it becomes a histogram
@@ -50,29 +52,9 @@ PASS_BYTES_PER_ACCESS = 120
 _BLOCK_BITS = 47
 
 
-def percentile_of_counts(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """``np.percentile(np.repeat(values, counts), q)`` (linear method, bit for bit) without repeating.
-
-    ``values`` sorted ascending, int64; ``counts`` >= 1.
-
-    >>> v, c = np.array([1, 5, 9]), np.array([2, 1, 3])
-    >>> percentile_of_counts(v, c, 90) == float(np.percentile(np.repeat(v, c), 90))
-    True
-    """
-    n = int(counts.sum())
-    if not n:
-        return float("nan")
-    virtual = (n - 1) * np.true_divide(q, 100)
-    prev = int(np.floor(virtual))
-    nxt = prev + 1
-    if virtual >= n - 1:
-        prev = nxt = n - 1
-    cum = np.cumsum(counts)
-    a = values[np.searchsorted(cum, prev, side="right")]
-    b = values[np.searchsorted(cum, nxt, side="right")]
-    gamma = np.float64(virtual - np.floor(virtual)) if prev != n - 1 or nxt != n - 1 else np.float64(virtual - prev)
-    diff = b - a
-    return float(b - diff * (1 - gamma)) if gamma >= 0.5 else float(a + diff * gamma)
+class LargeExtents(Exception):
+    """Requests of :data:`~models.traces.extents.MIN_MEAN_BLOCKS` blocks or more on average: the statistics are
+    computed per extent from the whole trace (:func:`models.traces.stats.trace_stats`), not streamed per block."""
 
 
 class ValueCounts:
@@ -210,10 +192,12 @@ class StatsStream:
         m = len(off)
         if not m:
             return
-        self._requests(t, w, off, size)
-        dev = np.asarray(device, np.int64)
         count = ((off + size - 1) >> self.shift) - (off >> self.shift) + 1
         ends = np.cumsum(count.astype(np.float64))  # float: no int64 wrap on absurd sizes
+        if ends[-1] >= MIN_MEAN_BLOCKS * m:  # large requests: expanding them per block costs what extents do not
+            raise LargeExtents(f"{m:,} requests touch {ends[-1]:.3g} {self.bs}-byte blocks")
+        self._requests(t, w, off, size)
+        dev = np.asarray(device, np.int64)
         base, start, done = self.n - m, 0, 0.0
         while start < m:  # slices of at most SLICE_ACCESSES block accesses (or one request): bounded passes
             end = max(start + 1, int(np.searchsorted(ends, done + SLICE_ACCESSES, side="right")))

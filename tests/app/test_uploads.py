@@ -91,3 +91,19 @@ def test_the_upload_folder_is_bounded_in_bytes_oldest_first(tmp_path):
         files.append(f)
     assert prune_uploads(tmp_path, max_bytes=350, incoming=100) == 2
     assert [f.exists() for f in files] == [True, True, False, False]
+
+
+def test_an_upload_whose_full_read_fails_in_a_plan_is_not_kept(tmp_path):
+    """Issue 42 item 12: the sniff passes, the full parse inside the plan fails; the stored copy is deleted."""
+    from app.components.uploads import forget_uploads
+    from models.planner.plan import plan
+
+    data = b"0 0 8 8 1\n" * 20_000 + b"1 0 16 x 0\n"  # the bad line is past what the kind sniff reads (64 KiB)
+    w = workload_from_bytes(data, "late-error.trace", name="late")
+    assert os.path.isfile(w.source)
+    res = plan([w, "mqsim:tpcc-small"], devices=["pcm-samsung-20nm"])
+    assert [n for n, _ in res.errors] == ["late"]
+    outside = tmp_path / "upload-keep.trace"
+    outside.write_bytes(data)
+    assert forget_uploads([w.source, str(outside), "mqsim:tpcc-small"]) == 1
+    assert not os.path.exists(w.source) and outside.exists()  # only the upload folder's copy goes

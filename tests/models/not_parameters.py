@@ -118,6 +118,12 @@ NOT_PARAMETERS: dict[str, str] = {
                                                         "block + an insert copy), charged to the run's memory budget",
     "models.traces.stream_stats.PASS_BYTES_PER_ACCESS": "memory estimate of a streamed pass per block access, "
                                                         "charged to the run's memory budget",
+    "models.traces.extents.MIN_MEAN_BLOCKS": "speed switch (mean request size from which block quantities are "
+                                             "computed per extent; equal results, tested), not a model input",
+    "models.traces.extents.BYTES_PER_REQUEST": "memory estimate of the extent pass per request, charged to the run's "
+                                               "memory budget",
+    "models.traces.extent_mrc.SIZE_BYTES": "memory estimate per cache size of a hit-ratio curve, charged to the run's "
+                                           "memory budget",
     "models.errors.MAX_MESSAGE_CHARS": "message format (longest message shown)",
     "models.csv_safety._VECTOR_ROWS": "speed switch (rows from which a text column is checked vectorised; same results), not a model input",
     "models.traces.source.MAX_INPUT_BYTES": "input limit",

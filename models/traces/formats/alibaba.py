@@ -73,4 +73,4 @@ def read_alibaba(src, *, name: str | None = None, max_requests: int | None = Non
         return finish_chunk(ck, cols, "offset", "length")
 
     return parse_source(src, parse, fmt="alibaba", name=name, max_requests=max_requests, progress=progress,
-                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes)
+                        chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes, comment="#")

@@ -319,4 +319,4 @@ def read_csv_trace(src, *, size_col=None, offset_col=None, lba_col=None, time_co
 
     return parse_source(src, parse, fmt="csv", name=name, max_requests=max_requests, progress=progress,
                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
-                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size}, comment=comment)

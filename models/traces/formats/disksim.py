@@ -87,4 +87,4 @@ def read_disksim_validate(src, *, sector_size: int = 512, name: str | None = Non
 
     return parse_source(src, parse, fmt="disksim", name=name, max_requests=max_requests, progress=progress,
                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
-                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size}, comment="#")

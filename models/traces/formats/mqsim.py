@@ -76,4 +76,4 @@ def read_mqsim(src, *, time_unit: str = "ns", sector_size: int = 512, name: str 
 
     return parse_source(src, parse, fmt="mqsim", name=name, max_requests=max_requests, progress=progress,
                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
-                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size}, comment="#")

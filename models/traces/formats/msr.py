@@ -141,4 +141,4 @@ def read_msr(src, *, name: str | None = None, max_requests: int | None = None, p
 
     return parse_source(src, parse, fmt="msr", name=name, max_requests=max_requests, progress=progress,
                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
-                        max_input_bytes=max_input_bytes)
+                        max_input_bytes=max_input_bytes, comment="#")

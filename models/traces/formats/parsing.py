@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace, MemTrace
@@ -639,9 +640,76 @@ def _trim_blank_lines(block: bytes, line0: int) -> tuple[bytes, int]:
     return block[cut:end], line0 + block.count(b"\n", 0, cut)
 
 
+def _drop_comment_lines(block: bytes, comment: str | None) -> bytes:
+    """``block`` without its whole lines (with their LF) that are ASCII whitespace, or ASCII whitespace then
+    ``comment`` and ASCII text: no data in any reader (:func:`~models.traces.source.data_line_mask`). A line holding
+    other bytes is left to the reader (its UTF-8 check, and ``str.strip``'s Unicode whitespace), as is an
+    unterminated last line. ``block`` itself when it holds no comment character or no such line. One compiled pass.
+
+    >>> _drop_comment_lines(b"1 2\\n# c\\n \\t\\n  # c\\n3 4 # c\\n# \\xc3\\xa9\\n", "#")
+    b'1 2\\n3 4 # c\\n# \\xc3\\xa9\\n'
+    """
+    if not comment or len(comment.encode()) != 1 or comment.encode() not in block:
+        return block
+    buf = np.frombuffer(block, np.uint8)
+    out, k = _kept_lines(buf, comment.encode()[0])
+    return block if k == len(buf) else out[:k].tobytes()
+
+
+@njit(cache=True, nogil=True)
+def _kept_lines(buf, comment):  # pragma: no cover - compiled
+    """The bytes of the lines :func:`_drop_comment_lines` keeps, and their count."""
+    n = len(buf)
+    out = np.empty(n, np.uint8)
+    k = 0
+    i = 0
+    while i < n:
+        j = i
+        comment_seen = False
+        keep = False
+        while j < n and buf[j] != 10:
+            c = buf[j]
+            if not keep:
+                if c >= 128:
+                    keep = True
+                elif not comment_seen:
+                    if c == comment:
+                        comment_seen = True
+                    elif c != 32 and c != 9 and c != 13 and c != 11 and c != 12:
+                        keep = True
+            j += 1
+        if j == n:  # an unterminated last line: the reader's
+            keep = True
+        else:
+            j += 1  # with its LF
+        if keep:
+            out[k:k + j - i] = buf[i:j]
+            k += j - i
+        i = j
+    return out, k
+
+
+def _parse_compacted(parse: Callable, block: bytes, line0: int, state: dict, comment: str | None):
+    """``parse`` of ``block`` with its comment lines dropped first (a flood of them costs a regex pass, not the
+    reader's per-line work). The data lines, hence the rows and every decision on the first data line, are the
+    same; only the line numbers of an error would differ, so on any error the original block is parsed again
+    (from the state as it was) and its own error -- naming the right line -- is the one raised."""
+    compact = _drop_comment_lines(block, comment)
+    if compact is block:
+        return parse(block, line0, state)
+    saved = dict(state)
+    try:
+        return parse(compact, line0, state) if compact.strip() else None
+    except Exception:  # noqa: BLE001 - the original block's parse raises (or answers) for it
+        state.clear()
+        state.update(saved)
+        return parse(block, line0, state)
+
+
 def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_requests: int | None,
                  progress, chunk_bytes: int, kind: str = "block", meta: dict | None = None,
-                 max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES):
+                 max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES,
+                 comment: str | None = None):
     """Run ``parse(block, first_line, state) -> dict of arrays`` over the blocks of ``src``; build the trace.
 
     Parameters
@@ -660,6 +728,9 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     max_line_bytes, max_input_bytes : int
         Longest line and most decompressed bytes read [bytes]
         (:data:`~models.traces.source.MAX_LINE_BYTES`, :data:`~models.traces.source.MAX_INPUT_BYTES`).
+    comment : str, optional
+        The reader's comment character: lines that are blank or a comment are dropped from each block before
+        ``parse`` sees it (:func:`_parse_compacted`). None: the format has no comments (its ``#`` is data).
 
     Returns
     -------
@@ -686,7 +757,7 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
             if not block:  # only blank lines: nothing to parse (a flood costs C speed)
                 report()
                 continue
-            cols = parse(block, line0, state)
+            cols = _parse_compacted(parse, block, line0, state, comment)
             report()
             if cols is None:
                 continue

@@ -61,4 +61,4 @@ def read_spc(src, *, sector_size: int = 512, name: str | None = None, max_reques
 
     return parse_source(src, parse, fmt="spc", name=name, max_requests=max_requests, progress=progress,
                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes,
-                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size})
+                        max_input_bytes=max_input_bytes, meta={"sector_size": sector_size}, comment="#")

@@ -79,4 +79,4 @@ def read_tencent(src, *, sector_size: int = 512, name: str | None = None, max_re
 
     return parse_source(src, parse, fmt="tencent", name=name, max_requests=max_requests, progress=progress,
                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes,
-                        meta={"sector_size": sector_size})
+                        meta={"sector_size": sector_size}, comment="#")

@@ -363,3 +363,23 @@ def test_ties_read_about_the_same_and_name_the_baseline():
     fc = df[(df.role == "file-cache")].iloc[0]
     assert fc.value == 1.0 and fc.verdict == "about the same" and "about the same as hdd-7200" in fc.reason
     assert plan_row("w", "paging", "d", "b", "m", 1.0, verdict_of(1.0))["verdict"] == "about the same"
+
+
+def test_a_role_over_the_memory_budget_needs_data_and_the_others_are_evaluated(tmp_path):
+    """Issue 42 item 2: 95 requests of 4 GiB -- the block-level roles are refused by name (budget and option), the
+    storage replay is evaluated per request, its footprint the union of the extents (no block split)."""
+    from models import budget
+    from models.planner.plan import plan
+
+    f = tmp_path / "big95.trace"
+    f.write_text("".join(f"{i} 0 {i * 8388608} 8388608 0\n" for i in range(95)))
+    with budget.limit("1GB"):
+        res = plan([str(f)], ["pcm-samsung-20nm"])
+    df = res.to_frame()
+    df = df[df.workload == "big95"].set_index("role")
+    assert not res.errors
+    for role in ("file-cache", "write-cache"):
+        assert df.loc[role, "verdict"] == "needs data"
+        assert "--memory-budget" in df.loc[role, "reason"] and budget.ENV_VAR in df.loc[role, "reason"]
+    assert df.loc["storage", "verdict"] in ("wins", "about the same", "loses")
+    assert df.loc["storage", "capacity_GB"] == pytest.approx(95 * 2**32 / 1e9)  # the footprint: 95 x 4 GiB

@@ -74,14 +74,14 @@ def test_slices_of_block_accesses_do_not_change_the_result(seed, n, slice_access
 
 
 def test_the_state_is_charged_to_the_memory_budget():
-    """95 requests of 4 GiB (99.6 M distinct blocks, ~3 GB of state) are refused under a 1 GB budget by name,
-    before the state grows past it."""
+    """200,000 requests of 2 MiB (102 M distinct blocks, ~4 GB of state; below the extent path's mean request
+    size, models.traces.extents) are refused under a 1 GB budget by name, before the state grows past it."""
     from models.budget import BudgetExceeded, limit
 
-    n = 95
+    n = 200_000
     acc = StatsStream(4096)
     with limit("1GB"), pytest.raises(BudgetExceeded, match="per-block state .* --memory-budget"):
-        acc.add(np.arange(n), np.ones(n, bool), np.arange(n) * 2**32, np.full(n, 2**32), np.zeros(n, np.int64))
+        acc.add(np.arange(n), np.ones(n, bool), np.arange(n) * 2**21, np.full(n, 2**21), np.zeros(n, np.int64))
     assert acc.state_bytes < 1e9
 
 
@@ -139,5 +139,8 @@ def test_outgrown_tables_become_a_histogram_and_say_so():
 
 def test_a_huge_request_is_refused_by_name():
     acc = StatsStream(4096)
+    n = 3000  # one request of 2**21 blocks among small ones: a mean below the extent path's (streamed per block)
+    size = np.full(n, 4096)
+    size[7] = 1 << 33
     with pytest.raises(ValueError, match="max_request_blocks"):
-        acc.add([0], [True], [0], [1 << 40], [0])
+        acc.add(np.arange(n), np.ones(n, bool), np.zeros(n, np.int64), size, np.zeros(n, np.int64))
