@@ -16,18 +16,20 @@ the histograms stay exact.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from models.budget import charge
+from models.budget import BudgetExceeded, charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
 from models.traces.stats import TraceStats
 
 __all__ = ["StatsStream", "ValueCounts", "stream_trace_stats", "percentile_of_counts",
-           "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS"]
+           "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS", "MAX_SAMPLE_HALVINGS", "sampling_note"]
 
 #: Most distinct values a statistic's exact percentile table may hold before it becomes a histogram
 #: [entries, 16 bytes each: 256 MiB]. An input limit of memory, not a model input.
@@ -46,6 +48,9 @@ STATE_BYTES_PER_BLOCK = 40
 #: Working memory of a pass per block access [bytes]: ~15 int64 arrays (keys, times, request index, codes,
 #: reuse distances and times, the factorisation's table) -- an estimate from the code, charged before the pass.
 PASS_BYTES_PER_ACCESS = 120
+#: Most times :func:`stream_trace_stats` halves its sampling rate and reads the source again when the sampled
+#: state still outgrows the memory budget [times]: the rate falls to at least 2**-12 of the first estimate.
+MAX_SAMPLE_HALVINGS = 12
 #: Bits of the block number in a (device, block) key [bits]: blocks below 2**47 and devices below 2**16.
 _BLOCK_BITS = 47
 
@@ -150,21 +155,34 @@ def _round_bits(x: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _reuse_stream(codes, acc_time, last, last_t, a0):  # pragma: no cover - compiled
+def _reuse_stream(codes, acc_time, last, last_t, acc_index):  # pragma: no cover - compiled
     """Distance [accesses] and time [ns] since the previous access of each code; ``last``/``last_t`` (per code, -1:
-    never) start from the state and end as the new state; ``a0`` is the global index of the first access."""
+    never) start from the state and end as the new state; ``acc_index`` is the global index of each access."""
     d = np.empty(len(codes), np.int64)
     t = np.empty(len(codes), np.int64)
     k = 0
     for i in range(len(codes)):
         c = codes[i]
+        a = acc_index[i]
         if last[c] >= 0:
-            d[k] = a0 + i - last[c]
+            d[k] = a - last[c]
             t[k] = acc_time[i] - last_t[c]
             k += 1
-        last[c] = a0 + i
+        last[c] = a
         last_t[c] = acc_time[i]
     return d[:k].copy(), t[:k].copy()
+
+
+def _mix64(key: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 64-bit finaliser of ``key`` (uint64): a fixed, well-spread hash of each (device, block) key,
+    the same in every run, chunk and process (the spatial sample of :class:`StatsStream`)."""
+    x = key.astype(np.uint64)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xFF51AFD7ED558CCD)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xC4CEB9FE1A85EC53)
+    x ^= x >> np.uint64(33)
+    return x
 
 
 class StatsStream:
@@ -178,10 +196,21 @@ class StatsStream:
         Size of each exact percentile table (:data:`MAX_VALUE_ENTRIES`) [entries].
     max_request_blocks : int
         Most blocks one request may touch (:data:`~models.traces.blocks.MAX_REQUEST_BLOCKS`).
+    sample_rate : float
+        Share of the (device, block) keys whose state is kept (0 < rate <= 1; 1: exact). Below 1 the per-block
+        statistics are estimated from the blocks whose hash falls under the rate (spatial sampling as in SHARDS,
+        Waldspurger et al., FAST 2015): every access of a sampled block is seen, so its reuse distances [accesses]
+        and times are exact and the sampled reuses are a uniform sample of the blocks' reuses; the footprint and
+        the per-block counts are the sample's divided by the rate. The per-request statistics stay exact.
     """
 
     def __init__(self, block_size: int = 4096, *, max_value_entries: int = MAX_VALUE_ENTRIES,
-                 max_request_blocks: int = MAX_REQUEST_BLOCKS):
+                 max_request_blocks: int = MAX_REQUEST_BLOCKS, sample_rate: float = 1.0):
+        if not 0 < sample_rate <= 1:
+            raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate!r}")
+        self.sample_rate = float(sample_rate)
+        self.state_full = False  # the budget refused the per-block state's growth
+        self._threshold = None if sample_rate == 1 else np.uint64(min(int(sample_rate * 2.0**64), 2**64 - 1))
         self.bs = check_block_size(block_size)
         self.shift = self.bs.bit_length() - 1
         self.max_request_blocks = int(max_request_blocks)
@@ -278,14 +307,23 @@ class StatsStream:
             raise ValueError(f"streaming statistics need block numbers below 2**{_BLOCK_BITS} and devices below "
                              f"2**{63 - _BLOCK_BITS}; read the trace whole (--max-requests) instead")
         total = int(count.sum())
-        charge(STATE_BYTES_PER_BLOCK * (len(self.keys) + total) + PASS_BYTES_PER_ACCESS * total,
-               f"the trace statistics' per-block state ({len(self.keys):,} distinct {self.bs}-byte blocks so far, "
-               f"{total:,} block accesses next)")
+        try:
+            charge(STATE_BYTES_PER_BLOCK * (len(self.keys) + total * self.sample_rate) + PASS_BYTES_PER_ACCESS * total,
+                   f"the trace statistics' per-block state ({len(self.keys):,} distinct {self.bs}-byte blocks so far, "
+                   f"{total:,} block accesses next)")
+        except BudgetExceeded:
+            self.state_full = len(self.keys) > 0  # a sample of the blocks would help (not a pass too large alone)
+            raise
         req = np.repeat(np.arange(len(off)), count)
         starts = np.cumsum(count) - count
         key = (dev << _BLOCK_BITS)[req] + first[req] + (np.arange(total) - starts[req])
         acc_time = t[req]
         del req
+        acc_index = self.n_acc + np.arange(total, dtype=np.int64)
+        if self._threshold is not None:  # the spatial sample: only the blocks whose hash is under the rate
+            keep = _mix64(key) < self._threshold
+            key, acc_time, acc_index = key[keep], acc_time[keep], acc_index[keep]
+            del keep
         codes, uniq = pd.factorize(key, sort=False)
         del key
         uniq = np.asarray(uniq, np.int64)
@@ -296,7 +334,7 @@ class StatsStream:
         last_t = np.zeros(len(uniq), np.int64)
         last[found] = self.last[pos[found]]
         last_t[found] = self.last_t[pos[found]]
-        d, dt = _reuse_stream(codes.astype(np.int64), acc_time, last, last_t, self.n_acc)
+        d, dt = _reuse_stream(codes.astype(np.int64), acc_time, last, last_t, acc_index)
         self.n_acc += total
         self.dist.add(d)
         self.rtime.add(dt)
@@ -324,13 +362,15 @@ class StatsStream:
     def result(self, name: str, *, op_known: bool = True):
         """The :class:`~models.traces.stats.TraceStats` of every request added."""
         self.flush()
-        n, bs = self.n, self.bs
-        reuses = int(self.dist.counts.sum())
+        n, bs, rate = self.n, self.bs, self.sample_rate
+        sampled_reuses = int(self.dist.counts.sum())
         hist = np.bincount(self.count) if len(self.count) else np.zeros(0, np.int64)
         k = np.flatnonzero(hist)
-        n_unique = len(self.keys)
-        reuse_hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": hist[k].astype(np.int64),
-                                   "share_blocks": hist[k] / n_unique if n_unique else np.zeros(0)})
+        n_sampled = len(self.keys)
+        reuse_hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": _scaled(hist[k], rate),
+                                   "share_blocks": hist[k] / n_sampled if n_sampled else np.zeros(0)})
+        n_unique = int(_scaled(n_sampled, rate))
+        reuses = sampled_reuses if rate == 1 else max(self.n_acc - n_unique, 0)
         edges = 512 * 2 ** np.arange(0, 16)
         size_hist = pd.DataFrame({"size_from_bytes": edges, "size_to_bytes": np.concatenate((edges[1:], [np.nan])),
                                   "requests": self.size_hist.copy()})
@@ -339,6 +379,8 @@ class StatsStream:
         method = "exact" if not approx else (
             f"{', '.join(approx)} percentiles from a histogram of {SIGNIFICANT_BITS} significant bits (relative "
             f"error < 2**-{SIGNIFICANT_BITS}): more than {self.dist.max_entries:,} distinct values")
+        if rate < 1:
+            method = (f"sampled: {sampling_note(rate)}" + ("" if method == "exact" else f"; {method}"))
         nan = float("nan")
         return TraceStats(
             name=name, block_size=bs, requests=n,
@@ -353,31 +395,84 @@ class StatsStream:
             duration_ns=(self.t_max - self.t_min) if n else 0,
             mean_lbn_distance_sectors=self.lbn_sum / (n - 1) if n > 1 else nan,
             sequential_fraction=self.seq / (n - 1) if n > 1 else nan,
-            blocks_accessed_once=int((self.count == 1).sum()),
+            blocks_accessed_once=int(_scaled(int((self.count == 1).sum()), rate)),
             mean_accesses_per_block=self.n_acc / n_unique if n_unique else nan,
             reuses=reuses,
-            reuse_distance_mean_accesses=self.dist_sum / reuses if reuses else nan,
+            reuse_distance_mean_accesses=self.dist_sum / sampled_reuses if sampled_reuses else nan,
             reuse_distance_p50_accesses=self.dist.percentile(50), reuse_distance_p90_accesses=self.dist.percentile(90),
-            reuse_time_mean_ns=self.rtime_sum / reuses if reuses else nan,
+            reuse_time_mean_ns=self.rtime_sum / sampled_reuses if sampled_reuses else nan,
             reuse_time_p50_ns=self.rtime.percentile(50),
             reuse_count_hist=reuse_hist, size_hist=size_hist, operation="read/write" if op_known else "unknown",
             percentiles=method,
         )
 
 
+def _scaled(x, rate: float):
+    """Counts of the sample scaled to the whole trace (rounded to whole blocks); ``x`` itself when exact."""
+    if rate == 1:
+        return np.asarray(x, np.int64) if np.ndim(x) else x
+    return np.rint(np.asarray(x, np.float64) / rate).astype(np.int64)
+
+
+def sampling_note(rate: float) -> str:
+    """How a sampled result says what it is (method and rate)."""
+    return (f"per-block statistics (footprint, blocks accessed once, reuse counts, reuse distance and time) "
+            f"estimated from a spatial hash sample of the blocks at rate {rate:.6g} (1 in {1 / rate:,.0f}; SHARDS, "
+            f"Waldspurger et al., FAST 2015), because the exact per-block state needs more memory than the run's "
+            f"budget (--memory-budget); per-request statistics exact")
+
+
 def stream_trace_stats(src, block_size: int = 4096, *, format: str = "auto", progress=None,
                        max_requests: int | None = None, max_value_entries: int = MAX_VALUE_ENTRIES,
-                       on_requests=None, **options):
+                       on_requests=None, sample_rate: float | None = None, **options):
     """:class:`~models.traces.stats.TraceStats` of a block trace file read in blocks (see the module docstring).
 
     Returns ``(stats, meta)``: ``meta`` is the reader's metadata (``format``, ``source``, ...); ``stats`` is None
     for a memory-reference trace (the memory formats are not streamed: read it with :func:`models.traces.load`).
     ``on_requests(n)`` is told the requests of each block (progress).
+
+    ``sample_rate`` None (default): exact while the per-block state fits the run's memory budget
+    (:mod:`models.budget`); when it does not, the source is read again with the per-block statistics sampled
+    (:class:`StatsStream` ``sample_rate``) at a power-of-two rate of about half the share of the input read
+    when the budget ran out (the distinct blocks grow at most in proportion to the input), halved again if the
+    sample outgrows it too (at most :data:`MAX_SAMPLE_HALVINGS` times); the result's ``percentiles`` names
+    the method and the rate. A number: that rate from the start (1: exact, or the budget's refusal).
     """
+    rate = 1.0 if sample_rate is None else float(sample_rate)
+    for attempt in range(MAX_SAMPLE_HALVINGS + 1):
+        seen = [0.0]
+
+        def told(x, seen=seen):
+            if x <= 1.0:  # a fraction of the input (its size known); else bytes
+                seen[0] = x
+            if progress is not None:
+                progress(x)
+
+        acc = StatsStream(block_size, max_value_entries=max_value_entries, sample_rate=rate)
+        try:
+            return _stream_once(acc, src, format, told, max_requests, on_requests, options)
+        except BudgetExceeded:
+            if sample_rate is not None or not acc.state_full or attempt == MAX_SAMPLE_HALVINGS \
+                    or not _reopenable(src):
+                raise
+            frac = seen[0] if 0 < seen[0] < 1 else 1.0
+            rate = min(rate / 2, 2.0 ** math.floor(math.log2(max(frac * rate / 2, 2.0 ** -30))))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _reopenable(src) -> bool:
+    """A source read again from its start: a path, bytes, or a seekable file object."""
+    if isinstance(src, (str, bytes, bytearray, memoryview)) or hasattr(src, "__fspath__"):
+        return True
+    try:
+        return bool(src.seekable())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _stream_once(acc: StatsStream, src, format, progress, max_requests, on_requests, options):
     from models.traces.core import MemTrace
     from models.traces.readers import read_trace
-
-    acc = StatsStream(block_size, max_value_entries=max_value_entries)
 
     def take(cols: dict) -> None:
         acc.add_chunk(cols)
