@@ -165,12 +165,18 @@ def main() -> None:
     ap.add_argument("--per-volume", type=int, default=20_000)
     ap.add_argument("--skip-in-memory", action="store_true", help="skip the in-memory trace-stats run")
     ap.add_argument("--dir", default=None, help="work folder (default: a temporary one)")
+    ap.add_argument("--rss-only", action="store_true", help="only the --rss-sizes runs (no reader, oracleGeneral or "
+                                                              "fleet timing)")
     ap.add_argument("--rss-sizes", default="", help="comma-separated request counts: trace-stats streamed over "
                                                        "each, side by side (e.g. 10000000,100000000)")
     a = ap.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
     tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench_stream_"))
     tmp.mkdir(parents=True, exist_ok=True)
+    if a.rss_only:
+        rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
+        print(f"load average after: {os.getloadavg()}")
+        return
     csv = tmp / f"msr_{a.requests}.csv.gz"
     if not csv.exists():
         t = time.perf_counter()

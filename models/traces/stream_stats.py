@@ -4,7 +4,8 @@
 gives the same :class:`~models.traces.stats.TraceStats` as :func:`~models.traces.stats.trace_stats`
 over the whole trace -- exactly, whatever the block boundaries (``tests/models/traces`` checks it
 over random block sizes). Its state is, per distinct block: the key, the index and time of its last
-access and its access count (32 bytes); and the distinct values of the request sizes, reuse
+access and its access count (32 bytes per slot of an open-addressing hash table at most 3/4 full, carried
+across blocks by a numba pass in access order); and the distinct values of the request sizes, reuse
 distances and reuse times with their counts (the exact percentiles). When those value tables
 would pass ``max_value_entries`` the percentiles of that statistic switch to a histogram of
 :data:`SIGNIFICANT_BITS` significant bits (relative error of a percentile < 2**-SIGNIFICANT_BITS),
@@ -42,12 +43,14 @@ BATCH_REQUESTS = 500_000
 #: Block accesses expanded at once (:meth:`StatsStream.add`; requests are taken in slices of at most this many
 #: block accesses, or one request) [accesses]: bounds the pass's working arrays whatever the request sizes.
 SLICE_ACCESSES = 2_000_000
-#: Memory of the state per distinct block [bytes]: key, last index, last time, count (4 x int64), plus the
-#: copy of one of them while new blocks are inserted (the charge).
-STATE_BYTES_PER_BLOCK = 40
-#: Working memory of a pass per block access [bytes]: ~15 int64 arrays (keys, times, request index, codes,
-#: reuse distances and times, the factorisation's table) -- an estimate from the code, charged before the pass.
-PASS_BYTES_PER_ACCESS = 120
+#: Memory of the state per hash-table slot [bytes]: key, last index, last time, count (4 x int64).
+STATE_BYTES_PER_BLOCK = 32
+#: Most distinct blocks per slot of the state's hash table before it doubles [-]: open addressing with linear
+#: probing stays a few probes per access; a block costs STATE_BYTES_PER_BLOCK / load, 43-85 bytes.
+MAX_LOAD = 0.75
+#: Working memory of a pass per block access [bytes]: ~8 int64 arrays (request index, starts, keys, times, access
+#: indices, the sample's mask, reuse distances and times) -- an estimate from the code, charged before the pass.
+PASS_BYTES_PER_ACCESS = 64
 #: Most times :func:`stream_trace_stats` halves its sampling rate and reads the source again when the sampled
 #: state still outgrows the memory budget [times]: the rate falls to at least 2**-12 of the first estimate.
 MAX_SAMPLE_HALVINGS = 12
@@ -173,6 +176,51 @@ def _reuse_stream(codes, acc_time, last, last_t, acc_index):  # pragma: no cover
     return d[:k].copy(), t[:k].copy()
 
 
+#: Fibonacci hashing multiplier (2**64 / golden ratio, odd): the slot of a key in the state's hash table.
+_FIB = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True)
+def _hash_pass(key, acc_time, acc_index, hkeys, hlast, hlast_t, hcount, shift, n_keys):  # pragma: no cover
+    """Distance [accesses] and time [ns] since the previous access of each key's block, in access order, with the
+    per-block state in the open-addressing table ``hkeys/hlast/hlast_t/hcount`` (count 0: empty slot) updated;
+    returns the distances, the times and the new number of distinct keys."""
+    mask = len(hkeys) - 1
+    d = np.empty(len(key), np.int64)
+    t = np.empty(len(key), np.int64)
+    k = 0
+    for i in range(len(key)):
+        x = key[i]
+        h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
+        while True:
+            if hcount[h] == 0:
+                hkeys[h] = x
+                hcount[h] = 1
+                n_keys += 1
+                break
+            if hkeys[h] == x:
+                d[k] = acc_index[i] - hlast[h]
+                t[k] = acc_time[i] - hlast_t[h]
+                k += 1
+                hcount[h] += 1
+                break
+            h = (h + 1) & mask
+        hlast[h] = acc_index[i]
+        hlast_t[h] = acc_time[i]
+    return d[:k].copy(), t[:k].copy(), n_keys
+
+
+@njit(cache=True, nogil=True)
+def _rehash(hkeys, hlast, hlast_t, hcount, nkeys, nlast, nlast_t, ncount, shift):  # pragma: no cover - compiled
+    mask = len(nkeys) - 1
+    for j in range(len(hkeys)):
+        if hcount[j] > 0:
+            h = np.int64((np.uint64(hkeys[j]) * _FIB) >> np.uint64(shift))
+            while ncount[h] > 0:
+                h = (h + 1) & mask
+            nkeys[h], nlast[h], nlast_t[h], ncount[h] = hkeys[j], hlast[j], hlast_t[j], hcount[j]
+
+
 def _mix64(key: np.ndarray) -> np.ndarray:
     """MurmurHash3's 64-bit finaliser of ``key`` (uint64): a fixed, well-spread hash of each (device, block) key,
     the same in every run, chunk and process (the spatial sample of :class:`StatsStream`)."""
@@ -223,12 +271,26 @@ class StatsStream:
         self.rtime = ValueCounts(max_value_entries)
         self.dist_sum = self.rtime_sum = 0
         self.size_hist = np.zeros(16, np.int64)
-        self.keys = np.zeros(0, np.int64)  # distinct (device, block) keys, sorted
-        self.last = np.zeros(0, np.int64)  # global index of each key's last access
-        self.last_t = np.zeros(0, np.int64)  # time of each key's last access [ns]
-        self.count = np.zeros(0, np.int64)  # accesses per key
+        # per distinct (device, block) key, in an open-addressing hash table (count 0: empty slot): the key, the
+        # global index and the time [ns] of its last access, its accesses
+        self.n_keys = 0
+        self._table(1 << 10)
         self._batch: list = []
         self._batch_n = 0
+
+    def _table(self, slots: int) -> None:
+        """Make the state's hash table ``slots`` slots (a power of two), moving the keys held."""
+        new = [np.zeros(slots, np.int64) for _ in range(4)]
+        shift = 64 - (slots.bit_length() - 1)
+        if self.n_keys:
+            _rehash(self._hkeys, self._hlast, self._hlast_t, self._hcount, *new, shift)
+        self._hkeys, self._hlast, self._hlast_t, self._hcount = new
+        self._shift = shift
+
+    @property
+    def count(self) -> np.ndarray:
+        """Accesses of each distinct block seen (no order)."""
+        return self._hcount[self._hcount > 0]
 
     def add(self, time_ns, is_write, offset_bytes, size_bytes, device) -> None:
         """Take the next requests (in trace order; zero-size requests already dropped)."""
@@ -307,13 +369,19 @@ class StatsStream:
             raise ValueError(f"streaming statistics need block numbers below 2**{_BLOCK_BITS} and devices below "
                              f"2**{63 - _BLOCK_BITS}; read the trace whole (--max-requests) instead")
         total = int(count.sum())
-        try:
-            charge(STATE_BYTES_PER_BLOCK * (len(self.keys) + total * self.sample_rate) + PASS_BYTES_PER_ACCESS * total,
-                   f"the trace statistics' per-block state ({len(self.keys):,} distinct {self.bs}-byte blocks so far, "
+        slots = len(self._hkeys)
+        while self.n_keys + total * self.sample_rate > MAX_LOAD * slots:  # room for every sampled access being new
+            slots *= 2
+        grow = slots if slots > len(self._hkeys) else 0
+        try:  # the table after growing (and the old one while its keys move) and the pass
+            charge(STATE_BYTES_PER_BLOCK * (len(self._hkeys) + grow) + PASS_BYTES_PER_ACCESS * total,
+                   f"the trace statistics' per-block state ({self.n_keys:,} distinct {self.bs}-byte blocks so far, "
                    f"{total:,} block accesses next)")
         except BudgetExceeded:
-            self.state_full = len(self.keys) > 0  # a sample of the blocks would help (not a pass too large alone)
+            self.state_full = self.n_keys > 0  # a sample of the blocks would help (not a pass too large alone)
             raise
+        if grow:
+            self._table(grow)
         req = np.repeat(np.arange(len(off)), count)
         starts = np.cumsum(count) - count
         key = (dev << _BLOCK_BITS)[req] + first[req] + (np.arange(total) - starts[req])
@@ -324,49 +392,35 @@ class StatsStream:
             keep = _mix64(key) < self._threshold
             key, acc_time, acc_index = key[keep], acc_time[keep], acc_index[keep]
             del keep
-        codes, uniq = pd.factorize(key, sort=False)
-        del key
-        uniq = np.asarray(uniq, np.int64)
-        pos = np.searchsorted(self.keys, uniq)
-        found = pos < len(self.keys)
-        found[found] = self.keys[pos[found]] == uniq[found]
-        last = np.full(len(uniq), -1, np.int64)
-        last_t = np.zeros(len(uniq), np.int64)
-        last[found] = self.last[pos[found]]
-        last_t[found] = self.last_t[pos[found]]
-        d, dt = _reuse_stream(codes.astype(np.int64), acc_time, last, last_t, acc_index)
+        if self.n_keys + len(key) > MAX_LOAD * len(self._hkeys):  # more sampled than the rate let expect: room first
+            slots = len(self._hkeys)
+            while self.n_keys + len(key) > MAX_LOAD * slots:
+                slots *= 2
+            self._table(slots)
+        d, dt, self.n_keys = _hash_pass(key, acc_time, acc_index, self._hkeys, self._hlast, self._hlast_t,
+                                        self._hcount, self._shift, self.n_keys)
+        del key, acc_time, acc_index
         self.n_acc += total
         self.dist.add(d)
         self.rtime.add(dt)
         self.dist_sum += _int_sum(d)
         self.rtime_sum += _int_sum(dt)
-        per = np.bincount(codes, minlength=len(uniq)).astype(np.int64)
-        p = pos[found]
-        self.last[p], self.last_t[p] = last[found], last_t[found]
-        self.count[p] += per[found]
-        new = np.flatnonzero(~found)
-        if len(new):
-            order = new[np.argsort(uniq[new])]
-            at = np.searchsorted(self.keys, uniq[order])
-            self.keys = np.insert(self.keys, at, uniq[order])
-            self.last = np.insert(self.last, at, last[order])
-            self.last_t = np.insert(self.last_t, at, last_t[order])
-            self.count = np.insert(self.count, at, per[order])
 
     @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: per distinct block and per distinct (or buffered) value."""
         vc = (self.size_counts, self.dist, self.rtime)
-        return 32 * len(self.keys) + sum(16 * v.entries for v in vc)
+        return STATE_BYTES_PER_BLOCK * len(self._hkeys) + sum(16 * v.entries for v in vc)
 
     def result(self, name: str, *, op_known: bool = True):
         """The :class:`~models.traces.stats.TraceStats` of every request added."""
         self.flush()
         n, bs, rate = self.n, self.bs, self.sample_rate
         sampled_reuses = int(self.dist.counts.sum())
-        hist = np.bincount(self.count) if len(self.count) else np.zeros(0, np.int64)
+        count = self.count
+        hist = np.bincount(count) if len(count) else np.zeros(0, np.int64)
         k = np.flatnonzero(hist)
-        n_sampled = len(self.keys)
+        n_sampled = self.n_keys
         reuse_hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": _scaled(hist[k], rate),
                                    "share_blocks": hist[k] / n_sampled if n_sampled else np.zeros(0)})
         n_unique = int(_scaled(n_sampled, rate))
@@ -395,7 +449,7 @@ class StatsStream:
             duration_ns=(self.t_max - self.t_min) if n else 0,
             mean_lbn_distance_sectors=self.lbn_sum / (n - 1) if n > 1 else nan,
             sequential_fraction=self.seq / (n - 1) if n > 1 else nan,
-            blocks_accessed_once=int(_scaled(int((self.count == 1).sum()), rate)),
+            blocks_accessed_once=int(_scaled(int((count == 1).sum()), rate)),
             mean_accesses_per_block=self.n_acc / n_unique if n_unique else nan,
             reuses=reuses,
             reuse_distance_mean_accesses=self.dist_sum / sampled_reuses if sampled_reuses else nan,
