@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from models.budget import BudgetExceeded, charge
+from models.budget import CLI_OPTION, ENV_VAR, BudgetExceeded, charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
@@ -473,7 +473,7 @@ def sampling_note(rate: float) -> str:
     return (f"per-block statistics (footprint, blocks accessed once, reuse counts, reuse distance and time) "
             f"estimated from a spatial hash sample of the blocks at rate {rate:.6g} (1 in {1 / rate:,.0f}; SHARDS, "
             f"Waldspurger et al., FAST 2015), because the exact per-block state needs more memory than the run's "
-            f"budget (--memory-budget); per-request statistics exact")
+            f"budget ({CLI_OPTION}, or the {ENV_VAR} environment variable); per-request statistics exact")
 
 
 def stream_trace_stats(src, block_size: int = 4096, *, format: str = "auto", progress=None,

@@ -142,11 +142,14 @@ def test_95_requests_of_4_gib_plan_mrc_trace_stats(tmp_path):
         out = {"runs": runs}
     """, tmp_path, env={budget.ENV_VAR: "1GB"})
     for cmd, (rc, text) in out["runs"].items():
-        # plan reports a workload it cannot read in its row's reason; the others exit 2
+        # plan reports a workload it cannot read in its row's reason; mrc exits 2; trace-stats answers with its
+        # per-block statistics sampled (issue 41), saying so and naming the budget
         assert "--memory-budget" in text and budget.ENV_VAR in text, (cmd, text[-500:])
-        if cmd != "plan":
+        if cmd == "mrc":
             assert rc == 2, cmd
-    # trace-stats streams: it grows its per-block state up to the budget before refusing, so the bound is the
+        if cmd == "trace-stats":
+            assert rc == 0 and "percentiles,\"sampled:" in text and "requests,95" in text, text[-500:]
+    # trace-stats streams: it grows its per-block state up to the budget before sampling, so the bound is the
     # run's budget plus the loaded program (~0.35 GB: interpreter, NumPy, pandas, numba and every subcommand)
     assert out["maxrss"] < 1e9 + PROGRAM_BYTES
 
