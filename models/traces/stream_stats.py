@@ -258,6 +258,10 @@ class StatsStream:
             raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate!r}")
         self.sample_rate = float(sample_rate)
         self.state_full = False  # the budget refused the per-block state's growth
+        self.progress = [0.0, 0.0]  # share of the input read before the current block and after it (if known)
+        self._batch_progress0 = 0.0
+        self._add_acc0, self._add_total = 0, 1.0
+
         self._threshold = None if sample_rate == 1 else np.uint64(min(int(sample_rate * 2.0**64), 2**64 - 1))
         self.bs = check_block_size(block_size)
         self.shift = self.bs.bit_length() - 1
@@ -277,6 +281,13 @@ class StatsStream:
         self._table(1 << 10)
         self._batch: list = []
         self._batch_n = 0
+
+    def share_read(self) -> float:
+        """Share of the input whose accesses were taken when the state was last charged (from :attr:`progress`,
+        interpolated inside the current batch by its block accesses done) [-]."""
+        within = min(max((self.n_acc - self._add_acc0) / max(self._add_total, 1.0), 0.0), 1.0)
+        p0 = self._batch_progress0
+        return p0 + (self.progress[1] - p0) * within
 
     def _table(self, slots: int) -> None:
         """Make the state's hash table ``slots`` slots (a power of two), moving the keys held."""
@@ -306,6 +317,7 @@ class StatsStream:
         count = ((off + size - 1) >> self.shift) - (off >> self.shift) + 1
         ends = np.cumsum(count.astype(np.float64))  # float: no int64 wrap on absurd sizes
         base, start, done = self.n - m, 0, 0.0
+        self._add_acc0, self._add_total = self.n_acc, float(ends[-1])
         while start < m:  # slices of at most SLICE_ACCESSES block accesses (or one request): bounded passes
             end = max(start + 1, int(np.searchsorted(ends, done + SLICE_ACCESSES, side="right")))
             sl = slice(start, end)
@@ -316,6 +328,8 @@ class StatsStream:
         """:meth:`add` of a reader's block columns (the consumer of :func:`models.traces.chunks.chunk_sink`);
         blocks are gathered up to :data:`BATCH_REQUESTS` requests first (fewer passes over the state).
         Call :meth:`result` (or :meth:`flush`) at the end."""
+        if not self._batch_n:  # the input read before this block: where the batch starts
+            self._batch_progress0 = self.progress[0]
         self._batch.append([cols[k] for k in ("time_ns", "is_write", "offset_bytes", "size_bytes", "device")])
         self._batch_n += len(cols["time_ns"])
         if self._batch_n >= BATCH_REQUESTS:
@@ -487,30 +501,30 @@ def stream_trace_stats(src, block_size: int = 4096, *, format: str = "auto", pro
 
     ``sample_rate`` None (default): exact while the per-block state fits the run's memory budget
     (:mod:`models.budget`); when it does not, the source is read again with the per-block statistics sampled
-    (:class:`StatsStream` ``sample_rate``) at a power-of-two rate of about half the share of the input read
-    when the budget ran out (the distinct blocks grow at most in proportion to the input), halved again if the
+    (:class:`StatsStream` ``sample_rate``) at a power-of-two rate of about a quarter of the share of the
+    input read when the budget ran out (the distinct blocks grow at most in proportion to the input; the share
+    inside a block interpolated by its block accesses done), halved again if the
     sample outgrows it too (at most :data:`MAX_SAMPLE_HALVINGS` times); the result's ``percentiles`` names
     the method and the rate. A number: that rate from the start (1: exact, or the budget's refusal).
     """
     rate = 1.0 if sample_rate is None else float(sample_rate)
     for attempt in range(MAX_SAMPLE_HALVINGS + 1):
-        seen = [0.0]
+        acc = StatsStream(block_size, max_value_entries=max_value_entries, sample_rate=rate)
 
-        def told(x, seen=seen):
+        def told(x, acc=acc):
             if x <= 1.0:  # a fraction of the input (its size known); else bytes
-                seen[0] = x
+                acc.progress = [acc.progress[1], x]
             if progress is not None:
                 progress(x)
 
-        acc = StatsStream(block_size, max_value_entries=max_value_entries, sample_rate=rate)
         try:
             return _stream_once(acc, src, format, told, max_requests, on_requests, options)
         except BudgetExceeded:
             if sample_rate is not None or not acc.state_full or attempt == MAX_SAMPLE_HALVINGS \
                     or not _reopenable(src):
                 raise
-            frac = seen[0] if 0 < seen[0] < 1 else 1.0
-            rate = min(rate / 2, 2.0 ** math.floor(math.log2(max(frac * rate / 2, 2.0 ** -30))))
+            frac = acc.share_read() if acc.progress[1] > 0 else 1.0
+            rate = min(rate / 2, 2.0 ** math.floor(math.log2(max(frac * rate / 4, 2.0 ** -30))))
     raise AssertionError("unreachable")  # pragma: no cover
 
 
