@@ -8,7 +8,13 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   and its ratio to the bare parse;
 - ``pcm-planner trace-stats`` streamed (the default for a file) vs in memory (``load`` +
   ``trace_stats``, only up to the loader's request limit): wall time and peak RSS of each
-  (a child process each, its own ``VmHWM``);
+  (a child process each; its own ``VmHWM`` from ``/proc/self/status``: ``ru_maxrss`` of children
+  is the largest child so far, and a child inherits its parent's peak across ``exec``);
+- ``--rss-sizes 10000000,100000000``: ``trace-stats`` streamed over a gzip MSR CSV of each size side by
+  side (wall, peak RSS, the statistics' method: exact, or sampled at a named rate when the exact per-block
+  state needs more than the memory budget), and the sampled estimates' error against the exact statistics
+  on the smallest size (run with a budget large enough for the exact state) -- the error bound of the
+  fallback, measured;
 - the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s];
 - a fleet of ``--volumes`` generated MSR volumes through ``pcm-planner plan --fleet``: serial,
   1 Dask worker and 2 Dask workers; the ratio 1 worker / 2 workers and whether the rows equal
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -38,7 +45,7 @@ NAMES = ["timestamp", "hostname", "disk", "type", "offset", "size", "response_ti
 
 
 def _child(code: str) -> tuple[float, float, str]:
-    """Run ``code`` in a fresh interpreter: (wall [s], peak RSS [MB], stdout)."""
+    """Run ``code`` in a fresh interpreter: (wall [s], the child's own peak RSS (VmHWM) [MB], stdout)."""
     t = time.perf_counter()
     out = subprocess.run([PY, "-c", code + PEAK_RSS_CODE], env=ENV, capture_output=True, text=True,
                          check=True).stdout
@@ -70,6 +77,51 @@ def our_reader(path: Path, fmt: str) -> tuple[float, int]:
     with chunk_sink(lambda cols: n.__setitem__(0, n[0] + len(cols["time_ns"]))):
         read_trace(path, fmt)
     return time.perf_counter() - t, n[0]
+
+
+def _cpu() -> float:
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+def rss_sizes(tmp: Path, sizes: list[int]) -> None:
+    """``trace-stats`` streamed over a generated gzip MSR CSV of each size, side by side; then the sampled
+    statistics' error against the exact ones on the smallest size."""
+    rows = []
+    for n in sizes:
+        csv = tmp / f"msr_{n}.csv.gz"
+        if not csv.exists():
+            t = time.perf_counter()
+            write_msr_csv(csv, n, compress=True)
+            print(f"generated {csv.name}: {csv.stat().st_size / 1e6:.0f} MB gzip in {time.perf_counter() - t:.0f} s",
+                  flush=True)
+        code = (f"from models.traces.stream_stats import stream_trace_stats\n"
+                f"s, _ = stream_trace_stats({str(csv)!r})\nprint(s.requests, s.footprint_blocks)\n"
+                f"print(s.percentiles)")
+        wall, peak, out = _child(code)
+        req, foot = out.splitlines()[0].split()
+        method = out.splitlines()[1]
+        rows.append((n, wall, peak, method))
+        print(f"trace-stats streamed, {int(req):,} requests: {wall:.0f} s ({int(req) / wall / 1e6:.2f} M requests/s), "
+              f"peak RSS (VmHWM) {peak:.0f} MB, footprint {int(foot):,} blocks, method: {method[:120]}", flush=True)
+    print("requests      wall [s]  peak RSS [MB]  method")
+    for n, wall, peak, method in rows:
+        print(f"{n:>12,}  {wall:8.0f}  {peak:13.0f}  {method.split(':')[0]}"
+              + (f" ({method.split('rate ')[1].split(' ')[0]})" if "rate " in method else ""))
+    from models.budget import limit
+    from models.traces.stream_stats import stream_trace_stats
+
+    csv = tmp / f"msr_{min(sizes)}.csv.gz"
+    with limit(0):  # no budget: the exact state whatever it takes
+        exact, _ = stream_trace_stats(str(csv))
+    for rate in (1 / 4, 1 / 16):
+        with limit(0):
+            est, _ = stream_trace_stats(str(csv), sample_rate=rate)
+        errs = {k: getattr(est, k) / getattr(exact, k) - 1 for k in (
+            "footprint_blocks", "blocks_accessed_once", "reuses", "reuse_distance_mean_accesses",
+            "reuse_distance_p50_accesses", "reuse_distance_p90_accesses", "reuse_time_mean_ns", "reuse_time_p50_ns")}
+        print(f"sampled at rate {rate:g} vs exact on {exact.requests:,} requests (relative error): "
+              + ", ".join(f"{k} {v:+.2%}" for k, v in errs.items()), flush=True)
 
 
 def stats_children(path: Path, in_memory: bool) -> tuple[float, float]:
@@ -110,21 +162,38 @@ def main() -> None:
     ap.add_argument("--per-volume", type=int, default=20_000)
     ap.add_argument("--skip-in-memory", action="store_true", help="skip the in-memory trace-stats run")
     ap.add_argument("--dir", default=None, help="work folder (default: a temporary one)")
+    ap.add_argument("--rss-only", action="store_true", help="only the --rss-sizes runs (no reader, oracleGeneral or "
+                                                              "fleet timing)")
+    ap.add_argument("--rss-sizes", default="", help="comma-separated request counts: trace-stats streamed over "
+                                                       "each, side by side (e.g. 10000000,100000000)")
     a = ap.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
     tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench_stream_"))
     tmp.mkdir(parents=True, exist_ok=True)
+    if a.rss_only:
+        rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
+        print(f"load average after: {os.getloadavg()}")
+        return
     csv = tmp / f"msr_{a.requests}.csv.gz"
     if not csv.exists():
         t = time.perf_counter()
         write_msr_csv(csv, a.requests, compress=True)
         print(f"generated {csv.name}: {csv.stat().st_size / 1e6:.0f} MB gzip in {time.perf_counter() - t:.0f} s")
+    warm = tmp / "warm.csv.gz"  # first calls import their modules: not part of a parse's time
+    write_msr_csv(warm, 1000, compress=True)
+    bare_arrow(warm)
+    our_reader(warm, "msr")
+    c = _cpu()
     t_arrow, n = bare_arrow(csv)
-    print(f"bare pyarrow.csv parse: {n:,} requests in {t_arrow:.1f} s = {n / t_arrow / 1e6:.2f} M requests/s",
-          flush=True)
+    c_arrow = _cpu() - c
+    print(f"bare pyarrow.csv parse: {n:,} requests in {t_arrow:.1f} s = {n / t_arrow / 1e6:.2f} M requests/s "
+          f"({c_arrow:.1f} CPU s)", flush=True)
+    c = _cpu()
     t_ours, n2 = our_reader(csv, "msr")
+    c_ours = _cpu() - c
     print(f"our MSR reader: {n2:,} requests in {t_ours:.1f} s = {n2 / t_ours / 1e6:.2f} M requests/s "
-          f"({t_ours / t_arrow:.2f}x the bare parse's time)", flush=True)
+          f"({c_ours:.1f} CPU s; {t_ours / t_arrow:.2f}x the bare parse's time, {c_ours / c_arrow:.2f}x its CPU time)",
+          flush=True)
     wall, rss = stats_children(csv, in_memory=False)
     print(f"trace-stats streamed: {wall:.1f} s, peak RSS {rss:.0f} MB", flush=True)
     if not a.skip_in_memory:
@@ -145,6 +214,8 @@ def main() -> None:
           f"{n3 / t_og / 1e6:.2f} M requests/s", flush=True)
     if a.volumes:
         fleet(tmp, a.volumes, a.per_volume)
+    if a.rss_sizes:
+        rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
     print(f"load average after: {os.getloadavg()}")
     print_ratio(t_ours, t_arrow)
 

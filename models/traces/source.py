@@ -467,7 +467,7 @@ def lone_cr_as_lf(data: bytes) -> bytes:
 
 
 def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int | None = None,
-                fmt: str = "trace") -> Iterator[tuple[bytes, int]]:
+                fmt: str = "trace", kept: bool = True) -> Iterator[tuple[bytes, int]]:
     """Yield ``(block, first_line_number)``: blocks of whole lines from ``stream``.
 
     Every block but possibly the last ends with a newline; line numbers are 1-based. A CR not
@@ -477,7 +477,9 @@ def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int |
     ``max_line_bytes`` (None: no limit) raises :class:`TraceFormatError` naming it.
     The decompressed bytes read, blank and comment lines included, are charged against the run's
     memory budget (:func:`models.budget.charge`: a small compressed file of gigabytes of newlines
-    is refused once it has read more than the budget).
+    is refused once it has read more than the budget). ``kept=False`` (a streaming consumer takes each block's
+    columns and the reader keeps none, :mod:`models.traces.chunks`) charges each block alone: memory is then one
+    block whatever the input's length, and time stays bounded by ``max_input_bytes``.
     """
     budget = budget_bytes()
     seen = 0
@@ -488,7 +490,7 @@ def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int |
     first = True
     while True:
         raw = stream.read(chunk_bytes)
-        seen += len(raw)
+        seen = seen + len(raw) if kept else len(raw)
         if budget and seen * TEXT_BYTES_CHARGE > budget:
             charge(seen * TEXT_BYTES_CHARGE,
                    f"reading the {fmt} file ({seen:,} bytes of text so far, blank and comment lines included, "

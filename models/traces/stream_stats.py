@@ -4,7 +4,8 @@
 gives the same :class:`~models.traces.stats.TraceStats` as :func:`~models.traces.stats.trace_stats`
 over the whole trace -- exactly, whatever the block boundaries (``tests/models/traces`` checks it
 over random block sizes). Its state is, per distinct block: the key, the index and time of its last
-access and its access count (32 bytes); and the distinct values of the request sizes, reuse
+access and its access count (32 bytes per slot of an open-addressing hash table at most 3/4 full, carried
+across blocks by a numba pass in access order); and the distinct values of the request sizes, reuse
 distances and reuse times with their counts (the exact percentiles). When those value tables
 would pass ``max_value_entries`` the percentiles of that statistic switch to a histogram of
 :data:`SIGNIFICANT_BITS` significant bits (relative error of a percentile < 2**-SIGNIFICANT_BITS),
@@ -16,11 +17,13 @@ the histograms stay exact.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from models.budget import charge
+from models.budget import CLI_OPTION, ENV_VAR, BudgetExceeded, charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
@@ -29,7 +32,7 @@ from models.traces.extents import MIN_MEAN_BLOCKS
 from models.traces.stats import TraceStats
 
 __all__ = ["StatsStream", "ValueCounts", "LargeExtents", "stream_trace_stats", "percentile_of_counts",
-           "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS"]
+           "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS", "MAX_SAMPLE_HALVINGS", "sampling_note"]
 
 #: Most distinct values a statistic's exact percentile table may hold before it becomes a histogram
 #: [entries, 16 bytes each: 256 MiB]. An input limit of memory, not a model input.
@@ -42,12 +45,17 @@ BATCH_REQUESTS = 500_000
 #: Block accesses expanded at once (:meth:`StatsStream.add`; requests are taken in slices of at most this many
 #: block accesses, or one request) [accesses]: bounds the pass's working arrays whatever the request sizes.
 SLICE_ACCESSES = 2_000_000
-#: Memory of the state per distinct block [bytes]: key, last index, last time, count (4 x int64), plus the
-#: copy of one of them while new blocks are inserted (the charge).
-STATE_BYTES_PER_BLOCK = 40
-#: Working memory of a pass per block access [bytes]: ~15 int64 arrays (keys, times, request index, codes,
-#: reuse distances and times, the factorisation's table) -- an estimate from the code, charged before the pass.
-PASS_BYTES_PER_ACCESS = 120
+#: Memory of the state per hash-table slot [bytes]: key, last index, last time, count (4 x int64).
+STATE_BYTES_PER_BLOCK = 32
+#: Most distinct blocks per slot of the state's hash table before it doubles [-]: open addressing with linear
+#: probing stays a few probes per access; a block costs STATE_BYTES_PER_BLOCK / load, 43-85 bytes.
+MAX_LOAD = 0.75
+#: Working memory of a pass per block access [bytes]: ~8 int64 arrays (request index, starts, keys, times, access
+#: indices, the sample's mask, reuse distances and times) -- an estimate from the code, charged before the pass.
+PASS_BYTES_PER_ACCESS = 64
+#: Most times :func:`stream_trace_stats` halves its sampling rate and reads the source again when the sampled
+#: state still outgrows the memory budget [times]: the rate falls to at least 2**-12 of the first estimate.
+MAX_SAMPLE_HALVINGS = 12
 #: Bits of the block number in a (device, block) key [bits]: blocks below 2**47 and devices below 2**16.
 _BLOCK_BITS = 47
 
@@ -132,21 +140,79 @@ def _round_bits(x: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _reuse_stream(codes, acc_time, last, last_t, a0):  # pragma: no cover - compiled
+def _reuse_stream(codes, acc_time, last, last_t, acc_index):  # pragma: no cover - compiled
     """Distance [accesses] and time [ns] since the previous access of each code; ``last``/``last_t`` (per code, -1:
-    never) start from the state and end as the new state; ``a0`` is the global index of the first access."""
+    never) start from the state and end as the new state; ``acc_index`` is the global index of each access."""
     d = np.empty(len(codes), np.int64)
     t = np.empty(len(codes), np.int64)
     k = 0
     for i in range(len(codes)):
         c = codes[i]
+        a = acc_index[i]
         if last[c] >= 0:
-            d[k] = a0 + i - last[c]
+            d[k] = a - last[c]
             t[k] = acc_time[i] - last_t[c]
             k += 1
-        last[c] = a0 + i
+        last[c] = a
         last_t[c] = acc_time[i]
     return d[:k].copy(), t[:k].copy()
+
+
+#: Fibonacci hashing multiplier (2**64 / golden ratio, odd): the slot of a key in the state's hash table.
+_FIB = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True)
+def _hash_pass(key, acc_time, acc_index, hkeys, hlast, hlast_t, hcount, shift, n_keys):  # pragma: no cover
+    """Distance [accesses] and time [ns] since the previous access of each key's block, in access order, with the
+    per-block state in the open-addressing table ``hkeys/hlast/hlast_t/hcount`` (count 0: empty slot) updated;
+    returns the distances, the times and the new number of distinct keys."""
+    mask = len(hkeys) - 1
+    d = np.empty(len(key), np.int64)
+    t = np.empty(len(key), np.int64)
+    k = 0
+    for i in range(len(key)):
+        x = key[i]
+        h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
+        while True:
+            if hcount[h] == 0:
+                hkeys[h] = x
+                hcount[h] = 1
+                n_keys += 1
+                break
+            if hkeys[h] == x:
+                d[k] = acc_index[i] - hlast[h]
+                t[k] = acc_time[i] - hlast_t[h]
+                k += 1
+                hcount[h] += 1
+                break
+            h = (h + 1) & mask
+        hlast[h] = acc_index[i]
+        hlast_t[h] = acc_time[i]
+    return d[:k].copy(), t[:k].copy(), n_keys
+
+
+@njit(cache=True, nogil=True)
+def _rehash(hkeys, hlast, hlast_t, hcount, nkeys, nlast, nlast_t, ncount, shift):  # pragma: no cover - compiled
+    mask = len(nkeys) - 1
+    for j in range(len(hkeys)):
+        if hcount[j] > 0:
+            h = np.int64((np.uint64(hkeys[j]) * _FIB) >> np.uint64(shift))
+            while ncount[h] > 0:
+                h = (h + 1) & mask
+            nkeys[h], nlast[h], nlast_t[h], ncount[h] = hkeys[j], hlast[j], hlast_t[j], hcount[j]
+
+
+def _mix64(key: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 64-bit finaliser of ``key`` (uint64): a fixed, well-spread hash of each (device, block) key,
+    the same in every run, chunk and process (the spatial sample of :class:`StatsStream`)."""
+    x = key.astype(np.uint64)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xFF51AFD7ED558CCD)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xC4CEB9FE1A85EC53)
+    x ^= x >> np.uint64(33)
+    return x
 
 
 class StatsStream:
@@ -160,10 +226,25 @@ class StatsStream:
         Size of each exact percentile table (:data:`MAX_VALUE_ENTRIES`) [entries].
     max_request_blocks : int
         Most blocks one request may touch (:data:`~models.traces.blocks.MAX_REQUEST_BLOCKS`).
+    sample_rate : float
+        Share of the (device, block) keys whose state is kept (0 < rate <= 1; 1: exact). Below 1 the per-block
+        statistics are estimated from the blocks whose hash falls under the rate (spatial sampling as in SHARDS,
+        Waldspurger et al., FAST 2015): every access of a sampled block is seen, so its reuse distances [accesses]
+        and times are exact and the sampled reuses are a uniform sample of the blocks' reuses; the footprint and
+        the per-block counts are the sample's divided by the rate. The per-request statistics stay exact.
     """
 
     def __init__(self, block_size: int = 4096, *, max_value_entries: int = MAX_VALUE_ENTRIES,
-                 max_request_blocks: int = MAX_REQUEST_BLOCKS):
+                 max_request_blocks: int = MAX_REQUEST_BLOCKS, sample_rate: float = 1.0):
+        if not 0 < sample_rate <= 1:
+            raise ValueError(f"sample_rate must be in (0, 1], got {sample_rate!r}")
+        self.sample_rate = float(sample_rate)
+        self.state_full = False  # the budget refused the per-block state's growth
+        self.progress = [0.0, 0.0]  # share of the input read before the current block and after it (if known)
+        self._batch_progress0 = 0.0
+        self._add_acc0, self._add_total = 0, 1.0
+
+        self._threshold = None if sample_rate == 1 else np.uint64(min(int(sample_rate * 2.0**64), 2**64 - 1))
         self.bs = check_block_size(block_size)
         self.shift = self.bs.bit_length() - 1
         self.max_request_blocks = int(max_request_blocks)
@@ -176,12 +257,33 @@ class StatsStream:
         self.rtime = ValueCounts(max_value_entries)
         self.dist_sum = self.rtime_sum = 0
         self.size_hist = np.zeros(16, np.int64)
-        self.keys = np.zeros(0, np.int64)  # distinct (device, block) keys, sorted
-        self.last = np.zeros(0, np.int64)  # global index of each key's last access
-        self.last_t = np.zeros(0, np.int64)  # time of each key's last access [ns]
-        self.count = np.zeros(0, np.int64)  # accesses per key
+        # per distinct (device, block) key, in an open-addressing hash table (count 0: empty slot): the key, the
+        # global index and the time [ns] of its last access, its accesses
+        self.n_keys = 0
+        self._table(1 << 10)
         self._batch: list = []
         self._batch_n = 0
+
+    def share_read(self) -> float:
+        """Share of the input whose accesses were taken when the state was last charged (from :attr:`progress`,
+        interpolated inside the current batch by its block accesses done) [-]."""
+        within = min(max((self.n_acc - self._add_acc0) / max(self._add_total, 1.0), 0.0), 1.0)
+        p0 = self._batch_progress0
+        return p0 + (self.progress[1] - p0) * within
+
+    def _table(self, slots: int) -> None:
+        """Make the state's hash table ``slots`` slots (a power of two), moving the keys held."""
+        new = [np.zeros(slots, np.int64) for _ in range(4)]
+        shift = 64 - (slots.bit_length() - 1)
+        if self.n_keys:
+            _rehash(self._hkeys, self._hlast, self._hlast_t, self._hcount, *new, shift)
+        self._hkeys, self._hlast, self._hlast_t, self._hcount = new
+        self._shift = shift
+
+    @property
+    def count(self) -> np.ndarray:
+        """Accesses of each distinct block seen (no order)."""
+        return self._hcount[self._hcount > 0]
 
     def add(self, time_ns, is_write, offset_bytes, size_bytes, device) -> None:
         """Take the next requests (in trace order; zero-size requests already dropped)."""
@@ -199,6 +301,7 @@ class StatsStream:
         self._requests(t, w, off, size)
         dev = np.asarray(device, np.int64)
         base, start, done = self.n - m, 0, 0.0
+        self._add_acc0, self._add_total = self.n_acc, float(ends[-1])
         while start < m:  # slices of at most SLICE_ACCESSES block accesses (or one request): bounded passes
             end = max(start + 1, int(np.searchsorted(ends, done + SLICE_ACCESSES, side="right")))
             sl = slice(start, end)
@@ -209,6 +312,8 @@ class StatsStream:
         """:meth:`add` of a reader's block columns (the consumer of :func:`models.traces.chunks.chunk_sink`);
         blocks are gathered up to :data:`BATCH_REQUESTS` requests first (fewer passes over the state).
         Call :meth:`result` (or :meth:`flush`) at the end."""
+        if not self._batch_n:  # the input read before this block: where the batch starts
+            self._batch_progress0 = self.progress[0]
         self._batch.append([cols[k] for k in ("time_ns", "is_write", "offset_bytes", "size_bytes", "device")])
         self._batch_n += len(cols["time_ns"])
         if self._batch_n >= BATCH_REQUESTS:
@@ -262,59 +367,62 @@ class StatsStream:
             raise ValueError(f"streaming statistics need block numbers below 2**{_BLOCK_BITS} and devices below "
                              f"2**{63 - _BLOCK_BITS}; read the trace whole (--max-requests) instead")
         total = int(count.sum())
-        charge(STATE_BYTES_PER_BLOCK * (len(self.keys) + total) + PASS_BYTES_PER_ACCESS * total,
-               f"the trace statistics' per-block state ({len(self.keys):,} distinct {self.bs}-byte blocks so far, "
-               f"{total:,} block accesses next)")
+        slots = len(self._hkeys)
+        while self.n_keys + total * self.sample_rate > MAX_LOAD * slots:  # room for every sampled access being new
+            slots *= 2
+        grow = slots if slots > len(self._hkeys) else 0
+        try:  # the table after growing (and the old one while its keys move) and the pass
+            charge(STATE_BYTES_PER_BLOCK * (len(self._hkeys) + grow) + PASS_BYTES_PER_ACCESS * total,
+                   f"the trace statistics' per-block state ({self.n_keys:,} distinct {self.bs}-byte blocks so far, "
+                   f"{total:,} block accesses next)")
+        except BudgetExceeded:
+            self.state_full = self.n_keys > 0  # a sample of the blocks would help (not a pass too large alone)
+            raise
+        if grow:
+            self._table(grow)
         req = np.repeat(np.arange(len(off)), count)
         starts = np.cumsum(count) - count
         key = (dev << _BLOCK_BITS)[req] + first[req] + (np.arange(total) - starts[req])
         acc_time = t[req]
         del req
-        codes, uniq = pd.factorize(key, sort=False)
-        del key
-        uniq = np.asarray(uniq, np.int64)
-        pos = np.searchsorted(self.keys, uniq)
-        found = pos < len(self.keys)
-        found[found] = self.keys[pos[found]] == uniq[found]
-        last = np.full(len(uniq), -1, np.int64)
-        last_t = np.zeros(len(uniq), np.int64)
-        last[found] = self.last[pos[found]]
-        last_t[found] = self.last_t[pos[found]]
-        d, dt = _reuse_stream(codes.astype(np.int64), acc_time, last, last_t, self.n_acc)
+        acc_index = self.n_acc + np.arange(total, dtype=np.int64)
+        if self._threshold is not None:  # the spatial sample: only the blocks whose hash is under the rate
+            keep = _mix64(key) < self._threshold
+            key, acc_time, acc_index = key[keep], acc_time[keep], acc_index[keep]
+            del keep
+        if self.n_keys + len(key) > MAX_LOAD * len(self._hkeys):  # more sampled than the rate let expect: room first
+            slots = len(self._hkeys)
+            while self.n_keys + len(key) > MAX_LOAD * slots:
+                slots *= 2
+            self._table(slots)
+        d, dt, self.n_keys = _hash_pass(key, acc_time, acc_index, self._hkeys, self._hlast, self._hlast_t,
+                                        self._hcount, self._shift, self.n_keys)
+        del key, acc_time, acc_index
         self.n_acc += total
         self.dist.add(d)
         self.rtime.add(dt)
         self.dist_sum += _int_sum(d)
         self.rtime_sum += _int_sum(dt)
-        per = np.bincount(codes, minlength=len(uniq)).astype(np.int64)
-        p = pos[found]
-        self.last[p], self.last_t[p] = last[found], last_t[found]
-        self.count[p] += per[found]
-        new = np.flatnonzero(~found)
-        if len(new):
-            order = new[np.argsort(uniq[new])]
-            at = np.searchsorted(self.keys, uniq[order])
-            self.keys = np.insert(self.keys, at, uniq[order])
-            self.last = np.insert(self.last, at, last[order])
-            self.last_t = np.insert(self.last_t, at, last_t[order])
-            self.count = np.insert(self.count, at, per[order])
 
     @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: per distinct block and per distinct (or buffered) value."""
         vc = (self.size_counts, self.dist, self.rtime)
-        return 32 * len(self.keys) + sum(16 * v.entries for v in vc)
+        return STATE_BYTES_PER_BLOCK * len(self._hkeys) + sum(16 * v.entries for v in vc)
 
     def result(self, name: str, *, op_known: bool = True):
         """The :class:`~models.traces.stats.TraceStats` of every request added."""
         self.flush()
-        n, bs = self.n, self.bs
-        reuses = int(self.dist.counts.sum())
-        hist = np.bincount(self.count) if len(self.count) else np.zeros(0, np.int64)
+        n, bs, rate = self.n, self.bs, self.sample_rate
+        sampled_reuses = int(self.dist.counts.sum())
+        count = self.count
+        hist = np.bincount(count) if len(count) else np.zeros(0, np.int64)
         k = np.flatnonzero(hist)
-        n_unique = len(self.keys)
-        reuse_hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": hist[k].astype(np.int64),
-                                   "share_blocks": hist[k] / n_unique if n_unique else np.zeros(0)})
+        n_sampled = self.n_keys
+        reuse_hist = pd.DataFrame({"accesses": k.astype(np.int64), "blocks": _scaled(hist[k], rate),
+                                   "share_blocks": hist[k] / n_sampled if n_sampled else np.zeros(0)})
+        n_unique = int(_scaled(n_sampled, rate))
+        reuses = sampled_reuses if rate == 1 else max(self.n_acc - n_unique, 0)
         edges = 512 * 2 ** np.arange(0, 16)
         size_hist = pd.DataFrame({"size_from_bytes": edges, "size_to_bytes": np.concatenate((edges[1:], [np.nan])),
                                   "requests": self.size_hist.copy()})
@@ -323,6 +431,8 @@ class StatsStream:
         method = "exact" if not approx else (
             f"{', '.join(approx)} percentiles from a histogram of {SIGNIFICANT_BITS} significant bits (relative "
             f"error < 2**-{SIGNIFICANT_BITS}): more than {self.dist.max_entries:,} distinct values")
+        if rate < 1:
+            method = (f"sampled: {sampling_note(rate)}" + ("" if method == "exact" else f"; {method}"))
         nan = float("nan")
         return TraceStats(
             name=name, block_size=bs, requests=n,
@@ -337,31 +447,84 @@ class StatsStream:
             duration_ns=(self.t_max - self.t_min) if n else 0,
             mean_lbn_distance_sectors=self.lbn_sum / (n - 1) if n > 1 else nan,
             sequential_fraction=self.seq / (n - 1) if n > 1 else nan,
-            blocks_accessed_once=int((self.count == 1).sum()),
+            blocks_accessed_once=int(_scaled(int((count == 1).sum()), rate)),
             mean_accesses_per_block=self.n_acc / n_unique if n_unique else nan,
             reuses=reuses,
-            reuse_distance_mean_accesses=self.dist_sum / reuses if reuses else nan,
+            reuse_distance_mean_accesses=self.dist_sum / sampled_reuses if sampled_reuses else nan,
             reuse_distance_p50_accesses=self.dist.percentile(50), reuse_distance_p90_accesses=self.dist.percentile(90),
-            reuse_time_mean_ns=self.rtime_sum / reuses if reuses else nan,
+            reuse_time_mean_ns=self.rtime_sum / sampled_reuses if sampled_reuses else nan,
             reuse_time_p50_ns=self.rtime.percentile(50),
             reuse_count_hist=reuse_hist, size_hist=size_hist, operation="read/write" if op_known else "unknown",
             percentiles=method,
         )
 
 
+def _scaled(x, rate: float):
+    """Counts of the sample scaled to the whole trace (rounded to whole blocks); ``x`` itself when exact."""
+    if rate == 1:
+        return np.asarray(x, np.int64) if np.ndim(x) else x
+    return np.rint(np.asarray(x, np.float64) / rate).astype(np.int64)
+
+
+def sampling_note(rate: float) -> str:
+    """How a sampled result says what it is (method and rate)."""
+    return (f"per-block statistics (footprint, blocks accessed once, reuse counts, reuse distance and time) "
+            f"estimated from a spatial hash sample of the blocks at rate {rate:.6g} (1 in {1 / rate:,.0f}; SHARDS, "
+            f"Waldspurger et al., FAST 2015), because the exact per-block state needs more memory than the run's "
+            f"budget ({CLI_OPTION}, or the {ENV_VAR} environment variable); per-request statistics exact")
+
+
 def stream_trace_stats(src, block_size: int = 4096, *, format: str = "auto", progress=None,
                        max_requests: int | None = None, max_value_entries: int = MAX_VALUE_ENTRIES,
-                       on_requests=None, **options):
+                       on_requests=None, sample_rate: float | None = None, **options):
     """:class:`~models.traces.stats.TraceStats` of a block trace file read in blocks (see the module docstring).
 
     Returns ``(stats, meta)``: ``meta`` is the reader's metadata (``format``, ``source``, ...); ``stats`` is None
     for a memory-reference trace (the memory formats are not streamed: read it with :func:`models.traces.load`).
     ``on_requests(n)`` is told the requests of each block (progress).
+
+    ``sample_rate`` None (default): exact while the per-block state fits the run's memory budget
+    (:mod:`models.budget`); when it does not, the source is read again with the per-block statistics sampled
+    (:class:`StatsStream` ``sample_rate``) at a power-of-two rate of about a quarter of the share of the
+    input read when the budget ran out (the distinct blocks grow at most in proportion to the input; the share
+    inside a block interpolated by its block accesses done), halved again if the
+    sample outgrows it too (at most :data:`MAX_SAMPLE_HALVINGS` times); the result's ``percentiles`` names
+    the method and the rate. A number: that rate from the start (1: exact, or the budget's refusal).
     """
+    rate = 1.0 if sample_rate is None else float(sample_rate)
+    for attempt in range(MAX_SAMPLE_HALVINGS + 1):
+        acc = StatsStream(block_size, max_value_entries=max_value_entries, sample_rate=rate)
+
+        def told(x, acc=acc):
+            if x <= 1.0:  # a fraction of the input (its size known); else bytes
+                acc.progress = [acc.progress[1], x]
+            if progress is not None:
+                progress(x)
+
+        try:
+            return _stream_once(acc, src, format, told, max_requests, on_requests, options)
+        except BudgetExceeded:
+            if sample_rate is not None or not acc.state_full or attempt == MAX_SAMPLE_HALVINGS \
+                    or not _reopenable(src):
+                raise
+            frac = acc.share_read() if acc.progress[1] > 0 else 1.0
+            rate = min(rate / 2, 2.0 ** math.floor(math.log2(max(frac * rate / 4, 2.0 ** -30))))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _reopenable(src) -> bool:
+    """A source read again from its start: a path, bytes, or a seekable file object."""
+    if isinstance(src, (str, bytes, bytearray, memoryview)) or hasattr(src, "__fspath__"):
+        return True
+    try:
+        return bool(src.seekable())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _stream_once(acc: StatsStream, src, format, progress, max_requests, on_requests, options):
     from models.traces.core import MemTrace
     from models.traces.readers import read_trace
-
-    acc = StatsStream(block_size, max_value_entries=max_value_entries)
 
     def take(cols: dict) -> None:
         acc.add_chunk(cols)

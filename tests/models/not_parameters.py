@@ -111,6 +111,13 @@ NOT_PARAMETERS: dict[str, str] = {
                                                    "not a model input",
     "models.traces.stream_stats.BATCH_REQUESTS": "batch size of the streamed statistics (memory vs passes over "
                                                  "the state; the result does not depend on it)",
+    "models.traces.stream_stats.MAX_SAMPLE_HALVINGS": "retry limit (times the streamed statistics halve their "
+                                                      "sampling rate and read the source again), not a model input",
+    "models.traces.prefetch.PREFETCH_BLOCKS": "reader buffer depth (text blocks read ahead of the parse)",
+    "models.traces.formats.objects._SLOTS_PER_OBJECT": "hash table sizing (slots per distinct object: load factor 1/2)",
+    "models.traces.formats.objects._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
+    "models.traces.stream_stats.MAX_LOAD": "hash table sizing (load factor of the streamed state's table)",
+    "models.traces.stream_stats._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
     "models.traces.stream_stats._BLOCK_BITS": "key layout (bits of the block number in a (device, block) key)",
     "models.traces.stream_stats.SLICE_ACCESSES": "block accesses expanded per pass of the streamed statistics "
                                                  "(memory only; the result does not depend on it)",

@@ -147,7 +147,7 @@ def test_95_requests_of_4_gib_plan_mrc_trace_stats(tmp_path):
             continue
         # plan reports a workload it cannot read in its row's reason; mrc (every size 1..footprint) exits 2
         assert "--memory-budget" in text and budget.ENV_VAR in text, (cmd, text[-500:])
-        if cmd != "plan":
+        if cmd == "mrc":
             assert rc == 2, cmd
     # the bound: the run's budget plus the loaded program (~0.35 GB: interpreter, NumPy, pandas, numba, commands)
     assert out["maxrss"] < 1e9 + PROGRAM_BYTES

@@ -29,7 +29,9 @@ import dataclasses
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
+from models.budget import charge
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
@@ -85,11 +87,55 @@ def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
     return dataclasses.replace(trace, offset_bytes=offset, meta=meta)
 
 
+#: Hash table slots per distinct object at most, before the table of :class:`ObjectSlots` doubles (a load
+#: factor of 1/2: open addressing with linear probing stays a probe or two per lookup) [slots].
+_SLOTS_PER_OBJECT = 2
+#: Fibonacci hashing multiplier (2**64 / golden ratio, odd): spreads consecutive ids over the table.
+_FIB = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True)
+def _lookup_codes(ids, keys, vals, n_objects, shift):  # pragma: no cover - compiled
+    """Code of each id in first-access order, inserting new ids into the open-addressing table ``keys``/``vals``
+    (``vals`` -1: empty slot; ``shift`` = 64 - log2(table size)); returns the codes and the new object count."""
+    mask = len(keys) - 1
+    out = np.empty(len(ids), np.int64)
+    for i in range(len(ids)):
+        k = ids[i]
+        h = np.int64((k * _FIB) >> np.uint64(shift))
+        while True:
+            v = vals[h]
+            if v < 0:
+                keys[h] = k
+                vals[h] = n_objects
+                out[i] = n_objects
+                n_objects += 1
+                break
+            if keys[h] == k:
+                out[i] = v
+                break
+            h = (h + 1) & mask
+    return out, n_objects
+
+
+@njit(cache=True, nogil=True)
+def _rehash(keys, vals, new_keys, new_vals, shift):  # pragma: no cover - compiled
+    mask = len(new_keys) - 1
+    for j in range(len(keys)):
+        if vals[j] >= 0:
+            h = np.int64((keys[j] * _FIB) >> np.uint64(shift))
+            while new_vals[h] >= 0:
+                h = (h + 1) & mask
+            new_keys[h] = keys[j]
+            new_vals[h] = vals[j]
+
+
 class ObjectSlots:
     """Objects numbered in first-access order across blocks, as :func:`~models.traces.formats.objects.place_objects`
     numbers them over the whole trace: object ``i`` at ``offset_bytes = i << 32``.
 
-    State: the distinct ids seen (sorted) and their numbers, 16 bytes per object.
+    State: a hash table of the distinct ids seen and their numbers (open addressing, 16 bytes per slot, at most
+    :data:`_SLOTS_PER_OBJECT` slots per object once grown), charged to the run's memory budget as it grows.
 
     >>> s = ObjectSlots("x")
     >>> [s.place({"meta:object_id": np.array(a, np.uint64), "size_bytes": np.array([1] * len(a))})["offset_bytes"]
@@ -99,38 +145,34 @@ class ObjectSlots:
 
     def __init__(self, fmt: str):
         self.fmt = fmt
-        self.ids = np.zeros(0, np.uint64)
-        self.codes = np.zeros(0, np.int64)
+        self.n_objects = 0
+        self._grow(1 << 16)
 
-    @property
-    def n_objects(self) -> int:
-        return len(self.ids)
+    def _grow(self, slots: int) -> None:
+        charge(16 * slots, f"the {self.fmt} reader's object table ({self.n_objects:,} distinct objects so far)")
+        keys, vals = np.zeros(slots, np.uint64), np.full(slots, -1, np.int64)
+        shift = 64 - (slots.bit_length() - 1)
+        if self.n_objects:
+            _rehash(self.keys, self.vals, keys, vals, shift)
+        self.keys, self.vals, self.shift = keys, vals, shift
 
     def place(self, cols: dict) -> dict:
         """``cols`` with ``offset_bytes`` set from ``meta:object_id`` (which is dropped with the other ``meta:``)."""
-        ids = np.asarray(cols["meta:object_id"], np.uint64)
+        ids = np.ascontiguousarray(cols["meta:object_id"], np.uint64)
         big = cols["size_bytes"] > _SLOT_BYTES
         if big.any():
             raise TraceFormatError(f"{self.fmt}: object size {int(cols['size_bytes'][np.argmax(big)]):,} bytes is "
                                    f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
-        local, uniq = pd.factorize(ids, sort=False)
-        uniq = np.asarray(uniq, np.uint64)
-        pos = np.searchsorted(self.ids, uniq)
-        found = pos < len(self.ids)
-        found[found] = self.ids[pos[found]] == uniq[found]
-        code = np.empty(len(uniq), np.int64)
-        code[found] = self.codes[pos[found]]
-        new = np.flatnonzero(~found)  # in first-access order: numbered after every object seen before
-        code[new] = len(self.ids) + np.arange(len(new))
-        if len(new):
-            order = np.argsort(uniq[new], kind="stable")
-            at = np.searchsorted(self.ids, uniq[new][order])
-            self.ids = np.insert(self.ids, at, uniq[new][order])
-            self.codes = np.insert(self.codes, at, code[new][order])
-        if len(self.ids) > MAX_OBJECTS:
+        slots = len(self.keys)
+        while _SLOTS_PER_OBJECT * (self.n_objects + len(ids)) > slots:  # room for every id being new
+            slots *= 2
+        if slots > len(self.keys):
+            self._grow(slots)
+        code, self.n_objects = _lookup_codes(ids, self.keys, self.vals, self.n_objects, self.shift)
+        if self.n_objects > MAX_OBJECTS:
             raise TraceFormatError(f"{self.fmt}: more than {MAX_OBJECTS:,} distinct objects")
         out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
-        out["offset_bytes"] = code[local] << np.int64(OBJECT_SLOT_BITS)
+        out["offset_bytes"] = code << np.int64(OBJECT_SLOT_BITS)
         return out
 
 

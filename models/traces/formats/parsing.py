@@ -20,6 +20,7 @@ import io
 import re
 import warnings
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from typing import Any
@@ -30,6 +31,7 @@ from numba import njit
 
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace, MemTrace
+from models.traces.prefetch import prefetched
 from models.traces.source import (
     MAX_INPUT_BYTES,
     MAX_LINE_BYTES,
@@ -748,30 +750,33 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     key = "time_ns" if kind == "block" else "address"
     sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
     with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
-        for block, line0 in iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt):
-            nul = block.find(b"\x00")
-            if nul >= 0:
-                line = line0 + block.count(b"\n", 0, nul)
-                raise ValueError(f"{fmt}: line {line}: binary data (NUL bytes); expected a text trace")
-            block, line0 = _trim_blank_lines(block, line0)
-            if not block:  # only blank lines: nothing to parse (a flood costs C speed)
+        # read ahead in a thread (closed before the source is: a parse error or max_requests stops it first)
+        with closing(prefetched(iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt,
+                                               kept=sink is None))) as blocks:
+            for block, line0 in blocks:
+                nul = block.find(b"\x00")
+                if nul >= 0:
+                    line = line0 + block.count(b"\n", 0, nul)
+                    raise ValueError(f"{fmt}: line {line}: binary data (NUL bytes); expected a text trace")
+                block, line0 = _trim_blank_lines(block, line0)
+                if not block:  # only blank lines: nothing to parse (a flood costs C speed)
+                    report()
+                    continue
+                cols = _parse_compacted(parse, block, line0, state, comment)
                 report()
-                continue
-            cols = _parse_compacted(parse, block, line0, state, comment)
-            report()
-            if cols is None:
-                continue
-            zero += cols.pop("_zero", 0)
-            if sink is not None and len(cols[key]):
-                m = len(cols[key]) if max_requests is None else min(len(cols[key]), max_requests - n)
-                sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
-                n += m
-            elif len(cols[key]):
-                columns.append(cols, len(cols[key]))
-                n += len(cols[key])
-                check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
-            if max_requests is not None and n >= max_requests:
-                break
+                if cols is None:
+                    continue
+                zero += cols.pop("_zero", 0)
+                if sink is not None and len(cols[key]):
+                    m = len(cols[key]) if max_requests is None else min(len(cols[key]), max_requests - n)
+                    sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
+                    n += m
+                elif len(cols[key]):
+                    columns.append(cols, len(cols[key]))
+                    n += len(cols[key])
+                    check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
+                if max_requests is not None and n >= max_requests:
+                    break
         report(done=True)
     trace_name = name or source_name(src)
     meta = dict(meta or {}, format=fmt, source=source_name(src))

@@ -13,8 +13,13 @@ USENIX ATC 2020.
 
 from __future__ import annotations
 
+import numpy as np
+
 from models.traces.core import BlockTrace
+from models.traces.formats.arrow_csv import plain_columns
 from models.traces.formats.parsing import (
+    DEVICE_MAX,
+    I64_MAX,
     Chunk,
     check_sector_size,
     code_op_column,
@@ -35,6 +40,31 @@ DESCRIPTION = "Tencent CBS: Timestamp_s,Offset_sectors,Size_sectors,IOType(0=rea
 PATTERN = r"^\s*\d+\s*,\s*\d+\s*,\s*\d+\s*,\s*[01]\s*,\s*\d+\s*$"
 #: The published header names (a file starting with them is detected too).
 HEADER = ("timestamp", "offset", "size", "iotype", "volumeid")
+
+
+def _fast_columns(block: bytes, sector_size: int) -> dict | None:
+    """The block's columns through Arrow's CSV reader (:func:`plain_columns`), or None when the block is not plain
+    or a value would be refused -- then the pandas parser reads it and names the line."""
+    f = plain_columns(block, list(HEADER), HEADER)
+    if f is None or not len(f["timestamp"]):
+        return None
+    ts, off, size, typ, vol = (f[k] for k in HEADER)
+    mx = I64_MAX // int(sector_size)
+    if ((typ != 0) & (typ != 1)).any() or (vol < 0).any() or (vol > DEVICE_MAX).any() \
+            or (np.abs(ts) > I64_MAX // 1_000_000_000).any() or (off < 0).any() or (size < 0).any() \
+            or (off > mx).any() or (size > mx).any():
+        return None
+    off, size = off * np.int64(sector_size), size * np.int64(sector_size)
+    if (off > I64_MAX - size).any():
+        return None
+    cols = {"time_ns": ts * np.int64(1_000_000_000), "is_write": typ == 1, "offset_bytes": off, "size_bytes": size,
+            "device": vol.astype(np.int32)}
+    keep = size > 0
+    zero = int((~keep).sum())
+    if zero:
+        cols = {k: v[keep] for k, v in cols.items()}
+    cols["_zero"] = zero
+    return cols
 
 
 def read_tencent(src, *, sector_size: int = 512, name: str | None = None, max_requests: int | None = None,
@@ -65,7 +95,11 @@ def read_tencent(src, *, sector_size: int = 512, name: str | None = None, max_re
     check_sector_size(sector_size)
 
     def parse(block, line0, state):
-        ck = Chunk("tencent", block, line0, skip_first=header_rows(block, state, len(HEADER)))
+        skip = header_rows(block, state, len(HEADER))
+        fast = None if skip else _fast_columns(block, sector_size)
+        if fast is not None:
+            return fast
+        ck = Chunk("tencent", block, line0, skip_first=skip)
         df = read_frame(ck, list(HEADER), ",", labels={"iotype": "IOType"})
         is_write = code_op_column(df, "iotype", "IOType", ck, write_code=1, what="must be 0 (read) or 1 (write)")
         cols = {
