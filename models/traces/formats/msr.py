@@ -65,6 +65,16 @@ def _filetime_ns(df: pd.DataFrame, ck: Chunk, state: dict) -> np.ndarray:
 _INTS = ("timestamp", "disk", "offset", "size", "response_time")
 
 
+def _na_token(texts) -> bool:
+    """True when a text column holds a token pandas reads as a missing value (``nan``, ``NULL``, ``N/A``...):
+    the pandas path then refuses it as missing, so the fast path must not accept it."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    from pandas._libs.parsers import STR_NA_VALUES
+
+    return bool(pc.any(pc.is_in(texts, value_set=pa.array(sorted(STR_NA_VALUES)))).as_py())
+
+
 def _fast_columns(block: bytes, state: dict) -> dict | None:
     """The block's columns through Arrow's CSV reader (:func:`plain_columns`), or None when the block is
     not plain or a value would be refused -- then the pandas parser reads it and names the line."""
@@ -76,6 +86,8 @@ def _fast_columns(block: bytes, state: dict) -> dict | None:
     import pyarrow.compute as pc
 
     host = f["hostname"][0].as_py()
+    if _na_token(f["hostname"]):  # pandas reads "nan", "NULL", ... as a missing field: it names the line
+        return None
     is_write = pc.equal(typ, "write").to_numpy(zero_copy_only=False)
     if (ticks < 0).any() or is_number(host) or pc.sum(pc.equal(typ, "read")).as_py() + int(is_write.sum()) < len(typ) \
             or (disk < 0).any() or (disk > DEVICE_MAX).any() or (np.abs(resp) > I64_MAX // 100).any() \
