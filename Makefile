@@ -8,6 +8,10 @@ PORT    ?= 8501
 ADDRESS ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+# `make test` runs the suite in this many pytest-xdist worker processes (one per core of the 2-core machine).
+# Each test file runs whole in one worker (--dist loadfile): module- and session-scoped fixtures (the ledger's
+# claim run, the browser tests' server) are built once, as in a serial run. TEST_WORKERS=0 runs serially.
+TEST_WORKERS ?= 2
 
 .PHONY: run test test-fast lint bench fuzz load validate venv clean warm
 
@@ -40,7 +44,7 @@ $(CHROMIUM):
 
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check models app cli reporting tests bench
-	$(BIN)/python -m pytest -p no:cacheprovider
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -m "not browser and not slow" -x -q

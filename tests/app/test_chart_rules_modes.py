@@ -1,7 +1,7 @@
 """Every figure behind every mode switch obeys the chart rules (issue 18).
 
-tests/app/test_app_pages.py checks each page's figures with every lazy tab opened; here each option of
-each radio / selectbox / segmented control / toggle / checkbox of the page is tried too, one switch at a
+Each page's figures with every lazy tab opened in turn (the walk tests/app/test_app_pages.py used to repeat),
+then each option of each radio / selectbox / segmented control / toggle / checkbox of the page, one switch at a
 time from the defaults (a switch that only appears with another's option, with that option set):
 :func:`tests.app.chart_rules.every_mode_figures`. A failure names the page, the switch and the option
 (``[Inputs = Manual t / T / Tm] chart 0 …``). Options that need an upload, value pickers' untried
