@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.traces.core import BlockTrace
-from models.traces.formats.arrow_csv import plain_columns
+from models.traces.formats.arrow_csv import plain_columns, without_zero_size
 from models.traces.formats.parsing import (
     DEVICE_MAX,
     I64_MAX,
@@ -57,12 +57,7 @@ def _fast_columns(block: bytes) -> dict | None:
         return None
     cols = {"time_ns": ts * np.int64(1000), "is_write": is_write, "offset_bytes": off, "size_bytes": size,
             "device": dev.astype(np.int32)}
-    keep = size > 0
-    zero = int((~keep).sum())
-    if zero:
-        cols = {k: v[keep] for k, v in cols.items()}
-    cols["_zero"] = zero
-    return cols
+    return without_zero_size(cols)
 
 
 def read_alibaba(src, *, name: str | None = None, max_requests: int | None = None, progress=None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 
-__all__ = ["plain_columns"]
+__all__ = ["plain_columns", "without_zero_size"]
 
 #: Bytes whose presence sends a block to the format's own parser (comment, quote, blanks, CR, BOM lead byte).
 _NOT_PLAIN = b'#" \t\r\x0b\x0c\xef'
@@ -94,3 +94,20 @@ def plain_columns(block: bytes, names: list[str], ints: tuple[str, ...],
         else:
             out[n] = pc.utf8_lower(col) if n in lower else col
     return out
+
+
+def without_zero_size(cols: dict) -> dict:
+    """The fast path's columns without their zero-size requests (skipped, as the pandas path does), with
+    ``_zero`` = how many were dropped.
+
+    >>> import numpy as np
+    >>> c = without_zero_size({"size_bytes": np.array([0, 512]), "time_ns": np.array([1, 2])})
+    >>> c["time_ns"].tolist(), c["_zero"]
+    ([2], 1)
+    """
+    keep = cols["size_bytes"] > 0
+    zero = int((~keep).sum())
+    if zero:
+        cols = {k: v[keep] for k, v in cols.items()}
+    cols["_zero"] = zero
+    return cols

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from models.traces.core import BlockTrace
-from models.traces.formats.arrow_csv import plain_columns
+from models.traces.formats.arrow_csv import plain_columns, without_zero_size
 from models.traces.formats.parsing import (
     DEVICE_MAX,
     I64_MAX,
@@ -101,14 +101,9 @@ def _fast_columns(block: bytes, state: dict) -> dict | None:
     if "tick0" not in state:
         state["tick0"], state["time_offset_ns"] = tick0, tick0 * 100
     state.setdefault("meta", {}).setdefault("hostname", str(host))
-    keep = size > 0
     cols = {"time_ns": rel * np.int64(100), "is_write": is_write, "offset_bytes": off, "size_bytes": size,
             "device": disk.astype(np.int32), "meta:response_ns": resp * np.int64(100)}
-    zero = int((~keep).sum())
-    if zero:
-        cols = {k: v[keep] for k, v in cols.items()}
-    cols["_zero"] = zero
-    return cols
+    return without_zero_size(cols)
 
 
 def read_msr(src, *, name: str | None = None, max_requests: int | None = None, progress=None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.traces.core import BlockTrace
-from models.traces.formats.arrow_csv import plain_columns
+from models.traces.formats.arrow_csv import plain_columns, without_zero_size
 from models.traces.formats.parsing import (
     DEVICE_MAX,
     I64_MAX,
@@ -59,12 +59,7 @@ def _fast_columns(block: bytes, sector_size: int) -> dict | None:
         return None
     cols = {"time_ns": ts * np.int64(1_000_000_000), "is_write": typ == 1, "offset_bytes": off, "size_bytes": size,
             "device": vol.astype(np.int32)}
-    keep = size > 0
-    zero = int((~keep).sum())
-    if zero:
-        cols = {k: v[keep] for k, v in cols.items()}
-    cols["_zero"] = zero
-    return cols
+    return without_zero_size(cols)
 
 
 def read_tencent(src, *, sector_size: int = 512, name: str | None = None, max_requests: int | None = None,
