@@ -30,6 +30,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.memory_extension._COUNTER_MAX": "policy codes",
     "models.planner.targets.LOG10_XTOL": "tolerance of the spec-target root finder [decades], a numerical setting",
     "models.planner.targets.GRID_POINTS": "points of the log grid bracketing a spec target (numerical grid)",
+    "models.planner.fleet.WARM_REQUESTS": "requests of the warm-up plan each fleet worker runs once before its volumes "
+                                          "(imports and compiled kernels loaded; speed only, its rows are discarded)",
     "models.memory.paging.PAGE_SIZES": "sweep grid (the paper's page sizes)",
     "models.memory.paging.LATENCY_MULTIPLES": "sweep grid (the paper's relative latencies)",
     "models.memory.paging.REFERENCE_PAGE_BYTES": "unit (4 KiB page defining memory fractions)",
