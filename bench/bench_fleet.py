@@ -8,7 +8,12 @@ from 0.25-1.75x that, so the largest-first order matters) and plans them with
 - per repetition, for 1 and then 2 LocalCluster workers (processes of one thread each):
   *end to end* -- ``run_fleet(scheduler="local")``: cluster start, every worker's warm-up (imports and
   compiled kernels, :func:`~models.planner.fleet.warm_workers`) and the volumes; and *planning* -- a cluster
-  started and warmed first (both timed and printed), then ``run_fleet(client=...)`` over the volumes alone.
+  started and warmed first (both timed and printed), then ``run_fleet(client=...)`` over the volumes alone,
+  with the CPU time the workers' processes used meanwhile: CPU / (planning time x workers) is the share of a
+  core each worker got -- below ~90 % the workers waited (for a core other processes held, or for tasks) --
+  and the busiest worker's CPU time 1 vs 2 workers: an estimate of the planning ratio with a free core per
+  worker (it counts the work and its split between the workers, not the waiting; Dask's own overhead in
+  this process is not in it).
 
 Each line says the load average at its start (the machine is shared: 2 cores, other processes), and
 whether the rows equal the serial run's. Last line: ``ratio:`` planning time with 1 worker over
@@ -48,6 +53,11 @@ def make_volumes(folder: Path, volumes: int, per_volume: int, uneven: bool) -> P
     return spec
 
 
+def _cpu_s() -> float:
+    """CPU time of this process [s] (run on each worker)."""
+    return time.process_time()
+
+
 def _fresh(out: Path) -> Path:
     from models.planner.fleet import parts_dir
 
@@ -66,7 +76,8 @@ def end_to_end(spec, out: Path, workers: int):
 
 
 def planning(spec, out: Path, workers: int):
-    """(start [s], warm-up [s], planning [s], rows): a LocalCluster started and warmed, then the volumes."""
+    """(start [s], warm-up [s], planning [s], each worker's CPU during planning [s], rows): a LocalCluster
+    started and warmed, then the volumes."""
     from dask.distributed import Client
 
     from models.planner.fleet import fleet_traces, run_fleet, warm_workers
@@ -78,9 +89,12 @@ def planning(spec, out: Path, workers: int):
     try:
         start = time.perf_counter() - t
         warm = warm_workers(client, min(fleet_traces(spec), key=os.path.getsize), spec)
+        cpu0 = client.run(_cpu_s)
         t = time.perf_counter()
         rows = run_fleet(spec, _fresh(out), client=client)
-        return start, warm, time.perf_counter() - t, rows
+        wall = time.perf_counter() - t
+        cpu = [c - cpu0[w] for w, c in client.run(_cpu_s).items()]
+        return start, warm, wall, cpu, rows
     finally:
         client.close()
         cluster.close()
@@ -106,19 +120,22 @@ def main() -> None:
     serial = run_fleet(spec, _fresh(tmp / "serial.parquet"), scheduler="serial")
     print(f"serial: {time.perf_counter() - t:.1f} s, {len(serial)} rows ({load})", flush=True)
     for r in range(1, a.repeat + 1):
-        e2e, plan_s = {}, {}
+        e2e, plan_s, busiest = {}, {}, {}
         for w in (1, 2):
             load = _load()
             e2e[w], rows = end_to_end(spec, tmp / f"e2e{w}.parquet", w)
             print(f"[{r}] end to end, {w} worker(s): {e2e[w]:.1f} s; rows equal serial: {rows.equals(serial)} "
                   f"({load})", flush=True)
             load = _load()
-            start, warm, plan_s[w], rows = planning(spec, tmp / f"plan{w}.parquet", w)
+            start, warm, plan_s[w], cpu, rows = planning(spec, tmp / f"plan{w}.parquet", w)
+            busiest[w] = max(cpu)
             print(f"[{r}] {w} worker(s): cluster start {start:.1f} s, warm-up {warm:.1f} s, planning {plan_s[w]:.1f} s "
-                  f"= {len(serial) / plan_s[w]:.1f} rows/s; rows equal serial: {rows.equals(serial)} ({load})",
+                  f"= {len(serial) / plan_s[w]:.1f} rows/s, workers' CPU {' + '.join(f'{c:.1f}' for c in cpu)} s = "
+                  f"{sum(cpu) / plan_s[w] / w:.0%} of a core each; rows equal serial: {rows.equals(serial)} ({load})",
                   flush=True)
         print(f"[{r}] 1 worker / 2 workers: planning {plan_s[1] / plan_s[2]:.2f}x, end to end "
-              f"{e2e[1] / e2e[2]:.2f}x ({_load()})", flush=True)
+              f"{e2e[1] / e2e[2]:.2f}x; CPU of the busiest worker, 1 vs 2 workers: {busiest[1] / busiest[2]:.2f}x "
+              f"(an estimate of the planning ratio with a free core per worker) ({_load()})", flush=True)
     print_ratio(plan_s[1], plan_s[2])
 
 

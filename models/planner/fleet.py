@@ -123,8 +123,8 @@ def warm_workers(client, trace: str, spec: FleetSpec) -> float:
     from dask.distributed import wait
 
     t0 = time.perf_counter()
-    wait([client.submit(warm_worker, trace, spec, workers=[w], allow_other_workers=False, pure=False,
-                        key=f"fleet-warm-{i}") for i, w in enumerate(client.scheduler_info()["workers"])])
+    wait([client.submit(warm_worker, trace, spec, workers=[w], allow_other_workers=False, pure=False)
+          for w in client.scheduler_info(n_workers=-1)["workers"]])
     return time.perf_counter() - t0
 
 
