@@ -14,7 +14,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app.components.charts import show, style
+from app.components.charts import ratio_axis, show, style
+from app.components.errors import md_escape
 from app.components.tables import table
 from models.planner.fleet import fleet_summary
 
@@ -47,9 +48,17 @@ def _benefit_chart(df: pd.DataFrame) -> go.Figure:
             continue
         fig.add_trace(go.Box(y=v["value"], name=f"{role} · {device}", boxpoints="all", jitter=0.4, pointpos=0,
                              text=v["trace"].map(lambda t: t.rsplit("/", 1)[-1]), hoverinfo="y+text"))
-    fig.add_hline(y=1.0, line_dash="dash", annotation_text="1× (break-even)", annotation_position="top left")
-    return style(fig, title="Benefit of each volume, per role and device", x="role · device [-]",
-                 y="benefit (baseline over device) [x]", logy=True)
+    style(fig, title="Benefit of each volume, per role and device", x="role · device [-]",
+          y="benefit (baseline over device) [x]")
+    return ratio_axis(fig, "y", label="1× = break-even")
+
+
+def _share_text(summary: pd.DataFrame) -> str:
+    """The share of the fleet above break-even, one line per role and device (Markdown)."""
+    lines = [f"- {md_escape(r.role)} · {md_escape(r.device)}: {r.volumes_winning:,} of {r.volumes:,} volumes "
+             f"({100 * r.share_winning:.1f} %)" for r in summary.itertuples()]
+    return ("**Share of the fleet above break-even** (verdict *wins*: the benefit is above 1× by more than the "
+            "tie band):\n" + "\n".join(lines))
 
 
 def fleet_view(df: pd.DataFrame) -> None:
@@ -58,6 +67,7 @@ def fleet_view(df: pd.DataFrame) -> None:
     volumes = df["trace"].nunique()
     st.markdown(f"**{volumes:,} volumes**, {len(df):,} verdict rows.")
     table(s.rename(columns={"share_winning": "share of the fleet winning"}), percent=("share of the fleet winning",))
+    st.markdown(_share_text(s))
     if np.isfinite(df["value"]).any():
         show(_benefit_chart(df))
     else:

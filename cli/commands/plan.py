@@ -17,9 +17,10 @@ A fleet -- many block traces, one verdict row per trace x role x device, on Dask
 
   pcm-planner plan --fleet fleet.toml --fleet-out fleet.parquet [--scheduler local|serial|tcp://HOST:PORT]
 
-(spec: models/planner/fleet.py; traces as paths or globs, devices, roles; rows led by ``trace``, written
-to the Parquet file after each trace and to its .csv twin at the end; a rerun skips the traces
-already in the Parquet file; progress per trace on stderr).
+(spec: models/planner/fleet.py; traces as paths or globs, devices, roles; rows led by ``trace``; each
+trace's rows written to FILE.parts/ as it finishes, the whole table to the Parquet file and its .csv twin
+at the end; a rerun skips the traces already in the parts or the Parquet file; Dask workers are
+processes of one thread, each warmed once, the largest traces first; progress per trace on stderr).
 
 Columns: workload,role,device,baseline,metric,unit,value,p5,p95,verdict,reason (then p_win,
 decisive_input, requests_used, requests_read: of the workload's trace; each block trace is used whole

@@ -10,16 +10,23 @@ the roles to keep::
     baseline = "like-for-like"                   # optional
 
 :func:`run_fleet` plans each trace on its own (:func:`models.planner.plan.plan`, one workload) --
-serially, on a Dask ``LocalCluster`` (the sweep's :func:`~models.sweep.run.local_cluster`) or on a
-running scheduler (:func:`~models.sweep.run.check_scheduler` reads the address) -- and writes the
-rows to Parquet after each trace (the CLI adds the CSV), so a rerun skips the traces already in the output
-(resumable). Rows are in spec order (the traces as the globs list them, sorted within a glob)
-whatever the scheduler. The rows are the plan's columns led by ``trace`` (the path as listed).
+serially, on a Dask ``LocalCluster`` (the sweep's :func:`~models.sweep.run.local_cluster`: worker processes of
+one thread each), on a running scheduler (:func:`~models.sweep.run.check_scheduler` reads the address) or on a
+client the caller made. On Dask, every worker first plans the first :data:`WARM_REQUESTS` requests of one trace
+(:func:`warm_worker`: the planner's imports and compiled numba kernels loaded once, all workers at the same time),
+then the traces run largest file first, so the last ones to finish are short. Each finished trace's rows are
+written at once to ``<out>.parts/<hash of the path>.parquet`` (atomically), so an interrupted run loses only the
+traces in flight and a rerun skips the traces already in the parts or in ``out`` (resumable); at the end the
+whole table goes to ``out`` (Parquet; the CLI adds the CSV) and the parts are removed. Rows are in spec order
+(the traces as the globs list them, sorted within a glob) whatever the scheduler. The rows are the plan's
+columns led by ``trace`` (the path as listed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -28,7 +35,12 @@ from pathlib import Path
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-__all__ = ["FleetSpec", "load_fleet_spec", "fleet_traces", "plan_trace", "run_fleet", "fleet_summary"]
+__all__ = ["FleetSpec", "load_fleet_spec", "fleet_traces", "plan_trace", "warm_worker", "warm_workers", "run_fleet", "fleet_summary",
+           "parts_dir", "WARM_REQUESTS"]
+
+#: Requests of the one warm-up plan each Dask worker runs before its volumes [-]: enough to import the planner
+#: and load every compiled kernel a volume needs (speed only: its rows are discarded).
+WARM_REQUESTS = 100
 
 
 class FleetSpec(BaseModel):
@@ -94,6 +106,37 @@ def plan_trace(path: str, spec: FleetSpec) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
+def warm_worker(trace: str, spec: FleetSpec) -> float:
+    """Plan the first :data:`WARM_REQUESTS` requests of ``trace`` once and discard the rows, so this process
+    has imported the planner and loaded its compiled kernels before its first volume; the time taken [s].
+
+    A trace that cannot be planned is not an error here (its own task reports it)."""
+    t0 = time.perf_counter()
+    with contextlib.suppress(Exception):
+        plan_trace(trace, spec.model_copy(update={"requests": min(spec.requests or WARM_REQUESTS, WARM_REQUESTS)}))
+    return time.perf_counter() - t0
+
+
+def warm_workers(client, trace: str, spec: FleetSpec) -> float:
+    """:func:`warm_worker` on every worker of the Dask ``client`` at once (one pinned task each, in the worker's
+    own thread); returns when all are done, the time taken [s]."""
+    from dask.distributed import wait
+
+    t0 = time.perf_counter()
+    wait([client.submit(warm_worker, trace, spec, workers=[w], allow_other_workers=False, pure=False)
+          for w in client.scheduler_info(n_workers=-1)["workers"]])
+    return time.perf_counter() - t0
+
+
+def parts_dir(out: str | os.PathLike) -> Path:
+    """The directory of the per-trace results of the fleet written to ``out``: ``<out>.parts``."""
+    return Path(f"{os.fspath(out)}.parts")
+
+
+def _part(out: Path, trace: str) -> Path:
+    return parts_dir(out) / f"{hashlib.sha1(trace.encode()).hexdigest()[:20]}.parquet"
+
+
 def _write(df: pd.DataFrame, out: Path) -> None:
     """``out`` (Parquet), written atomically (a temporary file renamed)."""
     tmp = out.with_name(out.name + ".tmp")
@@ -101,10 +144,40 @@ def _write(df: pd.DataFrame, out: Path) -> None:
     os.replace(tmp, out)
 
 
+def _stored(out: Path) -> dict[str, pd.DataFrame]:
+    """Trace -> its rows, from ``out`` and from the parts of an interrupted run (the parts win)."""
+    files = ([out] if out.is_file() else []) + (sorted(parts_dir(out).glob("*.parquet")) if parts_dir(out).is_dir()
+                                                else [])
+    rows: dict[str, pd.DataFrame] = {}
+    for f in files:
+        df = pd.read_parquet(f)
+        if len(df) and "trace" in df.columns:
+            rows.update({t: g.reset_index(drop=True) for t, g in df.groupby("trace", sort=False)})
+    return rows
+
+
+def _largest_first(traces: list[str]) -> list[str]:
+    """``traces`` by file size, largest first (ties in the given order)."""
+    return sorted(traces, key=lambda t: -os.path.getsize(t))
+
+
+def _on_dask(client, todo: list[str], spec: FleetSpec, finish: Callable[[str, pd.DataFrame, float], None]) -> None:
+    """Warm every worker of ``client`` (all at once), then plan ``todo`` largest first; ``finish`` each result."""
+    from dask.distributed import as_completed
+
+    warm_workers(client, min(todo, key=os.path.getsize), spec)
+    order = _largest_first(todo)
+    t0 = time.perf_counter()
+    futures = {client.submit(plan_trace, t, spec, key=f"fleet-{i}-{Path(t).name}", pure=False,
+                             priority=len(order) - i): t for i, t in enumerate(order)}
+    for fut in as_completed(futures):
+        finish(futures[fut], fut.result(), time.perf_counter() - t0)
+
+
 def run_fleet(spec: FleetSpec, out: str | os.PathLike, *, scheduler: str = "local", workers: int | None = None,
-              progress: Callable[[str, int, int, float], None] | None = None) -> pd.DataFrame:
-    """Plan every trace of ``spec``; write ``out`` (Parquet) after each trace; return the rows (the CLI writes
-    the CSV beside it, formula-safe).
+              progress: Callable[[str, int, int, float], None] | None = None, client=None) -> pd.DataFrame:
+    """Plan every trace of ``spec``; write each trace's rows to ``<out>.parts/`` as it finishes and the whole
+    table to ``out`` (Parquet) at the end; return the rows (the CLI writes the CSV beside it, formula-safe).
 
     Parameters
     ----------
@@ -113,49 +186,50 @@ def run_fleet(spec: FleetSpec, out: str | os.PathLike, *, scheduler: str = "loca
         scheduler address ``[tcp://]HOST:PORT``.
     progress : callable, optional
         ``progress(trace, done, total, seconds)`` after each trace (skipped traces are not reported).
+    client : dask.distributed.Client, optional
+        A running client to plan on (``scheduler`` and ``workers`` are then not used; it is not closed).
 
-    Traces whose rows are in ``out`` already are skipped (resumable).
+    Traces whose rows are in ``out`` or in its parts already are skipped (resumable).
     """
     from models.sweep.run import check_scheduler
 
     scheduler = check_scheduler(scheduler)
     out = Path(out)
     traces = fleet_traces(spec)
-    done = pd.read_parquet(out) if out.is_file() else None
-    have = set(done["trace"]) if done is not None and len(done) else set()
-    todo = [t for t in traces if t not in have]
-    parts: dict[str, pd.DataFrame] = {} if done is None else {t: g for t, g in done.groupby("trace", sort=False)}
+    parts = _stored(out)
+    todo = [t for t in traces if t not in parts]
 
     def finish(trace: str, df: pd.DataFrame, seconds: float) -> None:
         parts[trace] = df
-        _write(pd.concat([parts[t] for t in traces if t in parts], ignore_index=True), out)
+        parts_dir(out).mkdir(parents=True, exist_ok=True)
+        _write(df, _part(out, trace))
         if progress is not None:
-            progress(trace, len(parts), len(traces), seconds)
+            progress(trace, sum(t in parts for t in traces), len(traces), seconds)
 
-    if scheduler == "serial":
+    if todo and client is not None:
+        _on_dask(client, todo, spec, finish)
+    elif todo and scheduler == "serial":
         for t in todo:
             t0 = time.perf_counter()
             finish(t, plan_trace(t, spec), time.perf_counter() - t0)
     elif todo:
-        from dask.distributed import as_completed
-
         from models.sweep.run import _client
 
         client, cluster = _client(scheduler, workers)
         try:
-            t0 = time.perf_counter()
-            futures = {client.submit(plan_trace, t, spec, key=f"fleet-{i}-{Path(t).name}", pure=False): t
-                       for i, t in enumerate(todo)}
-            for fut in as_completed(futures):
-                finish(futures[fut], fut.result(), time.perf_counter() - t0)
+            _on_dask(client, todo, spec, finish)
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
-    if not parts:
-        _write(pd.DataFrame(), out)
-        return pd.DataFrame()
-    return pd.concat([parts[t] for t in traces if t in parts], ignore_index=True)
+    rows = [parts[t] for t in traces if t in parts]
+    table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    _write(table, out)
+    for f in parts_dir(out).glob("*.parquet") if parts_dir(out).is_dir() else ():
+        f.unlink()
+    with contextlib.suppress(OSError):
+        parts_dir(out).rmdir()
+    return table
 
 
 def fleet_summary(df: pd.DataFrame) -> pd.DataFrame:

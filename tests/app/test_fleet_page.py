@@ -52,6 +52,10 @@ def test_view_of_a_results_file_shows_share_chart_and_winners(tmp_path):
     share = at.dataframe[0].value["share of the fleet winning"].tolist()
     expect = df.groupby("role", sort=False)["verdict"].apply(lambda v: (v == "wins").mean()).tolist()
     assert share == pytest.approx(expect)
+    text = " ".join(m.value for m in at.markdown)
+    for role, g in df.groupby("role", sort=False):
+        wins = int((g["verdict"] == "wins").sum())
+        assert f"{role} · pcm-samsung-20nm: {wins} of 12 volumes ({100 * wins / 12:.1f} %)" in text
 
 
 def test_results_files_read_as_parquet_or_csv_and_others_refused_by_name():

@@ -35,6 +35,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.planner.target_bands._PROBE": "probe step beside the point for each band corner's slope [decades] (a "
                                           "numerical step of the root search), not a model input",
     "models.planner.target_bands._MAX_ITER": "iteration cap of a numerical method (the band's regula falsi)",
+    "models.planner.fleet.WARM_REQUESTS": "requests of the warm-up plan each fleet worker runs once before its volumes "
+                                          "(imports and compiled kernels loaded; speed only, its rows are discarded)",
     "models.memory.paging.PAGE_SIZES": "sweep grid (the paper's page sizes)",
     "models.memory.paging.LATENCY_MULTIPLES": "sweep grid (the paper's relative latencies)",
     "models.memory.paging.REFERENCE_PAGE_BYTES": "unit (4 KiB page defining memory fractions)",

@@ -7,7 +7,15 @@ import pandas as pd
 import pytest
 
 from models.planner import fleet
-from models.planner.fleet import FleetSpec, fleet_summary, fleet_traces, load_fleet_spec, run_fleet
+from models.planner.fleet import (
+    FleetSpec,
+    fleet_summary,
+    fleet_traces,
+    load_fleet_spec,
+    parts_dir,
+    run_fleet,
+    warm_worker,
+)
 
 
 def _volumes(tmp_path, n: int) -> None:
@@ -47,6 +55,49 @@ def test_dask_rows_equal_serial_rows(tmp_path):
     serial = run_fleet(spec, tmp_path / "s.parquet", scheduler="serial")
     dask = run_fleet(spec, tmp_path / "d.parquet", scheduler="local", workers=2)
     pd.testing.assert_frame_equal(serial, dask)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "d.parquet"), serial)
+    assert not parts_dir(tmp_path / "d.parquet").exists()  # the parts are gone once the table is written
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_an_interrupted_run_keeps_each_finished_trace_and_resumes(tmp_path, monkeypatch):
+    _volumes(tmp_path, 4)
+    spec = _spec(tmp_path)
+    full = run_fleet(spec, tmp_path / "full.parquet", scheduler="serial")
+    out = tmp_path / "out.parquet"
+
+    def stop_after_two(trace, done, total, seconds):
+        if done == 2:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        run_fleet(spec, out, scheduler="serial", progress=stop_after_two)
+    assert not out.exists() and len(list(parts_dir(out).glob("*.parquet"))) == 2
+    calls = []
+    real = fleet.plan_trace
+    monkeypatch.setattr(fleet, "plan_trace", lambda t, s: calls.append(t) or real(t, s))
+    again = run_fleet(spec, out, scheduler="serial")
+    assert calls == fleet_traces(spec)[2:]  # the two stored traces are not planned again
+    pd.testing.assert_frame_equal(again, full)
+    assert not parts_dir(out).exists()
+
+
+def test_largest_volumes_are_handed_out_first(tmp_path):
+    for name, n in (("a", 10), ("b", 300), ("c", 20), ("d", 300)):
+        (tmp_path / name).write_bytes(b"x" * n)
+    got = fleet._largest_first([str(tmp_path / c) for c in "abcd"])
+    assert [g[-1] for g in got] == ["b", "d", "c", "a"]
+
+
+def test_warm_up_plans_a_few_requests_and_never_fails(tmp_path):
+    _volumes(tmp_path, 1)
+    spec = _spec(tmp_path)
+    assert warm_worker(fleet_traces(spec)[0], spec) > 0
+    (tmp_path / "bad.trace").write_text("not a trace\n")
+    assert warm_worker(str(tmp_path / "bad.trace"), spec) >= 0  # its own task reports the error
 
 
 def test_bad_specs_are_named(tmp_path):
