@@ -16,6 +16,7 @@ import streamlit as st
 
 from app.components.charts import ratio_axis, show, style
 from app.components.errors import md_escape
+from app.components.export import download_csv
 from app.components.tables import table
 from models.planner.fleet import fleet_summary
 
@@ -67,6 +68,7 @@ def fleet_view(df: pd.DataFrame) -> None:
     volumes = df["trace"].nunique()
     st.markdown(f"**{volumes:,} volumes**, {len(df):,} verdict rows.")
     table(s.rename(columns={"share_winning": "share of the fleet winning"}), percent=("share of the fleet winning",))
+    download_csv(s, "fleet-summary.csv", "Download the summary (CSV)", key="fleet-summary-csv")
     st.markdown(_share_text(s))
     if np.isfinite(df["value"]).any():
         show(_benefit_chart(df))
@@ -75,3 +77,4 @@ def fleet_view(df: pd.DataFrame) -> None:
     wins = df[df["verdict"] == "wins"].sort_values("value", ascending=False)
     st.markdown(f"**Volumes that win** ({wins['trace'].nunique():,} of {volumes:,}):")
     table(wins[["trace", "role", "device", "value"]].rename(columns={"value": "benefit [x]"}))
+    download_csv(wins, "fleet-winning-volumes.csv", "Download the winning volumes (CSV)", key="fleet-wins-csv")

@@ -56,6 +56,8 @@ def test_view_of_a_results_file_shows_share_chart_and_winners(tmp_path):
     for role, g in df.groupby("role", sort=False):
         wins = int((g["verdict"] == "wins").sum())
         assert f"{role} · pcm-samsung-20nm: {wins} of 12 volumes ({100 * wins / 12:.1f} %)" in text
+    ids = [b.proto.id for b in at.get("download_button")]  # both tables can be taken away as CSV
+    assert any("fleet-summary-csv" in i for i in ids) and any("fleet-wins-csv" in i for i in ids), ids
 
 
 def test_results_files_read_as_parquet_or_csv_and_others_refused_by_name():
