@@ -191,17 +191,15 @@ class Requests:
         return len(self.block_key)
 
 
-def prepare_requests(trace) -> Requests:
-    """Cut a :class:`~models.traces.core.BlockTrace` into 512 B sectors and 4 KiB blocks.
+#: Why the HALO and LRU caches cut every request into 4 KiB blocks (the budget's refusal names it).
+_NOT_EXTENTS = ("HALO's destage choice (scan pointer, per-region block counts and recency, relaxing thresholds) "
+                "depends on the state of every cached block, and the LRU writes each evicted 4 KiB block back as "
+                "its own HDD request, which the HDD model times one by one")
 
-    Requests of different devices are put in disjoint address ranges.
 
-    >>> from models.traces.core import BlockTrace
-    >>> t = BlockTrace([0, 1], [True, False], [0, 6144], [6144, 1024], [0, 0])
-    >>> r = prepare_requests(t)
-    >>> r.item.tolist(), [int(b) for b in r.item_bits], r.requested_sectors
-    ([0, 1, 1], [255, 15, 48], 14)
-    """
+def _request_extents(trace) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(first sector, sectors, end sector, is write)`` of each request of ``trace`` [sectors], devices in
+    disjoint, region-aligned address ranges (as :func:`prepare_requests` cuts them); ValueError if empty."""
     n = len(trace)
     if n == 0:
         skipped = int((getattr(trace, "meta", None) or {}).get("skipped_zero_size", 0))
@@ -216,15 +214,45 @@ def prepare_requests(trace) -> Requests:
         _, dev_idx = np.unique(dev, return_inverse=True)
         lbn = lbn + dev_idx * span
         end = end + dev_idx * span
-    nsect = end - lbn
+    return lbn, end - lbn, end, np.asarray(trace.is_write, dtype=np.bool_)
+
+
+def _extent_footprint_blocks(lbn: np.ndarray, end: np.ndarray) -> int:
+    """Distinct 4 KiB blocks covered by the sector extents ``[lbn, end)`` [blocks]: the union of the
+    requests' block ranges, without cutting them into blocks."""
+    b0 = lbn // BLOCK_SECTORS
+    b1 = (end - 1) // BLOCK_SECTORS + 1  # exclusive
+    order = np.argsort(b0, kind="stable")
+    b0, b1 = b0[order], b1[order]
+    reach = np.maximum.accumulate(b1)  # furthest block end among the extents up to each one
+    start = np.maximum(b0, np.concatenate([[b0[0]], reach[:-1]]))
+    return int(np.maximum(b1 - start, 0).sum(dtype=np.int64))
+
+
+def prepare_requests(trace) -> Requests:
+    """Cut a :class:`~models.traces.core.BlockTrace` into 512 B sectors and 4 KiB blocks.
+
+    Requests of different devices are put in disjoint address ranges.
+
+    >>> from models.traces.core import BlockTrace
+    >>> t = BlockTrace([0, 1], [True, False], [0, 6144], [6144, 1024], [0, 0])
+    >>> r = prepare_requests(t)
+    >>> r.item.tolist(), [int(b) for b in r.item_bits], r.requested_sectors
+    ([0, 1, 1], [255, 15, 48], 14)
+    """
+    lbn, nsect, end, is_write = _request_extents(trace)
+    n = len(lbn)
+    off = np.asarray(trace.offset_bytes, dtype=np.int64)
+    size = np.asarray(trace.size_bytes, dtype=np.int64)
     b0 = lbn // BLOCK_SECTORS
     b1 = (end - 1) // BLOCK_SECTORS
     counts = b1 - b0 + 1
     items = float(counts.sum(dtype=np.float64))  # float: no int64 wrap on absurd sizes
     big = int(np.argmax(counts))
     charge(items * ITEM_BYTES, f"cutting the trace into 4 KiB blocks ({items:.3g} blocks; the largest request is "
-                               f"{int(size[big])} bytes at offset {int(off[big])}; the write cache keeps state per "
-                               f"block, so a large request is not simulated as one extent)")
+                               f"{int(size[big])} bytes at offset {int(off[big])}) for the HALO or LRU cache, "
+                               f"which keep state per block and are not simulated per extent: {_NOT_EXTENTS} "
+                               f"(--policy none runs per request)")
     ptr = np.concatenate([[0], np.cumsum(counts)])
     req = np.repeat(np.arange(n), counts)
     blk = b0[req] + (np.arange(ptr[-1]) - ptr[req])
@@ -233,7 +261,7 @@ def prepare_requests(trace) -> Requests:
     bits = ((1 << hi) - (1 << lo)).astype(np.uint8)
     keys, item = np.unique(blk, return_inverse=True)
     regions, reg_idx = np.unique(keys // (REGION_SECTORS // BLOCK_SECTORS), return_inverse=True)
-    return Requests(lbn=lbn, nsect=nsect, is_write=np.asarray(trace.is_write, dtype=np.bool_), item_ptr=ptr,
+    return Requests(lbn=lbn, nsect=nsect, is_write=is_write, item_ptr=ptr,
                     item=item.astype(np.int64), item_bits=bits, block_key=keys.astype(np.int64),
                     block_region=reg_idx.astype(np.int64), n_regions=len(regions),
                     requested_sectors=int(nsect.sum()), name=getattr(trace, "name", "trace"),
@@ -241,9 +269,12 @@ def prepare_requests(trace) -> Requests:
 
 
 def footprint_bytes(trace) -> int:
-    """Distinct 4 KiB blocks touched by ``trace`` [bytes]."""
-    r = trace if isinstance(trace, Requests) else prepare_requests(trace)
-    return r.footprint_blocks * BLOCK_SECTORS * SECTOR_BYTES
+    """Distinct 4 KiB blocks touched by ``trace`` [bytes] (a :class:`Requests`' own count; a trace's from the
+    union of its requests' extents, without cutting them into blocks)."""
+    if isinstance(trace, Requests):
+        return trace.footprint_blocks * BLOCK_SECTORS * SECTOR_BYTES
+    lbn, _, end, _ = _request_extents(trace)
+    return _extent_footprint_blocks(lbn, end) * BLOCK_SECTORS * SECTOR_BYTES
 
 
 def scaled_cache_sizes_mb(footprint: int, sizes_mb=PAPER_CACHE_MB) -> np.ndarray:
@@ -739,6 +770,15 @@ def _no_cache(req: Requests) -> CacheRun:
                     req.nsect.copy(), req.is_write.copy(), 0)
 
 
+def _no_cache_extents(trace) -> CacheRun:
+    """The run without a cache from the requests as extents: every request goes to the HDD as it is and every
+    4 KiB item it touches is a miss, so nothing is cut into blocks; equal field by field to
+    ``_no_cache(prepare_requests(trace))`` (memory per request, not per block)."""
+    lbn, nsect, end, is_write = _request_extents(trace)
+    items = int(((end - 1) // BLOCK_SECTORS - lbn // BLOCK_SECTORS + 1).sum(dtype=np.int64))
+    return CacheRun("none", 0, len(is_write), int(nsect.sum()), 0, items, lbn, nsect, is_write, 0)
+
+
 def recover(pcm: dict) -> dict:
     """Rebuild HALO's DRAM structures from the PCM metadata alone (after a crash).
 
@@ -937,10 +977,13 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
         raise ValueError(f"lru_granularity must be 'block' or 'sector', got {lru_granularity!r}")
     if hdd_rotation not in ("positioned", "expected"):
         raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
-    req = trace if isinstance(trace, Requests) else prepare_requests(trace)
     spec = _drive_spec(drive)
     hdd.drive_buffer(spec, drive_cache)  # a bad drive_cache fails before the simulation
-    run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
+    if policy == "none" and not isinstance(trace, Requests):  # per request: no 4 KiB cut (issue 42)
+        run, dram = _no_cache_extents(trace), 0
+    else:
+        req = trace if isinstance(trace, Requests) else prepare_requests(trace)
+        run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
     buffer = hdd.drive_buffer(spec, drive_cache)
     if len(run.hdd_lbn) and buffer.capacity_blocks == 0:
         tput = hdd.stream_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write,
@@ -950,7 +993,7 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
                                             drive_cache=drive_cache, rotation=hdd_rotation)
     else:
         tput = float("nan")
-    total_bytes = req.requested_sectors * SECTOR_BYTES
+    total_bytes = run.requested_sectors * SECTOR_BYTES
     exec_s = total_bytes * run.traffic_rate / (tput * 1e6) if run.hdd_sectors else 0.0
     return WriteCacheResult(
         policy=policy,
@@ -986,10 +1029,10 @@ def sweep_sizes_mb(trace, cache_mb: Sequence[float] | None = None) -> tuple[floa
     """
     if cache_mb is not None:
         return tuple(float(c) for c in cache_mb)
-    req = trace if isinstance(trace, Requests) else prepare_requests(trace)
-    sizes = scaled_cache_sizes_mb(footprint_bytes(req))
+    footprint = footprint_bytes(trace)
+    sizes = scaled_cache_sizes_mb(footprint)
     if sizes.min() * 2**20 < 2 * BLOCK_SECTORS * SECTOR_BYTES:
-        raise ValueError(f"the trace touches only {req.footprint_blocks} blocks of 4 KiB: the paper's cache sizes "
+        raise ValueError(f"the trace touches only {footprint // (BLOCK_SECTORS * SECTOR_BYTES)} blocks of 4 KiB: the paper's cache sizes "
                          f"scaled to it start at {sizes.min():.3g} MB (< 2 blocks); give the cache sizes")
     return tuple(float(c) for c in sizes)
 
@@ -1013,7 +1056,9 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
     1   halo       2.0
     2   none       0.0
     """
-    req = trace if isinstance(trace, Requests) else prepare_requests(trace)
+    # the 4 KiB cut only for a cache that needs it: "none" runs per request (issue 42)
+    cut = isinstance(trace, Requests) or any(p != "none" for p in policies)
+    req = trace if isinstance(trace, Requests) else prepare_requests(trace) if cut else trace
     sizes = sweep_sizes_mb(req, cache_mb)
     jobs = [(p, c) for p in policies for c in (sizes if p != "none" else sizes[:1])]
     results = []
