@@ -185,10 +185,21 @@ class Requests:
     requested_sectors: int
     name: str = "trace"
     meta: dict = field(default_factory=dict)
+    #: Pass-through reads (:func:`prepare_requests`): their request indices, cut to their first item only.
+    passthrough: np.ndarray | None = None
+    #: Items of each pass-through read not cut (all but its first) [items].
+    passthrough_items: np.ndarray | None = None
+    #: Distinct 4 KiB blocks of the whole trace when pass-through reads are not cut; -1: ``len(block_key)``.
+    footprint: int = -1
 
     @property
     def footprint_blocks(self) -> int:
-        return len(self.block_key)
+        return self.footprint if self.footprint >= 0 else len(self.block_key)
+
+    @property
+    def skipped_items(self) -> int:
+        """4 KiB items of the pass-through reads not cut into blocks [items]."""
+        return 0 if self.passthrough_items is None else int(self.passthrough_items.sum())
 
 
 #: Why the HALO and LRU caches cut every request into 4 KiB blocks (the budget's refusal names it).
@@ -229,10 +240,43 @@ def _extent_footprint_blocks(lbn: np.ndarray, end: np.ndarray) -> int:
     return int(np.maximum(b1 - start, 0).sum(dtype=np.int64))
 
 
-def prepare_requests(trace) -> Requests:
+def _merged(b0: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The union of the closed ranges ``[b0, b1]`` as sorted disjoint closed ranges ``(starts, ends)``."""
+    if not len(b0):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order = np.argsort(b0, kind="stable")
+    b0, b1 = b0[order], b1[order]
+    reach = np.maximum.accumulate(b1)
+    new = np.concatenate([[True], b0[1:] > reach[:-1] + 1])  # a range starts a new piece past the reach
+    starts = b0[new]
+    ends = reach[np.concatenate([np.flatnonzero(new)[1:] - 1, [len(b0) - 1]])]
+    return starts, ends
+
+
+def _overlaps(b0: np.ndarray, b1: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Whether each closed range ``[b0, b1]`` meets the disjoint sorted ranges ``(starts, ends)``."""
+    if not len(starts):
+        return np.zeros(len(b0), np.bool_)
+    k = np.searchsorted(starts, b1, side="right") - 1
+    return (k >= 0) & (ends[np.maximum(k, 0)] >= b0)
+
+
+def _ranks(g: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Index of each ``g`` among the integers covered by the disjoint sorted closed ranges (each ``g`` covered)."""
+    before = np.concatenate([[0], np.cumsum(ends - starts + 1)])
+    k = np.searchsorted(starts, g, side="right") - 1
+    return before[k] + (g - starts[k])
+
+
+def prepare_requests(trace, *, passthrough_reads: bool = False) -> Requests:
     """Cut a :class:`~models.traces.core.BlockTrace` into 512 B sectors and 4 KiB blocks.
 
-    Requests of different devices are put in disjoint address ranges.
+    Requests of different devices are put in disjoint address ranges. ``passthrough_reads`` cuts a read
+    that touches no block any write of the trace touches to its first 4 KiB item only: the caches allocate
+    on writes only, so every item of such a read misses and changes no cache state under HALO and LRU, and
+    its sectors go to the HDD as one run (:func:`_widen_passthrough` gives the run its whole extent back
+    after the kernel). The results equal the full cut's field by field; the blocks and regions keep their
+    full-trace numbering and count (HALO scans every region; the footprint sizes the simulated capacity).
 
     >>> from models.traces.core import BlockTrace
     >>> t = BlockTrace([0, 1], [True, False], [0, 6144], [6144, 1024], [0, 0])
@@ -247,6 +291,17 @@ def prepare_requests(trace) -> Requests:
     b0 = lbn // BLOCK_SECTORS
     b1 = (end - 1) // BLOCK_SECTORS
     counts = b1 - b0 + 1
+    passthrough = None
+    if passthrough_reads:
+        passthrough = np.flatnonzero(~is_write & (counts > 1) & ~_overlaps(b0, b1, *_merged(b0[is_write],
+                                                                                            b1[is_write])))
+        if not len(passthrough):
+            passthrough = None
+    full_counts = counts
+    if passthrough is not None:
+        counts = counts.copy()
+        counts[passthrough] = 1
+        b1 = b0 + counts - 1
     items = float(counts.sum(dtype=np.float64))  # float: no int64 wrap on absurd sizes
     big = int(np.argmax(counts))
     charge(items * ITEM_BYTES, f"cutting the trace into 4 KiB blocks ({items:.3g} blocks; the largest request is "
@@ -260,12 +315,23 @@ def prepare_requests(trace) -> Requests:
     hi = np.minimum(end[req], (blk + 1) * BLOCK_SECTORS) - blk * BLOCK_SECTORS
     bits = ((1 << hi) - (1 << lo)).astype(np.uint8)
     keys, item = np.unique(blk, return_inverse=True)
-    regions, reg_idx = np.unique(keys // (REGION_SECTORS // BLOCK_SECTORS), return_inverse=True)
+    per_region = REGION_SECTORS // BLOCK_SECTORS
+    extra = {}
+    if passthrough is None:
+        regions, reg_idx = np.unique(keys // per_region, return_inverse=True)
+        n_regions = len(regions)
+    else:  # the regions of the whole trace: every request covers the regions between its first and last block
+        first, last = lbn // BLOCK_SECTORS, (end - 1) // BLOCK_SECTORS
+        starts, ends = _merged(first // per_region, last // per_region)
+        reg_idx = _ranks(keys // per_region, starts, ends)
+        n_regions = int((ends - starts + 1).sum())
+        extra = {"passthrough": passthrough, "passthrough_items": full_counts[passthrough] - 1,
+                 "footprint": _extent_footprint_blocks(lbn, end)}
     return Requests(lbn=lbn, nsect=nsect, is_write=is_write, item_ptr=ptr,
                     item=item.astype(np.int64), item_bits=bits, block_key=keys.astype(np.int64),
-                    block_region=reg_idx.astype(np.int64), n_regions=len(regions),
+                    block_region=reg_idx.astype(np.int64), n_regions=n_regions,
                     requested_sectors=int(nsect.sum()), name=getattr(trace, "name", "trace"),
-                    meta=dict(getattr(trace, "meta", {}) or {}))
+                    meta=dict(getattr(trace, "meta", {}) or {}), **extra)
 
 
 def footprint_bytes(trace) -> int:
@@ -374,6 +440,7 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                  skip_idle):
     n_req = len(is_write)
     n_items = len(block_key)
+    req_end = np.full(n_req, -1, np.int64)  # runs emitted up to the end of each request (-1: not completed)
     # PCM (persistent): per-block metadata
     meta_item = np.full(capacity, -1, np.int64)  # LBN (as compact block id) of each PCM block
     meta_next = np.full(capacity, -1, np.int64)  # next PBN in the bucket list
@@ -535,8 +602,9 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
         if crashed:
             break
         done_req = r + 1
+        req_end[r] = cnt
     return (out_lbn[:cnt], out_n[:cnt], out_w[:cnt], hits, misses, destaged_buckets, destaged_blocks, total,
-            active, meta_item, meta_next, meta_bits, done_req, ops, crashed)
+            active, meta_item, meta_next, meta_bits, done_req, ops, crashed, req_end)
 
 
 @njit(cache=True)
@@ -559,6 +627,7 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity, whole_
     misses = 0
     evictions = 0
     fill_sectors = 0
+    req_end = np.empty(len(is_write), np.int64)  # runs emitted up to the end of each request
     for r in range(len(is_write)):
         w = is_write[r]
         room = cnt + 4 * (item_ptr[r + 1] - item_ptr[r]) + 8  # a request can emit 4 runs per item
@@ -606,7 +675,8 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity, whole_
                     cnt = _emit_bits(out_lbn, out_n, out_w, cnt, block_key[it] * BLOCK_SECTORS,
                                      need, False, not first_run)
                     first_run = False
-    return out_lbn[:cnt], out_n[:cnt], out_w[:cnt], hits, misses, evictions, used, fill_sectors
+        req_end[r] = cnt
+    return out_lbn[:cnt], out_n[:cnt], out_w[:cnt], hits, misses, evictions, used, fill_sectors, req_end
 
 
 # ----------------------------------------------------------------------------- results
@@ -704,10 +774,12 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
     span = int((req.block_key.max() + 1) * BLOCK_SECTORS) if track_data else 1
     hdd_ver = np.zeros(span, np.int64)
     pcm_data = np.zeros((capacity_blocks if track_data else 1, BLOCK_SECTORS), np.int64)
-    (lbn, ns, wr, hits, misses, dbk, dbl, total, active, m_item, m_next, m_bits, done, ops, crashed) = _halo_kernel(
+    (lbn, ns, wr, hits, misses, dbk, dbl, total, active, m_item, m_next, m_bits, done, ops, crashed,
+     req_end) = _halo_kernel(
         req.is_write, req.item_ptr, req.item, req.item_bits, req.block_key, req.block_region, req.n_regions,
         capacity_blocks, thr, th_b, th_r, out_r, params.relax_bcounts, relax_r, crash_at, track_data, hdd_ver,
         pcm_data, not scan_idle_cycles)
+    misses += _widen_passthrough(req, ns, req_end)
     # the per-block metadata "on PCM": LBN (as a 4 KiB block number; -1 = free), next PBN, bitmap
     lbn_block = np.where(m_bits != 0, req.block_key[np.clip(m_item, 0, len(req.block_key) - 1)], -1)
     pcm = {"lbn_block": lbn_block.astype(np.int64), "next": m_next, "bits": m_bits,
@@ -758,15 +830,30 @@ def simulate_lru_write_cache(req: Requests, capacity_blocks: int, *,
     if not 0 < threshold <= 1:
         raise ValueError(f"threshold must be within (0, 1], got {threshold!r}")
     usable = max(1, int(np.floor(threshold * capacity_blocks)))
-    lbn, ns, wr, hits, misses, ev, used, fill = _lru_kernel(req.is_write, req.item_ptr, req.item, req.item_bits,
-                                                            req.block_key, _simulated_capacity(req, usable),
-                                                            lru_granularity == "block")
+    lbn, ns, wr, hits, misses, ev, used, fill, req_end = _lru_kernel(
+        req.is_write, req.item_ptr, req.item, req.item_bits, req.block_key, _simulated_capacity(req, usable),
+        lru_granularity == "block")
+    misses += _widen_passthrough(req, ns, req_end)
     return CacheRun("lru", capacity_blocks, len(req.is_write), req.requested_sectors, int(hits), int(misses),
                     lbn, ns, wr, int(used), fill_sectors=int(fill))
 
 
+def _widen_passthrough(req: Requests, hdd_nsect: np.ndarray, req_end: np.ndarray) -> int:
+    """Give each pass-through read of ``req`` (:func:`prepare_requests`) its whole extent back, in place: the
+    kernel ran its first 4 KiB item only, a miss whose sectors are the request's last HDD run; that run becomes
+    the whole request, as the block cut emits it (every item a miss, contiguous sectors merged into one run).
+    Returns the misses of the items not run [items]."""
+    r = req.passthrough
+    if r is None or not len(r):
+        return 0
+    run = req_end[r] >= 0  # requests a crash stopped before are not run
+    hdd_nsect[req_end[r[run]] - 1] = req.nsect[r[run]]
+    return int(req.passthrough_items[run].sum())
+
+
 def _no_cache(req: Requests) -> CacheRun:
-    return CacheRun("none", 0, len(req.is_write), req.requested_sectors, 0, len(req.item), req.lbn.copy(),
+    return CacheRun("none", 0, len(req.is_write), req.requested_sectors, 0, len(req.item) + req.skipped_items,
+                    req.lbn.copy(),
                     req.nsect.copy(), req.is_write.copy(), 0)
 
 
@@ -932,7 +1019,8 @@ def _simulate(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec, 
     cap = cache_blocks(cache_mb)
     if policy == "halo":
         # the bucket table covers the disk volume (a trace larger than the drive wraps onto it)
-        volume = max(spec.block_count, int((req.block_key.max() + 1) * BLOCK_SECTORS)) * SECTOR_BYTES
+        last = int(((req.lbn + req.nsect - 1) // BLOCK_SECTORS).max())  # the last block of any request
+        volume = max(spec.block_count, (last + 1) * BLOCK_SECTORS) * SECTOR_BYTES
         return simulate_halo(req, cap, params), halo_dram_bytes(cap, volume)
     if policy == "lru":  # the same PCM space as HALO: write-back starts at HALO's destage threshold
         thr = (params or HaloParams()).threshold
@@ -982,7 +1070,7 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     if policy == "none" and not isinstance(trace, Requests):  # per request: no 4 KiB cut (issue 42)
         run, dram = _no_cache_extents(trace), 0
     else:
-        req = trace if isinstance(trace, Requests) else prepare_requests(trace)
+        req = trace if isinstance(trace, Requests) else prepare_requests(trace, passthrough_reads=True)
         run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
     buffer = hdd.drive_buffer(spec, drive_cache)
     if len(run.hdd_lbn) and buffer.capacity_blocks == 0:
@@ -1058,7 +1146,7 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
     """
     # the 4 KiB cut only for a cache that needs it: "none" runs per request (issue 42)
     cut = isinstance(trace, Requests) or any(p != "none" for p in policies)
-    req = trace if isinstance(trace, Requests) else prepare_requests(trace) if cut else trace
+    req = trace if isinstance(trace, Requests) else prepare_requests(trace, passthrough_reads=True) if cut else trace
     sizes = sweep_sizes_mb(req, cache_mb)
     jobs = [(p, c) for p in policies for c in (sizes if p != "none" else sizes[:1])]
     results = []

@@ -1,5 +1,6 @@
 """Issue 42 item 2: the write cache without a cache (``policy="none"``) runs per request, not per 4 KiB block,
-and equals the block cut field by field; HALO and LRU keep the cut and the budget's refusal names why."""
+and HALO and LRU run a read that touches no written block as one extent; both equal the block cut field by
+field. What HALO and LRU still cut (writes, reads of written blocks) is refused by the budget, naming why."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from models.budget import BudgetExceeded, limit
 from models.storage.write_cache import (
+    HaloParams,
     footprint_bytes,
     prepare_requests,
     run_write_cache,
@@ -89,3 +91,55 @@ def test_sweep_of_none_and_a_cache_cuts_once_and_agrees():
     alone = sweep_cache_sizes(t, [0.03], policies=["none"])
     assert _fields(both.at("none", 0)) == _fields(alone.results[0])
     assert np.isfinite(both.at("lru", 0.03).traffic_rate)
+
+
+@st.composite
+def sparse_traces(draw):
+    """Small traces over several 1 MiB regions: requests up to 60 blocks (larger than the caches used),
+    reads and writes mixed, some reads overlapping written blocks and some not, one or two devices."""
+    n = draw(st.integers(1, 14))
+    rows = draw(st.lists(st.tuples(st.integers(0, 12_000), st.integers(1, 480), st.booleans(), st.integers(0, 1)),
+                         min_size=n, max_size=n))
+    return BlockTrace(list(range(n)), [w for _, _, w, _ in rows], [o * SECTOR for o, _, _, _ in rows],
+                      [s * SECTOR for _, s, _, _ in rows], [d for _, _, _, d in rows])
+
+
+_SMALL_HALO = HaloParams(threshold=0.75, th_bcounts=1.0, th_recency=2.0, outdate_recency=6.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(sparse_traces(), st.integers(2, 24), st.sampled_from(["halo", "lru-sector", "lru-block"]),
+       st.sampled_from([None, _SMALL_HALO]))
+def test_passthrough_reads_equal_the_block_cut(trace, cap_blocks, policy, params):
+    policy, _, gran = policy.partition("-")
+    kw = {"params": params, "lru_granularity": gran or "sector"}
+    mb = cap_blocks * 4096 / 2**20
+    ext = run_write_cache(trace, policy, mb, **kw)  # pass-through reads as extents
+    full = prepare_requests(trace)
+    cut = run_write_cache(full, policy, mb, **kw)  # every item cut
+    assert _fields(ext) == _fields(cut) or (np.isnan(ext.hdd_throughput_mbps) and np.isnan(cut.hdd_throughput_mbps)
+                                            and {**_fields(ext), "hdd_throughput_mbps": 0}
+                                            == {**_fields(cut), "hdd_throughput_mbps": 0})
+    red = prepare_requests(trace, passthrough_reads=True)
+    assert red.footprint_blocks == full.footprint_blocks and red.n_regions == full.n_regions
+    assert len(red.item) + red.skipped_items == len(full.item)
+
+
+def test_passthrough_cuts_a_read_that_touches_no_written_block_to_one_item():
+    t = BlockTrace([0, 1, 2, 3], [True, False, False, True], [0, 1 << 20, 4096, 3 << 20], [8192, 1 << 20, 8192, 512],
+                   [0, 0, 0, 0])
+    red = prepare_requests(t, passthrough_reads=True)
+    assert red.passthrough.tolist() == [1] and red.skipped_items == 255  # request 2 reads block 1, written by 0
+    for policy in ("halo", "lru"):
+        a, b = run_write_cache(t, policy, 0.01), run_write_cache(prepare_requests(t), policy, 0.01)
+        assert _fields(a) == _fields(b)
+
+
+def test_95_reads_of_4_gib_run_under_halo_and_lru_within_a_small_budget():
+    gib4 = 4 << 30
+    t = BlockTrace(list(range(95)), [False] * 95, [i * gib4 for i in range(95)], [gib4] * 95, [0] * 95)
+    with limit(256 << 20):  # the block cut would need ~11 GB
+        for policy in ("halo", "lru"):
+            r = run_write_cache(t, policy, 64.0)
+            assert (r.hits, r.misses, r.hdd_requests, r.traffic_rate) == (0, 95 << 20, 95, 1.0)
+            assert r.hdd_read_sectors == 95 * gib4 // SECTOR
