@@ -99,7 +99,7 @@ def _sweep(token: tuple, req, sizes: tuple[float, ...], drive: str, th_bcounts: 
 def _requests(token: tuple, _trace) -> wc.Requests:
     """:func:`wc.prepare_requests` of the trace ``_trace`` (``token``: its fingerprint), once per trace (two kept:
     the requests of an uploaded trace take about as much memory as the trace)."""
-    return wc.prepare_requests(_trace)
+    return wc.prepare_requests(_trace, passthrough_reads=True)  # a read of unwritten blocks: one extent
 
 
 S = WriteCacheScenario

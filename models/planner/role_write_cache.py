@@ -43,7 +43,7 @@ def write_cache_rows(w, tr, devs, base, uq):
         return [plan_row(w.name, role, d.name, blabel, metric, verdict="not applicable",
                          reason=f"not applicable: the baseline {base.name} ({base.kind}) cannot be a durable write cache "
                                 "in front of an HDD; compare like-for-like (no cache) instead") for d in devs]
-    req = wc.prepare_requests(tr)
+    req = wc.prepare_requests(tr, passthrough_reads=True)  # a read of unwritten blocks: one extent, same results
     none = wc.run_write_cache(req, "none", 0.0)
     halo = wc.run_write_cache(req, "halo", mb)
     sizes = np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)]

@@ -56,7 +56,23 @@ The HDD sees read misses plus destaged/evicted writes (and fills). Outputs
                      :mod:`models.storage.hdd.write_buffer`)
     execution time = Total_IO_Size * Traffic_Rate / Average_Throughput              [s]
 
-plus the DRAM held by the cache's metadata. :func:`sweep_cache_sizes` runs every policy
+plus the DRAM held by the cache's metadata.
+
+Large requests (issue 42): ``"none"`` runs per request, never cut into 4 KiB blocks. HALO and LRU run a read
+that touches no block any write of the trace touches as one extent (:func:`prepare_requests`,
+``passthrough_reads``): both allocate on writes only, so its blocks are never cached, every one misses and
+leaves the cache's state alone, and its sectors reach the HDD as one run. Both equal the block cut field by
+field (``tests/models/storage/test_write_cache_extents.py``). Writes, and reads of written blocks, stay cut into
+blocks (charged against the run's memory budget, :mod:`models.budget`): for a write of ``n`` blocks far larger
+than an LRU of ``C`` blocks, the cache part is exact in closed form (after the first ``2C`` blocks each block
+evicts the one ``C`` before it, so the request's middle blocks are written back in order, whole), but the
+LRU writes each evicted block back as its own HDD request and the HDD model sums their service times one by
+one, so an extent record would equal the per-block stream only up to the rounding of that sum, and the
+per-block stream itself costs memory per block; HALO's victim (scan pointer, per-region block counts and
+recency, thresholds relaxed per scanned bucket, all regions of one request having age 0) decides where each
+destaged batch ends, which depends on every block's state and has no pass-through shortcut proved here.
+
+:func:`sweep_cache_sizes` runs every policy
 at every cache size (Figures 5-8; default: the paper's sizes scaled to the trace's
 footprint, :func:`sweep_sizes_mb`). The paper gives no values for TH_BCOUNTS,
 TH_RECENCY, OUTDATE_RECENCY or the relaxation steps; :class:`HaloParams` fixes ours.
@@ -305,9 +321,10 @@ def prepare_requests(trace, *, passthrough_reads: bool = False) -> Requests:
     items = float(counts.sum(dtype=np.float64))  # float: no int64 wrap on absurd sizes
     big = int(np.argmax(counts))
     charge(items * ITEM_BYTES, f"cutting the trace into 4 KiB blocks ({items:.3g} blocks; the largest request is "
-                               f"{int(size[big])} bytes at offset {int(off[big])}) for the HALO or LRU cache, "
-                               f"which keep state per block and are not simulated per extent: {_NOT_EXTENTS} "
-                               f"(--policy none runs per request)")
+                               f"{int(size[big])} bytes at offset {int(off[big])}) for the HALO or LRU cache: writes and "
+                               f"reads of written blocks are simulated block by block, not as extents, because "
+                               f"{_NOT_EXTENTS} (a read of unwritten blocks runs as one extent; --policy none runs "
+                               f"per request)")
     ptr = np.concatenate([[0], np.cumsum(counts)])
     req = np.repeat(np.arange(n), counts)
     blk = b0[req] + (np.arange(ptr[-1]) - ptr[req])
@@ -1053,7 +1070,9 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     ``"spec"`` (the DiskSim drive's own buffer from its description; the generic profile has none,
     ValueError) or a size in bytes. In the closed-loop back-to-back replay the buffer hides the
     write command overhead behind the media's work (the media writes back to back while it holds
-    data); it does not reorder, so it cannot move data faster than the media.
+    data); it does not reorder, so it cannot move data faster than the media. A trace (not
+    :class:`Requests`) runs ``"none"`` per request and HALO/LRU with its reads of unwritten blocks as
+    extents (module docstring), with the same results as the block cut.
 
     >>> from models.traces.core import BlockTrace
     >>> t = BlockTrace([0, 1], [True, False], [0, 1 << 20], [4096, 4096], [0, 0])

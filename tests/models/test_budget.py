@@ -88,18 +88,26 @@ def test_split_blocks_charges_before_expanding():
 
 
 def test_writecache_one_tib_request_refused_small(tmp_path):
-    """Item 1: a 19-byte trace with one 1 TiB request (14 GB in 63 s before) is refused by the budget."""
+    """Item 1: a 19-byte trace with one 1 TiB request (14 GB in 63 s before). The red team's file is a read (flag
+    1 of this format): it touches no written block, so HALO runs it as one extent (item 2) and answers; the same
+    request as a write is cut into 4 KiB blocks and refused by the budget."""
     out = _child("""
         import contextlib, io, json, sys
         from cli.main import main
-        open("tib.trace", "w").write("0 0 0 2147483648 1\\n")
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            rc = main(["writecache", "tib.trace", "--cache-mb", "64"])
-        out = {"rc": rc, "err": err.getvalue()}
+        runs = {}
+        for flag in ("1", "0"):
+            open("tib.trace", "w").write(f"0 0 0 2147483648 {flag}\\n")
+            err, so = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(so):
+                rc = main(["writecache", "tib.trace", "--cache-mb", "64"])
+            runs[flag] = [rc, err.getvalue(), so.getvalue()]
+        out = {"runs": runs}
     """, tmp_path)
-    assert out["rc"] == 2
-    assert "--memory-budget" in out["err"] and budget.ENV_VAR in out["err"] and "1099511627776 bytes" in out["err"]
+    rc, _, text = out["runs"]["1"]  # the read
+    assert rc == 0 and text.splitlines()[1].startswith("halo,64,1,0,"), text
+    rc, err, _ = out["runs"]["0"]  # the write
+    assert rc == 2
+    assert "--memory-budget" in err and budget.ENV_VAR in err and "1099511627776 bytes" in err
     assert out["maxrss"] < CEILING
 
 
@@ -108,7 +116,7 @@ def test_raising_the_budget_is_named_in_the_refusal(tmp_path):
     out = _child("""
         import contextlib, io, json, re
         from cli.main import main
-        open("t.trace", "w").write("0 0 0 2048 1\\n")  # 1 MiB: 256 blocks
+        open("t.trace", "w").write("0 0 0 2048 0\\n")  # a 1 MiB write: 256 blocks
 
         def run(b):
             err, so = io.StringIO(), io.StringIO()
