@@ -176,7 +176,7 @@ def _bomb_files(d: Path) -> dict[str, Path]:
 #: known answer, so an answer that is silently wrong fails).
 BOMBS = [
     ("empty run", ["--help"], None),
-    ("writecache 1 TiB request", ["writecache", "{tib}", "--cache-mb", "64"], None),
+    ("writecache 1 TiB request", ["writecache", "{tib}", "--cache-mb", "64"], "halo,64,1,0,"),  # a read: one extent
     ("writecache 95 x 4 GiB", ["writecache", "{big95}", "--cache-mb", "64"], None),
     ("plan 95 x 4 GiB", ["plan", "--block-trace", "{big95}", "--device", "pcm-samsung-20nm"],
      "needs data: more memory than the run's budget"),  # block roles refused by name, the storage replay answers

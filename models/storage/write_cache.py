@@ -139,6 +139,10 @@ BLOCK_SECTORS = 8
 #: and the kernels' per-block state and HDD runs; measured 92 bytes per item above an empty run (peak RSS of
 #: ``pcm-planner writecache --cache-mb 64``, HALO, on two 4 GiB requests: 2.1 M items), rounded up.
 ITEM_BYTES = 112
+#: Memory charged per 1 MiB region of the trace's address range by HALO [bytes]: its bucket table keeps three
+#: int64 per region (listhead, bcounts, recency); derived from the kernel's arrays. (A read run as one extent
+#: covers regions without cutting them into items, so the items' charge no longer bounds the table.)
+REGION_BYTES = 24
 #: Sectors per HALO bucket region (1 MiB).
 REGION_SECTORS = 2048
 #: Cache sizes of the paper's sweep (Figures 6-8) [MB].
@@ -340,8 +344,8 @@ def prepare_requests(trace, *, passthrough_reads: bool = False) -> Requests:
     else:  # the regions of the whole trace: every request covers the regions between its first and last block
         first, last = lbn // BLOCK_SECTORS, (end - 1) // BLOCK_SECTORS
         starts, ends = _merged(first // per_region, last // per_region)
-        reg_idx = _ranks(keys // per_region, starts, ends)
         n_regions = int((ends - starts + 1).sum())
+        reg_idx = _ranks(keys // per_region, starts, ends)
         extra = {"passthrough": passthrough, "passthrough_items": full_counts[passthrough] - 1,
                  "footprint": _extent_footprint_blocks(lbn, end)}
     return Requests(lbn=lbn, nsect=nsect, is_write=is_write, item_ptr=ptr,
@@ -785,6 +789,8 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
     if capacity_blocks < 2:
         raise ValueError(f"capacity_blocks must be >= 2, got {capacity_blocks}")
     requested = int(capacity_blocks)
+    charge(float(req.n_regions) * REGION_BYTES, f"HALO's bucket table of {req.n_regions:,} regions of 1 MiB (the "
+                                                f"trace's address range)")
     capacity_blocks = _simulated_capacity(req, requested, params.threshold)
     th_b, th_r, out_r, relax_r = params.resolved(capacity_blocks)
     thr = max(1, min(capacity_blocks, int(np.floor(params.threshold * capacity_blocks))))

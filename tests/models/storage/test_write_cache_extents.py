@@ -143,3 +143,11 @@ def test_95_reads_of_4_gib_run_under_halo_and_lru_within_a_small_budget():
             r = run_write_cache(t, policy, 64.0)
             assert (r.hits, r.misses, r.hdd_requests, r.traffic_rate) == (0, 95 << 20, 95, 1.0)
             assert r.hdd_read_sectors == 95 * gib4 // SECTOR
+
+
+def test_a_read_over_a_huge_range_is_charged_for_halos_region_table():
+    t = BlockTrace([0], [False], [0], [1 << 50], [0])  # 1 PiB: 2^30 regions of 1 MiB
+    with limit(64 << 20), pytest.raises(BudgetExceeded, match="bucket table of 1,073,741,824 regions"):
+        run_write_cache(t, "halo", 64.0)
+    with limit(64 << 20):  # the LRU keeps no table per region: one extent
+        assert run_write_cache(t, "lru", 64.0).misses == 1 << 38
