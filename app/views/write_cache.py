@@ -175,6 +175,7 @@ if scn is not None and not op_known:
                "trace does not say which requests write, so no figure of this page is shown for it. Upload a block "
                "trace with an operation field (MSR, SPC, blkparse, vscsi, a CSV with its op column, ...).",
                icon=":material/help:")
+idx = None  # set once the sweep ran: the How sure? panel needs its cache size
 if scn is not None and trace is not None and op_known:
     with user_errors("Write cache"):
         req = _requests(trace.fingerprint(), trace)
@@ -268,7 +269,7 @@ if scn is not None and trace is not None and op_known:
                    "thresholds relaxed per scanned bucket) are ours: the paper publishes none. Blocks still "
                    "dirty at the end of the trace are not flushed (column dirty_blocks_at_end).")
 
-if scn is not None and trace is not None and op_known:
+if scn is not None and trace is not None and op_known and idx is not None:  # (a refused input is said above)
     with user_errors("How sure?"):
         from models.storage.uncertainty import writecache_model
 

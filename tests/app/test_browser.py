@@ -144,7 +144,7 @@ def test_malformed_upload_names_the_line_and_keeps_the_page(server, page, tmp_pa
     bad.write_text(good_lines + "21000 0 abc 8 1\n")
     page.goto(f"{server}/trace-explorer")
     _wait_done(page)
-    page.get_by_text("Upload a file").first.click()
+    page.get_by_text("Upload a file").first.click(timeout=60_000)  # first render under a loaded CI: slow
     uploader = page.locator('[data-testid="stFileUploader"]').filter(has_text="trace file").locator('input[type="file"]')
     uploader.wait_for(state="attached", timeout=60_000)
     _wait_done(page)
