@@ -79,6 +79,8 @@ NOT_PARAMETERS: dict[str, str] = {
                                                    "source in its comment), not a model input",
     "models.sim.mrc.EXACT_BYTES_PER_ACCESS": "memory cost charged against the run's budget (measured, source in its "
                                              "comment), not a model input",
+    "models.storage.write_cache.REGION_BYTES": "memory cost charged against the run's budget per 1 MiB region of "
+                                                "HALO's bucket table (three int64, from the kernel's arrays), not a model input",
     "models.storage.write_cache.ITEM_BYTES": "memory cost charged against the run's budget (measured, source in its "
                                              "comment), not a model input",
     "models.budget.AVAILABLE_FRACTION": "memory limit (share of the machine's available memory one run may use)",
