@@ -12,7 +12,7 @@ import html as _h
 import io
 import math
 
-__all__ = ["plan_report_pdf", "targets_flowables", "ratio_bar_drawing", "summary_page", "pdf_tick_text", "BASELINE_LABEL"]
+__all__ = ["plan_report_pdf", "targets_flowables", "frontier_flowables", "ratio_bar_drawing", "summary_page", "pdf_tick_text", "BASELINE_LABEL"]
 
 
 def _esc(x) -> str:
@@ -173,8 +173,8 @@ def summary_page(res, title: str, styles, width: float, height: float) -> list:
 def targets_flowables(tres, styles, width: float) -> list:
     """The "Product targets" section of the PDF: what the spec targets are and the table of every break-even
     (:func:`reporting.planner_targets_report.targets_table` of ``tres``, a
-    :class:`~models.planner.targets.TargetsResult`). No frontier chart: the PDF draws its charts with reportlab,
-    the frontier is a plotly figure (it is in the HTML report and on the page)."""
+    :class:`~models.planner.targets.TargetsResult`) and the frontier chart of the first row that can draw the
+    report's spec pair (:func:`frontier_flowables`)."""
     from reportlab.lib.units import cm
     from reportlab.platypus import Paragraph
 
@@ -188,9 +188,8 @@ def targets_flowables(tres, styles, width: float) -> list:
                           "counts simulated once; pcm-planner targets). Endurance: the value at which the role's "
                           "capacity lasts the planning horizon; price: the value at which its cost per unit of work "
                           "equals the baseline's. Band: the break-even with the held inputs (the device's other specs, the "
-                          "baseline's, the economics inputs) at the ends of their provenance ranges. The frontier chart "
-                          "over two specs is in the HTML report."),
-                     styles["BodyText"])]
+                          "baseline's, the economics inputs) at the ends of their provenance ranges."),
+                     styles["BodyText"]), *frontier_flowables(tres, styles, width)]
     if not len(tt):
         return [*out, Paragraph("No row to find targets for (nothing evaluated).", styles["Italic"])]
     from reporting.planner_targets_report import BAND_LABEL
@@ -199,6 +198,50 @@ def targets_flowables(tres, styles, width: float) -> list:
         tt["won while"] = [f"{w}; band {b}" if w else b for w, b in zip(tt["won while"], tt.pop(BAND_LABEL))]
     widths = [2.6 * cm, 2.4 * cm, 2.6 * cm, 2.4 * cm, 2.4 * cm, 2.0 * cm]
     return [*out, _table(tt, styles, col_widths=widths + [width - sum(widths)], font_size=6.5)]
+
+
+def frontier_flowables(tres, styles, width: float, frontier=None) -> list:
+    """The frontier chart of the PDF's "Product targets" (:func:`reporting.pdf_frontier.frontier_drawing`) over the
+    ``frontier`` spec pair (default: the HTML report's,
+    :data:`reporting.planner_targets_report.DEFAULT_FRONTIER`) for the first row that can draw it, with its caption;
+    a sentence saying why when no row can."""
+    from reportlab.platypus import Paragraph
+
+    from models.planner.target_bands import frontier_band
+    from models.planner.targets import SPECS
+    from reporting.pdf_frontier import frontier_drawing
+    from reporting.planner_targets_report import (
+        DEFAULT_FRONTIER,
+        _criteria_words,
+        _pick_row,
+        check_frontier_pair,
+        frontier_rows,
+    )
+
+    spec_x, spec_y = check_frontier_pair(*(frontier or DEFAULT_FRONTIER))
+    pair = f"{SPECS[spec_x][2]} x {SPECS[spec_y][2]}"
+    rt, row = _pick_row(tres, spec_x, spec_y)
+    if rt is None:
+        return [Paragraph(_esc(f"No frontier over {pair}: no row's model reads both, or the price / lifetime criterion "
+                               "cannot be evaluated on any row."), styles["Italic"])]
+    h = getattr(tres, "horizon_years", math.nan)
+    h = h if isinstance(h, float) and math.isfinite(h) else None
+    grid = frontier_rows(rt, spec_x, spec_y, target=tres.target, plan_row=row, horizon_years=h, band=True)
+    xs, ys = sorted(set(grid[spec_x])), sorted(set(grid[spec_y]))
+    band = None if grid.attrs.get("unknown") else frontier_band(rt, spec_x, spec_y, xs, ys, target=tres.target,
+                                                                 plan_row=row, horizon_years=h)
+    crit = _criteria_words(spec_x, spec_y, tres.target, h)
+    title = f"{rt.role} · {rt.workload} · {rt.device.name}"
+    caption = (f"Frontier over {pair} of {title}: green where {crit}, red where not, the other specs held at "
+               f"{rt.device.name}'s values. " + ("Dashed / dotted: the boundary with the held inputs (the device's "
+               "other specs, the baseline's, the economics inputs) at the ends of their provenance ranges that favour "
+               "the device / that do not. " if band is not None else "No band: no held input has a provenance range. ")
+               + "Open circles: catalogue devices at their own two values (a marker places a device, it is not that "
+               "device's verdict); star: this row's device.")
+    from reportlab.platypus import Spacer
+
+    return [frontier_drawing(rt, spec_x, spec_y, grid, band=band, width=width, title=title),
+            Paragraph(_esc(caption), styles["BodyText"]), Spacer(1, 8)]
 
 
 def plan_report_pdf(res, title: str = "PCM Planner: plan for your workloads", targets=None) -> bytes:

@@ -50,3 +50,41 @@ def test_pdf_has_the_targets_table_when_given(plan_and_targets):
 def test_pdf_without_targets_has_no_section(plan_and_targets):
     res, _ = plan_and_targets
     assert "Product targets" not in _text(plan_report_pdf(res))
+
+
+def test_pdf_draws_the_frontier_as_the_html_report_does(plan_and_targets):
+    """The frontier drawing holds the same grid as the HTML report's plotly chart: one cell per grid point coloured
+    won / lost as the grid says, axes titled with their units, decades labelled, the row's device starred."""
+    from reportlab.graphics.shapes import Rect, String
+
+    from models.planner.targets import SPECS
+    from reporting.pdf import frontier_flowables
+    from reporting.pdf_frontier import frontier_drawing
+    from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
+    from reporting.planner_targets_report import DEFAULT_FRONTIER, _pick_row, frontier_rows
+
+    res, tres = plan_and_targets
+    sx, sy = DEFAULT_FRONTIER
+    rt, row = _pick_row(tres, sx, sy)
+    assert rt is not None
+    grid = frontier_rows(rt, sx, sy, target=tres.target, plan_row=row, band=True)
+    d = frontier_drawing(rt, sx, sy, grid, width=480)
+    from reporting.pdf import _tint
+
+    win, lose = _tint(WIN_COLOUR, 0.45), _tint(LOSE_COLOUR, 0.45)
+    cells = [c for c in d.contents if isinstance(c, Rect) and c.fillColor in (win, lose)]
+    known = grid["wins"].notna()
+    assert len(cells) == int(known.sum())
+    assert sum(c.fillColor == win for c in cells) == int((grid["wins"][known] > 0.5).sum())
+    texts = [s.text for s in d.getContents() if isinstance(s, String)]
+    texts += [s.text for g in d.contents if hasattr(g, "contents") for s in g.contents if isinstance(s, String)]
+    assert f"{SPECS[sx][2]} [{SPECS[sx][0]}] (log)" in texts and f"{SPECS[sy][2]} [{SPECS[sy][0]}] (log)" in texts
+    assert f"{rt.device.name} (this row)" in texts
+    assert sum(t.replace(",", "").replace(".", "").strip("0") == "1" for t in texts) >= 2  # decades: 1, 10, 0.1...
+    # and the section says what it shows, in the PDF's text
+    from reportlab.lib.styles import getSampleStyleSheet
+
+    caption = frontier_flowables(tres, getSampleStyleSheet(), 480)[-2].text
+    assert "green where" in caption and rt.device.name in caption
+    text = "".join(_text(plan_report_pdf(res, targets=tres)).split())
+    assert "".join(f"{rt.device.name} (this row)".split()) in text
