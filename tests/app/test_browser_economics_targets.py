@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.browser_kit import add_custom_device, browser_page, no_exception, upload_workloads
+from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
@@ -48,11 +49,6 @@ def _lackey(path: Path, n: int = 5000, seed: int = 5) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def _no_exception(page) -> None:
-    exc = page.locator('[data-testid="stException"]')
-    assert exc.count() == 0, exc.first.inner_text()
-
-
 def _table_after(page, heading: str) -> list[dict]:
     """The rows (header -> cell text) of the first static table after the subheader ``heading``."""
     return page.evaluate("""h => {
@@ -70,91 +66,66 @@ def _table_after(page, heading: str) -> list[dict]:
 
 def test_economics_and_targets_end_to_end(server, tmp_path):  # noqa: F811
     import pypdfium2 as pdfium
-    from playwright.sync_api import sync_playwright
 
-    ART.mkdir(parents=True, exist_ok=True)
     block, mem = tmp_path / "vm disk.csv", tmp_path / "my app.lackey"
     _msr(block)
     _lackey(mem)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        ctx = browser.new_context(viewport={"width": 1400, "height": 2400}, accept_downloads=True)
-        page = ctx.new_page()
-        try:
-            page.goto(f"{server}/planner?devices=optane-dcpmm")
-            _wait_done(page)
-            _no_exception(page)
-            box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Upload workloads")
-            box.locator('input[type="file"]').set_input_files([str(block), str(mem)])
-            page.get_by_text("my app.lackey: read as a memory workload").wait_for(timeout=180_000)
-            page.get_by_text("vm disk.csv: read as a block workload").wait_for(timeout=10_000)
-            page.get_by_text("Verdicts", exact=True).wait_for(timeout=180_000)
-            _wait_done(page)
-            _no_exception(page)
+    with browser_page(downloads=True, failure_png="econ-failure.png") as (ctx, page):
+        page.goto(f"{server}/planner?devices=optane-dcpmm")
+        _wait_done(page)
+        no_exception(page)
+        upload_workloads(page, [str(block), str(mem)], ["my app.lackey: read as a memory workload",
+                                                        "vm disk.csv: read as a block workload"])
+        no_exception(page)
+        # a custom device with a price, on the custom-device form
+        add_custom_device(page, "pcm-samsung-20nm", "priced-pcm", {"Price [$/GB]": str(PRICE)})
+        page.locator("li", has_text="vm disk · priced-pcm").first.wait_for(timeout=180_000)
+        _wait_done(page)
+        no_exception(page)
 
-            # a custom device with a price, on the custom-device form
-            page.get_by_text("Add a custom device").first.click()
-            form = page.locator('[data-testid="stForm"]')
-            page.locator('[data-testid="stSelectbox"]').filter(has_text="Start from").click()
-            page.keyboard.type("pcm-samsung-20nm")
-            page.keyboard.press("Enter")
-            page.wait_for_function("() => { const f = [...document.querySelectorAll('input[aria-label=\"Name (identifier)\"]')];"
-                                   " return f.length === 1 && f[0].value === 'my-pcm-samsung-20nm'; }", timeout=60_000)
-            _wait_done(page)
-            form.get_by_label("Name (identifier)").fill("priced-pcm")
-            form.get_by_role("textbox", name="Price [$/GB]", exact=True).fill(str(PRICE))
-            form.get_by_role("button", name="Save device").click()
-            page.get_by_text("Saved priced-pcm").wait_for(timeout=60_000)
-            page.locator("li", has_text="vm disk · priced-pcm").first.wait_for(timeout=180_000)
-            _wait_done(page)
-            _no_exception(page)
+        # the economic verdict beside each performance verdict (the Economics table: both columns, side by
+        # side; the verdict table keeps to what fits an 800 px window), with the typed price
+        econ = _table_after(page, "Economics")
+        priced = [r for r in econ if r["device"] == "priced-pcm"]
+        assert priced and all(r["price [$/GB]"].startswith(f"{PRICE:g}") for r in priced), priced
+        assert any(re.search(r"(wins|faster|slower|loses|about as fast)", r["economic verdict"]) for r in priced)
+        mine = [r for r in priced if r["verdict"] in ("wins", "loses", "about the same")]
+        assert mine and all(r["economic verdict"] and r["economic verdict"] != "needs data" for r in mine), mine
+        # each row's why, under the table: a lifetime shorter than the horizon says why
+        page.get_by_text("Why: each row's capacity, cost and lifetime in words").first.click()
+        why = page.locator('[data-testid="stExpander"]').filter(has_text="Why: each row's").first
+        why.get_by_text("priced-pcm", exact=False).first.wait_for(timeout=30_000)
+        lines = why.locator("li").all_inner_texts()
+        short = [t for t in lines if "wears out" in t or "Why so short" in t]
+        assert any("Why so short" in t for t in lines), lines
+        page.get_by_text("Economics", exact=True).scroll_into_view_if_needed()
+        page.screenshot(path=str(ART / "econ-economics.png"))
+        assert short
 
-            # the economic verdict beside each performance verdict (the Economics table: both columns, side by
-            # side; the verdict table keeps to what fits an 800 px window), with the typed price
-            econ = _table_after(page, "Economics")
-            priced = [r for r in econ if r["device"] == "priced-pcm"]
-            assert priced and all(r["price [$/GB]"].startswith(f"{PRICE:g}") for r in priced), priced
-            assert any(re.search(r"(wins|faster|slower|loses|about as fast)", r["economic verdict"]) for r in priced)
-            mine = [r for r in priced if r["verdict"] in ("wins", "loses", "about the same")]
-            assert mine and all(r["economic verdict"] and r["economic verdict"] != "needs data" for r in mine), mine
-            # each row's why, under the table: a lifetime shorter than the horizon says why
-            page.get_by_text("Why: each row's capacity, cost and lifetime in words").first.click()
-            why = page.locator('[data-testid="stExpander"]').filter(has_text="Why: each row's").first
-            why.get_by_text("priced-pcm", exact=False).first.wait_for(timeout=30_000)
-            lines = why.locator("li").all_inner_texts()
-            short = [t for t in lines if "wears out" in t or "Why so short" in t]
-            assert any("Why so short" in t for t in lines), lines
-            page.get_by_text("Economics", exact=True).scroll_into_view_if_needed()
-            page.screenshot(path=str(ART / "econ-economics.png"))
-            assert short
+        # Product targets: tick it, read the targets table and see the frontier on the page
+        page.get_by_text("Product targets (inverse design)").first.click()
+        page.get_by_text("Find the spec targets").first.click()
+        page.get_by_text("Download spec targets (CSV)").wait_for(timeout=300_000)
+        _wait_done(page, 300_000)
+        no_exception(page)
+        targets = _table_after(page, "Product targets")
+        assert targets and {"spec", "won while", "device has", "reason"} <= set(targets[0]), targets
+        assert any(r["device"] == "priced-pcm" and r["spec"] == "price" for r in targets), targets
+        assert any(r["won while"] for r in targets), targets
+        front = page.locator('.js-plotly-plot').filter(has=page.locator("g.hm, .heatmaplayer")).last
+        front.wait_for(timeout=120_000)
+        front.scroll_into_view_if_needed()
+        page.screenshot(path=str(ART / "econ-targets-page.png"))
 
-            # Product targets: tick it, read the targets table and see the frontier on the page
-            page.get_by_text("Product targets (inverse design)").first.click()
-            page.get_by_text("Find the spec targets").first.click()
-            page.get_by_text("Download spec targets (CSV)").wait_for(timeout=300_000)
-            _wait_done(page, 300_000)
-            _no_exception(page)
-            targets = _table_after(page, "Product targets")
-            assert targets and {"spec", "won while", "device has", "reason"} <= set(targets[0]), targets
-            assert any(r["device"] == "priced-pcm" and r["spec"] == "price" for r in targets), targets
-            assert any(r["won while"] for r in targets), targets
-            front = page.locator('.js-plotly-plot').filter(has=page.locator("g.hm, .heatmaplayer")).last
-            front.wait_for(timeout=120_000)
-            front.scroll_into_view_if_needed()
-            page.screenshot(path=str(ART / "econ-targets-page.png"))
-
-            # the reports, with the targets on
-            with page.expect_download(timeout=300_000) as dl:
-                page.get_by_role("button", name="Download HTML report").click()
-            report = ART / "econ-report.html"
-            dl.value.save_as(str(report))
-            with page.expect_download(timeout=300_000) as dl:
-                page.get_by_role("button", name="Download PDF report").click()
-            pdf_path = tmp_path / "plan.pdf"
-            dl.value.save_as(str(pdf_path))
-        except Exception:
-            page.screenshot(path=str(ART / "econ-failure.png"), full_page=True)
-            raise
+        # the reports, with the targets on
+        with page.expect_download(timeout=300_000) as dl:
+            page.get_by_role("button", name="Download HTML report").click()
+        report = ART / "econ-report.html"
+        dl.value.save_as(str(report))
+        with page.expect_download(timeout=300_000) as dl:
+            page.get_by_role("button", name="Download PDF report").click()
+        pdf_path = tmp_path / "plan.pdf"
+        dl.value.save_as(str(pdf_path))
 
         html = report.read_text()
         assert "priced-pcm" in html and "id='targets'" in html and "Economics" in html
@@ -175,7 +146,6 @@ def test_economics_and_targets_end_to_end(server, tmp_path):  # noqa: F811
                     legend: [...p.querySelectorAll('.legendtext')].map(t => t.textContent)}; }""")
         rp.screenshot(path=str(ART / "econ-report-frontier.png"))
         rp.close()
-        browser.close()
     assert chart and chart["heatmap"] >= 1, chart
     assert re.search(r"\[\S+\]$", chart["xtitle"]) and re.search(r"\[\S+\]$", chart["ytitle"]), chart
     assert len(chart["xticks"]) >= 2 and any("catalogue" in t for t in chart["legend"]), chart

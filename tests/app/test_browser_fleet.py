@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.browser_kit import browser_page, no_exception
+from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
@@ -41,29 +42,18 @@ def _results(tmp_path):
 
 
 def test_fleet_results_page_reads_the_distribution_and_the_share(server, tmp_path):  # noqa: F811
-    from playwright.sync_api import sync_playwright
-
     path, df = _results(tmp_path)
-    ART.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_context(viewport={"width": 1280, "height": 2000}).new_page()
-        try:
-            page.goto(f"{server}/fleet")
-            _wait_done(page)
-            page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
-            page.get_by_text("Share of the fleet above break-even").wait_for(timeout=180_000)
-            _wait_done(page)
-            page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-            assert page.locator('[data-testid="stException"]').count() == 0
-            charts = page.evaluate(_READ_CHART)
-            body = page.locator('[data-testid="stMain"]').inner_text()
-            page.screenshot(path=str(ART / "fleet-results.png"), full_page=True)
-        except Exception:
-            page.screenshot(path=str(ART / "fleet-results-failure.png"), full_page=True)
-            raise
-        finally:
-            browser.close()
+    with browser_page(width=1280, height=2000, failure_png="fleet-results-failure.png") as (_, page):
+        page.goto(f"{server}/fleet")
+        _wait_done(page)
+        page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+        page.get_by_text("Share of the fleet above break-even").wait_for(timeout=180_000)
+        _wait_done(page)
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=180_000)
+        no_exception(page)
+        charts = page.evaluate(_READ_CHART)
+        body = page.locator('[data-testid="stMain"]').inner_text()
+        page.screenshot(path=str(ART / "fleet-results.png"), full_page=True)
     # the distribution: one box per role · device holding every volume's benefit, each volume a drawn point
     assert len(charts) == 1, charts
     got = {t["name"]: t for t in charts[0]}

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from models.traces.formats import write_oracle_general, write_vscsi
-from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.browser_kit import browser_page, no_exception
+from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
@@ -53,14 +54,8 @@ def _files(folder) -> dict:
 
 @pytest.fixture(scope="module")
 def pg(server):  # noqa: F811 - the imported fixture
-    from playwright.sync_api import sync_playwright
-
-    ART.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_context(viewport={"width": 1400, "height": 2400}).new_page()
+    with browser_page() as (_, page):
         yield page
-        browser.close()
 
 
 def _lines(page, who: str) -> list[str]:
@@ -76,11 +71,6 @@ def _shot(page, name: str) -> None:
         pass
 
 
-def _no_exception(page) -> None:
-    exc = page.locator('[data-testid="stException"]')
-    assert exc.count() == 0, exc.first.inner_text()
-
-
 def test_planner_page_on_five_real_formats(server, pg, tmp_path):  # noqa: F811
     files = _files(tmp_path)
     pg.goto(f"{server}/planner?devices=pcm-samsung-20nm,sata-ssd")
@@ -89,7 +79,7 @@ def test_planner_page_on_five_real_formats(server, pg, tmp_path):  # noqa: F811
     box.locator('input[type="file"]').set_input_files(files["paths"])
     pg.get_by_text("Verdicts", exact=True).wait_for(timeout=240_000)
     _wait_done(pg, 300_000)
-    _no_exception(pg)
+    no_exception(pg)
 
     # item 3: the libCacheSim CSV (no column mapping given) fails alone, under its own name
     alerts = " ".join(pg.locator('[data-testid="stAlert"]').all_inner_texts())
@@ -133,7 +123,7 @@ def test_write_cache_page_on_an_operation_unknown_trace(server, pg, tmp_path):  
     pg.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(files["oracle"])
     pg.get_by_text("Operation unknown", exact=False).first.wait_for(timeout=120_000)
     _wait_done(pg)
-    _no_exception(pg)
+    no_exception(pg)
     body = pg.locator('[data-testid="stMain"]').inner_text()
     assert "operation unknown" in body and "needs data: a trace with reads/writes" in body, body[-2000:]
     assert not re.search(r"\b0(\.0+)?\s?% writes", body) and "metadata" not in body.lower(), body[-2000:]

@@ -11,7 +11,8 @@ import shutil
 import pytest
 
 from tests import ROOT
-from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.browser_kit import browser_page, no_exception, upload_workloads
+from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
@@ -30,52 +31,37 @@ def _files(tmp_path) -> list[str]:
 
 def test_plan_at_800px_and_pdf_summary_first(server, tmp_path):  # noqa: F811
     import pypdfium2 as pdfium
-    from playwright.sync_api import sync_playwright
 
-    ART.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        ctx = browser.new_context(viewport={"width": 800, "height": 1400}, accept_downloads=True)
-        page = ctx.new_page()
-        try:
-            page.goto(f"{server}/planner?plan_requests=2000&devices=pcm-samsung-20nm")
-            _wait_done(page)
-            box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Upload workloads")
-            box.locator('input[type="file"]').set_input_files(_files(tmp_path))
-            page.get_by_text("my program.txt: read as a memory workload").wait_for(timeout=180_000)
-            page.get_by_text("Verdicts", exact=True).wait_for(timeout=180_000)
-            _wait_done(page)
-            assert page.locator('[data-testid="stException"]').count() == 0
-            # the verdict table fits the 800 px window: no cell is cut at the right edge
-            table = page.locator('[data-testid="stTable"]', has_text="validation (ledger)").first  # the verdict table
-            fit = table.evaluate("""t => { const tb = t.querySelector('table');
-                return {table: tb.getBoundingClientRect().right, box: t.getBoundingClientRect().right,
-                        scroll: t.scrollWidth - t.clientWidth, window: window.innerWidth}; }""")
-            table.scroll_into_view_if_needed()
-            page.screenshot(path=str(ART / "planner-800.png"))
-            assert fit["table"] <= fit["window"] and fit["scroll"] <= 1, fit
-            # each role says how its models validate; a far-from-the-paper row says why
-            body = page.locator('[data-testid="stMain"]').inner_text()
-            assert "How well this role's models validate" in body
-            assert "Far from the paper" in body and "Seed 002" in body  # the memory extension vs Fig. 11
-            far = page.locator("li", has_text="Far from the paper").first
-            far.scroll_into_view_if_needed()
-            page.screenshot(path=str(ART / "planner-800-far.png"))
-            # the 1x = baseline label of each role's chart sits above its plot area (no bar covers it)
-            above = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].map(d => {
-                const lab = [...d.querySelectorAll('text')].find(t => t.textContent === '1× = baseline');
-                const plot = d.querySelector('.bglayer rect, .nsewdrag');
-                return lab && plot ? lab.getBoundingClientRect().bottom <= plot.getBoundingClientRect().top + 1 : null; })""")
-            assert above and all(a is not False for a in above) and any(above), above
-            with page.expect_download(timeout=180_000) as dl:
-                page.get_by_role("button", name="Download PDF report").click()
-            pdf_path = tmp_path / "plan.pdf"
-            dl.value.save_as(str(pdf_path))
-        except Exception:
-            page.screenshot(path=str(ART / "planner-800-failure.png"), full_page=True)
-            raise
-        finally:
-            browser.close()
+    with browser_page(width=800, height=1400, downloads=True, failure_png="planner-800-failure.png") as (_, page):
+        page.goto(f"{server}/planner?plan_requests=2000&devices=pcm-samsung-20nm")
+        _wait_done(page)
+        upload_workloads(page, _files(tmp_path), ["my program.txt: read as a memory workload"])
+        no_exception(page)
+        # the verdict table fits the 800 px window: no cell is cut at the right edge
+        table = page.locator('[data-testid="stTable"]', has_text="validation (ledger)").first  # the verdict table
+        fit = table.evaluate("""t => { const tb = t.querySelector('table');
+            return {table: tb.getBoundingClientRect().right, box: t.getBoundingClientRect().right,
+                    scroll: t.scrollWidth - t.clientWidth, window: window.innerWidth}; }""")
+        table.scroll_into_view_if_needed()
+        page.screenshot(path=str(ART / "planner-800.png"))
+        assert fit["table"] <= fit["window"] and fit["scroll"] <= 1, fit
+        # each role says how its models validate; a far-from-the-paper row says why
+        body = page.locator('[data-testid="stMain"]').inner_text()
+        assert "How well this role's models validate" in body
+        assert "Far from the paper" in body and "Seed 002" in body  # the memory extension vs Fig. 11
+        far = page.locator("li", has_text="Far from the paper").first
+        far.scroll_into_view_if_needed()
+        page.screenshot(path=str(ART / "planner-800-far.png"))
+        # the 1x = baseline label of each role's chart sits above its plot area (no bar covers it)
+        above = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].map(d => {
+            const lab = [...d.querySelectorAll('text')].find(t => t.textContent === '1× = baseline');
+            const plot = d.querySelector('.bglayer rect, .nsewdrag');
+            return lab && plot ? lab.getBoundingClientRect().bottom <= plot.getBoundingClientRect().top + 1 : null; })""")
+        assert above and all(a is not False for a in above) and any(above), above
+        with page.expect_download(timeout=180_000) as dl:
+            page.get_by_role("button", name="Download PDF report").click()
+        pdf_path = tmp_path / "plan.pdf"
+        dl.value.save_as(str(pdf_path))
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
         texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests import ROOT
-from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.browser_kit import add_custom_device, browser_page, no_exception, upload_workloads
+from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
 
 pytestmark = pytest.mark.browser
 
@@ -26,20 +27,8 @@ WIN, LOSE = "rgb(46, 125, 50)", "rgb(198, 40, 40)"  # app/views/planner.py / rep
 
 @pytest.fixture(scope="module")
 def pg(server):  # noqa: F811 - the imported fixture
-    from playwright.sync_api import sync_playwright
-
-    ART.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        ctx = browser.new_context(viewport={"width": 1400, "height": 2400}, accept_downloads=True)
-        page = ctx.new_page()
+    with browser_page(downloads=True) as (_, page):
         yield page
-        browser.close()
-
-
-def _no_exception(page) -> None:
-    exc = page.locator('[data-testid="stException"]')
-    assert exc.count() == 0, exc.first.inner_text()
 
 
 def _verdict(page, who: str, timeout: int = 60_000) -> str:
@@ -50,11 +39,7 @@ def _verdict(page, who: str, timeout: int = 60_000) -> str:
 
 
 def _upload(page) -> None:
-    box = page.locator('[data-testid="stFileUploader"]').filter(has_text="Upload workloads")
-    box.locator('input[type="file"]').set_input_files(UPLOADS)
-    page.get_by_text("small_lackey.txt: read as a memory workload").wait_for(timeout=120_000)
-    page.get_by_text("Verdicts", exact=True).wait_for(timeout=120_000)
-    _wait_done(page)
+    upload_workloads(page, UPLOADS, ["small_lackey.txt: read as a memory workload"], timeout=120_000)
 
 
 @contextmanager
@@ -83,37 +68,25 @@ def _my_workload_flow(server, page) -> dict:  # noqa: F811
     """Drive the page through the issue's scenario (checking each step as it goes); what it saw."""
     page.goto(f"{server}/planner?plan_requests=2000&devices=pcm-samsung-20nm")
     _wait_done(page)
-    _no_exception(page)
+    no_exception(page)
     _upload(page)
-    _no_exception(page)
+    no_exception(page)
     # the MSR file (header line and all) is a block workload; its verdicts come with reasons
     page.get_by_text("small_msr.csv: read as a block workload").wait_for(timeout=10_000)
     msr_verdict = _verdict(page, "small_msr · pcm-samsung-20nm")
 
     # add a custom device from the planner page: a PCM with a slower write
-    page.get_by_text("Add a custom device").first.click()
-    form = page.locator('[data-testid="stForm"]')
-    page.locator('[data-testid="stSelectbox"]').filter(has_text="Start from").click()
-    page.keyboard.type("pcm-samsung-20nm")
-    page.keyboard.press("Enter")
-    # the form is pre-filled from the chosen device (once the rerun has replaced the old form)
-    page.wait_for_function("() => { const f = [...document.querySelectorAll('input[aria-label=\"Name (identifier)\"]')];"
-                           " return f.length === 1 && f[0].value === 'my-pcm-samsung-20nm'; }", timeout=60_000)
-    _wait_done(page)
-    form.get_by_label("Name (identifier)").fill("my-pcm")
-    form.get_by_role("textbox", name="Write latency", exact=True).fill("900")  # its unit select is beside it
-    form.get_by_role("button", name="Save device").click()
-    page.get_by_text("Saved my-pcm").wait_for(timeout=60_000)
+    add_custom_device(page, "pcm-samsung-20nm", "my-pcm", {"Write latency": "900"})  # its unit select is beside it
     assert re.match(r"small_msr · my-pcm: (wins|loses|about the same) ", _verdict(page, "small_msr · my-pcm", 120_000))
     _wait_done(page)
-    _no_exception(page)
+    no_exception(page)
     assert "dev=1." in page.url, page.url  # the link carries the custom device
     page.screenshot(path=str(ART / "planner-verdicts.png"), full_page=True)
 
     # reload: a new session; the device comes back from the link (the uploads, like any file, do not)
     page.reload()
     _wait_done(page)
-    _no_exception(page)
+    no_exception(page)
     devices = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Devices to compare")
     devices_text = devices.inner_text()
     assert "my-pcm" in devices_text, devices_text
