@@ -79,7 +79,7 @@ def main(argv=None) -> int:
     rows = []
 
     # warm-up: numba kernels compiled, catalogue and tables loaded
-    breakeven_model(device="optane-dcpmm").point()
+    breakeven_model(device="optane-dcpmm", storage_path="paper-factor").point()
     small = traces.load("synthetic:fin1", kind="block", n_requests=500)
     writecache_model(small, cache_mb=1.0).point()
     me.simulate_memext(me.page_stream(traces.load("sqlite", kind="memory", max_requests=5000)))
@@ -90,9 +90,10 @@ def main(argv=None) -> int:
 
     def be_one(v):
         d = dev.with_updates(read_latency_ns=v["device:optane-dcpmm.read_latency_ns"])
-        fc.break_even(fc.timings_from_device(d, io_stack_factor=v["file_cache.io_stack_factor"]))
+        fc.break_even(fc.timings_from_device(d, io_stack_factor=v["file_cache.io_stack_factor"],
+                                             storage_path="paper-factor"))
 
-    t, m, r = _ours(lambda: breakeven_model(device="optane-dcpmm"), n)
+    t, m, r = _ours(lambda: breakeven_model(device="optane-dcpmm", storage_path="paper-factor"), n)
     rows.append(("breakeven", "closed form", t, _naive(m, r, be_one, n, n), 1.0))
 
     def lt_one(v):

@@ -36,7 +36,7 @@ class BreakEvenScenario(Scenario, UncertaintyFields):
     device: DeviceName = Field("optane-dcpmm", title="Storage device")
     block_size_bytes: BlockSize = Field(4096, title="Block size [bytes]")
     # issue 39: T on DRAM-speed storage measured in the insertion cost's own runs, not the paper's 1.3 t
-    storage_path: Literal["same-run", "paper-factor"] = Field("same-run", title="Storage access time T")
+    storage_path: Literal["same-run", "paper-factor"] = Field(fc.DEFAULT_STORAGE_PATH, title="Storage access time T")
     io_stack_factor: float = Field(fc.IO_STACK_FACTOR, ge=1.0, le=10.0,
                                    title="I/O stack factor (storage path / cache on DRAM-speed storage) [-]")
     insertion: Literal["steady", "first-touch"] = Field(fc.DEFAULT_INSERTION, title="Insertion cost Tm − T")

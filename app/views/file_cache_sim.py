@@ -59,7 +59,7 @@ class FileCacheSimScenario(TraceChoice, UncertaintyFields):
                                   title="AC ghost window [× cache size]")
     insertion: Literal["steady", "first-touch"] = Field(DEFAULT_INSERTION, title="Insertion cost Tm − T")
     # issue 39: the validation ledger's gains (Figs. 3-5) use the same run's T, not the paper's circular 1.3 t
-    storage_path: Literal["same-run", "paper-factor"] = Field("same-run", title="Storage access time T")
+    storage_path: Literal["same-run", "paper-factor"] = Field(fc.DEFAULT_STORAGE_PATH, title="Storage access time T")
 
 
 #: The storage-path choices as the page shows them (the model's words: the circular one said so).

@@ -90,6 +90,16 @@ with settings:
 scn = scenario_controls(S, page="trace-explorer")
 
 
+def _check_storage_path(block_size: int) -> None:
+    """n* here uses the model's default storage access time T (the direct read measured in the insertion cost's
+    runs, 4-64 KiB blocks): another block size is refused naming this page's block size and where the paper's
+    factor can be chosen (:func:`models.storage.file_cache.check_storage_path`)."""
+    from models.storage import file_cache as fc
+
+    fc.check_storage_path(fc.DEFAULT_STORAGE_PATH, block_size, option="Storage access time T",
+                          other=f"the File-cache break-even page's “{fc.STORAGE_PATH_LABELS['paper-factor']}”")
+
+
 def _share_model(trace, scn):
     """Builder of the break-even share model on ``scn.cache_over`` (the reuse histogram counted on a miss)."""
     from models.storage.uncertainty import file_cache_share_model
@@ -172,6 +182,7 @@ if scn is not None and trace is not None:
             with user_errors("How sure? band"):  # n* on the chosen device and its p5-p95 (the panel's analysis)
                 from models.storage.uncertainty import breakeven_model
 
+                _check_storage_path(bs)
                 res = analysis(S, scn, breakeven_model(device=all_devices()[scn.cache_over],
                                                        block_size_bytes=bs), key="tx-nstar")
                 nb = reuse["blocks"][reuse["blocks"] > 0]
@@ -227,4 +238,5 @@ if scn is not None and trace is not None:
         st.caption(f"Break-even rule on {md_escape(scn.cache_over)}: the share of the footprint's blocks accessed no "
                    "more than n* times, which a DRAM cache over that storage cannot help (the reuse counts are "
                    "counted once; n* varies with the timings).")
+        _check_storage_path(scn.block_size_bytes)
         how_sure(S, scn, _share_model(trace, scn), key="tx", content=_share_content(trace, scn))

@@ -5,15 +5,16 @@ Give the three times directly, or a device and block size to derive them:
   pcm-planner breakeven --t-ns 100 --T-ns 130 --Tm-ns 160
   pcm-planner breakeven --device optane-dcpmm --block-size 4096 --format json
   pcm-planner breakeven --device optane-dcpmm --insertion first-touch
-  pcm-planner breakeven --device optane-dcpmm --storage-path same-run
+  pcm-planner breakeven --device optane-dcpmm --storage-path paper-factor
 
 --insertion picks the insertion cost Tm - T with --device: "steady" (default; a buffered
 miss into a full page cache minus a direct read, measured on a memory-speed block device)
 or "first-touch" (pwrite() into a not yet cached tmpfs region, the earlier upper bound).
 --storage-path picks how t and the storage access time T on DRAM-speed storage are obtained with
---device: "paper-factor" (default; T = 1.3 t, the paper's Figure 1 factor, circular for that figure)
-or "same-run" (the page-cache hit and O_DIRECT read measured in the insertion cost's own runs on zram;
-4096-65536-byte blocks only, a smaller --block-size is refused). The device's extra time over DRAM is
+--device: "same-run" (default; the page-cache hit and O_DIRECT read measured in the insertion cost's
+own runs on zram; 4096-65536-byte blocks only: another --block-size is refused, naming the measured range
+and --storage-path paper-factor, also when --storage-path is not given) or "paper-factor" (T = 1.3 t, the
+paper's Figure 1 factor, assumed here and circular for that figure). The device's extra time over DRAM is
 added in both. Every row has a verdict ("pays after N hits" or "never pays: ..."); with --device the
 rows end with the insertion model, and with the storage path when --storage-path is given.
 """

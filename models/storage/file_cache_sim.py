@@ -13,8 +13,9 @@ trace and any catalogue device with the per-access costs of equations 1-2:
 
 with ``t``, ``T``, ``Tm`` from :func:`models.storage.file_cache.timings_from_device` (keyword
 ``insertion``: the steady-state insertion cost by default, or ``"first-touch"``; keyword
-``storage_path``: ``T`` on DRAM-speed storage as the paper's 1.3 t, the default, or ``"same-run"``,
-the direct read measured in the insertion cost's own runs, 4-64 KiB blocks only). LRU hit
+``storage_path``: ``T`` on DRAM-speed storage as the direct read measured in the insertion cost's own
+runs, ``"same-run"``, the default, 4-64 KiB blocks only (others refused), or ``"paper-factor"``, the
+paper's 1.3 t). LRU hit
 counts for every size come from one stack-distance pass
 (:func:`models.sim.stack_distance.hit_ratio_curve`; for a single size, the same count from one LRU
 simulation, which is cheaper); the AC-cache is simulated per size
@@ -117,9 +118,9 @@ def file_cache_curves(
         Called with the completed fraction (0..1) after each simulated size.
     insertion : {"steady", "first-touch"}, keyword-only
         Insertion model of ``Tm - T`` (:func:`models.storage.file_cache.insertion_cost`).
-    storage_path : {"paper-factor", "same-run"}, keyword-only
+    storage_path : {"same-run", "paper-factor"}, keyword-only
         How ``t`` and the DRAM-speed ``T`` are obtained (:func:`models.storage.file_cache.timings_from_device`;
-        ``"same-run"`` refuses block sizes without a same-run direct read, below 4 KiB).
+        ``"same-run"``, the default, refuses block sizes without a same-run direct read, outside 4-64 KiB).
 
     Returns
     -------
@@ -346,8 +347,9 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
         Bytes moved by each access [bytes]; default ``block_size_bytes`` per access.
     insertion : {"steady", "first-touch"}, keyword-only
         Insertion model of ``Tm - T`` (:func:`models.storage.file_cache.insertion_cost`).
-    storage_path : {"paper-factor", "same-run"}, keyword-only
-        How ``t`` and the DRAM-speed ``T`` are obtained (:func:`models.storage.file_cache.timings_from_device`).
+    storage_path : {"same-run", "paper-factor"}, keyword-only
+        How ``t`` and the DRAM-speed ``T`` are obtained (:func:`models.storage.file_cache.timings_from_device`;
+        default ``"same-run"``, 4-64 KiB blocks).
 
     Returns
     -------
@@ -400,7 +402,7 @@ def provenance_keys_for(trace, devices, *, insertion: str = DEFAULT_INSERTION,
     >>> from models.traces import load
     >>> k = provenance_keys_for(load("synthetic:mail", n_requests=100), ["hdd-7200"])
     >>> k.curves[-1], k.break_even[len(k.trace)]
-    ('file_cache_sim.ghost_fraction', 'file_cache.io_stack_factor')
+    ('file_cache_sim.ghost_fraction', 'file_cache.samerun_hit_4096_ns')
     """
     tkeys = trace_keys(trace)[0]
     keys = [*tkeys, *storage_path_keys(storage_path, block_size_bytes),

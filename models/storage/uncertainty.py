@@ -71,8 +71,9 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
 
     With ``device`` (name or profile): ``t`` and the insertion cost are the measured page-cache
     latencies (scaled with the registry's 4 KiB values ``file_cache.pagecache_*_4k_ns``), the
-    storage path factor ``file_cache.io_stack_factor`` (or, with ``storage_path="same-run"``, the
-    same run's page-cache hit and direct read ``file_cache.samerun_*``) and the device's and DRAM's
+    same run's page-cache hit and direct read ``file_cache.samerun_*`` (the default storage path,
+    ``"same-run"``; with ``storage_path="paper-factor"`` the factor ``file_cache.io_stack_factor``
+    and the page-cache read) and the device's and DRAM's
     read latency and bandwidth vary by their provenance. With ``t_ns, T_ns, Tm_ns`` typed by the
     user: ``t``, ``T - t`` and ``Tm - T`` vary by +-20 % (user-defined values).
 
@@ -110,9 +111,16 @@ def breakeven_model(*, device=None, block_size_bytes: int = 4096, t_ns: float | 
 
     m = UncertainModel("breakeven", "n_star", "-", tuple(ins), ev,
                        notes=(f"closed form: timings derived from {dev.name} at {float(block_size_bytes):g}-byte "
-                              f"blocks, storage path {storage_path or 'paper-factor'}",),
+                              f"blocks, storage path {storage_path or _default_storage_path()}",),
                        output_label="break-even accesses n*")
     return UncertainModel(**{**m.__dict__, "verdict": _breakeven_verdict(m.point())})
+
+
+def _default_storage_path() -> str:
+    """:data:`models.storage.file_cache.DEFAULT_STORAGE_PATH` (imported when used, like the model)."""
+    from models.storage.file_cache import DEFAULT_STORAGE_PATH
+
+    return DEFAULT_STORAGE_PATH
 
 
 def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor=None, *, storage_path=None):
@@ -123,9 +131,10 @@ def file_cache_timings(device, block_size_bytes, insertion=None, io_stack_factor
 
     The page-cache read and insertion costs scale the model's values at the block size; the
     storage-path factor and the device's and DRAM's read latency (and bandwidth, when the block
-    spans more than one access unit) vary by their provenance. With ``storage_path="same-run"`` the
-    same run's page-cache hit (``t``) and direct read (the DRAM-speed ``T``) scale the model's values
-    by their registry entries at the nearest measured size, and no factor enters.
+    spans more than one access unit) vary by their provenance. With ``storage_path="same-run"`` (the
+    default, :data:`models.storage.file_cache.DEFAULT_STORAGE_PATH`) the same run's page-cache hit
+    (``t``) and direct read (the DRAM-speed ``T``) scale the model's values by their registry entries at
+    the nearest measured size, and no factor enters; with ``"paper-factor"`` the factor varies.
 
     >>> from models.storage.file_cache import timings_from_device
     >>> dev, ins, timings = file_cache_timings("optane-dcpmm", 4096)

@@ -131,8 +131,9 @@ def test_write_cache_bars_band_point_is_the_models_execution_time(block_trace):
 
 def test_file_cache_band_point_is_the_simulated_time_and_its_n_star_the_adapters(block_trace):
     acc = traces.split_blocks(block_trace)
-    curves = fcs.file_cache_curves(acc.block, ["optane-dcpmm"], cache_fractions=[0.1, 0.5, 1.0])
-    build = B.file_cache_time_models(curves, "optane-dcpmm", block_size_bytes=4096, insertion="steady")
+    pf = {"storage_path": "paper-factor"}  # the factor below enters only the paper's storage path
+    curves = fcs.file_cache_curves(acc.block, ["optane-dcpmm"], cache_fractions=[0.1, 0.5, 1.0], **pf)
+    build = B.file_cache_time_models(curves, "optane-dcpmm", block_size_bytes=4096, insertion="steady", **pf)
     for r in curves.itertuples():
         m = build((r.policy, r.cache_fraction))
         assert m.point() == pytest.approx(r.time_ns / 1e9, rel=1e-12)
@@ -140,10 +141,10 @@ def test_file_cache_band_point_is_the_simulated_time_and_its_n_star_the_adapters
     from models.devices import get_device
     from models.storage import file_cache as fc
 
-    be = A.breakeven_model(device="optane-dcpmm", insertion="steady")
+    be = A.breakeven_model(device="optane-dcpmm", insertion="steady", **pf)
     v = {**be.points(), "file_cache.io_stack_factor": 1.37, "device:optane-dcpmm.read_latency_ns": 500.0}
     tm = fc.timings_from_device(get_device("optane-dcpmm").with_updates(read_latency_ns=500.0), 4096,
-                                io_stack_factor=1.37, insertion="steady")
+                                io_stack_factor=1.37, insertion="steady", **pf)
     r = curves[(curves.policy == "lru") & (curves.cache_fraction == 0.5)].iloc[0]
     want = (r.hits * tm.t_ns + r.inserts * tm.Tm_ns + (r.misses - r.inserts) * tm.T_ns) / 1e9
     assert float(build(("lru", 0.5)).evaluate(v)) == pytest.approx(want, rel=1e-12)

@@ -125,16 +125,18 @@ def test_break_even_page_keys(mode, device, block, insertion):
     devices = _devices()
     dev = devices[device] if mode == "device" else None
     keys = _old_timing_keys(mode, device, block, insertion)
-    assert fc.break_even_keys(dev, block_size_bytes=block, insertion=insertion) == keys
+    pf = {"storage_path": "paper-factor"}  # the keys these old functions computed (the factor's path)
+    assert fc.break_even_keys(dev, block_size_bytes=block, insertion=insertion, **pf) == keys
     marked = [n for n in _MARKED if n in devices]
     old_fig2 = [*keys, *(k for name in marked for k in _old_device_keys(devices[name], _BE_LAT))]
-    assert fc.figure2_keys(dev, [devices[n] for n in marked], block_size_bytes=block, insertion=insertion) == old_fig2
+    assert fc.figure2_keys(dev, [devices[n] for n in marked], block_size_bytes=block, insertion=insertion,
+                           **pf) == old_fig2
     if mode == "device":
         names = marked + ([device] if device not in marked else [])
         old_cmp = [*keys, *(k for name in names for k in _old_device_keys(devices[name], _BE_LAT)),
                    "file_cache.pagecache_insert_4k_ns", f"file_cache.insert_steady_{_old_nearest_size(block)}_ns"]
         assert fc.insertion_models_keys(dev, [devices[n] for n in names], block_size_bytes=block,
-                                        insertion=insertion) == old_cmp
+                                        insertion=insertion, **pf) == old_cmp
 
 
 # ----------------------------------------------------------------------------- file-cache simulation
@@ -152,7 +154,7 @@ def test_file_cache_sim_page_keys(traces, pair, insertion):
                 *_old_device_keys("dram", lat)]
         curve_keys = [*keys, "file_cache_sim.ghost_fraction"]
         ins_keys = [*curve_keys, "file_cache.pagecache_insert_4k_ns", "file_cache.insert_steady_4096_ns"]
-        got = fcs.provenance_keys_for(trace, devs, insertion=insertion)
+        got = fcs.provenance_keys_for(trace, devs, insertion=insertion, storage_path="paper-factor")
         assert (got.trace, got.break_even, got.curves, got.insertion_gains) == (tkeys, keys, curve_keys, ins_keys)
 
 

@@ -107,3 +107,17 @@ def test_upload_is_capped_unless_the_user_limits_it(monkeypatch):
     assert len(traces._parse_upload(data, "cap-test.trace", "block", "mqsim", '{"max_requests": 2}')) == 2
     with pytest.raises(ValueError, match="needs a memory-reference"):
         traces._parse_upload(data, "cap-test.trace", "memory", "auto", '{"max_requests": 2}')
+
+
+def test_explorer_n_star_outside_the_measured_block_sizes_is_refused_naming_them():
+    """n* here uses the default storage access time T (the direct read measured with the insertion cost,
+    4-64 KiB): at 2 KiB blocks the n* band and the How sure? panel say why they are missing -- the measured
+    range and where the paper's factor can be chosen -- and the rest of the page still renders."""
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    assert not at.error, [e.value for e in at.error]
+    at.select_slider(key="tx.block_size_bytes").set_value(2048).run()
+    assert not at.exception
+    msgs = [e.value for e in at.error]
+    assert msgs and all("Storage access time T same-run (the default)" in m and "2048-byte blocks" in m
+                        and "4096-65536 B" in m and "File-cache break-even page" in m and "1.3 t" in m for m in msgs)
+    assert _metrics(at)["Requests"] == "6,999" and any("stack-distance" in c.value for c in at.caption)

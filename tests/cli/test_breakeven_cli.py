@@ -58,8 +58,8 @@ def test_bad_insertion_is_a_usage_message(capsys):
 
 
 def test_storage_path_option_matches_the_model_and_extends_the_columns(run_cli):
-    """--storage-path (issue 39): same-run = the model's same-run timings; the default (paper-factor) output
-    keeps its columns, the option appends ``storage_path``."""
+    """--storage-path (issue 39): same-run = the model's same-run timings, and the default (one default: the
+    value measured here); the default output keeps its columns, the option appends ``storage_path``."""
     args = [a for d in DEVICES for a in ("--device", d)]
     default = _run(run_cli, *args)
     paper = _run(run_cli, *args, "--storage-path", "paper-factor")
@@ -67,7 +67,8 @@ def test_storage_path_option_matches_the_model_and_extends_the_columns(run_cli):
     assert "storage_path" not in default.columns
     assert list(same.columns) == [*default.columns, "storage_path"]
     assert (same["storage_path"] == "same-run").all() and (paper["storage_path"] == "paper-factor").all()
-    pd.testing.assert_frame_equal(paper.drop(columns="storage_path"), default)
+    pd.testing.assert_frame_equal(same.drop(columns="storage_path"), default)
+    assert not paper.drop(columns="storage_path").equals(default)
     for _, row in same.iterrows():
         be = fc.break_even(fc.timings_from_device(row["device"], 4096, storage_path="same-run"))
         assert row["T_ns"] == pytest.approx(be.T_ns, rel=1e-9) and row["n_star"] == pytest.approx(be.n_star, rel=1e-9)
@@ -88,6 +89,12 @@ def test_storage_path_same_run_refuses_blocks_without_a_same_run_read(run_cli, c
     assert "--storage-path same-run" in err and "2048-byte blocks" in err and "paper-factor" in err
     # the paper's factor has a value there
     assert _run(run_cli, "--device", "dram", "--block-size", "2048", "--storage-path", "paper-factor").shape[0] == 1
+    # the default is same-run: refused too (not answered with the paper's factor unasked), naming the
+    # measured range and the explicit choice
+    rc, out, err = run_cli("breakeven", "--device", "dram", "--block-size", "2048")
+    assert rc == 2 and out == ""
+    assert "--storage-path same-run (the default)" in err and "4096-65536 B" in err
+    assert "--storage-path paper-factor (the paper's T = 1.3 t" in err
     with pytest.raises(SystemExit) as exc:
         main(["breakeven", "--device", "dram", "--storage-path", "zram"])
     err = capsys.readouterr().err

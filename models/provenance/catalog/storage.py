@@ -14,7 +14,8 @@ __all__ = ["declare_file_cache", "declare_write_cache", "declare_hdd", "declare_
 
 def declare_file_cache(add: Add) -> None:
     add("file_cache.io_stack_factor", 1.3, "-",
-        "storage-path latency on DRAM-speed storage / file-cache latency (T = factor x t + device extra)",
+        "storage-path latency on DRAM-speed storage / file-cache latency (T = factor x t + device extra), "
+        "with storage_path paper-factor (the default, same-run, uses file_cache.samerun_* instead)",
         PUBLISHED, "seed 004 §2, Fig. 1: DRAM used as storage is 30 % slower than the DRAM file cache",
         1.2, 1.4, "stated +-0.1: read off a figure averaged over 10 runs", "004")
     pc = measured_csv("pagecache_latency.csv").set_index("size_bytes")

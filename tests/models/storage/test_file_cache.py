@@ -82,7 +82,8 @@ def test_reference_device_costs_exactly_the_io_stack_factor(factor, insertion):
     # On the reference device itself the storage path adds no device time, so T = factor x t exactly and the
     # insertion cost is the selected model's (Tm - T = insertion_cost); 1e-12 = float rounding only.
     # (That the default 1.3 is Park & Bahn's Figure 1 is provenance, checked in the ledger as 004-fig1-*.)
-    be = fc.timings_from_device("dram", 4096, io_stack_factor=factor, insertion=insertion)
+    be = fc.timings_from_device("dram", 4096, io_stack_factor=factor, insertion=insertion,
+                                storage_path="paper-factor")
     t, _ = fc.pagecache_latency(4096)
     assert be.t_ns == pytest.approx(t, rel=1e-12)
     assert be.T_ns == pytest.approx(factor * t, rel=1e-12)
@@ -173,7 +174,7 @@ def test_figure2_closed_form(r, t, ins):
 def test_hdd_break_even_from_the_device_timings():
     # n* - 1 = (Tm - T) / (T - t) = insert / (T - t): the HDD's T (milliseconds) dwarfs t and the insertion
     # cost (microseconds), so n* lies in (1, 2) and one hit suffices -- computed from the timings, not typed.
-    be = fc.timings_from_device("hdd-7200", 4096)
+    be = fc.timings_from_device("hdd-7200", 4096, storage_path="paper-factor")
     r = fc.break_even(be)
     t, ins = fc.pagecache_latency(4096)[0], fc.insertion_cost(4096)
     assert r.n_star == pytest.approx(1 + ins / (be.T_ns - t), rel=1e-12)
@@ -212,7 +213,8 @@ def test_timings_reject_bad_block_size():
         fc.timings_from_device("dram", 0)
 
 
-# Hand derivation of timings_from_device at 4096 B from the bundled data. Inputs, verbatim:
+# Hand derivation of timings_from_device(..., storage_path="paper-factor") at 4096 B from the bundled data.
+# Inputs, verbatim:
 #   data/measurements/pagecache_latency.csv, row 4096: cache_read_ns 1179.0, cache_insert_ns 1975.5 (first touch)
 #   data/measurements/insertion_cost/insertion_cost.csv, row zram,4096,insert_steady_ns: 1647.5 (steady)
 #   data/devices.csv (read_latency_ns, access_unit_bytes, read_bandwidth_MBps):
@@ -244,7 +246,7 @@ def test_timings_from_device_by_hand(name, transfer, T_lit, insertion, nstar_lit
     ins = _T_INS[insertion]
     T = 1.3 * _T_READ + (transfer - _DRAM)
     Tm = T + ins
-    be = fc.break_even(fc.timings_from_device(name, 4096, insertion=insertion))
+    be = fc.break_even(fc.timings_from_device(name, 4096, insertion=insertion, storage_path="paper-factor"))
     assert be.t_ns == pytest.approx(_T_READ, rel=1e-12)
     assert be.T_ns == pytest.approx(T, rel=1e-12) and be.T_ns == pytest.approx(T_lit, abs=1e-3)
     assert be.Tm_ns == pytest.approx(Tm, rel=1e-12) and be.Tm_ns == pytest.approx(T_lit + ins, abs=1e-3)
@@ -316,10 +318,31 @@ def test_same_run_keys_and_refusal_name_the_option():
     keys = fc.break_even_keys("optane-dcpmm", block_size_bytes=8192, storage_path="same-run")
     assert keys[:2] == ["file_cache.samerun_hit_8192_ns", "file_cache.samerun_direct_8192_ns"]
     assert "file_cache.io_stack_factor" not in keys and all(k in PARAMS for k in keys[:3])
-    assert fc.break_even_keys("optane-dcpmm")[:2] == ["file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns"]
+    assert fc.break_even_keys("optane-dcpmm", storage_path="paper-factor")[:2] == [
+        "file_cache.io_stack_factor", "file_cache.pagecache_read_4k_ns"]
     fc.check_storage_path("same-run", 4096, option="--storage-path")  # measured: accepted
     fc.check_storage_path("paper-factor", 512, option="--storage-path")
-    with pytest.raises(ValueError, match=r"^Storage access time T same-run: .*1024-byte blocks.*or the paper"):
+    with pytest.raises(ValueError, match=r"^Storage access time T same-run \(the default\): .*1024-byte blocks.*or the paper"):
         fc.check_storage_path("same-run", 1024, option="Storage access time T", other="the paper's 1.3 t")
     with pytest.raises(ValueError, match="--storage-path must be one of paper-factor, same-run"):
         fc.check_storage_path("zram", option="--storage-path")
+
+
+@pytest.mark.parametrize("block", [512, 2048, 131072])
+def test_default_storage_path_is_same_run_and_refuses_unmeasured_blocks(block):
+    """The one default of T (issue: one default): the direct read measured here, not the paper's factor;
+    at a block size with no same-run direct read the default refuses -- naming the measured range and
+    ``paper-factor`` -- rather than falling back to the factor unasked; asked for, the factor answers."""
+    from models.provenance import param
+
+    assert fc.DEFAULT_STORAGE_PATH == "same-run"
+    for dev in ("dram", "optane-dcpmm", "hdd-7200"):
+        assert fc.timings_from_device(dev) == fc.timings_from_device(dev, storage_path="same-run")
+        assert fc.timings_from_device(dev) != fc.timings_from_device(dev, storage_path="paper-factor")
+    assert fc.timings_from_device("dram").T_ns == pytest.approx(param("file_cache.samerun_direct_4096_ns").value)
+    assert fc.break_even_keys("dram")[:2] == fc.storage_path_keys("same-run", 4096)
+    with pytest.raises(ValueError, match=rf"^storage_path same-run \(the default\): .*for {block}-byte blocks "
+                                         r"\(only 4096-65536 B.*or storage_path paper-factor \(the paper's T = 1.3 t"):
+        fc.timings_from_device("optane-dcpmm", block)
+    paper = fc.timings_from_device("optane-dcpmm", block, storage_path="paper-factor")
+    assert paper.T_ns > paper.t_ns > 0

@@ -199,8 +199,9 @@ def test_storage_path_same_run_retimes_the_same_counts():
 
     ids = np.array([0, 1, 2, 0, 1, 3, 4, 0, 1, 5, 2, 2])
     devs = ["hdd-7200", "optane-dcpmm"]
-    paper = fcs.file_cache_curves(ids, devs, cache_fractions=[0.5, 1.0])
+    paper = fcs.file_cache_curves(ids, devs, cache_fractions=[0.5, 1.0], storage_path="paper-factor")
     same = fcs.file_cache_curves(ids, devs, cache_fractions=[0.5, 1.0], storage_path="same-run")
+    pd.testing.assert_frame_equal(fcs.file_cache_curves(ids, devs, cache_fractions=[0.5, 1.0]), same)  # the default
     counts = ["device", "cache_blocks", "policy", "hits", "misses", "inserts"]
     pd.testing.assert_frame_equal(paper[counts], same[counts])
     for d in devs:
@@ -211,5 +212,7 @@ def test_storage_path_same_run_retimes_the_same_counts():
     share = fcs.break_even_share(ids, "optane-dcpmm", storage_path="same-run")
     be = fc.timings_from_device("optane-dcpmm", 4096, storage_path="same-run")
     assert share.n_star == fc.break_even_hits(be.t_ns, be.T_ns, be.Tm_ns)
-    with pytest.raises(ValueError, match="same-run direct read was measured for 4096-65536 B only"):
+    with pytest.raises(ValueError, match="no direct read was measured .* for 2048-byte blocks .only 4096-65536 B"):
         fcs.file_cache_curves(ids, devs, block_size_bytes=2048, storage_path="same-run")
+    with pytest.raises(ValueError, match=r"storage_path same-run \(the default\).*storage_path paper-factor"):
+        fcs.break_even_share(ids, "optane-dcpmm", block_size_bytes=2048)

@@ -463,3 +463,16 @@ def test_the_guided_search_of_the_zipf_generator_equals_numpy_searchsorted(weigh
     v = np.concatenate([np.asarray(values), cdf, np.nextafter(cdf, -np.inf), np.nextafter(cdf, np.inf),
                         [np.nan, np.inf, -np.inf]])
     assert np.array_equal(_search_right(cdf, v), np.searchsorted(cdf, v, side="right"))
+
+
+def test_file_cache_default_storage_path_refuses_an_unmeasured_block_size_by_name(tmp_path):
+    """The file_cache entry's storage_path defaults to the model's (same-run, 4-64 KiB): a 2 KiB block size
+    fails that task naming the parameter, the measured range and paper-factor; paper-factor runs it."""
+    text = ('[sweep]\ndevices=["optane-dcpmm"]\n[[traces]]\nname="blk"\nsource="mqsim:tpcc-small"\nmax_requests=1000\n'
+            '[[models]]\nmodel = "file_cache"\ngrid = {{ cache_fraction = [0.1], block_size = [2048, 4096] }}\n{fixed}')
+    with pytest.raises(ValueError, match=r"1 of 2 sweep task\(s\) failed.*block_size=2048: storage_path same-run "
+                                         r"\(the default\).*4096-65536 B.*storage_path paper-factor"):
+        run_sweep(parse_spec(text.format(fixed="")), tmp_path / "o.parquet", scheduler="serial")
+    r = run_sweep(parse_spec(text.format(fixed='fixed = { storage_path = "paper-factor" }\n')),
+                  tmp_path / "p.parquet", scheduler="serial")
+    assert sorted(set(r.table["block_size"])) == [2048, 4096]

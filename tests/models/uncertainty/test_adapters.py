@@ -31,12 +31,13 @@ def mem_trace():
 
 
 def test_breakeven_varies_like_the_model():
-    m = A.breakeven_model(device="optane-dcpmm", io_stack_factor=1.25)
-    want = fc.break_even(fc.timings_from_device("optane-dcpmm", io_stack_factor=1.25)).n_star
+    pf = {"storage_path": "paper-factor"}  # the factor enters only the paper's storage path
+    m = A.breakeven_model(device="optane-dcpmm", io_stack_factor=1.25, **pf)
+    want = fc.break_even(fc.timings_from_device("optane-dcpmm", io_stack_factor=1.25, **pf)).n_star
     assert m.point() == pytest.approx(want, rel=1e-12)
     v = {**m.points(), "file_cache.io_stack_factor": 1.37, "device:optane-dcpmm.read_latency_ns": 400.0}
     dev = get_device("optane-dcpmm").with_updates(read_latency_ns=400.0)
-    want = fc.break_even(fc.timings_from_device(dev, io_stack_factor=1.37)).n_star
+    want = fc.break_even(fc.timings_from_device(dev, io_stack_factor=1.37, **pf)).n_star
     assert float(m.evaluate(v)) == pytest.approx(want, rel=1e-12)
     typed = A.breakeven_model(t_ns=100, T_ns=130, Tm_ns=160)
     assert typed.point() == 2.0 and typed.verdict.threshold == 3.0
