@@ -47,6 +47,12 @@ samples where the device wins) and ``decisive_input`` from the models' uncertain
 drawn (e.g. the device is the baseline itself) says ``(band not sampled)`` in its reason and why in
 ``decisive_input``.
 
+A block trace is used whole, whatever its length: one too large to load whole (its file over
+:data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, the work limit in bytes, or its in-memory read over
+:data:`models.traces.MAX_REQUESTS` requests or the run's memory budget) is read twice in chunks by
+:func:`~models.planner.stream_plan.stream_block_rows`, each role's state carried across them (its rows say
+``(streamed in two passes)``; a role that does not stream yet reads ``needs data``, never a cut verdict).
+
 The pieces: the workloads (:mod:`models.planner.workloads`, fio jobs :mod:`models.planner.fio`),
 the roles' table (:mod:`models.planner.roles`), one evaluator per role
 (:mod:`~models.planner.role_file_cache`, :mod:`~models.planner.role_storage`,
