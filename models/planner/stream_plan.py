@@ -48,10 +48,11 @@ __all__ = ["STREAM_ROLES", "ROWS_OF", "IN_MEMORY_MAX_BYTES", "COLLECTING_ENV", "
 #: Largest block trace file [bytes on disk, compressed or not] a plan loads whole in memory; a larger one is
 #: streamed (:func:`stream_block_rows`), as is a smaller one whose in-memory read is refused (more than
 #: ``MAX_REQUESTS`` requests, or more than the run's memory budget). The work limit that decides it, in bytes.
-#: 64 MiB: a dense trace file holds >= ~24 bytes per request (oracleGeneral records; a gzip MSR CSV ~40), so at
-#: most ~2.8 M requests, and the in-memory plan peaks at a few hundred bytes of RSS per request -- under the
-#: default 1 GiB budget (``bench/bench_stream.py`` measures both ways).
-IN_MEMORY_MAX_BYTES = 64 << 20
+#: 32 MiB: the densest trace file measured, a gzip MSR CSV of ``bench/_gen_msr.py``, holds ~15.5 bytes per request
+#: (2 M requests in 31 MB), and the in-memory plan of those 2 M requests peaked at 980 MB RSS
+#: (``bench/bench_stream.py --plan-sizes 2000000 --plan-compare``, 2026-12-05): a file under the limit stays near
+#: the default 1 GiB budget in memory.
+IN_MEMORY_MAX_BYTES = 32 << 20
 #: ``1``: a block role without a stream class is streamed by :class:`CollectingStream` (tests only).
 COLLECTING_ENV = "PCM_TEST_COLLECTING_STREAMS"
 
