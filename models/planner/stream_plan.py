@@ -210,28 +210,32 @@ class StreamedRows:
 
 class _Pass:
     """One pass's consumer: requests counted, cut to ``limit``, cast to the chunk's dtypes, shifted by ``shift``,
-    handed to ``take(chunk)``; the earliest arrival kept (first pass)."""
+    handed to ``take(chunk)``; the earliest and latest arrivals of all requests read kept (first pass: the
+    origin, as :func:`models.traces.load` shifts a trace by its earliest arrival, also when it is then cut)."""
 
     def __init__(self, take: Callable[[Chunk], None], limit: int | None, shift: int, on_requests=None):
         self.take, self.limit, self.shift, self.on_requests = take, limit, shift, on_requests
         self.seen = 0  # requests of the trace read
         self.used = 0  # requests handed on
-        self.t_min: int | None = None
+        self.t_min: int | None = None  # the earliest and latest arrivals read [ns, reader's origin]
+        self.t_max: int | None = None
 
     def __call__(self, cols: dict) -> None:
         n = len(cols["time_ns"])
+        if not n:
+            return
         self.seen += n
         if self.on_requests is not None:
             self.on_requests(n)
+        lo, hi = int(cols["time_ns"].min()), int(cols["time_ns"].max())  # over the whole trace, as a load shifts it
+        self.t_min = lo if self.t_min is None else min(self.t_min, lo)
+        self.t_max = hi if self.t_max is None else max(self.t_max, hi)
         m = n if self.limit is None else max(0, min(n, self.limit - self.used))
         if not m:
             return
         chunk = {k: np.asarray(cols[k][:m], t) for k, t in zip(_COLUMNS, _DTYPES)}
-        t = chunk["time_ns"]
-        lo = int(t.min())
-        self.t_min = lo if self.t_min is None else min(self.t_min, lo)
         if self.shift:
-            chunk["time_ns"] = t - np.int64(self.shift)
+            chunk["time_ns"] = chunk["time_ns"] - np.int64(self.shift)
         self.used += m
         self.take(chunk)
 
@@ -334,6 +338,9 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
     if not first.used:
         raise ValueError("the trace has no requests")
     t_min = int(first.t_min)
+    if first.t_max - t_min > np.iinfo(np.int64).max:
+        raise ValueError(f"workload {w.name!r} ({w.source_label}): the arrival times span more than "
+                         f"{np.iinfo(np.int64).max} ns (int64); check the time unit")
     meta = dict(empty.meta)
     if not int(meta.get("time_origin_ns", 0)):
         meta["time_origin_ns"] = t_min
