@@ -123,7 +123,8 @@ def test_a_trace_longer_than_the_request_limit_is_planned_whole_not_cut(msr, sma
     assert block.reason.str.endswith("[whole block trace: 2,000 requests (streamed in two passes)]").all()
     assert want.reason.str.contains("[whole block trace: 2,000 requests]", regex=False).any()
     cols = ["role", "device", "value", "verdict", "cost_usd", "economic_verdict"]
-    pd.testing.assert_frame_equal(got[cols], want[cols])
+    # the role's own stream (STREAM_ROLES) where it has one: sums to floating-point summation order
+    pd.testing.assert_frame_equal(got[cols], want[cols], check_exact=False, rtol=1e-9)
     assert got.reason.str.replace(NOTE, "", regex=True).equals(want.reason.str.replace(NOTE, "", regex=True))
 
 
@@ -153,7 +154,7 @@ def test_the_users_request_count_still_cuts(msr, small_limits, monkeypatch):
                                      "passes)]").all()
     ref = stream_block_rows(w, [CollectingStream(block_storage_rows, "storage")], [get_device(DEVICES[0])], None,
                             None, max_requests=1500)
-    assert ref.requests_used == 1500 and block.value.iloc[0] == ref.rows[0]["value"]
+    assert ref.requests_used == 1500 and block.value.iloc[0] == pytest.approx(ref.rows[0]["value"], rel=1e-9)
 
 
 def test_a_file_over_the_byte_limit_is_streamed_and_says_why(msr, monkeypatch):
