@@ -15,6 +15,14 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   state needs more than the memory budget), and the sampled estimates' error against the exact statistics
   on the smallest size (run with a budget large enough for the exact state) -- the error bound of the
   fallback, measured;
+- ``--plan-sizes 10000000,100000000``: ``pcm-planner plan`` (the block roles: file cache, write cache, storage
+  replay on one device) over a gzip MSR CSV of each size, side by side: wall, the child's peak RSS (VmHWM), how
+  the trace was used (requests used / read, streamed or in memory) and the verdicts. ``--plan-compare`` also
+  plans each size in memory where the loader's request limit allows (same file, rows compared: verdicts equal,
+  largest relative difference of the values); ``--plan-force-stream`` streams files under the in-memory byte
+  limit too (to measure the driver at a size the in-memory plan also takes); ``--plan-collecting`` lets a role
+  without a stream class run the in-memory reference stream (``PCM_TEST_COLLECTING_STREAMS=1``: memory grows
+  with the trace -- for sizes the in-memory plan could take, never 100 M);
 - the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s];
 - a fleet of ``--volumes`` generated MSR volumes through ``pcm-planner plan --fleet``: serial,
   1 Dask worker and 2 Dask workers; the ratio 1 worker / 2 workers and whether the rows equal
@@ -89,12 +97,7 @@ def rss_sizes(tmp: Path, sizes: list[int]) -> None:
     statistics' error against the exact ones on the smallest size."""
     rows = []
     for n in sizes:
-        csv = tmp / f"msr_{n}.csv.gz"
-        if not csv.exists():
-            t = time.perf_counter()
-            write_msr_csv(csv, n, compress=True)
-            print(f"generated {csv.name}: {csv.stat().st_size / 1e6:.0f} MB gzip in {time.perf_counter() - t:.0f} s",
-                  flush=True)
+        csv = _msr_file(tmp, n)
         code = (f"from models.traces.stream_stats import stream_trace_stats\n"
                 f"s, _ = stream_trace_stats({str(csv)!r})\nprint(s.requests, s.footprint_blocks)\n"
                 f"print(s.percentiles)")
@@ -122,6 +125,70 @@ def rss_sizes(tmp: Path, sizes: list[int]) -> None:
             "reuse_distance_p50_accesses", "reuse_distance_p90_accesses", "reuse_time_mean_ns", "reuse_time_p50_ns")}
         print(f"sampled at rate {rate:g} vs exact on {exact.requests:,} requests (relative error): "
               + ", ".join(f"{k} {v:+.2%}" for k, v in errs.items()), flush=True)
+
+
+def _msr_file(tmp: Path, n: int) -> Path:
+    """The generated gzip MSR CSV of ``n`` requests in ``tmp`` (made once, kept for the next run)."""
+    csv = tmp / f"msr_{n}.csv.gz"
+    if not csv.exists():
+        t = time.perf_counter()
+        write_msr_csv(csv, n, compress=True)
+        print(f"generated {csv.name}: {csv.stat().st_size / 1e6:.0f} MB gzip in {time.perf_counter() - t:.0f} s",
+              flush=True)
+    return csv
+
+
+def _plan_child(csv: Path, out: Path, *, streamed: bool, collecting: bool) -> tuple[float, float]:
+    """``pcm-planner plan`` of ``csv`` (block roles, one device) in a child: (wall [s], its peak RSS [MB]);
+    ``streamed``: the in-memory byte limit at 0 (every file streamed), else out of the way (in memory while the
+    request limit and the budget allow)."""
+    code = (f"import os\nos.environ[{'PCM_TEST_COLLECTING_STREAMS'!r}] = {'1' if collecting else '0'!r}\n"
+            f"from models.planner import stream_plan\n"
+            f"stream_plan.IN_MEMORY_MAX_BYTES = {0 if streamed else 1 << 62}\n"
+            f"from cli.main import main\n"
+            f"main(['plan', '--block-trace', {str(csv)!r}, '--device', 'pcm-samsung-20nm', '--csv', {str(out)!r}, "
+            f"'--no-progress'])\n")
+    wall, peak, _ = _child(code)
+    return wall, peak
+
+
+def plan_sizes(tmp: Path, sizes: list[int], *, compare: bool, force_stream: bool, collecting: bool) -> None:
+    """``pcm-planner plan`` over a generated gzip MSR CSV of each size, side by side (see the module docstring)."""
+    import pandas as pd
+
+    from models.planner.stream_plan import IN_MEMORY_MAX_BYTES
+    from models.traces import MAX_REQUESTS
+
+    block = ["file-cache", "write-cache", "storage"]
+    table = []
+    for n in sizes:
+        csv = _msr_file(tmp, n)
+        modes = (["in memory"] if compare and n <= MAX_REQUESTS else []) + ["streamed"]
+        got = {}
+        for mode in modes:
+            out = tmp / f"plan_{n}_{mode.replace(' ', '')}.csv"
+            streamed = mode == "streamed" and (force_stream or csv.stat().st_size > IN_MEMORY_MAX_BYTES)
+            wall, peak = _plan_child(csv, out, streamed=streamed, collecting=collecting)
+            df = pd.read_csv(out)
+            df = df[df.role.isin(block)].reset_index(drop=True)
+            got[mode] = df
+            how = "streamed" if df.reason.str.contains("streamed in two passes", regex=False).any() else "in memory"
+            used, read = df.requests_used.max(), df.requests_read.max()
+            verdicts = ", ".join(f"{r.role} {r.verdict}" + (f" {r.value:.3g}x" if r.value == r.value else "")
+                                 for r in df.itertuples())
+            table.append((n, mode, how, wall, peak, used, read))
+            print(f"plan, {n:,} requests ({mode}): {wall:.0f} s ({n / wall:,.0f} requests/s end to end), "
+                  f"peak RSS (VmHWM) {peak:.0f} MB, {how}, requests used {used:,.0f} of {read:,.0f}; {verdicts}",
+                  flush=True)
+        if len(got) == 2:
+            a, b = got["in memory"], got["streamed"]
+            same = (a.verdict == b.verdict).all()
+            rel = ((a.value - b.value).abs() / a.value.abs()).max()
+            print(f"plan, {n:,} requests: streamed vs in memory: verdicts equal {same}, largest relative "
+                  f"difference of the values {rel:.2e}", flush=True)
+    print("requests      mode        read as     wall [s]  peak RSS [MB]  used / read")
+    for n, mode, how, wall, peak, used, read in table:
+        print(f"{n:>12,}  {mode:<10}  {how:<10}  {wall:8.0f}  {peak:13.0f}  {used:,.0f} / {read:,.0f}")
 
 
 def stats_children(path: Path, in_memory: bool) -> tuple[float, float]:
@@ -166,10 +233,24 @@ def main() -> None:
                                                               "fleet timing)")
     ap.add_argument("--rss-sizes", default="", help="comma-separated request counts: trace-stats streamed over "
                                                        "each, side by side (e.g. 10000000,100000000)")
+    ap.add_argument("--plan-sizes", default="", help="comma-separated request counts: pcm-planner plan (block roles) "
+                                                        "over each, side by side (e.g. 10000000,100000000)")
+    ap.add_argument("--plan-only", action="store_true", help="only the --plan-sizes runs")
+    ap.add_argument("--plan-compare", action="store_true", help="also plan each size in memory (up to the request "
+                                                                  "limit) and compare the rows")
+    ap.add_argument("--plan-force-stream", action="store_true", help="stream files under the in-memory byte limit too")
+    ap.add_argument("--plan-collecting", action="store_true",
+                    help="roles without a stream class use the in-memory reference stream (memory grows with the "
+                         "trace: small sizes only)")
     a = ap.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
     tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench_stream_"))
     tmp.mkdir(parents=True, exist_ok=True)
+    if a.plan_only:
+        plan_sizes(tmp, [int(x) for x in a.plan_sizes.split(",")], compare=a.plan_compare,
+                   force_stream=a.plan_force_stream, collecting=a.plan_collecting)
+        print(f"load average after: {os.getloadavg()}")
+        return
     if a.rss_only:
         rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
         print(f"load average after: {os.getloadavg()}")
@@ -216,6 +297,9 @@ def main() -> None:
         fleet(tmp, a.volumes, a.per_volume)
     if a.rss_sizes:
         rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
+    if a.plan_sizes:
+        plan_sizes(tmp, [int(x) for x in a.plan_sizes.split(",")], compare=a.plan_compare,
+                   force_stream=a.plan_force_stream, collecting=a.plan_collecting)
     print(f"load average after: {os.getloadavg()}")
     print_ratio(t_ours, t_arrow)
 

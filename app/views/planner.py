@@ -213,8 +213,15 @@ def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n
            for n, k, s, a, f, o in workloads]
     horizon, module, prices = econ or (None, 0, ())
     with progress_bar("Evaluating your workloads in every role …") as report:
+        last = [0.0]  # a streamed trace's read (issue 41): its pass, share read and time left beside the bar
+
+        def done(fraction: float) -> None:
+            last[0] = fraction
+            report(fraction)
+
         return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
-                    progress=report, horizon_years=horizon, module_GB=module or None, prices=dict(prices))
+                    progress=done, read_progress=lambda text: report(last[0], text), horizon_years=horizon,
+                    module_GB=module or None, prices=dict(prices))
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)

@@ -43,6 +43,10 @@ the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --
 and adds a "Product targets" section, with a frontier chart, to --html; --frontier-x SPEC --frontier-y SPEC pick
 the chart's two specs (any two of the five; default write_latency_ns x read_latency_ns).
 
+A block trace too large to load whole (a file over 32 MiB, or more than 20 M requests or the memory budget in
+memory) is read twice in chunks, not cut: its rows say "(streamed in two passes)"; --progress shows each pass on
+stderr (share read, requests/s, time left; by default when stderr is a terminal).
+
 Each workload fails alone: one that cannot be read is reported on stderr ("error: workload 'NAME' (FILE): ...")
 and its rows read verdict "needs data" with the reason "needs data: could not read ..."; the other workloads
 are evaluated and the exit status is 0. Only when no workload can be read does the command fail (status 2).
@@ -62,6 +66,7 @@ from cli.plan_inputs import (
     plan_economics,
     plan_inputs,
 )
+from cli.progress import add_progress_option, text_progress
 from cli.uncertainty import add_uncertainty_options
 
 NAME = "plan"
@@ -79,6 +84,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "targets' section to --html and --pdf")
     add_uncertainty_options(p, adds="p5,p95 (of value),p_win,decisive_input")
     add_frontier_arguments(p, where="--targets FILE and --html FILE")
+    add_progress_option(p)
     f = p.add_argument_group("fleet (many block traces; see models/planner/fleet.py)")
     f.add_argument("--fleet", default=None, metavar="FLEET.toml",
                    help="plan every trace of a fleet spec (traces as paths/globs, devices, roles)")
@@ -128,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     frontier = frontier_pair(args, needs=bool(args.targets and args.html), where="--targets FILE and --html FILE")
     workloads, devices, baseline = plan_inputs(args)
     res = plan(workloads, devices, baseline=baseline, uncertainty=args.uncertainty, seed=args.seed,
-               n_requests=args.requests, memory_refs=args.mem_refs, **plan_economics(args))
+               n_requests=args.requests, memory_refs=args.mem_refs, read_progress=text_progress(args),
+               **plan_economics(args))
     for _, msg in res.errors:  # a workload that could not be read fails alone: its rows say so, the others stand
         print(f"error: {msg} (its rows read 'needs data: could not read ...'; the other workloads are evaluated)",
               file=sys.stderr)

@@ -47,6 +47,12 @@ samples where the device wins) and ``decisive_input`` from the models' uncertain
 drawn (e.g. the device is the baseline itself) says ``(band not sampled)`` in its reason and why in
 ``decisive_input``.
 
+A block trace is used whole, whatever its length: one too large to load whole (its file over
+:data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, the work limit in bytes, or its in-memory read over
+:data:`models.traces.MAX_REQUESTS` requests or the run's memory budget) is read twice in chunks by
+:func:`~models.planner.stream_plan.stream_block_rows`, each role's state carried across them (its rows say
+``(streamed in two passes)``; a role that does not stream yet reads ``needs data``, never a cut verdict).
+
 The pieces: the workloads (:mod:`models.planner.workloads`, fio jobs :mod:`models.planner.fio`),
 the roles' table (:mod:`models.planner.roles`), one evaluator per role
 (:mod:`~models.planner.role_file_cache`, :mod:`~models.planner.role_storage`,
@@ -62,6 +68,7 @@ References
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from dataclasses import dataclass
@@ -72,6 +79,7 @@ import pandas as pd
 from models._base import ModelResult
 from models.budget import BudgetExceeded
 from models.devices import DeviceProfile, get_device
+from models.planner import stream_plan
 from models.planner.economics import ECON_COLUMNS, economics_columns
 from models.planner.fio import FioJob, read_fio_jobs
 from models.planner.provenance import plan_provenance_keys
@@ -87,6 +95,7 @@ from models.planner.roles import (
     ROLES_PLAN,
     role_metric,
 )
+from models.planner.stream_plan import role_streams, stream_block_rows, too_large_why
 from models.planner.verdicts import (
     BAND_COLUMNS,
     EVALUATED,
@@ -102,6 +111,7 @@ from models.planner.workloads import (
     workload_from_upload,
 )
 from models.provenance import param
+from models.traces.source import request_cap
 
 __all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
@@ -192,7 +202,8 @@ def _as_workload(w) -> PlanWorkload:
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
          n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None,
-         horizon_years: float | None = None, module_GB: float | None = None, prices: dict | None = None) -> PlanResult:
+         horizon_years: float | None = None, module_GB: float | None = None, prices: dict | None = None,
+         read_progress=None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
 
     Parameters
@@ -210,14 +221,20 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
     seed : int or numpy.random.Generator, keyword-only
         Seed of those samples.
     n_requests : int or None, keyword-only
-        Requests used from each block trace [-]: None (default) uses the whole trace (at most
-        :data:`models.traces.MAX_REQUESTS`, the size limit); a number uses its first ``n_requests``.
-        Either way each row says how many it used of how many it read (``requests_used``,
-        ``requests_read`` and its reason).
+        Requests used from each block trace [-]: None (default) uses the whole trace, whatever its length; a
+        number uses its first ``n_requests``. Either way each row says how many it used of how many it read
+        (``requests_used``, ``requests_read`` and its reason). A trace file too large to load whole (over
+        :data:`models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, or whose in-memory read passes
+        :data:`models.traces.MAX_REQUESTS` requests or the run's memory budget) is read twice in chunks
+        (:func:`models.planner.stream_plan.stream_block_rows`), not cut: its reason says ``"(streamed in two
+        passes)"``, and a role that cannot stream yet reads ``needs data`` saying so.
     memory_refs : int or None, keyword-only
         References used from each memory trace [-] (None: all); a longer trace is cut and its rows say so.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
+    read_progress : callable, keyword-only
+        Called with a line of text on a streamed trace's read (``"NAME: pass 1 of 2: 25 % of 1 GB read, 2 M
+        requests/s, about 60 s left"``; at most every 0.5 s per pass).
     horizon_years : float or None, keyword-only
         Planning horizon of the economics columns [years] (None: ``planner.horizon_years``, 5): a role's cost
         counts the replacements its wear-out needs within it.
@@ -290,7 +307,13 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         first = len(rows)
         try:
             if w.kind == "block":
-                tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
+                tr, used, why = _read_block(traces, w, n_requests)
+                if tr is None:  # too large to load whole: streamed in two passes, never cut
+                    rows += _streamed_block(w, devs, base, uq, n_requests, why, progress, read_progress,
+                                            done[0], steps)
+                    step()
+                    step()
+                    continue
                 if not len(tr):
                     raise ValueError("the trace has no requests")
                 refused: list[BudgetExceeded] = []
@@ -421,17 +444,74 @@ def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = Tr
     return tr, (len(tr), read, why)
 
 
-def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = "") -> None:
+def _streamed_block(w: PlanWorkload, devs, base, uq, n_requests, why: str, progress, read_progress, done: int,
+                    steps: int) -> list[dict]:
+    """The block roles' rows of ``w``'s trace read twice in chunks (:func:`stream_block_rows`), marked as
+    streamed; ``progress`` of the plan moves over this workload's first step (``done`` of ``steps``)."""
+    got = stream_block_rows(
+        w, role_streams(), devs, base, uq, max_requests=n_requests, why=why,
+        progress=(lambda f: progress(min(1.0, (done + f) / steps))) if progress else None,
+        read_progress=(lambda text: read_progress(f"{w.name}: {text}")) if read_progress else None)
+    if len(got.refused) == 3:  # no role fits the budget: the workload fails as a whole
+        raise BudgetExceeded(next(iter(got.refused.values())))
+    rows = list(got.rows)
+    used = (got.requests_used, float(got.requests_read), "" if got.requests_used == got.requests_read else "asked")
+    _mark_used(rows, used, "requests", "block trace", how="streamed in two passes")
+    return rows
+
+
+class _Longer(Exception):
+    """The in-memory read of a block trace passed :data:`models.traces.MAX_REQUESTS` requests: stream it instead."""
+
+
+def _read_block(traces, w: PlanWorkload, n_requests: int | None):
+    """Block workload ``w``'s trace loaded whole, as :func:`_read_used` gives it, or ``(None, None, why)`` when it
+    is to be streamed (:func:`models.planner.stream_plan.stream_block_rows`) and why.
+
+    A trace file (not a bundled trace) is streamed when the plan would otherwise cut it or not fit it: its file
+    is larger than :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES` (decided from its size, before any
+    read), or its in-memory read passes ``MAX_REQUESTS`` requests or the run's memory budget (the read stops at
+    once, within the budget, and the trace is streamed from its start). ``n_requests`` at most ``MAX_REQUESTS``
+    cuts the trace in memory as before; when reading on to learn the trace's length does not fit the budget, only
+    its first ``n_requests + 1`` requests are read (``requests_read`` NaN: not read to its end), and only when
+    even that does not fit is it streamed.
+    """
+    cap = int(traces.MAX_REQUESTS)
+    is_file = os.path.isfile(w.source)
+    whole = n_requests is None or int(n_requests) > cap  # the in-memory read would cut it at the size limit
+    if is_file and whole:
+        size = os.path.getsize(w.source)
+        if size > stream_plan.IN_MEMORY_MAX_BYTES:
+            return None, None, too_large_why(size)
+    guard = request_cap(cap, _Longer) if is_file and whole else contextlib.nullcontext()
+    try:
+        with guard:
+            tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
+    except _Longer:
+        return None, None, f"longer than {cap:,} requests (MAX_REQUESTS), the most a plan loads whole"
+    except BudgetExceeded as e:
+        if not is_file:
+            raise
+        if not whole:  # the first n_requests as asked, without reading on to learn the trace's length
+            with contextlib.suppress(BudgetExceeded):
+                tr, used = _read_used(traces, w.source, "block", n_requests, whole=False, options=w.trace_options)
+                return tr, used, ""
+        return None, None, f"loading it whole needs more than the run's memory budget: {e}"
+    return tr, used, ""
+
+
+def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = "", how: str = "") -> None:
     """Fill ``requests_used, requests_read`` of a workload's rows and say in each reason how much of the
-    trace the verdict used (``limit``: the option that cut it, when not the user's own choice)."""
+    trace the verdict used (``limit``: the option that cut it, when not the user's own choice; ``how``: how it
+    was read, e.g. ``"streamed in two passes"``)."""
     n, read, why = used
     if not why:
-        note = f"whole {what}: {n:,} {unit}"
+        note = f"whole {what}: {n:,} {unit}" + (f" ({how})" if how else "")
     else:
         of = f"{int(read):,}" if math.isfinite(read) else "a longer trace, not read to its end"
-        how = (f"the limit of {n:,} {unit} ({limit})" if why == "asked" and limit
+        cut = (f"the limit of {n:,} {unit} ({limit})" if why == "asked" and limit
                else "as asked" if why == "asked" else f"the size limit of {n:,}")
-        note = f"sampled: the first {n:,} {unit} of {of} ({how})"
+        note = f"sampled: the first {n:,} {unit} of {of} ({cut}" + (f"; {how})" if how else ")")
     for r in rows:
         r["requests_used"], r["requests_read"] = float(n), read
         r["reason"] = f"{r['reason']} [{note}]"

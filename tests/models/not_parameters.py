@@ -102,6 +102,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.parsing.I64_MAX": "math constant",
     "models.traces.formats.parsing.TIME_UNITS": "units",
     "models.traces.loader.MAX_REQUESTS": "input limit",
+    "models.planner.stream_plan.IN_MEMORY_MAX_BYTES": "work limit in bytes (a block trace file larger than it is "
+                                                      "planned by streaming, not loaded whole), not a model input",
     "models.traces.loader.DEFAULT_SYNTHETIC_REQUESTS": "trace length of a preset loaded by name (a size, "
                                                        "not a property of the workload)",
     "models.traces.source.CHUNK_BYTES": "reader buffer size",

@@ -218,6 +218,7 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     n = zero = 0
     sink = chunk_sink_of("block")  # a streaming consumer takes each block's columns, objects placed as they come
     slots = ObjectSlots(fmt) if sink is not None else None
+    t_lo = None  # the earliest arrival handed to the sink [ns]
     with map_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         if header_bytes:
             head = bytes(_read_exact(stream, header_bytes))
@@ -247,6 +248,9 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
             if sink is not None and len(cols["time_ns"]):
                 m = len(cols["time_ns"]) if max_requests is None else min(len(cols["time_ns"]), max_requests - n)
                 cols = {k: v[:m] for k, v in cols.items()}
+                if m:
+                    lo = int(cols["time_ns"].min())
+                    t_lo = lo if t_lo is None else min(t_lo, lo)
                 sink(slots.place(cols))
                 n += m
             elif len(cols["time_ns"]):
@@ -262,6 +266,8 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
         meta.update(n_objects=slots.n_objects, object_slot_bytes=_SLOT_BYTES)
         parts = []
     trace = _block_trace(parts, max_requests, name or source_name(src), meta, fmt=fmt, zero=zero, state={})
+    if sink is not None and t_lo is not None:  # the origin the whole trace would carry
+        trace.meta["time_origin_ns"] = t_lo
     return trace if sink is not None else place_objects(trace, fmt)
 
 

@@ -749,6 +749,7 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     state: dict = {}
     key = "time_ns" if kind == "block" else "address"
     sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
+    t_lo = None  # the earliest arrival handed to the sink [ns, reader's origin]
     with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         # read ahead in a thread (closed before the source is: a parse error or max_requests stops it first)
         with closing(prefetched(iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt,
@@ -769,6 +770,9 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
                 zero += cols.pop("_zero", 0)
                 if sink is not None and len(cols[key]):
                     m = len(cols[key]) if max_requests is None else min(len(cols[key]), max_requests - n)
+                    if kind == "block" and m:
+                        lo = int(cols[key][:m].min())
+                        t_lo = lo if t_lo is None else min(t_lo, lo)
                     sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
                     n += m
                 elif len(cols[key]):
@@ -784,7 +788,11 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
         n = 0
     if kind == "memory":
         return _mem_trace([columns] if n else [], max_requests, trace_name, meta)
-    return _block_trace([columns] if n else [], max_requests, trace_name, meta, fmt=fmt, zero=zero, state=state)
+    trace = _block_trace([columns] if n else [], max_requests, trace_name, meta, fmt=fmt, zero=zero, state=state)
+    if sink is not None and t_lo is not None:  # the metadata the whole trace would carry (op_unknown, origin, ...)
+        trace.meta.update(time_origin_ns=t_lo + int(state.get("time_offset_ns", 0)))
+        trace.meta.update(state.get("meta", {}))
+    return trace
 
 
 def is_number(text: str) -> bool:
