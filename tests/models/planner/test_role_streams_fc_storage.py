@@ -192,3 +192,17 @@ def test_the_storage_stream_needs_its_devices_and_refuses_others():
     s = _stream(StorageReplayStream(DEVS, None), tr, [50])
     with pytest.raises(ValueError, match="other devices"):
         s.rows(W, _meta_trace(tr), DEVS[:2], None, None)
+
+
+def test_large_requests_give_the_in_memory_footprint_and_rows():
+    """Requests of thousands of blocks: the in-memory storage role takes the footprint from the extents' union
+    (:mod:`models.traces.extents`), the stream from its block table -- the same count; one chunk per request."""
+    g = np.random.default_rng(11)
+    n = 12
+    tr = BlockTrace(np.arange(n) * 10**6, g.random(n) < 0.5, g.integers(0, 3000, n) * 4096 + g.integers(0, 4096, n),
+                    g.integers(1000, 3000, n) * 4096, g.integers(0, 2, n), name="big")
+    for sizes in ([1], [5]):
+        _same_rows(_stream(StorageReplayStream(DEVS, None), tr, sizes).rows(W, _meta_trace(tr), DEVS, None, None),
+                   block_storage_rows(W, tr, DEVS, None, None))
+        _same_rows(_stream(FileCacheStream(), tr, sizes).rows(W, _meta_trace(tr), DEVS, None, None),
+                   file_cache_rows(W, tr, DEVS, None, None))
