@@ -1,8 +1,10 @@
 """The file-cache role of a plan: storage access time of a block trace under a DRAM LRU file cache.
 
 Each device holds the trace's blocks under a DRAM LRU cache of ``planner.file_cache_fraction`` of
-the footprint (:func:`models.storage.file_cache_sim.file_cache_curves`); the value is the
-baseline's (like-for-like: ``hdd-7200``, seed 004 Fig. 3 vs Fig. 4) time over the device's [x].
+the footprint (the LRU rows of :func:`models.storage.file_cache_sim.file_cache_curves`: one LRU simulation,
+the same timings); the value is the baseline's (like-for-like: ``hdd-7200``, seed 004 Fig. 3 vs Fig. 4) time
+over the device's [x]. :class:`FileCacheStream` gives the same rows from a trace taken chunk by chunk
+(issue 41), in memory bounded by the distinct blocks.
 """
 
 from __future__ import annotations

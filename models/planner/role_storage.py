@@ -7,7 +7,8 @@
   one I/O at a time), baseline (like-for-like: ``sata-ssd``) / device [x];
 - block trace: the trace replayed on the device, arrivals as recorded (:mod:`models.planner.replay`:
   transfer-time service, the HDD model for catalogue HDDs, FIFO queueing), mean response time
-  baseline (like-for-like: ``sata-ssd``) / device [x].
+  baseline (like-for-like: ``sata-ssd``) / device [x]; :class:`StorageReplayStream` gives the same rows from a
+  trace taken chunk by chunk (issue 41), in memory bounded by the distinct blocks (the footprint).
 """
 
 from __future__ import annotations
