@@ -34,7 +34,8 @@ from models.provenance import param
 
 __all__ = ["ECON_COLUMNS", "GB", "role_capacity_GB", "role_lifetime_years", "replacements", "role_cost_usd",
            "cost_per_work_ratio", "economic_verdict", "device_endurance", "role_usage", "economics_columns",
-           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "footprint_bytes",
+           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "writes_and_duration", "BlockTraceTotals",
+           "footprint_bytes",
            "module_size", "capacity_words"]
 
 #: The economics columns of a plan, after ``PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS`` (a CSV contract).
@@ -238,13 +239,55 @@ def block_trace_writes(tr) -> tuple[float, float, str]:
     """
     n = len(tr)
     written = float(np.asarray(tr.size_bytes, float)[np.asarray(tr.is_write, bool)].sum()) if n else 0.0
-    if not getattr(tr, "op_known", True):
-        written = math.nan
     t = np.asarray(tr.time_ns)
-    dur = float(t.max() - t.min()) / 1e9 if n else 0.0
+    return writes_and_duration(written, int(t.max() - t.min()) if n else 0, getattr(tr, "op_known", True))
+
+
+def writes_and_duration(written_bytes: float, span_ns: int, op_known: bool = True) -> tuple[float, float, str]:
+    """:func:`block_trace_writes` from a trace's written bytes [bytes] and its span (last minus first arrival
+    [ns]), e.g. totals of a trace taken chunk by chunk.
+
+    >>> writes_and_duration(4096.0, 0, False)
+    (nan, nan, 'a trace without timestamps: duration unknown')
+    """
+    written = float(written_bytes) if op_known else math.nan
+    dur = float(span_ns) / 1e9
     if not dur > 0:
         return written, math.nan, "a trace without timestamps: duration unknown"
     return written, dur, f"the trace's own {dur:.3g} s"
+
+
+class BlockTraceTotals:
+    """A block trace's totals over its chunks (:class:`~models.planner.role_stream.Chunk`): requests, writes,
+    bytes written [bytes] and the first and last arrival [ns] -- what :func:`block_trace_writes` reads, in O(1)
+    memory.
+
+    >>> t = BlockTraceTotals()
+    >>> t.add({"time_ns": np.array([5, 9]), "is_write": np.array([True, False]), "size_bytes": np.array([512, 4096])})
+    >>> t.requests, t.writes, t.writes_and_duration(True)[0]
+    (2, 1, 512.0)
+    """
+
+    def __init__(self):
+        self.requests = self.writes = self.bytes_written = 0
+        self.t_min = self.t_max = None
+
+    def add(self, chunk) -> None:
+        t = np.asarray(chunk["time_ns"])
+        if not len(t):
+            return
+        w = np.asarray(chunk["is_write"], bool)
+        self.requests += len(t)
+        self.writes += int(np.count_nonzero(w))
+        self.bytes_written += int(np.asarray(chunk["size_bytes"], np.int64)[w].sum())
+        lo, hi = int(t.min()), int(t.max())
+        self.t_min = lo if self.t_min is None else min(self.t_min, lo)
+        self.t_max = hi if self.t_max is None else max(self.t_max, hi)
+
+    def writes_and_duration(self, op_known: bool = True) -> tuple[float, float, str]:
+        """:func:`block_trace_writes` of the requests added."""
+        span = self.t_max - self.t_min if self.requests else 0
+        return writes_and_duration(float(self.bytes_written) if self.requests else 0.0, span, op_known)
 
 
 def footprint_bytes(block_ids, block_size: int = 4096) -> float:

@@ -27,8 +27,8 @@ from numba import njit
 from models.devices import DeviceProfile, transfer_time_ns
 from models.provenance import param
 
-__all__ = ["fifo_response_ns", "service_times_ns", "replay_mean_response_ns", "queue_depth", "is_modelled_hdd",
-           "replay_mean_response_many_ns"]
+__all__ = ["fifo_response_ns", "fifo_response_chunk_ns", "service_times_ns", "replay_mean_response_ns", "queue_depth",
+           "is_modelled_hdd", "replay_mean_response_many_ns", "ReplayStream"]
 
 
 def queue_depth() -> float:
@@ -60,12 +60,27 @@ def fifo_response_ns(arrival_ns, service_ns) -> np.ndarray:
     s = np.asarray(service_ns, dtype=float)
     if a.shape != s.shape or a.ndim != 1:
         raise ValueError("arrival_ns and service_ns must be 1-D arrays of the same length")
-    if not len(a):
-        return np.zeros(0)
-    cum = np.cumsum(s)
-    before = cum - s  # service of the earlier requests
-    done = cum + np.maximum.accumulate(a - before)
-    return done - a
+    return fifo_response_chunk_ns(a, s, 0.0, -np.inf)[0]
+
+
+def fifo_response_chunk_ns(arrival_ns: np.ndarray, service_ns: np.ndarray, busy_ns: float,
+                           peak_ns: float) -> tuple[np.ndarray, float, float]:
+    """:func:`fifo_response_ns` of the next requests of a queue, resumed: Lindley's recursion in closed form,
+    ``c_n = S_n + max_{k<=n} (a_k - S_{k-1})``, with ``busy_ns`` the service of the requests before them
+    (``S``; 0 for the first) and ``peak_ns`` the running maximum (-inf for the first) carried in. Returns the
+    responses [ns] and the new ``(busy_ns, peak_ns)``; the same values, bit for bit, as one call over all the
+    requests (the cumulative sum and maximum run on from the carried values).
+
+    >>> r1, b, p = fifo_response_chunk_ns(np.array([0.0, 1.0]), np.array([5.0, 5.0]), 0.0, -np.inf)
+    >>> fifo_response_chunk_ns(np.array([10.0]), np.array([1.0]), b, p)[0].tolist()
+    [1.0]
+    """
+    if not len(arrival_ns):
+        return np.zeros(0), busy_ns, peak_ns
+    cum = np.cumsum(np.concatenate(([busy_ns], service_ns)))[1:]
+    before = cum - service_ns  # service of the earlier requests
+    peak = np.maximum.accumulate(np.concatenate(([peak_ns], arrival_ns - before)))[1:]
+    return cum + peak - arrival_ns, float(cum[-1]), float(peak[-1])
 
 
 def is_modelled_hdd(dev: DeviceProfile) -> bool:
@@ -91,18 +106,7 @@ def service_times_ns(trace, dev: DeviceProfile) -> np.ndarray:
     >>> bool(np.allclose(service_times_ns(t, d), [d.transfer_ns(4096, write=False), d.transfer_ns(4096, write=True)]))
     True
     """
-    size = np.asarray(trace.size_bytes, dtype=float)
-    w = np.asarray(trace.is_write, dtype=bool)
-    if is_modelled_hdd(dev):
-        from models.storage import hdd
-
-        spec = hdd.generic_drive(dev.name)
-        lbn = (np.asarray(trace.offset_bytes, dtype=np.int64) // hdd.SECTOR_BYTES) % spec.block_count
-        nblk = np.maximum(1, -(-np.asarray(trace.size_bytes, dtype=np.int64) // hdd.SECTOR_BYTES))
-        return hdd.stream_service_ms(spec, lbn, nblk, w) * 1e6
-    lat = np.where(w, dev.write_latency_ns, dev.read_latency_ns)
-    bw = np.where(w, dev.effective_write_bandwidth_MBps, dev.effective_read_bandwidth_MBps)
-    return transfer_time_ns(lat, size, dev.access_unit_bytes, bw)
+    return ReplayStream(dev, depth=1.0)._service(trace.is_write, trace.offset_bytes, trace.size_bytes)
 
 
 def replay_mean_response_ns(trace, dev: DeviceProfile, *, depth: float | None = None) -> tuple[float, float]:
@@ -118,12 +122,85 @@ def replay_mean_response_ns(trace, dev: DeviceProfile, *, depth: float | None = 
     >>> bool(r_hdd > 10 * r_pcm)
     True
     """
-    s = service_times_ns(trace, dev)
-    q = 1.0 if dev.kind == "hdd" else (queue_depth() if depth is None else float(depth))
-    if q < 1:
-        raise ValueError(f"queue depth must be >= 1 (got {q})")
-    r = fifo_response_ns(np.asarray(trace.time_ns, dtype=float), s / q) - s / q + s
-    return float(r.mean()) if len(r) else float("nan"), float(s.mean()) if len(s) else float("nan")
+    rs = ReplayStream(dev, depth=depth)
+    rs.add(trace.time_ns, trace.is_write, trace.offset_bytes, trace.size_bytes)
+    return rs.means()
+
+
+class ReplayStream:
+    """A block trace replayed on ``dev`` (:func:`replay_mean_response_ns`) over its requests taken in chunks
+    (:meth:`add`, in trace order, times on one origin): the queue's state (the service so far and Lindley's running
+    maximum, :func:`fifo_response_chunk_ns`) and the HDD stream's (the previous request, whose end the next seeks
+    from) are carried across chunks, so the responses are those of one pass over the whole trace, bit for bit;
+    the means differ from it at most by the order of their sums. O(1) memory.
+
+    >>> from models.devices import get_device
+    >>> from models.traces import load
+    >>> t, d = load("mqsim:tpcc-small", max_requests=500), get_device("hdd-7200")
+    >>> rs = ReplayStream(d)
+    >>> for i in range(0, 500, 128):
+    ...     rs.add(t.time_ns[i:i + 128], t.is_write[i:i + 128], t.offset_bytes[i:i + 128], t.size_bytes[i:i + 128])
+    >>> bool(np.allclose(rs.means(), replay_mean_response_ns(t, d), rtol=1e-12))
+    True
+    """
+
+    def __init__(self, dev: DeviceProfile, *, depth: float | None = None):
+        q = 1.0 if dev.kind == "hdd" else (queue_depth() if depth is None else float(depth))
+        if q < 1:
+            raise ValueError(f"queue depth must be >= 1 (got {q})")
+        self.dev, self.q = dev, q
+        self._spec = None
+        if is_modelled_hdd(dev):
+            from models.storage import hdd
+
+            self._spec = hdd.generic_drive(dev.name)
+        self._prev = None  # the HDD stream's previous request: (offset [B], size [B], is_write)
+        self._busy, self._peak = 0.0, -np.inf  # the queue's state (fifo_response_chunk_ns)
+        self.requests = 0
+        self._sum_response = self._sum_service = 0.0
+
+    def _service(self, is_write, offset_bytes, size_bytes) -> np.ndarray:
+        """Service time of each request [ns]; the HDD stream seeks from the previous request's end."""
+        w = np.asarray(is_write, dtype=bool)
+        if self._spec is None:
+            dev = self.dev
+            lat = np.where(w, dev.write_latency_ns, dev.read_latency_ns)
+            bw = np.where(w, dev.effective_write_bandwidth_MBps, dev.effective_read_bandwidth_MBps)
+            return transfer_time_ns(lat, np.asarray(size_bytes, dtype=float), dev.access_unit_bytes, bw)
+        from models.storage import hdd
+
+        off = np.asarray(offset_bytes, dtype=np.int64)
+        size = np.asarray(size_bytes, dtype=np.int64)
+        if not len(off):
+            return np.zeros(0)
+        prev = self._prev
+        self._prev = (int(off[-1]), int(size[-1]), bool(w[-1]))
+        if prev is not None:  # the stream goes on from the previous request (computed again, then dropped)
+            off, size, w = (np.concatenate(([p], x)) for p, x in zip(prev, (off, size, w)))
+        spec = self._spec
+        lbn = (off // hdd.SECTOR_BYTES) % spec.block_count
+        nblk = np.maximum(1, -(-size // hdd.SECTOR_BYTES))
+        s = hdd.stream_service_ms(spec, lbn, nblk, w) * 1e6
+        return s[1:] if prev is not None else s
+
+    def add(self, time_ns, is_write, offset_bytes, size_bytes) -> None:
+        """Replay the next requests."""
+        s = self._service(is_write, offset_bytes, size_bytes)
+        if not len(s):
+            return
+        sq = s / self.q
+        wait_and_service, self._busy, self._peak = fifo_response_chunk_ns(np.asarray(time_ns, dtype=float), sq,
+                                                                          self._busy, self._peak)
+        r = wait_and_service - sq + s  # the request's own service is never shortened
+        self.requests += len(r)
+        self._sum_response += float(r.sum())
+        self._sum_service += float(s.sum())
+
+    def means(self) -> tuple[float, float]:
+        """Mean response time [ns] and mean service time [ns] of the requests added (NaN: none)."""
+        if not self.requests:
+            return float("nan"), float("nan")
+        return self._sum_response / self.requests, self._sum_service / self.requests
 
 
 @njit(cache=True)

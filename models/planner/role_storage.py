@@ -7,17 +7,25 @@
   one I/O at a time), baseline (like-for-like: ``sata-ssd``) / device [x];
 - block trace: the trace replayed on the device, arrivals as recorded (:mod:`models.planner.replay`:
   transfer-time service, the HDD model for catalogue HDDs, FIFO queueing), mean response time
-  baseline (like-for-like: ``sata-ssd``) / device [x].
+  baseline (like-for-like: ``sata-ssd``) / device [x]; :class:`StorageReplayStream` gives the same rows from a
+  trace taken chunk by chunk (issue 41), in memory bounded by the distinct blocks (the footprint).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from models.devices import DeviceProfile, get_device
-from models.planner.economics import block_trace_writes, footprint_bytes, role_usage
+from models.planner.economics import (
+    BlockTraceTotals,
+    block_trace_writes,
+    footprint_bytes,
+    role_usage,
+)
 from models.planner.fio import fio_ns_per_io, fio_ns_per_io_sampled, read_fio_jobs
 from models.planner.paper_gap import storage_note
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
@@ -31,7 +39,8 @@ from models.planner.verdicts import (
     verdict_of,
 )
 
-__all__ = ["filebench_rows", "fio_rows", "filebench_band_model", "block_storage_rows"]
+__all__ = ["filebench_rows", "fio_rows", "filebench_band_model", "block_storage_rows", "block_storage_rows_of",
+           "StorageFacts", "StorageReplayStream"]
 
 
 def _storage_config(dev: DeviceProfile):
@@ -162,21 +171,59 @@ def block_storage_rows(w, tr, devs, base, uq):
     """Storage rows of block workload ``w`` (its trace ``tr``): the trace replayed on each device and on the
     baseline (like-for-like: ``sata-ssd``), mean response time baseline / device [x]
     (:func:`models.planner.replay.replay_mean_response_ns`)."""
-    from models.planner.replay import is_modelled_hdd, queue_depth, replay_mean_response_ns
+    from models.planner.replay import replay_mean_response_ns
+
+    op_known = getattr(tr, "op_known", True)
+    n = len(tr)
+    facts = None if not op_known else StorageFacts(
+        n, int(np.count_nonzero(tr.is_write)), _footprint_bytes(tr), block_trace_writes(tr),
+        lambda d: replay_mean_response_ns(tr, d))
+    return block_storage_rows_of(w, facts, devs, base, uq)
+
+
+@dataclass(frozen=True)
+class StorageFacts:
+    """What the block-trace storage rows read from a trace, however it was taken (whole or in chunks).
+
+    Attributes
+    ----------
+    requests, writes : int
+        Requests and write requests of the trace [-].
+    footprint_bytes : float
+        Distinct 4 KiB blocks x 4 KiB [bytes].
+    writes_and_duration : tuple
+        :func:`models.planner.economics.block_trace_writes` of the trace.
+    replay : callable
+        ``replay(device) -> (mean response, mean service)`` [ns] of the trace replayed on the device
+        (:func:`models.planner.replay.replay_mean_response_ns`).
+    """
+
+    requests: int
+    writes: int
+    footprint_bytes: float
+    writes_and_duration: tuple
+    replay: Callable
+
+
+def block_storage_rows_of(w, facts: StorageFacts | None, devs, base, uq):
+    """:func:`block_storage_rows` from the trace's :class:`StorageFacts` (None: a trace whose format has no
+    read/write field)."""
+    from models.planner.replay import is_modelled_hdd, queue_depth
 
     role = "storage"
     metric = role_metric(role, "block")
     base_dev = base or get_device(LIKE_FOR_LIKE[role])
     blabel = f"{base_dev.name} replaying the same trace" + (" (like-for-like: a SATA SSD)" if base is None else "")
-    if not getattr(tr, "op_known", True):
+    if facts is None:
         return [plan_row(w.name, role, d.name, blabel, metric, verdict="needs data",
                          reason="needs data: a trace with reads/writes (this trace's format has no read/write field: "
                                 "operation unknown, so the replay cannot tell read from write latencies)") for d in devs]
-    wshare = float(np.mean(tr.is_write)) if len(tr) else 0.0
-    rb, sb = replay_mean_response_ns(tr, base_dev)
+    n = facts.requests
+    wshare = facts.writes / n if n else 0.0
+    rb, sb = facts.replay(base_dev)
     q = queue_depth()
-    written, dur, how = block_trace_writes(tr)
-    usage = role_usage(_footprint_bytes(tr), written, dur, how)
+    written, dur, how = facts.writes_and_duration
+    usage = role_usage(facts.footprint_bytes, written, dur, how)
 
     def how(d):
         return "the HDD model" if is_modelled_hdd(d) else (f"queue depth {q:g}" if d.kind != "hdd" else "queue depth 1")
@@ -188,10 +235,10 @@ def block_storage_rows(w, tr, devs, base, uq):
                                 reason=f"not applicable: {d.name} is DRAM, volatile: it cannot be the storage a block "
                                        "trace's data must survive on"))
             continue
-        r, s = replay_mean_response_ns(tr, d)
+        r, s = facts.replay(d)
         v = rb / r if r > 0 else np.inf
         band = row_band(lambda: (_ for _ in ()).throw(ValueError("no band model for the block-trace replay")), uq)
-        reason = (f"{len(tr):,} requests, {wshare:.0%} writes replayed at their recorded arrivals: mean response "
+        reason = (f"{n:,} requests, {wshare:.0%} writes replayed at their recorded arrivals: mean response "
                   f"{short_num(r / 1e3)} µs on {d.name} ({how(d)}; service {short_num(s / 1e3)} µs) vs "
                   f"{short_num(rb / 1e3)} µs on {base_dev.name} ({how(base_dev)}; service {short_num(sb / 1e3)} µs) -> "
                   f"{compare(v, d.name, f'{base_dev.name} (as the storage)', 'faster', band)}")
@@ -199,3 +246,86 @@ def block_storage_rows(w, tr, devs, base, uq):
         row["paper_note"] = storage_note(d, v, base_dev, wshare, "a block trace")
         out.append(row)
     return out
+
+
+class StorageReplayStream:
+    """The block-trace storage role (:func:`block_storage_rows`) over a trace taken chunk by chunk
+    (:class:`~models.planner.role_stream.RoleStream`), in memory bounded by the trace's distinct blocks.
+
+    First pass: the footprint (the distinct 4 KiB (device, block) keys, :class:`models.traces.block_table.BlockTable`)
+    and the totals (requests, writes, bytes written, span). Second pass: the trace replayed on the baseline and on
+    each non-volatile device (:class:`models.planner.replay.ReplayStream`: the FIFO queue's and the HDD stream's
+    state carried across chunks, O(1) per device), skipped for a trace whose format has no read/write field. The
+    replay needs the devices before the second pass: give them to the constructor (or :meth:`use_devices`);
+    :meth:`rows` refuses other ones.
+    """
+
+    role = "storage"
+
+    def __init__(self, devs=None, base=None):
+        from models.traces.block_table import BlockTable
+
+        self._table = BlockTable(4096, what="the storage role's footprint (distinct blocks)")
+        self._totals = BlockTraceTotals()
+        self._devs = self._base = None
+        self._replays: list | None = None
+        self._op_known = True
+        if devs is not None:
+            self.use_devices(devs, base)
+
+    def use_devices(self, devs, base) -> None:
+        """The devices and the baseline (None: like-for-like) the rows will be asked for."""
+        if self._replays is not None:
+            raise RuntimeError("StorageReplayStream: the devices are set before the second pass")
+        self._devs, self._base = list(devs), base
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]: the block table (the replays keep a few numbers each)."""
+        return self._table.state_bytes
+
+    def first(self, chunk) -> None:
+        self._table.add(chunk["offset_bytes"], chunk["size_bytes"], chunk["device"])
+        self._totals.add(chunk)
+
+    def end_first(self, meta: dict, t_min_ns: int) -> None:
+        from models.planner.replay import ReplayStream
+
+        self._op_known = not bool((meta or {}).get("op_unknown", False))
+        if self._devs is None:
+            raise RuntimeError("StorageReplayStream needs the devices before the second pass: "
+                               "StorageReplayStream(devs, base) or use_devices(devs, base)")
+        base_dev = self._base or get_device(LIKE_FOR_LIKE[self.role])
+        self._replays = [] if not self._op_known else \
+            [(d, ReplayStream(d)) for d in [base_dev, *(d for d in self._devs if not is_volatile(d))]]
+
+    def second(self, chunk) -> None:
+        if self._replays is None:
+            raise RuntimeError("StorageReplayStream: second pass before end_first")
+        for _, rs in self._replays:
+            rs.add(chunk["time_ns"], chunk["is_write"], chunk["offset_bytes"], chunk["size_bytes"])
+
+    def _replay(self, d):
+        for x, rs in self._replays:
+            if x is d or x == d:
+                return rs.means()
+        raise ValueError(f"StorageReplayStream: {d.name} was not replayed (give it to the constructor)")
+
+    def rows(self, w, meta_trace, devs, base, uq) -> list[dict]:
+        if self._replays is None:
+            raise RuntimeError("StorageReplayStream: rows before the passes")
+        if [d.name for d in devs] != [d.name for d in self._devs] or (base is None) != (self._base is None) \
+                or (base is not None and base != self._base):
+            raise ValueError("StorageReplayStream: rows asked for other devices or another baseline than those "
+                             "replayed")
+        op_known = getattr(meta_trace, "op_known", self._op_known) and self._op_known
+        if not op_known:
+            return block_storage_rows_of(w, None, devs, base, uq)
+        n = self._totals.requests
+        for _, rs in self._replays:
+            if rs.requests != n:
+                raise ValueError(f"StorageReplayStream: the second pass gave {rs.requests:,} requests, the first "
+                                 f"{n:,}: the two passes differ")
+        facts = StorageFacts(n, self._totals.writes, float(self._table.n_unique) * 4096,
+                             self._totals.writes_and_duration(True), self._replay)
+        return block_storage_rows_of(w, facts, devs, base, uq)

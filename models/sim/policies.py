@@ -78,6 +78,9 @@ __all__ = [
     "simulate_clock",
     "simulate_age",
     "simulate_ac",
+    "lru_run",
+    "LruStream",
+    "LRU_STATE_BYTES_PER_ID",
 ]
 
 POLICIES = ("lru", "fifo", "clock", "ac")
@@ -154,25 +157,24 @@ class SimResult(ModelResult):
 # policy from one source (_ring_kernel). Design measurements: docs/models/sim.md.
 
 
-@njit(cache=True, nogil=True)
-def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
-    """LRU; with ``ghost >= 0`` the AC-cache admission filter (ghost window of ``ghost`` ids)."""
+#: Scalars of an LRU/AC run carried across calls of :func:`lru_run` (its ``st`` array), by index.
+_LRU_HEAD, _LRU_TAIL, _LRU_SIZE, _LRU_HITS, _LRU_INSERTS, _LRU_WBS, _LRU_GCOUNT = range(7)
+_LRU_SCALARS = 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lru_run(ids, is_write, cap, ghost, rec, r_hit, r_ins, r_wb, prev, nxt, cached, dirty, gstamp, st):
+    """LRU over ``ids``, resumable: the state is the per-id arrays ``prev``/``nxt`` (-1: none), ``cached``,
+    ``dirty``, ``gstamp`` (AC ghost insertion number, -1: absent; empty for LRU) and the scalars ``st``
+    (``head, tail, size, hits, inserts, writebacks, ghost count``; a new run: ``-1, -1, 0, ...``), all updated in
+    place, so ids taken in several calls give what one call over all of them gives. With ``ghost >= 0`` the
+    AC-cache admission filter (ghost window of ``ghost`` ids). ``cap`` > 0. Inlined into :func:`_lru` (state
+    arrays allocated there: measured 5 M Zipf ids, 50k blocks, same process, 7 runs each, median CPU time:
+    LRU 0.226 s vs 0.222 s before the kernel was made resumable; not inlined, 0.274 s)."""
     n = ids.shape[0]
-    if cap <= 0:
-        return 0, 0, 0, 0
-    prev = np.full(n_ids, -1, np.int64)
-    nxt = np.full(n_ids, -1, np.int64)
-    cached = np.zeros(n_ids, np.bool_)
-    dirty = np.zeros(n_ids, np.bool_)
     admit_all = ghost < 0
-    gstamp = np.full(n_ids if not admit_all else 0, -1, np.int64)  # ghost insertion number, -1 = absent
-    gcount = 0
-    head = -1  # most recently used
-    tail = -1  # least recently used
-    size = 0
-    hits = 0
-    inserts = 0
-    wbs = 0
+    head, tail, size = st[_LRU_HEAD], st[_LRU_TAIL], st[_LRU_SIZE]
+    hits, inserts, wbs, gcount = st[_LRU_HITS], st[_LRU_INSERTS], st[_LRU_WBS], st[_LRU_GCOUNT]
     for i in range(n):
         x = ids[i]
         if cached[x]:
@@ -204,7 +206,83 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
             head, tail = lru_push_head(x, head, tail, prev, nxt)
         if is_write[i]:
             dirty[x] = True
-    return hits, inserts, wbs, np.int64(np.count_nonzero(dirty))
+    st[_LRU_HEAD], st[_LRU_TAIL], st[_LRU_SIZE] = head, tail, size
+    st[_LRU_HITS], st[_LRU_INSERTS], st[_LRU_WBS], st[_LRU_GCOUNT] = hits, inserts, wbs, gcount
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lru_state(n_ids, ghost):
+    """A new run's state for :func:`lru_run` over ids ``0..n_ids-1``."""
+    st = np.zeros(_LRU_SCALARS, np.int64)
+    st[_LRU_HEAD] = -1  # most recently used
+    st[_LRU_TAIL] = -1  # least recently used
+    return (np.full(n_ids, -1, np.int64), np.full(n_ids, -1, np.int64), np.zeros(n_ids, np.bool_),
+            np.zeros(n_ids, np.bool_), np.full(n_ids if ghost >= 0 else 0, -1, np.int64), st)
+
+
+@njit(cache=True, nogil=True)
+def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
+    """LRU; with ``ghost >= 0`` the AC-cache admission filter (ghost window of ``ghost`` ids)."""
+    if cap <= 0:
+        return 0, 0, 0, 0
+    prev, nxt, cached, dirty, gstamp, st = _lru_state(n_ids, ghost)
+    lru_run(ids, is_write, cap, ghost, rec, r_hit, r_ins, r_wb, prev, nxt, cached, dirty, gstamp, st)
+    return st[_LRU_HITS], st[_LRU_INSERTS], st[_LRU_WBS], np.int64(np.count_nonzero(dirty))
+
+
+#: Memory of :class:`LruStream`'s state per id [bytes]: ``prev``, ``nxt`` (int64) and ``cached``, ``dirty`` (bool).
+LRU_STATE_BYTES_PER_ID = 18
+
+
+class LruStream:
+    """An LRU cache of ``cache_blocks`` blocks over ids ``0..n_ids-1`` taken in chunks (:meth:`add`): the counts
+    of :func:`simulate_lru` over all the ids added, exactly (the one kernel, :func:`lru_run`, resumed). Its state,
+    :data:`LRU_STATE_BYTES_PER_ID` bytes per id, is charged to the run's memory budget (:mod:`models.budget`)
+    before it is allocated.
+
+    >>> s = LruStream(3, 2)
+    >>> s.add([0, 1, 0]); s.add([2, 1, 0])
+    >>> s.result().hits == simulate_lru([0, 1, 0, 2, 1, 0], 2).hits
+    True
+    """
+
+    def __init__(self, n_ids: int, cache_blocks: int, *, what: str = "the LRU simulation"):
+        from models.budget import charge
+
+        n_ids, cap = int(n_ids), int(cache_blocks)
+        if n_ids < 0 or cap < 0:
+            raise ValueError(f"n_ids and cache_blocks must be >= 0 (got {n_ids}, {cap})")
+        charge(LRU_STATE_BYTES_PER_ID * float(n_ids), f"{what} ({n_ids:,} distinct blocks)")
+        self.cap = min(cap, n_ids)
+        self.cache_blocks = cap
+        self.n_ids = n_ids
+        self.requests = 0
+        self._state = _lru_state(n_ids, -1)
+        self._no_rec = np.zeros(0, np.bool_)
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]."""
+        return sum(a.nbytes for a in self._state)
+
+    def add(self, ids, is_write=None) -> None:
+        """Take the next ids (compact, below ``n_ids``; ``is_write``: their write flags, default reads)."""
+        a = np.ascontiguousarray(ids, dtype=np.int64)
+        if not len(a):
+            return
+        if int(a.min()) < 0 or int(a.max()) >= self.n_ids:
+            raise ValueError(f"ids must be in 0..{self.n_ids - 1}")
+        w = np.zeros(len(a), np.bool_) if is_write is None else np.ascontiguousarray(is_write, dtype=np.bool_)
+        self.requests += len(a)
+        if self.cap > 0:
+            lru_run(a, w, self.cap, -1, False, self._no_rec, self._no_rec, self._no_rec, *self._state)
+
+    def result(self) -> SimResult:
+        """The :class:`SimResult` of every id added (``dirty_at_end`` counts the dirty blocks held)."""
+        st, dirty = self._state[-1], self._state[3]
+        hits = int(st[_LRU_HITS])
+        return SimResult("lru", self.cache_blocks, self.requests, hits, self.requests - hits, int(st[_LRU_INSERTS]),
+                         int(st[_LRU_WBS]), int(np.count_nonzero(dirty)))
 
 
 def _ring_kernel(ceiling):

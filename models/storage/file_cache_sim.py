@@ -61,7 +61,8 @@ from models.storage.file_cache import (
 )
 
 __all__ = ["DEFAULT_FRACTIONS", "access_bytes", "log_sizes", "file_cache_curves", "with_insertion", "gains",
-           "insertion_gains", "reuse_histogram", "BreakEvenShare", "break_even_share", "SimulationKeys",
+           "insertion_gains", "reuse_histogram", "reuse_histogram_of_counts", "BreakEvenShare", "break_even_share",
+           "break_even_of_histogram", "cache_blocks_of", "SimulationKeys",
            "provenance_keys_for"]
 
 #: Cache sizes as a fraction of the footprint, like the x axis of Figures 3-5.
@@ -86,6 +87,17 @@ def _fractions(cache_fractions) -> np.ndarray:
     if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f)) or f.min() <= 0 or f.max() > 1:
         raise ValueError("cache_fractions must be a non-empty list of fractions of the footprint in (0, 1]")
     return f
+
+
+def cache_blocks_of(cache_fractions, footprint_blocks: int) -> np.ndarray:
+    """Cache sizes [blocks] of fractions of a footprint of ``footprint_blocks`` blocks: rounded to whole
+    blocks, at least 1 (the sizes :func:`file_cache_curves` simulates).
+
+    >>> cache_blocks_of([0.05, 0.5, 1.0], 10).tolist()
+    [1, 5, 10]
+    """
+    frac = np.asarray(cache_fractions, dtype=float)
+    return np.maximum(1, np.rint(frac * footprint_blocks)).astype(np.int64)
 
 
 def file_cache_curves(
@@ -153,7 +165,7 @@ def file_cache_curves(
                                                   storage_path=storage_path)) for d in devs]
     frac = _fractions(cache_fractions)
     footprint = int(np.count_nonzero(np.bincount(a)))
-    blocks = np.maximum(1, np.rint(frac * footprint)).astype(np.int64)
+    blocks = cache_blocks_of(frac, footprint)
     # LRU hits: one stack-distance pass gives every size; for a single size one LRU simulation is cheaper
     # (about half the time, less memory traffic) and gives the same count (LRU's inclusion property)
     lru_hits = (np.array([simulate(a, int(blocks[0]), "lru").hits]) if len(blocks) == 1
@@ -281,9 +293,27 @@ def reuse_histogram(ids, *, weights=None) -> pd.DataFrame:
         raise ValueError("ids is empty: no accesses")
     w = as_weights(weights, len(a))
     cnt = np.bincount(a)
-    byt = np.bincount(a, weights=w) if w is not None else cnt.astype(float)
+    byt = np.bincount(a, weights=w) if w is not None else None
     used = cnt > 0
-    c, b = cnt[used], byt[used]
+    return reuse_histogram_of_counts(cnt[used], None if byt is None else byt[used])
+
+
+def reuse_histogram_of_counts(counts, bytes_moved=None) -> pd.DataFrame:
+    """:func:`reuse_histogram` from the access count of each block (any order; blocks of 0 accesses ignored)
+    and the bytes moved to each [bytes] (default: one per access), e.g. a streamed trace's
+    (:class:`models.traces.block_table.BlockTable` ``counts``).
+
+    >>> reuse_histogram_of_counts([3, 1, 1])["blocks"].tolist()
+    [2, 1]
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    b = c.astype(float) if bytes_moved is None else np.asarray(bytes_moved, dtype=float)
+    if b.shape != c.shape:
+        raise ValueError("bytes_moved must give one value per block")
+    used = c > 0
+    c, b = c[used], b[used]
+    if not len(c):
+        raise ValueError("counts has no accessed block: no accesses")
     ks, inv = np.unique(c, return_inverse=True)
     return pd.DataFrame({
         "access_count": ks,
@@ -361,7 +391,19 @@ def break_even_share(ids, device: str | DeviceProfile, *, block_size_bytes: int 
     >>> break_even_share([0, 1, 0, 2, 0], "hdd-7200").share_blocks   # HDD: n* ~ 1, 1 of 3 blocks
     0.3333333333333333
     """
-    h = reuse_histogram(ids, weights=weights if weights is not None else None)
+    return break_even_of_histogram(reuse_histogram(ids, weights=weights), device, block_size_bytes=block_size_bytes,
+                                   insertion=insertion, storage_path=storage_path)
+
+
+def break_even_of_histogram(h: pd.DataFrame, device: str | DeviceProfile, *, block_size_bytes: int = 4096,
+                            insertion: str = DEFAULT_INSERTION,
+                            storage_path: str = DEFAULT_STORAGE_PATH) -> BreakEvenShare:
+    """:func:`break_even_share` from a reuse-count histogram (:func:`reuse_histogram`, or
+    :func:`reuse_histogram_of_counts` of a streamed trace's per-block counts).
+
+    >>> break_even_of_histogram(reuse_histogram_of_counts([1, 1, 3]), "hdd-7200").share_blocks
+    0.3333333333333333
+    """
     be = timings_from_device(device, block_size_bytes, insertion=insertion, storage_path=storage_path)
     n_star = float(break_even_hits(be.t_ns, be.T_ns, be.Tm_ns))
     worth = h["access_count"] > n_star
