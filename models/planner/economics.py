@@ -34,8 +34,8 @@ from models.provenance import param
 
 __all__ = ["ECON_COLUMNS", "GB", "role_capacity_GB", "role_lifetime_years", "replacements", "role_cost_usd",
            "cost_per_work_ratio", "economic_verdict", "device_endurance", "role_usage", "economics_columns",
-           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "footprint_bytes",
-           "module_size", "capacity_words"]
+           "lifetime_words", "short_life_words", "usd_words", "block_trace_writes", "writes_with_duration",
+           "footprint_bytes", "module_size", "capacity_words"]
 
 #: The economics columns of a plan, after ``PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS`` (a CSV contract).
 ECON_COLUMNS = ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s", "lifetime_years",
@@ -241,7 +241,16 @@ def block_trace_writes(tr) -> tuple[float, float, str]:
     if not getattr(tr, "op_known", True):
         written = math.nan
     t = np.asarray(tr.time_ns)
-    dur = float(t.max() - t.min()) / 1e9 if n else 0.0
+    return writes_with_duration(written, float(t.max() - t.min()) / 1e9 if n else 0.0)
+
+
+def writes_with_duration(written: float, dur: float) -> tuple[float, float, str]:
+    """:func:`block_trace_writes` from the bytes written [bytes] and the last minus first arrival [s] (a trace
+    taken in chunks counts them as it goes): NaN and "duration unknown" when the span is not positive.
+
+    >>> writes_with_duration(4096.0, 0.0)
+    (4096.0, nan, 'a trace without timestamps: duration unknown')
+    """
     if not dur > 0:
         return written, math.nan, "a trace without timestamps: duration unknown"
     return written, dur, f"the trace's own {dur:.3g} s"
