@@ -53,6 +53,10 @@ _WRITTEN_BYTES = 24
 _PCM_BYTES = 25
 #: Bytes per distinct write size: the size and its count.
 _SIZE_BYTES = 16
+#: Requests gathered from the chunks before a pass takes them, and HDD requests before they are timed [requests]:
+#: the kernels and the HDD model cost ~10 ms per call whatever its length, so a trace read in small chunks is
+#: taken in batches of this many (its columns: ~33 bytes per request).
+BATCH_REQUESTS = 1 << 16
 
 
 @njit(cache=True)
@@ -150,14 +154,20 @@ class HddStreamTimer:
         self.requests = self.sectors = self.write_sectors = self.lbn_distance = 0
         self.max_lbn = -1
         self._prev = None  # (folded LBN, sectors, is write, LBN) of the last request
+        self._pending = _Batch(self._time)
 
     def add(self, lbn: np.ndarray, nsect: np.ndarray, write: np.ndarray) -> None:
-        """Time the next requests of the stream [sectors]."""
+        """Time the next requests of the stream [sectors] (gathered up to :data:`BATCH_REQUESTS` first)."""
+        if len(lbn):
+            self._pending.add(np.asarray(lbn, np.int64), np.asarray(nsect, np.int64), np.asarray(write, bool))
+
+    def flush(self) -> None:
+        """Time the requests gathered."""
+        self._pending.flush()
+
+    def _time(self, lbn: np.ndarray, nsect: np.ndarray, write: np.ndarray) -> None:
         from models.storage.uncertainty import stream_parts_ms
 
-        if not len(lbn):
-            return
-        lbn, nsect, write = np.asarray(lbn, np.int64), np.asarray(nsect, np.int64), np.asarray(write, bool)
         lb = wc._drive_lbns(self.spec, lbn)
         self.requests += len(lbn)
         self.sectors += int(nsect.sum())
@@ -179,10 +189,12 @@ class HddStreamTimer:
 
     @property
     def throughput_MBps(self) -> float:
+        self.flush()
         return hdd.throughput_MBps(self.sectors, self.service_ms) if self.requests else float("nan")
 
     @property
     def mean_lbn_distance(self) -> float:
+        self.flush()
         return self.lbn_distance / (self.requests - 1) if self.requests >= 2 else 0.0
 
 
@@ -215,14 +227,15 @@ class WriteCacheStream:
         self._regions = KeySet("the streamed write cache's 1 MiB regions")
         self._footprint = KeySet("the streamed write cache's footprint", saturate_at=self.capacity_requested)
         self._ready = False
+        self._batch1 = _Batch(self._first)
+        self._batch2 = _Batch(self._second)
 
     # ------------------------------------------------------------------ first pass
     def first(self, chunk) -> None:
-        """Take a chunk of the first pass."""
-        off, size, dev, w = _columns(chunk)
-        if not len(off):
-            return
-        t = np.asarray(chunk["time_ns"], np.int64)
+        """Take a chunk of the first pass (gathered up to :data:`BATCH_REQUESTS` requests first)."""
+        self._batch1.add(np.asarray(chunk["time_ns"], np.int64), *_columns(chunk))
+
+    def _first(self, t, off, size, dev, w) -> None:
         lbn, end = off // wc.SECTOR_BYTES, -(-(off + size) // wc.SECTOR_BYTES)
         self.requests += len(off)
         self.writes += int(w.sum())
@@ -238,6 +251,9 @@ class WriteCacheStream:
         if int(b1.max()) >= 1 << KEY_BLOCK_BITS:
             raise ValueError(f"the streamed write cache needs 4 KiB block numbers below 2**{KEY_BLOCK_BITS} "
                              f"(offset {int(off[np.argmax(b1)])} bytes); read the trace whole instead")
+        cut = float((b1[w] - b0[w] + 1).sum(dtype=np.float64))  # the second pass cuts every write into blocks
+        charge(cut * wc.ITEM_BYTES, f"cutting the trace's writes into 4 KiB blocks ({cut:.3g} blocks in a chunk of "
+                                    f"{len(off):,} requests) for the HALO cache: {wc._NOT_EXTENTS}")
         self._written.add_ranges(base[w], b0[w], b1[w])
         self._regions.add_ranges(base, lbn // wc.REGION_SECTORS, (end - 1) // wc.REGION_SECTORS)
         self._footprint.add_ranges(base, b0, b1)
@@ -255,6 +271,7 @@ class WriteCacheStream:
 
     def end_first(self) -> None:
         """The first pass has ended: lay out the address space and allocate the cache's state."""
+        self._batch1.flush()
         devs = np.array(sorted(self.devices), np.int64)
         self._devs = devs
         span = int(-(-(self.max_end + 1) // wc.REGION_SECTORS) * wc.REGION_SECTORS) if len(devs) > 1 else 0
@@ -302,9 +319,9 @@ class WriteCacheStream:
         """Take a chunk of the second pass: simulate it and time both HDD streams."""
         if not self._ready:
             raise RuntimeError("end_first() must be called before the second pass")
-        off, size, dev, w = _columns(chunk)
-        if not len(off):
-            return
+        self._batch2.add(*_columns(chunk))
+
+    def _second(self, off, size, dev, w) -> None:
         shift = np.searchsorted(self._devs, dev).astype(np.int64) * self._span
         lbn = off // wc.SECTOR_BYTES + shift
         end = -(-(off + size) // wc.SECTOR_BYTES) + shift
@@ -348,6 +365,7 @@ class WriteCacheStream:
         gives it for the whole trace."""
         if policy not in ("none", "halo"):
             raise ValueError(f"the streamed write cache runs the policies none and halo, not {policy!r}")
+        self._batch2.flush()
         if policy == "halo" and not self.writes:
             raise ValueError("the trace has no writes: the streamed HALO cache was not simulated")
         tm = self._none if policy == "none" else self._halo
@@ -373,18 +391,46 @@ class WriteCacheStream:
         :func:`models.storage.uncertainty.writecache_streams` gives them)."""
         if not self.want_parts:
             raise ValueError("the streamed write cache was run without its HDD time components (parts=False)")
+        self._batch2.flush()
+        (self._none if policy == "none" else self._halo).flush()
         return tuple(float(x) for x in (self._none if policy == "none" else self._halo).parts)
 
     @property
     def state_nbytes(self) -> int:
-        """Memory of the state held now [bytes] (hash tables, the map, the bucket table, PCM arrays, sizes)."""
-        n = self.sizes.nbytes + self.size_counts.nbytes
+        """Memory of the state held now [bytes] (hash tables, the map, the bucket table, PCM arrays, sizes, the
+        batches gathered)."""
+        n = self.sizes.nbytes + self.size_counts.nbytes + self._batch1.nbytes + self._batch2.nbytes
         for s in (self._written, self._regions, self._footprint):
             n += s.nbytes if s is not None else 0
         if self._ready:
             n += self.block_key.nbytes + self.block_region.nbytes
             n += sum(a.nbytes for a in getattr(self, "_state", ()))
+            n += self._none._pending.nbytes + self._halo._pending.nbytes
         return int(n)
+
+
+class _Batch:
+    """Columns gathered until they hold :data:`BATCH_REQUESTS` rows, then handed to ``take(*columns)``."""
+
+    def __init__(self, take):
+        self.take, self.cols, self.n = take, [], 0
+
+    def add(self, *cols) -> None:
+        if len(cols[0]):
+            self.cols.append(cols)
+            self.n += len(cols[0])
+            if self.n >= BATCH_REQUESTS:
+                self.flush()
+
+    def flush(self) -> None:
+        if self.cols:
+            cols = [np.concatenate(c) if len(self.cols) > 1 else c[0] for c in zip(*self.cols)]
+            self.cols, self.n = [], 0
+            self.take(*cols)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for c in self.cols for a in c)
 
 
 def _columns(chunk):
