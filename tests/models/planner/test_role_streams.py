@@ -7,6 +7,7 @@ Write cache: :class:`models.planner.role_write_cache.WriteCacheStream` and the m
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import numpy as np
@@ -18,6 +19,7 @@ from models.devices import get_device
 from models.planner.role_stream import RoleStream, trace_chunks
 from models.planner.role_write_cache import WriteCacheStream, write_cache_rows
 from models.storage import write_cache as wc
+from models.storage import write_cache_stream as wcs
 from models.storage.write_cache_stream import WriteCacheStream as WriteCacheModel
 from models.traces.core import BlockTrace
 
@@ -46,6 +48,18 @@ def _chunk_sizes(draw, tr):
         return draw(st.lists(st.integers(1, 9), min_size=1, max_size=4))
     big = int(np.argmax(tr.size_bytes))
     return [big + 1, max(1, len(tr) - big - 1)]
+
+
+@contextmanager
+def _batches(n: int):
+    """The stream takes its chunks (and times its HDD runs) in batches of ``n`` requests: small batches, so the
+    kernels' and the HDD's state is carried across calls (the default batch would gather a small trace whole)."""
+    old = wcs.BATCH_REQUESTS
+    wcs.BATCH_REQUESTS = n
+    try:
+        yield
+    finally:
+        wcs.BATCH_REQUESTS = old
 
 
 def _streamed(stream, tr, sizes):
@@ -95,11 +109,14 @@ def test_write_cache_stream_model_equals_run_write_cache(data):
         tr = BlockTrace(tr.time_ns, np.ones(len(tr), bool), tr.offset_bytes, tr.size_bytes, tr.device)
     sizes = _chunk_sizes(data.draw, tr)
     mb = data.draw(st.sampled_from([0.008, 0.02, 1.0]))
-    s = _streamed(WriteCacheModel(mb), tr, sizes)
+    with _batches(data.draw(st.sampled_from([1, 2, 5, 1 << 16]))):
+        s = _streamed(WriteCacheModel(mb), tr, sizes)
+        got = {p: s.result(p) for p in ("none", "halo")}
     for policy in ("none", "halo"):
-        ref, got = wc.run_write_cache(tr, policy, mb), s.result(policy)
+        ref = wc.run_write_cache(tr, policy, mb)
+        got_p = got[policy]
         for f in ref.__dataclass_fields__:
-            _same_value(getattr(ref, f), getattr(got, f), f"{policy}.{f}")
+            _same_value(getattr(ref, f), getattr(got_p, f), f"{policy}.{f}")
 
 
 @_SETTINGS
@@ -113,8 +130,9 @@ def test_write_cache_stream_rows_equal_write_cache_rows(data):
     base = None if base is None else get_device(base)
     devs = [get_device(d) for d in DEVS]
     uq = data.draw(st.sampled_from([None, (16, 3)]))
-    _same_rows(write_cache_rows(W, tr, devs, base, uq),
-               _streamed(WriteCacheStream(), tr, sizes).rows(W, tr.subset([]), devs, base, uq))
+    with _batches(data.draw(st.sampled_from([1, 3, 1 << 16]))):
+        got = _streamed(WriteCacheStream(), tr, sizes).rows(W, tr.subset([]), devs, base, uq)
+    _same_rows(write_cache_rows(W, tr, devs, base, uq), got)
 
 
 def test_write_cache_stream_without_writes_and_op_unknown():
@@ -138,7 +156,8 @@ def test_write_cache_stream_band_is_given():
     tr = BlockTrace(np.arange(n) * 1000, rng.random(n) < 0.5, rng.integers(0, 64, n) * 4096,
                     rng.integers(1, 9, n) * 1024, np.zeros(n, int))
     devs = [get_device("pcm-samsung-20nm")]
-    b = _streamed(WriteCacheStream(), tr, [7]).rows(W, tr.subset([]), devs, None, (32, 1))
+    with _batches(7):
+        b = _streamed(WriteCacheStream(), tr, [7]).rows(W, tr.subset([]), devs, None, (32, 1))
     _same_rows(write_cache_rows(W, tr, devs, None, (32, 1)), b)
     assert math.isfinite(b[0]["p5"]) and b[0]["p5"] <= b[0]["value"] <= b[0]["p95"]
 
