@@ -277,7 +277,7 @@ class WriteCacheStream:
         span = int(-(-(self.max_end + 1) // wc.REGION_SECTORS) * wc.REGION_SECTORS) if len(devs) > 1 else 0
         self._span = span
         n_w, n_r = self._written.n, self._regions.n
-        charge(float(n_w) * _WRITTEN_BYTES + 8.0 * (n_r + self._written.nbytes + self._regions.nbytes),
+        charge(float(n_w) * _WRITTEN_BYTES + 8.0 * n_r + self._written.nbytes + self._regions.nbytes,
                f"the streamed write cache's map of {n_w:,} written blocks of 4 KiB")
         self.block_key = self._global(self._written.keys(), span // wc.BLOCK_SECTORS)
         self.block_key.sort()
