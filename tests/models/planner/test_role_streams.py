@@ -189,3 +189,18 @@ def test_write_cache_stream_state_does_not_grow_with_length():
     assert one[:2] == ten[:2]
     assert ten[2].requests == 10 * one[2].requests
     assert ten[2].result("halo").hits > one[2].result("halo").hits
+
+
+def test_write_cache_stream_is_a_role_stream_and_charges_its_state():
+    """WriteCacheStream is a RoleStream; the state's growth is charged to the run's budget first: over it, the
+    refusal names the step (the written blocks' map, cut in 4 KiB blocks by the second pass) and the option."""
+    from models import budget
+
+    assert isinstance(WriteCacheStream(), RoleStream) and WriteCacheStream.role == "write-cache"
+    n = 20_000
+    tr = BlockTrace(np.arange(n), np.ones(n, bool), np.arange(n) * 65536, np.full(n, 65536), np.zeros(n, int))
+    s = WriteCacheStream()
+    with budget.limit("1MB"), pytest.raises(budget.BudgetExceeded, match="4 KiB blocks.*--memory-budget"):
+        for c in trace_chunks(tr, [5000]):
+            s.first(c)
+        s.end_first({}, 0)  # the chunks gathered are taken
