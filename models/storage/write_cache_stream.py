@@ -337,7 +337,7 @@ class WriteCacheStream:
 
     def _halo_chunk(self, lbn, end, nsect, w, b0, b1, counts) -> None:
         keys = self.block_key
-        k = np.searchsorted(keys, b0)
+        k = _sorted_search(keys, b0)
         touches = (k < len(keys)) & (keys[np.minimum(k, len(keys) - 1)] <= b1)
         passthrough = np.flatnonzero(~w & (counts > 1) & ~touches)  # a read of unwritten blocks: one extent
         cut = counts.copy()
@@ -346,7 +346,7 @@ class WriteCacheStream:
         charge(items * wc.ITEM_BYTES, f"cutting a chunk of the trace into 4 KiB blocks ({items:.3g} blocks) for the "
                                       "streamed HALO cache")
         ptr, blk, bits = wc._cut_blocks(lbn, end, b0, cut)
-        pos = np.searchsorted(keys, blk)
+        pos = _sorted_search(keys, blk)
         hit = (pos < len(keys)) & (keys[np.minimum(pos, len(keys) - 1)] == blk)
         item = np.where(hit, pos, -1 - blk)
         del pos, hit, blk
@@ -407,6 +407,15 @@ class WriteCacheStream:
             n += sum(a.nbytes for a in getattr(self, "_state", ()))
             n += self._none._pending.nbytes + self._halo._pending.nbytes
         return int(n)
+
+
+def _sorted_search(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(keys, q)`` with the queries sorted first (random queries into a large table miss the
+    caches; sorted ones walk it: ~2x faster on a million)."""
+    order = np.argsort(q, kind="stable")
+    out = np.empty(len(q), np.int64)
+    out[order] = np.searchsorted(keys, q[order])
+    return out
 
 
 class _Batch:
