@@ -449,7 +449,7 @@ def _streamed_block(w: PlanWorkload, devs, base, uq, n_requests, why: str, progr
     """The block roles' rows of ``w``'s trace read twice in chunks (:func:`stream_block_rows`), marked as
     streamed; ``progress`` of the plan moves over this workload's first step (``done`` of ``steps``)."""
     got = stream_block_rows(
-        w, role_streams(), devs, base, uq, max_requests=n_requests, why=why,
+        w, role_streams(devs=devs, base=base, bands=uq is not None), devs, base, uq, max_requests=n_requests, why=why,
         progress=(lambda f: progress(min(1.0, (done + f) / steps))) if progress else None,
         read_progress=(lambda text: read_progress(f"{w.name}: {text}")) if read_progress else None)
     if len(got.refused) == 3:  # no role fits the budget: the workload fails as a whole

@@ -135,7 +135,7 @@ class FileCacheStream:
 
     role = "file-cache"
 
-    def __init__(self, devs=None, base=None):
+    def __init__(self, devs=None, base=None, *, bands: bool = True):  # the band needs only the hits: always there
         from models.traces.block_table import BlockTable
 
         self._table = BlockTable(_BLOCK, what="the file cache's per-block state")

@@ -262,7 +262,7 @@ class StorageReplayStream:
 
     role = "storage"
 
-    def __init__(self, devs=None, base=None):
+    def __init__(self, devs=None, base=None, *, bands: bool = True):  # the replay has no band
         from models.traces.block_table import BlockTable
 
         self._table = BlockTable(4096, what="the storage role's footprint (distinct blocks)")

@@ -10,7 +10,8 @@ earliest arrival (int64, as :class:`~models.traces.core.BlockTrace` shifts them)
 Memory is the reader's block plus the streams' state, whatever the trace's length.
 
 The stream class of each block role is named in :data:`STREAM_ROLES` (``role -> "module:Class"``, the class
-built with no argument). A role without one has no streamed answer: its rows read ``needs data`` and say why
+built as ``cls(devs, base, bands=...)``: the compared devices and the baseline, None for like-for-like). A role
+without one has no streamed answer: its rows read ``needs data`` and say why
 (never a verdict from a cut trace). :class:`CollectingStream` gathers the second pass into a whole trace and
 calls the role's in-memory function (memory unbounded: a reference for tests, used for a role without a class
 only when the environment variable :data:`COLLECTING_ENV` is ``1``).
@@ -56,12 +57,12 @@ IN_MEMORY_MAX_BYTES = 32 << 20
 #: ``1``: a block role without a stream class is streamed by :class:`CollectingStream` (tests only).
 COLLECTING_ENV = "PCM_TEST_COLLECTING_STREAMS"
 
-#: The stream class of each block role (``"module:Class"``, built with no argument), None: the role does not
+#: The stream class of each block role (``"module:Class"``, built as ``cls(devs, base, bands=...)``), None: the role does not
 #: stream yet (its rows then read ``needs data`` for a streamed trace).
 STREAM_ROLES: dict[str, str | None] = {
-    "file-cache": None,   # models.planner.role_file_cache:FileCacheStream
-    "write-cache": None,  # models.planner.role_write_cache:WriteCacheStream
-    "storage": None,      # models.planner.role_storage:StorageReplayStream
+    "file-cache": "models.planner.role_file_cache:FileCacheStream",
+    "write-cache": "models.planner.role_write_cache:WriteCacheStream",
+    "storage": "models.planner.role_storage:StorageReplayStream",
 }
 #: The in-memory rows function of each block role (``"module:function"``): ``f(w, tr, devs, base, uq)``.
 ROWS_OF: dict[str, str] = {
@@ -123,9 +124,12 @@ class CollectingStream:
         return self.rows_fn(w, tr, devs, base, uq)
 
 
-def role_streams(roles=None, *, collecting: bool | None = None) -> dict[str, RoleStream | None]:
+def role_streams(roles=None, *, devs=None, base=None, bands: bool = True,
+                 collecting: bool | None = None) -> dict[str, RoleStream | None]:
     """A fresh stream per block role (``roles``: default all of :data:`STREAM_ROLES`), None for a role that does
-    not stream. ``collecting`` (default: the environment variable :data:`COLLECTING_ENV` is ``1``): a role
+    not stream; each built as ``cls(devs, base, bands=bands)`` (the devices the rows will be asked for and the
+    baseline, None: like-for-like -- a replay needs them before its second pass; ``bands``: the rows will be asked
+    for uncertainty bands, so keep what they need). ``collecting`` (default: the environment variable :data:`COLLECTING_ENV` is ``1``): a role
     without a stream class gets a :class:`CollectingStream` of its in-memory function instead of None."""
     if collecting is None:
         collecting = os.environ.get(COLLECTING_ENV, "").strip() == "1"
@@ -135,7 +139,7 @@ def role_streams(roles=None, *, collecting: bool | None = None) -> dict[str, Rol
             raise KeyError(f"role {role!r} has no block-trace stream; valid: {', '.join(STREAM_ROLES)}")
         cls = STREAM_ROLES[role]
         if cls is not None:
-            out[role] = _resolve(cls)()
+            out[role] = _resolve(cls)(devs, base, bands=bands)
         elif collecting:
             out[role] = CollectingStream(_resolve(ROWS_OF[role]), role)
         else:

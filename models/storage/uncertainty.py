@@ -38,6 +38,7 @@ __all__ = [
     "file_cache_share_model",
     "hdd_model",
     "writecache_streams",
+    "stream_parts_ms",
     "hdd_stream_time_ms",
     "writecache_model",
     "workload_model",
@@ -302,9 +303,6 @@ def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: s
     are held at the point: a second-order effect).
     """
     from models.storage import write_cache as wc
-    from models.storage.hdd.layout import lbn_to_chs
-    from models.storage.hdd.seek import seek_time_ms
-    from models.storage.hdd.stream import _positioned_latency_ms
 
     if hdd_rotation not in ("positioned", "expected"):
         raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
@@ -316,27 +314,38 @@ def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: s
         if not len(run.hdd_lbn):
             out[pol] = (0.0, 0.0, 0.0, 0.0)
             continue
-        lb = np.minimum(np.asarray(wc._drive_lbns(spec, run.hdd_lbn), np.int64), spec.block_count - 1)
-        nb = np.asarray(run.hdd_nsect, np.int64)
-        w = np.asarray(run.hdd_write, bool)
-        cyl, _, _, bpt = lbn_to_chs(spec, lb)
-        end_cyl = lbn_to_chs(spec, np.minimum(lb + nb - 1, spec.block_count - 1))[0]
-        prev_end_cyl = np.concatenate([[cyl[0]], end_cyl[:-1]])
-        prev_end_lbn = np.concatenate([[-1], (lb + nb)[:-1]])
-        rnd = lb != prev_end_lbn
-        dist = cyl - prev_end_cyl
-        settle = np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
-        seek_raw = seek_time_ms(spec, dist)
-        seek = np.maximum(seek_raw + settle, 0.0)
-        oh = np.where(w, spec.write_miss_after_write_ms, spec.read_miss_after_read_ms) + spec.per_request_overhead_ms
-        rot = spec.rotation_ms
-        xfer = nb / bpt * rot
-        seek_part = np.where(seek_raw + settle > 0, seek_raw, 0.0)
-        lat = (_positioned_latency_ms(spec, lb, nb, oh + seek) if hdd_rotation == "positioned"
-               else np.full(len(lb), 0.5 * rot))
-        out[pol] = (float((seek_part * rnd).sum()), float((lat * rnd).sum()), float(xfer.sum()),
-                    float(((oh + seek - seek_part) * rnd).sum()))
+        parts = stream_parts_ms(spec, wc._drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write, hdd_rotation)
+        out[pol] = tuple(float(x.sum()) for x in parts)
     return out
+
+
+def stream_parts_ms(spec, lbn, nsect, is_write, hdd_rotation: str = "positioned"):
+    """The seek, rotational latency, media transfer and other (overheads, write settle) time of each request of an
+    HDD stream [ms] (``lbn`` folded onto the drive; arrays of :func:`writecache_streams`' sums, which a stream
+    taken in chunks sums chunk by chunk with the previous request prepended)."""
+    from models.storage.hdd.layout import lbn_to_chs
+    from models.storage.hdd.seek import seek_time_ms
+    from models.storage.hdd.stream import _positioned_latency_ms
+
+    lb = np.minimum(np.asarray(lbn, np.int64), spec.block_count - 1)
+    nb = np.asarray(nsect, np.int64)
+    w = np.asarray(is_write, bool)
+    cyl, _, _, bpt = lbn_to_chs(spec, lb)
+    end_cyl = lbn_to_chs(spec, np.minimum(lb + nb - 1, spec.block_count - 1))[0]
+    prev_end_cyl = np.concatenate([[cyl[0]], end_cyl[:-1]])
+    prev_end_lbn = np.concatenate([[-1], (lb + nb)[:-1]])
+    rnd = lb != prev_end_lbn
+    dist = cyl - prev_end_cyl
+    settle = np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
+    seek_raw = seek_time_ms(spec, dist)
+    seek = np.maximum(seek_raw + settle, 0.0)
+    oh = np.where(w, spec.write_miss_after_write_ms, spec.read_miss_after_read_ms) + spec.per_request_overhead_ms
+    rot = spec.rotation_ms
+    xfer = nb / bpt * rot
+    seek_part = np.where(seek_raw + settle > 0, seek_raw, 0.0)
+    lat = (_positioned_latency_ms(spec, lb, nb, oh + seek) if hdd_rotation == "positioned"
+           else np.full(len(lb), 0.5 * rot))
+    return seek_part * rnd, lat * rnd, xfer, (oh + seek - seek_part) * rnd
 
 
 def hdd_stream_time_ms(parts, drive, avg_seek_ns, rpm, bandwidth_MBps):

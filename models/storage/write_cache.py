@@ -128,6 +128,7 @@ __all__ = [
     "sweep_sizes_mb",
     "scaled_cache_sizes_mb",
     "footprint_bytes",
+    "exec_time_s",
     "provenance_keys_for",
 ]
 
@@ -305,7 +306,6 @@ def prepare_requests(trace, *, passthrough_reads: bool = False) -> Requests:
     ([0, 1, 1], [255, 15, 48], 14)
     """
     lbn, nsect, end, is_write = _request_extents(trace)
-    n = len(lbn)
     off = np.asarray(trace.offset_bytes, dtype=np.int64)
     size = np.asarray(trace.size_bytes, dtype=np.int64)
     b0 = lbn // BLOCK_SECTORS
@@ -329,12 +329,7 @@ def prepare_requests(trace, *, passthrough_reads: bool = False) -> Requests:
                                f"reads of written blocks are simulated block by block, not as extents, because "
                                f"{_NOT_EXTENTS} (a read of unwritten blocks runs as one extent; --policy none runs "
                                f"per request)")
-    ptr = np.concatenate([[0], np.cumsum(counts)])
-    req = np.repeat(np.arange(n), counts)
-    blk = b0[req] + (np.arange(ptr[-1]) - ptr[req])
-    lo = np.maximum(lbn[req], blk * BLOCK_SECTORS) - blk * BLOCK_SECTORS
-    hi = np.minimum(end[req], (blk + 1) * BLOCK_SECTORS) - blk * BLOCK_SECTORS
-    bits = ((1 << hi) - (1 << lo)).astype(np.uint8)
+    ptr, blk, bits = _cut_blocks(lbn, end, b0, counts)
     keys, item = np.unique(blk, return_inverse=True)
     per_region = REGION_SECTORS // BLOCK_SECTORS
     extra = {}
@@ -353,6 +348,18 @@ def prepare_requests(trace, *, passthrough_reads: bool = False) -> Requests:
                     block_region=reg_idx.astype(np.int64), n_regions=n_regions,
                     requested_sectors=int(nsect.sum()), name=getattr(trace, "name", "trace"),
                     meta=dict(getattr(trace, "meta", {}) or {}), **extra)
+
+
+def _cut_blocks(lbn: np.ndarray, end: np.ndarray, b0: np.ndarray, counts: np.ndarray):
+    """The 4 KiB items of requests ``[lbn, end)`` [sectors] whose first ``counts`` blocks from block ``b0`` are cut:
+    ``(item_ptr, block number of each item, requested sectors inside each block (8-bit))``."""
+    ptr = np.concatenate([[0], np.cumsum(counts)])
+    req = np.repeat(np.arange(len(lbn)), counts)
+    blk = b0[req] + (np.arange(ptr[-1]) - ptr[req])
+    lo = np.maximum(lbn[req], blk * BLOCK_SECTORS) - blk * BLOCK_SECTORS
+    hi = np.minimum(end[req], (blk + 1) * BLOCK_SECTORS) - blk * BLOCK_SECTORS
+    bits = ((1 << hi) - (1 << lo)).astype(np.uint8)
+    return ptr, blk, bits
 
 
 def footprint_bytes(trace) -> int:
@@ -455,40 +462,62 @@ def _idle_cycles(bcounts, avg, th_b, relax_b, active):
     return int(need // active) - 1
 
 
+#: The scalars of HALO's state carried between calls of :func:`_halo_steps` (indices into its int64 array).
+_NFREE, _TOTAL, _ACTIVE, _SCAN, _CLOCK, _OPS, _HITS, _MISSES, _DBUCKETS, _DBLOCKS, _CRASHED, _DONE = range(12)
+
+
 @njit(cache=True)
-def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n_regions, capacity,
-                 thr_blocks, th_b0, th_r0, outdate, relax_b, relax_r, crash_at, track, hdd_ver, pcm_data,
-                 skip_idle):
-    n_req = len(is_write)
-    n_items = len(block_key)
-    req_end = np.full(n_req, -1, np.int64)  # runs emitted up to the end of each request (-1: not completed)
-    # PCM (persistent): per-block metadata
-    meta_item = np.full(capacity, -1, np.int64)  # LBN (as compact block id) of each PCM block
-    meta_next = np.full(capacity, -1, np.int64)  # next PBN in the bucket list
-    meta_bits = np.zeros(capacity, np.uint8)  # valid sectors; 0 = free block
-    # DRAM (volatile)
-    pbn_of = np.full(n_items, -1, np.int64)  # the LBN -> PBN map
+def _halo_state(capacity, n_items, n_regions):
+    """HALO's state before the first request (:func:`_halo_steps` carries it): PCM metadata per block (LBN as a
+    compact block id, next PBN in the bucket list, valid-sector bits: 0 = free), the DRAM map (compact block id ->
+    PBN), the bucket table (list head, block count, recency per region), the free-PBN stack and the scalars."""
+    meta_item = np.full(capacity, -1, np.int64)
+    meta_next = np.full(capacity, -1, np.int64)
+    meta_bits = np.zeros(capacity, np.uint8)
+    pbn_of = np.full(n_items, -1, np.int64)
     listhead = np.full(n_regions, -1, np.int64)
     bcounts = np.zeros(n_regions, np.int64)
     recency = np.zeros(n_regions, np.int64)
-    free = np.arange(capacity - 1, -1, -1).astype(np.int64)  # free-PBN stack
-    nfree = capacity
-    total = 0
-    active = 0
-    scan = 0
-    clock = 0
-    ops = 0
+    free = np.arange(capacity - 1, -1, -1).astype(np.int64)
+    sc = np.zeros(12, np.int64)
+    sc[_NFREE] = capacity
+    return meta_item, meta_next, meta_bits, pbn_of, listhead, bcounts, recency, free, sc
+
+
+@njit(cache=True)
+def _halo_steps(meta_item, meta_next, meta_bits, pbn_of, listhead, bcounts, recency, free, sc,
+                is_write, item_ptr, item, item_bits, block_key, block_region, n_regions,
+                thr_blocks, th_b0, th_r0, outdate, relax_b, relax_r, crash_at, track, hdd_ver, pcm_data,
+                skip_idle, r0):
+    """Run HALO (Algorithm 1) over the requests ``is_write, item_ptr, item, item_bits`` (requests ``r0, r0 + 1,
+    ...`` of the trace) from the state of :func:`_halo_state`, updated in place: the whole trace at once
+    (:func:`_halo_kernel`) or chunk by chunk (:mod:`models.storage.write_cache_stream`) gives the same runs.
+
+    An item ``it >= 0`` is a compact block id (``block_key[it]``, ``block_region[it]``); ``it < 0`` is a block
+    no write of the trace touches, block number ``-1 - it`` (reads only: never cached). Returns the HDD runs
+    (first sector, sectors, is write) and the runs emitted up to the end of each request (-1: not completed).
+    """
+    n_req = len(is_write)
+    req_end = np.full(n_req, -1, np.int64)  # runs emitted up to the end of each request (-1: not completed)
+    nfree = sc[_NFREE]
+    total = sc[_TOTAL]
+    active = sc[_ACTIVE]
+    scan = sc[_SCAN]
+    clock = sc[_CLOCK]
+    ops = sc[_OPS]
+    hits = sc[_HITS]
+    misses = sc[_MISSES]
+    destaged_buckets = sc[_DBUCKETS]
+    destaged_blocks = sc[_DBLOCKS]
+    crashed = sc[_CRASHED] != 0
+    done_req = sc[_DONE]
     out_lbn, out_n, out_w = _run_buffers()
     cnt = 0
-    hits = 0
-    misses = 0
-    destaged_buckets = 0
-    destaged_blocks = 0
     batch_key = np.empty(256, np.int64)
     batch_pbn = np.empty(256, np.int64)
-    done_req = 0
-    crashed = False
     for r in range(n_req):
+        if crashed:
+            break
         clock += 1
         w = is_write[r]
         first_run = True
@@ -500,8 +529,14 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                 out_lbn, out_n, out_w = _grow_runs(out_lbn, out_n, out_w, room)
             it = item[k]
             bits = item_bits[k]
-            b = block_region[it]
-            p = pbn_of[it]
+            if it >= 0:
+                b = block_region[it]
+                p = pbn_of[it]
+                key = block_key[it]
+            else:  # a block no write touches: never cached
+                b = -1
+                p = -1
+                key = -1 - it
             if w:
                 if p >= 0:  # write hit: in place
                     if ops == crash_at:
@@ -511,7 +546,7 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                     if track:
                         for s in range(BLOCK_SECTORS):
                             if (bits >> s) & 1:
-                                pcm_data[p, s] = r + 1
+                                pcm_data[p, s] = r0 + r + 1
                     meta_bits[p] |= bits
                     recency[b] = clock
                     hits += 1
@@ -524,7 +559,7 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                     p = free[nfree]
                     if track:
                         for s in range(BLOCK_SECTORS):
-                            pcm_data[p, s] = r + 1 if (bits >> s) & 1 else 0
+                            pcm_data[p, s] = r0 + r + 1 if (bits >> s) & 1 else 0
                     meta_item[p] = it
                     meta_next[p] = listhead[b]
                     meta_bits[p] = bits  # written last: the block becomes valid
@@ -617,15 +652,40 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
                 else:
                     misses += 1
                 if need:
-                    cnt = _emit_bits(out_lbn, out_n, out_w, cnt, block_key[it] * BLOCK_SECTORS,
-                                     need, False, not first_run)
+                    cnt = _emit_bits(out_lbn, out_n, out_w, cnt, key * BLOCK_SECTORS, need, False, not first_run)
                     first_run = False
         if crashed:
             break
-        done_req = r + 1
+        done_req = r0 + r + 1
         req_end[r] = cnt
-    return (out_lbn[:cnt], out_n[:cnt], out_w[:cnt], hits, misses, destaged_buckets, destaged_blocks, total,
-            active, meta_item, meta_next, meta_bits, done_req, ops, crashed, req_end)
+    sc[_NFREE] = nfree
+    sc[_TOTAL] = total
+    sc[_ACTIVE] = active
+    sc[_SCAN] = scan
+    sc[_CLOCK] = clock
+    sc[_OPS] = ops
+    sc[_HITS] = hits
+    sc[_MISSES] = misses
+    sc[_DBUCKETS] = destaged_buckets
+    sc[_DBLOCKS] = destaged_blocks
+    sc[_CRASHED] = 1 if crashed else 0
+    sc[_DONE] = done_req
+    return out_lbn[:cnt], out_n[:cnt], out_w[:cnt], req_end
+
+
+@njit(cache=True)
+def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n_regions, capacity,
+                 thr_blocks, th_b0, th_r0, outdate, relax_b, relax_r, crash_at, track, hdd_ver, pcm_data,
+                 skip_idle):
+    """HALO over the whole trace: :func:`_halo_steps` once from the empty state."""
+    meta_item, meta_next, meta_bits, pbn_of, listhead, bcounts, recency, free, sc = _halo_state(
+        capacity, len(block_key), n_regions)
+    out_lbn, out_n, out_w, req_end = _halo_steps(
+        meta_item, meta_next, meta_bits, pbn_of, listhead, bcounts, recency, free, sc, is_write, item_ptr, item,
+        item_bits, block_key, block_region, n_regions, thr_blocks, th_b0, th_r0, outdate, relax_b, relax_r,
+        crash_at, track, hdd_ver, pcm_data, skip_idle, 0)
+    return (out_lbn, out_n, out_w, sc[_HITS], sc[_MISSES], sc[_DBUCKETS], sc[_DBLOCKS], sc[_TOTAL],
+            sc[_ACTIVE], meta_item, meta_next, meta_bits, sc[_DONE], sc[_OPS], sc[_CRASHED] != 0, req_end)
 
 
 @njit(cache=True)
@@ -774,6 +834,16 @@ def _simulated_capacity(req: Requests, capacity_blocks: int, threshold: float = 
     return min(int(capacity_blocks), max(2, never_full))
 
 
+def _halo_setup(req, capacity_blocks: int, params: HaloParams) -> tuple[int, int, float, float, float, float]:
+    """(capacity simulated [blocks] (:func:`_simulated_capacity`), destage threshold [blocks], TH_BCOUNTS
+    [blocks], TH_RECENCY, OUTDATE_RECENCY and TH_RECENCY's decrease per scanned bucket [requests]) of HALO with a
+    PCM of ``capacity_blocks`` on ``req`` (anything with ``footprint_blocks``)."""
+    cap = _simulated_capacity(req, capacity_blocks, params.threshold)
+    th_b, th_r, out_r, relax_r = params.resolved(cap)
+    thr = max(1, min(cap, int(np.floor(params.threshold * cap))))
+    return cap, thr, th_b, th_r, out_r, relax_r
+
+
 def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None = None, *,
                   crash_at: int = -1, track_data: bool = False, scan_idle_cycles: bool = False) -> CacheRun:
     """Run HALO (Algorithm 1) with a PCM of ``capacity_blocks`` 4 KiB blocks.
@@ -791,9 +861,7 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
     requested = int(capacity_blocks)
     charge(float(req.n_regions) * REGION_BYTES, f"HALO's bucket table of {req.n_regions:,} regions of 1 MiB (the "
                                                 f"trace's address range)")
-    capacity_blocks = _simulated_capacity(req, requested, params.threshold)
-    th_b, th_r, out_r, relax_r = params.resolved(capacity_blocks)
-    thr = max(1, min(capacity_blocks, int(np.floor(params.threshold * capacity_blocks))))
+    capacity_blocks, thr, th_b, th_r, out_r, relax_r = _halo_setup(req, requested, params)
     span = int((req.block_key.max() + 1) * BLOCK_SECTORS) if track_data else 1
     hdd_ver = np.zeros(span, np.int64)
     pcm_data = np.zeros((capacity_blocks if track_data else 1, BLOCK_SECTORS), np.int64)
@@ -1106,8 +1174,7 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
                                             drive_cache=drive_cache, rotation=hdd_rotation)
     else:
         tput = float("nan")
-    total_bytes = run.requested_sectors * SECTOR_BYTES
-    exec_s = total_bytes * run.traffic_rate / (tput * 1e6) if run.hdd_sectors else 0.0
+    exec_s = exec_time_s(run.requested_sectors, run.hdd_sectors, tput)
     return WriteCacheResult(
         policy=policy,
         cache_mb=float(cache_mb) if policy != "none" else 0.0,
@@ -1127,6 +1194,18 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
         # distance stays the trace's, as in the paper
         lbn_folded=bool(len(run.hdd_lbn) and int(run.hdd_lbn.max()) >= spec.block_count - 1024),
     )
+
+
+def exec_time_s(requested_sectors: int, hdd_sectors: int, throughput_MBps: float) -> float:
+    """Seed 003's execution time: total requested bytes x traffic rate / the HDD stream's throughput [s]; 0 when
+    the HDD sees nothing.
+
+    >>> exec_time_s(2000, 1000, 1.024)
+    0.5
+    """
+    if not hdd_sectors:
+        return 0.0
+    return requested_sectors * SECTOR_BYTES * (hdd_sectors / requested_sectors) / (throughput_MBps * 1e6)
 
 
 def sweep_sizes_mb(trace, cache_mb: Sequence[float] | None = None) -> tuple[float, ...]:

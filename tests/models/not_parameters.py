@@ -140,6 +140,18 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.sim.policies._LRU_SCALARS": "array layout (the scalars the resumable LRU carries), not a model input",
     "models.planner.role_file_cache._BLOCK": "unit (the 4 KiB page the file-cache role has always split the trace "
                                              "into: split_blocks' and file_cache_curves' default), not a new input",
+    "models.storage.write_cache_stream.MAX_LOAD": "hash table sizing (load factor of the streamed write cache's "
+                                                  "first-pass sets)",
+    "models.storage.write_cache_stream.KEY_BLOCK_BITS": "key layout (bits of the block number in a (device, block) key)",
+    "models.storage.write_cache_stream._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
+    "models.storage.write_cache_stream._WRITTEN_BYTES": "memory estimate per written block of the streamed write "
+                                                        "cache (3 int64), charged to the run's memory budget",
+    "models.storage.write_cache_stream._PCM_BYTES": "memory estimate of HALO's PCM arrays per block (3 int64 + 1 "
+                                                    "byte), charged to the run's memory budget",
+    "models.storage.write_cache_stream._SIZE_BYTES": "memory estimate per distinct write size (2 int64), charged to "
+                                                     "the run's memory budget",
+    "models.storage.write_cache_stream.BATCH_REQUESTS": "batch size of the streamed write cache (speed and memory "
+                                                        "only; the result does not depend on it)",
     "models.traces.extents.MIN_MEAN_BLOCKS": "speed switch (mean request size from which block quantities are "
                                              "computed per extent; equal results, tested), not a model input",
     "models.traces.extents.BYTES_PER_REQUEST": "memory estimate of the extent pass per request, charged to the run's "

@@ -81,6 +81,7 @@ from models.storage.hdd.stream import (
     stream_terms,
     stream_throughput_MBps,
     throughput_curve,
+    throughput_MBps,
 )
 from models.storage.hdd.validation import (
     DISKSIM_DEMERIT_MS,
@@ -146,6 +147,7 @@ __all__ = [
     "validation_keys",
     "stream_service_ms",
     "stream_throughput_MBps",
+    "throughput_MBps",
     "throughput_curve",
     "stream_terms",
     "DRIVE_CACHE_CHOICES",

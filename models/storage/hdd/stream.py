@@ -43,7 +43,7 @@ from models.storage.hdd.layout import lbn_to_chs, platter_position
 from models.storage.hdd.seek import seek_time_ms
 from models.storage.hdd.spec import SECTOR_BYTES, DriveSpec
 
-__all__ = ["stream_service_ms", "stream_terms", "stream_throughput_MBps", "throughput_curve"]
+__all__ = ["stream_service_ms", "stream_terms", "stream_throughput_MBps", "throughput_MBps", "throughput_curve"]
 
 
 def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
@@ -147,7 +147,16 @@ def stream_throughput_MBps(spec: DriveSpec, lbn, nblocks, is_write=None, *,
     t = stream_service_ms(spec, lbn, nblocks, is_write, rotation=rotation)
     if not len(t):
         return float("nan")
-    return float(np.asarray(nblocks).sum() * SECTOR_BYTES / (t.sum() * 1e3))
+    return throughput_MBps(np.asarray(nblocks).sum(), t.sum())
+
+
+def throughput_MBps(sectors, service_ms) -> float:
+    """Throughput [MB/s, 1e6 B/s] of a stream moving ``sectors`` 512 B sectors in ``service_ms`` [ms] of service.
+
+    >>> throughput_MBps(2000, 1.0)
+    1024.0
+    """
+    return float(sectors * SECTOR_BYTES / (service_ms * 1e3))
 
 
 def _stream_positions(spec: DriveSpec, dist: float, nblk: int, requests: int, g: np.random.Generator) -> np.ndarray:

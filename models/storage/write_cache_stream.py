@@ -1,0 +1,452 @@
+"""The write cache with its HDD over a block trace taken chunk by chunk, in memory bounded by its state (issue 41).
+
+:func:`models.storage.write_cache.run_write_cache` needs the whole trace: :func:`~models.storage.write_cache.
+prepare_requests` cuts it into 4 KiB items at once. :class:`WriteCacheStream` gives the same results for the
+policies ``"none"`` and ``"halo"`` (the planner's write-cache role) from the trace's chunks in two passes, with the
+same kernel (:func:`~models.storage.write_cache._halo_steps`, state carried) and the same HDD model
+(:func:`~models.storage.hdd.stream_service_ms`, the previous request carried):
+
+- **first pass** (:meth:`WriteCacheStream.first`): what must be known before simulating -- the devices and their
+  largest end sector (each device's disjoint, region-aligned address range, as ``prepare_requests`` lays them
+  out), the written 4 KiB blocks (the compact ids of the cache's map, in block order; a read that touches none of
+  them passes through as one extent), the 1 MiB regions of every request (HALO's bucket table is the trace's
+  regions in address order: the scan pointer walks them), the footprint (distinct blocks, counted up to the
+  capacity: above it the simulated capacity no longer depends on it, ``_simulated_capacity``), the requested and
+  written bytes, the write sizes (the cache device's write time) and the first and last arrivals;
+- **second pass** (:meth:`WriteCacheStream.second`): each chunk's requests are cut into items (ids by binary
+  search in the written blocks), run through HALO from the carried state, and both HDD streams (no cache: the
+  requests themselves; HALO's runs) are timed with the previous request prepended, so every service time is the
+  whole stream's; the HDD time components of :func:`models.storage.uncertainty.writecache_streams` are summed the
+  same way (the planner's uncertainty band).
+
+State [bytes]: per distinct written block 24 (its key, region and map entry) plus its first-pass hash slot
+(8 / load), per distinct region 24 plus its hash slot, the footprint's hash table (at most the capacity's
+blocks), HALO's PCM arrays (25 per simulated block) and one entry per distinct write size (16); a chunk's
+working arrays are charged per item (:data:`~models.storage.write_cache.ITEM_BYTES`). Every growth is charged to
+the run's budget (:mod:`models.budget`) before it is allocated. Nothing grows with the trace's length.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from models.budget import charge
+from models.storage import hdd
+from models.storage import write_cache as wc
+
+__all__ = ["HddStreamTimer", "WriteCacheStream", "KeySet", "MAX_LOAD", "KEY_BLOCK_BITS"]
+
+#: Most keys per slot of a first-pass hash table before it doubles [-]: open addressing with linear probing stays
+#: a few probes per insertion (as :data:`models.traces.stream_stats.MAX_LOAD`); a key costs 8 / load bytes.
+MAX_LOAD = 0.75
+#: Bits of the block (or region) number in a (device, block) key [bits]: blocks below 2**47 (512 PiB of 4 KiB
+#: blocks) and devices below 2**16 (as :mod:`models.traces.stream_stats`).
+KEY_BLOCK_BITS = 47
+#: Fibonacci hashing multiplier (2**64 / golden ratio, odd): the slot of a key.
+_FIB = np.uint64(0x9E3779B97F4A7C15)
+#: Bytes kept per distinct written block after the first pass: its block number, its region and the map's entry.
+_WRITTEN_BYTES = 24
+#: Bytes of HALO's PCM state per simulated block: LBN id, next PBN, free stack (int64) and the valid bits.
+_PCM_BYTES = 25
+#: Bytes per distinct write size: the size and its count.
+_SIZE_BYTES = 16
+#: Requests gathered from the chunks before a pass takes them, and HDD requests before they are timed [requests]:
+#: the kernels and the HDD model cost ~10 ms per call whatever its length, so a trace read in small chunks is
+#: taken in batches of this many (its columns: ~33 bytes per request).
+BATCH_REQUESTS = 1 << 16
+
+
+@njit(cache=True)
+def _insert_ranges(base, lo, hi, table, shift, n, limit, i0, j0):  # pragma: no cover - compiled
+    """Insert the keys ``base[i] + j`` for ``j`` in ``lo[i] .. hi[i]`` (closed) of every ``i`` from ``i0`` (at
+    ``j0``) into the open-addressing set ``table`` (-1: empty) until it holds ``limit`` keys; returns ``(keys
+    held, i, j)`` where to resume (``i == len(base)``: all inserted)."""
+    mask = len(table) - 1
+    for i in range(i0, len(base)):
+        j = j0 if i == i0 else lo[i]
+        while j <= hi[i]:
+            if n >= limit:
+                return n, i, j
+            x = base[i] + j
+            h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
+            while True:
+                y = table[h]
+                if y == -1:
+                    table[h] = x
+                    n += 1
+                    break
+                if y == x:
+                    break
+                h = (h + 1) & mask
+            j += 1
+    return n, len(base), 0
+
+
+@njit(cache=True)
+def _rehash(old, table, shift):  # pragma: no cover - compiled
+    mask = len(table) - 1
+    for x in old:
+        if x != -1:
+            h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
+            while table[h] != -1:
+                h = (h + 1) & mask
+            table[h] = x
+
+
+class KeySet:
+    """Distinct int64 keys (>= 0) inserted as ranges, in an open-addressing hash table doubled when 3/4 full
+    (each doubling charged first as ``what``); with ``saturate_at`` the count stops there and the table is
+    dropped (:attr:`saturated`: "at least that many")."""
+
+    def __init__(self, what: str, saturate_at: int | None = None):
+        self.what, self.saturate_at = what, saturate_at
+        self.n, self.saturated = 0, False
+        self._table(1 << 10)
+
+    def _table(self, slots: int) -> None:
+        charge(8.0 * (slots + (len(self.table) if hasattr(self, "table") else 0)),
+               f"{self.what} ({self.n:,} distinct so far, a hash table of {slots:,} slots next)")
+        new = np.full(slots, -1, np.int64)
+        shift = 64 - (slots.bit_length() - 1)
+        if self.n:
+            _rehash(self.table, new, shift)
+        self.table, self._shift = new, shift
+
+    def add_ranges(self, base: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Insert ``base[i] + j`` for ``j`` in ``lo[i] .. hi[i]`` (closed) of every ``i``."""
+        if self.saturated or not len(base):
+            return
+        i, j = 0, int(lo[0])
+        while i < len(base):
+            limit = int(MAX_LOAD * len(self.table))
+            if self.saturate_at is not None:
+                limit = min(limit, self.saturate_at)
+            self.n, i, j = _insert_ranges(base, lo, hi, self.table, self._shift, self.n, limit, i, j)
+            if i < len(base):
+                if self.saturate_at is not None and self.n >= self.saturate_at:
+                    self.saturated, self.table = True, np.zeros(0, np.int64)
+                    return
+                self._table(2 * len(self.table))
+
+    def keys(self) -> np.ndarray:
+        """The keys held, sorted."""
+        return np.sort(self.table[self.table != -1])
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.table.nbytes)
+
+
+class HddStreamTimer:
+    """The HDD behind a write cache timed request by request over chunks of its stream: the service times of
+    :func:`models.storage.hdd.stream_service_ms` (and with ``parts`` the time components of
+    :func:`models.storage.uncertainty.stream_parts_ms`), each chunk with the previous request prepended so every
+    request is timed from where the previous one ended, plus the counts :class:`~models.storage.write_cache.
+    WriteCacheResult` reports."""
+
+    def __init__(self, spec, rotation: str = "positioned", parts: bool = True):
+        self.spec, self.rotation, self.want_parts = spec, rotation, parts
+        self.service_ms = 0.0
+        self.parts = np.zeros(4)
+        self.requests = self.sectors = self.write_sectors = self.lbn_distance = 0
+        self.max_lbn = -1
+        self._prev = None  # (folded LBN, sectors, is write, LBN) of the last request
+        self._pending = _Batch(self._time)
+
+    def add(self, lbn: np.ndarray, nsect: np.ndarray, write: np.ndarray) -> None:
+        """Time the next requests of the stream [sectors] (gathered up to :data:`BATCH_REQUESTS` first)."""
+        if len(lbn):
+            self._pending.add(np.asarray(lbn, np.int64), np.asarray(nsect, np.int64), np.asarray(write, bool))
+
+    def flush(self) -> None:
+        """Time the requests gathered."""
+        self._pending.flush()
+
+    def _time(self, lbn: np.ndarray, nsect: np.ndarray, write: np.ndarray) -> None:
+        from models.storage.uncertainty import stream_parts_ms
+
+        lb = wc._drive_lbns(self.spec, lbn)
+        self.requests += len(lbn)
+        self.sectors += int(nsect.sum())
+        self.write_sectors += int(nsect[write].sum())
+        self.max_lbn = max(self.max_lbn, int(lbn.max()))
+        k = 0
+        if self._prev is not None:
+            p_lb, p_nb, p_w, p_lbn = self._prev
+            self.lbn_distance += abs(int(lbn[0]) - p_lbn)
+            lb, nb, w = np.concatenate([[p_lb], lb]), np.concatenate([[p_nb], nsect]), np.concatenate([[p_w], write])
+            k = 1
+        else:
+            nb, w = nsect, write
+        self.lbn_distance += int(np.abs(np.diff(lbn)).sum())
+        self.service_ms += float(hdd.stream_service_ms(self.spec, lb, nb, w, rotation=self.rotation)[k:].sum())
+        if self.want_parts:
+            self.parts += [float(x[k:].sum()) for x in stream_parts_ms(self.spec, lb, nb, w, self.rotation)]
+        self._prev = (int(lb[-1]), int(nb[-1]), bool(w[-1]), int(lbn[-1]))
+
+    @property
+    def throughput_MBps(self) -> float:
+        self.flush()
+        return hdd.throughput_MBps(self.sectors, self.service_ms) if self.requests else float("nan")
+
+    @property
+    def mean_lbn_distance(self) -> float:
+        self.flush()
+        return self.lbn_distance / (self.requests - 1) if self.requests >= 2 else 0.0
+
+
+class WriteCacheStream:
+    """The write cache ``policy`` (``"none"`` or ``"halo"``) of ``cache_mb`` [MB] and no cache, both with the HDD
+    ``drive``, over a trace's chunks in two passes (module docstring); :meth:`result` equals
+    :func:`~models.storage.write_cache.run_write_cache` on the whole trace (counts exactly, times to summation
+    order). Chunks: :class:`models.planner.role_stream.Chunk` columns. ``parts``: also sum the HDD time
+    components (:meth:`parts`, the uncertainty band's input)."""
+
+    def __init__(self, cache_mb: float, *, drive: str = "hdd-7200", params: wc.HaloParams | None = None,
+                 hdd_rotation: str = "positioned", parts: bool = True):
+        if hdd_rotation not in ("positioned", "expected"):
+            raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
+        if wc.DRIVE_CACHE != "none":
+            raise ValueError("the streamed write cache times the HDD without a drive write cache "
+                             f"(write_cache.drive_cache_bytes is {wc.DRIVE_CACHE!r})")
+        self.cache_mb, self.params, self.rotation = float(cache_mb), params or wc.HaloParams(), hdd_rotation
+        self.want_parts = parts
+        self.spec = wc._drive_spec(drive)
+        self.capacity_requested = wc.cache_blocks(self.cache_mb)
+        # first pass
+        self.requests = self.writes = self.requested_sectors = self.written_bytes = 0
+        self.t_min = self.t_max = None
+        self.max_end = -1
+        self.devices: set[int] = set()
+        self.sizes = np.zeros(0, np.int64)  # distinct write sizes [bytes] and their counts
+        self.size_counts = np.zeros(0, np.int64)
+        self._written = KeySet("the streamed write cache's written blocks")
+        self._regions = KeySet("the streamed write cache's 1 MiB regions")
+        self._footprint = KeySet("the streamed write cache's footprint", saturate_at=self.capacity_requested)
+        self._ready = False
+        self._batch1 = _Batch(self._first)
+        self._batch2 = _Batch(self._second)
+
+    # ------------------------------------------------------------------ first pass
+    def first(self, chunk) -> None:
+        """Take a chunk of the first pass (gathered up to :data:`BATCH_REQUESTS` requests first)."""
+        self._batch1.add(np.asarray(chunk["time_ns"], np.int64), *_columns(chunk))
+
+    def _first(self, t, off, size, dev, w) -> None:
+        lbn, end = off // wc.SECTOR_BYTES, -(-(off + size) // wc.SECTOR_BYTES)
+        self.requests += len(off)
+        self.writes += int(w.sum())
+        self.requested_sectors += int((end - lbn).sum())
+        self.written_bytes += int(size[w].sum())
+        self.t_min = int(t.min()) if self.t_min is None else min(self.t_min, int(t.min()))
+        self.t_max = int(t.max()) if self.t_max is None else max(self.t_max, int(t.max()))
+        self.max_end = max(self.max_end, int(end.max()))
+        self.devices.update(np.unique(dev).tolist())
+        self._add_sizes(size[w])
+        base = dev << KEY_BLOCK_BITS
+        b0, b1 = lbn // wc.BLOCK_SECTORS, (end - 1) // wc.BLOCK_SECTORS
+        if int(b1.max()) >= 1 << KEY_BLOCK_BITS:
+            raise ValueError(f"the streamed write cache needs 4 KiB block numbers below 2**{KEY_BLOCK_BITS} "
+                             f"(offset {int(off[np.argmax(b1)])} bytes); read the trace whole instead")
+        cut = float((b1[w] - b0[w] + 1).sum(dtype=np.float64))  # the second pass cuts every write into blocks
+        charge(cut * wc.ITEM_BYTES, f"cutting the trace's writes into 4 KiB blocks ({cut:.3g} blocks in a chunk of "
+                                    f"{len(off):,} requests) for the HALO cache: {wc._NOT_EXTENTS}")
+        self._written.add_ranges(base[w], b0[w], b1[w])
+        self._regions.add_ranges(base, lbn // wc.REGION_SECTORS, (end - 1) // wc.REGION_SECTORS)
+        self._footprint.add_ranges(base, b0, b1)
+
+    def _add_sizes(self, s: np.ndarray) -> None:
+        if not len(s):
+            return
+        u, c = np.unique(s, return_counts=True)
+        allv = np.concatenate([self.sizes, u])
+        charge(2.0 * _SIZE_BYTES * len(allv), f"the streamed write cache's write sizes ({len(allv):,} distinct)")
+        keys, inv = np.unique(allv, return_inverse=True)
+        self.sizes = keys
+        self.size_counts = np.bincount(inv, weights=np.concatenate([self.size_counts, c]),
+                                       minlength=len(keys)).astype(np.int64)
+
+    def end_first(self) -> None:
+        """The first pass has ended: lay out the address space and allocate the cache's state."""
+        self._batch1.flush()
+        devs = np.array(sorted(self.devices), np.int64)
+        self._devs = devs
+        span = int(-(-(self.max_end + 1) // wc.REGION_SECTORS) * wc.REGION_SECTORS) if len(devs) > 1 else 0
+        self._span = span
+        n_w, n_r = self._written.n, self._regions.n
+        charge(float(n_w) * _WRITTEN_BYTES + 8.0 * n_r + self._written.nbytes + self._regions.nbytes,
+               f"the streamed write cache's map of {n_w:,} written blocks of 4 KiB")
+        self.block_key = self._global(self._written.keys(), span // wc.BLOCK_SECTORS)
+        self.block_key.sort()
+        self._written = None
+        regions = self._global(self._regions.keys(), span // wc.REGION_SECTORS)
+        regions.sort()
+        self._regions = None
+        per_region = wc.REGION_SECTORS // wc.BLOCK_SECTORS
+        self.block_region = np.searchsorted(regions, self.block_key // per_region).astype(np.int64)
+        self.n_regions = len(regions)
+        del regions
+        self.footprint_blocks = self._footprint.n
+        self._footprint = None
+        self._none = HddStreamTimer(self.spec, self.rotation, self.want_parts)
+        self._halo = HddStreamTimer(self.spec, self.rotation, self.want_parts)
+        self._none_misses = 0
+        self._halo_misses = 0
+        self._last_block = -1
+        self._r0 = 0
+        self._ready = True
+        if not self.writes:
+            return
+        p = self.params
+        charge(float(self.n_regions) * wc.REGION_BYTES, f"HALO's bucket table of {self.n_regions:,} regions of 1 MiB "
+                                                       f"(the trace's address range)")
+        (self.capacity, self._thr, self._th_b, self._th_r, self._out_r,
+         self._relax_r) = wc._halo_setup(self, self.capacity_requested, p)
+        charge(float(self.capacity) * _PCM_BYTES, f"HALO's PCM state of {self.capacity:,} blocks of 4 KiB")
+        self._state = wc._halo_state(self.capacity, len(self.block_key), self.n_regions)
+        self._scratch = (np.zeros(1, np.int64), np.zeros((1, wc.BLOCK_SECTORS), np.int64))
+
+    def _global(self, keys: np.ndarray, per_device: int) -> np.ndarray:
+        """(device, number) keys -> numbers in the devices' disjoint ranges (``per_device`` numbers each)."""
+        dev = keys >> KEY_BLOCK_BITS
+        return np.searchsorted(self._devs, dev).astype(np.int64) * per_device + (keys & ((1 << KEY_BLOCK_BITS) - 1))
+
+    # ------------------------------------------------------------------ second pass
+    def second(self, chunk) -> None:
+        """Take a chunk of the second pass: simulate it and time both HDD streams."""
+        if not self._ready:
+            raise RuntimeError("end_first() must be called before the second pass")
+        self._batch2.add(*_columns(chunk))
+
+    def _second(self, off, size, dev, w) -> None:
+        shift = np.searchsorted(self._devs, dev).astype(np.int64) * self._span
+        lbn = off // wc.SECTOR_BYTES + shift
+        end = -(-(off + size) // wc.SECTOR_BYTES) + shift
+        nsect = end - lbn
+        b0, b1 = lbn // wc.BLOCK_SECTORS, (end - 1) // wc.BLOCK_SECTORS
+        counts = b1 - b0 + 1
+        self._none.add(lbn, nsect, w)
+        self._none_misses += int(counts.sum())
+        self._last_block = max(self._last_block, int(b1.max()))
+        if self.writes:
+            self._halo_chunk(lbn, end, nsect, w, b0, b1, counts)
+        self._r0 += len(off)
+
+    def _halo_chunk(self, lbn, end, nsect, w, b0, b1, counts) -> None:
+        keys = self.block_key
+        k = _sorted_search(keys, b0)
+        touches = (k < len(keys)) & (keys[np.minimum(k, len(keys) - 1)] <= b1)
+        passthrough = np.flatnonzero(~w & (counts > 1) & ~touches)  # a read of unwritten blocks: one extent
+        cut = counts.copy()
+        cut[passthrough] = 1
+        items = float(cut.sum(dtype=np.float64))
+        charge(items * wc.ITEM_BYTES, f"cutting a chunk of the trace into 4 KiB blocks ({items:.3g} blocks) for the "
+                                      "streamed HALO cache")
+        ptr, blk, bits = wc._cut_blocks(lbn, end, b0, cut)
+        pos = _sorted_search(keys, blk)
+        hit = (pos < len(keys)) & (keys[np.minimum(pos, len(keys) - 1)] == blk)
+        item = np.where(hit, pos, -1 - blk)
+        del pos, hit, blk
+        p = self.params
+        hv, pd_ = self._scratch
+        out_lbn, out_n, out_w, req_end = wc._halo_steps(
+            *self._state, w, ptr, item, bits, keys, self.block_region, self.n_regions, self._thr, self._th_b,
+            self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, self._r0)
+        pt = SimpleNamespace(passthrough=passthrough, nsect=nsect, passthrough_items=counts[passthrough] - 1)
+        self._halo_misses += wc._widen_passthrough(pt, out_n, req_end)
+        self._halo.add(out_lbn, out_n, out_w)
+
+    # ------------------------------------------------------------------ results
+    def result(self, policy: str) -> wc.WriteCacheResult:
+        """The run of ``policy`` (``"none"`` or ``"halo"``) as :func:`~models.storage.write_cache.run_write_cache`
+        gives it for the whole trace."""
+        if policy not in ("none", "halo"):
+            raise ValueError(f"the streamed write cache runs the policies none and halo, not {policy!r}")
+        self._batch2.flush()
+        if policy == "halo" and not self.writes:
+            raise ValueError("the trace has no writes: the streamed HALO cache was not simulated")
+        tm = self._none if policy == "none" else self._halo
+        sc = None if policy == "none" else self._state[-1]
+        hits = 0 if sc is None else int(sc[wc._HITS])
+        misses = self._none_misses if sc is None else int(sc[wc._MISSES]) + self._halo_misses
+        tput = tm.throughput_MBps
+        dram = 0
+        if policy == "halo":
+            volume = max(self.spec.block_count, (self._last_block + 1) * wc.BLOCK_SECTORS) * wc.SECTOR_BYTES
+            dram = wc.halo_dram_bytes(self.capacity_requested, volume)
+        return wc.WriteCacheResult(
+            policy=policy, cache_mb=self.cache_mb if policy != "none" else 0.0,
+            traffic_rate=tm.sectors / self.requested_sectors, mean_lbn_distance=tm.mean_lbn_distance,
+            hdd_throughput_mbps=tput, exec_time_s=wc.exec_time_s(self.requested_sectors, tm.sectors, tput),
+            dram_bytes=int(dram), hits=hits, misses=misses, hdd_requests=tm.requests,
+            hdd_write_sectors=tm.write_sectors, hdd_read_sectors=tm.sectors - tm.write_sectors, hdd_fill_sectors=0,
+            dirty_blocks_at_end=0 if sc is None else int(sc[wc._TOTAL]),
+            lbn_folded=bool(tm.requests and tm.max_lbn >= self.spec.block_count - 1024))
+
+    def parts(self, policy: str) -> tuple[float, float, float, float]:
+        """The HDD stream's (seek, rotation, transfer, other) time [ms] of ``policy`` (as
+        :func:`models.storage.uncertainty.writecache_streams` gives them)."""
+        if not self.want_parts:
+            raise ValueError("the streamed write cache was run without its HDD time components (parts=False)")
+        self._batch2.flush()
+        (self._none if policy == "none" else self._halo).flush()
+        return tuple(float(x) for x in (self._none if policy == "none" else self._halo).parts)
+
+    @property
+    def state_nbytes(self) -> int:
+        """Memory of the state held now [bytes] (hash tables, the map, the bucket table, PCM arrays, sizes, the
+        batches gathered)."""
+        n = self.sizes.nbytes + self.size_counts.nbytes + self._batch1.nbytes + self._batch2.nbytes
+        for s in (self._written, self._regions, self._footprint):
+            n += s.nbytes if s is not None else 0
+        if self._ready:
+            n += self.block_key.nbytes + self.block_region.nbytes
+            n += sum(a.nbytes for a in getattr(self, "_state", ()))
+            n += self._none._pending.nbytes + self._halo._pending.nbytes
+        return int(n)
+
+
+def _sorted_search(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(keys, q)`` with the queries sorted first (random queries into a large table miss the
+    caches; sorted ones walk it: ~2x faster on a million)."""
+    order = np.argsort(q, kind="stable")
+    out = np.empty(len(q), np.int64)
+    out[order] = np.searchsorted(keys, q[order])
+    return out
+
+
+class _Batch:
+    """Columns gathered until they hold :data:`BATCH_REQUESTS` rows, then handed to ``take(*columns)``."""
+
+    def __init__(self, take):
+        self.take, self.cols, self.n = take, [], 0
+
+    def add(self, *cols) -> None:
+        if len(cols[0]):
+            self.cols.append(cols)
+            self.n += len(cols[0])
+            if self.n >= BATCH_REQUESTS:
+                self.flush()
+
+    def flush(self) -> None:
+        if self.cols:
+            cols = [np.concatenate(c) if len(self.cols) > 1 else c[0] for c in zip(*self.cols)]
+            self.cols, self.n = [], 0
+            self.take(*cols)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for c in self.cols for a in c)
+
+
+def _columns(chunk):
+    """(offset [bytes], size [bytes], device, is write) of a chunk as int64/bool arrays; devices checked."""
+    off = np.asarray(chunk["offset_bytes"], np.int64)
+    size = np.asarray(chunk["size_bytes"], np.int64)
+    dev = np.asarray(chunk["device"], np.int64)
+    if len(dev) and (int(dev.min()) < 0 or int(dev.max()) >= 1 << (63 - KEY_BLOCK_BITS)):
+        raise ValueError(f"the streamed write cache needs device numbers within [0, 2**{63 - KEY_BLOCK_BITS})")
+    return off, size, dev, np.asarray(chunk["is_write"], bool)
