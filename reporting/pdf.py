@@ -125,14 +125,6 @@ def _table(df, styles, col_widths=None, font_size: float = 7.0):
     return t
 
 
-def _tint(hex_colour: str, white: float = 0.85):
-    """``hex_colour`` mixed with ``white`` share of white: a light cell background of the same hue."""
-    from reportlab.lib import colors
-
-    c = colors.HexColor(hex_colour)
-    return colors.Color(*(x + (1 - x) * white for x in (c.red, c.green, c.blue)))
-
-
 def summary_page(res, title: str, styles, width: float, height: float) -> list:
     """The first page of the report: the title, the answer per role
     (:func:`reporting.planner_report.executive_summary`: best device, verdict and value, confidence, cost and
@@ -142,6 +134,7 @@ def summary_page(res, title: str, styles, width: float, height: float) -> list:
     from reportlab.lib.units import cm
     from reportlab.platypus import KeepInFrame, Paragraph, Spacer
 
+    from reporting.pdf_frontier import tint as _tint
     from reporting.planner_report import VERDICT_COLOUR, executive_summary, summary_lead
 
     summary, notes = executive_summary(res)

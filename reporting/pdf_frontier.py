@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-__all__ = ["frontier_drawing", "decade_text"]
+__all__ = ["frontier_drawing", "decade_text", "tint"]
 
 #: Plot area of the drawing [pt] and its margins (left for the y title and ticks, bottom for the x ones).
 _PLOT_H, _LEFT, _BOTTOM, _TOP, _RIGHT = 250.0, 62.0, 40.0, 34.0, 12.0
@@ -30,6 +30,14 @@ def decade_text(k: int) -> str:
     if abs(k) > 6:
         return f"{10.0 ** k:.0e}"
     return f"{10.0 ** k:,.{max(-k, 0)}f}"
+
+
+def tint(hex_colour: str, white: float = 0.85):
+    """``hex_colour`` mixed with ``white`` share of white: a light fill of the same hue (a ReportLab Color)."""
+    from reportlab.lib import colors
+
+    c = colors.HexColor(hex_colour)
+    return colors.Color(*(x + (1 - x) * white for x in (c.red, c.green, c.blue)))
 
 
 def _edges(v: np.ndarray) -> np.ndarray:
@@ -85,7 +93,6 @@ def frontier_drawing(rt, spec_x: str, spec_y: str, grid, *, band=None, width: fl
 
     from models.devices import load_catalogue
     from models.planner.targets import SPECS, spec_value
-    from reporting.pdf import _tint
     from reporting.planner_report import LOSE_COLOUR, WIN_COLOUR
 
     xs, ys = np.unique(grid[spec_x].to_numpy(float)), np.unique(grid[spec_y].to_numpy(float))
@@ -104,7 +111,7 @@ def frontier_drawing(rt, spec_x: str, spec_y: str, grid, *, band=None, width: fl
     unknown = grid.attrs.get("unknown", "")
     if not unknown:
         wins = _wins_table(grid, spec_x, spec_y, xs, ys)
-        fill = {1.0: _tint(WIN_COLOUR, 0.45), 0.0: _tint(LOSE_COLOUR, 0.45)}
+        fill = {1.0: tint(WIN_COLOUR, 0.45), 0.0: tint(LOSE_COLOUR, 0.45)}
         for i in range(len(ys)):
             for j in range(len(xs)):
                 w = wins[i, j]

@@ -69,9 +69,9 @@ def test_pdf_draws_the_frontier_as_the_html_report_does(plan_and_targets):
     assert rt is not None
     grid = frontier_rows(rt, sx, sy, target=tres.target, plan_row=row, band=True)
     d = frontier_drawing(rt, sx, sy, grid, width=480)
-    from reporting.pdf import _tint
+    from reporting.pdf_frontier import tint
 
-    win, lose = _tint(WIN_COLOUR, 0.45), _tint(LOSE_COLOUR, 0.45)
+    win, lose = tint(WIN_COLOUR, 0.45), tint(LOSE_COLOUR, 0.45)
     cells = [c for c in d.contents if isinstance(c, Rect) and c.fillColor in (win, lose)]
     known = grid["wins"].notna()
     assert len(cells) == int(known.sum())
