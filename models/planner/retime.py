@@ -272,17 +272,27 @@ def role_retimers(w, devs: Sequence[DeviceProfile], base: DeviceProfile | None, 
     list of Retimer
         Rows the plan marks not applicable or needs data have none, nor a device that is the baseline.
     """
+    return workload_retimers(w, devs, base, n_requests=n_requests, memory_refs=memory_refs)[0]
+
+
+def workload_retimers(w, devs, base, *, n_requests: int | None = None,
+                      memory_refs: int | None = 2_000_000) -> tuple[list[Retimer], str]:
+    """:func:`role_retimers` and why a block workload has none: ``""``, or why its trace is planned by streaming
+    (:func:`models.planner.plan._read_block`: too large to load whole) -- a re-timer needs the trace's counts in
+    memory, and a verdict re-timed on a cut trace would not be the plan's."""
     from models import traces
-    from models.planner.plan import _read_used
+    from models.planner.plan import _read_block, _read_used
 
     if w.kind == "block":
-        tr, _ = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
-        return block_retimers(w.name, tr, devs, base) if len(tr) else []
+        tr, _, why = _read_block(traces, w, n_requests)
+        if tr is None:
+            return [], why
+        return (block_retimers(w.name, tr, devs, base) if len(tr) else []), ""
     if w.kind == "memory":
         mt, _ = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None,
                            options=w.trace_options)
-        return memory_retimers(w.name, mt, devs, base) if len(mt) else []
+        return (memory_retimers(w.name, mt, devs, base) if len(mt) else []), ""
     if w.kind == "filebench":
-        return _filebench(w, devs, base)
-    return _fio(w, devs, base)
+        return _filebench(w, devs, base), ""
+    return _fio(w, devs, base), ""
 

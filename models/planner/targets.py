@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from models._base import ModelResult
-from models.planner.retime import Retimer, role_retimers
+from models.planner.retime import Retimer, workload_retimers
 from models.planner.spec_roots import (  # noqa: F401  (re-exported: the targets' public names)
     GRID_POINTS,
     LOG10_XTOL,
@@ -144,8 +144,12 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
     base = res.baseline_device
     devs = list(res.devices)
     rts: dict[tuple, Retimer] = {}
+    streamed: dict[str, str] = {}  # workload -> why its trace is planned by streaming (no re-timer)
     for i, w in enumerate(res.workloads):
-        for rt in role_retimers(w, devs, base, n_requests=n_requests, memory_refs=memory_refs):
+        got, why = workload_retimers(w, devs, base, n_requests=n_requests, memory_refs=memory_refs)
+        if why:
+            streamed[w.name] = why
+        for rt in got:
             rts[(rt.workload, rt.role, rt.device.name)] = rt
         if progress:
             progress((i + 1) / max(len(res.workloads), 1) * 0.5)
@@ -157,8 +161,11 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
             rows += row_targets(rt, target=target, specs=specs, plan_row=r,
                                 horizon_years=getattr(res, "horizon_years", None), bands=bands)
         else:
-            why = r["reason"] if r["verdict"] not in EVALUATED else \
-                f"not applicable: {r['device']} is this role's baseline ({r['baseline']}): the value is 1× at any spec"
+            why = r["reason"] if r["verdict"] not in EVALUATED else (
+                f"needs data: the spec targets re-time the trace in memory, and this one is planned by streaming "
+                f"({streamed[r['workload']]}); find them on its first requests (n_requests, --requests)"
+                if r["workload"] in streamed else
+                f"not applicable: {r['device']} is this role's baseline ({r['baseline']}): the value is 1× at any spec")
             dev = next((d for d in devs if d.name == r["device"]), None)
             for spec in specs:
                 held = getattr(dev, spec, None) if dev is not None else None

@@ -238,3 +238,24 @@ def test_the_registry_names_every_block_role_and_resolves_to_streams(monkeypatch
         assert (s is None) == (STREAM_ROLES[role] is None)
     with pytest.raises(KeyError, match="valid: file-cache"):
         role_streams(["paging"])
+
+
+def test_spec_targets_of_a_streamed_trace_say_why_they_are_missing(msr, monkeypatch):
+    """A plan that streamed its block trace has no re-timer for it (the targets re-time the trace's counts in memory):
+    the targets rows of its evaluated block roles read "needs data" naming the streaming and the option that cuts
+    the trace -- never a break-even re-timed on the first MAX_REQUESTS requests, nor "the baseline"."""
+    from models.planner.targets import targets_of_plan
+
+    monkeypatch.setattr(stream_plan, "IN_MEMORY_MAX_BYTES", 1000)
+    res = plan([workload_from_path(msr)], DEVICES[:1])
+    df = res.to_frame()
+    evaluated = df[df.role.isin(["file-cache", "write-cache", "storage"]) & df.verdict.isin(["wins", "loses"])]
+    assert len(evaluated) and evaluated.reason.str.contains("streamed in two passes", regex=False).all()
+    t = targets_of_plan(res, bands=False).to_frame()
+    rows = t[t.role.isin(evaluated.role)]
+    assert len(rows) and rows.reason.str.startswith("needs data: the spec targets re-time the trace in memory, and "
+                                                    "this one is planned by streaming (its file is").all()
+    assert rows.break_even.isna().all()
+    small = targets_of_plan(plan([workload_from_path(msr)], DEVICES[:1], n_requests=500), n_requests=500,
+                            bands=False).to_frame()  # cut as asked: in memory, re-timed
+    assert small[small.role == "storage"].break_even.notna().any()
