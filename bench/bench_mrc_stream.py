@@ -7,8 +7,10 @@ measures, each in a child process (its own peak RSS, ``VmHWM``; wall time includ
   no memory budget (``--memory-budget 0``: the exact curve whatever its state), on every size;
 - the same command through today's in-memory path (the whole trace loaded, split into blocks, one
   stack-distance pass) on the smallest size only (the loader's 20 M request limit; the machine is shared);
-- a child that only imports the modules (the empty run's RSS), to give the streamed state per distinct block
-  ``(peak - empty) / footprint``, next to the state's own arrays (``LruStream.state_bytes``) per distinct block.
+- a child that only imports the modules (the empty run's RSS), and one that only reads each file (its blocks
+  handed to a consumer that keeps nothing: the reader's own peak), to give the streamed curve's memory per
+  distinct block ``(peak - reader's peak) / footprint``, next to the state's own arrays
+  (``LruStream.state_bytes``) per distinct block.
 
 The two outputs on the smallest size must be equal (printed). Last line: ``ratio:`` streamed wall time over the
 in-memory one on the smallest size (the peak RSS ratio is printed above it).
@@ -35,6 +37,14 @@ def _mrc(path: Path, in_memory: bool) -> tuple[float, float, str]:
         f"main(['mrc', {str(path)!r}, '--points', '50', '--no-progress', '--memory-budget', '0'])\n")
     wall, peak, out = _child(code)
     return wall, peak, "\n".join(ln for ln in out.splitlines() if ln and not ln.startswith("peak_rss_bytes="))
+
+
+def _reader(path: Path) -> tuple[float, float]:
+    """(wall [s], peak RSS [MB]) of reading ``path`` with nothing kept (the reader's own cost)."""
+    code = ("from models.traces.chunks import chunk_sink\nfrom models.traces.readers import read_trace\n"
+            f"with chunk_sink(lambda cols: None):\n    read_trace({str(path)!r}, 'msr')\n")
+    wall, peak, _ = _child(code)
+    return wall, peak
 
 
 def _state(path: Path) -> tuple[int, int]:
@@ -74,7 +84,10 @@ def main() -> None:
         wall, peak, out = _mrc(files[n], False)
         outs[n] = out
         keys, state = _state(files[n])
+        r_wall, r_peak = _reader(files[n])
         rows.append((n, wall, peak, keys, state))
+        print(f"reader only, {n:,} requests: {r_wall:.1f} s, peak RSS {r_peak:.0f} MB; the curve's own memory "
+              f"(peak - reader's peak) / distinct = {(peak - r_peak) * 1e6 / keys:.0f} bytes", flush=True)
         print(f"mrc streamed (exact), {n:,} requests: {wall:.1f} s ({n / wall / 1e6:.2f} M requests/s end to end, "
               f"{n / max(wall - empty_wall, 1e-9) / 1e6:.2f} M requests/s after the empty run's start), "
               f"peak RSS {peak:.0f} MB; {keys:,} distinct blocks; state arrays {state / 1e6:.0f} MB = "

@@ -124,14 +124,15 @@ def _expand(off, size, dev, shift, total):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _lru_pass(keys, nbytes, i, hkeys, hpos, shift, n_keys, key_limit, bits, fen, total, t, hist, bhist,
+def _lru_pass(keys, nbytes, i, table, shift, n_keys, key_limit, bits, fen, total, t, hist, bhist,
               counts, salt, thresh, sampled):  # pragma: no cover - compiled
     """Stack distances of the accesses ``keys[i:]`` counted into ``hist``/``bhist`` (and their bytes), the state
-    carried: table ``hkeys``/``hpos`` (position of the last access; -1: empty slot), the marks ``bits`` with the
+    carried: ``table`` (slot ``h``: key ``table[h, 0]`` and the position of its last access ``table[h, 1]``, -1:
+    empty slot; one cache line per probe), the marks ``bits`` with the
     Fenwick tree ``fen`` over completed words (``total`` marks in them) and the next position ``t``;
     ``counts`` = [first accesses, their bytes, accesses taken]. Stops early (returning the index reached) when
     the window, the table or the histograms are full; returns ``(i, n_keys, total, t)``."""
-    mask = len(hkeys) - 1
+    mask = table.shape[0] - 1
     cap = bits.shape[0] * 64
     hlen = hist.shape[0]
     n = keys.shape[0]
@@ -143,14 +144,14 @@ def _lru_pass(keys, nbytes, i, hkeys, hpos, shift, n_keys, key_limit, bits, fen,
         if t >= cap or n_keys >= key_limit or n_keys >= hlen:
             break
         h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
-        p = hpos[h]
-        while p >= 0 and hkeys[h] != x:
+        p = table[h, 1]
+        while p >= 0 and table[h, 0] != x:
             h = (h + 1) & mask
-            p = hpos[h]
+            p = table[h, 1]
         wc = t >> 6
         counts[2] += 1
         if p < 0:
-            hkeys[h] = x
+            table[h, 0] = x
             n_keys += 1
             counts[0] += 1
             counts[1] += nbytes[i]
@@ -176,7 +177,7 @@ def _lru_pass(keys, nbytes, i, hkeys, hpos, shift, n_keys, key_limit, bits, fen,
             hist[d] += 1
             bhist[d] += nbytes[i]
         bits[wc] |= _ONE << np.uint64(t & 63)
-        hpos[h] = t
+        table[h, 1] = t
         if (t & 63) == 63:
             _build_node(fen, bits, wc + 1)
             total += popcount64(bits[wc])
@@ -186,7 +187,7 @@ def _lru_pass(keys, nbytes, i, hkeys, hpos, shift, n_keys, key_limit, bits, fen,
 
 
 @njit(cache=True, nogil=True)
-def _renumber_marks(hpos, bits):  # pragma: no cover - compiled
+def _renumber_marks(table, bits):  # pragma: no cover - compiled
     """Renumber every table slot's position to its mark's rank among the marks (order kept); returns the marks."""
     nw = bits.shape[0]
     pre = np.empty(nw, np.int64)
@@ -194,12 +195,12 @@ def _renumber_marks(hpos, bits):  # pragma: no cover - compiled
     for w in range(nw):
         pre[w] = s
         s += popcount64(bits[w])
-    for h in range(hpos.shape[0]):
-        p = hpos[h]
+    for h in range(table.shape[0]):
+        p = table[h, 1]
         if p >= 0:
             w = p >> 6
             below = bits[w] & ((_ONE << np.uint64(p & 63)) - _ONE)
-            hpos[h] = pre[w] + popcount64(below)
+            table[h, 1] = pre[w] + popcount64(below)
     return s
 
 
@@ -218,14 +219,21 @@ def _fill_window(bits, fen, m):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _rehash(hkeys, hpos, nkeys, npos, shift):  # pragma: no cover - compiled
-    mask = len(nkeys) - 1
-    for j in range(len(hkeys)):
-        if hpos[j] >= 0:
-            h = np.int64((np.uint64(hkeys[j]) * _FIB) >> np.uint64(shift))
-            while npos[h] >= 0:
+def _rehash(table, new, shift):  # pragma: no cover - compiled
+    mask = new.shape[0] - 1
+    for j in range(table.shape[0]):
+        if table[j, 1] >= 0:
+            h = np.int64((np.uint64(table[j, 0]) * _FIB) >> np.uint64(shift))
+            while new[h, 1] >= 0:
                 h = (h + 1) & mask
-            nkeys[h], npos[h] = hkeys[j], hpos[j]
+            new[h, 0], new[h, 1] = table[j, 0], table[j, 1]
+
+
+def _empty_table(slots: int) -> np.ndarray:
+    """A hash table of ``slots`` empty slots (key, position -1)."""
+    table = np.zeros((slots, 2), np.int64)
+    table[:, 1] = -1
+    return table
 
 
 class LruStream:
@@ -259,8 +267,7 @@ class LruStream:
         self._add_acc0, self._add_total = 0, 1.0
         self.n_keys = 0
         self._counts = np.zeros(3, np.int64)  # first accesses, their bytes, accesses taken (sampled)
-        self._hkeys = np.zeros(1 << 10, np.int64)
-        self._hpos = np.full(1 << 10, -1, np.int64)
+        self._table = _empty_table(1 << 10)
         self._bits = np.zeros(_MIN_WINDOW_WORDS, np.uint64)
         self._fen = np.zeros(_MIN_WINDOW_WORDS + 2, np.int64)
         self._total = self._t = 0
@@ -273,7 +280,7 @@ class LruStream:
     @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the table, the histograms and the window."""
-        return 16 * len(self._hkeys) + 16 * len(self._hist) + 8 * (len(self._bits) + len(self._fen))
+        return 16 * len(self._table) + 16 * len(self._hist) + 8 * (len(self._bits) + len(self._fen))
 
     def _charge(self, extra: float, pass_accesses: int) -> None:
         what = "the exact LRU hit-ratio curve's state" if not self.sampled else \
@@ -354,9 +361,9 @@ class LruStream:
     def _pass(self, keys, nbytes) -> None:
         i, n = 0, len(keys)
         while True:
-            slots = len(self._hkeys)
+            slots = len(self._table)
             i, self.n_keys, self._total, self._t = _lru_pass(
-                keys, nbytes, i, self._hkeys, self._hpos, 64 - (slots.bit_length() - 1), self.n_keys,
+                keys, nbytes, i, self._table, 64 - (slots.bit_length() - 1), self.n_keys,
                 int(MAX_LOAD * slots), self._bits, self._fen, self._total, self._t, self._hist, self._bhist,
                 self._counts, self.salt, self.thresh, self.sampled)
             if i >= n:
@@ -369,11 +376,11 @@ class LruStream:
                 self._compact(n - i)
 
     def _grow_table(self, left: int) -> None:
-        slots = 2 * len(self._hkeys)
+        slots = 2 * len(self._table)
         self._charge(16 * slots, left)  # the new table while the keys move
-        nkeys, npos = np.zeros(slots, np.int64), np.full(slots, -1, np.int64)
-        _rehash(self._hkeys, self._hpos, nkeys, npos, 64 - (slots.bit_length() - 1))
-        self._hkeys, self._hpos = nkeys, npos
+        new = _empty_table(slots)
+        _rehash(self._table, new, 64 - (slots.bit_length() - 1))
+        self._table = new
 
     def _grow_hist(self, left: int) -> None:
         n = 2 * len(self._hist)
@@ -388,7 +395,7 @@ class LruStream:
         """Renumber the marks ``0..M-1`` (same order: same distances) in a window of at least twice the marks."""
         words = max(_MIN_WINDOW_WORDS, -(-2 * (self.n_keys + 1) // 64))
         self._charge(8 * (2 * words + 2) if words > len(self._bits) else 0, left)
-        m = _renumber_marks(self._hpos, self._bits)
+        m = _renumber_marks(self._table, self._bits)
         if words > len(self._bits):
             self._bits, self._fen = np.zeros(words, np.uint64), np.zeros(words + 2, np.int64)
         else:
