@@ -56,7 +56,7 @@ from models.budget import CLI_OPTION, ENV_VAR, BudgetExceeded, budget_bytes, cha
 from models.sim.primitives import popcount64
 from models.sim.sampling import check_rate, hash53, hash_salt, rate_threshold
 from models.sim.shards import ShardsCurve
-from models.sim.stack_distance import HitRatioCurve, curve_from_histogram, log_sizes
+from models.sim.stack_distance import HitRatioCurve, as_sizes, curve_from_histogram, log_sizes
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.extent_mrc import SIZE_BYTES
@@ -249,6 +249,15 @@ class LruStream:
         Hash salt of the sample (``sample_rate < 1``).
     max_request_blocks : int, keyword-only
         Most blocks one request may touch (:data:`~models.traces.blocks.MAX_REQUEST_BLOCKS`).
+
+    Examples
+    --------
+    >>> s = LruStream(4096)
+    >>> s.add([0, 4096], [4096, 4096], [0, 0])
+    >>> s.add([0], [8192], [0])  # blocks 0 and 1 again, one distinct block between each and its last access
+    >>> c = s.curve()
+    >>> c.cache_blocks.tolist(), c.hits.tolist(), c.footprint_blocks
+    ([1, 2], [0, 2], 2)
     """
 
     def __init__(self, block_size: int = 4096, *, sample_rate: float = 1.0, seed=0,
@@ -437,8 +446,6 @@ class LruStream:
     def _shards_curve(self, sizes, points) -> ShardsCurve:
         """SHARDS at a fixed rate (:func:`models.sim.shards.shards_mrc`): each sampled distance ``d`` spread
         evenly over the true distances ``[d/R, (d+1)/R)`` (clipped to the estimated footprint), SHARDS_adj."""
-        from models.sim.stack_distance import as_sizes
-
         rate = float(self.thresh) / _SCALE
         inv = 1.0 / rate
         n, nsamp = self.accesses, int(self._counts[2])
