@@ -230,10 +230,8 @@ def _rehash(table, new, shift):  # pragma: no cover - compiled
 
 
 def _empty_table(slots: int) -> np.ndarray:
-    """A hash table of ``slots`` empty slots (key, position -1)."""
-    table = np.zeros((slots, 2), np.int64)
-    table[:, 1] = -1
-    return table
+    """A hash table of ``slots`` empty slots (position -1; the key of an empty slot is never read)."""
+    return np.full((slots, 2), -1, np.int64)
 
 
 class LruStream:
