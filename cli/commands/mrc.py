@@ -166,7 +166,7 @@ def _streamed(args, method: str, rate: float):
             args.trace, args.block_size, format=fmt, sizes=sizes, points=args.points,
             sample_rate=None if method == "exact" else rate, seed=args.seed, progress=progress,
             on_requests=progress and progress.add_requests, max_requests=args.max_requests, **opts)
-    except LargeExtents:  # large requests: read whole, the curve per run of blocks (the same curve)
+    except LargeExtents:  # large requests (or keys past the streamed range): read whole, the same curve
         return None
     if curve is None:
         return None

@@ -70,7 +70,7 @@ from models.traces.stream_stats import (
 )
 
 __all__ = ["LruStream", "stream_lru_mrc", "budget_note", "STATE_BYTES_PER_BLOCK", "PASS_BYTES_PER_ACCESS",
-           "LargeExtents"]
+           "LargeExtents", "KeysOutOfRange"]
 
 #: Most memory of the state per distinct block [bytes]: a 16-byte table slot at 3/8 load (43), 32 bytes of
 #: histograms just after they doubled, ~1 byte of window -- the bound the docstring derives; the state is charged
@@ -87,6 +87,11 @@ _BLOCK_BITS = 47
 _FIB = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
 _SCALE = float(2**53)
+
+
+class KeysOutOfRange(LargeExtents):
+    """Block numbers of 2**47 or more, or devices outside 0..2**16-1: they do not fit a (device, block) key, so
+    the curve is computed from the whole trace (as for :class:`~models.traces.stream_stats.LargeExtents`)."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -330,8 +335,9 @@ class LruStream:
                 "(the limit per request); check the size unit, or use a larger block size (--block-size)")
         top = int(((off + size - 1) >> self.shift).max())
         if top >= 1 << _BLOCK_BITS or int(dev.min()) < 0 or int(dev.max()) >= 1 << (63 - _BLOCK_BITS):
-            raise ValueError(f"the streamed hit-ratio curve needs block numbers below 2**{_BLOCK_BITS} and devices "
-                             f"below 2**{63 - _BLOCK_BITS}; read the trace whole (--max-requests) instead")
+            raise KeysOutOfRange(f"the streamed hit-ratio curve needs block numbers below 2**{_BLOCK_BITS} and "
+                                 f"devices below 2**{63 - _BLOCK_BITS} (got block {top}, devices {int(dev.min())}.."
+                                 f"{int(dev.max())})")
         self.requests += m
         self.bytes_total += int(size.sum())
         start, done = 0, 0.0
@@ -524,7 +530,8 @@ def stream_lru_mrc(src, block_size: int = 4096, *, format: str = "auto", sizes=N
     budget, else the source is read again with SHARDS at a power-of-two rate of about a quarter of the share of
     the input read when the budget ran out (halved again if the sample outgrows it too, at most
     :data:`~models.traces.stream_stats.MAX_SAMPLE_HALVINGS` times). A number: SHARDS (1: exact) at that rate,
-    or the budget's refusal. Raises :class:`~models.traces.stream_stats.LargeExtents` for large requests.
+    or the budget's refusal. Raises :class:`~models.traces.stream_stats.LargeExtents` for large requests (and
+    its :class:`KeysOutOfRange` for keys that do not fit): the caller reads the trace whole.
     """
     from models.traces.core import MemTrace
     from models.traces.readers import read_trace

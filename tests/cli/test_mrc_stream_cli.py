@@ -33,7 +33,8 @@ def in_memory(monkeypatch):
 
 
 @pytest.mark.parametrize("extra", [[], ["--points", "9"], ["--sizes", "1,7,300,100000"], ["--format", "json"],
-                                   ["--block-size", "512", "--points", "20"], ["--uncertainty", "3", "--points", "4"]])
+                                   ["--block-size", "512", "--points", "20"], ["--uncertainty", "3", "--points", "4"],
+                                   ["--max-requests", "700", "--points", "5"]])
 def test_streamed_output_is_todays_output(tmp_path, run_cli, in_memory, extra):
     p = _msr(tmp_path / "t.csv", 4000)
     rc, streamed, err = run_cli("mrc", p, *extra)
@@ -100,3 +101,14 @@ def test_streamed_shards_is_close_to_exact(tmp_path, run_cli):
     assert set(b.method) == {"shards"}
     # tolerance: 25 % of ~40 k blocks sampled; measured max |error| 0.013 on this trace, 0.03 leaves about 2x
     assert np.abs(a.hit_ratio - b.hit_ratio).max() < 0.03
+
+
+def test_devices_past_the_key_range_are_read_whole(tmp_path, run_cli, in_memory):
+    """A generic CSV whose device numbers do not fit the streamed (device, block) key: read whole, same curve."""
+    rows = ["t,op,off,len,dev"] + [f"{i},R,{(i % 97) * 4096},4096,{(i % 3) * 100_000}" for i in range(500)]
+    (tmp_path / "d.csv").write_text("\n".join(rows) + "\n")
+    argv = ["mrc", str(tmp_path / "d.csv"), "--trace-format", "csv", "--time-col", "t", "--op-col", "op",
+            "--offset-col", "off", "--size-col", "len", "--device-col", "dev", "--points", "5"]
+    rc, a, err = run_cli(*argv)
+    rc2, b, _ = in_memory(run_cli, *argv)
+    assert rc == rc2 == 0 and a == b, err

@@ -183,3 +183,11 @@ def test_large_requests_are_left_to_the_extent_path():
     s = LruStream(4096)
     with pytest.raises(sm.LargeExtents):
         s.add([0], [4096 * 4096], [0])
+
+
+def test_keys_out_of_the_streamed_range_are_left_to_the_whole_trace():
+    s = LruStream(4096)
+    with pytest.raises(sm.KeysOutOfRange, match="2\\*\\*47"):
+        s.add([4096 << 47], [4096], [0])
+    with pytest.raises(sm.LargeExtents, match="devices"):
+        s.add([0], [4096], [1 << 16])
