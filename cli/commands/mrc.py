@@ -28,8 +28,8 @@ columns ``cache_bytes,hit_ratio,byte_hit_ratio,method`` for a cache of that many
 (``--sizes`` in bytes; default 50 log-spaced capacities): ``--policy lru`` with method exact or
 shards, ``fifo``/``clock`` with method exact or minisim.
 
-Streaming: a trace *file* with ``--policy lru`` and ``--method exact`` or ``shards`` (fixed rate), ``--by
-requests``, is read in blocks (:mod:`models.traces.stream_mrc`): no request limit, memory bounded by the
+Streaming: a trace *file* with ``--policy lru`` and ``--method exact`` or ``shards`` (fixed rate or fixed
+size), ``--by requests``, is read in blocks (:mod:`models.traces.stream_mrc`): no request limit, memory bounded by the
 distinct blocks (exact) or the sample (shards), the exact curve equal to the in-memory one. When the exact
 state would pass the run's memory budget, the curve is SHARDS at a rate that fits: the ``method`` column says
 ``shards`` and stderr gives the rate and the reason (``--memory-budget``). ``--progress`` shows the read on
@@ -147,8 +147,8 @@ def _extent_curve(trace, args):
 
 
 #: What the refusal of a long trace says streams.
-_STREAMS = ("--policy lru with --method exact or --method shards --rate R (--by requests) streams a trace file of "
-            "any length")
+_STREAMS = ("--policy lru with --method exact or --method shards (--rate R or --max-samples S; --by requests) "
+            "streams a trace file of any length")
 
 
 def _streamed(args, method: str, rate: float):
@@ -165,7 +165,8 @@ def _streamed(args, method: str, rate: float):
         curve, _, fallback = stream_lru_mrc(
             args.trace, args.block_size, format=fmt, sizes=sizes, points=args.points,
             sample_rate=None if method == "exact" else rate, seed=args.seed, progress=progress,
-            on_requests=progress and progress.add_requests, max_requests=args.max_requests, **opts)
+            on_requests=progress and progress.add_requests, max_requests=args.max_requests,
+            max_samples=args.max_samples, **opts)
     except LargeExtents:  # large requests (or keys past the streamed range): read whole, the same curve
         return None
     if curve is None:
@@ -186,17 +187,15 @@ def _load(args, policy: str, method: str, by: str):
     except ValueError as e:
         if f"more than {MAX_REQUESTS:,} requests" not in str(e):
             raise
-        raise ValueError(f"{e}. pcm-planner mrc --policy {policy} --method {method} --by {by}"
-                         f"{' --max-samples' if args.max_samples is not None else ''} reads the trace whole; "
-                         f"{_STREAMS}") from None
+        raise ValueError(f"{e}. pcm-planner mrc --policy {policy} --method {method} --by {by} reads the trace "
+                         f"whole; {_STREAMS}") from None
 
 
 def run(args: argparse.Namespace) -> int:
     policy, method, rate, by = _resolve(args)
     if args.points is not None and args.points < 1:
         raise ValueError(f"--points must be >= 1 (got {args.points})")
-    if by == "requests" and policy == "lru" and method in ("exact", "shards") and args.max_samples is None \
-            and os.path.isfile(args.trace):
+    if by == "requests" and policy == "lru" and method in ("exact", "shards") and os.path.isfile(args.trace):
         from models.traces.blocks import check_block_size
 
         check_block_size(args.block_size)

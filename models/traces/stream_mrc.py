@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from models.budget import CLI_OPTION, ENV_VAR, BudgetExceeded, budget_bytes, charge
-from models.sim.primitives import popcount64
+from models.sim.primitives import heap_pop, heap_push, popcount64
 from models.sim.sampling import check_rate, hash53, hash_salt, rate_threshold
 from models.sim.shards import ShardsCurve
 from models.sim.stack_distance import HitRatioCurve, as_sizes, curve_from_histogram, log_sizes
@@ -69,7 +69,7 @@ from models.traces.stream_stats import (
     LargeExtents,
 )
 
-__all__ = ["LruStream", "stream_lru_mrc", "budget_note", "STATE_BYTES_PER_BLOCK", "PASS_BYTES_PER_ACCESS",
+__all__ = ["LruStream", "FixedSizeStream", "stream_lru_mrc", "budget_note", "STATE_BYTES_PER_BLOCK", "PASS_BYTES_PER_ACCESS",
            "LargeExtents", "KeysOutOfRange"]
 
 #: Most memory of the state per distinct block [bytes]: a 16-byte table slot at 3/8 load (43), 32 bytes of
@@ -189,6 +189,141 @@ def _lru_pass(keys, nbytes, i, table, shift, n_keys, key_limit, bits, fen, total
         t += 1
         i += 1
     return i, n_keys, total, t
+
+
+#: Exact bins of the fixed-size SHARDS histogram of true distances [blocks]: distances below are kept exactly.
+_LIN_BINS = 1024
+#: Bins per octave of true distance above :data:`_LIN_BINS` [-]: a bin is 2**(1/128) - 1 = 0.54 % wide.
+_PER_OCTAVE = 128
+#: Bins of that histogram: 1024 exact, then 128 per octave up to 2**63 [bins].
+_N_BINS = 1024 + 128 * 54
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _bin_of(x):  # pragma: no cover - compiled
+    """Bin of a true distance ``x`` [blocks] (float >= 0): exact below :data:`_LIN_BINS`, log above."""
+    if x < _LIN_BINS:
+        return np.int64(x)
+    return min(_LIN_BINS + np.int64(np.log2(x / _LIN_BINS) * _PER_OCTAVE), _N_BINS - 1)
+
+
+@njit(cache=True, nogil=True)
+def bin_edges():  # pragma: no cover - compiled
+    """Lower edge of every bin and the upper edge of the last [blocks] (float)."""
+    e = np.empty(_N_BINS + 1, np.float64)
+    for j in range(_N_BINS + 1):
+        e[j] = j if j <= _LIN_BINS else _LIN_BINS * 2.0 ** ((j - _LIN_BINS) / _PER_OCTAVE)
+    return e
+
+
+@njit(cache=True, nogil=True)
+def _unmark(bits, fen, total, p, wc):  # pragma: no cover - compiled
+    """Clear the mark at position ``p`` (the lazily built tree: nodes up to ``wc`` exist); return ``total``."""
+    w = p >> 6
+    bits[w] &= ~(_ONE << np.uint64(p & 63))
+    if w != wc:
+        j = w + 1
+        while j <= wc:
+            fen[j] -= 1
+            j += j & -j
+        total -= 1
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _fixed_pass(keys, nbytes, i, table, shift, n_keys, key_limit, bits, fen, total, t, dd, bdd, edges, acc,
+                hh, hid, hsize, smax, salt, thresh):  # pragma: no cover - compiled
+    """Fixed-size SHARDS over ``keys[i:]`` (:func:`models.sim.shards.shards_mrc` with ``max_samples``): at most
+    ``smax`` tracked blocks (max-heap ``hh``/``hid`` of their hashes); a new block past them evicts the largest
+    hash (its slot becomes a tombstone, position -2; its mark cleared) and lowers the threshold to it. Each
+    sampled reference weighs ``1/R`` at its time; a reuse's mass is spread over the true distances
+    ``[d/R, (d+1)/R)`` in the bins of ``edges`` (density difference arrays ``dd``, ``bdd``; exact bins below
+    :data:`_LIN_BINS`). ``acc`` = [first-reference mass, its bytes, sampled references, estimated references,
+    tombstones]. Stops early when the table (live + tombstones) or the window is full; returns
+    ``(i, n_keys, total, t, hsize, thresh)``."""
+    mask = table.shape[0] - 1
+    cap = bits.shape[0] * 64
+    n = keys.shape[0]
+    while i < n:
+        x = keys[i]
+        hx = hash53(np.uint64(x), salt)
+        if hx >= thresh:
+            i += 1
+            continue
+        if t >= cap or n_keys + np.int64(acc[4]) >= key_limit:
+            break
+        h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
+        p = table[h, 1]
+        while p != -1 and not (p >= 0 and table[h, 0] == x):
+            h = (h + 1) & mask
+            p = table[h, 1]
+        wc = t >> 6
+        if p < 0:  # a new tracked block
+            table[h, 0] = x
+            table[h, 1] = -3  # live, not marked yet
+            n_keys += 1
+            hsize = heap_push(hh, hid, hsize, hx, x)
+            if n_keys > smax:
+                top = hh[0]
+                while hsize > 0 and hh[0] == top:
+                    y = hid[0]
+                    hsize = heap_pop(hh, hid, hsize)
+                    g = np.int64((np.uint64(y) * _FIB) >> np.uint64(shift))
+                    while not (table[g, 1] != -1 and table[g, 1] != -2 and table[g, 0] == y):
+                        g = (g + 1) & mask
+                    q = table[g, 1]
+                    if q >= 0:
+                        total = _unmark(bits, fen, total, q, wc)
+                    table[g, 1] = -2
+                    n_keys -= 1
+                    acc[4] += 1
+                thresh = top
+                if hx >= thresh:
+                    i += 1
+                    continue
+        inv = 9007199254740992.0 / np.float64(thresh)
+        w = nbytes[i] * inv
+        acc[2] += 1
+        acc[3] += inv
+        p = table[h, 1]
+        if p < 0:
+            acc[0] += inv
+            acc[1] += w
+        else:
+            wp = p >> 6
+            b = np.uint64(p & 63)
+            d = np.int64(popcount64((bits[wp] >> b) >> _ONE))
+            if wp != wc:
+                d += np.int64(popcount64(bits[wc]))
+                s = 0
+                j = wp + 1
+                while j > 0:
+                    s += fen[j]
+                    j -= j & -j
+                d += total - s
+                j = wp + 1
+                while j <= wc:
+                    fen[j] -= 1
+                    j += j & -j
+                total -= 1
+            bits[wp] &= ~(_ONE << b)
+            ja = _bin_of(d * inv)
+            jb = _bin_of((d + 1) * inv)
+            if jb <= ja:
+                jb = ja + 1
+            width = edges[jb] - edges[ja]
+            dd[ja] += inv / width
+            dd[jb] -= inv / width
+            bdd[ja] += w / width
+            bdd[jb] -= w / width
+        bits[wc] |= _ONE << np.uint64(t & 63)
+        table[h, 1] = t
+        if (t & 63) == 63:
+            _build_node(fen, bits, wc + 1)
+            total += popcount64(bits[wc])
+        t += 1
+        i += 1
+    return i, n_keys, total, t, hsize, thresh
 
 
 @njit(cache=True, nogil=True)
@@ -478,6 +613,121 @@ class LruStream:
                            n, footprint, rate, nsamp, int(self.n_keys))
 
 
+class FixedSizeStream(LruStream):
+    """Fixed-size SHARDS over the stream: at most ``max_samples`` tracked blocks, the rate lowered as needed
+    (:func:`models.sim.shards.shards_mrc` with ``max_samples``, on the (device, block) keys). State: the table
+    (live blocks and the tombstones of evicted ones, rebuilt without them when full), a heap of the tracked
+    hashes, the window of marks and a histogram of true distances in :data:`_N_BINS` bins (exact below
+    :data:`_LIN_BINS` blocks, 0.54 % wide above): O(``max_samples``) whatever the trace. The spread of a sampled
+    distance over its true distances is kept per bin (the in-memory kernel keeps one per distance, an array of
+    the footprint): equal to it below :data:`_LIN_BINS` blocks, within a bin's width above.
+
+    Parameters
+    ----------
+    block_size : int
+        Block size [bytes], a power of two.
+    max_samples : int, keyword-only
+        Most tracked blocks [blocks], >= 1.
+    sample_rate : float, keyword-only
+        Starting rate in (0, 1] [-] (default 1: the full trace until the sample fills).
+    seed : int or numpy.random.Generator, keyword-only
+        Hash salt of the sample.
+    """
+
+    def __init__(self, block_size: int = 4096, *, max_samples: int, sample_rate: float = 1.0, seed=0,
+                 max_request_blocks: int = MAX_REQUEST_BLOCKS):
+        if isinstance(max_samples, bool) or not isinstance(max_samples, (int, np.integer)) or max_samples < 1:
+            raise ValueError(f"max_samples must be an integer >= 1 (got {max_samples!r})")
+        super().__init__(block_size, sample_rate=sample_rate, seed=seed, max_request_blocks=max_request_blocks)
+        self.sampled = True
+        self.smax = int(max_samples)
+        charge(16.0 * (self.smax + 1), f"the fixed-size SHARDS heap of {self.smax:,} tracked blocks")
+        self._hh = np.zeros(self.smax + 1, np.uint64)
+        self._hid = np.zeros(self.smax + 1, np.int64)
+        self._hsize = 0
+        self._hist = self._bhist = np.zeros(1, np.int64)  # unused: the binned histograms below
+        self._dd = np.zeros(_N_BINS + 1, np.float64)
+        self._bdd = np.zeros(_N_BINS + 1, np.float64)
+        self._edges = bin_edges()
+        self._acc = np.zeros(5, np.float64)
+
+    @property
+    def state_bytes(self) -> int:
+        return super().state_bytes + 16 * len(self._hh) + 24 * len(self._dd)
+
+    def _pass(self, keys, nbytes) -> None:
+        i, n = 0, len(keys)
+        while True:
+            slots = len(self._table)
+            i, self.n_keys, self._total, self._t, self._hsize, thresh = _fixed_pass(
+                keys, nbytes, i, self._table, 64 - (slots.bit_length() - 1), self.n_keys, int(MAX_LOAD * slots),
+                self._bits, self._fen, self._total, self._t, self._dd, self._bdd, self._edges, self._acc,
+                self._hh, self._hid, self._hsize, self.smax, self.salt, self.thresh)
+            self.thresh = np.uint64(thresh)
+            if i >= n:
+                return
+            if self.n_keys + int(self._acc[4]) >= int(MAX_LOAD * slots):
+                self._rebuild(n - i)
+            if self._t >= 64 * len(self._bits):
+                self._compact(n - i)
+
+    def _rebuild(self, left: int) -> None:
+        """The table without its tombstones, doubled while the live blocks fill more than half the load."""
+        slots = len(self._table)
+        while self.n_keys + 1 > MAX_LOAD * slots / 2:
+            slots *= 2
+        self._charge(16 * slots, left)
+        new = _empty_table(slots)
+        _rehash(self._table, new, 64 - (slots.bit_length() - 1))
+        self._table = new
+        self._acc[4] = 0
+
+    @property
+    def footprint_blocks(self) -> int:
+        return int(round(self._acc[0]))
+
+    def _shards_curve(self, sizes, points) -> ShardsCurve:
+        rate = float(self.thresh) / _SCALE
+        n = self.accesses
+        cold, bcold, nsamp = float(self._acc[0]), float(self._acc[1]), int(self._acc[2])
+        mass, bmass = _bin_mass(self._dd, self._edges), _bin_mass(self._bdd, self._edges)
+        total, btotal = mass.sum() + cold, bmass.sum() + bcold
+        footprint = int(round(cold))
+        nb = footprint + 1
+        diff, bdiff, width = 0.0, 0.0, max(1, min(nb, int(1.0 / rate)))
+        if nsamp > 0:
+            diff, bdiff = n - total, float(self.bytes_total) - btotal
+        s = self._sizes(sizes, points, footprint)
+        s = np.arange(1, max(footprint, 1) + 1, dtype=np.int64) if s is None else as_sizes(s)
+        k = np.minimum(s, nb)
+        hits = _binned_cum(mass, self._edges, k, nb) + _adj_cum(diff, width, k)
+        bh = _binned_cum(bmass, self._edges, k, nb) + _adj_cum(bdiff, width, k)
+        total, btotal = total + diff, btotal + bdiff
+        hr = hits / total if total > 0 else np.zeros(len(k))
+        bhr = bh / btotal if btotal > 0 else hr.copy()
+        return ShardsCurve(s, np.clip(hr, 0.0, 1.0), np.clip(bhr, 0.0, 1.0), hits * (n / total if total > 0 else 0.0),
+                           n, footprint, rate, nsamp, int(self.n_keys))
+
+
+def _bin_mass(dd, edges) -> np.ndarray:
+    """Mass per bin from the density difference array ``dd``: the density is zero from the last bin where a
+    spread ends (the rounding residue of the sum would weigh the huge widths of the top bins)."""
+    density = np.cumsum(dd)[:len(edges) - 1]
+    nz = np.flatnonzero(dd)
+    density[(nz[-1] if len(nz) else 0):] = 0.0
+    return density * np.diff(edges)
+
+
+def _binned_cum(mass, edges, k, nb: int) -> np.ndarray:
+    """Mass of the bins below each ``k`` (uniform inside a bin); all of it from ``nb`` (the footprint + 1) on,
+    as the in-memory kernel clips the spread there."""
+    cum = np.concatenate(([0.0], np.cumsum(mass)))
+    kf = k.astype(np.float64)
+    j = np.clip(np.searchsorted(edges, kf, side="right") - 1, 0, len(mass) - 1)
+    out = cum[j] + mass[j] * np.clip((kf - edges[j]) / (edges[j + 1] - edges[j]), 0.0, 1.0)
+    return np.where(k >= nb, cum[-1], out)
+
+
 def _slice_accesses() -> int:
     """Block accesses expanded per pass: :data:`~models.traces.stream_stats.SLICE_ACCESSES`, fewer when the
     pass would take more than a quarter of the run's budget (the rest is for the state) [accesses]."""
@@ -521,7 +771,7 @@ def _reopenable(src) -> bool:
 
 def stream_lru_mrc(src, block_size: int = 4096, *, format: str = "auto", sizes=None, points: int | None = None,
                    sample_rate: float | None = None, seed=0, progress=None, on_requests=None,
-                   max_requests: int | None = None, **options):
+                   max_requests: int | None = None, max_samples: int | None = None, **options):
     """The LRU hit-ratio curve of a block trace file read in blocks (module docstring).
 
     Returns ``(curve, meta, fallback_rate)``: ``meta`` the reader's metadata; ``curve`` None for a
@@ -530,7 +780,8 @@ def stream_lru_mrc(src, block_size: int = 4096, *, format: str = "auto", sizes=N
     budget, else the source is read again with SHARDS at a power-of-two rate of about a quarter of the share of
     the input read when the budget ran out (halved again if the sample outgrows it too, at most
     :data:`~models.traces.stream_stats.MAX_SAMPLE_HALVINGS` times). A number: SHARDS (1: exact) at that rate,
-    or the budget's refusal. Raises :class:`~models.traces.stream_stats.LargeExtents` for large requests (and
+    or the budget's refusal. ``max_samples``: fixed-size SHARDS (:class:`FixedSizeStream`) from ``sample_rate``
+    (default 1). Raises :class:`~models.traces.stream_stats.LargeExtents` for large requests (and
     its :class:`KeysOutOfRange` for keys that do not fit): the caller reads the trace whole.
     """
     from models.traces.core import MemTrace
@@ -540,7 +791,8 @@ def stream_lru_mrc(src, block_size: int = 4096, *, format: str = "auto", sizes=N
     if isinstance(src, os.PathLike):
         src = os.fspath(src)
     for attempt in range(MAX_SAMPLE_HALVINGS + 1):
-        acc = LruStream(block_size, sample_rate=rate, seed=seed)
+        acc = LruStream(block_size, sample_rate=rate, seed=seed) if max_samples is None else \
+            FixedSizeStream(block_size, max_samples=max_samples, sample_rate=rate, seed=seed)
 
         def told(x, acc=acc):
             if x <= 1.0:  # a fraction of the input (its size known); else bytes
@@ -561,10 +813,11 @@ def stream_lru_mrc(src, block_size: int = 4096, *, format: str = "auto", sizes=N
             acc.flush()
             if acc.accesses == 0:
                 raise ValueError(f"{empty.name}: the trace has no requests")
-            fallback = rate if sample_rate is None and rate < 1 else None
+            fallback = rate if sample_rate is None and max_samples is None and rate < 1 else None
             return acc.curve(sizes=sizes, points=points), dict(empty.meta), fallback
         except BudgetExceeded:
-            if sample_rate is not None or not acc.state_full or attempt == MAX_SAMPLE_HALVINGS \
+            if sample_rate is not None or max_samples is not None or not acc.state_full \
+                    or attempt == MAX_SAMPLE_HALVINGS \
                     or not _reopenable(src):
                 raise
             frac = acc.share_read() if acc.progress[1] > 0 else 1.0

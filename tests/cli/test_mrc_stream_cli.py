@@ -62,7 +62,7 @@ def test_no_request_limit_for_the_streamed_methods(tmp_path, run_cli, monkeypatc
 
     p = _msr(tmp_path / "t.csv", 3000)
     monkeypatch.setattr(loader, "MAX_REQUESTS", 1000)
-    for method in (["--method", "exact"], ["--method", "shards", "--rate", "0.5"]):
+    for method in (["--method", "exact"], ["--method", "shards", "--rate", "0.5"], ["--max-samples", "500"]):
         rc, out, err = run_cli("mrc", p, "--points", "4", *method)
         assert rc == 0, err
     rc, out, err = run_cli("mrc", p, "--policy", "fifo", "--points", "4")

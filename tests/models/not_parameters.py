@@ -53,6 +53,10 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.sim.sampling._MIX2": "splitmix64 hash constant",
     "models.sim.stack_distance._ONE": "math constant",
     "models.traces.stream_mrc._ONE": "math constant",
+    "models.traces.stream_mrc._LIN_BINS": "histogram layout of streamed fixed-size SHARDS (distances kept exactly "
+                                           "below it)",
+    "models.traces.stream_mrc._PER_OCTAVE": "histogram resolution of streamed fixed-size SHARDS (bins per octave)",
+    "models.traces.stream_mrc._N_BINS": "histogram size of streamed fixed-size SHARDS (bins up to 2**63)",
     "models.storage.file_cache_sim.DEFAULT_FRACTIONS": "sweep grid (x axis of Figures 3-5)",
     "models.storage.file_cache.STEADY_SIZES": "measurement grid (block sizes of data/measurements/insertion_cost)",
     "models.storage.file_cache.SAME_RUN_SIZES": "measurement grid (the zram block sizes of data/measurements/insertion_cost)",
