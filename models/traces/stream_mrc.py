@@ -31,7 +31,8 @@ hash (:func:`models.sim.sampling.hash53` of the (device, block) key, salted by `
 distances ``[d/R, (d+1)/R)``, the SHARDS_adj correction of the first bucket). The sample is drawn from the
 (device, block) keys, not from the first-appearance block ids of the in-memory split, so it is a different
 (equally distributed) sample than the in-memory ``shards_mrc`` of the same trace and seed; at rate 1 it is
-the exact curve.
+the exact curve. :class:`FixedSizeStream` is fixed-size SHARDS (``max_samples``) the same way, in
+O(``max_samples``) memory.
 
 :func:`stream_lru_mrc` reads a trace file this way; with no rate given it falls back to SHARDS at a rate that
 fits when the exact state outgrows the budget, as :func:`models.traces.stream_stats.stream_trace_stats` does.
