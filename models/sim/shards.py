@@ -256,7 +256,7 @@ def shards_mrc(ids, *, rate: float = 0.01, max_samples: int | None = None, sizes
     n_ids = int(a.max()) + 1
     salt = hash_salt(seed)
     thresh = rate_threshold(rate)
-    smax = int(max_samples) if max_samples is not None else n_ids
+    smax = min(int(max_samples), n_ids) if max_samples is not None else n_ids  # n_ids or more: all of them
     nb = n_ids + 1
     wz = w if w is not None else np.zeros(0)
     # one fused pass hashes every reference inline (the hash of block_hashes) and keeps the

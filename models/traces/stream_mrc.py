@@ -240,7 +240,7 @@ def _fixed_pass(keys, nbytes, i, table, shift, n_keys, key_limit, bits, fen, tot
     sampled reference weighs ``1/R`` at its time; a reuse's mass is spread over the true distances
     ``[d/R, (d+1)/R)`` in the bins of ``edges`` (density difference arrays ``dd``, ``bdd``; exact bins below
     :data:`_LIN_BINS`). ``acc`` = [first-reference mass, its bytes, sampled references, estimated references,
-    tombstones]. Stops early when the table (live + tombstones) or the window is full; returns
+    tombstones]. Stops early when the table (live + tombstones), the window or the heap is full; returns
     ``(i, n_keys, total, t, hsize, thresh)``."""
     mask = table.shape[0] - 1
     cap = bits.shape[0] * 64
@@ -251,7 +251,7 @@ def _fixed_pass(keys, nbytes, i, table, shift, n_keys, key_limit, bits, fen, tot
         if hx >= thresh:
             i += 1
             continue
-        if t >= cap or n_keys + np.int64(acc[4]) >= key_limit:
+        if t >= cap or n_keys + np.int64(acc[4]) >= key_limit or (hsize >= hh.shape[0] - 1 and hh.shape[0] <= smax):
             break
         h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
         p = table[h, 1]
@@ -641,10 +641,9 @@ class FixedSizeStream(LruStream):
             raise ValueError(f"max_samples must be an integer >= 1 (got {max_samples!r})")
         super().__init__(block_size, sample_rate=sample_rate, seed=seed, max_request_blocks=max_request_blocks)
         self.sampled = True
-        self.smax = int(max_samples)
-        charge(16.0 * (self.smax + 1), f"the fixed-size SHARDS heap of {self.smax:,} tracked blocks")
-        self._hh = np.zeros(self.smax + 1, np.uint64)
-        self._hid = np.zeros(self.smax + 1, np.int64)
+        self.smax = int(min(max_samples, 2**62))
+        self._hh = np.zeros(min(self.smax + 1, 1 << 10), np.uint64)  # grown as blocks are tracked, to smax + 1
+        self._hid = np.zeros(len(self._hh), np.int64)
         self._hsize = 0
         self._hist = self._bhist = np.zeros(1, np.int64)  # unused: the binned histograms below
         self._dd = np.zeros(_N_BINS + 1, np.float64)
@@ -671,6 +670,17 @@ class FixedSizeStream(LruStream):
                 self._rebuild(n - i)
             if self._t >= 64 * len(self._bits):
                 self._compact(n - i)
+            if self._hsize >= len(self._hh) - 1 and len(self._hh) <= self.smax:
+                self._grow_heap(n - i)
+
+    def _grow_heap(self, left: int) -> None:
+        size = min(2 * len(self._hh), self.smax + 1)
+        self._charge(16 * size, left)
+        for name in ("_hh", "_hid"):
+            old = getattr(self, name)
+            new = np.zeros(size, old.dtype)
+            new[:len(old)] = old
+            setattr(self, name, new)
 
     def _rebuild(self, left: int) -> None:
         """The table without its tombstones, doubled while the live blocks fill more than half the load."""
@@ -813,7 +823,7 @@ def stream_lru_mrc(src, block_size: int = 4096, *, format: str = "auto", sizes=N
                 return None, dict(empty.meta), None
             acc.flush()
             if acc.accesses == 0:
-                raise ValueError(f"{empty.name}: the trace has no requests")
+                raise ValueError(f"{src if isinstance(src, str) else empty.name}: the trace has no requests")
             fallback = rate if sample_rate is None and max_samples is None and rate < 1 else None
             return acc.curve(sizes=sizes, points=points), dict(empty.meta), fallback
         except BudgetExceeded:

@@ -247,3 +247,14 @@ def test_fixed_size_state_is_bounded_by_the_sample():
                    np.zeros(n, np.int64))
     s = _streamed(t, 4096, [0, n // 2, n], max_samples=1000, stream=FixedSizeStream)
     assert s.n_keys <= 1000 and len(s._table) <= 4096 and 64 * len(s._bits) <= 64 * sm._MIN_WINDOW_WORDS
+
+
+def test_fixed_size_larger_than_the_trace_is_the_whole_sample():
+    """A max_samples past every block (even past int64) tracks them all: the exact curve's hit ratios."""
+    t = _trace(4, 3000, span=3000)
+    ref = _in_memory(t, 4096, sizes=[1, 10, 100, 1000])
+    for smax in (10**6, 10**20):
+        got = _streamed(t, 4096, [0, 1500, 3000], max_samples=smax, stream=FixedSizeStream).curve(
+            sizes=[1, 10, 100, 1000])
+        np.testing.assert_allclose(got.hit_ratio, ref.hit_ratio, rtol=1e-12)
+        assert got.rate == 1.0 and got.footprint_blocks == ref.footprint_blocks
