@@ -28,6 +28,13 @@ columns ``cache_bytes,hit_ratio,byte_hit_ratio,method`` for a cache of that many
 (``--sizes`` in bytes; default 50 log-spaced capacities): ``--policy lru`` with method exact or
 shards, ``fifo``/``clock`` with method exact or minisim.
 
+Streaming: a trace *file* with ``--policy lru`` and ``--method exact`` or ``shards`` (fixed rate or fixed
+size), ``--by requests``, is read in blocks (:mod:`models.traces.stream_mrc`): no request limit, memory bounded by the
+distinct blocks (exact) or the sample (shards), the exact curve equal to the in-memory one. When the exact
+state would pass the run's memory budget, the curve is SHARDS at a rate that fits: the ``method`` column says
+``shards`` and stderr gives the rate and the reason (``--memory-budget``). ``--progress`` shows the read on
+stderr. The other policies and methods (and bundled traces) read the trace whole, up to 20 M requests.
+
 ``--uncertainty N`` adds ``band_of,p5,p50,p95`` of hit_ratio equal to it: the curve depends on the
 trace, the policy and the sizes only, no uncertain parameter (band_of says so; the sampling error of
 shards/minisim is not this band). docs/uncertainty.md.
@@ -36,11 +43,14 @@ shards/minisim is not this band). docs/uncertainty.md.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 import numpy as np
 
 from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
+from cli.progress import add_progress_option, read_progress
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
 
@@ -82,6 +92,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=whole_number, default=0, help="hash seed of the sampled methods (default 0)")
     add_uncertainty_options(p, adds="band_of,p5,p50,p95 (of hit_ratio; no uncertain input: equal to it) columns")
     add_format_option(p)
+    add_progress_option(p)
 
 
 def _resolve(args) -> tuple[str, str, float, str]:
@@ -135,11 +146,63 @@ def _extent_curve(trace, args):
     return extent_hit_ratio_curve(trace, args.block_size, sizes=log_sizes(p.footprint_blocks, args.points), pieces=p)
 
 
+#: What the refusal of a long trace says streams.
+_STREAMS = ("--policy lru with --method exact or --method shards (--rate R or --max-samples S; --by requests) "
+            "streams a trace file of any length")
+
+
+def _streamed(args, method: str, rate: float):
+    """``(curve, method)`` of a trace file read in blocks (:func:`models.traces.stream_mrc.stream_lru_mrc`), or
+    None for a memory-reference trace or large requests (read whole)."""
+    from cli.traceopts import format_options, trace_reader_options
+    from models.traces.stream_mrc import LargeExtents, budget_note, stream_lru_mrc
+
+    fmt = getattr(args, "trace_format", "auto") or "auto"
+    opts = format_options(fmt, trace_reader_options(args))
+    progress = read_progress(args, args.trace)
+    sizes = _int_list(args.sizes) if args.sizes is not None else None
+    try:
+        curve, _, fallback = stream_lru_mrc(
+            args.trace, args.block_size, format=fmt, sizes=sizes, points=args.points,
+            sample_rate=None if method == "exact" else rate, seed=args.seed, progress=progress,
+            on_requests=progress and progress.add_requests, max_requests=args.max_requests,
+            max_samples=args.max_samples, **opts)
+    except LargeExtents:  # large requests (or keys past the streamed range): read whole, the same curve
+        return None
+    if curve is None:
+        return None
+    if fallback is not None:
+        print(f"{args.trace}: {budget_note(fallback)}", file=sys.stderr)
+        method = "shards"
+    return curve, method
+
+
+def _load(args, policy: str, method: str, by: str):
+    """The whole trace (:func:`cli.traceopts.load_trace_from_args`); a refusal of a long trace names the methods
+    that stream."""
+    from models.traces.loader import MAX_REQUESTS
+
+    try:
+        return load_trace_from_args(args, kind="block")
+    except ValueError as e:
+        if f"more than {MAX_REQUESTS:,} requests" not in str(e):
+            raise
+        raise ValueError(f"{e}. pcm-planner mrc --policy {policy} --method {method} --by {by} reads the trace "
+                         f"whole; {_STREAMS}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     policy, method, rate, by = _resolve(args)
-    trace = load_trace_from_args(args, kind="block")
     if args.points is not None and args.points < 1:
         raise ValueError(f"--points must be >= 1 (got {args.points})")
+    if by == "requests" and policy == "lru" and method in ("exact", "shards") and os.path.isfile(args.trace):
+        from models.traces.blocks import check_block_size
+
+        check_block_size(args.block_size)
+        streamed = _streamed(args, method, rate)
+        if streamed is not None:
+            return _emit(*streamed, args)
+    trace = _load(args, policy, method, by)
     if by == "bytes":
         from models.sim.byte_mrc import byte_mrc
 
@@ -157,13 +220,7 @@ def run(args: argparse.Namespace) -> int:
 
         if policy == "lru" and method == "exact" and \
                 use_extents(trace, check_block_size(args.block_size), EXACT_BYTES_PER_ACCESS):
-            curve = _extent_curve(trace, args)  # large requests: per run of blocks, the same curve
-            df = curve.to_frame()
-            df["method"] = method
-            df = add_point_band(df, args, "hit_ratio", "-",
-                                "the curve of the trace: no timing or cost parameter enters it")
-            emit(df, args.output_format)
-            return 0
+            return _emit(_extent_curve(trace, args), method, args)  # large requests: per run of blocks, the same curve
         # an exact curve is charged its whole memory before the split expands anything
         acc = split_blocks(trace, args.block_size, **({"bytes_per_access": EXACT_BYTES_PER_ACCESS}
                                                        if method == "exact" else {}))
@@ -176,6 +233,11 @@ def run(args: argparse.Namespace) -> int:
             sizes = None
         curve = policy_mrc(acc.block, policy=policy, method=method, rate=rate, sizes=sizes, weights=w,
                            seed=args.seed, max_samples=args.max_samples, min_blocks=args.min_blocks)
+    return _emit(curve, method, args)
+
+
+def _emit(curve, method: str, args) -> int:
+    """Print the curve's columns with ``method`` (and the point band of ``--uncertainty``)."""
     df = curve.to_frame()
     df["method"] = method
     df = add_point_band(df, args, "hit_ratio", "-", "the curve of the trace: no timing or cost parameter enters it")

@@ -13,6 +13,7 @@ helpers.
   :func:`ring_advance`, :func:`ring_victim`.
 - Mark set over access times (stack distances): :func:`fenwick_add`, :func:`unmark_time`.
 - Compact ids by first appearance: :func:`first_seen` (a direct table, ``-1`` = not seen yet).
+- Max-heap of (hash, block) pairs (fixed-size SHARDS): :func:`heap_push`, :func:`heap_pop`.
 
 The ring sweep
 --------------
@@ -76,6 +77,8 @@ __all__ = [
     "ring_victim",
     "fenwick_add",
     "unmark_time",
+    "heap_push",
+    "heap_pop",
 ]
 
 _ONE = np.uint64(1)
@@ -281,6 +284,48 @@ def unmark_time(bits, fen, fen_total, nw, p, wc):
         fenwick_add(fen, w, nw, -1)
         fen_total -= 1
     return fen_total
+
+
+# Max-heap of (hash, block) pairs: the tracked blocks of fixed-size SHARDS (models.sim.shards,
+# models.traces.stream_mrc), the largest hash on top.
+
+
+@njit(cache=True, nogil=True)
+def heap_push(hh, hid, size, h, x):
+    """Push hash ``h`` of block ``x`` on the max-heap ``hh``/``hid`` of ``size`` entries; return the new size
+    (fixed-size SHARDS: the tracked block with the largest hash is on top)."""
+    i = size
+    hh[i] = h
+    hid[i] = x
+    while i > 0:
+        p = (i - 1) >> 1
+        if hh[p] >= hh[i]:
+            break
+        hh[p], hh[i] = hh[i], hh[p]
+        hid[p], hid[i] = hid[i], hid[p]
+        i = p
+    return size + 1
+
+
+@njit(cache=True, nogil=True)
+def heap_pop(hh, hid, size):
+    """Drop the top of the max-heap ``hh``/``hid`` of ``size`` entries; return the new size."""
+    size -= 1
+    hh[0] = hh[size]
+    hid[0] = hid[size]
+    i = 0
+    while True:
+        a = 2 * i + 1
+        if a >= size:
+            break
+        b = a + 1
+        c = b if (b < size and hh[b] > hh[a]) else a
+        if hh[i] >= hh[c]:
+            break
+        hh[c], hh[i] = hh[i], hh[c]
+        hid[c], hid[i] = hid[i], hid[c]
+        i = c
+    return size
 
 
 def access_bytes(trace, accesses) -> np.ndarray:

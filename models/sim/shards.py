@@ -39,7 +39,15 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from models.sim.primitives import as_ids, as_weights, fenwick_add, popcount64, unmark_time
+from models.sim.primitives import (
+    as_ids,
+    as_weights,
+    fenwick_add,
+    heap_pop,
+    heap_push,
+    popcount64,
+    unmark_time,
+)
 from models.sim.sampling import (
     hash53,
     hash_salt,
@@ -90,41 +98,6 @@ def _hash_table(n_ids: int, salt: np.uint64) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _heap_push(hh, hid, size, h, x):
-    i = size
-    hh[i] = h
-    hid[i] = x
-    while i > 0:
-        p = (i - 1) >> 1
-        if hh[p] >= hh[i]:
-            break
-        hh[p], hh[i] = hh[i], hh[p]
-        hid[p], hid[i] = hid[i], hid[p]
-        i = p
-    return size + 1
-
-
-@njit(cache=True, nogil=True)
-def _heap_pop(hh, hid, size):
-    size -= 1
-    hh[0] = hh[size]
-    hid[0] = hid[size]
-    i = 0
-    while True:
-        a = 2 * i + 1
-        if a >= size:
-            break
-        b = a + 1
-        c = b if (b < size and hh[b] > hh[a]) else a
-        if hh[i] >= hh[c]:
-            break
-        hh[c], hh[i] = hh[i], hh[c]
-        hid[c], hid[i] = hid[i], hid[c]
-        i = c
-    return size
-
-
-@njit(cache=True, nogil=True)
 def _shards(ids, salt, thresh, smax, w, use_w, n_ids, nb):
     """Sampled stack distances -> weighted mass per true-distance block (as difference arrays).
 
@@ -159,12 +132,12 @@ def _shards(ids, salt, thresh, smax, w, use_w, n_ids, nb):
             tracked[x] = True
             ntracked += 1
             if bounded:
-                hsize = _heap_push(hh, hid, hsize, hx, x)
+                hsize = heap_push(hh, hid, hsize, hx, x)
                 if ntracked > smax:
                     top = hh[0]
                     while hsize > 0 and hh[0] == top:
                         y = hid[0]
-                        hsize = _heap_pop(hh, hid, hsize)
+                        hsize = heap_pop(hh, hid, hsize)
                         tracked[y] = False
                         ntracked -= 1
                         if last[y] >= 0:
@@ -283,7 +256,7 @@ def shards_mrc(ids, *, rate: float = 0.01, max_samples: int | None = None, sizes
     n_ids = int(a.max()) + 1
     salt = hash_salt(seed)
     thresh = rate_threshold(rate)
-    smax = int(max_samples) if max_samples is not None else n_ids
+    smax = min(int(max_samples), n_ids) if max_samples is not None else n_ids  # n_ids or more: all of them
     nb = n_ids + 1
     wz = w if w is not None else np.zeros(0)
     # one fused pass hashes every reference inline (the hash of block_hashes) and keeps the

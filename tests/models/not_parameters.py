@@ -52,6 +52,11 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.sim.sampling._MIX1": "splitmix64 hash constant",
     "models.sim.sampling._MIX2": "splitmix64 hash constant",
     "models.sim.stack_distance._ONE": "math constant",
+    "models.traces.stream_mrc._ONE": "math constant",
+    "models.traces.stream_mrc._LIN_BINS": "histogram layout of streamed fixed-size SHARDS (distances kept exactly "
+                                           "below it)",
+    "models.traces.stream_mrc._PER_OCTAVE": "histogram resolution of streamed fixed-size SHARDS (bins per octave)",
+    "models.traces.stream_mrc._N_BINS": "histogram size of streamed fixed-size SHARDS (bins up to 2**63)",
     "models.storage.file_cache_sim.DEFAULT_FRACTIONS": "sweep grid (x axis of Figures 3-5)",
     "models.storage.file_cache.STEADY_SIZES": "measurement grid (block sizes of data/measurements/insertion_cost)",
     "models.storage.file_cache.SAME_RUN_SIZES": "measurement grid (the zram block sizes of data/measurements/insertion_cost)",
@@ -152,6 +157,15 @@ NOT_PARAMETERS: dict[str, str] = {
                                                      "the run's memory budget",
     "models.storage.write_cache_stream.BATCH_REQUESTS": "batch size of the streamed write cache (speed and memory "
                                                         "only; the result does not depend on it)",
+    "models.traces.stream_mrc.STATE_BYTES_PER_BLOCK": "memory bound of the streamed LRU curve's state per distinct "
+                                                        "block (derived from its arrays), quoted in messages",
+    "models.traces.stream_mrc.PASS_BYTES_PER_ACCESS": "memory estimate of a streamed MRC pass per block access, "
+                                                        "charged to the run's memory budget",
+    "models.traces.stream_mrc._MIN_WINDOW_WORDS": "smallest window of access positions of the streamed MRC (memory "
+                                                   "vs compactions)",
+    "models.traces.stream_mrc._BLOCK_BITS": "key layout (bits of the block number in a (device, block) key)",
+    "models.traces.stream_mrc._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
+    "models.traces.stream_mrc._SCALE": "math constant (2**53, the hash range of the SHARDS threshold)",
     "models.traces.extents.MIN_MEAN_BLOCKS": "speed switch (mean request size from which block quantities are "
                                              "computed per extent; equal results, tested), not a model input",
     "models.traces.extents.BYTES_PER_REQUEST": "memory estimate of the extent pass per request, charged to the run's "
