@@ -144,12 +144,24 @@ class FileCacheStream:
         self._op_known = True
 
     @property
+    def block_table(self):
+        """The trace's distinct 4 KiB blocks (:class:`~models.traces.block_table.BlockTable`; may be shared with the
+        trace's other streams, :func:`models.planner.stream_plan.role_streams`)."""
+        return self._table
+
+    @block_table.setter
+    def block_table(self, table) -> None:
+        if self._table.n_unique or table.bs != self._table.bs:
+            raise ValueError("FileCacheStream: the block table is shared before the first pass, of the same block size")
+        self._table = table
+
+    @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the block table and the LRU."""
         return self._table.state_bytes + (self._lru.state_bytes if self._lru is not None else 0)
 
     def first(self, chunk) -> None:
-        self._table.add(chunk["offset_bytes"], chunk["size_bytes"], chunk["device"])
+        self._table.add_chunk(chunk)
         self._totals.add(chunk)
 
     def end_first(self, meta: dict, t_min_ns: int) -> None:

@@ -280,12 +280,25 @@ class StorageReplayStream:
         self._devs, self._base = list(devs), base
 
     @property
+    def block_table(self):
+        """The trace's distinct 4 KiB blocks (:class:`~models.traces.block_table.BlockTable`; may be shared with the
+        trace's other streams, :func:`models.planner.stream_plan.role_streams`)."""
+        return self._table
+
+    @block_table.setter
+    def block_table(self, table) -> None:
+        if self._table.n_unique or table.bs != self._table.bs:
+            raise ValueError("StorageReplayStream: the block table is shared before the first pass, of the same block "
+                             "size")
+        self._table = table
+
+    @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the block table (the replays keep a few numbers each)."""
         return self._table.state_bytes
 
     def first(self, chunk) -> None:
-        self._table.add(chunk["offset_bytes"], chunk["size_bytes"], chunk["device"])
+        self._table.add_chunk(chunk)
         self._totals.add(chunk)
 
     def end_first(self, meta: dict, t_min_ns: int) -> None:

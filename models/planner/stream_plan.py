@@ -129,8 +129,11 @@ def role_streams(roles=None, *, devs=None, base=None, bands: bool = True,
     """A fresh stream per block role (``roles``: default all of :data:`STREAM_ROLES`), None for a role that does
     not stream; each built as ``cls(devs, base, bands=bands)`` (the devices the rows will be asked for and the
     baseline, None: like-for-like -- a replay needs them before its second pass; ``bands``: the rows will be asked
-    for uncertainty bands, so keep what they need). ``collecting`` (default: the environment variable :data:`COLLECTING_ENV` is ``1``): a role
-    without a stream class gets a :class:`CollectingStream` of its in-memory function instead of None."""
+    for uncertainty bands, so keep what they need). Streams with a ``block_table`` (the trace's distinct 4 KiB
+    blocks) share the first one's: one table per trace, each chunk added once
+    (:meth:`~models.traces.block_table.BlockTable.add_chunk`). ``collecting`` (default: the environment variable
+    :data:`COLLECTING_ENV` is ``1``): a role without a stream class gets a :class:`CollectingStream` of its
+    in-memory function instead of None."""
     if collecting is None:
         collecting = os.environ.get(COLLECTING_ENV, "").strip() == "1"
     out: dict[str, RoleStream | None] = {}
@@ -144,6 +147,9 @@ def role_streams(roles=None, *, devs=None, base=None, bands: bool = True,
             out[role] = CollectingStream(_resolve(ROWS_OF[role]), role)
         else:
             out[role] = None
+    tables = [s for s in out.values() if s is not None and hasattr(s, "block_table")]
+    for s in tables[1:]:
+        s.block_table = tables[0].block_table
     return out
 
 

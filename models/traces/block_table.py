@@ -117,6 +117,7 @@ class BlockTable:
         self.what = what
         self.n_unique = 0
         self.n_accesses = 0
+        self._last_chunk = None
         self._slots(1 << 10)
 
     def _slots(self, slots: int) -> None:
@@ -175,6 +176,15 @@ class BlockTable:
             if i < len(first):  # the next new key would pass the load: double
                 self._slots(2 * len(self._hkeys))
         self.n_accesses += int(count.sum())
+
+    def add_chunk(self, chunk) -> None:
+        """:meth:`add` the requests of ``chunk`` (a :class:`~models.planner.role_stream.Chunk`) unless this very chunk
+        object was the last one added: streams that share the table (one per trace,
+        :func:`models.planner.stream_plan.role_streams`) each hand it every chunk, and it is counted once."""
+        if chunk is self._last_chunk:
+            return
+        self._last_chunk = chunk
+        self.add(chunk["offset_bytes"], chunk["size_bytes"], chunk["device"])
 
     def ids(self, offset_bytes, size_bytes, device) -> np.ndarray:
         """Ids of the blocks of requests whose keys were all added, in access order (at most

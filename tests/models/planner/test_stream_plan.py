@@ -259,3 +259,23 @@ def test_spec_targets_of_a_streamed_trace_say_why_they_are_missing(msr, monkeypa
     small = targets_of_plan(plan([workload_from_path(msr)], DEVICES[:1], n_requests=500), n_requests=500,
                             bands=False).to_frame()  # cut as asked: in memory, re-timed
     assert small[small.role == "storage"].break_even.notna().any()
+
+
+def test_the_block_roles_share_one_table_of_distinct_blocks(msr):
+    """The file-cache and storage streams of one trace hold one table of its distinct blocks (counted once per
+    chunk), and their rows are still the in-memory ones."""
+    streams = role_streams(devs=[get_device(DEVICES[0])], base=None, bands=False)
+    fc, st = streams["file-cache"], streams["storage"]
+    assert fc.block_table is st.block_table
+    w = workload_from_path(msr)
+    got = stream_block_rows(w, streams, [get_device(DEVICES[0])], None, None, chunk_bytes=4096)
+    tr = traces.load(w.source, kind="block")
+    from models.traces import split_blocks
+
+    acc = split_blocks(tr)
+    assert fc.block_table.n_accesses == len(acc.block)  # each access counted once, not once per stream
+    ref = {r["role"]: r for r in _in_memory_rows(w, [get_device(DEVICES[0])])[0]}
+    for r in got.rows:
+        if r["role"] in ("file-cache", "storage"):
+            assert r["value"] == pytest.approx(ref[r["role"]]["value"], rel=1e-12)
+            assert NOTE.sub("", r["reason"]) == NOTE.sub("", ref[r["role"]]["reason"])
