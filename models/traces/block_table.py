@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
-from models.budget import charge
+from models.budget import BudgetExceeded, charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.stream_stats import _BLOCK_BITS, _FIB, MAX_LOAD
 
@@ -118,6 +118,7 @@ class BlockTable:
         self.n_unique = 0
         self.n_accesses = 0
         self._last_chunk = None
+        self._refused: BudgetExceeded | None = None
         self._slots(1 << 10)
 
     def _slots(self, slots: int) -> None:
@@ -180,11 +181,19 @@ class BlockTable:
     def add_chunk(self, chunk) -> None:
         """:meth:`add` the requests of ``chunk`` (a :class:`~models.planner.role_stream.Chunk`) unless this very chunk
         object was the last one added: streams that share the table (one per trace,
-        :func:`models.planner.stream_plan.role_streams`) each hand it every chunk, and it is counted once."""
+        :func:`models.planner.stream_plan.role_streams`) each hand it every chunk, and it is counted once. Once an add
+        has run out of the memory budget part-way (some of its keys in), every later call raises that refusal: no
+        sharer goes on with a table that holds part of a chunk."""
+        if self._refused is not None:  # a sharer's add ran out of budget part-way: the table holds part of a chunk
+            raise self._refused
         if chunk is self._last_chunk:
             return
+        try:
+            self.add(chunk["offset_bytes"], chunk["size_bytes"], chunk["device"])
+        except BudgetExceeded as e:
+            self._refused = e
+            raise
         self._last_chunk = chunk
-        self.add(chunk["offset_bytes"], chunk["size_bytes"], chunk["device"])
 
     def ids(self, offset_bytes, size_bytes, device) -> np.ndarray:
         """Ids of the blocks of requests whose keys were all added, in access order (at most

@@ -279,3 +279,17 @@ def test_the_block_roles_share_one_table_of_distinct_blocks(msr):
         if r["role"] in ("file-cache", "storage"):
             assert r["value"] == pytest.approx(ref[r["role"]]["value"], rel=1e-12)
             assert NOTE.sub("", r["reason"]) == NOTE.sub("", ref[r["role"]]["reason"])
+
+
+def test_a_shared_table_refused_part_way_refuses_every_sharer(msr):
+    """When the budget refuses the shared table's growth in one stream's first pass, the other stream sharing it is
+    refused too (its table would hold part of a chunk): both roles read "needs data" naming the budget."""
+    from models.budget import limit
+
+    devs = [get_device(DEVICES[0])]
+    streams = role_streams(["file-cache", "storage"], devs=devs, base=None, bands=False)
+    with limit(60_000):  # the first table (1,024 slots x 24 bytes) fits, its first doubling does not
+        got = stream_block_rows(workload_from_path(msr), streams, devs, None, None, chunk_bytes=4096)
+    assert set(got.refused) == {"file-cache", "storage"}
+    for r in got.rows:
+        assert r["verdict"] == "needs data" and "budget" in r["reason"], r
