@@ -19,6 +19,7 @@ from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
 from models.planner.verdicts import compare, plan_row, verdict_of
 from models.provenance import param
+from models.traces.block_table import SharesBlockTable
 
 __all__ = ["file_cache_rows", "file_cache_band_model", "FileCacheStream", "FileCacheFacts"]
 
@@ -119,7 +120,7 @@ def file_cache_rows_of(w, facts: FileCacheFacts, devs, base, uq):
     return out
 
 
-class FileCacheStream:
+class FileCacheStream(SharesBlockTable):
     """The file-cache role (:func:`file_cache_rows`) over a block trace taken chunk by chunk
     (:class:`~models.planner.role_stream.RoleStream`), in memory bounded by the trace's distinct blocks.
 
@@ -142,18 +143,6 @@ class FileCacheStream:
         self._totals = BlockTraceTotals()
         self._lru = None
         self._op_known = True
-
-    @property
-    def block_table(self):
-        """The trace's distinct 4 KiB blocks (:class:`~models.traces.block_table.BlockTable`; may be shared with the
-        trace's other streams, :func:`models.planner.stream_plan.role_streams`)."""
-        return self._table
-
-    @block_table.setter
-    def block_table(self, table) -> None:
-        if self._table.n_unique or table.bs != self._table.bs:
-            raise ValueError("FileCacheStream: the block table is shared before the first pass, of the same block size")
-        self._table = table
 
     @property
     def state_bytes(self) -> int:

@@ -38,6 +38,7 @@ from models.planner.verdicts import (
     short_num,
     verdict_of,
 )
+from models.traces.block_table import SharesBlockTable
 
 __all__ = ["filebench_rows", "fio_rows", "filebench_band_model", "block_storage_rows", "block_storage_rows_of",
            "StorageFacts", "StorageReplayStream"]
@@ -248,7 +249,7 @@ def block_storage_rows_of(w, facts: StorageFacts | None, devs, base, uq):
     return out
 
 
-class StorageReplayStream:
+class StorageReplayStream(SharesBlockTable):
     """The block-trace storage role (:func:`block_storage_rows`) over a trace taken chunk by chunk
     (:class:`~models.planner.role_stream.RoleStream`), in memory bounded by the trace's distinct blocks.
 
@@ -278,19 +279,6 @@ class StorageReplayStream:
         if self._replays is not None:
             raise RuntimeError("StorageReplayStream: the devices are set before the second pass")
         self._devs, self._base = list(devs), base
-
-    @property
-    def block_table(self):
-        """The trace's distinct 4 KiB blocks (:class:`~models.traces.block_table.BlockTable`; may be shared with the
-        trace's other streams, :func:`models.planner.stream_plan.role_streams`)."""
-        return self._table
-
-    @block_table.setter
-    def block_table(self, table) -> None:
-        if self._table.n_unique or table.bs != self._table.bs:
-            raise ValueError("StorageReplayStream: the block table is shared before the first pass, of the same block "
-                             "size")
-        self._table = table
 
     @property
     def state_bytes(self) -> int:

@@ -22,7 +22,7 @@ from models.budget import BudgetExceeded, charge
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.stream_stats import _BLOCK_BITS, _FIB, MAX_LOAD
 
-__all__ = ["BlockTable", "TABLE_BYTES_PER_SLOT", "SLICE_ACCESSES"]
+__all__ = ["BlockTable", "SharesBlockTable", "TABLE_BYTES_PER_SLOT", "SLICE_ACCESSES"]
 
 #: Memory of the table per slot [bytes]: key, id and access count (3 x int64); a distinct block costs this over
 #: the load, 32-64 bytes.
@@ -218,3 +218,23 @@ class BlockTable:
             sl = slice(start, end)
             yield sl, self._ids(first[sl], count[sl], dev[sl])
             done, start = int(ends[end - 1]), end
+
+
+class SharesBlockTable:
+    """A stream holding the trace's distinct blocks in ``self._table`` (a :class:`BlockTable`) that may share it with
+    the trace's other streams (:func:`models.planner.stream_plan.role_streams`): the ``block_table`` property, set
+    only before the first pass and only to a table of the same block size."""
+
+    _table: BlockTable
+
+    @property
+    def block_table(self) -> BlockTable:
+        """The trace's distinct blocks (may be shared with the trace's other streams)."""
+        return self._table
+
+    @block_table.setter
+    def block_table(self, table: BlockTable) -> None:
+        if self._table.n_unique or table.bs != self._table.bs:
+            raise ValueError(f"{type(self).__name__}: the block table is shared before the first pass, of the same "
+                             "block size")
+        self._table = table
