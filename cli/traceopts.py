@@ -75,8 +75,9 @@ def add_reader_options(parser: argparse.ArgumentParser, *, kind: str | None = No
                             help="cache/analysis block size, a power of two [bytes] (default 4096)")
     if max_requests:
         parser.add_argument("--max-requests", dest="max_requests", type=whole_number, default=None,
-                            help="read at most this many requests or memory references (default: all; trace-stats "
-                                 "streams a block trace file of any length, other commands read up to 20 million)")
+                            help="read at most this many requests or memory references (default: all; trace-stats, "
+                                 "plan's block roles and mrc's LRU curve stream a block trace file of any length, "
+                                 "other commands read up to 20 million)")
     from models.traces.source import MAX_INPUT_BYTES, MAX_LINE_BYTES
 
     parser.add_argument("--max-line-bytes", dest="max_line_bytes", type=whole_number, default=None,
