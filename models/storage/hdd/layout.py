@@ -133,7 +133,12 @@ def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray
     >>> c.tolist(), s.tolist(), k.tolist(), int(bpt[0])
     ([0, 0, 0, 11473], [0, 0, 1, 4], [0, 389, 0, 238], 390)
     """
-    lbn = np.asarray(lbn, dtype=np.int64)
+    return _chs_in_zone(spec, np.asarray(lbn, dtype=np.int64))[:4]
+
+
+def _chs_in_zone(spec: DriveSpec, lbn: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`lbn_to_chs` of int64 blocks, plus each block's zone index and its cylinder within the zone
+    (one zone lookup for :func:`platter_position`)."""
     if lbn.size and (lbn.min() < 0 or lbn.max() >= spec.block_count):
         raise ValueError(f"lbn out of range 0..{spec.block_count - 1} for drive {spec.name}")
     zt = zone_tables(spec)
@@ -144,14 +149,14 @@ def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray
         front, dbpt = zt.empty_front_blocks[zi], zt.data_blocks_per_track[zi]
         trk = (off + front) // dbpt
         ci = np.minimum(trk // spec.surfaces, ncyl - 1)
-        return first + ci, trk % spec.surfaces, (off + front) % dbpt, bpt
+        return first + ci, trk % spec.surfaces, (off + front) % dbpt, bpt, zi, ci
     per_cyl = zt.capacity_blocks[zi] / ncyl  # blocks per cylinder after scaling
     ci = _scaled_cylinder(off, per_cyl, ncyl)
     r = off - np.floor(ci * per_cyl).astype(np.int64)
     surf = np.minimum(r // bpt, spec.surfaces - 1)
     sector = r - surf * bpt
     sector = np.minimum(sector, bpt - 1)
-    return first + ci, surf, sector, bpt
+    return first + ci, surf, sector, bpt, zi, ci
 
 
 def track_end_lbn(spec: DriveSpec, lbn) -> np.ndarray:
@@ -188,11 +193,8 @@ def platter_position(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.n
     >>> angle.round(4).tolist()   # block 390 is on surface 1: one track skew (58 blocks) later
     [0.0, 0.5, 0.1487]
     """
-    lbn = np.asarray(lbn, dtype=np.int64)
-    c, s, k, bpt = lbn_to_chs(spec, lbn)
+    c, s, k, bpt, zi, ci = _chs_in_zone(spec, np.asarray(lbn, dtype=np.int64))
     zt = zone_tables(spec)
-    zi = zt.zone_of(lbn)
-    ci = c - zt.first_cylinder[zi]
     tskew, cskew = zt.track_skew_blocks[zi], zt.cylinder_skew_blocks[zi]
     skew = ci * (cskew + (spec.surfaces - 1) * tskew) + s * tskew
     return c, s, np.mod((k + skew) / bpt, 1.0), bpt
