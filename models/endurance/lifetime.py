@@ -147,7 +147,7 @@ def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes
     Returns
     -------
     numpy.ndarray or float
-        Lifetime [s].
+        Lifetime [s]; ``inf`` where it exceeds the largest float (about 1.8e308 s).
 
     Raises
     ------
@@ -168,7 +168,10 @@ def lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes
         _pos("endurance_writes_per_cell", e)
         _pos("write_rate_bytes_per_s", w)
         _pos("wear_efficiency", eta, upper=1.0)
-    out = c * e * eta / w
+    # A lifetime past the float range (~1.8e308 s: a write rate below ~1e-290 bytes/s for a 16 GB, 1e7-write
+    # device) is inf, as IEEE division gives it; the overflow is that saturation, not an error to report.
+    with np.errstate(over="ignore"):
+        out = c * e * eta / w
     return out.item() if out.ndim == 0 else out
 
 

@@ -30,8 +30,29 @@ from tests.app.chart_rules import (
 VIEWS = ROOT / "app" / "views"
 
 
-@pytest.mark.parametrize("file", [p[1] for p in PAGES], ids=[p[4] for p in PAGES])
+#: Pages whose walk has a test file of its own (the longest walks: memory extension ~94 s, write cache ~79 s in CI),
+#: so pytest-xdist's ``--dist loadfile`` runs them beside this file's walk.
+OWN_FILE = {"memory-extension": "test_chart_rules_modes_memext.py", "write-cache": "test_chart_rules_modes_writecache.py"}
+_HERE = [p for p in PAGES if p[4] not in OWN_FILE]
+
+
+@pytest.mark.parametrize("file", [p[1] for p in _HERE], ids=[p[4] for p in _HERE])
 def test_every_mode_of_every_page_draws_charts_that_read_right(file):
+    assert_every_mode_reads_right(file)
+
+
+def test_the_pages_walked_in_their_own_files_are_walked_there():
+    from pathlib import Path
+
+    assert set(OWN_FILE) <= {p[4] for p in PAGES}
+    for page, name in OWN_FILE.items():
+        text = (Path(__file__).with_name(name)).read_text()
+        file = next(p[1] for p in PAGES if p[4] == page)
+        assert f'assert_every_mode_reads_right("{file}")' in text, (page, name)
+
+
+def assert_every_mode_reads_right(file: str) -> None:
+    """The walk of one page (``app/views/<file>``): every figure behind every mode switch obeys the rules."""
     at = AppTest.from_file(str(VIEWS / file), default_timeout=300).run()
     assert not at.exception, [e.message for e in at.exception]
     assert internal_errors(at) == []

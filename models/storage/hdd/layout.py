@@ -28,6 +28,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 if TYPE_CHECKING:
     from models.storage.hdd.spec import DriveSpec
@@ -113,13 +114,66 @@ def zone_tables(spec: DriveSpec) -> ZoneTables:
     return tables
 
 
-def _scaled_cylinder(off: np.ndarray, per_cyl: np.ndarray, ncyl: np.ndarray) -> np.ndarray:
-    """Cylinder (within its zone) of zone offsets ``off`` when cylinder ``c`` holds blocks
-    ``floor(c * per_cyl) .. floor((c + 1) * per_cyl) - 1`` (scaled layouts)."""
-    ci = np.floor(off / per_cyl).astype(np.int64)
-    ci = np.where(np.floor((ci + 1) * per_cyl) <= off, ci + 1, ci)  # float rounding at boundaries
-    ci = np.where(np.floor(ci * per_cyl) > off, ci - 1, ci)
-    return np.clip(ci, 0, ncyl - 1)
+@njit(cache=True)
+def _locate_kernel(lbn, start_lbn, cap, ncyl, bpt, first, front, dbpt, tskew, cskew, surfaces, exact):
+    """(cylinder, surface, sector, blocks per track, angle [revolutions]) of each block in one pass.
+
+    Exact layouts map track by track; scaled ones put cylinder ``c`` at blocks ``floor(c * per_cyl) ..
+    floor((c + 1) * per_cyl) - 1`` of its zone (with the float rounding at the boundaries corrected)."""
+    n = lbn.shape[0]
+    cyl = np.empty(n, np.int64)
+    surf = np.empty(n, np.int64)
+    sector = np.empty(n, np.int64)
+    per_track = np.empty(n, np.int64)
+    angle = np.empty(n, np.float64)
+    nz = start_lbn.shape[0] - 1
+    for i in range(n):
+        x = lbn[i]
+        lo, hi = 0, nz  # the last zone whose first block is <= x (searchsorted right - 1)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if start_lbn[mid] <= x:
+                lo = mid
+            else:
+                hi = mid
+        z = lo
+        off = x - start_lbn[z]
+        b = bpt[z]
+        if exact:  # track by track, past the zone's front space
+            trk = (off + front[z]) // dbpt[z]
+            ci = min(trk // surfaces, ncyl[z] - 1)
+            s = trk % surfaces
+            k = (off + front[z]) % dbpt[z]
+        else:
+            per_cyl = cap[z] / ncyl[z]  # blocks per cylinder after scaling
+            ci = np.int64(np.floor(off / per_cyl))
+            if np.floor((ci + 1) * per_cyl) <= off:  # float rounding at boundaries
+                ci += 1
+            if np.floor(ci * per_cyl) > off:
+                ci -= 1
+            ci = min(max(ci, 0), ncyl[z] - 1)
+            r = off - np.int64(np.floor(ci * per_cyl))
+            s = min(r // b, surfaces - 1)
+            k = min(r - s * b, b - 1)
+        cyl[i] = first[z] + ci
+        surf[i] = s
+        sector[i] = k
+        per_track[i] = b
+        skew = ci * (cskew[z] + (surfaces - 1) * tskew[z]) + s * tskew[z]
+        angle[i] = np.mod((k + skew) / b, 1.0)
+    return cyl, surf, sector, per_track, angle
+
+
+def _locate(spec: DriveSpec, lbn) -> tuple[np.ndarray, ...]:
+    """(cylinder, surface, sector, blocks per track, angle [revolutions]) of logical blocks."""
+    lbn = np.ascontiguousarray(lbn, dtype=np.int64)
+    if lbn.size and (lbn.min() < 0 or lbn.max() >= spec.block_count):
+        raise ValueError(f"lbn out of range 0..{spec.block_count - 1} for drive {spec.name}")
+    zt = zone_tables(spec)
+    return _locate_kernel(lbn, zt.start_lbn, zt.capacity_blocks, zt.cylinders, zt.blocks_per_track,
+                          zt.first_cylinder, zt.empty_front_blocks, zt.data_blocks_per_track,
+                          np.asarray(zt.track_skew_blocks, np.float64), np.asarray(zt.cylinder_skew_blocks, np.float64),
+                          int(spec.surfaces), bool(spec.exact_layout))
 
 
 def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -133,25 +187,7 @@ def lbn_to_chs(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.ndarray
     >>> c.tolist(), s.tolist(), k.tolist(), int(bpt[0])
     ([0, 0, 0, 11473], [0, 0, 1, 4], [0, 389, 0, 238], 390)
     """
-    lbn = np.asarray(lbn, dtype=np.int64)
-    if lbn.size and (lbn.min() < 0 or lbn.max() >= spec.block_count):
-        raise ValueError(f"lbn out of range 0..{spec.block_count - 1} for drive {spec.name}")
-    zt = zone_tables(spec)
-    zi = zt.zone_of(lbn)
-    off = lbn - zt.start_lbn[zi]
-    first, ncyl, bpt = zt.first_cylinder[zi], zt.cylinders[zi], zt.blocks_per_track[zi]
-    if spec.exact_layout:  # track by track, past the zone's front space
-        front, dbpt = zt.empty_front_blocks[zi], zt.data_blocks_per_track[zi]
-        trk = (off + front) // dbpt
-        ci = np.minimum(trk // spec.surfaces, ncyl - 1)
-        return first + ci, trk % spec.surfaces, (off + front) % dbpt, bpt
-    per_cyl = zt.capacity_blocks[zi] / ncyl  # blocks per cylinder after scaling
-    ci = _scaled_cylinder(off, per_cyl, ncyl)
-    r = off - np.floor(ci * per_cyl).astype(np.int64)
-    surf = np.minimum(r // bpt, spec.surfaces - 1)
-    sector = r - surf * bpt
-    sector = np.minimum(sector, bpt - 1)
-    return first + ci, surf, sector, bpt
+    return _locate(spec, lbn)[:4]
 
 
 def track_end_lbn(spec: DriveSpec, lbn) -> np.ndarray:
@@ -188,11 +224,5 @@ def platter_position(spec: DriveSpec, lbn) -> tuple[np.ndarray, np.ndarray, np.n
     >>> angle.round(4).tolist()   # block 390 is on surface 1: one track skew (58 blocks) later
     [0.0, 0.5, 0.1487]
     """
-    lbn = np.asarray(lbn, dtype=np.int64)
-    c, s, k, bpt = lbn_to_chs(spec, lbn)
-    zt = zone_tables(spec)
-    zi = zt.zone_of(lbn)
-    ci = c - zt.first_cylinder[zi]
-    tskew, cskew = zt.track_skew_blocks[zi], zt.cylinder_skew_blocks[zi]
-    skew = ci * (cskew + (spec.surfaces - 1) * tskew) + s * tskew
-    return c, s, np.mod((k + skew) / bpt, 1.0), bpt
+    c, s, _, bpt, angle = _locate(spec, lbn)
+    return c, s, angle, bpt

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from models._base import as_generator
-from models.storage.hdd.layout import lbn_to_chs, platter_position
+from models.storage.hdd.layout import platter_position
 from models.storage.hdd.seek import seek_time_ms
 from models.storage.hdd.spec import SECTOR_BYTES, DriveSpec
 
@@ -75,7 +75,7 @@ def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
     if rotation == "expected":
         lat = np.full(len(seq), 0.5 * spec.rotation_ms)
     else:
-        lat = _positioned_latency_ms(spec, terms["lbn"], terms["nblocks"], oh + seek)
+        lat = _latency_from_gap_ms(spec, terms["angle_gap"], oh + seek)
     return np.where(seq, xfer, oh + seek + lat + xfer)
 
 
@@ -104,8 +104,9 @@ def stream_terms(spec: DriveSpec, lbn, nblocks, is_write=None) -> dict | None:
     w = np.zeros(n, bool) if is_write is None else np.asarray(is_write, dtype=bool)
     if w.shape != lb.shape:
         raise ValueError("is_write must have one entry per request")
-    cyl, _, _, bpt = lbn_to_chs(spec, lb)
-    end_cyl = lbn_to_chs(spec, np.minimum(lb + nb - 1, spec.block_count - 1))[0]
+    # each request's first and last block located once (cylinders, blocks per track, angles)
+    cyl, _, start_angle, bpt = platter_position(spec, lb)
+    end_cyl, _, last_angle, last_bpt = platter_position(spec, np.minimum(lb + nb - 1, spec.block_count - 1))
     prev_end_cyl = np.concatenate([[cyl[0]], end_cyl[:-1]])
     prev_end_lbn = np.concatenate([[-1], (lb + nb)[:-1]])
     seq = lb == prev_end_lbn
@@ -116,15 +117,14 @@ def stream_terms(spec: DriveSpec, lbn, nblocks, is_write=None) -> dict | None:
     seek = seek_time_ms(spec, dist) + np.where(w & (dist != 0), spec.write_settle_ms, 0.0)
     seek = np.maximum(seek, 0.0)
     xfer = nb / bpt * rot
-    _, _, start_angle, _ = platter_position(spec, lb)
     return {"lbn": lb, "nblocks": nb, "is_write": w, "seq": seq, "overhead_ms": oh, "seek_ms": seek,
             "xfer_ms": xfer, "hit_overhead_ms": np.full(n, spec.write_hit_after_write_ms + spec.per_request_overhead_ms),
-            "angle_gap": start_angle - _previous_end_angle(spec, lb, nb)}
+            "angle_gap": start_angle - _previous_end_angle(last_angle, last_bpt)}
 
 
-def _previous_end_angle(spec: DriveSpec, lb: np.ndarray, nb: np.ndarray) -> np.ndarray:
-    """Angle just past the previous request's last block [rotations] (0 for the first request)."""
-    _, _, last_angle, last_bpt = platter_position(spec, np.minimum(lb + nb - 1, spec.block_count - 1))
+def _previous_end_angle(last_angle: np.ndarray, last_bpt: np.ndarray) -> np.ndarray:
+    """Angle just past the previous request's last block [rotations] (0 for the first request), from the
+    angle of each request's last block and its zone's blocks per track."""
     return np.concatenate([[0.0], (last_angle + 1.0 / last_bpt)[:-1]])
 
 
@@ -132,10 +132,16 @@ def _positioned_latency_ms(spec: DriveSpec, lb: np.ndarray, nb: np.ndarray, befo
     """Rotational latency [ms] of each request of a back-to-back stream: the platter turns by
     ``before_ms`` (overhead + seek) from the angle just past the previous request's last block
     until the head can read; then it waits for the first block. The first request: half a rotation."""
-    rot = spec.rotation_ms
     _, _, start_angle, _ = platter_position(spec, lb)
-    prev_end = _previous_end_angle(spec, lb, nb)
-    lat = np.mod(start_angle - prev_end - before_ms / rot, 1.0) * rot
+    _, _, last_angle, last_bpt = platter_position(spec, np.minimum(lb + nb - 1, spec.block_count - 1))
+    return _latency_from_gap_ms(spec, start_angle - _previous_end_angle(last_angle, last_bpt), before_ms)
+
+
+def _latency_from_gap_ms(spec: DriveSpec, angle_gap: np.ndarray, before_ms: np.ndarray) -> np.ndarray:
+    """Rotational latency [ms] from each request's ``angle_gap`` (:func:`stream_terms`) and the time
+    ``before_ms`` the platter turns first; the first request: half a rotation."""
+    rot = spec.rotation_ms
+    lat = np.mod(angle_gap - before_ms / rot, 1.0) * rot
     lat[0] = 0.5 * rot
     return lat
 

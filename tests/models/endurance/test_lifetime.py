@@ -40,6 +40,19 @@ def test_closed_form_units():
                           write_rate_bytes_per_s=1e9).years == pytest.approx(5.0699 * eta, rel=1e-4)
 
 
+def test_a_lifetime_past_the_float_range_is_inf_without_an_overflow_warning():
+    """16 GB x 1e7 writes at 1e-294 bytes/s is ~9e310 s, past the largest float: inf, as IEEE division gives
+    it, and no RuntimeWarning (the CLI fuzz's ``--write-rate-mbps 1e-300`` took this path)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert lifetime_seconds(16e9, 1e7, 1e-294, wear_efficiency=1.0) == np.inf
+        assert lifetime_years([16e9, 16e9], 1e7, [1e-294, 1e9], wear_efficiency=1.0).tolist() == \
+            [np.inf, 16e9 * 1e7 / 1e9 / SECONDS_PER_YEAR]
+        assert lifetime_seconds(16e9, 1e7, 1e-290, wear_efficiency=1.0) == 16e9 * 1e7 / 1e-290  # still finite
+
+
 @given(cap=st.floats(1e6, 1e14), e=st.floats(1.0, 1e9), years=st.floats(1e-6, 1e6), eta=st.floats(0.01, 1.0),
        f=st.floats(1e-4, 1.0))
 def test_write_rate_for_lifetime_inverts_the_closed_form(cap, e, years, eta, f):

@@ -64,6 +64,17 @@ def test_page_stream_from_memtrace():
         page_stream(address=[-1, 2])
 
 
+@given(addr=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=300),
+       page_bits=st.sampled_from([0, 9, 12, 21, 63]))
+def test_page_stream_ids_are_the_sorted_distinct_pages(addr, page_bits):
+    """The hash factorisation gives what a sort would: distinct pages ascending, ids indexing them."""
+    a = np.array(addr, dtype=np.uint64)
+    s = page_stream(address=a, page_bytes=1 << page_bits)
+    want_vpn, want_ids = np.unique((a >> np.uint64(page_bits)).astype(np.int64), return_inverse=True)
+    assert s.ids.dtype == np.int64 and s.vpn.dtype == np.int64
+    assert s.vpn.tolist() == want_vpn.tolist() and s.ids.tolist() == want_ids.ravel().tolist()
+
+
 @pytest.mark.parametrize("policy", ["fifo", "clock"])
 @pytest.mark.parametrize("accounting", ["inclusive", "exclusive"])
 @pytest.mark.parametrize("writeback", ["buffered", "sync"])
