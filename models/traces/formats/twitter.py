@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.objects import hash_keys, place_objects
 from models.traces.formats.parsing import (
@@ -99,5 +100,6 @@ def read_twitter(src, *, name: str | None = None, max_requests: int | None = Non
         return finish_chunk(ck, cols, "key_size", "value_size")
 
     trace = parse_source(src, parse, fmt="twitter", name=name, max_requests=max_requests, progress=progress,
-                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes)
-    return place_objects(trace, "twitter")
+                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes,
+                         objects=True)
+    return trace if chunk_sink_of("block") is not None else place_objects(trace, "twitter")
