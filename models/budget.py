@@ -7,6 +7,12 @@ bytes per access, measured) and calls :func:`charge` *before* allocating; over t
 to raise it: the CLI option ``--memory-budget`` and the environment variable ``PCM_MEMORY_BUDGET`` (the
 app's server setting, read at every run).
 
+Steps are summed over what lives together: an allocation that stays alive while later steps run (the trace a
+plan's roles share, the trace a page's curve reads) is held with :func:`reserve`, and :func:`charge` checks a
+step against the budget *less what is held* -- two steps each under the budget but over it together are refused,
+the message naming what is held. A step's own estimate covers its temporaries (measured peaks); what it returns
+and the run keeps must be reserved by the caller that keeps it.
+
 The budget, first that applies: the one set for the current run (:func:`limit`, what ``--memory-budget``
 does), ``PCM_MEMORY_BUDGET`` (``2GB``, ``512MiB``, ``1e9``; ``0`` or ``off`` turns it off), else
 :data:`AVAILABLE_FRACTION` of the memory the machine has available now, at most :data:`DEFAULT_CAP_BYTES`.
@@ -18,6 +24,17 @@ Traceback (most recent call last):
 ...
 models.budget.BudgetExceeded: the test step needs about 2 kB of memory, more than the run's budget of 1 kB; \
 raise it with --memory-budget 2kB (CLI) or the PCM_MEMORY_BUDGET environment variable (app server)
+
+Held allocations count:
+
+>>> with limit(1000), reserve(600, "the trace"):
+...     charge(300, "the curve")
+...     charge(500, "the curve")
+Traceback (most recent call last):
+...
+models.budget.BudgetExceeded: the curve needs about 500 B of memory, more than the run's budget of 1 kB \
+less the 600 B held (the trace); raise it with --memory-budget 1.1kB (CLI) or the PCM_MEMORY_BUDGET \
+environment variable (app server)
 """
 
 from __future__ import annotations
@@ -30,7 +47,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 __all__ = ["ENV_VAR", "CLI_OPTION", "AVAILABLE_FRACTION", "DEFAULT_CAP_BYTES", "BudgetExceeded", "parse_bytes",
-           "budget_bytes", "charge", "limit", "format_bytes", "how_to_raise"]
+           "budget_bytes", "charge", "limit", "reserve", "held_bytes", "format_bytes", "how_to_raise"]
 
 ENV_VAR = "PCM_MEMORY_BUDGET"
 CLI_OPTION = "--memory-budget"
@@ -44,6 +61,9 @@ DEFAULT_CAP_BYTES = 1 << 30
 _FALLBACK_AVAILABLE = 4 << 30  # when /proc/meminfo cannot be read [bytes]
 
 _run_budget: ContextVar[int | None] = ContextVar("pcm_memory_budget", default=None)
+#: What the current run holds (:func:`reserve`): ``(what, bytes)`` pairs, innermost last. A context variable: a
+#: thread started with ``contextvars.copy_context`` (the readers' read-ahead) sees its starter's.
+_held: ContextVar[tuple[tuple[str, float], ...]] = ContextVar("pcm_memory_held", default=())
 _UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 2**10, "m": 1e6, "mb": 1e6, "mib": 2**20,
           "g": 1e9, "gb": 1e9, "gib": 2**30, "t": 1e12, "tb": 1e12, "tib": 2**40}
 
@@ -125,16 +145,49 @@ def budget_bytes() -> int:
     return int(min(DEFAULT_CAP_BYTES, AVAILABLE_FRACTION * _available_bytes()))
 
 
+def held_bytes() -> float:
+    """What the current run holds [bytes] (the allocations of the enclosing :func:`reserve` blocks)."""
+    return float(sum(n for _, n in _held.get()))
+
+
 def charge(nbytes: float, what: str, *, budget: int | None = None) -> None:
-    """Refuse (:class:`BudgetExceeded`) a step of ``what`` estimated at ``nbytes`` [bytes] over the budget.
+    """Refuse (:class:`BudgetExceeded`) a step of ``what`` estimated at ``nbytes`` [bytes] over the budget
+    less what the run holds (:func:`reserve`).
 
     Call it before allocating; ``nbytes`` may be a float (an absurd request must not wrap an int64).
     ``budget``: the budget read once by a caller that charges in a loop (default :func:`budget_bytes`).
     """
     budget = budget_bytes() if budget is None else budget
-    if budget and not nbytes <= budget:  # NaN refuses too
+    if not budget:
+        return
+    held = _held.get()
+    in_use = float(sum(n for _, n in held))
+    if not in_use + nbytes <= budget:  # NaN refuses too
+        less = f" less the {format_bytes(in_use)} held ({', '.join(w for w, _ in held)})" if in_use else ""
         raise BudgetExceeded(f"{what} needs about {format_bytes(float(nbytes))} of memory, more than the run's "
-                             f"budget of {format_bytes(budget)}; {how_to_raise(nbytes)}")
+                             f"budget of {format_bytes(budget)}{less}; {how_to_raise(in_use + nbytes)}")
+
+
+@contextmanager
+def reserve(nbytes: float, what: str, *, budget: int | None = None) -> Iterator[None]:
+    """Hold ``nbytes`` [bytes] of ``what`` for the block: charged now (:func:`charge`), then counted against every
+    step charged inside the block, released on exit.
+
+    For an allocation that lives while later steps run (a trace the steps read); ``what`` names it in their
+    refusals.
+
+    >>> with limit(1000), reserve(400, "the trace"):
+    ...     held_bytes()
+    400.0
+    >>> held_bytes()
+    0.0
+    """
+    charge(nbytes, what, budget=budget)
+    token = _held.set((*_held.get(), (what, float(nbytes))))
+    try:
+        yield
+    finally:
+        _held.reset(token)
 
 
 @contextmanager

@@ -43,6 +43,7 @@ from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
+from models.budget import reserve
 
 NAME = "mrc"
 HELP = "hit-ratio curve of a trace for lru/fifo/clock/ac, exact or sampled (columns cache_blocks,hit_ratio,byte_hit_ratio,method)"
@@ -138,6 +139,12 @@ def _extent_curve(trace, args):
 def run(args: argparse.Namespace) -> int:
     policy, method, rate, by = _resolve(args)
     trace = load_trace_from_args(args, kind="block")
+    with reserve(trace.nbytes, f"the trace {trace.name!r}"):  # held while the curve is computed
+        return _curve(args, trace, policy, method, rate, by)
+
+
+def _curve(args: argparse.Namespace, trace, policy: str, method: str, rate: float, by: str) -> int:
+    """The curve of ``trace`` (``run``'s work once the trace is read)."""
     if args.points is not None and args.points < 1:
         raise ValueError(f"--points must be >= 1 (got {args.points})")
     if by == "bytes":
