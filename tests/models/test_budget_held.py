@@ -112,3 +112,37 @@ def test_halo_s_bucket_table_counts_beside_the_cut():
         simulate_halo(req, 64)
     with budget.limit(table + cut + 1):
         assert simulate_halo(req, 64) is not None
+
+
+def test_a_streamed_read_counts_the_reader_s_object_table_beside_the_statistics_state(tmp_path, monkeypatch):
+    """trace-stats streaming an object trace: the reader's object table and the statistics' per-block table grow
+    together; each one's growth is charged with the other held."""
+    from models.traces import stream_stats
+    from models.traces.formats import objects
+    from models.traces.formats.oracle import write_oracle_general
+
+    n = 6000
+    p = tmp_path / "t.oracleGeneral"
+    p.write_bytes(write_oracle_general(np.arange(n) // 10, np.arange(n) % 5000, np.full(n, 4096)))
+    seen = {"stats": [], "objects": []}
+    charge = stream_stats.charge
+    resize = budget.Hold.resize
+
+    def stats_charge(nbytes, what, **k):
+        seen["stats"].append([w for w, b in budget.held() if b])
+        return charge(nbytes, what, **k)
+
+    def table_resize(self, nbytes, what=None, **k):
+        seen["objects"].append([w for w, b in budget.held() if b])
+        return resize(self, nbytes, what, **k)
+
+    monkeypatch.setattr(stream_stats, "charge", stats_charge)
+    monkeypatch.setattr(budget.Hold, "resize", table_resize)
+    monkeypatch.setattr(stream_stats, "BATCH_REQUESTS", 500)  # the state grows while the reader reads
+    monkeypatch.setattr(objects, "_SLOTS_PER_OBJECT", 40)  # the reader's table grows while the state does
+    with budget.limit("1GB"):
+        stream_stats.stream_trace_stats(p, 4096, chunk_bytes=24 * 400)
+    table, state = "the oracleGeneral reader's object table", "the trace statistics' per-block state"
+    assert any(table in h and state in h for h in seen["stats"])  # the state's growth sees the reader's table
+    assert any(state in h for h in seen["objects"][1:])  # and the table's growth sees the state
+    assert budget.held() == []

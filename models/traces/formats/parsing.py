@@ -754,12 +754,10 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     state: dict = {}
     key = "time_ns" if kind == "block" else "address"
     sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
-    slots = None
-    if sink is not None and objects:
-        from models.traces.formats.objects import ObjectSlots  # objects imports this module
+    from models.traces.formats.objects import object_table  # objects imports this module
 
-        slots = ObjectSlots(fmt)
-    with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+    with object_table(fmt, sink if objects else None) as slots, \
+            open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         # read ahead in a thread (closed before the source is: a parse error or max_requests stops it first)
         with closing(prefetched(iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt,
                                                kept=sink is None))) as blocks:
