@@ -20,7 +20,7 @@ import io
 import re
 import warnings
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from typing import Any
@@ -711,7 +711,7 @@ def _parse_compacted(parse: Callable, block: bytes, line0: int, state: dict, com
 def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_requests: int | None,
                  progress, chunk_bytes: int, kind: str = "block", meta: dict | None = None,
                  max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES,
-                 comment: str | None = None, objects: bool = False):
+                 comment: str | None = None, objects: Callable | None = None):
     """Run ``parse(block, first_line, state) -> dict of arrays`` over the blocks of ``src``; build the trace.
 
     Parameters
@@ -733,11 +733,12 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     comment : str, optional
         The reader's comment character: lines that are blank or a comment are dropped from each block before
         ``parse`` sees it (:func:`_parse_compacted`). None: the format has no comments (its ``#`` is data).
-    objects : bool
-        The blocks name objects (``meta:object_id``; the key-value formats): a streaming consumer
-        (:mod:`models.traces.chunks`) gets each block with its objects placed in first-access order
-        (:class:`~models.traces.formats.objects.ObjectSlots`), as the whole trace's ``place_objects`` places them;
-        without a consumer the caller places them on the trace returned.
+    objects : callable, optional
+        The blocks name objects (``meta:object_id``; the key-value formats):
+        :func:`~models.traces.formats.objects.object_table` (passed in: that module imports this one). A streaming
+        consumer (:mod:`models.traces.chunks`) then gets each block with its objects placed in first-access order,
+        as the whole trace's ``place_objects`` places them; without a consumer the caller places them on the trace
+        returned.
 
     Returns
     -------
@@ -754,9 +755,7 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     state: dict = {}
     key = "time_ns" if kind == "block" else "address"
     sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
-    from models.traces.formats.objects import object_table  # objects imports this module
-
-    with object_table(fmt, sink if objects else None) as slots, \
+    with (objects(fmt, sink) if objects is not None and sink is not None else nullcontext()) as slots, \
             open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         # read ahead in a thread (closed before the source is: a parse error or max_requests stops it first)
         with closing(prefetched(iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt,

@@ -19,7 +19,7 @@ import numpy as np
 
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
-from models.traces.formats.objects import hash_keys, place_objects
+from models.traces.formats.objects import hash_keys, object_table, place_objects
 from models.traces.formats.parsing import (
     I64_MAX,
     Chunk,
@@ -101,5 +101,5 @@ def read_twitter(src, *, name: str | None = None, max_requests: int | None = Non
 
     trace = parse_source(src, parse, fmt="twitter", name=name, max_requests=max_requests, progress=progress,
                          chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes,
-                         objects=True)
+                         objects=object_table)
     return trace if chunk_sink_of("block") is not None else place_objects(trace, "twitter")

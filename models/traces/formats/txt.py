@@ -26,7 +26,7 @@ import numpy as np
 from models.provenance import param
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
-from models.traces.formats.objects import hash_keys, place_objects
+from models.traces.formats.objects import hash_keys, object_table, place_objects
 from models.traces.formats.parsing import Chunk, _utf8_error, parse_source
 from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
@@ -90,5 +90,5 @@ def read_txt(src, *, object_size: int = OBJECT_BYTES, name: str | None = None, m
 
     trace = parse_source(src, parse, fmt="txt", name=name, max_requests=max_requests, progress=progress,
                          chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes,
-                         meta={"op_unknown": True, "size_unknown": True}, objects=True)
+                         meta={"op_unknown": True, "size_unknown": True}, objects=object_table)
     return trace if chunk_sink_of("block") is not None else place_objects(trace, "txt")
