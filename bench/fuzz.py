@@ -21,7 +21,8 @@ CPU time beside an empty run's (the interpreter start, measured in the same run;
 shared machine measures its load): big-extent requests (one 1 TiB request; 95 of
 4 GiB through plan / mrc / trace-stats / writecache), blank-line and comment-line floods, nested JSON / TOML
 and a sweep grid of 10^8 tasks. Each must end (a result or a clean refusal, exit 0 or 2) within 1 GB and 10 s
-beyond the empty run; a bomb with a known answer (the footprint, the hit ratio at the footprint) must give it.
+beyond the empty run (with numba's cache warm: `make fuzz` runs `make warm` first); a bomb with a known answer
+(the footprint, the hit ratio at the footprint) must give it.
 
     python bench/fuzz.py                 # 10,000 cases per format, then the bombs
     python bench/fuzz.py --cases 500 --seed 3 --format mqsim
@@ -584,8 +585,8 @@ def main(argv=None) -> int:
     worst = {"cpu": 0.0, "wall": 0.0}
     print(f"{'format':13s} {'cases':>6s} {'ok':>6s} {'clean':>6s} {'crash':>6s} {'wrong':>6s} {'>10s':>5s} "
           f"{'max cpu s':>9s} {'max wall s':>10s} {'total s':>8s}  valid files generated from the spec")
-    formats = args.format or list(samples)
-    share_s = args.minutes * 60 / len(formats) if args.minutes else float("inf")
+    formats = (args.format or list(samples)) if args.cases else []
+    share_s = args.minutes * 60 / len(formats) if args.minutes and formats else float("inf")
     with tempfile.TemporaryDirectory() as tmp:
         for fmt in formats:  # warm-up, untimed: imports and compiled kernels load on a process's first read
             case(random.Random(0), fmt, samples[fmt], Path(tmp))
@@ -629,6 +630,8 @@ def main(argv=None) -> int:
                   f"slowest {slowest}",
                   flush=True)
     rss = peak_rss_bytes()
+    if not formats:
+        print("no reader cases (--cases 0)")
     print(f"{'total':13s} {total['cases']:6d} {total['ok']:6d} "
           f"{total['clean']:6d} {total['crash']:6d} {total['wrong']:6d} {total['slow']:5d} {worst['cpu']:9.2f} "
           f"{worst['wall']:10.2f}")
