@@ -483,6 +483,7 @@ def _bomb_files(d: Path) -> dict[str, Path]:
 #: known answer, so an answer that is silently wrong fails).
 BOMBS = [
     ("empty run", ["--help"], None),
+    ("empty run (again)", ["--help"], None),  # the first start warms the page cache: the baseline is the smaller
     ("writecache 1 TiB request", ["writecache", "{tib}", "--cache-mb", "64"], "halo,64,1,0,"),  # a read: one extent
     ("writecache 95 x 4 GiB", ["writecache", "{big95}", "--cache-mb", "64"], None),
     ("plan 95 x 4 GiB", ["plan", "--block-trace", "{big95}", "--device", "pcm-samsung-20nm"],
@@ -544,8 +545,8 @@ def run_bombs() -> int:
             except subprocess.TimeoutExpired:
                 wall, out = time.perf_counter() - t0, {"rc": "kill", "err": f"timeout {BOMB_TIMEOUT_S:.0f} s",
                                                        "maxrss": float("nan"), "cpu": float("nan")}
-            if base is None:
-                base = out["cpu"]
+            if name.startswith("empty run"):
+                base = out["cpu"] if base is None else min(base, out["cpu"])
             extra = out["cpu"] - base  # CPU time beyond the empty run's: wall time on a shared machine is its load
             wrong = out["rc"] == 0 and expect is not None and expect not in out.get("out", "")
             ok = out["rc"] in (0, 2) and out["maxrss"] <= BOMB_RSS and extra <= BOMB_EXTRA_S and not wrong
