@@ -55,8 +55,9 @@ lint: $(STAMP)
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-# Fuzz campaign over the trace readers (issue 20): 10,000 cases per format, counts and peak RSS.
-fuzz: $(STAMP)
+# Fuzz campaign over the trace readers (issues 20, 41, 42): 10,000 cases per format, counts and peak RSS, then the
+# bombs; after `warm`, so that a bomb's CPU time is its input's cost, not the first compile of a numba kernel.
+fuzz: $(STAMP) $(WARM)
 	$(BIN)/python bench/fuzz.py
 
 # Load campaign (issue 20): 40 concurrent sessions + 2 Chromium tabs against one server on loopback:

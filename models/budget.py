@@ -7,6 +7,12 @@ bytes per access, measured) and calls :func:`charge` *before* allocating; over t
 to raise it: the CLI option ``--memory-budget`` and the environment variable ``PCM_MEMORY_BUDGET`` (the
 app's server setting, read at every run).
 
+Steps are summed over what lives together: an allocation that stays alive while later steps run (the trace a
+plan's roles share, the trace a page's curve reads) is held with :func:`reserve`, and :func:`charge` checks a
+step against the budget *less what is held* -- two steps each under the budget but over it together are refused,
+the message naming what is held. A step's own estimate covers its temporaries (measured peaks); what it returns
+and the run keeps must be reserved by the caller that keeps it.
+
 The budget, first that applies: the one set for the current run (:func:`limit`, what ``--memory-budget``
 does), ``PCM_MEMORY_BUDGET`` (``2GB``, ``512MiB``, ``1e9``; ``0`` or ``off`` turns it off), else
 :data:`AVAILABLE_FRACTION` of the memory the machine has available now, at most :data:`DEFAULT_CAP_BYTES`.
@@ -18,6 +24,17 @@ Traceback (most recent call last):
 ...
 models.budget.BudgetExceeded: the test step needs about 2 kB of memory, more than the run's budget of 1 kB; \
 raise it with --memory-budget 2kB (CLI) or the PCM_MEMORY_BUDGET environment variable (app server)
+
+Held allocations count:
+
+>>> with limit(1000), reserve(600, "the trace"):
+...     charge(300, "the curve")
+...     charge(500, "the curve")
+Traceback (most recent call last):
+...
+models.budget.BudgetExceeded: the curve needs about 500 B of memory, more than the run's budget of 1 kB \
+less the 600 B held (the trace); raise it with --memory-budget 1.1kB (CLI) or the PCM_MEMORY_BUDGET \
+environment variable (app server)
 """
 
 from __future__ import annotations
@@ -30,7 +47,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 __all__ = ["ENV_VAR", "CLI_OPTION", "AVAILABLE_FRACTION", "DEFAULT_CAP_BYTES", "BudgetExceeded", "parse_bytes",
-           "budget_bytes", "charge", "limit", "format_bytes", "how_to_raise"]
+           "budget_bytes", "charge", "limit", "reserve", "held", "held_bytes", "Hold", "format_bytes", "how_to_raise"]
 
 ENV_VAR = "PCM_MEMORY_BUDGET"
 CLI_OPTION = "--memory-budget"
@@ -44,12 +61,32 @@ DEFAULT_CAP_BYTES = 1 << 30
 _FALLBACK_AVAILABLE = 4 << 30  # when /proc/meminfo cannot be read [bytes]
 
 _run_budget: ContextVar[int | None] = ContextVar("pcm_memory_budget", default=None)
+#: What the current run holds (:func:`reserve`), innermost last. A context variable: a thread started with
+#: ``contextvars.copy_context`` (the readers' read-ahead) sees its starter's.
+_held: ContextVar[tuple[Hold, ...]] = ContextVar("pcm_memory_held", default=())
 _UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 2**10, "m": 1e6, "mb": 1e6, "mib": 2**20,
           "g": 1e9, "gb": 1e9, "gib": 2**30, "t": 1e12, "tb": 1e12, "tib": 2**40}
 
 
 class BudgetExceeded(ValueError):
     """A step would allocate more than the run's memory budget."""
+
+
+class Hold:
+    """An allocation the run holds (:func:`reserve`): ``what`` it is and its ``nbytes`` [bytes], which may grow
+    (:meth:`resize`, a table that doubles)."""
+
+    __slots__ = ("what", "nbytes")
+
+    def __init__(self, what: str, nbytes: float):
+        self.what, self.nbytes = what, float(nbytes)
+
+    def resize(self, nbytes: float, what: str | None = None, *, budget: int | None = None) -> None:
+        """Hold ``nbytes`` now; growth is charged first (``what``: the step that grows it, default the hold's own
+        name), against the budget less everything held (this hold's present size included)."""
+        if nbytes > self.nbytes:
+            charge(nbytes - self.nbytes, what or self.what, budget=budget)
+        self.nbytes = float(nbytes)
 
 
 def how_to_raise(needed: float | None = None) -> str:
@@ -125,16 +162,55 @@ def budget_bytes() -> int:
     return int(min(DEFAULT_CAP_BYTES, AVAILABLE_FRACTION * _available_bytes()))
 
 
+def held() -> list[tuple[str, float]]:
+    """What the current run holds: ``(what, bytes)`` of each enclosing :func:`reserve` block, outermost first."""
+    return [(h.what, h.nbytes) for h in _held.get()]
+
+
+def held_bytes() -> float:
+    """What the current run holds [bytes] (the allocations of the enclosing :func:`reserve` blocks)."""
+    return float(sum(h.nbytes for h in _held.get()))
+
+
 def charge(nbytes: float, what: str, *, budget: int | None = None) -> None:
-    """Refuse (:class:`BudgetExceeded`) a step of ``what`` estimated at ``nbytes`` [bytes] over the budget.
+    """Refuse (:class:`BudgetExceeded`) a step of ``what`` estimated at ``nbytes`` [bytes] over the budget
+    less what the run holds (:func:`reserve`).
 
     Call it before allocating; ``nbytes`` may be a float (an absurd request must not wrap an int64).
     ``budget``: the budget read once by a caller that charges in a loop (default :func:`budget_bytes`).
     """
     budget = budget_bytes() if budget is None else budget
-    if budget and not nbytes <= budget:  # NaN refuses too
+    if not budget:
+        return
+    held = [h for h in _held.get() if h.nbytes]
+    in_use = float(sum(h.nbytes for h in held))
+    if not in_use + nbytes <= budget:  # NaN refuses too
+        less = f" less the {format_bytes(in_use)} held ({', '.join(h.what for h in held)})" if in_use else ""
         raise BudgetExceeded(f"{what} needs about {format_bytes(float(nbytes))} of memory, more than the run's "
-                             f"budget of {format_bytes(budget)}; {how_to_raise(nbytes)}")
+                             f"budget of {format_bytes(budget)}{less}; {how_to_raise(in_use + nbytes)}")
+
+
+@contextmanager
+def reserve(nbytes: float, what: str, *, budget: int | None = None) -> Iterator[Hold]:
+    """Hold ``nbytes`` [bytes] of ``what`` for the block: charged now (:func:`charge`), then counted against every
+    step charged inside the block, released on exit; the :class:`Hold` yielded can grow (:meth:`Hold.resize`).
+
+    For an allocation that lives while later steps run (a trace the steps read, a table a stream carries);
+    ``what`` names it in their refusals.
+
+    >>> with limit(1000), reserve(400, "the trace"):
+    ...     held_bytes()
+    400.0
+    >>> held_bytes()
+    0.0
+    """
+    charge(nbytes, what, budget=budget)
+    hold = Hold(what, nbytes)
+    token = _held.set((*_held.get(), hold))
+    try:
+        yield hold
+    finally:
+        _held.reset(token)
 
 
 @contextmanager

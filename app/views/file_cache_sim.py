@@ -24,6 +24,7 @@ from app.components.scenario import init_state, one_of
 from app.components.tables import table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
 from models._base import results_frame
+from models.budget import reserve
 from models.devices import DeviceProfile
 from models.provenance import param, trace_values
 from models.storage import file_cache as fc
@@ -132,7 +133,8 @@ if scn is not None and trace is not None:
             raise ValueError("the trace has no requests")
         check_storage_path(scn.storage_path, scn.block_size_bytes, option=S.label("storage_path"),
                            other=f"“{STORAGE_PATH_TEXT['paper-factor']}”")
-        acc = split_blocks(trace, scn.block_size_bytes)
+        with reserve(trace.nbytes, f"the trace {trace.name!r}"):  # the trace is held beside its split
+            acc = split_blocks(trace, scn.block_size_bytes)
         ids = acc.block
         fractions = tuple(float(f) for f in np.linspace(1.0 / scn.n_sizes, 1.0, scn.n_sizes))
         devs = (hdd, scm) if hdd.name != scm.name else (hdd,)

@@ -23,6 +23,7 @@ from app.components.provenance import assumption_note
 from app.components.scenario import init_state, one_of
 from app.components.tables import key_value_table
 from app.components.traces import BLOCK_SIZES, TraceChoice, block_size_select, trace_and_settings
+from models.budget import reserve
 from models.provenance import trace_keys
 from models.sim.mrc import EXACT_BYTES_PER_ACCESS, check_method, policy_mrc
 from models.traces.blocks import split_blocks
@@ -123,6 +124,12 @@ def _stats(_trace: BlockTrace, fingerprint: str, block_size: int):
 @st.cache_data(show_spinner=False, max_entries=8)
 def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rate: float,
          policy: str = "lru") -> pd.DataFrame:
+    with reserve(_trace.nbytes, f"the trace {_trace.name!r}"):  # held while the curve is computed
+        return _mrc_of(_trace, block_size, method, rate, policy)
+
+
+def _mrc_of(_trace: BlockTrace, block_size: int, method: str, rate: float, policy: str) -> pd.DataFrame:
+    """The miss-ratio curve table of :func:`_mrc` (uncached)."""
     if policy == "lru" and method == "exact" and use_extents(_trace, block_size, EXACT_BYTES_PER_ACCESS):
         # large requests: the same exact curve per run of blocks (models.traces.extents), never expanded
         p = extent_pieces(_trace, block_size)

@@ -28,6 +28,7 @@ from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table
 from app.components.traces import TraceChoice, trace_and_settings
+from models.budget import reserve
 from models.provenance import trace_values
 from models.storage import hdd
 from models.storage import write_cache as wc
@@ -99,7 +100,8 @@ def _sweep(token: tuple, req, sizes: tuple[float, ...], drive: str, th_bcounts: 
 def _requests(token: tuple, _trace) -> wc.Requests:
     """:func:`wc.prepare_requests` of the trace ``_trace`` (``token``: its fingerprint), once per trace (two kept:
     the requests of an uploaded trace take about as much memory as the trace)."""
-    return wc.prepare_requests(_trace, passthrough_reads=True)  # a read of unwritten blocks: one extent
+    with reserve(_trace.nbytes, f"the trace {_trace.name!r}"):  # the trace is held beside its cut
+        return wc.prepare_requests(_trace, passthrough_reads=True)  # a read of unwritten blocks: one extent
 
 
 S = WriteCacheScenario

@@ -53,6 +53,7 @@ from cli.output import add_format_option, emit
 from cli.progress import add_progress_option, read_progress
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
+from models.budget import reserve
 
 NAME = "mrc"
 HELP = "hit-ratio curve of a trace for lru/fifo/clock/ac, exact or sampled (columns cache_blocks,hit_ratio,byte_hit_ratio,method)"
@@ -203,6 +204,12 @@ def run(args: argparse.Namespace) -> int:
         if streamed is not None:
             return _emit(*streamed, args)
     trace = _load(args, policy, method, by)
+    with reserve(trace.nbytes, f"the trace {trace.name!r}"):  # held while the curve is computed
+        return _curve(args, trace, policy, method, rate, by)
+
+
+def _curve(args: argparse.Namespace, trace, policy: str, method: str, rate: float, by: str) -> int:
+    """The curve of the whole ``trace`` (``run``'s work once the trace is read whole)."""
     if by == "bytes":
         from models.sim.byte_mrc import byte_mrc
 

@@ -25,6 +25,7 @@ from cli.argtypes import number, refusing
 from cli.output import add_format_option, emit
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_band_columns, add_uncertainty_options
+from models.budget import reserve
 from reporting.typed_numbers import parse_number
 
 NAME = "writecache"
@@ -90,9 +91,10 @@ def run(args: argparse.Namespace) -> int:
         _band_model_options(args, "--uncertainty bands")
     trace = load_trace_from_args(args, kind="block")
     try:
-        sweep = sweep_cache_sizes(trace, args.cache_mb, policies=args.policy or ["halo"], drive=args.drive,
-                                  lru_granularity=args.lru_granularity, hdd_rotation=args.hdd_rotation,
-                                  drive_cache=args.drive_cache)
+        with reserve(trace.nbytes, f"the trace {trace.name!r}"):  # held while the trace is cut and simulated
+            sweep = sweep_cache_sizes(trace, args.cache_mb, policies=args.policy or ["halo"], drive=args.drive,
+                                      lru_granularity=args.lru_granularity, hdd_rotation=args.hdd_rotation,
+                                      drive_cache=args.drive_cache)
     except ValueError as e:
         if str(e).startswith("drive cache"):
             raise ValueError(f"--drive-cache: {e}") from None

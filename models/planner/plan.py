@@ -77,7 +77,7 @@ import numpy as np
 import pandas as pd
 
 from models._base import ModelResult
-from models.budget import BudgetExceeded
+from models.budget import BudgetExceeded, reserve
 from models.devices import DeviceProfile, get_device
 from models.planner import stream_plan
 from models.planner.economics import ECON_COLUMNS, economics_columns
@@ -403,7 +403,8 @@ def _role_within_budget(rows_of, role: str, refused: list, w: PlanWorkload, tr, 
     raises it -- the workload's other roles are still evaluated (a trace of large requests replays in the
     storage role without being cut into blocks). The refusal is appended to ``refused``."""
     try:
-        return rows_of(w, tr, devs, base, uq)
+        with reserve(getattr(tr, "nbytes", 0), f"the block trace of workload {w.name!r}"):  # held by every step
+            return rows_of(w, tr, devs, base, uq)
     except BudgetExceeded as e:
         refused.append(e)
         b = base.name if base is not None else (LIKE_FOR_LIKE[role] or "no cache")

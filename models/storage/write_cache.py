@@ -99,7 +99,7 @@ from numba import njit
 from pydantic import Field
 
 from models._base import ModelInput, ModelResult, results_frame
-from models.budget import charge
+from models.budget import charge, reserve
 from models.provenance import param, param_names, trace_keys
 from models.sim.primitives import lru_move_to_head as _move_to_head
 from models.sim.primitives import lru_pop_tail as _pop_tail
@@ -844,6 +844,11 @@ def _halo_setup(req, capacity_blocks: int, params: HaloParams) -> tuple[int, int
     return cap, thr, th_b, th_r, out_r, relax_r
 
 
+def _held_bytes(req: Requests) -> int:
+    """Memory of the arrays of ``req`` [bytes]."""
+    return int(sum(v.nbytes for v in vars(req).values() if isinstance(v, np.ndarray)))
+
+
 def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None = None, *,
                   crash_at: int = -1, track_data: bool = False, scan_idle_cycles: bool = False) -> CacheRun:
     """Run HALO (Algorithm 1) with a PCM of ``capacity_blocks`` 4 KiB blocks.
@@ -859,8 +864,9 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
     if capacity_blocks < 2:
         raise ValueError(f"capacity_blocks must be >= 2, got {capacity_blocks}")
     requested = int(capacity_blocks)
-    charge(float(req.n_regions) * REGION_BYTES, f"HALO's bucket table of {req.n_regions:,} regions of 1 MiB (the "
-                                                f"trace's address range)")
+    with reserve(_held_bytes(req), "the trace cut into 4 KiB blocks"):  # the table lives beside the cut
+        charge(float(req.n_regions) * REGION_BYTES, f"HALO's bucket table of {req.n_regions:,} regions of 1 MiB "
+                                                    f"(the trace's address range)")
     capacity_blocks, thr, th_b, th_r, out_r, relax_r = _halo_setup(req, requested, params)
     span = int((req.block_key.max() + 1) * BLOCK_SECTORS) if track_data else 1
     hdd_ver = np.zeros(span, np.int64)

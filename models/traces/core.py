@@ -110,6 +110,18 @@ class BlockTrace:
         """
         return not bool(self.meta.get("op_unknown", False))
 
+    @property
+    def nbytes(self) -> int:
+        """Memory of the columns and the per-request arrays of ``meta`` [bytes] (what holding the trace costs,
+        :func:`models.budget.reserve`).
+
+        >>> BlockTrace([0, 1], [False, True], [0, 512], [512, 512], [0, 0], meta={"response_ns": np.zeros(2)}).nbytes
+        74
+        """
+        cols = (self.time_ns, self.is_write, self.offset_bytes, self.size_bytes, self.device)
+        return int(sum(a.nbytes for a in cols) + sum(v.nbytes for v in self.meta.values()
+                                                     if isinstance(v, np.ndarray)))
+
     @classmethod
     def empty(cls, name: str = "empty") -> BlockTrace:
         z = np.zeros(0, np.int64)

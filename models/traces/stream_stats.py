@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from models.budget import CLI_OPTION, ENV_VAR, BudgetExceeded, charge
+from models.budget import CLI_OPTION, ENV_VAR, BudgetExceeded, charge, reserve
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.chunks import chunk_sink
 from models.traces.exact import int_sum as _int_sum
@@ -260,6 +260,9 @@ class StatsStream:
         # per distinct (device, block) key, in an open-addressing hash table (count 0: empty slot): the key, the
         # global index and the time [ns] of its last access, its accesses
         self.n_keys = 0
+        #: The per-block table held against the run's memory budget while a stream reads
+        #: (:func:`models.budget.reserve`, set by :func:`stream_trace_stats`): the reader's steps count it.
+        self.hold = None
         self._table(1 << 10)
         self._batch: list = []
         self._batch_n = 0
@@ -279,6 +282,11 @@ class StatsStream:
             _rehash(self._hkeys, self._hlast, self._hlast_t, self._hcount, *new, shift)
         self._hkeys, self._hlast, self._hlast_t, self._hcount = new
         self._shift = shift
+
+    def _held_table(self) -> None:
+        """The stream's hold (:attr:`hold`) follows the table's size (its growth was charged with the pass)."""
+        if self.hold is not None:
+            self.hold.nbytes = float(STATE_BYTES_PER_BLOCK * len(self._hkeys))
 
     @property
     def count(self) -> np.ndarray:
@@ -371,8 +379,9 @@ class StatsStream:
         while self.n_keys + total * self.sample_rate > MAX_LOAD * slots:  # room for every sampled access being new
             slots *= 2
         grow = slots if slots > len(self._hkeys) else 0
+        held = self.hold.nbytes if self.hold is not None else 0  # the present table, already held for the stream
         try:  # the table after growing (and the old one while its keys move) and the pass
-            charge(STATE_BYTES_PER_BLOCK * (len(self._hkeys) + grow) + PASS_BYTES_PER_ACCESS * total,
+            charge(STATE_BYTES_PER_BLOCK * (len(self._hkeys) + grow) + PASS_BYTES_PER_ACCESS * total - held,
                    f"the trace statistics' per-block state ({self.n_keys:,} distinct {self.bs}-byte blocks so far, "
                    f"{total:,} block accesses next)")
         except BudgetExceeded:
@@ -380,6 +389,7 @@ class StatsStream:
             raise
         if grow:
             self._table(grow)
+            self._held_table()
         req = np.repeat(np.arange(len(off)), count)
         starts = np.cumsum(count) - count
         key = (dev << _BLOCK_BITS)[req] + first[req] + (np.arange(total) - starts[req])
@@ -395,6 +405,7 @@ class StatsStream:
             while self.n_keys + len(key) > MAX_LOAD * slots:
                 slots *= 2
             self._table(slots)
+            self._held_table()
         d, dt, self.n_keys = _hash_pass(key, acc_time, acc_index, self._hkeys, self._hlast, self._hlast_t,
                                         self._hcount, self._shift, self.n_keys)
         del key, acc_time, acc_index
@@ -531,8 +542,13 @@ def _stream_once(acc: StatsStream, src, format, progress, max_requests, on_reque
         if on_requests is not None:
             on_requests(len(cols["time_ns"]))
 
-    with chunk_sink(take):
-        empty = read_trace(src, format, progress=progress, max_requests=max_requests, **options)
+    with reserve(STATE_BYTES_PER_BLOCK * len(acc._hkeys), "the trace statistics' per-block state") as hold:
+        acc.hold = hold
+        try:
+            with chunk_sink(take):
+                empty = read_trace(src, format, progress=progress, max_requests=max_requests, **options)
+        finally:
+            acc.hold = None
     if isinstance(empty, MemTrace):
         return None, dict(empty.meta)
     return acc.result(empty.name, op_known=empty.op_known), dict(empty.meta)

@@ -26,12 +26,13 @@ in the (decompressed) input.
 from __future__ import annotations
 
 import dataclasses
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from models.budget import charge
+from models.budget import Hold, charge, reserve
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
@@ -44,7 +45,7 @@ from models.traces.source import (
     source_name,
 )
 
-__all__ = ["OBJECT_SLOT_BITS", "ObjectSlots", "place_objects", "read_records", "hash_keys"]
+__all__ = ["OBJECT_SLOT_BITS", "ObjectSlots", "object_table", "place_objects", "read_records", "hash_keys"]
 
 #: Address bits of one object's slot: object ``i`` occupies bytes ``[i << 32, (i + 1) << 32)`` [bits].
 OBJECT_SLOT_BITS = 32
@@ -143,13 +144,18 @@ class ObjectSlots:
     [[0, 4294967296, 0], [8589934592, 4294967296]]
     """
 
-    def __init__(self, fmt: str):
+    def __init__(self, fmt: str, hold: Hold | None = None):
         self.fmt = fmt
         self.n_objects = 0
+        self._hold = hold  # the table, held while a stream reads (its consumer's steps count it)
         self._grow(1 << 16)
 
     def _grow(self, slots: int) -> None:
-        charge(16 * slots, f"the {self.fmt} reader's object table ({self.n_objects:,} distinct objects so far)")
+        what = f"the {self.fmt} reader's object table ({self.n_objects:,} distinct objects so far)"
+        if self._hold is not None:
+            self._hold.resize(16 * slots, what)
+        else:
+            charge(16 * slots, what)
         keys, vals = np.zeros(slots, np.uint64), np.full(slots, -1, np.int64)
         shift = 64 - (slots.bit_length() - 1)
         if self.n_objects:
@@ -174,6 +180,18 @@ class ObjectSlots:
         out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
         out["offset_bytes"] = code << np.int64(OBJECT_SLOT_BITS)
         return out
+
+
+@contextmanager
+def object_table(fmt: str, sink):
+    """The :class:`ObjectSlots` of a streamed read (``sink`` not None), its table held against the run's memory
+    budget while the read lasts (:func:`models.budget.reserve`: the consumer's steps count it); None without a
+    stream."""
+    if sink is None:
+        yield None
+        return
+    with reserve(0, f"the {fmt} reader's object table") as hold:
+        yield ObjectSlots(fmt, hold)
 
 
 def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 0, header_check=None,
@@ -217,9 +235,8 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     parts: list[dict] = []
     n = zero = 0
     sink = chunk_sink_of("block")  # a streaming consumer takes each block's columns, objects placed as they come
-    slots = ObjectSlots(fmt) if sink is not None else None
     t_lo = None  # the earliest arrival handed to the sink [ns]
-    with map_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+    with object_table(fmt, sink) as slots, map_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         if header_bytes:
             head = bytes(_read_exact(stream, header_bytes))
             if len(head) < header_bytes:

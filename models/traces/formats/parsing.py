@@ -20,7 +20,7 @@ import io
 import re
 import warnings
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from typing import Any
@@ -711,7 +711,7 @@ def _parse_compacted(parse: Callable, block: bytes, line0: int, state: dict, com
 def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_requests: int | None,
                  progress, chunk_bytes: int, kind: str = "block", meta: dict | None = None,
                  max_line_bytes: int = MAX_LINE_BYTES, max_input_bytes: int = MAX_INPUT_BYTES,
-                 comment: str | None = None):
+                 comment: str | None = None, objects: Callable | None = None):
     """Run ``parse(block, first_line, state) -> dict of arrays`` over the blocks of ``src``; build the trace.
 
     Parameters
@@ -733,6 +733,12 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     comment : str, optional
         The reader's comment character: lines that are blank or a comment are dropped from each block before
         ``parse`` sees it (:func:`_parse_compacted`). None: the format has no comments (its ``#`` is data).
+    objects : callable, optional
+        The blocks name objects (``meta:object_id``; the key-value formats):
+        :func:`~models.traces.formats.objects.object_table` (passed in: that module imports this one). A streaming
+        consumer (:mod:`models.traces.chunks`) then gets each block with its objects placed in first-access order,
+        as the whole trace's ``place_objects`` places them; without a consumer the caller places them on the trace
+        returned.
 
     Returns
     -------
@@ -750,7 +756,8 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     key = "time_ns" if kind == "block" else "address"
     sink = chunk_sink_of(kind)  # a streaming consumer takes each block's columns instead of the trace
     t_lo = None  # the earliest arrival handed to the sink [ns, reader's origin]
-    with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
+    with (objects(fmt, sink) if objects is not None and sink is not None else nullcontext()) as slots, \
+            open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         # read ahead in a thread (closed before the source is: a parse error or max_requests stops it first)
         with closing(prefetched(iter_blocks(stream, chunk_bytes, max_line_bytes=max_line_bytes, fmt=fmt,
                                                kept=sink is None))) as blocks:
@@ -773,7 +780,8 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
                     if kind == "block" and m:
                         lo = int(cols[key][:m].min())
                         t_lo = lo if t_lo is None else min(t_lo, lo)
-                    sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
+                    part = {k: v[:m] for k, v in cols.items() if slots is not None or not k.startswith("meta:")}
+                    sink(slots.place(part) if slots is not None else part)
                     n += m
                 elif len(cols[key]):
                     columns.append(cols, len(cols[key]))
@@ -786,6 +794,8 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
     meta = dict(meta or {}, format=fmt, source=source_name(src))
     if sink is not None:  # the columns went to the consumer: an empty trace carries the name and metadata
         n = 0
+        if slots is not None:
+            meta.update(n_objects=slots.n_objects, object_slot_bytes=1 << 32)
     if kind == "memory":
         return _mem_trace([columns] if n else [], max_requests, trace_name, meta)
     trace = _block_trace([columns] if n else [], max_requests, trace_name, meta, fmt=fmt, zero=zero, state=state)

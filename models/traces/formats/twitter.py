@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
-from models.traces.formats.objects import hash_keys, place_objects
+from models.traces.formats.objects import hash_keys, object_table, place_objects
 from models.traces.formats.parsing import (
     I64_MAX,
     Chunk,
@@ -99,5 +100,6 @@ def read_twitter(src, *, name: str | None = None, max_requests: int | None = Non
         return finish_chunk(ck, cols, "key_size", "value_size")
 
     trace = parse_source(src, parse, fmt="twitter", name=name, max_requests=max_requests, progress=progress,
-                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes)
-    return place_objects(trace, "twitter")
+                         chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes,
+                         objects=object_table)
+    return trace if chunk_sink_of("block") is not None else place_objects(trace, "twitter")

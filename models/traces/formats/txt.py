@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from models.provenance import param
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
-from models.traces.formats.objects import hash_keys, place_objects
+from models.traces.formats.objects import hash_keys, object_table, place_objects
 from models.traces.formats.parsing import Chunk, _utf8_error, parse_source
 from models.traces.source import CHUNK_BYTES, MAX_INPUT_BYTES, MAX_LINE_BYTES
 
@@ -72,7 +73,9 @@ def read_txt(src, *, object_size: int = OBJECT_BYTES, name: str | None = None, m
             text = block.decode("utf-8")
         except UnicodeDecodeError as e:
             _utf8_error(Chunk("txt", block, line0, comment=None), e)
-        ids = [s for s in (ln.replace("\ufeff", "").strip() for ln in text.splitlines()) if s]
+        # a line ends at LF only, as libCacheSim's getline reads it (a lone CR is one already, iter_blocks); not
+        # str.splitlines, which also ends one at VT, FF, the separators \x1c-\x1e, NEL, U+2028 and U+2029
+        ids = [s for s in (ln.replace("\ufeff", "").strip() for ln in text.split("\n")) if s]
         n = len(ids)
         row = state.get("row", 0)
         state["row"] = row + n
@@ -87,5 +90,5 @@ def read_txt(src, *, object_size: int = OBJECT_BYTES, name: str | None = None, m
 
     trace = parse_source(src, parse, fmt="txt", name=name, max_requests=max_requests, progress=progress,
                          chunk_bytes=chunk_bytes, max_line_bytes=max_line_bytes, max_input_bytes=max_input_bytes,
-                         meta={"op_unknown": True, "size_unknown": True})
-    return place_objects(trace, "txt")
+                         meta={"op_unknown": True, "size_unknown": True}, objects=object_table)
+    return trace if chunk_sink_of("block") is not None else place_objects(trace, "txt")

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.provenance import param
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.csv import SCSI_OP_MAP
 from models.traces.formats.objects import _read_exact
@@ -177,6 +178,7 @@ def read_vscsi(src, *, sector_size: int = SECTOR_BYTES, name: str | None = None,
     max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
     parts: list[dict] = []
     n = other = zero = 0
+    sink = chunk_sink_of("block")  # a streaming consumer takes each block's columns; the reader keeps none
     with open_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
         head = _read_exact(stream, _TEST * RECORDS[2].itemsize)
         version = version_of(head, _TEST)
@@ -209,7 +211,11 @@ def read_vscsi(src, *, sector_size: int = SECTOR_BYTES, name: str | None = None,
             zero += int((data_cmd & (cols["size_bytes"] == 0)).sum())
             if not keep.all():
                 cols = {k: v[keep] for k, v in cols.items()}
-            if len(cols["time_ns"]):
+            if sink is not None and len(cols["time_ns"]):
+                m = len(cols["time_ns"]) if max_requests is None else min(len(cols["time_ns"]), max_requests - n)
+                sink({k: v[:m] for k, v in cols.items() if not k.startswith("meta:")})
+                n += m
+            elif len(cols["time_ns"]):
                 parts.append(cols)
                 n += len(cols["time_ns"])
                 check_request_cap(n)
@@ -219,4 +225,6 @@ def read_vscsi(src, *, sector_size: int = SECTOR_BYTES, name: str | None = None,
         report(done=True)
     meta = {"format": "vscsi", "source": source_name(src), "vscsi_version": version, "sector_size": sector_size,
             "skipped_other_commands": other}
+    if sink is not None:  # the columns went to the consumer: an empty trace carries the name and metadata
+        parts = []
     return _block_trace(parts, max_requests, name or source_name(src), meta, fmt="vscsi", zero=zero, state={})

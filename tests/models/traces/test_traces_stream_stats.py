@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import struct
 
 import numpy as np
 import pytest
@@ -144,3 +145,22 @@ def test_a_huge_request_is_refused_by_name():
     size[7] = 1 << 33
     with pytest.raises(ValueError, match="max_request_blocks"):
         acc.add(np.arange(n), np.ones(n, bool), np.zeros(n, np.int64), size, np.zeros(n, np.int64))
+
+
+@pytest.mark.parametrize("fmt, data", [
+    # found by bench/fuzz.py (streamed vs in-memory): the text object formats streamed every object at offset 0
+    ("txt", b"7\n9\n7\n11\n"),
+    ("twitter", b"0,abc,3,100,1,get,0\n0,xyz,3,20,1,set,3600\n2,abc,3,100,2,gets,0\n3,k3,2,9000,2,get,0\n"),
+    # ... and vscsi ignored the streaming consumer ("the trace has no requests")
+    ("vscsi", struct.pack("<HHIIIQQQ", 0x28, 2 << 8, 0, 4096, 1, 8, 10, 5)
+     + struct.pack("<HHIIIQQQ", 0x2A, 2 << 8, 1, 8192, 1, 2**20, 20, 7)
+     + struct.pack("<HHIIIQQQ", 0x28, 2 << 8, 2, 512, 1, 8, 30, 7)),
+])
+@pytest.mark.parametrize("chunk", [1, 40, 1 << 20])
+def test_streamed_text_objects_and_vscsi_equal_in_memory(fmt, data, chunk):
+    streamed, meta = stream_trace_stats(data, 4096, format=fmt, chunk_bytes=chunk)
+    whole = read_trace(data, fmt)
+    assert _same(streamed, trace_stats(whole, 4096))
+    assert streamed.footprint_blocks == {"txt": 3, "twitter": 5, "vscsi": 3}[fmt]  # twitter: 9,002 bytes = 3 blocks
+    if fmt != "vscsi":
+        assert meta["n_objects"] == whole.meta["n_objects"]

@@ -116,3 +116,12 @@ def test_a_scsi_opcode_csv_without_its_op_codes_says_how_to_read_it():
     with pytest.raises(TraceFormatError, match=r"line 2: field 'op' .* reads as a SCSI opcode: .*--op-map scsi"):
         read_trace(data, "csv", **opts)
     assert read_trace(data, "csv", op_map="scsi", **opts).is_write.tolist() == [False, True]
+
+
+@pytest.mark.parametrize("sep", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_txt_line_ends_only_at_lf_as_getline_reads_it(sep):
+    # found by bench/fuzz.py's spec generator: str.splitlines cut one id at these characters (1 line -> 2 requests)
+    data = f"a{sep}b\na{sep}b\nab\n".encode()
+    t = read_txt(data)
+    assert len(t) == 3 and (t.offset_bytes >> 32).tolist() == [0, 0, 1]
+    assert read_txt(data, chunk_bytes=3).offset_bytes.tolist() == t.offset_bytes.tolist()
