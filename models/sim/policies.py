@@ -230,8 +230,9 @@ def _lru(ids, is_write, cap, ghost, n_ids, rec, r_hit, r_ins, r_wb):
     return st[_LRU_HITS], st[_LRU_INSERTS], st[_LRU_WBS], np.int64(np.count_nonzero(dirty))
 
 
-#: Memory of :class:`LruStream`'s state per id [bytes]: ``prev``, ``nxt`` (int64) and ``cached``, ``dirty`` (bool).
-LRU_STATE_BYTES_PER_ID = 18
+#: Memory of :class:`LruStream`'s state per id [bytes]: ``prev``, ``nxt`` (int32: ids below 2**31) and ``cached``,
+#: ``dirty`` (bool).
+LRU_STATE_BYTES_PER_ID = 10
 
 
 class LruStream:
@@ -257,7 +258,13 @@ class LruStream:
         self.cache_blocks = cap
         self.n_ids = n_ids
         self.requests = 0
-        self._state = _lru_state(n_ids, -1)
+        if n_ids >= 2**31:
+            raise ValueError(f"{what}: more than {2**31 - 1:,} distinct blocks (the list links are int32)")
+        st = np.zeros(_LRU_SCALARS, np.int64)
+        st[_LRU_HEAD] = st[_LRU_TAIL] = -1
+        # the list links in int32 (the one kernel, compiled for them): 10 bytes per id instead of 18
+        self._state = (np.full(n_ids, -1, np.int32), np.full(n_ids, -1, np.int32), np.zeros(n_ids, np.bool_),
+                       np.zeros(n_ids, np.bool_), np.full(0, -1, np.int64), st)
         self._no_rec = np.zeros(0, np.bool_)
 
     @property

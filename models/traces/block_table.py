@@ -24,9 +24,12 @@ from models.traces.stream_stats import _BLOCK_BITS, _FIB, MAX_LOAD
 
 __all__ = ["BlockTable", "SharesBlockTable", "TABLE_BYTES_PER_SLOT", "SLICE_ACCESSES"]
 
-#: Memory of the table per slot [bytes]: key, id and access count (3 x int64); a distinct block costs this over
-#: the load, 32-64 bytes.
-TABLE_BYTES_PER_SLOT = 24
+#: Memory of the table per slot [bytes]: key (int64), id and access count (int32 each; the counts become int64 --
+#: 4 bytes more per slot -- once the table has counted 2**31 accesses); a distinct block costs this over the load,
+#: 21-43 bytes.
+TABLE_BYTES_PER_SLOT = 16
+#: Largest int32 [-]: the most distinct blocks a table numbers, and the accesses it counts in int32.
+_INT32_MAX = 2**31 - 1
 #: Block accesses whose ids :meth:`BlockTable.ids` gives at once [accesses] (or one request): 16 MB of ids.
 SLICE_ACCESSES = 2_000_000
 
@@ -124,9 +127,11 @@ class BlockTable:
     def _slots(self, slots: int) -> None:
         """Make the table ``slots`` slots (a power of two), moving the keys held; charged first."""
         old = len(self._hkeys) if hasattr(self, "_hkeys") else 0
-        charge(TABLE_BYTES_PER_SLOT * float(slots + old),
+        per_slot = 12 + self._hcount.itemsize if hasattr(self, "_hcount") else TABLE_BYTES_PER_SLOT
+        charge(per_slot * float(slots + old),
                f"{self.what} ({self.n_unique:,} distinct {self.bs}-byte blocks so far)")
-        new = (np.zeros(slots, np.int64), np.full(slots, -1, np.int64), np.zeros(slots, np.int64))
+        count_dtype = self._hcount.dtype if hasattr(self, "_hcount") else np.int32
+        new = (np.zeros(slots, np.int64), np.full(slots, -1, np.int32), np.zeros(slots, count_dtype))
         shift = 64 - (slots.bit_length() - 1)
         if self.n_unique:
             _rehash(self._hkeys, self._hids, self._hcount, *new, shift)
@@ -136,7 +141,12 @@ class BlockTable:
     @property
     def state_bytes(self) -> int:
         """Memory of the table [bytes]."""
-        return TABLE_BYTES_PER_SLOT * len(self._hkeys)
+        return self._hkeys.nbytes + self._hids.nbytes + self._hcount.nbytes
+
+    def _wide_counts(self) -> None:
+        """Count in int64 from now on (charged first): the table is about to pass 2**31 accesses."""
+        charge(4.0 * len(self._hkeys) + self.state_bytes, f"{self.what} (access counts past 2**31, in int64)")
+        self._hcount = self._hcount.astype(np.int64)
 
     @property
     def counts(self) -> np.ndarray:
@@ -169,11 +179,16 @@ class BlockTable:
     def add(self, offset_bytes, size_bytes, device) -> None:
         """Add the blocks of the next requests (in trace order): new keys numbered, every access counted."""
         first, count, dev = self._requests(offset_bytes, size_bytes, device)
+        if self._hcount.dtype == np.int32 and self.n_accesses + int(count.sum()) > _INT32_MAX:
+            self._wide_counts()
         i, j = 0, 0
         while i < len(first):
-            limit = int(MAX_LOAD * len(self._hkeys))
+            limit = min(int(MAX_LOAD * len(self._hkeys)), _INT32_MAX)
             i, j, self.n_unique = _insert(first, count, dev, i, j, self._hkeys, self._hids, self._hcount,
                                           self._shift, self.n_unique, limit)
+            if i < len(first) and self.n_unique >= _INT32_MAX:
+                raise ValueError(f"{self.what}: more than {_INT32_MAX:,} distinct {self.bs}-byte blocks (the ids are "
+                                 "int32); use a larger block size (--block-size)")
             if i < len(first):  # the next new key would pass the load: double
                 self._slots(2 * len(self._hkeys))
         self.n_accesses += int(count.sum())

@@ -136,11 +136,14 @@ NOT_PARAMETERS: dict[str, str] = {
                                                         "block + an insert copy), charged to the run's memory budget",
     "models.traces.stream_stats.PASS_BYTES_PER_ACCESS": "memory estimate of a streamed pass per block access, "
                                                         "charged to the run's memory budget",
-    "models.traces.block_table.TABLE_BYTES_PER_SLOT": "memory cost of the streamed block table (3 int64 per slot, "
-                                                      "from its arrays), charged to the run's memory budget",
+    "models.traces.block_table._INT32_MAX": "integer range (the largest int32: the table's ids, and its counts until "
+                                            "they widen to int64)",
+    "models.traces.block_table.TABLE_BYTES_PER_SLOT": "memory cost of the streamed block table (int64 key, int32 id "
+                                                      "and count per slot, from its arrays), charged to the run's "
+                                                      "memory budget",
     "models.traces.block_table.SLICE_ACCESSES": "block accesses whose ids are looked up at once (memory only; the "
                                                 "result does not depend on it)",
-    "models.sim.policies.LRU_STATE_BYTES_PER_ID": "memory cost of the resumable LRU's state (2 int64 + 2 bool per id, "
+    "models.sim.policies.LRU_STATE_BYTES_PER_ID": "memory cost of the resumable LRU's state (2 int32 + 2 bool per id, "
                                                   "from its arrays), charged to the run's memory budget",
     "models.sim.policies._LRU_SCALARS": "array layout (the scalars the resumable LRU carries), not a model input",
     "models.planner.role_file_cache._BLOCK": "unit (the 4 KiB page the file-cache role has always split the trace "
