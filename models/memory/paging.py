@@ -463,8 +463,7 @@ class PagingProfile(ModelResult):
             m = np.atleast_1d(np.asarray(memory_bytes, dtype=float))
         else:
             m = np.atleast_1d(np.asarray(memory_fraction, dtype=float)) * self.reference_footprint_bytes()
-        if np.any(~np.isfinite(m)) or np.any(m < 0):
-            raise ValueError("memory sizes must be finite and >= 0")
+        _check_memory_sizes(m)
         return m
 
     def tlb_hit_rates(self, entries) -> np.ndarray:
@@ -495,6 +494,15 @@ class PagingProfile(ModelResult):
         """CLOCK fault rate [-], shape ``(len(page_sizes), len(memory_bytes))`` (simulated sizes)."""
         m = np.atleast_1d(memory_bytes)
         return np.stack([self.pages[p].clock_fault_rate(m) for p in self.page_sizes])
+
+
+def _check_memory_sizes(m: np.ndarray) -> None:
+    """ValueError unless every memory size [bytes] is finite, >= 0 and below 2**63 (its frame count is an int64)."""
+    if np.any(~np.isfinite(m)) or np.any(m < 0):
+        raise ValueError("memory sizes must be finite and >= 0")
+    if np.any(m >= 2.0**63):
+        raise ValueError(f"memory sizes must be below 2**63 bytes (9.2 EB), got {float(np.max(m)):.3g} bytes "
+                         "(check the memory fraction or size)")
 
 
 def profile_trace(trace, *, page_sizes=PAGE_SIZES, memory_bytes=None, memory_fraction=None,
@@ -542,8 +550,8 @@ def profile_trace(trace, *, page_sizes=PAGE_SIZES, memory_bytes=None, memory_fra
     if memory_fraction is not None:
         memory_bytes = np.atleast_1d(np.asarray(memory_fraction, dtype=float)) * fp4k
     mem = None if memory_bytes is None else np.atleast_1d(np.asarray(memory_bytes, dtype=float))
-    if mem is not None and (np.any(~np.isfinite(mem)) or np.any(mem < 0)):
-        raise ValueError("memory sizes must be finite and >= 0")
+    if mem is not None:
+        _check_memory_sizes(mem)
     for p in sorted(int(x) for x in ps):
         ids = ids_all.pop(p)
         m = int(ids.max()) + 1

@@ -432,3 +432,13 @@ def test_paging_table_uses_the_chosen_fault_model():
         assert np.allclose(t["amat_ns"], t["t_addr_ns"] + t["t_data_ns"])
     with pytest.raises(ValidationError, match="fault_model"):
         pg.PagingInputs(fault_model="both")
+
+
+def test_memory_sizes_past_int64_frames_are_refused():
+    """A memory size of 2**63 bytes or more (e.g. a memory fraction of 1e20) would cast its frame count past int64:
+    refused with a message, not a column of garbage (the CLI fuzz found ``amat --memory-frac 1e20``)."""
+    from models.memory.paging import _check_memory_sizes
+
+    _check_memory_sizes(np.array([0.0, 4096.0, 2.0**62]))
+    with pytest.raises(ValueError, match=r"below 2\*\*63 bytes"):
+        _check_memory_sizes(np.array([4096.0, 1e26]))
