@@ -96,8 +96,9 @@ GROUPS = {
 }
 
 
-def fuzz_subcommand(name, data, run_cli, capsys):
-    """One fuzz case of subcommand ``name``: an option and a hostile value drawn from ``data``."""
+def fuzz_subcommand(name, data, run_cli, capsys) -> int:
+    """One fuzz case of subcommand ``name``: an option and a hostile value drawn from ``data``; asserts a clean exit
+    (0, or 2 with a one-line message naming the subcommand, never a traceback) and returns the exit code."""
     opts = _numeric_options(_subparsers()[name])
     opt = data.draw(st.sampled_from(opts), label="option")
     values = ["0", "1", "2", "-1", "x", "nan"] if (name, opt) in _WORK else HOSTILE
@@ -113,3 +114,4 @@ def fuzz_subcommand(name, data, run_cli, capsys):
     assert "Traceback" not in err
     if rc == 2 and err:
         assert err.startswith(f"pcm-planner {name}: ") and len(err) < 3000
+    return rc

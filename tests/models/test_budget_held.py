@@ -50,7 +50,8 @@ def test_a_hold_released_when_its_block_raises():
 
 def test_no_budget_holds_nothing_back():
     with budget.limit(0), budget.reserve(1e18, "a huge trace"):
-        budget.charge(1e18, "a huge step")
+        assert budget.budget_bytes() == 0
+        budget.charge(1e18, "a huge step")  # no budget: nothing refused, whatever is held (a raise fails the test)
 
 
 def test_the_readers_read_ahead_thread_sees_what_is_held():

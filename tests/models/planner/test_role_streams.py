@@ -73,7 +73,8 @@ def _streamed(stream, tr, sizes):
     return stream
 
 
-def _same_rows(a: list[dict], b: list[dict]) -> None:
+def _same_rows(a: list[dict], b: list[dict]) -> int:
+    """Assert rows ``a`` and ``b`` equal field by field (floats to rtol 1e-12); the rows compared."""
     assert len(a) == len(b)
     for x, y in zip(a, b):
         assert x.keys() == y.keys()
@@ -85,13 +86,16 @@ def _same_rows(a: list[dict], b: list[dict]) -> None:
                     _same_value(u[j], v[j], f"_usage.{j}")
             else:
                 _same_value(u, v, k)
+    return len(a)
 
 
-def _same_value(u, v, what: str) -> None:
+def _same_value(u, v, what: str) -> bool:
+    """Assert ``u`` equals ``v`` (floats to rtol 1e-12, NaN equals NaN); True."""
     if isinstance(u, float) and isinstance(v, float):
         assert (math.isnan(u) and math.isnan(v)) or u == pytest.approx(v, rel=1e-12, abs=0), what
     else:
         assert u == v, what
+    return True
 
 
 _SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
@@ -115,8 +119,8 @@ def test_write_cache_stream_model_equals_run_write_cache(data):
     for policy in ("none", "halo"):
         ref = wc.run_write_cache(tr, policy, mb)
         got_p = got[policy]
-        for f in ref.__dataclass_fields__:
-            _same_value(getattr(ref, f), getattr(got_p, f), f"{policy}.{f}")
+        assert ref.__dataclass_fields__ and all(_same_value(getattr(ref, f), getattr(got_p, f), f"{policy}.{f}")
+                                                for f in ref.__dataclass_fields__)
 
 
 @_SETTINGS
@@ -132,7 +136,7 @@ def test_write_cache_stream_rows_equal_write_cache_rows(data):
     uq = data.draw(st.sampled_from([None, (16, 3)]))
     with _batches(data.draw(st.sampled_from([1, 3, 1 << 16]))):
         got = _streamed(WriteCacheStream(), tr, sizes).rows(W, tr.subset([]), devs, base, uq)
-    _same_rows(write_cache_rows(W, tr, devs, base, uq), got)
+    assert _same_rows(write_cache_rows(W, tr, devs, base, uq), got) == len(devs)
 
 
 def test_write_cache_stream_without_writes_and_op_unknown():

@@ -69,7 +69,8 @@ def _meta_trace(tr):
     return BlockTrace(e.time_ns, e.is_write, e.offset_bytes, e.size_bytes, e.device, name=tr.name, meta=dict(tr.meta))
 
 
-def _same_rows(got, want):
+def _same_rows(got, want) -> int:
+    """Assert rows ``got`` and ``want`` equal field by field (floats to rtol 1e-12); the rows compared."""
     assert len(got) == len(want)
     for g, x in zip(got, want):
         assert g.keys() == x.keys()
@@ -81,6 +82,7 @@ def _same_rows(got, want):
                 assert (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=0), k
             else:
                 assert a == b, k
+    return len(got)
 
 
 def _sizes(draw_sizes, tr):
@@ -90,25 +92,28 @@ def _sizes(draw_sizes, tr):
 chunk_sizes = st.lists(st.integers(1, 40), min_size=1, max_size=3)
 
 
-def _file_cache_case(tr, sizes, base, uq):
+def _file_cache_case(tr, sizes, base, uq) -> int:
+    """Assert the file-cache stream's rows equal the in-memory rows over three chunkings; the rows compared."""
     want = file_cache_rows(W, tr, DEVS, base, uq)
+    compared = 0
     for sz in (_sizes(sizes, tr), [1], _cuts_after_multiblock(tr)):
         s = _stream(FileCacheStream(), tr, sz)
         assert isinstance(s, RoleStream)
-        _same_rows(s.rows(W, _meta_trace(tr), DEVS, base, uq), want)
+        compared += _same_rows(s.rows(W, _meta_trace(tr), DEVS, base, uq), want)
+    return compared
 
 
 @FAST
 @given(tr=traces(), sizes=chunk_sizes, base=st.sampled_from(BASES))
 def test_file_cache_stream_rows_equal_the_in_memory_rows(tr, sizes, base):
-    _file_cache_case(tr, sizes, base, None)
+    assert _file_cache_case(tr, sizes, base, None) == 3 * len(DEVS)
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tr=traces(), sizes=chunk_sizes, base=st.sampled_from(BASES))
 def test_file_cache_stream_bands_equal_the_in_memory_bands(tr, sizes, base):
     """The band reads only the hits and the accesses: the same draws, the same p5/p95/p_win."""
-    _file_cache_case(tr, sizes, base, (50, 0))
+    assert _file_cache_case(tr, sizes, base, (50, 0)) == 3 * len(DEVS)
 
 
 @FAST
@@ -202,7 +207,8 @@ def test_large_requests_give_the_in_memory_footprint_and_rows():
     tr = BlockTrace(np.arange(n) * 10**6, g.random(n) < 0.5, g.integers(0, 3000, n) * 4096 + g.integers(0, 4096, n),
                     g.integers(1000, 3000, n) * 4096, g.integers(0, 2, n), name="big")
     for sizes in ([1], [5]):
-        _same_rows(_stream(StorageReplayStream(DEVS, None), tr, sizes).rows(W, _meta_trace(tr), DEVS, None, None),
-                   block_storage_rows(W, tr, DEVS, None, None))
-        _same_rows(_stream(FileCacheStream(), tr, sizes).rows(W, _meta_trace(tr), DEVS, None, None),
-                   file_cache_rows(W, tr, DEVS, None, None))
+        assert _same_rows(_stream(StorageReplayStream(DEVS, None), tr, sizes).rows(W, _meta_trace(tr), DEVS, None,
+                                                                                   None),
+                          block_storage_rows(W, tr, DEVS, None, None)) == len(DEVS)
+        assert _same_rows(_stream(FileCacheStream(), tr, sizes).rows(W, _meta_trace(tr), DEVS, None, None),
+                          file_cache_rows(W, tr, DEVS, None, None)) == len(DEVS)
