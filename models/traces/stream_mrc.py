@@ -63,10 +63,10 @@ from models.traces.chunks import chunk_sink
 from models.traces.extent_mrc import SIZE_BYTES
 from models.traces.extents import MIN_MEAN_BLOCKS
 from models.traces.stream_stats import (
-    BATCH_REQUESTS,
     MAX_LOAD,
     MAX_SAMPLE_HALVINGS,
     SLICE_ACCESSES,
+    ChunkBatches,
     LargeExtents,
 )
 
@@ -375,7 +375,7 @@ def _empty_table(slots: int) -> np.ndarray:
     return np.full((slots, 2), -1, np.int64)
 
 
-class LruStream:
+class LruStream(ChunkBatches):
     """The exact (or SHARDS-sampled) LRU hit-ratio curve accumulated over blocks of requests (module docstring).
 
     Parameters
@@ -398,6 +398,8 @@ class LruStream:
     >>> c.cache_blocks.tolist(), c.hits.tolist(), c.footprint_blocks
     ([1, 2], [0, 2], 2)
     """
+
+    _BATCH_COLUMNS = ("offset_bytes", "size_bytes", "device")
 
     def __init__(self, block_size: int = 4096, *, sample_rate: float = 1.0, seed=0,
                  max_request_blocks: int = MAX_REQUEST_BLOCKS):
@@ -488,23 +490,6 @@ class LruStream:
             self.accesses += total
             done, start = float(ends[end - 1]), end
 
-    def add_chunk(self, cols: dict) -> None:
-        """:meth:`add` of a reader's block columns (the consumer of :func:`models.traces.chunks.chunk_sink`),
-        gathered up to :data:`~models.traces.stream_stats.BATCH_REQUESTS` requests first. Call :meth:`flush`
-        (or :meth:`curve`) at the end."""
-        if not self._batch_n:
-            self._batch_progress0 = self.progress[0]
-        self._batch.append([cols[k] for k in ("offset_bytes", "size_bytes", "device")])
-        self._batch_n += len(cols["offset_bytes"])
-        if self._batch_n >= BATCH_REQUESTS:
-            self.flush()
-
-    def flush(self) -> None:
-        """Add the gathered blocks of :meth:`add_chunk`."""
-        if self._batch:
-            cols = [np.concatenate(c) for c in zip(*self._batch)]
-            self._batch, self._batch_n = [], 0
-            self.add(*cols)
 
     # ------------------------------------------------------------------ the pass and its growth
     def _pass(self, keys, nbytes) -> None:

@@ -31,7 +31,7 @@ from models.traces.exact import percentile_of_counts
 from models.traces.extents import MIN_MEAN_BLOCKS
 from models.traces.stats import TraceStats
 
-__all__ = ["StatsStream", "ValueCounts", "LargeExtents", "stream_trace_stats", "percentile_of_counts",
+__all__ = ["StatsStream", "ChunkBatches", "ValueCounts", "LargeExtents", "stream_trace_stats", "percentile_of_counts",
            "MAX_VALUE_ENTRIES", "SIGNIFICANT_BITS", "MAX_SAMPLE_HALVINGS", "sampling_note"]
 
 #: Most distinct values a statistic's exact percentile table may hold before it becomes a histogram
@@ -215,7 +215,33 @@ def _mix64(key: np.ndarray) -> np.ndarray:
     return x
 
 
-class StatsStream:
+class ChunkBatches:
+    """What a streamed analysis does with a reader's block columns (the consumer of
+    :func:`models.traces.chunks.chunk_sink`): :meth:`add_chunk` gathers the columns named in ``_BATCH_COLUMNS`` up to
+    :data:`BATCH_REQUESTS` requests (fewer passes over the state), then :meth:`flush` hands them to ``self.add``, in
+    that order. The subclass sets ``self._batch = []``, ``self._batch_n = 0`` and ``self.progress`` (the input read
+    before the current block first); ``self._batch_progress0`` is where the batch started."""
+
+    _BATCH_COLUMNS: tuple[str, ...] = ()
+
+    def add_chunk(self, cols: dict) -> None:
+        """:meth:`add` of a reader's block columns, gathered first; call :meth:`flush` (or the result) at the end."""
+        if not self._batch_n:  # the input read before this block: where the batch starts
+            self._batch_progress0 = self.progress[0]
+        self._batch.append([cols[k] for k in self._BATCH_COLUMNS])
+        self._batch_n += len(cols[self._BATCH_COLUMNS[0]])
+        if self._batch_n >= BATCH_REQUESTS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Add the gathered blocks of :meth:`add_chunk`."""
+        if self._batch:
+            cols = [np.concatenate(c) for c in zip(*self._batch)]
+            self._batch, self._batch_n = [], 0
+            self.add(*cols)
+
+
+class StatsStream(ChunkBatches):
     """The statistics of :func:`~models.traces.stats.trace_stats` accumulated over blocks of requests.
 
     Parameters
@@ -233,6 +259,8 @@ class StatsStream:
         and times are exact and the sampled reuses are a uniform sample of the blocks' reuses; the footprint and
         the per-block counts are the sample's divided by the rate. The per-request statistics stay exact.
     """
+
+    _BATCH_COLUMNS = ("time_ns", "is_write", "offset_bytes", "size_bytes", "device")
 
     def __init__(self, block_size: int = 4096, *, max_value_entries: int = MAX_VALUE_ENTRIES,
                  max_request_blocks: int = MAX_REQUEST_BLOCKS, sample_rate: float = 1.0):
@@ -316,23 +344,6 @@ class StatsStream:
             self._blocks(t[sl], off[sl], size[sl], dev[sl], base + start)
             done, start = float(ends[end - 1]), end
 
-    def add_chunk(self, cols: dict) -> None:
-        """:meth:`add` of a reader's block columns (the consumer of :func:`models.traces.chunks.chunk_sink`);
-        blocks are gathered up to :data:`BATCH_REQUESTS` requests first (fewer passes over the state).
-        Call :meth:`result` (or :meth:`flush`) at the end."""
-        if not self._batch_n:  # the input read before this block: where the batch starts
-            self._batch_progress0 = self.progress[0]
-        self._batch.append([cols[k] for k in ("time_ns", "is_write", "offset_bytes", "size_bytes", "device")])
-        self._batch_n += len(cols["time_ns"])
-        if self._batch_n >= BATCH_REQUESTS:
-            self.flush()
-
-    def flush(self) -> None:
-        """Add the gathered blocks of :meth:`add_chunk`."""
-        if self._batch:
-            cols = [np.concatenate(c) for c in zip(*self._batch)]
-            self._batch, self._batch_n = [], 0
-            self.add(*cols)
 
     def _requests(self, t, w, off, size) -> None:
         m = len(off)
