@@ -251,7 +251,7 @@ def _memory_rows(max_refs, uq=None):
 
 def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmail"), traces=DEFAULT_TRACES, *,
                    threads: int | None = None, n_requests: int = 20_000, memory: bool = True,
-                   memory_refs: int | None = None, progress=None, uncertainty: int = 0,
+                   memory_refs: int | None = 2_000_000, progress=None, uncertainty: int = 0,
                    seed=0, prices: dict | None = None, horizon_years: float | None = None,
                    module_GB: float | None = None) -> pd.DataFrame:
     """Rank the workload library by PCM benefit in each role.
@@ -269,8 +269,9 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     memory : bool, keyword-only
         Include the memory roles.
     memory_refs : int or None, keyword-only
-        References taken from each bundled memory trace [-]: None (default) the whole trace, refused (the rows say
-        so) when it does not fit the run's memory budget (:func:`models.planner.memory_read.read_memory_trace`).
+        References taken from each bundled memory trace [-] (default 2,000,000: the library ranking is a sampled
+        overview, as its block traces' ``n_requests``); None: the whole trace, refused (the rows say so) when it does
+        not fit the run's memory budget (:func:`models.planner.memory_read.read_memory_trace`).
     progress : callable, keyword-only
         Called with a fraction 0..1 as the library is evaluated.
     uncertainty : int, keyword-only
