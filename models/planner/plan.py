@@ -436,8 +436,8 @@ def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = Tr
     :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
     [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
 
-    ``whole=False`` (memory traces, whose files are large) reads only ``limit + 1`` references: enough to
-    tell a cut trace, not its length.
+    ``whole=False`` reads only ``limit + 1`` requests: enough to tell a cut trace, not its length (memory traces are
+    read by :func:`models.planner.memory_read.read_memory_trace`, bounded in bytes).
     """
     cap = int(traces.MAX_REQUESTS)
     want = cap if limit is None else min(int(limit), cap)
