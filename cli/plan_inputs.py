@@ -38,8 +38,10 @@ def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--requests", type=whole_number, default=None,
                    help="use only the first N requests of each block trace (default: the whole trace; the rows "
                         "say how many they used: requests_used, requests_read)")
-    p.add_argument("--mem-refs", type=whole_number, default=2_000_000,
-                   help="references read from each memory trace (default 2000000)")
+    p.add_argument("--mem-refs", type=whole_number, default=None, metavar="N",
+                   help="use only the first N references of each memory trace (default: the whole trace, read whole "
+                        "when it fits the run's memory budget, --memory-budget, else refused naming both options; "
+                        "the rows say how many they used: requests_used, requests_read)")
     add_economics_arguments(p)
 
 

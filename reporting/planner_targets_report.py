@@ -332,7 +332,7 @@ def frontier_figure(rt, spec_x: str, spec_y: str, *, target: float = 1.0, points
 
 
 def plan_row_frontier(res, workload: str, role: str, device: str, spec_x: str, spec_y: str, *, target: float = 1.0,
-                      n_requests: int | None = None, memory_refs: int | None = 2_000_000):
+                      n_requests: int | None = None, memory_refs: int | None = None):
     """:func:`frontier_figure` of one row of plan ``res`` (:class:`~models.planner.plan.PlanResult`), its
     workload's counts simulated once (:func:`models.planner.retime.role_retimers`); a price or endurance axis reads
     the row's economics columns and the plan's horizon.

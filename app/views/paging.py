@@ -32,9 +32,11 @@ from app.components.provenance import assumption_note, param_help
 from app.components.scenario import field_range, init_state, model_field
 from app.components.tables import table as show_table
 from app.components.traces import TraceChoice, mem_trace_picker
+from models.budget import BudgetExceeded, charge
 from models.devices import DeviceProfile
 from models.memory import paging as pg
 from models.memory.uncertainty import amat_model
+from models.planner.memory_read import BYTES_PER_REFERENCE
 from models.traces import MAX_REQUESTS
 from models.traces.core import MemTrace
 from models.traces.memtraces import memtrace_stats
@@ -51,7 +53,7 @@ FAULT_OVERHEAD_NS = field_range(pg.PagingInputs, "fault_overhead_ns")
 
 class PagingScenario(TraceChoice, UncertaintyFields):
     PREFIX = "pg"
-    max_refs: SciInt = Field(2_000_000, ge=1000, le=MAX_REQUESTS, title="Analyse at most this many references")
+    max_refs: SciInt = Field(0, ge=0, le=MAX_REQUESTS, title="Analyse at most this many references (0 = all)")
     tlb_entries: SciInt = model_field(pg.PagingInputs, "tlb_entries", title="TLB entries")
     memory_mode: Literal["fraction", "mib"] = Field("fraction", title="Memory size")
     memory_fraction: float = Field(0.5, ge=0.001, le=4, title="Memory / footprint (4 KiB pages) [-]")
@@ -90,7 +92,8 @@ c1, c2 = st.columns([3, 2])
 with c1:
     trace = mem_trace_picker(key=S.PREFIX)
     int_input(S, "max_refs",
-              help="Longer traces are truncated to their first references.")
+              help="0 (default): the whole trace, within the server's memory budget (PCM_MEMORY_BUDGET); a number "
+                   "analyses only the first references.")
 with c2:
     int_input(S, "tlb_entries", help=param_help("paging.tlb_entries"))
     st.radio(S.label("memory_mode"), ["fraction", "mib"], key=S.key("memory_mode"), horizontal=True,
@@ -132,10 +135,17 @@ def _memory(scn) -> dict:
 
 @st.cache_data(show_spinner=False, max_entries=6)
 def _profile(_trace: MemTrace, fingerprint: str, max_refs: int, memory: dict, policy: str):
-    """Stack distances (and CLOCK) of the trace: not recomputed when only storage or timing change."""
-    prof = pg.paging_profile(_trace, pg.paging_inputs(policy=policy, **memory), max_refs=max_refs)
+    """Stack distances (and CLOCK) of the trace (its first ``max_refs`` data references; 0: all): not recomputed
+    when only storage or timing change. Refused over the run's memory budget, naming the budget and the cut."""
+    limit = max_refs or None
     data = _trace.data_only()  # the references simulated: data references only, counted one way
-    return prof, memtrace_stats(data.subset(slice(None, max_refs))) | {"instructions": int((_trace.kind == 0).sum())}
+    n = len(data) if limit is None else min(len(data), limit)
+    try:
+        charge(n * BYTES_PER_REFERENCE, f"the paging profile of {n:,} references ({BYTES_PER_REFERENCE} bytes each)")
+    except BudgetExceeded as e:
+        raise BudgetExceeded(f"{e}; or analyse only the first references ({S.label('max_refs')})") from None
+    prof = pg.paging_profile(_trace, pg.paging_inputs(policy=policy, **memory), max_refs=limit)
+    return prof, memtrace_stats(data.subset(slice(None, limit))) | {"instructions": int((_trace.kind == 0).sum())}
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)

@@ -111,6 +111,7 @@ class PlannerScenario(Scenario, UncertaintyFields):
                                       title="Devices to compare")
     baseline: str = Field("like-for-like", title="Baseline")
     plan_requests: SciInt = Field(0, ge=0, le=20_000_000, title="Requests per block trace (0 = the whole trace)")
+    plan_mem_refs: SciInt = Field(0, ge=0, le=10**12, title="References per memory trace (0 = the whole trace)")
     plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
     # "Product targets" (inverse design, models.planner.targets)
     targets_on: bool = Field(False, title="Find the spec targets")
@@ -199,12 +200,13 @@ def _report(personalities: tuple, traces: tuple, threads: int, n_requests: int, 
 
 # ----------------------------------------------------------------------------- my workload (cached by content)
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple = ()):
+def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, counts: tuple, econ: tuple = ()):
     """:func:`models.planner.plan.plan` of ``workloads`` (``(name, kind, source, shown_as, trace format, reader
     options as JSON)``; an upload's source
     is a file named by its content hash, shown as the user's file name) and ``devices`` (profiles as JSON: a custom device edited under the same
     name is another key); ``baseline``: "like-for-like" or a profile as JSON; ``econ``: ``(horizon_years,
-    module_GB or 0, ((device, price), ...))``."""
+    module_GB or 0, ((device, price), ...))``; ``counts``: ``(requests per block trace, references per memory trace)``,
+    0 = the whole trace."""
     from models.planner.plan import PlanWorkload
 
     devs = [DeviceProfile.model_validate_json(d) for d in devices]
@@ -219,59 +221,62 @@ def _plan(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n
             last[0] = fraction
             report(fraction)
 
-        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=n_requests or None,
-                    progress=done, read_progress=lambda text: report(last[0], text), horizon_years=horizon,
+        return plan(wls, devs, baseline=base, uncertainty=uq, seed=seed, n_requests=counts[0] or None,
+                    memory_refs=counts[1] or None, progress=done, read_progress=lambda text: report(last[0], text), horizon_years=horizon,
                     module_GB=module or None, prices=dict(prices))
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _targets(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple,
+def _targets(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, counts: tuple, econ: tuple,
              target: float):
     """:func:`models.planner.targets.targets_of_plan` of :func:`_plan`'s plan (same key), without its retimers."""
     import dataclasses
 
     from models.planner.targets import targets_of_plan
 
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    res = _plan(workloads, devices, baseline, uq, seed, counts, econ)
     with progress_bar("Finding the spec targets …") as report:
-        t = targets_of_plan(res, target=target, n_requests=n_requests or None, progress=report)
+        t = targets_of_plan(res, target=target, n_requests=counts[0] or None, memory_refs=counts[1] or None,
+                            progress=report)
     return dataclasses.replace(t, retimers=())
 
 
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int, econ: tuple,
+def _frontier(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, counts: tuple, econ: tuple,
               target: float, row: tuple, spec_x: str, spec_y: str):
     """The frontier chart of one plan row ``(workload, role, device)`` (:func:`reporting.planner_targets_report.plan_row_frontier`)."""
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    res = _plan(workloads, devices, baseline, uq, seed, counts, econ)
     with st.spinner("Drawing the frontier …"):
-        return plan_row_frontier(res, *row, spec_x, spec_y, target=target, n_requests=n_requests or None)
+        return plan_row_frontier(res, *row, spec_x, spec_y, target=target, n_requests=counts[0] or None,
+                                 memory_refs=counts[1] or None)
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
+def _plan_html(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, counts: tuple,
                econ: tuple = (), target: float | None = None, frontier: tuple | None = None) -> str:
     """The HTML report; with ``target``, its "Product targets" section, the frontier over the page's ``frontier``
     pair (None: the report's default)."""
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    res = _plan(workloads, devices, baseline, uq, seed, counts, econ)
     if target is None:
         return plan_report_html(res)
     from models.planner.targets import targets_of_plan
 
-    t = targets_of_plan(res, target=target, n_requests=n_requests or None)
+    t = targets_of_plan(res, target=target, n_requests=counts[0] or None, memory_refs=counts[1] or None)
     return plan_report_html(res, extra_sections=[targets_section(t, *([frontier] if frontier else []))])
 
 
 @st.cache_data(show_spinner=False, max_entries=4, ttl=3600)
-def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, n_requests: int,
+def _plan_pdf(workloads: tuple, devices: tuple, baseline: str, uq: int, seed: int, counts: tuple,
               econ: tuple = (), target: float | None = None) -> bytes:
     from reporting.pdf import plan_report_pdf
 
-    res = _plan(workloads, devices, baseline, uq, seed, n_requests, econ)
+    res = _plan(workloads, devices, baseline, uq, seed, counts, econ)
     if target is None:
         return plan_report_pdf(res)
     from models.planner.targets import targets_of_plan
 
-    return plan_report_pdf(res, targets=targets_of_plan(res, target=target, n_requests=n_requests or None))
+    return plan_report_pdf(res, targets=targets_of_plan(res, target=target, n_requests=counts[0] or None,
+                                                        memory_refs=counts[1] or None))
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -489,6 +494,9 @@ if tab_mine.open:
             field_note(S, "library")
             int_input(S, "plan_requests", help="0 (default): every request of each block trace; a number: only the "
                                                "first ones (each verdict says how many it used of how many read)")
+            int_input(S, "plan_mem_refs", help="0 (default): every reference of each memory trace, refused when it "
+                                               "does not fit the server's memory budget (PCM_MEMORY_BUDGET); a number: "
+                                               "only the first ones (each verdict says how many it used)")
         with d_col:
             st.subheader("Devices")
             names = _device_names()
@@ -566,7 +574,7 @@ if scn is not None and tab_mine.open:
             devs = all_devices()
             base_key = scn.baseline if scn.baseline == "like-for-like" else devs[scn.baseline].model_dump_json()
             key = (tuple(wls), tuple(devs[d].model_dump_json() for d in scn.devices), base_key,
-                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, scn.plan_requests,
+                   scn.uq_samples if scn.plan_uq else 0, scn.uq_seed, (scn.plan_requests, scn.plan_mem_refs),
                    (scn.horizon_years, scn.module_gb, tuple(sorted(parse_prices(scn.prices).items()))))
             res = _plan(*key)
             df = res.to_frame()

@@ -82,6 +82,7 @@ from models.devices import DeviceProfile, get_device
 from models.planner import stream_plan
 from models.planner.economics import ECON_COLUMNS, economics_columns
 from models.planner.fio import FioJob, read_fio_jobs
+from models.planner.memory_read import read_memory_trace, trace_bytes
 from models.planner.provenance import plan_provenance_keys
 from models.planner.role_file_cache import file_cache_rows
 from models.planner.role_memory import memory_rows
@@ -201,7 +202,7 @@ def _as_workload(w) -> PlanWorkload:
 
 
 def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like", uncertainty: int = 0, seed=0,
-         n_requests: int | None = None, memory_refs: int | None = 2_000_000, progress=None,
+         n_requests: int | None = None, memory_refs: int | None = None, progress=None,
          horizon_years: float | None = None, module_GB: float | None = None, prices: dict | None = None,
          read_progress=None) -> PlanResult:
     """One verdict per workload x PCM role x device (see the module docstring for the roles).
@@ -229,7 +230,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         (:func:`models.planner.stream_plan.stream_block_rows`), not cut: its reason says ``"(streamed in two
         passes)"``, and a role that cannot stream yet reads ``needs data`` saying so.
     memory_refs : int or None, keyword-only
-        References used from each memory trace [-] (None: all); a longer trace is cut and its rows say so.
+        References used from each memory trace [-]: None (default) uses the whole trace, read whole when it fits the
+        run's memory budget (:data:`models.planner.memory_read.BYTES_PER_REFERENCE` bytes per reference), else refused
+        (the workload's rows read ``needs data``) with a message naming ``--memory-budget`` / ``PCM_MEMORY_BUDGET``
+        and ``--mem-refs N`` -- never cut silently; a number uses its first ``memory_refs`` (the rows say
+        ``"as asked"``).
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
     read_progress : callable, keyword-only
@@ -326,12 +331,12 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 step()
                 _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt, used = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None,
-                                      options=w.trace_options)
+                mt, used = read_memory_trace(w.source, memory_refs, options=w.trace_options)
                 if not len(mt):
                     raise ValueError("the trace has no references")
-                rows += memory_rows(w, mt, devs, base, uq, step)
-                _mark_used(rows[first:], used, "references", "memory trace", limit="memory_refs, --mem-refs")
+                with reserve(trace_bytes(mt), f"the memory trace of workload {w.name!r}"):  # held by both roles
+                    rows += memory_rows(w, mt, devs, base, uq, step)
+                _mark_used(rows[first:], used, "references", "memory trace")
             elif w.kind == "filebench":
                 rows += filebench_rows(w, devs, base, uq)
                 step()
@@ -431,8 +436,8 @@ def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = Tr
     :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
     [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
 
-    ``whole=False`` (memory traces, whose files are large) reads only ``limit + 1`` references: enough to
-    tell a cut trace, not its length.
+    ``whole=False`` reads only ``limit + 1`` requests: enough to tell a cut trace, not its length (memory traces are
+    read by :func:`models.planner.memory_read.read_memory_trace`, bounded in bytes).
     """
     cap = int(traces.MAX_REQUESTS)
     want = cap if limit is None else min(int(limit), cap)

@@ -178,9 +178,10 @@ def _trace_one(name, n_requests, uq=None):
 
 
 def _memory_one(name, max_refs, uq=None):
+    from models.planner.memory_read import read_memory_trace
     from models.planner.role_memory import memext_usage
 
-    tr = traces.load(name, kind="memory", max_requests=max_refs)
+    tr, _ = read_memory_trace(name, max_refs)  # whole unless cut as asked; refused over the memory budget
     stream = me.page_stream(tr)
     res = {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
     sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
@@ -268,7 +269,9 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     memory : bool, keyword-only
         Include the memory roles.
     memory_refs : int or None, keyword-only
-        References taken from each bundled memory trace (None = all) [-].
+        References taken from each bundled memory trace [-] (default 2,000,000: the library ranking is a sampled
+        overview, as its block traces' ``n_requests``); None: the whole trace, refused (the rows say so) when it does
+        not fit the run's memory budget (:func:`models.planner.memory_read.read_memory_trace`).
     progress : callable, keyword-only
         Called with a fraction 0..1 as the library is evaluated.
     uncertainty : int, keyword-only

@@ -252,7 +252,7 @@ def _fio(w, devs, base) -> list[Retimer]:
 
 
 def role_retimers(w, devs: Sequence[DeviceProfile], base: DeviceProfile | None, *, n_requests: int | None = None,
-                  memory_refs: int | None = 2_000_000) -> list[Retimer]:
+                  memory_refs: int | None = None) -> list[Retimer]:
     """The :class:`Retimer` of every evaluable ``(role, device)`` of workload ``w``
     (:class:`~models.planner.workloads.PlanWorkload`), the trace read as :func:`models.planner.plan.plan` reads it.
 
@@ -276,12 +276,14 @@ def role_retimers(w, devs: Sequence[DeviceProfile], base: DeviceProfile | None, 
 
 
 def workload_retimers(w, devs, base, *, n_requests: int | None = None,
-                      memory_refs: int | None = 2_000_000) -> tuple[list[Retimer], str]:
+                      memory_refs: int | None = None) -> tuple[list[Retimer], str]:
     """:func:`role_retimers` and why a block workload has none: ``""``, or why its trace is planned by streaming
     (:func:`models.planner.plan._read_block`: too large to load whole) -- a re-timer needs the trace's counts in
     memory, and a verdict re-timed on a cut trace would not be the plan's."""
     from models import traces
-    from models.planner.plan import _read_block, _read_used
+    from models.budget import BudgetExceeded
+    from models.planner.memory_read import read_memory_trace
+    from models.planner.plan import _read_block
 
     if w.kind == "block":
         tr, _, why = _read_block(traces, w, n_requests)
@@ -289,8 +291,10 @@ def workload_retimers(w, devs, base, *, n_requests: int | None = None,
             return [], why
         return (block_retimers(w.name, tr, devs, base) if len(tr) else []), ""
     if w.kind == "memory":
-        mt, _ = _read_used(traces, w.source, "memory", memory_refs, whole=memory_refs is None,
-                           options=w.trace_options)
+        try:  # the plan read it the same way: a trace refused there (needs data) has no re-timer here either
+            mt, _ = read_memory_trace(w.source, memory_refs, options=w.trace_options)
+        except BudgetExceeded:
+            return [], ""
         return (memory_retimers(w.name, mt, devs, base) if len(mt) else []), ""
     if w.kind == "filebench":
         return _filebench(w, devs, base), ""

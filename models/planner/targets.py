@@ -129,7 +129,7 @@ def row_targets(rt: Retimer, *, target: float = 1.0, specs: Sequence[str] = tupl
 
 
 def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
-                    memory_refs: int | None = 2_000_000, progress=None, bands: bool = True) -> TargetsResult:
+                    memory_refs: int | None = None, progress=None, bands: bool = True) -> TargetsResult:
     """Spec targets of a computed plan (:class:`~models.planner.plan.PlanResult`), in its row order.
 
     Rows the plan could not evaluate (not applicable, needs data) keep its reason; a device that is its role's
@@ -186,7 +186,7 @@ def targets_of_plan(res, *, target: float = 1.0, specs: Sequence[str] = tuple(SP
 
 def plan_targets(workloads, devices, *, baseline="like-for-like", target: float = 1.0,
                  specs: Sequence[str] = tuple(SPECS), n_requests: int | None = None,
-                 memory_refs: int | None = 2_000_000, horizon_years: float | None = None,
+                 memory_refs: int | None = None, horizon_years: float | None = None,
                  module_GB: float | None = None, prices: dict | None = None, bands: bool = True) -> TargetsResult:
     """Spec targets for workloads and devices: :func:`models.planner.plan.plan`, then :func:`targets_of_plan`.
 

@@ -372,3 +372,15 @@ def test_frontier_with_price_on_an_axis():
     assert front[0]["layout"]["yaxis"]["title"]["text"] == "read latency [ns]"
     assert any("without a stated price left out" in str(d.get("name")) for d in front[0]["data"])
     assert any(d.get("type") == "heatmap" for d in front[0]["data"])  # storage vs a priced SSD: a region drawn
+
+
+def test_memory_trace_references_as_asked_and_whole_by_default():
+    """Issue 41: 'References per memory trace' (0 = the whole trace) cuts a memory trace only as asked."""
+    at = _mine(library="lackey:lulesh", plan_mem_refs="3000", devices="pcm-samsung-20nm")
+    assert not at.exception, [e.message for e in at.exception]
+    v = _verdicts(at)
+    mem = v[v.role.isin(["paging", "memory-extension"])]
+    assert len(mem) == 2 and mem.reason.str.contains("[sampled: the first 3,000 references of a longer trace, not "
+                                                     "read to its end (as asked)]", regex=False).all()
+    assert int(at.session_state["plan.plan_mem_refs"]) == 3000
+    assert int(AppTest.from_file(PAGE).run().session_state["plan.plan_mem_refs"]) == 0  # default: the whole trace

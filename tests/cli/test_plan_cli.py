@@ -107,3 +107,23 @@ def test_plan_economics_columns_and_a_users_price(run_cli, tmp_path):
     pcm = ev[ev.device == "pcm-samsung-20nm"]
     assert (pcm.price_usd_per_GB == 2.5).all() and (pcm.cost_usd > 0).all() and (pcm.capacity_GB % 16 == 0).all()
     assert pcm.economic_reason.str.contains("over 3 years").all()
+
+
+def test_a_memory_trace_over_the_budget_is_refused_naming_both_options(run_cli):
+    """Issue 41: no default --mem-refs cut; a trace longer than the budget allows is refused, never cut silently."""
+    import io
+
+    from models.planner.memory_read import BYTES_PER_REFERENCE
+    from models.traces import load
+
+    n = len(load(FIX / "small_lackey.txt", kind="memory"))
+    rc, stdout, err = run_cli("plan", "--mem-trace", FIX / "small_lackey.txt", "--device", "pcm-samsung-20nm",
+                              "--memory-budget", str((n // 3) * BYTES_PER_REFERENCE))
+    assert rc == 2 and stdout == ""
+    assert "--memory-budget" in err and "PCM_MEMORY_BUDGET" in err and f"--mem-refs N (N at most {n // 3:,})" in err
+    rc, stdout, err = run_cli("plan", "--mem-trace", FIX / "small_lackey.txt", "--device", "pcm-samsung-20nm",
+                              "--format", "csv")
+    assert rc == 0, err
+    df = pd.read_csv(io.StringIO(stdout))
+    mem = df[df.role.isin(["paging", "memory-extension"]) & df.value.notna()]
+    assert len(mem) == 2 and (mem.requests_used == n).all() and (mem.requests_read == n).all()

@@ -107,6 +107,10 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.parsing.I64_MAX": "math constant",
     "models.traces.formats.parsing.TIME_UNITS": "units",
     "models.traces.loader.MAX_REQUESTS": "input limit",
+    "models.planner.memory_read.BYTES_PER_REFERENCE": "memory cost charged against the run's budget per reference of "
+                                                       "a plan's memory trace (measured peak RSS, source in its "
+                                                       "comment): the work limit in bytes, not a model input",
+    "models.planner.memory_read._UNBOUNDED": "no limit (the read of a run without a memory budget)",
     "models.planner.stream_plan.IN_MEMORY_MAX_BYTES": "work limit in bytes (a block trace file larger than it is "
                                                       "planned by streaming, not loaded whole), not a model input",
     "models.traces.loader.DEFAULT_SYNTHETIC_REQUESTS": "trace length of a preset loaded by name (a size, "

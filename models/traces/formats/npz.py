@@ -40,7 +40,8 @@ from models.traces.core import MemTrace
 from models.traces.formats.parsing import I64_MAX
 from models.traces.source import MAX_INPUT_BYTES, TraceFormatError, check_limit, quote
 
-__all__ = ["FORMAT_VERSION", "LINE_BYTES", "MAGIC", "DESCRIPTION", "read_memtrace_npz", "save_memtrace_npz"]
+__all__ = ["FORMAT_VERSION", "LINE_BYTES", "MAGIC", "DESCRIPTION", "read_memtrace_npz", "save_memtrace_npz",
+           "memtrace_npz_length"]
 
 FORMAT_VERSION = 1
 #: Address granularity of the bundled traces [bytes].
@@ -142,6 +143,24 @@ def _int_array(a: np.ndarray, name: str, label: str, lo: int, hi: int) -> np.nda
             i = int(np.argmax(bad))
             raise TraceFormatError(f"{label}: array {name!r}: element {i} is {a[i]}, outside {lo}..{hi}")
     return a.astype(np.int64)
+
+
+def memtrace_npz_length(path) -> int | None:
+    """References of the ``.npz`` memory trace at ``path`` [-], from its ``kind`` array's header alone (nothing is
+    decompressed); None when ``path`` is not such a file (the reader then says why).
+
+    >>> p = save_memtrace_npz(Path(__import__("tempfile").mkdtemp()) / "t.npz", [0, 64, 128], [1, 2, 1], [8, 8, 8])
+    >>> memtrace_npz_length(p), memtrace_npz_length(__file__)
+    (3, None)
+    """
+    try:
+        with zipfile.ZipFile(path) as zf, zf.open("kind.npy") as fp:
+            version = np.lib.format.read_magic(fp)
+            read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape = read(fp)[0]
+    except _ZIP_ERRORS:
+        return None
+    return int(shape[0]) if len(shape) == 1 else None
 
 
 def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None = None, progress=None,

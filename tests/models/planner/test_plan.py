@@ -141,13 +141,13 @@ def test_whole_trace_by_default_and_a_sample_says_so():
     assert rows.reason.str.contains(f"sampled: the first 2,000 requests of {n:,}", regex=False).all()
     # rows of no trace carry no counts
     assert part[part.workload != "db"].requests_used.isna().all()
-    # a memory trace cut at the references limit says so, and that its length is unknown
+    # a memory trace cut as asked says so, and that its length is unknown
     mem = plan([workload_from_path(FIX / "small_lackey.txt", name="app")], ["pcm-samsung-20nm"],
                memory_refs=1000).to_frame()
     rows = mem[mem.workload == "app"]
     assert (rows.requests_used == 1000).all() and rows.requests_read.isna().all()
     assert rows.reason.str.contains("[sampled: the first 1,000 references of a longer trace, not read to its end "
-                                    "(the limit of 1,000 references (memory_refs, --mem-refs))]", regex=False).all()
+                                    "(as asked)]", regex=False).all()
 
 
 def test_one_row_per_workload_role_device(full):
