@@ -1,4 +1,4 @@
-"""Full-size traces in bounded memory, readers at library speed, fleets on Dask (issue 41).
+"""Full-size traces in bounded memory, readers at library speed (issue 41).
 
 Generates a gzip MSR Cambridge CSV of ``--requests`` requests (default 10 M; ``--requests 100000000``
 for the 100 M run, ~4 GB of gzip) and measures, in this run:
@@ -23,10 +23,9 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   limit too (to measure the driver at a size the in-memory plan also takes); ``--plan-collecting`` lets a role
   without a stream class run the in-memory reference stream (``PCM_TEST_COLLECTING_STREAMS=1``: memory grows
   with the trace -- for sizes the in-memory plan could take, never 100 M);
-- the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s];
-- a fleet of ``--volumes`` generated MSR volumes through ``pcm-planner plan --fleet``: serial,
-  1 Dask worker and 2 Dask workers; the ratio 1 worker / 2 workers and whether the rows equal
-  the serial run's.
+- the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s].
+
+The fleet on Dask (1 worker vs 2, rows equal to the serial run's) is ``bench/bench_fleet.py``.
 
 The machine is shared: the load average is printed before and after. Last line: ``ratio:`` our
 reader's time over the bare parse's on the CSV.
@@ -201,36 +200,13 @@ def stats_children(path: Path, in_memory: bool) -> tuple[float, float]:
     return wall, peak_mb
 
 
-def fleet(tmp: Path, volumes: int, per_volume: int) -> None:
-    from models.planner.fleet import load_fleet_spec, run_fleet
-
-    vols = tmp / "fleet"
-    vols.mkdir(exist_ok=True)
-    for i in range(volumes):
-        write_msr_csv(vols / f"vol{i:03d}.csv", per_volume, seed=100 + i)
-    (tmp / "fleet.toml").write_text('traces = ["fleet/*.csv"]\ndevices = ["pcm-samsung-20nm"]\n')
-    spec = load_fleet_spec(tmp / "fleet.toml")
-    times, rows = {}, {}
-    for label, sched, workers in (("serial", "serial", None), ("1 worker", "local", 1), ("2 workers", "local", 2)):
-        out = tmp / f"fleet-{label.replace(' ', '')}.parquet"
-        t = time.perf_counter()
-        rows[label] = run_fleet(spec, out, scheduler=sched, workers=workers)
-        times[label] = time.perf_counter() - t
-        print(f"fleet {label}: {volumes} volumes x {per_volume:,} requests, {len(rows[label])} rows, "
-              f"{times[label]:.1f} s", flush=True)
-    same = all(rows[k].equals(rows["serial"]) for k in rows)
-    print(f"fleet: 1 worker / 2 workers = {times['1 worker'] / times['2 workers']:.2f}x; rows equal to serial: {same}")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=10_000_000)
-    ap.add_argument("--volumes", type=int, default=40)
-    ap.add_argument("--per-volume", type=int, default=20_000)
     ap.add_argument("--skip-in-memory", action="store_true", help="skip the in-memory trace-stats run")
     ap.add_argument("--dir", default=None, help="work folder (default: a temporary one)")
-    ap.add_argument("--rss-only", action="store_true", help="only the --rss-sizes runs (no reader, oracleGeneral or "
-                                                              "fleet timing)")
+    ap.add_argument("--rss-only", action="store_true", help="only the --rss-sizes runs (no reader or oracleGeneral "
+                                                              "timing)")
     ap.add_argument("--rss-sizes", default="", help="comma-separated request counts: trace-stats streamed over "
                                                        "each, side by side (e.g. 10000000,100000000)")
     ap.add_argument("--plan-sizes", default="", help="comma-separated request counts: pcm-planner plan (block roles) "
@@ -293,8 +269,6 @@ def main() -> None:
     t_og, n3 = our_reader(og, "oracleGeneral")
     print(f"oracleGeneral reader (memory-mapped, objects placed): {n3:,} requests in {t_og:.1f} s = "
           f"{n3 / t_og / 1e6:.2f} M requests/s", flush=True)
-    if a.volumes:
-        fleet(tmp, a.volumes, a.per_volume)
     if a.rss_sizes:
         rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
     if a.plan_sizes:

@@ -58,11 +58,26 @@ def emit_to(df: pd.DataFrame, fmt: str = "csv", path: str | None = None) -> None
         emit(df, fmt)
 
 
-def emit(df: pd.DataFrame, fmt: str = "csv", stream=None) -> None:
-    """Write ``df`` as CSV (header + rows, formula-safe text cells) or a JSON list of records."""
+def emit(df: pd.DataFrame, fmt: str = "csv", stream=None, *, inf_text: bool = False) -> None:
+    """Write ``df`` as CSV (header + rows, formula-safe text cells) or a JSON list of records.
+
+    ``inf_text``: an infinite number is written ``"inf"`` / ``"-inf"`` in JSON, as the CSV writes it (JSON has no
+    infinity; without it pandas writes null, the same as a missing value)."""
     stream = stream or sys.stdout
     if fmt == "json":
-        stream.write(df.to_json(orient="records", double_precision=15))
+        stream.write(_inf_as_text(df).to_json(orient="records", double_precision=15) if inf_text
+                     else df.to_json(orient="records", double_precision=15))
         stream.write("\n")
     else:
         sanitize_frame(df).to_csv(stream, index=False, float_format="%.10g", lineterminator="\n")
+
+
+def _inf_as_text(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with each infinite value of a float column as the text ``"inf"`` / ``"-inf"`` (the column becomes
+    object; its finite values stay numbers)."""
+    out = df.copy()
+    for c in out.columns:
+        col = out[c]
+        if pd.api.types.is_float_dtype(col) and col.isin([float("inf"), float("-inf")]).any():
+            out[c] = [("inf" if v > 0 else "-inf") if v in (float("inf"), float("-inf")) else v for v in col]
+    return out

@@ -191,11 +191,17 @@ def _save_custom_device(key: str, base_name: str, on_saved: Callable[[DeviceProf
         ss[f"{key}.__saveerr"] = e
 
 
-def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | None = None) -> None:
+def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | None = None,
+                       narrow: bool = False) -> None:
     """"Start from" a device, edit its values in a form and save it as a custom device (this session,
     the page's link and its scenario file). ``key`` namespaces the widgets; ``on_saved`` runs after a save,
     before the script (the save is the button's callback, so the page shows the device in the same run).
-    Messages name the form's labels."""
+    ``narrow``: the fields one under another (a page's side column), else in three columns.
+    Messages name the form's labels.
+
+    A number with a unit has its unit select beside it, on the row of the number's box; the select's label
+    ("Read latency: unit", its name for a screen reader and the tests) is not drawn, and the number's own help
+    says the unit is picked beside it."""
     import streamlit as st
 
     from app.components.errors import md_escape, show_error
@@ -214,7 +220,7 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
     is_custom = base_name in custom_devices()
     k = _form_keys(key, base_name)
     with st.form(f"{key}.form"):
-        c1, c2, c3 = st.columns(3)
+        c1, c2, c3 = (st.container(),) * 3 if narrow else st.columns(3)
         c1.text_input("Name (identifier)", base_name if is_custom else f"my-{base_name}", key=k["name"])
         c1.text_input("Label", base.label if is_custom else f"My {base.label or base_name}", key=k["label"])
         c1.selectbox("Kind", _KINDS, index=_KINDS.index(base.kind), key=k["kind"])
@@ -227,18 +233,22 @@ def custom_device_form(key: str, *, on_saved: Callable[[DeviceProfile], None] | 
         for i, (field, (short, where, low, high, lo_open, zero)) in enumerate(_FORM_NUMBERS.items()):
             label = FORM_LABELS[field] + where
             col = c2 if i < 3 else c3
-            f = 1.0
+            f, help_, box, below = 1.0, None, col, None
             if field in _FIELD_UNITS:  # the number as the user thinks of it, its unit picked next to it
                 units = list(_FIELD_UNITS[field])
-                col, ucol = col.columns([3, 2], vertical_alignment="top")
+                # one row of number box and unit select (their bottoms aligned), the allowed range under the row
+                box, ucol = col.columns([3, 2], vertical_alignment="bottom")
+                below = col.container()
                 if st.session_state.get(k[f"{short}.u"]) not in units:
                     st.session_state[k[f"{short}.u"]] = units[0]
+                # a label over a select two fifths of a column wide broke a letter per line: not drawn, still the
+                # select's accessible name; the number's label and help say the unit is picked beside it
                 f = unit_factor(field, ucol.selectbox(f"{label}: unit", units, key=k[f"{short}.u"],
-                                                      help="the unit the number is typed in; saved in the "
-                                                           f"catalogue's {units[0]}"))
+                                                      label_visibility="collapsed"))
+                help_ = f"typed in the unit picked beside it ({', '.join(units)}); saved in the catalogue's {units[0]}"
             if decimal_input(k[short], label, low=low / f, high=high / f, lo_open=lo_open, zero=zero,
-                             default=_form_default(base, field) / f, container=col,
-                             refused=not_saved) is None:
+                             default=_form_default(base, field) / f, container=box, help=help_,
+                             refused=not_saved, below=below) is None:
                 refused.append(label)
         if st.form_submit_button("Save device", on_click=_save_custom_device, args=(key, base_name, on_saved)):
             err = st.session_state.pop(f"{key}.__saveerr", None)
@@ -280,17 +290,18 @@ def _import_csv(key: str) -> None:
     st.session_state[f"{key}.__csvok"] = f"Imported {len(profiles)} device(s): {', '.join(profiles)}"
 
 
-def device_csv_controls(key: str) -> None:
+def device_csv_controls(key: str, *, narrow: bool = False) -> None:
     """Download the custom devices as CSV (the catalogue's columns, formula-safe) and import such a file.
 
-    A bad file changes nothing and its message names the row and the column."""
+    A bad file changes nothing and its message names the row and the column. ``narrow``: the two one under the
+    other (a page's side column), else side by side."""
     import streamlit as st
 
     from app.components.errors import md_escape
     from models.devices import devices_to_csv
 
     dumps = custom_devices()
-    c1, c2 = st.columns(2)
+    c1, c2 = (st.container(),) * 2 if narrow else st.columns(2)
     with c1:
         if dumps:
             # the CSV of unchanged custom devices is kept in the session, not rebuilt on every rerun

@@ -305,16 +305,20 @@ def check_number(x: float, *, low: float | None, high: float | None, lo_open: bo
 
 def _text_number_input(key: str, label: str, *, read: Callable[[str], float], allowed: str, default: float,
                        show: Callable[[float], str], container=None, help: str | None = None,
-                       refused: str | None = None, placeholder: str = "e.g. 1000 or 1e3") -> float | None:
+                       refused: str | None = None, placeholder: str = "e.g. 1000 or 1e3",
+                       below=None) -> float | None:
     """A text input under session key ``key`` read by ``read`` (which raises ValueError with the reason);
     ``allowed`` is shown under it and ``show`` writes the value used instead. A refused value is shown as
     not applied, next to the input, with the last valid value (else ``default``) returned instead -- or,
-    with ``refused`` (a form that saves all or nothing), what happens instead, and None."""
+    with ``refused`` (a form that saves all or nothing), what happens instead, and None. ``below``: where the
+    allowed range and a refusal go (default: the input's ``container``), e.g. under a row holding the input and
+    its unit select."""
     import streamlit as st
 
     from app.components.errors import md_escape
 
     c = container or st
+    under = below or c
     ss = st.session_state
     good_key = f"{key}.__good"
     v = ss.get(key)
@@ -322,7 +326,7 @@ def _text_number_input(key: str, label: str, *, read: Callable[[str], float], al
         d = default if v is None else v
         ss[key] = f"{d:.12g}" if isinstance(d, float) else str(d)
     c.text_input(label, key=key, help=help, placeholder=placeholder)
-    c.caption(f"allowed: {allowed}")
+    under.caption(f"allowed: {allowed}")
     try:
         n = read(ss[key])
     except ValueError as e:
@@ -330,7 +334,7 @@ def _text_number_input(key: str, label: str, *, read: Callable[[str], float], al
 
         used = ss.get(good_key, default)
         then = refused if refused is not None else f"not applied; using {show(used)}"
-        c.error(f"**{md_escape(label)}**: " + md_escape(f"{e} -- {then}", 300), icon=":material/error:")
+        under.error(f"**{md_escape(label)}**: " + md_escape(f"{e} -- {then}", 300), icon=":material/error:")
         note_shown(key)
         return None if refused is not None else used
     ss[good_key] = n
@@ -358,12 +362,13 @@ def whole_number_input(key: str, label: str, *, low: int, high: int, default: in
 
 def decimal_input(key: str, label: str, *, low: float | None, high: float | None, default: float,
                   lo_open: bool = False, zero: str | None = None, container=None, help: str | None = None,
-                  refused: str | None = None) -> float | None:
+                  refused: str | None = None, below=None) -> float | None:
     """A number text input under session key ``key`` outside a Scenario (e.g. the custom-device form):
     reads ``1e8`` and ``4,096``; empty, ``nan`` or a value outside :func:`range_text` (``low``, ``high``,
-    ``lo_open``, ``zero``) is refused next to the input, as :func:`whole_number_input` does."""
+    ``lo_open``, ``zero``) is refused next to the input, as :func:`whole_number_input` does; ``below``: where
+    the allowed range and a refusal go (default: ``container``)."""
     return _text_number_input(key, label, read=lambda t: check_number(parse_number(t), low=low, high=high,
                                                                       lo_open=lo_open, zero=zero),
                               allowed=range_text(low, high, lo_open=lo_open, zero=zero), default=default,
                               show=lambda x: f"{x:,.6g}", container=container, help=help,
-                              refused=refused, placeholder="e.g. 120 or 1.2e2")
+                              refused=refused, placeholder="e.g. 120 or 1.2e2", below=below)

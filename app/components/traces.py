@@ -212,7 +212,16 @@ def trace_format_controls(key: str, kind: str | None = None) -> tuple[str, dict]
     return fmt, opts
 
 
-def _upload(key: str, kind: str, label: str):
+def _large_upload(up, data: bytes, fmt: str, opts: dict, why: str):
+    """The upload kept on disk and read in blocks (:class:`app.components.large_trace.LargeUpload`)."""
+    from app.components.large_trace import LargeUpload
+    from app.components.uploads import store_upload
+
+    return LargeUpload(path=str(store_upload(data, up.name)), name=up.name, nbytes=len(data), format=fmt,
+                       options_json=json.dumps(opts, sort_keys=True), why=why)
+
+
+def _upload(key: str, kind: str, label: str, stream_large: bool = False):
     fmts = _formats(kind)
     up = st.file_uploader(label, key=_k(key, "upload"),
                           help="Plain text, gzip or zstd (detected from the content). Formats: "
@@ -227,9 +236,25 @@ def _upload(key: str, kind: str, label: str):
         return None
     if max_req:
         opts["max_requests"] = max_req
+    data = up.getvalue()
     try:
-        return _parse_upload(up.getvalue(), up.name, kind, fmt, json.dumps(opts, sort_keys=True))
+        if stream_large:  # a file over the in-memory limit is never read whole (app.components.large_trace)
+            from app.components.large_trace import stream_reason
+
+            why = stream_reason(len(data))
+            if why is not None:
+                return _large_upload(up, data, fmt, opts, why)
+        return _parse_upload(data, up.name, kind, fmt, json.dumps(opts, sort_keys=True))
     except Exception as exc:  # noqa: BLE001 - shown under the upload; the other inputs stay
+        if stream_large:  # a whole read refused for its size (requests or memory): read in blocks instead
+            from app.components.large_trace import refused_whole_why
+
+            why = refused_whole_why(exc)
+            if why is not None:
+                try:
+                    return _large_upload(up, data, fmt, opts, why)
+                except Exception as exc2:  # noqa: BLE001 - e.g. the upload folder full: shown like any error
+                    exc = exc2
         with slot:
             show_error(exc, label)
         return None
@@ -263,10 +288,12 @@ def _pick_bundled(key: str, names: list[str], label: str, **kw):
 
 
 def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundled", "synthetic", "upload"),
-                       container=None) -> BlockTrace | None:
+                       container=None, stream_large: bool = False):
     """Pick a block I/O trace: bundled file, synthetic preset (with parameters) or upload.
 
-    Returns the trace, or None (nothing uploaded yet, or an error already shown).
+    Returns the trace, or None (nothing uploaded yet, or an error already shown). ``stream_large`` (a page that
+    streams what it can): an upload too large to read whole (:mod:`app.components.large_trace`) is returned as a
+    :class:`~app.components.large_trace.LargeUpload` (its file on disk), not parsed.
     """
     _seed_state(key)
 
@@ -297,7 +324,7 @@ def block_trace_picker(key: str = "trace", *, sources: tuple[str, ...] = ("bundl
             ss = st.session_state
             return load(f"synthetic:{ss[preset_key]}", n_requests=n_req,
                         seed=seed, scale=float(ss[_k(key, "scale")]))
-        return _upload(key, "block", "Block I/O trace file")
+        return _upload(key, "block", "Block I/O trace file", stream_large)
 
     return _pick(key, sources, "Trace", container, branch)
 
@@ -338,10 +365,11 @@ def block_size_select(key: str, label: str = "Block size [bytes]", *, help: str 
     return int(st.session_state[key])
 
 
-def trace_and_settings(key: str, *, border: bool = True, widths: tuple[int, int] = (3, 2)):
+def trace_and_settings(key: str, *, border: bool = True, widths: tuple[int, int] = (3, 2), stream_large: bool = False):
     """Layout of the trace-driven pages: block-trace picker on the left, the page's settings on the right.
 
-    Returns ``(trace or None, right column)``; fill the column with ``with column: ...``.
+    Returns ``(trace or None, right column)``; fill the column with ``with column: ...``. ``stream_large``: as
+    :func:`block_trace_picker`'s.
     """
     c1, c2 = st.container(border=border).columns(list(widths))
-    return block_trace_picker(key, container=c1), c2
+    return block_trace_picker(key, container=c1, stream_large=stream_large), c2

@@ -110,7 +110,8 @@ class PlannerScenario(Scenario, UncertaintyFields):
     devices: list[DeviceName] = Field(default_factory=lambda: ["pcm-samsung-20nm", "optane-dcpmm"],
                                       title="Devices to compare")
     baseline: str = Field("like-for-like", title="Baseline")
-    plan_requests: SciInt = Field(0, ge=0, le=20_000_000, title="Requests per block trace (0 = the whole trace)")
+    # no upper bound: a trace of any length streams (issue 41); the model takes any whole number >= 1 (0: None)
+    plan_requests: SciInt = Field(0, ge=0, title="Requests per block trace (0 = the whole trace)")
     plan_mem_refs: SciInt = Field(0, ge=0, le=10**12, title="References per memory trace (0 = the whole trace)")
     plan_uq: bool = Field(False, title="Uncertainty bands (How sure?)")
     # "Product targets" (inverse design, models.planner.targets)
@@ -541,8 +542,9 @@ if tab_mine.open:
                            "\"needs data: price\"):")
                 text_table(price_table(names))
             with st.expander("Add a custom device", icon=":material/add_circle:"):
-                custom_device_form("plan.cdev", on_saved=lambda p: st.session_state.update({"plan.__adddev": p.name}))
-                device_csv_controls("plan.cdev")
+                custom_device_form("plan.cdev", on_saved=lambda p: st.session_state.update({"plan.__adddev": p.name}),
+                                   narrow=True)
+                device_csv_controls("plan.cdev", narrow=True)
 
 if tab_lib.open:
     with tab_lib:

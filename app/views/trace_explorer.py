@@ -16,9 +16,12 @@ from app.components.charts import figure, ref_line, show, style
 from app.components.claims import claims_strip
 from app.components.devices import DeviceName, all_devices, device_picker
 from app.components.errors import md_escape
+from app.components.heavy import heavy_slot
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.inputs import SciInt, float_input, int_input
+from app.components.large_trace import LargeUpload, StreamedMrc, streamed_mrc
 from app.components.metrics import metric_row
+from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
 from app.components.scenario import init_state, one_of
 from app.components.tables import key_value_table
@@ -70,7 +73,9 @@ st.markdown(
     "and its miss-ratio curve (LRU, FIFO, CLOCK or AC; exact or sampled)."
 )
 
-trace, settings = trace_and_settings(S.PREFIX, border=False)
+trace, settings = trace_and_settings(S.PREFIX, border=False, stream_large=True)
+# an upload too large to read whole: only its miss-ratio curve, streamed from its file (below); no BlockTrace
+big, trace = (trace, None) if isinstance(trace, LargeUpload) else (None, trace)
 with settings:
     block_size_select(S.key("block_size_bytes"),
                       help="Requests are split into the blocks of this size they touch (cache granularity).")
@@ -126,6 +131,27 @@ def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rat
          policy: str = "lru") -> pd.DataFrame:
     with reserve(_trace.nbytes, f"the trace {_trace.name!r}"):  # held while the curve is computed
         return _mrc_of(_trace, block_size, method, rate, policy)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _streamed_mrc(path: str, name: str, nbytes: int, fmt: str, options_json: str, why: str, block_size: int,
+                  method: str, rate: float, policy: str) -> StreamedMrc:
+    """The streamed miss-ratio curve of a large upload (:func:`app.components.large_trace.streamed_mrc`), keyed
+    by its stored file (named by its SHA-256), with a progress bar of the bytes read."""
+    up = LargeUpload(path=path, name=name, nbytes=nbytes, format=fmt, options_json=options_json, why=why)
+    with heavy_slot(bulk=True), progress_bar(f"Reading {name} for its miss-ratio curve …",
+                                             total_bytes=nbytes) as report:
+        return streamed_mrc(up, block_size, method=method, rate=rate, policy=policy, progress=report)
+
+
+def _mrc_chart(mrc: pd.DataFrame, policy: str, method: str) -> None:
+    """The miss-ratio curve's chart (miss ratio over the cache size in MiB, log x)."""
+    fig = figure()
+    fig.add_scatter(x=mrc["cache_bytes"] / 2**20, y=mrc["miss_ratio"], name="miss ratio (block accesses)",
+                    line_shape="hv" if policy == "lru" and method != "minisim" else "linear")
+    # the whole 0-1 scale: a curve from 0.995 to 1.0 reads as the flat line it is, not as a steep drop
+    fig.update_yaxes(range=[0, 1.02])
+    show(style(fig, x=f"{policy.upper()} cache size [MiB]", y="miss ratio [-]", logx=True), key="tx-mrc")
 
 
 def _mrc_of(_trace: BlockTrace, block_size: int, method: str, rate: float, policy: str) -> pd.DataFrame:
@@ -225,13 +251,7 @@ if scn is not None and trace is not None:
         with st.spinner("Computing the miss-ratio curve …"):
             check_method(scn.mrc_policy, scn.mrc_method)  # names the supported pairs
             mrc = _mrc(trace, tok, bs, scn.mrc_method, scn.shards_rate, scn.mrc_policy)
-        pol = scn.mrc_policy.upper()
-        fig = figure()
-        fig.add_scatter(x=mrc["cache_bytes"] / 2**20, y=mrc["miss_ratio"], name="miss ratio (block accesses)",
-                        line_shape="hv" if scn.mrc_policy == "lru" and scn.mrc_method != "minisim" else "linear")
-        # the whole 0-1 scale: a curve from 0.995 to 1.0 reads as the flat line it is, not as a steep drop
-        fig.update_yaxes(range=[0, 1.02])
-        show(style(fig, x=f"{pol} cache size [MiB]", y="miss ratio [-]", logx=True), key="tx-mrc")
+        _mrc_chart(mrc, scn.mrc_policy, scn.mrc_method)
         how = {"exact": "exact (one Mattson stack-distance pass)" if scn.mrc_policy == "lru" else
                "exact (one full simulation per size)",
                "shards": f"SHARDS estimate at sampling rate {scn.shards_rate:g}",
@@ -239,6 +259,22 @@ if scn is not None and trace is not None:
         st.caption(f"Per {bs}-byte block access, {how}; footprint {footprint:,} blocks. Cold misses make the "
                    "curve flatten at 1 − (reuses / accesses) once the cache holds the whole footprint.")
         download_csv(mrc, "trace-mrc.csv", key="dl-tx-mrc", provenance=keys, values=values)
+
+if scn is not None and big is not None:
+    with user_errors("Trace explorer"):
+        st.info(f"**{md_escape(big.name)}** is read in blocks, never whole: {md_escape(big.why)}. The page streams "
+                "its LRU miss-ratio curve from the file (as `pcm-planner mrc` does); the statistics, histograms, "
+                "offset scatter and How sure? panel need the trace in memory and are not drawn (`pcm-planner "
+                "trace-stats` streams the statistics).", icon=":material/info:")
+        st.subheader("Miss-ratio curve")
+        res = _streamed_mrc(big.path, big.name, big.nbytes, big.format, big.options_json, big.why,
+                            scn.block_size_bytes, scn.mrc_method, scn.shards_rate, scn.mrc_policy)
+        _mrc_chart(res.table, "lru", scn.mrc_method)
+        st.caption(f"Per {scn.block_size_bytes}-byte block access, {md_escape(res.how, 800)}; footprint "
+                   f"{res.footprint_blocks:,} blocks{' (estimated from the sample)' if res.rate else ''}, "
+                   f"{res.requests:,} block accesses. Cold misses make the curve flatten at 1 − (reuses / accesses) "
+                   "once the cache holds the whole footprint.")
+        download_csv(res.table, "trace-mrc.csv", key="dl-tx-mrc")
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):

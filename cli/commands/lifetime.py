@@ -26,12 +26,13 @@ on the --capacity-gb device (column rate_scaling says so).
 from __future__ import annotations
 
 import argparse
+import math
 
 import pandas as pd
 
 from cli.argtypes import number, whole_number
 from cli.output import add_format_option, emit
-from cli.uncertainty import add_band_columns, add_uncertainty_options
+from cli.uncertainty import NO_UNCERTAIN_INPUT, add_band_columns, add_uncertainty_options
 from models.provenance import param
 
 NAME = "lifetime"
@@ -95,13 +96,16 @@ def run(args: argparse.Namespace) -> int:
         rates.append(_trace_rate(args))
     rows = []
     for w, extra in rates:
-        li = LifetimeInputs(capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,
-                            write_rate_bytes_per_s=w * 1e6, wear_efficiency=args.wear_efficiency)
+        # w == 0: a --mem-trace that wrote nothing back (--write-rate-mbps is > 0): no wear, an infinite lifetime,
+        # written inf as a lifetime past the float range is
+        years = math.inf if w == 0 else LifetimeInputs(
+            capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,
+            write_rate_bytes_per_s=w * 1e6, wear_efficiency=args.wear_efficiency).years
         row = {"capacity_gb": args.capacity_gb, "endurance": args.endurance, "write_rate_mbps": w,
-               "wear_efficiency": args.wear_efficiency, "years": li.years, "days": li.years * 365.25, **extra}
-        if args.monte_carlo:
-            mc = lifetime_monte_carlo(li.capacity_bytes, li.endurance_writes_per_cell, li.write_rate_bytes_per_s,
-                                      wear_efficiency=li.wear_efficiency, endurance_sigma=args.endurance_sigma,
+               "wear_efficiency": args.wear_efficiency, "years": years, "days": years * 365.25, **extra}
+        if args.monte_carlo:  # an infinite lifetime: inf percentiles and mean (never blank)
+            mc = lifetime_monte_carlo(args.capacity_gb * 1e9, args.endurance, w * 1e6,
+                                      wear_efficiency=args.wear_efficiency, endurance_sigma=args.endurance_sigma,
                                       fail_fraction=args.fail_fraction, line_bytes=args.line_bytes,
                                       trials=args.monte_carlo, seed=args.seed)
             row.update(endurance_sigma=args.endurance_sigma, fail_fraction=args.fail_fraction,
@@ -110,7 +114,12 @@ def run(args: argparse.Namespace) -> int:
         rows.append(row)
     # --uncertainty: one band per row; a trace's row at its derived rate (the rate itself held fixed)
     band_args = argparse.Namespace(**{**vars(args), "write_rate_mbps": [w for w, _ in rates]})
-    emit(add_band_columns(pd.DataFrame(rows), NAME, band_args), args.output_format)
+    out = add_band_columns(pd.DataFrame(rows), NAME, band_args)
+    if "p5" in out:  # a row without writes has no uncertain lifetime: every sample is inf
+        never = out.write_rate_mbps == 0
+        out.loc[never, ["p5", "p50", "p95"]] = math.inf
+        out.loc[never, "band_of"] = f"years [years]: {NO_UNCERTAIN_INPUT} (nothing written: never wears out)"
+    emit(out, args.output_format, inf_text=True)
     return 0
 
 
@@ -150,4 +159,4 @@ def uncertain_models(adapter, args: argparse.Namespace, **context) -> list:
     """The uncertainty model of each output row, one per write rate (``adapter``: the lifetime spec's)."""
     return [adapter(capacity_bytes=args.capacity_gb * 1e9, endurance_writes_per_cell=args.endurance,
                     write_rate_bytes_per_s=w * 1e6, wear_efficiency=args.wear_efficiency)
-            for w in args.write_rate_mbps]
+            if w != 0 else None for w in args.write_rate_mbps]  # 0: a trace without writes, no band to sample

@@ -293,7 +293,8 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
     endurance_writes_per_cell : float
         Median endurance of a line [writes per cell].
     write_rate_bytes_per_s : float
-        Cell write rate [bytes/s].
+        Cell write rate [bytes/s]; 0 (e.g. a trace that writes nothing back): no line ever wears out, every
+        trial's lifetime is ``inf``.
     wear_efficiency : float, keyword-only
         Wear-leveling efficiency in (0, 1] [-].
     endurance_sigma : float, keyword-only
@@ -313,7 +314,8 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
     Returns
     -------
     LifetimeDistribution
-        P10/P50/P90/mean lifetime [years], the closed form, ``N`` and ``k``.
+        P10/P50/P90/mean lifetime [years], the closed form, ``N`` and ``k``; ``inf`` where the lifetime is
+        infinite (nothing written, or past the float range as in :func:`lifetime_seconds`), never NaN.
 
     Examples
     --------
@@ -323,13 +325,19 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
     >>> r = lifetime_monte_carlo(16e9, 1e7, 1e9, endurance_sigma=0.25, fail_fraction=1e-6, seed=1)
     >>> round(r.p50_years / r.closed_form_years, 2)  # weakest ppm of lines: exp(0.25 * -4.75)
     0.3
+    >>> r = lifetime_monte_carlo(16e9, 1e7, 0.0, endurance_sigma=0.25, trials=10, seed=1)  # nothing written
+    >>> r.p10_years, r.p50_years, r.p90_years, r.mean_years
+    (inf, inf, inf, inf)
     """
     check_spread_inputs(capacity_bytes, endurance_sigma=endurance_sigma, fail_fraction=fail_fraction,
                         line_bytes=line_bytes)
     if not (isinstance(trials, (int, np.integer)) and 1 <= trials <= 10_000_000):
         raise ValueError(f"trials must be an integer in 1..10^7 (got {trials!r})")
-    closed = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s,
+    written = write_rate_bytes_per_s != 0  # 0: nothing written, never wears out (the other inputs still checked)
+    closed = lifetime_seconds(capacity_bytes, endurance_writes_per_cell, write_rate_bytes_per_s if written else 1.0,
                               wear_efficiency=wear_efficiency) / SECONDS_PER_YEAR
+    if not written:
+        closed = math.inf
     n = int(capacity_bytes // line_bytes)
     k = max(1, min(n, math.ceil(fail_fraction * n)))
     rng = as_generator(seed)
@@ -342,12 +350,31 @@ def lifetime_monte_carlo(capacity_bytes: float, endurance_writes_per_cell: float
         u = np.clip(u, np.finfo(float).tiny, 1 - 1e-16)
         z = special.ndtri(u)
         years = closed * np.exp(endurance_sigma * z)
-    p10, p50, p90 = np.percentile(years, [10, 50, 90])
+    p10, p50, p90 = _percentiles_with_inf(years, [10, 50, 90])
     return LifetimeDistribution(
         closed_form_years=float(closed), p10_years=float(p10), p50_years=float(p50),
         p90_years=float(p90), mean_years=float(years.mean()), trials=int(trials), lines=n,
         fail_rank=k, samples_years=tuple(years.tolist()) if keep_samples else (),
     )
+
+
+def _percentiles_with_inf(years: np.ndarray, q) -> np.ndarray:
+    """``np.percentile(years, q)`` (linear interpolation) where an infinite lifetime counts as the longest: a
+    percentile at or past an ``inf`` sample is ``inf`` (numpy's interpolation gives NaN from ``inf - inf``).
+
+    >>> _percentiles_with_inf(np.array([1.0, 2.0, np.inf, np.inf]), [0, 50, 100]).tolist()
+    [1.0, inf, inf]
+    """
+    if np.all(np.isfinite(years)):
+        return np.percentile(years, q)
+    s = np.sort(years)
+    pos = np.asarray(q, float) / 100 * (len(s) - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, len(s) - 1)
+    frac = pos - lo
+    a, b = s[lo], s[hi]
+    with np.errstate(invalid="ignore"):
+        return np.where((frac == 0) | (a == b), a, a + (b - a) * frac)
 
 
 def lifetime_band(distribution: LifetimeDistribution, capacity_bytes: float, endurance_writes_per_cell: float,

@@ -255,12 +255,13 @@ def _is_input(el) -> bool:
 
 
 def message_under(at: AppTest, key: str) -> str | None:
-    """The error drawn right after the input ``key`` (the allowed-range caption may sit between), as read."""
+    """The error drawn right after the input ``key`` (the allowed-range caption, and the unit select beside a
+    number of the custom-device form, on the input's row, may sit between), as read."""
     els = _flat(at)
     i = next((i for i, el in enumerate(els) if getattr(el, "key", None) == key), None)
     assert i is not None, f"no input {key!r} on the page"
     for el in els[i + 1:]:
-        if el.type == "caption":
+        if el.type == "caption" or (el.type == "selectbox" and str(el.label).endswith(": unit")):
             continue
         return el.value.replace("\\", "") if el.type == "error" else None
     return None

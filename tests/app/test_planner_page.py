@@ -384,3 +384,22 @@ def test_memory_trace_references_as_asked_and_whole_by_default():
                                                      "read to its end (as asked)]", regex=False).all()
     assert int(at.session_state["plan.plan_mem_refs"]) == 3000
     assert int(AppTest.from_file(PAGE).run().session_state["plan.plan_mem_refs"]) == 0  # default: the whole trace
+
+
+def test_a_cut_longer_than_twenty_million_requests_is_taken():
+    """Issue 41: no request cap; "Requests per block trace" takes any whole number >= 0 (it had a 20 M maximum):
+    30 M on a shorter trace uses every request, and the caption under the field states no maximum."""
+    from models import traces
+
+    n = len(traces.load("mqsim:tpcc-small", kind="block"))
+    at = _mine(devices="pcm-samsung-20nm", plan_requests="3e7")
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    assert at.text_input(key="plan.plan_requests").value == "30000000"  # the URL value, applied
+    caps = [c.value for c in at.caption if c.value.startswith("allowed:")]
+    assert "allowed: ≥ 0" in caps and not [c for c in caps if "20,000,000" in c], caps
+    v = _verdicts(at)
+    mine = v[v.workload == "mqsim:tpcc-small"]
+    assert len(mine) and mine.reason.str.contains(f"{n:,} requests", regex=False).all(), list(mine.reason)
+    at.text_input(key="plan.plan_requests").set_value("-1").run()  # below the minimum: refused by its label
+    assert any("Requests per block trace" in e.value for e in at.error), [e.value for e in at.error]

@@ -1,0 +1,157 @@
+"""An uploaded block trace too large to read whole on a trace page: kept on disk, its LRU curve streamed.
+
+The trace pages parse an upload whole (:func:`app.components.traces.block_trace_picker`). An upload whose file
+is larger than the planner's in-memory limit (:data:`models.planner.stream_plan.IN_MEMORY_MAX_BYTES`), or whose
+whole read is refused (more requests than :data:`models.traces.MAX_REQUESTS`, or more memory than the run's
+budget, :mod:`models.budget`), is instead a :class:`LargeUpload`: the file stored by
+:func:`app.components.uploads.store_upload`, read in blocks by the analyses that stream. Its LRU miss-ratio
+curve is :func:`models.traces.stream_mrc.stream_lru_mrc`, the path of ``pcm-planner mrc``: exact while the
+per-block state fits the budget, else SHARDS at a rate that fits, and the page says which (:func:`streamed_mrc`).
+Nothing here draws: the page does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pandas as pd
+
+from models.budget import BudgetExceeded
+from models.planner.stream_plan import IN_MEMORY_MAX_BYTES, too_large_why
+from models.traces import MAX_REQUESTS
+
+__all__ = ["LargeUpload", "StreamedMrc", "stream_reason", "refused_whole_why", "streamed_mrc", "mrc_table",
+           "STREAMED_METHODS"]
+
+#: The page's miss-ratio methods a large upload streams (LRU only, as ``pcm-planner mrc`` streams).
+STREAMED_METHODS = ("exact", "shards")
+
+
+@dataclass(frozen=True)
+class LargeUpload:
+    """An uploaded block trace read in blocks, never whole.
+
+    Attributes
+    ----------
+    path : str
+        The stored upload (:func:`app.components.uploads.store_upload`; named by its SHA-256).
+    name : str
+        The user's file name (messages name it, never ``path``).
+    nbytes : int
+        The file's size [bytes].
+    format : str
+        The trace format chosen (``"auto"``: detected).
+    options_json : str
+        The reader's options (a CSV's column mapping, ``max_requests``) as sorted JSON.
+    why : str
+        Why it is streamed (the limit, named).
+    """
+
+    path: str
+    name: str
+    nbytes: int
+    format: str
+    options_json: str
+    why: str
+
+    @property
+    def options(self) -> dict:
+        """The reader's options (:attr:`options_json` read)."""
+        return json.loads(self.options_json)
+
+
+def stream_reason(nbytes: int) -> str | None:
+    """Why an upload of ``nbytes`` bytes is streamed without trying its whole read (its file over
+    :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, as the planner decides), or None.
+
+    >>> stream_reason(1 << 20) is None, stream_reason(IN_MEMORY_MAX_BYTES + 1).endswith("(IN_MEMORY_MAX_BYTES)")
+    (True, True)
+    """
+    return too_large_why(nbytes) if nbytes > IN_MEMORY_MAX_BYTES else None
+
+
+def refused_whole_why(exc: BaseException) -> str | None:
+    """Why a whole read refused with ``exc`` is streamed instead: the run's memory budget, or more requests than
+    :data:`models.traces.MAX_REQUESTS`; None for any other error (a bad file: shown as it is)."""
+    if isinstance(exc, BudgetExceeded):
+        return f"its whole read needs more memory than the run's budget ({exc})"
+    if isinstance(exc, ValueError) and f"more than {MAX_REQUESTS:,} requests" in str(exc):
+        return f"it holds more than {MAX_REQUESTS:,} requests, the most a whole read takes (MAX_REQUESTS)"
+    return None
+
+
+def mrc_table(curve, block_size: int) -> pd.DataFrame:
+    """The trace pages' miss-ratio table of ``curve`` (a :class:`~models.sim.stack_distance.HitRatioCurve`):
+    ``cache_blocks``, ``cache_bytes`` [bytes], ``cache_fraction_of_footprint`` [-], its hit ratios and
+    ``miss_ratio`` [-]."""
+    df = curve.to_frame()
+    m = max(int(curve.footprint_blocks), 1)
+    df.insert(1, "cache_bytes", df["cache_blocks"] * block_size)
+    df.insert(2, "cache_fraction_of_footprint", df["cache_blocks"] / m)
+    df["miss_ratio"] = 1.0 - df["hit_ratio"]
+    return df
+
+
+@dataclass(frozen=True)
+class StreamedMrc:
+    """What :func:`streamed_mrc` gives.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        :func:`mrc_table` with ``method`` (exact or shards) and ``sampling_rate`` [-] (1: exact) columns.
+    how : str
+        How it was computed, for the page (method, rate, why sampled; why the file is streamed is
+        :attr:`LargeUpload.why`).
+    rate : float or None
+        The SHARDS rate used [-]; None: exact.
+    footprint_blocks : int
+        Distinct blocks [blocks] (estimated from the sample for SHARDS).
+    requests : int
+        Block accesses counted [-].
+    """
+
+    table: pd.DataFrame
+    how: str
+    rate: float | None
+    footprint_blocks: int
+    requests: int
+
+
+def streamed_mrc(up: LargeUpload, block_size: int, *, method: str, rate: float, policy: str = "lru",
+                 points: int = 200, progress=None) -> StreamedMrc:
+    """The LRU miss-ratio curve of the upload read in blocks (:class:`StreamedMrc`).
+
+    ``method`` ``"exact"``: exact while the per-block state fits the run's budget, else SHARDS at the rate
+    :func:`~models.traces.stream_mrc.stream_lru_mrc` falls back to (:attr:`StreamedMrc.how` says so and why, as
+    ``pcm-planner mrc`` does on stderr); ``"shards"``: SHARDS at ``rate`` [-]. ``points`` log-spaced sizes
+    [-] from one block to the footprint; ``progress(fraction)`` is told the share of the file read. ValueError
+    (naming the upload) for another policy or method, a memory-reference trace or a trace of large requests.
+    """
+    from models.traces.stream_mrc import LargeExtents, budget_note, stream_lru_mrc
+
+    if policy != "lru" or method not in STREAMED_METHODS:
+        raise ValueError(f"{up.name}: {up.why}, so its miss-ratio curve is streamed, and only the LRU curve "
+                         "streams (exact or SHARDS sampled); pick LRU with exact or SHARDS")
+    try:
+        curve, _meta, fallback = stream_lru_mrc(up.path, block_size, format=up.format, points=points,
+                                                sample_rate=None if method == "exact" else rate, seed=0,
+                                                progress=progress, **up.options)
+    except LargeExtents:
+        raise ValueError(f"{up.name}: its requests span many blocks each (large requests), whose LRU curve is "
+                         f"computed from the trace read whole, and {up.why}") from None
+    if curve is None:
+        raise ValueError(f"{up.name}: a memory-reference trace, not a block trace")
+    used = float(getattr(curve, "rate", rate)) if method == "shards" else fallback
+    # why the file is streamed at all (up.why) is the page's to say once, above the curve
+    if fallback is not None:
+        how = f"streamed from the file; {budget_note(fallback)}"
+    elif method == "shards":
+        how = f"SHARDS estimate at sampling rate {used:g}, streamed from the file"
+    else:
+        how = "exact (one Mattson stack-distance pass), streamed from the file"
+    df = mrc_table(curve, block_size)
+    df["method"] = "exact" if used is None else "shards"
+    df["sampling_rate"] = 1.0 if used is None else used
+    return StreamedMrc(df, how, used, int(curve.footprint_blocks), int(curve.requests))

@@ -1,0 +1,130 @@
+"""An upload too large to read whole on the trace explorer (app.components.large_trace): its LRU miss-ratio curve
+streamed from its file as ``pcm-planner mrc`` streams it -- exact equal to the in-memory curve, SHARDS at the rate
+asked, or SHARDS at a rate that fits when the exact state passes the memory budget -- and the text saying which."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from app.components.large_trace import (
+    LargeUpload,
+    mrc_table,
+    refused_whole_why,
+    stream_reason,
+    streamed_mrc,
+)
+from models.budget import BudgetExceeded, limit
+from models.planner.stream_plan import IN_MEMORY_MAX_BYTES
+from models.sim.mrc import policy_mrc
+from models.traces import MAX_REQUESTS, load
+from models.traces.blocks import split_blocks
+
+
+def _msr(path, n: int, seed: int = 0) -> str:
+    rng = np.random.default_rng(seed)
+    lines = [f"{128166372003061629 + i * 1000},hm,{rng.integers(0, 2)},{'Read' if rng.random() < .6 else 'Write'},"
+             f"{int(rng.integers(0, 20_000)) * 4096 + int(rng.integers(0, 2)) * 512},"
+             f"{int(rng.choice([512, 4096, 65536]))},100" for i in range(n)]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _up(path: str, **opts) -> LargeUpload:
+    return LargeUpload(path=path, name="my trace.csv", nbytes=1, format="msr",
+                       options_json=json.dumps(opts, sort_keys=True), why="a test's reason")
+
+
+def test_only_a_file_over_the_planners_in_memory_limit_streams_from_its_size():
+    assert stream_reason(IN_MEMORY_MAX_BYTES) is None
+    why = stream_reason(IN_MEMORY_MAX_BYTES + 1)
+    assert why is not None and "in-memory limit" in why and "IN_MEMORY_MAX_BYTES" in why
+
+
+def test_a_whole_read_refused_for_its_size_streams_any_other_error_does_not():
+    assert "budget" in refused_whole_why(BudgetExceeded("needs 2 GB"))
+    assert "MAX_REQUESTS" in refused_whole_why(ValueError(f"t.csv: more than {MAX_REQUESTS:,} requests; ..."))
+    assert refused_whole_why(ValueError("t.csv line 3, field size: not a number")) is None
+    assert refused_whole_why(OSError("gone")) is None
+
+
+def test_the_streamed_exact_curve_is_the_in_memory_curve(tmp_path):
+    p = _msr(tmp_path / "t.csv", 5000)
+    res = streamed_mrc(_up(p), 4096, method="exact", rate=0.01)
+    t = res.table
+    assert res.rate is None and set(t.method) == {"exact"} and set(t.sampling_rate) == {1.0}
+    assert res.how == "exact (one Mattson stack-distance pass), streamed from the file"
+    acc = split_blocks(load(p, format="msr"), 4096)
+    mem = policy_mrc(acc.block, policy="lru", method="exact", sizes=t.cache_blocks.to_numpy(), seed=0)
+    np.testing.assert_allclose(t.hit_ratio, mem.hit_ratio, rtol=0, atol=1e-12)
+    assert res.footprint_blocks == acc.n_unique and res.requests == len(acc.block)
+    assert t.cache_blocks.iloc[-1] == acc.n_unique  # the sizes run to the footprint
+    np.testing.assert_allclose(t.miss_ratio, 1 - t.hit_ratio)
+    assert (t.cache_bytes == t.cache_blocks * 4096).all()
+    assert t.cache_fraction_of_footprint.iloc[-1] == 1.0
+    assert list(mrc_table(mem, 4096).columns) == [c for c in t.columns if c not in ("method", "sampling_rate")]
+
+
+def test_shards_at_the_rate_asked_says_the_rate(tmp_path):
+    p = _msr(tmp_path / "t.csv", 5000, seed=2)
+    res = streamed_mrc(_up(p), 4096, method="shards", rate=0.25)
+    assert res.rate == 0.25 and set(res.table.method) == {"shards"} and set(res.table.sampling_rate) == {0.25}
+    assert "SHARDS estimate at sampling rate 0.25" in res.how
+
+
+def test_over_the_memory_budget_the_exact_curve_falls_back_to_shards_and_says_why(tmp_path):
+    p = _msr(tmp_path / "t.csv", 30_000, seed=1)
+    with limit("1MB"):
+        res = streamed_mrc(_up(p), 4096, method="exact", rate=0.01)
+    assert res.rate is not None and 0 < res.rate < 1
+    assert set(res.table.method) == {"shards"} and set(res.table.sampling_rate) == {res.rate}
+    assert "method shards" in res.how and f"at rate {res.rate:.6g}" in res.how and "budget" in res.how
+    with limit("1MB"):  # without the fallback (a rate asked for): the budget's refusal, named
+        with pytest.raises(BudgetExceeded):
+            streamed_mrc(_up(p), 4096, method="shards", rate=1.0)
+
+
+def test_the_reader_options_reach_the_stream(tmp_path):
+    p = _msr(tmp_path / "t.csv", 3000)
+    res = streamed_mrc(_up(p, max_requests=700), 4096, method="exact", rate=0.01)
+    assert res.requests == len(split_blocks(load(p, format="msr", max_requests=700), 4096).block)
+
+
+@pytest.mark.parametrize("policy, method", [("fifo", "exact"), ("lru", "minisim"), ("clock", "minisim")])
+def test_other_policies_and_methods_are_refused_naming_the_upload_and_what_streams(tmp_path, policy, method):
+    p = _msr(tmp_path / "t.csv", 100)
+    with pytest.raises(ValueError) as e:
+        streamed_mrc(_up(p), 4096, method=method, rate=0.01, policy=policy)
+    assert str(e.value).startswith("my trace.csv: a test's reason") and "LRU with exact or SHARDS" in str(e.value)
+
+
+def test_the_trace_explorer_draws_the_streamed_curve_of_a_large_upload(tmp_path, monkeypatch):
+    """The page with an upload the picker streams (the picker's answer replaced, as AppTest cannot upload): the
+    reason above, the curve, a caption saying the method, its CSV; nothing that needs the trace in memory."""
+    import json as _json
+
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    import app.components.traces as traces_ui
+    from tests import ROOT
+
+    p = _msr(tmp_path / "t.csv", 4000)
+    up = LargeUpload(path=p, name="big volume.csv", nbytes=IN_MEMORY_MAX_BYTES + 1, format="msr",
+                     options_json="{}", why=stream_reason(IN_MEMORY_MAX_BYTES + 1))
+    monkeypatch.setattr(traces_ui, "trace_and_settings", lambda key, **kw: (up, st.container()))
+    at = AppTest.from_file(str(ROOT / "app/views/trace_explorer.py"), default_timeout=180).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    info = " ".join(i.value for i in at.info)
+    assert "big volume.csv" in info and "in-memory limit" in info and "read in blocks" in info
+    assert not at.metric  # the statistics need the trace in memory: not drawn
+    (fig,) = [_json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert "miss ratio" in fig["layout"]["yaxis"]["title"]["text"]
+    assert any(c.value.startswith("Per 4096-byte block access, exact (one Mattson") for c in at.caption)
+    assert [b for b in at.get("download_button") if "dl-tx-mrc" in b.proto.id]
+    at.selectbox(key="tx.mrc_policy").set_value("fifo").run()  # only the LRU curve streams: said by name
+    assert not at.exception
+    assert any("big volume.csv" in e.value and "LRU with exact or SHARDS" in e.value for e in at.error)
