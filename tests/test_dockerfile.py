@@ -83,6 +83,24 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _pip_into(venv: Path) -> list[str]:
+    """Make a fresh, empty venv at ``venv`` and return the pip command that installs into it.
+
+    The venv gets no pip of its own (``--without-pip``): the suite's pip installs into it with ``--python`` (pip
+    22.3 or later), so the venv's interpreter and site-packages receive the install exactly as with its own pip,
+    without first unpacking the pip that ``ensurepip`` bundles (an older pip, slower to resolve and install: with
+    it, the venv and the install took twice the CPU time). Same packages, same versions, same isolated build of
+    ``.`` (checked: the "Successfully installed" lists of both ways are equal). An older suite pip: the venv's own.
+    """
+    from pip import __version__ as pip_version
+
+    if tuple(int(p) for p in pip_version.split(".")[:2]) >= (22, 3):
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        return [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    return [str(venv / "bin" / "python"), "-m", "pip"]
+
+
 def test_replay_install_and_start(tmp_path):
     instr = _instructions()
     env_d = _env(instr)
@@ -90,13 +108,11 @@ def test_replay_install_and_start(tmp_path):
     _copy_context(app)
     assert not (app / ".venv").exists() and (app / "data" / "devices.csv").exists()
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     # --no-compile: the image's `pip install .` also writes .pyc files for every installed module (plotly alone has
     # thousands); that step cannot fail an install (pip only warns) and Python compiles what it imports anyway, so
     # the replay skips it: the same packages are resolved and installed, for about half the CPU time.
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-compile", "."], cwd=app, check=True,
-                   timeout=900)
+    subprocess.run([*_pip_into(venv), "install", "--quiet", "--no-compile", "."], cwd=app, check=True, timeout=900)
     # The installed packages must be importable outside the source tree (site-packages only).
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env.update(env_d)
