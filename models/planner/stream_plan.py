@@ -392,8 +392,16 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
     src = stream_source(w) if source is None else source
     check_rereadable(src, f"workload {w.name!r} ({w.source_label})")
     items = list(streams.items()) if isinstance(streams, dict) else [(getattr(s, "role", ""), s) for s in streams]
+    streams = None  # noqa: F841 -- the streams live in ``items`` and ``live`` only: a refused one is freed
     live = {role: s for role, s in items if s is not None}
     refused: dict[str, str] = {}
+
+    def refuse(role: str, exc: BaseException) -> None:
+        """``role``'s stream is refused by the budget: its rows will say so, its state is let go at once (the
+        other roles go on in the memory it held)."""
+        refused[role] = str(exc)
+        del live[role]
+        items[:] = [(r, None if r == role else s) for r, s in items]
     opts = dict(w.trace_options)
     fmt = opts.pop("format", "auto")
     if chunk_bytes is not None:
@@ -414,8 +422,7 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
                 try:
                     _call(live, role, method, chunk)
                 except BudgetExceeded as e:
-                    refused[role] = str(e)
-                    del live[role]
+                    refuse(role, e)
         return take
 
     def read(k: int, consumer: _Pass, limit: int | None = None):
@@ -458,8 +465,7 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
         try:
             _call(live, role, "end_first", dict(meta), t_min)
         except BudgetExceeded as exc:
-            refused[role] = str(exc)
-            del live[role]
+            refuse(role, exc)
     second = _Pass(feed("second"), max_requests, t_min)
     read(2, second, max_requests)
     if second.used != first.used:
