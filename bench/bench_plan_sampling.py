@@ -61,7 +61,7 @@ def _facts(fc, sr, w, tr, devs):
     srow = next(r for r in sr.rows(w, tr, devs, None, None) if r["device"] == DEVICE)
     kept = t.sampled_accesses
     share = fcs.break_even_of_histogram(fcs.reuse_histogram_of_counts(t.counts), devs[0]).share_blocks
-    return {"hit_ratio": fc._lru.result().hits / kept if kept else math.nan, "footprint": t.footprint_blocks,
+    return {"hit_ratio": fc._lru_result.hits / kept if kept else math.nan, "footprint": t.footprint_blocks,
             "file_cache_value": frow["value"], "storage_value": srow["value"], "break_even_share": float(share)}
 
 

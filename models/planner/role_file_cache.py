@@ -152,6 +152,8 @@ class FileCacheStream(SharesBlockTable):
         self._lru = None
         self._op_known = True
 
+    _lru_result = None
+
     @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the block table and the LRU."""
@@ -197,10 +199,13 @@ class FileCacheStream(SharesBlockTable):
         if not n and any(not is_volatile(d) for d in devs):
             raise ValueError("ids is empty: no accesses to replay")
         kept = t.sampled_accesses  # n when exact
-        if self._lru is None or self._lru.requests != kept:
-            raise ValueError(f"FileCacheStream: the second pass gave {0 if self._lru is None else self._lru.requests:,} "
+        if self._lru is not None:  # the LRU's counts kept, its per-block state let go before the rows' histogram
+            self._lru_result, self._lru = self._lru.result(), None
+        got = getattr(self, "_lru_result", None)
+        if got is None or got.requests != kept:
+            raise ValueError(f"FileCacheStream: the second pass gave {0 if got is None else got.requests:,} "
                              f"block accesses, the first {kept:,}: the two passes differ")
-        hits = self._lru.result().hits if any(not is_volatile(d) for d in devs) else 0
+        hits = got.hits if any(not is_volatile(d) for d in devs) else 0
         footprint = t.n_unique
         if t.sampled:  # SHARDS: the sample's LRU of the fraction of its footprint; its hit ratio on every access
             hits = int(round(hits / kept * n)) if kept else 0
