@@ -32,6 +32,10 @@ lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict, econo
 the role uses (rounded up to whole --module-gb modules when given), its cost over --horizon-years
 including the replacements its wear-out needs under the workload's write rate, and the cost per unit of
 work against the baseline's ("needs data: price" for a device without a price: give one with --price).
+Last (issue 41): method, sample_rate -- "exact" and 1.0, or, for a block trace whose exact per-block state passes
+--memory-budget, the file-cache and storage rows evaluated from a SHARDS spatial sample of the 4 KiB blocks
+("SHARDS spatial sample of 4 KiB blocks" and its rate; the reason gives why and the measured error bound);
+sample_rate is NaN for a row not from a trace.
 
 Block traces are read as trace-stats reads them: --trace-format (default auto-detect) and, for a generic CSV,
 the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --size-col, ...), applied to every

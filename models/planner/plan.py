@@ -101,6 +101,7 @@ from models.planner.verdicts import (
     BAND_COLUMNS,
     EVALUATED,
     PLAN_COLUMNS,
+    SAMPLE_COLUMNS,
     TRACE_COLUMNS,
     VERDICTS,
     plan_row,
@@ -128,7 +129,9 @@ class PlanResult(ModelResult):
     ``requests_used, requests_read`` (:data:`TRACE_COLUMNS`: of the workload's trace; NaN for other rows) and
     the economics (:data:`~models.planner.economics.ECON_COLUMNS`: ``capacity_GB, price_usd_per_GB, cost_usd,
     bytes_written_per_s, lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict,
-    economic_reason``; NaN / "unknown" / "needs data: price" where not known).
+    economic_reason``; NaN / "unknown" / "needs data: price" where not known), then ``method, sample_rate``
+    (:data:`~models.planner.verdicts.SAMPLE_COLUMNS`: ``"exact"`` and 1.0, or the sampling method and its rate for a
+    streamed role whose exact per-block state passed the memory budget; ``sample_rate`` NaN for a row not from a trace).
     """
 
     #: The rows (dicts with every column).
@@ -154,9 +157,10 @@ class PlanResult(ModelResult):
     errors: tuple = ()
 
     def to_frame(self) -> pd.DataFrame:
-        df = pd.DataFrame(list(self.rows), columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS + ECON_COLUMNS)
-        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS, *(c for c in ECON_COLUMNS
-                                                                    if not c.startswith("economic_"))):
+        df = pd.DataFrame(list(self.rows),
+                          columns=PLAN_COLUMNS + BAND_COLUMNS + TRACE_COLUMNS + ECON_COLUMNS + SAMPLE_COLUMNS)
+        for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS, "sample_rate",
+                  *(c for c in ECON_COLUMNS if not c.startswith("economic_"))):
             df[c] = df[c].astype(float)
         return df
 
@@ -521,6 +525,8 @@ def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = ""
     for r in rows:
         r["requests_used"], r["requests_read"] = float(n), read
         r["reason"] = f"{r['reason']} [{note}]"
+        if not math.isfinite(r.get("sample_rate", math.nan)):  # from the trace, not sampled by its role
+            r["method"], r["sample_rate"] = r.get("method", "exact"), 1.0
 
 
 def _describe(e) -> str:

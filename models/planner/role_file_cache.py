@@ -19,6 +19,7 @@ from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
 from models.planner.uncertainty import row_band
 from models.planner.verdicts import compare, plan_row, verdict_of
 from models.provenance import param
+from models.sim.policies import LRU_STATE_BYTES_PER_ID
 from models.traces.block_table import SharesBlockTable
 
 __all__ = ["file_cache_rows", "file_cache_band_model", "FileCacheStream", "FileCacheFacts"]
@@ -130,35 +131,61 @@ class FileCacheStream(SharesBlockTable):
     (:class:`models.sim.policies.LruStream`, the kernel of :func:`models.sim.policies.simulate`): the hits are
     the in-memory ones exactly. State: the table (:data:`~models.traces.block_table.TABLE_BYTES_PER_SLOT` per slot,
     at most 3/4 full) and the LRU's :data:`~models.sim.policies.LRU_STATE_BYTES_PER_ID` per distinct block,
-    each charged to the run's memory budget before it is allocated. ``devs``/``base`` are not needed (the LRU hits do
+    each charged to the run's memory budget before it is allocated. When they would pass the stream's share of
+    the budget (``state_share``, set by :func:`models.planner.stream_plan.stream_block_rows`), the table falls back
+    to a SHARDS spatial sample of the blocks (:meth:`~models.traces.block_table.BlockTable.downsample`): the LRU of
+    ``planner.file_cache_fraction`` of the *sampled* footprint runs over the sampled blocks' accesses (SHARDS
+    scaling), the hits are its hit ratio times every access (counted exactly), the footprint the sample's over the
+    rate, the reuse histogram the sampled blocks' (``sampling`` says so). ``devs``/``base`` are not needed (the LRU hits do
     not depend on the device): the rows take them.
     """
 
     role = "file-cache"
+    #: The LRU's state per distinct block [bytes], counted in the table's cap (:data:`~models.sim.policies.LRU_STATE_BYTES_PER_ID`).
+    extra_bytes_per_key = LRU_STATE_BYTES_PER_ID
 
     def __init__(self, devs=None, base=None, *, bands: bool = True):  # the band needs only the hits: always there
         from models.traces.block_table import BlockTable
 
-        self._table = BlockTable(_BLOCK, what="the file cache's per-block state")
+        self._own_table(BlockTable(_BLOCK, what="the file cache's per-block state"))
         self._totals = BlockTraceTotals()
         self._lru = None
         self._op_known = True
+
+    _lru_result = None
 
     @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the block table and the LRU."""
         return self._table.state_bytes + (self._lru.state_bytes if self._lru is not None else 0)
 
+    @property
+    def sampling(self) -> dict | None:
+        """None when exact, else how the blocks were sampled (:func:`models.planner.sampling_error.table_sampling`)."""
+        from models.planner.sampling_error import table_sampling
+
+        return table_sampling(self.role, self._table)
+
     def first(self, chunk) -> None:
         self._table.add_chunk(chunk)
         self._totals.add(chunk)
 
     def end_first(self, meta: dict, t_min_ns: int) -> None:
+        from models.budget import BudgetExceeded
         from models.sim.policies import LruStream
 
         self._op_known = not bool((meta or {}).get("op_unknown", False))
-        m = self._table.n_unique
-        self._lru = LruStream(m, _cache_blocks(m) if m else 0, what="the file cache's LRU state")
+        t = self._table
+        t.fit()  # the table and the LRU within the table's share of the budget (a table with one samples)
+        while True:
+            m = t.n_unique
+            try:
+                self._lru = LruStream(m, _cache_blocks(m) if m else 0, what="the file cache's LRU state")
+                return
+            except BudgetExceeded as e:
+                if t.share is None:
+                    raise
+                t.downsample(f"what the run's budget allows for the LRU beside the other roles' state ({e})")
 
     def second(self, chunk) -> None:
         if self._lru is None:
@@ -167,16 +194,24 @@ class FileCacheStream(SharesBlockTable):
             self._lru.add(ids)
 
     def rows(self, w, meta_trace, devs, base, uq) -> list[dict]:
-        n = self._table.n_accesses
+        t = self._table
+        n = t.n_accesses
         if not n and any(not is_volatile(d) for d in devs):
             raise ValueError("ids is empty: no accesses to replay")
-        if self._lru is None or self._lru.requests != n:
-            raise ValueError(f"FileCacheStream: the second pass gave {0 if self._lru is None else self._lru.requests:,} "
-                             f"block accesses, the first {n:,}: the two passes differ")
-        hits = self._lru.result().hits if any(not is_volatile(d) for d in devs) else 0
+        kept = t.sampled_accesses  # n when exact
+        if self._lru is not None:  # the LRU's counts kept, its per-block state let go before the rows' histogram
+            self._lru_result, self._lru = self._lru.result(), None
+        got = getattr(self, "_lru_result", None)
+        if got is None or got.requests != kept:
+            raise ValueError(f"FileCacheStream: the second pass gave {0 if got is None else got.requests:,} "
+                             f"block accesses, the first {kept:,}: the two passes differ")
+        hits = got.hits if any(not is_volatile(d) for d in devs) else 0
+        footprint = t.n_unique
+        if t.sampled:  # SHARDS: the sample's LRU of the fraction of its footprint; its hit ratio on every access
+            hits = int(round(hits / kept * n)) if kept else 0
+            footprint = int(round(t.footprint_blocks))
         op_known = getattr(meta_trace, "op_known", self._op_known)
-        facts = FileCacheFacts(n, self._table.n_unique, hits, self._table.counts,
-                               self._totals.writes_and_duration(op_known))
+        facts = FileCacheFacts(n, footprint, hits, t.counts, self._totals.writes_and_duration(op_known))
         return file_cache_rows_of(w, facts, devs, base, uq)
 
 

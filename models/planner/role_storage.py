@@ -258,7 +258,9 @@ class StorageReplayStream(SharesBlockTable):
     each non-volatile device (:class:`models.planner.replay.ReplayStream`: the FIFO queue's and the HDD stream's
     state carried across chunks, O(1) per device), skipped for a trace whose format has no read/write field. The
     replay needs the devices before the second pass: give them to the constructor (or :meth:`use_devices`);
-    :meth:`rows` refuses other ones.
+    :meth:`rows` refuses other ones. A table over its share of the budget falls back to a SHARDS sample of the blocks
+    (:class:`~models.traces.block_table.BlockTable`): the footprint is then the sample's distinct blocks over the
+    rate x 4 KiB (the replay, O(1) state, stays exact; ``sampling`` says so).
     """
 
     role = "storage"
@@ -266,7 +268,7 @@ class StorageReplayStream(SharesBlockTable):
     def __init__(self, devs=None, base=None, *, bands: bool = True):  # the replay has no band
         from models.traces.block_table import BlockTable
 
-        self._table = BlockTable(4096, what="the storage role's footprint (distinct blocks)")
+        self._own_table(BlockTable(4096, what="the storage role's footprint (distinct blocks)"))
         self._totals = BlockTraceTotals()
         self._devs = self._base = None
         self._replays: list | None = None
@@ -284,6 +286,14 @@ class StorageReplayStream(SharesBlockTable):
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the block table (the replays keep a few numbers each)."""
         return self._table.state_bytes
+
+    @property
+    def sampling(self) -> dict | None:
+        """None when the footprint is exact, else how the blocks were sampled
+        (:func:`models.planner.sampling_error.table_sampling`; the replay is exact either way)."""
+        from models.planner.sampling_error import table_sampling
+
+        return table_sampling(self.role, self._table)
 
     def first(self, chunk) -> None:
         self._table.add_chunk(chunk)
@@ -327,6 +337,6 @@ class StorageReplayStream(SharesBlockTable):
             if rs.requests != n:
                 raise ValueError(f"StorageReplayStream: the second pass gave {rs.requests:,} requests, the first "
                                  f"{n:,}: the two passes differ")
-        facts = StorageFacts(n, self._totals.writes, float(self._table.n_unique) * 4096,
+        facts = StorageFacts(n, self._totals.writes, self._table.footprint_blocks * 4096,
                              self._totals.writes_and_duration(True), self._replay)
         return block_storage_rows_of(w, facts, devs, base, uq)

@@ -15,6 +15,14 @@ origin), ``is_write`` (bool), ``offset_bytes`` (int64), ``size_bytes`` (int64, >
 chunks arrive in trace order, each of >= 1 request, of any length (a request is never split across two
 chunks, but the blocks of one request may be many).
 
+Memory (issue 41): a stream gives ``state_bytes`` (its state now [bytes]; a block table shared with other streams is
+counted in each sharer's, the driver counts it once) and takes ``state_share`` (set by the driver before the first
+pass to ``1/k``, ``k`` the distinct states): a stream that can sample keeps its state under ``state_share`` x the
+run's budget by falling back to a sample, and says so in ``sampling`` (None when exact, else a dict ``method``,
+``rate``, ``why``, ``error``); the driver runs each call with the other streams' state held
+(:func:`models.budget.reserve`), so their sum is checked against the budget. All three are optional (a stream
+without them counts 0 and never samples).
+
 ``meta`` is the trace's metadata as the in-memory reader would give it (``BlockTrace.meta``:
 ``op_unknown`` when the format has no read/write field, ``time_origin_ns``, ...), known once the first
 pass has ended; the driver hands it to :meth:`RoleStream.rows` with an empty

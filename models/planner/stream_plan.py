@@ -9,6 +9,13 @@ driver and keep none), feeds every role's :class:`~models.planner.role_stream.Ro
 earliest arrival (int64, as :class:`~models.traces.core.BlockTrace` shifts them), and collects each role's rows.
 Memory is the reader's block plus the streams' state, whatever the trace's length.
 
+The streams' states are summed against the run's memory budget: each stream's calls run with the other streams'
+state held (:func:`models.budget.reserve`; a block table shared by two streams counted once), so two states each
+under the budget but over it together are refused; and before the first pass each stream's ``state_share`` is set to
+``1/k`` (``k`` distinct states): a stream that can sample (the block roles' shared
+:class:`~models.traces.block_table.BlockTable`) falls back to a SHARDS spatial sample of the blocks rather than pass
+that share, and its rows say so (``method``, ``sample_rate`` and the reason: :func:`mark_sampling`).
+
 The stream class of each block role is named in :data:`STREAM_ROLES` (``role -> "module:Class"``, the class
 built as ``cls(devs, base, bands=...)``: the compared devices and the baseline, None for like-for-like). A role
 without one has no streamed answer: its rows read ``needs data`` and say why
@@ -40,11 +47,12 @@ from pathlib import Path
 
 import numpy as np
 
-from models.budget import BudgetExceeded, charge, format_bytes
+from models.budget import BudgetExceeded, charge, format_bytes, reserve
 from models.planner.role_stream import Chunk, RoleStream
 
 __all__ = ["STREAM_ROLES", "ROWS_OF", "IN_MEMORY_MAX_BYTES", "COLLECTING_ENV", "CollectingStream", "StreamedRows",
-           "role_streams", "stream_block_rows", "too_large_why", "check_rereadable", "source_bytes", "stream_source"]
+           "role_streams", "stream_block_rows", "too_large_why", "check_rereadable", "source_bytes", "stream_source",
+           "state_groups", "others_state", "share_states", "mark_sampling"]
 
 #: Largest block trace file [bytes on disk, compressed or not] a plan loads whole in memory; a larger one is
 #: streamed (:func:`stream_block_rows`), as is a smaller one whose in-memory read is refused (more than
@@ -99,6 +107,13 @@ class CollectingStream:
         self.role = role
         self._parts: list[Chunk] = []
         self._n = 0
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]: the requests kept, as charged."""
+        from models.traces.source import PARSED_REQUEST_BYTES
+
+        return self._n * PARSED_REQUEST_BYTES
 
     def first(self, chunk: Chunk) -> None:
         pass
@@ -216,6 +231,85 @@ class StreamedRows:
     meta_trace: object = None
     #: ``role -> message`` of each role refused by the run's memory budget (its rows read ``needs data``).
     refused: dict = field(default_factory=dict)
+    #: ``role -> sampling`` of each role evaluated from a sample of the blocks (the stream's ``sampling`` dict:
+    #: method, rate, why, error), its rows saying so.
+    sampling: dict = field(default_factory=dict)
+
+
+def _group(stream) -> int:
+    """The state a stream's memory belongs to: its block table's (shared by the trace's streams that hold one)."""
+    t = getattr(stream, "block_table", None)
+    return id(t) if t is not None else id(stream)
+
+
+def state_groups(streams) -> int:
+    """How many distinct states the live ``streams`` hold (streams sharing a block table count once)."""
+    return len({_group(s) for s in streams})
+
+
+def _state_of(stream) -> int:
+    try:
+        return int(getattr(stream, "state_bytes", 0) or 0)
+    except (AttributeError, TypeError):
+        return 0
+
+
+def others_state(live: dict, role: str) -> tuple[float, str]:
+    """``(bytes, words)``: the state of the live streams other than ``role``'s, a block table shared with it or
+    among them counted once (each sharer's ``state_bytes`` includes the table)."""
+    me = live[role]
+    seen = set()
+    t = getattr(me, "block_table", None)
+    if t is not None:
+        seen.add(id(t))
+    total, parts = 0.0, []
+    for r, s in live.items():
+        if r == role:
+            continue
+        b = _state_of(s)
+        t = getattr(s, "block_table", None)
+        if t is not None:
+            if id(t) in seen:
+                b -= int(t.state_bytes)
+            seen.add(id(t))
+        if b > 0:
+            total += b
+            parts.append(f"{r} {format_bytes(b)}")
+    return total, f"the other roles' state ({', '.join(parts) or 'none'})"
+
+
+def share_states(live: dict) -> None:
+    """Set each live stream's ``state_share`` to ``1/k``, ``k`` the distinct states (:func:`state_groups`): a
+    stream that can sample keeps its state under that share of the budget."""
+    k = state_groups(live.values())
+    for s in live.values():
+        try:
+            s.state_share = 1.0 / k
+        except (AttributeError, ValueError):  # a stream that takes no share (no state of its own to cap)
+            pass
+
+
+def _call(live: dict, role: str, method: str, *args) -> None:
+    """``live[role].method(*args)`` with the other streams' state held (:func:`models.budget.reserve`): its growth
+    is checked against the budget less their sum."""
+    nbytes, what = others_state(live, role)
+    with reserve(nbytes, what):
+        getattr(live[role], method)(*args)
+
+
+def mark_sampling(rows: list, sampling: dict | None) -> None:
+    """Fill the ``method, sample_rate`` columns of a role's rows from its stream's ``sampling`` (None: exact),
+    a sampled row's reason saying how (:func:`models.planner.sampling_error.sampling_sentence`)."""
+    from models.planner.sampling_error import sampling_sentence
+    from models.planner.verdicts import EVALUATED
+
+    for r in rows:
+        if sampling is None:
+            r["method"], r["sample_rate"] = "exact", 1.0
+            continue
+        r["method"], r["sample_rate"] = str(sampling["method"]), float(sampling["rate"])
+        if r.get("verdict") in EVALUATED:
+            r["reason"] = f"{r['reason']} [{sampling_sentence(sampling)}]"
 
 
 class _Pass:
@@ -298,8 +392,16 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
     src = stream_source(w) if source is None else source
     check_rereadable(src, f"workload {w.name!r} ({w.source_label})")
     items = list(streams.items()) if isinstance(streams, dict) else [(getattr(s, "role", ""), s) for s in streams]
+    streams = None  # noqa: F841 -- the streams live in ``items`` and ``live`` only: a refused one is freed
     live = {role: s for role, s in items if s is not None}
     refused: dict[str, str] = {}
+
+    def refuse(role: str, exc: BaseException) -> None:
+        """``role``'s stream is refused by the budget: its rows will say so, its state is let go at once (the
+        other roles go on in the memory it held)."""
+        refused[role] = str(exc)
+        del live[role]
+        items[:] = [(r, None if r == role else s) for r, s in items]
     opts = dict(w.trace_options)
     fmt = opts.pop("format", "auto")
     if chunk_bytes is not None:
@@ -312,14 +414,15 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
             done[0] = frac
             progress(min(frac, 1.0))
 
+    share_states(live)
+
     def feed(method: str):
         def take(chunk: Chunk) -> None:
             for role in list(live):
                 try:
-                    getattr(live[role], method)(chunk)
+                    _call(live, role, method, chunk)
                 except BudgetExceeded as e:
-                    refused[role] = str(e)
-                    del live[role]
+                    refuse(role, e)
         return take
 
     def read(k: int, consumer: _Pass, limit: int | None = None):
@@ -360,27 +463,32 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
     meta_trace = BlockTrace(e.time_ns, e.is_write, e.offset_bytes, e.size_bytes, e.device, name=empty.name, meta=meta)
     for role in list(live):
         try:
-            live[role].end_first(dict(meta), t_min)
+            _call(live, role, "end_first", dict(meta), t_min)
         except BudgetExceeded as exc:
-            refused[role] = str(exc)
-            del live[role]
+            refuse(role, exc)
     second = _Pass(feed("second"), max_requests, t_min)
     read(2, second, max_requests)
     if second.used != first.used:
         raise ValueError(f"workload {w.name!r} ({w.source_label}): the trace changed between the two reads "
                          f"({first.used:,} then {second.used:,} requests)")
     rows: list[dict] = []
+    sampled: dict[str, dict] = {}
     for role, s in items:
         if role in live:
             try:
-                rows += s.rows(w, meta_trace, devs, base, uq)
+                got = s.rows(w, meta_trace, devs, base, uq)
+                smp = getattr(s, "sampling", None)
+                mark_sampling(got, smp)
+                if smp is not None:
+                    sampled[role] = smp
+                rows += got
                 continue
             except BudgetExceeded as exc:
                 refused[role] = str(exc)
         rows += _needs_rows(w, role, devs, base, refused.get(role), why, first.seen)
     tell(1.0)
     return StreamedRows(rows=tuple(rows), requests_used=first.used, requests_read=first.seen, meta_trace=meta_trace,
-                        refused=refused)
+                        refused=refused, sampling=sampled)
 
 
 def _needs_rows(w, role: str, devs, base, budget_msg: str | None, why: str, n: int) -> list[dict]:

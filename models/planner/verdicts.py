@@ -16,7 +16,7 @@ import numpy as np
 if TYPE_CHECKING:
     from models.storage.workload import WorkloadFeatures
 
-__all__ = ["VERDICTS", "EVALUATED", "is_tie", "tie_why", "PLAN_COLUMNS", "BAND_COLUMNS", "TRACE_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
+__all__ = ["VERDICTS", "EVALUATED", "is_tie", "tie_why", "PLAN_COLUMNS", "BAND_COLUMNS", "TRACE_COLUMNS", "SAMPLE_COLUMNS", "plan_row", "verdict_of", "short_num", "compare",
            "describe_filebench"]
 
 #: Verdicts of a plan row: the device wins, is about the same as or loses against the baseline, or no number and why.
@@ -30,6 +30,10 @@ BAND_COLUMNS = ["p_win", "decisive_input"]
 #: The trace columns after :data:`BAND_COLUMNS`: requests (references) of the workload's trace the row used,
 #: and read from it (NaN: not read to its end; both NaN for a workload that is not a trace).
 TRACE_COLUMNS = ["requests_used", "requests_read"]
+#: The plan's last columns, after the economics (issue 41): how the row's trace was evaluated -- ``method``
+#: (``"exact"``, or the sampling method, e.g. a SHARDS spatial sample of the blocks when the exact per-block state
+#: passes the memory budget) and ``sample_rate`` (1.0 exact; NaN for a row not from a trace).
+SAMPLE_COLUMNS = ["method", "sample_rate"]
 
 
 def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="", reason="", band=None, usage=None):
@@ -43,7 +47,7 @@ def plan_row(workload, role, device, baseline, metric, value=math.nan, verdict="
             "value": float(value), "p5": float(b.get("p5", math.nan)), "p95": float(b.get("p95", math.nan)),
             "verdict": verdict, "reason": reason, "p_win": float(b.get("p_win", math.nan)),
             "decisive_input": str(b.get("decisive_input", "")), "requests_used": math.nan,
-            "requests_read": math.nan, "_usage": usage}
+            "requests_read": math.nan, "method": "exact", "sample_rate": math.nan, "_usage": usage}
 
 
 def _band(band) -> tuple[float, float]:

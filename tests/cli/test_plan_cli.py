@@ -102,7 +102,7 @@ def test_plan_economics_columns_and_a_users_price(run_cli, tmp_path):
     df = pd.read_csv(out)
     assert list(df.columns)[15:] == ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s",
                                      "lifetime_years", "replacements", "cost_per_work_vs_baseline",
-                                     "economic_verdict", "economic_reason"]
+                                     "economic_verdict", "economic_reason", "method", "sample_rate"]
     ev = df[df.verdict.isin(["wins", "about the same", "loses"])]
     pcm = ev[ev.device == "pcm-samsung-20nm"]
     assert (pcm.price_usd_per_GB == 2.5).all() and (pcm.cost_usd > 0).all() and (pcm.capacity_GB % 16 == 0).all()

@@ -47,3 +47,33 @@ def test_fleet_plans_each_volume_streamed(tmp_path, capsys, streamed):
                  "serial"]) == 0
     df = pd.read_parquet(out)
     assert list(df.requests_read) == [300, 301] and df.reason.str.contains("streamed in two passes").all()
+
+
+def test_plan_over_a_tiny_budget_samples_the_blocks_and_says_so(tmp_path):
+    """Issue 41: a trace whose exact per-block state passes ``--memory-budget`` is streamed and its file-cache and
+    storage rows are evaluated from a SHARDS sample of the blocks, the ``method`` and ``sample_rate`` columns and
+    the reason saying so; with room, the same trace is exact (method "exact", rate 1)."""
+    import numpy as np
+
+    g = np.random.default_rng(1)
+    path = tmp_path / "vol.trace"
+    path.write_text("\n".join(f"{k * 1000} 0 {int(g.integers(0, 400_000)) * 8} 8 {k % 2}" for k in range(20_000))
+                    + "\n")
+    out = tmp_path / "plan.csv"
+    assert main(["plan", "--block-trace", str(path), "--device", "pcm-samsung-20nm", "--memory-budget", "1MB",
+                 "--csv", str(out)]) == 0
+    df = pd.read_csv(out)
+    assert list(df.columns)[-2:] == ["method", "sample_rate"]
+    s = df[df.role.isin(["file-cache", "storage"])]
+    assert (s.method == "SHARDS spatial sample of 4 KiB blocks").all() and ((s.sample_rate > 0) & (s.sample_rate < 1)).all()
+    assert s.verdict.isin(["wins", "loses", "about the same"]).all()
+    assert s.reason.str.contains(r"sampled: SHARDS spatial sample of 4 KiB blocks at rate [0-9.]+ \(1 in \d+\)").all()
+    assert s.reason.str.contains("plan_sampling_error.csv").all()
+    assert df[df.workload == "(memory workload)"].sample_rate.isna().all()  # not from a trace
+    assert main(["plan", "--block-trace", str(path), "--device", "pcm-samsung-20nm", "--memory-budget", "0",
+                 "--csv", str(out)]) == 0
+    ex = pd.read_csv(out)
+    e = ex[ex.role.isin(["file-cache", "storage", "write-cache"])]
+    assert (e.method == "exact").all() and (e.sample_rate == 1.0).all()
+    v = s.set_index("role").value / e.set_index("role").value.loc[["file-cache", "storage"]]
+    assert abs(v - 1).max() < 0.05  # the sampled verdicts near the exact ones (the storage replay is exact)

@@ -142,6 +142,10 @@ NOT_PARAMETERS: dict[str, str] = {
                                                         "charged to the run's memory budget",
     "models.traces.block_table._INT32_MAX": "integer range (the largest int32: the table's ids, and its counts until "
                                             "they widen to int64)",
+    "models.traces.block_table.MIN_SAMPLE_RATE": "work limit (the lowest SHARDS rate the block table falls back to "
+                                                  "before the budget's refusal stands: 12 halvings)",
+    "models.traces.block_table._FILTER_BYTES_PER_KEY": "memory cost of the block table's downsampling copy (key, "
+                                                        "id, count and id map per key), a budget estimate",
     "models.traces.block_table.TABLE_BYTES_PER_SLOT": "memory cost of the streamed block table (int64 key, int32 id "
                                                       "and count per slot, from its arrays), charged to the run's "
                                                       "memory budget",

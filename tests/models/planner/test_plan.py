@@ -121,9 +121,14 @@ def test_columns_are_the_contract(full):
                                                      "value", "p5", "p95", "verdict", "reason"]
     assert list(df.columns)[11:15] == ["p_win", "decisive_input", "requests_used", "requests_read"]
     # issue 37: the economics after them, names the targets subcommand relies on
-    assert list(df.columns)[15:] == ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s",
-                                     "lifetime_years", "replacements", "cost_per_work_vs_baseline",
-                                     "economic_verdict", "economic_reason"]
+    assert list(df.columns)[15:24] == ["capacity_GB", "price_usd_per_GB", "cost_usd", "bytes_written_per_s",
+                                       "lifetime_years", "replacements", "cost_per_work_vs_baseline",
+                                       "economic_verdict", "economic_reason"]
+    # issue 41: how each row's trace was evaluated, last (exact, or the sampling method and its rate)
+    assert list(df.columns)[24:] == ["method", "sample_rate"]
+    assert set(df.method) == {"exact"}
+    trace = df.requests_used.notna()
+    assert (df.sample_rate[trace] == 1.0).all() and df.sample_rate[~trace].isna().all()
 
 
 def test_whole_trace_by_default_and_a_sample_says_so():

@@ -183,11 +183,24 @@ def test_state_memory_does_not_grow_with_the_trace_length():
     assert states[60][0] < 200_000
 
 
-def test_the_budget_refusal_names_the_state():
+def test_over_the_budget_the_streams_sample_and_a_table_without_a_share_refuses_naming_the_state():
+    """Issue 41: a stream whose exact per-block state passes the budget falls back to a SHARDS sample of the blocks
+    and says so (``sampling``); a table given no share (never samples) refuses, naming the state."""
     tr = BlockTrace(np.arange(5000), np.zeros(5000, bool), np.arange(5000) * 4096, np.full(5000, 4096),
                     np.zeros(5000, np.int32))
+    with limit(50_000):
+        fc = _stream(FileCacheStream(), tr, [1000])
+        sr = _stream(StorageReplayStream(DEVS, None), tr, [1000])
+        rows = fc.rows(W, _meta_trace(tr), DEVS, None, None) + sr.rows(W, _meta_trace(tr), DEVS, None, None)
+    for s in (fc, sr):
+        smp = s.sampling
+        assert smp is not None and 0 < smp["rate"] < 1 and "SHARDS" in smp["method"]
+        assert "share of the run's memory budget" in smp["why"] and "plan_sampling_error.csv" in smp["error"]
+        assert s.state_bytes <= 50_000
+    assert all(r["verdict"] for r in rows)
+    t = BlockTable(4096, what="the file cache's per-block state")  # share None: exact or refused
     with limit(50_000), pytest.raises(BudgetExceeded, match="file cache's per-block state"):
-        _stream(FileCacheStream(), tr, [1000])
+        t.add(np.arange(5000) * 4096, np.full(5000, 4096), np.zeros(5000))
 
 
 def test_the_storage_stream_needs_its_devices_and_refuses_others():

@@ -281,15 +281,60 @@ def test_the_block_roles_share_one_table_of_distinct_blocks(msr):
             assert NOTE.sub("", r["reason"]) == NOTE.sub("", ref[r["role"]]["reason"])
 
 
-def test_a_shared_table_refused_part_way_refuses_every_sharer(msr):
-    """When the budget refuses the shared table's growth in one stream's first pass, the other stream sharing it is
-    refused too (its table would hold part of a chunk): both roles read "needs data" naming the budget."""
+def test_a_shared_table_refused_part_way_refuses_every_sharer(msr, monkeypatch):
+    """When the budget refuses the shared table's growth in one stream's first pass (no sample allowed: the lowest
+    rate is 1), the other stream sharing it is refused too (its table would hold part of a chunk): both roles read
+    "needs data" naming the budget and the option."""
     from models.budget import limit
+    from models.traces import block_table
 
+    monkeypatch.setattr(block_table, "MIN_SAMPLE_RATE", 1.0)
     devs = [get_device(DEVICES[0])]
     streams = role_streams(["file-cache", "storage"], devs=devs, base=None, bands=False)
     with limit(60_000):  # the first table (1,024 slots x 24 bytes) fits, its first doubling does not
         got = stream_block_rows(workload_from_path(msr), streams, devs, None, None, chunk_bytes=4096)
     assert set(got.refused) == {"file-cache", "storage"}
     for r in got.rows:
-        assert r["verdict"] == "needs data" and "budget" in r["reason"], r
+        assert r["verdict"] == "needs data" and "budget" in r["reason"] and "--memory-budget" in r["reason"], r
+
+
+def test_over_the_budget_the_shared_table_samples_and_both_roles_say_so(msr):
+    """Issue 41: where the exact shared table would be refused, both of its roles are evaluated from one SHARDS
+    sample of the blocks, each row naming the method and rate (columns and reason)."""
+    from models.budget import limit
+
+    devs = [get_device(DEVICES[0])]
+    streams = role_streams(["file-cache", "storage"], devs=devs, base=None, bands=False)
+    with limit(60_000):
+        got = stream_block_rows(workload_from_path(msr), streams, devs, None, None, chunk_bytes=4096)
+    assert not got.refused and set(got.sampling) == {"file-cache", "storage"}
+    rates = {r["sample_rate"] for r in got.rows}
+    assert len(rates) == 1 and 0 < rates.pop() < 1
+    for r in got.rows:
+        assert r["verdict"] in ("wins", "loses", "about the same") and r["method"].startswith("SHARDS"), r
+        assert "sampled: SHARDS spatial sample" in r["reason"] and "plan_sampling_error.csv" in r["reason"]
+    assert streams["file-cache"].state_share == 1.0 == streams["storage"].state_share  # one shared table: k = 1
+
+
+def test_the_streams_states_are_summed_against_the_budget(msr):
+    """Two streams each under the budget but over it together: the second is refused (each stream's growth is
+    checked with the other's state held); without the summed hold both would pass."""
+    from models.budget import limit
+    from models.traces.source import PARSED_REQUEST_BYTES
+
+    devs = [get_device(DEVICES[0])]
+    n = len(traces.load(msr, kind="block"))
+    one = n * PARSED_REQUEST_BYTES
+    a, b = CollectingStream(block_storage_rows, "storage"), CollectingStream(file_cache_rows, "file-cache")
+    with limit(int(1.5 * one)):
+        got = stream_block_rows(workload_from_path(msr), {"storage": a, "file-cache": b}, devs, None, None,
+                                chunk_bytes=4096)
+    assert len(got.refused) == 1, got.refused  # whichever passes the sum first; its message names the other's
+    (role, msg), = got.refused.items()
+    other = "storage" if role == "file-cache" else "file-cache"
+    assert f"the other roles' state ({other}" in msg
+    with limit(int(1.5 * one)):  # each alone fits
+        alone = stream_block_rows(workload_from_path(msr), {"file-cache": CollectingStream(file_cache_rows,
+                                                                                            "file-cache")},
+                                  devs, None, None, chunk_bytes=4096)
+    assert not alone.refused

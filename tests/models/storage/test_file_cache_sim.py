@@ -216,3 +216,21 @@ def test_storage_path_same_run_retimes_the_same_counts():
         fcs.file_cache_curves(ids, devs, block_size_bytes=2048, storage_path="same-run")
     with pytest.raises(ValueError, match=r"storage_path same-run \(the default\).*storage_path paper-factor"):
         fcs.break_even_share(ids, "optane-dcpmm", block_size_bytes=2048)
+
+
+def test_the_reuse_histogram_of_counts_by_bincount_equals_the_general_one():
+    """Issue 41: one byte per access takes the bincount path (no sort, no copies); the frame is the general
+    path's (bytes given explicitly), exactly."""
+    import pandas as pd
+
+    from models.storage.file_cache_sim import reuse_histogram_of_counts
+
+    g = np.random.default_rng(0)
+    for _ in range(200):
+        c = g.integers(0, int(g.integers(2, 80)), int(g.integers(1, 50)))
+        if not (c > 0).any():
+            with pytest.raises(ValueError, match="no accessed block"):
+                reuse_histogram_of_counts(c)
+            continue
+        pd.testing.assert_frame_equal(reuse_histogram_of_counts(c), reuse_histogram_of_counts(c, c.astype(float)),
+                                      check_exact=True)
