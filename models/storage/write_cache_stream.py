@@ -66,7 +66,7 @@ from models.budget import (
     how_to_raise,
 )
 from models.provenance import param
-from models.sim.sampling import block_hash53, check_rate, hash_salt, rate_threshold
+from models.sim.sampling import block_hash53, check_rate, hash53, hash_salt, rate_threshold
 from models.storage import hdd
 from models.storage import write_cache as wc
 
@@ -146,6 +146,25 @@ def _rehash(old, table, shift):  # pragma: no cover - compiled
             table[h] = x
 
 
+@njit(cache=True)
+def _kept_keys(table, salt, thresh, shift):  # pragma: no cover - compiled
+    """The keys of ``table`` (-1: empty) whose (device, region) key -- the key with its block number shifted right
+    by ``shift`` bits (0: already a region key) -- hashes below ``thresh``: in one pass, no temporaries."""
+    n = 0
+    for x in table:
+        if x != -1 and hash53(np.uint64(((x >> KEY_BLOCK_BITS) << KEY_BLOCK_BITS) | ((x & _KEY_MASK) >> shift)),
+                              salt) < thresh:
+            n += 1
+    out = np.empty(n, np.int64)
+    k = 0
+    for x in table:
+        if x != -1 and hash53(np.uint64(((x >> KEY_BLOCK_BITS) << KEY_BLOCK_BITS) | ((x & _KEY_MASK) >> shift)),
+                              salt) < thresh:
+            out[k] = x
+            k += 1
+    return out
+
+
 class KeySet:
     """Distinct int64 keys (>= 0) inserted as ranges, in an open-addressing hash table doubled when 3/4 full
     (each doubling charged first as ``what``); with ``saturate_at`` the count stops there and the table is
@@ -184,13 +203,13 @@ class KeySet:
                     return
                 self._table(2 * len(self.table))
 
-    def keep(self, keep) -> None:
-        """Keep only the keys ``k`` with ``keep(k)`` true (``keep``: int64 array -> bool array); the table is
-        rebuilt at the size the kept keys need (a saturated set stays saturated)."""
+    def keep(self, salt, thresh, shift: int) -> None:
+        """Keep only the keys whose (device, region) key (:func:`_kept_keys`, ``shift``) hashes below ``thresh``;
+        the table is rebuilt at the size the kept keys need (a saturated set stays saturated)."""
         if self.saturated:
             return
-        keys = self.table[self.table != -1]
-        keys = keys[keep(keys)]
+        keys = _kept_keys(self.table, salt, thresh, shift)
+        self.table = None
         slots = 1 << 10
         while len(keys) > MAX_LOAD * slots:
             slots *= 2
@@ -377,11 +396,6 @@ class WriteCacheStream:
         """Whether each (device, region) key is in the sample (its SHARDS hash below the threshold)."""
         return block_hash53(region_keys, self._salt) < (self._sthresh if thresh is None else thresh)
 
-    def _kept_blocks(self, block_keys: np.ndarray) -> np.ndarray:
-        """Whether each (device, block) key's region is in the sample."""
-        return self._kept_regions(((block_keys >> KEY_BLOCK_BITS) << KEY_BLOCK_BITS)
-                                  | ((block_keys & _KEY_MASK) >> _REGION_BLOCKS_SHIFT))
-
     # ------------------------------------------------------------------ the sample's rate
     def _cap(self) -> float | None:
         """The cap on the state [bytes]: :attr:`state_share` of the run's budget; None: no budget."""
@@ -411,11 +425,10 @@ class WriteCacheStream:
                 f"{detail}; {how_to_raise(need / max(self.state_share, 1e-9))}") from (
                     why if isinstance(why, BudgetExceeded) else None)
         self.rate, self._sthresh = new, rate_threshold(new)
-        for s in (self._written, self._footprint):
+        for s, shift in ((self._written, _REGION_BLOCKS_SHIFT), (self._footprint, _REGION_BLOCKS_SHIFT),
+                         (self._regions, 0)):
             if s is not None:
-                s.keep(self._kept_blocks)
-        if self._regions is not None:
-            self._regions.keep(self._kept_regions)
+                s.keep(self._salt, self._sthresh, shift)
 
     def _add_sizes(self, s: np.ndarray) -> None:
         if not len(s):
