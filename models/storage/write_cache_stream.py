@@ -644,7 +644,8 @@ class WriteCacheStream:
         if self.rate == 1.0:
             return None
         why = (f"the exact per-block state (written blocks, regions, HALO's map) would need about "
-               f"{format_bytes(self._need)}, more than the stream's cap of {format_bytes(self._cap_seen)} "
+               f"{format_bytes(self._need)} (the sample's need when it passed the cap, over the rate then, a hash "
+               f"table's doubling included), more than the stream's cap of {format_bytes(self._cap_seen)} "
                f"({self.state_share:.3g} of the run's memory budget, {CLI_OPTION})" if self._need else
                f"the region sample rate {self.rate:g} was asked for")
         return {"method": SAMPLE_METHOD, "rate": self.rate, "why": why, "error": sampling_error_text(self.rate)}
