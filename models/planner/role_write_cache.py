@@ -25,7 +25,7 @@ from models.planner.uncertainty import row_band
 from models.planner.verdicts import compare, plan_row, verdict_of
 from models.provenance import param
 
-__all__ = ["write_cache_rows", "writecache_band_model", "WriteCacheStream"]
+__all__ = ["write_cache_rows", "writecache_band_model", "WriteCacheStream", "sampling_sentence"]
 
 ROLE = "write-cache"
 
@@ -88,7 +88,18 @@ def write_cache_rows(w, tr, devs, base, uq):
     s.end_first(dict(getattr(tr, "meta", {}) or {}), int(np.min(tr.time_ns)))
     for c in chunks:
         s.second(c)
-    return s.rows(w, tr, devs, base, uq)
+    rows = s.rows(w, tr, devs, base, uq)
+    if s.sampling is not None:  # (the streamed driver says so itself, from ``sampling``)
+        note = sampling_sentence(s.sampling)
+        rows = [{**r, "reason": f"{r['reason']}; {note}"} if not math.isnan(r["value"]) else r for r in rows]
+    return rows
+
+
+def sampling_sentence(sampling: dict) -> str:
+    """The sentence a row sampled by the budget carries: method, rate, why, measured error."""
+    r = sampling["rate"]
+    return (f"HALO estimated by a {sampling['method']} at rate {r:g} (1 in {1 / r:,.0f}) because {sampling['why']}; "
+            f"its error: {sampling['error']}")
 
 
 def _rows(w, s: _Summary, devs, base, uq, mb: float) -> list[dict]:
@@ -137,6 +148,26 @@ class WriteCacheStream:
         self.mb = float(param("planner.write_cache_mb").value)
         self.model = Model(self.mb, parts=bands)
         self.op_known = True
+
+    @property
+    def state_share(self) -> float:
+        """Share of the run's memory budget the state may hold (:attr:`models.storage.write_cache_stream.
+        WriteCacheStream.state_share`; set before the first pass) [-]."""
+        return self.model.state_share
+
+    @state_share.setter
+    def state_share(self, share: float) -> None:
+        self.model.state_share = float(share)
+
+    @property
+    def state_bytes(self) -> int:
+        """The state held now [bytes] (the model's)."""
+        return self.model.state_bytes
+
+    @property
+    def sampling(self) -> dict | None:
+        """None when exact; else the model's region sample (method, rate, why, error)."""
+        return self.model.sampling
 
     def first(self, chunk) -> None:
         self.model.first(chunk)

@@ -159,6 +159,9 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.storage.write_cache_stream.MAX_LOAD": "hash table sizing (load factor of the streamed write cache's "
                                                   "first-pass sets)",
     "models.storage.write_cache_stream.KEY_BLOCK_BITS": "key layout (bits of the block number in a (device, block) key)",
+    "models.storage.write_cache_stream._KEY_MASK": "key layout (the block-number bits of a (device, block) key)",
+    "models.storage.write_cache_stream._REGION_BLOCKS_SHIFT": "unit conversion (log2 of the 4 KiB blocks in a 1 MiB "
+                                                              "region)",
     "models.storage.write_cache_stream._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
     "models.storage.write_cache_stream._WRITTEN_BYTES": "memory estimate per written block of the streamed write "
                                                         "cache (3 int64), charged to the run's memory budget",

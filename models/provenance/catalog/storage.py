@@ -91,6 +91,13 @@ def declare_write_cache(add: Add) -> None:
                  "the DRAM buffer cache bypassed; whether the disk's own write cache was on is not stated, so "
                  "none is assumed", 0.0, 32 * 2**20, "wide stated range: none up to 32 MiB, the order of a "
                  "desktop drive's buffer of the paper's time (assumed, not sourced)", "003")
+    add("write_cache.stream_min_sample_rate", 2.0**-10, "-",
+        "lowest rate of the 1 MiB-region sample the streamed write cache falls back to when its exact per-block "
+        "state exceeds its share of the run's memory budget (below it the run is refused, naming --memory-budget)",
+        ASSUMED, "1 region in 1,024: the planner's 64 MB cache (16,384 blocks) is then a miniature cache of 16 "
+                 "blocks, a few buckets; the sampling error is measured only down to 1/64 "
+                 "(data/measurements/write_cache_sampling_error.csv) and the rows say when the rate is beyond it",
+        2.0**-12, 2.0**-6, "wide stated range")
     add("write_cache.fin1_dataset_mb", 18.0 * 1024, "MB",
         "Fin1's dataset, the reference the paper's cache sizes are scaled from",
         PUBLISHED, "seed 003 Table II: Fin1 18 GB", *exact(18.0 * 1024), EXACT, "003")
