@@ -3,7 +3,6 @@ share of the memory budget (:class:`models.storage.write_cache_stream.WriteCache
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from types import SimpleNamespace
 
 import numpy as np
@@ -20,20 +19,11 @@ from models.storage import write_cache as wc
 from models.storage import write_cache_stream as wcs
 from models.storage.write_cache_stream import WriteCacheStream as Model
 from models.traces.core import BlockTrace
+from tests.models.planner.test_role_streams import _batches
 
 _SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 REGION_BLOCKS = wc.REGION_SECTORS // wc.BLOCK_SECTORS
-
-
-@contextmanager
-def _batches(n: int):
-    old = wcs.BATCH_REQUESTS
-    wcs.BATCH_REQUESTS = n
-    try:
-        yield
-    finally:
-        wcs.BATCH_REQUESTS = old
 
 
 def _trace(seed: int, n: int = 600, regions: int = 40) -> BlockTrace:
