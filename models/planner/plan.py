@@ -131,7 +131,8 @@ class PlanResult(ModelResult):
     bytes_written_per_s, lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict,
     economic_reason``; NaN / "unknown" / "needs data: price" where not known), then ``method, sample_rate``
     (:data:`~models.planner.verdicts.SAMPLE_COLUMNS`: ``"exact"`` and 1.0, or the sampling method and its rate for a
-    streamed role whose exact per-block state passed the memory budget; ``sample_rate`` NaN for a row not from a trace).
+    streamed role whose exact per-block state passed the memory budget; ``sample_rate`` NaN for a row not from a trace;
+    both empty / NaN for a row without a value: ``not applicable``, ``needs data``).
     """
 
     #: The rows (dicts with every column).
@@ -162,6 +163,9 @@ class PlanResult(ModelResult):
         for c in ("value", "p5", "p95", "p_win", *TRACE_COLUMNS, "sample_rate",
                   *(c for c in ECON_COLUMNS if not c.startswith("economic_"))):
             df[c] = df[c].astype(float)
+        unvalued = ~df["verdict"].isin(EVALUATED)  # no value: nothing evaluated, exactly or from a sample
+        df.loc[unvalued, "method"] = ""
+        df.loc[unvalued, "sample_rate"] = math.nan
         return df
 
     def paper_notes(self) -> dict:

@@ -32,7 +32,8 @@ BAND_COLUMNS = ["p_win", "decisive_input"]
 TRACE_COLUMNS = ["requests_used", "requests_read"]
 #: The plan's last columns, after the economics (issue 41): how the row's trace was evaluated -- ``method``
 #: (``"exact"``, or the sampling method, e.g. a SHARDS spatial sample of the blocks when the exact per-block state
-#: passes the memory budget) and ``sample_rate`` (1.0 exact; NaN for a row not from a trace).
+#: passes the memory budget) and ``sample_rate`` (1.0 exact; NaN for a row not from a trace); empty and NaN in a
+#: row without a value (``not applicable``, ``needs data``: nothing was evaluated).
 SAMPLE_COLUMNS = ["method", "sample_rate"]
 
 
