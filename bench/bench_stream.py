@@ -23,7 +23,13 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   limit too (to measure the driver at a size the in-memory plan also takes); ``--plan-collecting`` lets a role
   without a stream class run the in-memory reference stream (``PCM_TEST_COLLECTING_STREAMS=1``: memory grows
   with the trace -- for sizes the in-memory plan could take, never 100 M);
-- the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s].
+- the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s], and its time over
+  the bare memory-mapped column view's (``np.memmap`` with the record dtype, each field read once);
+- ``--readers-only``: only the readers beside their references, each the best of ``--repeat`` runs (warm page
+  cache): our MSR reader (streamed) vs Arrow's bare parse on the gzip CSV and on the same CSV uncompressed;
+  gzip inflation alone (Arrow's ``CompressedInputStream`` read to the end: the bound of any gzip CSV reader
+  here); our oracleGeneral reader (streamed, objects placed) on ``--og-requests`` records vs the bare view.
+  Last line: our plain-CSV time over Arrow's.
 
 The fleet on Dask (1 worker vs 2, rows equal to the serial run's) is ``bench/bench_fleet.py``.
 
@@ -68,7 +74,7 @@ def bare_arrow(path: Path) -> tuple[float, int]:
 
     t = time.perf_counter()
     types = {n: pa.string() if n in ("hostname", "type") else pa.int64() for n in NAMES}
-    with pa.input_stream(str(path), compression="gzip") as fh:
+    with pa.input_stream(str(path), compression="gzip" if path.suffix == ".gz" else None) as fh:
         r = pcsv.open_csv(fh, read_options=pcsv.ReadOptions(column_names=NAMES, block_size=8 << 20),
                           convert_options=pcsv.ConvertOptions(column_types=types))
         n = sum(b.num_rows for b in r)
@@ -84,6 +90,101 @@ def our_reader(path: Path, fmt: str) -> tuple[float, int]:
     with chunk_sink(lambda cols: n.__setitem__(0, n[0] + len(cols["time_ns"]))):
         read_trace(path, fmt)
     return time.perf_counter() - t, n[0]
+
+
+def inflate_only(path: Path) -> tuple[float, int]:
+    """Arrow's gzip stream (``CompressedInputStream``) read to the end, nothing parsed: (wall [s], bytes out)."""
+    import pyarrow as pa
+
+    t, n = time.perf_counter(), 0
+    with pa.input_stream(str(path), compression="gzip") as fh:
+        while b := fh.read(8 << 20):
+            n += len(b)
+    return time.perf_counter() - t, n
+
+
+def bare_view(path: Path) -> tuple[float, int]:
+    """The bare memory-mapped column view of an oracleGeneral file (``np.memmap`` with the record dtype), every
+    time, id and size read once (summed): (wall [s], records)."""
+    from models.traces.formats.oracle import RECORD
+
+    t = time.perf_counter()
+    rec = np.memmap(path, RECORD, "r")
+    int(rec["time"].sum()) + int(rec["id"].sum()) + int(rec["size"].sum())
+    return time.perf_counter() - t, len(rec)
+
+
+def _best(fn, path: Path, repeat: int) -> tuple[float, int]:
+    """Best wall of ``repeat`` calls of ``fn(path)`` (warm page cache after the first): (wall [s], count)."""
+    return min(fn(path) for _ in range(repeat))
+
+
+def readers(tmp: Path, n: int, n_og: int, repeat: int) -> tuple[float, float]:
+    """Each reader beside its reference, best of ``repeat`` (see ``--readers-only``): (our plain-CSV time, the bare
+    parse's) [s]."""
+    csv, plain, og = _msr_file(tmp, n), tmp / f"msr_{n}.csv", tmp / f"trace_{n_og}.oracleGeneral"
+    if not plain.exists():
+        write_msr_csv(plain, n)
+    if not og.exists():
+        _write_og(og, n_og)
+    rows = []
+    for label, ref, ours_fn, path in (
+            ("MSR CSV, gzip", bare_arrow, lambda p: our_reader(p, "msr"), csv),
+            ("MSR CSV, plain", bare_arrow, lambda p: our_reader(p, "msr"), plain),
+            ("oracleGeneral, plain (mapped)", bare_view, lambda p: our_reader(p, "oracleGeneral"), og)):
+        t_ref, n_ref = _best(ref, path, repeat)
+        t_ours, n_ours = _best(ours_fn, path, repeat)
+        rows.append((label, n_ref / t_ref / 1e6, n_ours / t_ours / 1e6, t_ours / t_ref))
+        print(f"{label}: reference {n_ref / t_ref / 1e6:.2f} M requests/s, ours {n_ours / t_ours / 1e6:.2f} M "
+              f"requests/s ({t_ours / t_ref:.2f}x the reference's time; load {os.getloadavg()[0]:.2f})", flush=True)
+        if path is plain:
+            t_plain = (t_ours, t_ref)
+    t_all, t_place = _placement_s(og)
+    print(f"oracleGeneral: of our reader's {t_all:.3f} s, {t_place:.3f} s places the object ids (ObjectSlots.place: the hash "
+          f"table of ids -> compact ids; {n_og / t_place / 1e6:.1f} M requests/s on its own), the rest "
+          f"{n_og / max(t_all - t_place, 1e-9) / 1e6:.1f} M requests/s (one more run; load {os.getloadavg()[0]:.2f})",
+          flush=True)
+    t_inf, n_bytes = _best(inflate_only, csv, repeat)
+    print(f"gzip inflation alone (Arrow CompressedInputStream, no parse): {n_bytes / t_inf / 1e6:.0f} MB/s out = "
+          f"{n / t_inf / 1e6:.2f} M requests/s at most for a gzip CSV reader here (load {os.getloadavg()[0]:.2f})",
+          flush=True)
+    print("format                          reference [M req/s]  ours [M req/s]  ours / reference time")
+    for label, ref, ours, ratio in rows:
+        print(f"{label:<30}  {ref:19.2f}  {ours:14.2f}  {ratio:21.2f}")
+    return t_plain
+
+
+def _placement_s(og: Path) -> tuple[float, float]:
+    """One streamed read of ``og``: (its wall, the part spent in :meth:`ObjectSlots.place`) [s] (the method
+    wrapped by a timer for this read only)."""
+    from models.traces.formats.objects import ObjectSlots
+
+    spent, place = [0.0], ObjectSlots.place
+
+    def timed(self, cols):
+        t = time.perf_counter()
+        out = place(self, cols)
+        spent[0] += time.perf_counter() - t
+        return out
+
+    ObjectSlots.place = timed
+    try:
+        wall, _ = our_reader(og, "oracleGeneral")
+    finally:
+        ObjectSlots.place = place
+    return wall, spent[0]
+
+
+def _write_og(path: Path, n: int) -> None:
+    """``n`` generated oracleGeneral records (1 M distinct objects at most, seeded)."""
+    from models.traces.formats.oracle import write_oracle_general
+
+    rng = np.random.default_rng(1)
+    with open(path, "wb") as fh:
+        for s in range(0, n, 1_000_000):
+            m = min(1_000_000, n - s)
+            fh.write(write_oracle_general(np.arange(s, s + m) // 1000, rng.integers(0, 10**6, m),
+                                          rng.integers(1, 10**5, m)))
 
 
 def _cpu() -> float:
@@ -218,10 +319,24 @@ def main() -> None:
     ap.add_argument("--plan-collecting", action="store_true",
                     help="roles without a stream class use the in-memory reference stream (memory grows with the "
                          "trace: small sizes only)")
+    ap.add_argument("--readers-only", action="store_true",
+                    help="only the readers beside their references, best of --repeat: MSR CSV gzip and plain vs "
+                         "Arrow's bare parse, gzip inflation alone, oracleGeneral vs the bare mapped column view")
+    ap.add_argument("--og-requests", type=int, default=10_000_000, help="oracleGeneral records in --readers-only")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each timing in --readers-only (the best is kept)")
     a = ap.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
     tmp = Path(a.dir or tempfile.mkdtemp(prefix="bench_stream_"))
     tmp.mkdir(parents=True, exist_ok=True)
+    if a.readers_only:
+        warm = tmp / "warm.csv.gz"  # first calls import their modules and load the compiled kernels
+        write_msr_csv(warm, 1000, compress=True)
+        bare_arrow(warm)
+        our_reader(warm, "msr")
+        t_ours, t_ref = readers(tmp, a.requests, a.og_requests, max(1, a.repeat))
+        print(f"load average after: {os.getloadavg()}")
+        print_ratio(t_ours, t_ref)
+        return
     if a.plan_only:
         plan_sizes(tmp, [int(x) for x in a.plan_sizes.split(",")], compare=a.plan_compare,
                    force_stream=a.plan_force_stream, collecting=a.plan_collecting)
@@ -257,18 +372,13 @@ def main() -> None:
         wall_m, rss_m = stats_children(csv, in_memory=True)
         print(f"trace-stats in memory: {wall_m:.1f} s, peak RSS {rss_m:.0f} MB",
               flush=True)
-    from models.traces.formats.oracle import write_oracle_general
-
-    rng = np.random.default_rng(1)
     og = tmp / "trace.oracleGeneral"
-    with open(og, "wb") as fh:
-        for s in range(0, a.requests, 1_000_000):
-            m = min(1_000_000, a.requests - s)
-            fh.write(write_oracle_general(np.arange(s, s + m) // 1000, rng.integers(0, 10**6, m),
-                                          rng.integers(1, 10**5, m)))
+    _write_og(og, a.requests)
+    t_view, _ = bare_view(og)
     t_og, n3 = our_reader(og, "oracleGeneral")
     print(f"oracleGeneral reader (memory-mapped, objects placed): {n3:,} requests in {t_og:.1f} s = "
-          f"{n3 / t_og / 1e6:.2f} M requests/s", flush=True)
+          f"{n3 / t_og / 1e6:.2f} M requests/s ({t_og / t_view:.1f}x the bare mapped column view's time, "
+          f"{n3 / t_view / 1e6:.0f} M records/s)", flush=True)
     if a.rss_sizes:
         rss_sizes(tmp, [int(x) for x in a.rss_sizes.split(",")])
     if a.plan_sizes:
