@@ -6,7 +6,7 @@ measures, each in a child process (its own peak RSS, ``VmHWM``; wall time includ
 - ``pcm-planner mrc FILE --points 50`` streamed (:mod:`models.traces.stream_mrc`, the default for a file) with
   no memory budget (``--memory-budget 0``: the exact curve whatever its state), on every size;
 - the same command through today's in-memory path (the whole trace loaded, split into blocks, one
-  stack-distance pass) on the smallest size only (the loader's 20 M request limit; the machine is shared);
+  stack-distance pass) on the smallest size only (the whole read is bounded by the memory budget; the machine is shared);
 - a child that only imports the modules (the empty run's RSS), and one that only reads each file (its blocks
   handed to a consumer that keeps nothing: the reader's own peak), to give the streamed curve's memory per
   distinct block ``(peak - reader's peak) / footprint``, next to the state's own arrays

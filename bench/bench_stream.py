@@ -256,14 +256,16 @@ def plan_sizes(tmp: Path, sizes: list[int], *, compare: bool, force_stream: bool
     """``pcm-planner plan`` over a generated gzip MSR CSV of each size, side by side (see the module docstring)."""
     import pandas as pd
 
+    from models.budget import budget_bytes
     from models.planner.stream_plan import IN_MEMORY_MAX_BYTES
-    from models.traces import MAX_REQUESTS
+    from models.traces.source import PARSED_REQUEST_BYTES
 
     block = ["file-cache", "write-cache", "storage"]
     table = []
     for n in sizes:
         csv = _msr_file(tmp, n)
-        modes = (["in memory"] if compare and n <= MAX_REQUESTS else []) + ["streamed"]
+        fits = not budget_bytes() or n * PARSED_REQUEST_BYTES <= budget_bytes()  # its whole read within the budget
+        modes = (["in memory"] if compare and fits else []) + ["streamed"]
         got = {}
         for mode in modes:
             out = tmp / f"plan_{n}_{mode.replace(' ', '')}.csv"

@@ -341,17 +341,19 @@ def _text_number_input(key: str, label: str, *, read: Callable[[str], float], al
     return n
 
 
-def whole_number_input(key: str, label: str, *, low: int, high: int, default: int, container=None,
+def whole_number_input(key: str, label: str, *, low: int, high: int | None, default: int, container=None,
                        help: str | None = None, refused: str | None = None) -> int | None:
     """A whole-number text input under session key ``key`` outside a Scenario (e.g. the trace picker):
-    reads ``2e5`` as 200000; a value that is not a whole number in ``low..high`` is shown as not
-    applied, next to the input, and the last valid value (else ``default``) is returned instead.
+    reads ``2e5`` as 200000; a value that is not a whole number in ``low..high`` (``high`` None: no maximum) is
+    shown as not applied, next to the input, and the last valid value (else ``default``) is returned instead.
 
     ``refused`` (e.g. in a form that saves all or nothing): what happens instead, shown after the reason
     ("the device is not saved"); the function then returns None for a refused value."""
     def read(text: str) -> int:
         n = parse_int(text)
-        if not low <= n <= high:
+        if high is None and n < low:
+            raise ValueError(f"give a whole number ≥ {low:,} (got {n:,})")
+        if high is not None and not low <= n <= high:
             raise ValueError(f"give a whole number within [{low:,}, {high:,}] (got {n:,})")
         return n
 

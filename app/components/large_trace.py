@@ -2,8 +2,7 @@
 
 The trace pages parse an upload whole (:func:`app.components.traces.block_trace_picker`). An upload whose file
 is larger than the planner's in-memory limit (:data:`models.planner.stream_plan.IN_MEMORY_MAX_BYTES`), or whose
-whole read is refused (more requests than :data:`models.traces.MAX_REQUESTS`, or more memory than the run's
-budget, :mod:`models.budget`), is instead a :class:`LargeUpload`: the file stored by
+whole read is refused (more memory than the run's budget, :mod:`models.budget`), is instead a :class:`LargeUpload`: the file stored by
 :func:`app.components.uploads.store_upload`, read in blocks by the analyses that stream. Its LRU miss-ratio
 curve is :func:`models.traces.stream_mrc.stream_lru_mrc`, the path of ``pcm-planner mrc``: exact while the
 per-block state fits the budget, else SHARDS at a rate that fits, and the page says which (:func:`streamed_mrc`).
@@ -19,7 +18,6 @@ import pandas as pd
 
 from models.budget import BudgetExceeded
 from models.planner.stream_plan import IN_MEMORY_MAX_BYTES, too_large_why
-from models.traces import MAX_REQUESTS
 
 __all__ = ["LargeUpload", "StreamedMrc", "stream_reason", "refused_whole_why", "streamed_mrc", "mrc_table",
            "STREAMED_METHODS"]
@@ -72,12 +70,10 @@ def stream_reason(nbytes: int) -> str | None:
 
 
 def refused_whole_why(exc: BaseException) -> str | None:
-    """Why a whole read refused with ``exc`` is streamed instead: the run's memory budget, or more requests than
-    :data:`models.traces.MAX_REQUESTS`; None for any other error (a bad file: shown as it is)."""
+    """Why a whole read refused with ``exc`` is streamed instead: the run's memory budget
+    (:class:`~models.budget.BudgetExceeded`); None for any other error (a bad file: shown as it is)."""
     if isinstance(exc, BudgetExceeded):
         return f"its whole read needs more memory than the run's budget ({exc})"
-    if isinstance(exc, ValueError) and f"more than {MAX_REQUESTS:,} requests" in str(exc):
-        return f"it holds more than {MAX_REQUESTS:,} requests, the most a whole read takes (MAX_REQUESTS)"
     return None
 
 

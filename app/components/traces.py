@@ -36,7 +36,7 @@ from app.components.heavy import heavy_slot
 from app.components.inputs import SciInt, whole_number_input
 from app.components.progress import progress_bar
 from app.components.scenario import Scenario
-from models.traces import FORMATS, MAX_REQUESTS, bundled_traces, load
+from models.traces import FORMATS, bundled_traces, load
 from models.traces.core import BlockTrace, MemTrace
 from models.traces.loader import DEFAULT_SYNTHETIC_SCALE
 from models.traces.synthetic import PRESETS, mem_trace, preset_names
@@ -121,8 +121,7 @@ UPLOAD_CACHE = ByteBudgetCache(budget_bytes=768 << 20, ttl_s=3600)
 def _parse_upload(data: bytes, filename: str, kind: str, fmt: str, opts_json: str):
     """Parse uploaded bytes (cache key: the bytes' SHA-256, name, kind, format and options).
 
-    The request limit is the model's (:data:`models.traces.MAX_REQUESTS`) unless the options
-    hold ``max_requests``; the fingerprint is memoised here so the cached copies carry it.
+    Read whole within the run's memory budget (:mod:`models.budget`) unless the options hold ``max_requests``; the fingerprint is memoised here so the cached copies carry it.
     Cached in :data:`UPLOAD_CACHE` (every hit is a fresh copy, as with ``st.cache_data``).
     """
     def parse():
@@ -228,9 +227,10 @@ def _upload(key: str, kind: str, label: str, stream_large: bool = False):
                                + "; ".join(f"{f}: {FORMATS[f].description}" for f in fmts[1:]))
     slot = st.container()  # a file that cannot be read says why right here, under the upload
     fmt, opts = trace_format_controls(key, kind)
-    max_req = whole_number_input(_k(key, "max_requests"),
-                                 f"Read at most this many requests (0 = all, up to {MAX_REQUESTS / 1e6:g} M)",
-                                 low=0, high=MAX_REQUESTS, default=EXTRA_DEFAULTS["max_requests"])
+    max_req = whole_number_input(_k(key, "max_requests"), "Read at most this many requests (0 = all)",
+                                 low=0, high=None, default=EXTRA_DEFAULTS["max_requests"],
+                                 help="0 (default): the whole trace, within the server's memory budget "
+                                      "(PCM_MEMORY_BUDGET); a number reads only the first requests.")
     if up is None:
         st.info("Upload a trace file to analyse it.", icon=":material/upload_file:")
         return None

@@ -37,7 +37,6 @@ from models.devices import DeviceProfile
 from models.memory import paging as pg
 from models.memory.uncertainty import amat_model
 from models.planner.memory_read import BYTES_PER_REFERENCE
-from models.traces import MAX_REQUESTS
 from models.traces.core import MemTrace
 from models.traces.memtraces import memtrace_stats
 from reporting.plotly_text import plotly_text
@@ -53,7 +52,7 @@ FAULT_OVERHEAD_NS = field_range(pg.PagingInputs, "fault_overhead_ns")
 
 class PagingScenario(TraceChoice, UncertaintyFields):
     PREFIX = "pg"
-    max_refs: SciInt = Field(0, ge=0, le=MAX_REQUESTS, title="Analyse at most this many references (0 = all)")
+    max_refs: SciInt = Field(0, ge=0, title="Analyse at most this many references (0 = all)")
     tlb_entries: SciInt = model_field(pg.PagingInputs, "tlb_entries", title="TLB entries")
     memory_mode: Literal["fraction", "mib"] = Field("fraction", title="Memory size")
     memory_fraction: float = Field(0.5, ge=0.001, le=4, title="Memory / footprint (4 KiB pages) [-]")

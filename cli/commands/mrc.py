@@ -33,7 +33,8 @@ size), ``--by requests``, is read in blocks (:mod:`models.traces.stream_mrc`): n
 distinct blocks (exact) or the sample (shards), the exact curve equal to the in-memory one. When the exact
 state would pass the run's memory budget, the curve is SHARDS at a rate that fits: the ``method`` column says
 ``shards`` and stderr gives the rate and the reason (``--memory-budget``). ``--progress`` shows the read on
-stderr. The other policies and methods (and bundled traces) read the trace whole, up to 20 M requests.
+stderr. The other policies and methods (and bundled traces) read the trace whole, within the run's memory budget
+(``--memory-budget``; ``--max-requests N`` reads the first N).
 
 ``--uncertainty N`` adds ``band_of,p5,p50,p95`` of hit_ratio equal to it: the curve depends on the
 trace, the policy and the sizes only, no uncertain parameter (band_of says so; the sampling error of
@@ -53,7 +54,7 @@ from cli.output import add_format_option, emit
 from cli.progress import add_progress_option, read_progress
 from cli.traceopts import add_trace_options, load_trace_from_args
 from cli.uncertainty import add_point_band, add_uncertainty_options
-from models.budget import reserve
+from models.budget import BudgetExceeded, reserve
 
 NAME = "mrc"
 HELP = "hit-ratio curve of a trace for lru/fifo/clock/ac, exact or sampled (columns cache_blocks,hit_ratio,byte_hit_ratio,method)"
@@ -181,15 +182,11 @@ def _streamed(args, method: str, rate: float):
 def _load(args, policy: str, method: str, by: str):
     """The whole trace (:func:`cli.traceopts.load_trace_from_args`); a refusal of a long trace names the methods
     that stream."""
-    from models.traces.loader import MAX_REQUESTS
-
     try:
         return load_trace_from_args(args, kind="block")
-    except ValueError as e:
-        if f"more than {MAX_REQUESTS:,} requests" not in str(e):
-            raise
-        raise ValueError(f"{e}. pcm-planner mrc --policy {policy} --method {method} --by {by} reads the trace "
-                         f"whole; {_STREAMS}") from None
+    except BudgetExceeded as e:
+        raise BudgetExceeded(f"{e}. pcm-planner mrc --policy {policy} --method {method} --by {by} reads the trace "
+                             f"whole; {_STREAMS}") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -48,7 +48,7 @@ the column mapping (--time-col, --op-col, --op-map, --lba-col / --offset-col, --
 and adds a "Product targets" section, with a frontier chart, to --html; --frontier-x SPEC --frontier-y SPEC pick
 the chart's two specs (any two of the five; default write_latency_ns x read_latency_ns).
 
-A block trace too large to load whole (a file over 32 MiB, or more than 20 M requests or the memory budget in
+A block trace too large to load whole (a file over 32 MiB, or more than the memory budget in
 memory) is read twice in chunks, not cut: its rows say "(streamed in two passes)"; --progress shows each pass on
 stderr (share read, requests/s, time left; by default when stderr is a terminal).
 

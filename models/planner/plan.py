@@ -49,7 +49,7 @@ drawn (e.g. the device is the baseline itself) says ``(band not sampled)`` in it
 
 A block trace is used whole, whatever its length: one too large to load whole (its file over
 :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, the work limit in bytes, or its in-memory read over
-:data:`models.traces.MAX_REQUESTS` requests or the run's memory budget) is read twice in chunks by
+the run's memory budget) is read twice in chunks by
 :func:`~models.planner.stream_plan.stream_block_rows`, each role's state carried across them (its rows say
 ``(streamed in two passes)``; a role that does not stream yet reads ``needs data``, never a cut verdict).
 
@@ -113,7 +113,6 @@ from models.planner.workloads import (
     workload_from_upload,
 )
 from models.provenance import param
-from models.traces.source import request_cap
 
 __all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
@@ -234,7 +233,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         number uses its first ``n_requests``. Either way each row says how many it used of how many it read
         (``requests_used``, ``requests_read`` and its reason). A trace file too large to load whole (over
         :data:`models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, or whose in-memory read passes
-        :data:`models.traces.MAX_REQUESTS` requests or the run's memory budget) is read twice in chunks
+        the run's memory budget) is read twice in chunks
         (:func:`models.planner.stream_plan.stream_block_rows`), not cut: its reason says ``"(streamed in two
         passes)"``, and a role that cannot stream yet reads ``needs data`` saying so.
     memory_refs : int or None, keyword-only
@@ -440,21 +439,21 @@ def _unread_rows(w: PlanWorkload, msg: str, devs, base) -> list[dict]:
 
 
 def _read_used(traces, source, kind: str, limit: int | None, *, whole: bool = True, options: dict | None = None):
-    """The trace of ``source`` cut to ``limit`` requests (None: the whole trace, at most the size limit
-    :data:`models.traces.MAX_REQUESTS`), and ``(used, read, why)``: requests used [-], requests read
-    [-] (NaN: the trace was not read to its end) and why they differ (``"asked"``, ``"size limit"`` or ``""``).
+    """The trace of ``source`` cut to ``limit`` requests (None: the whole trace, within the run's memory budget),
+    and ``(used, read, why)``: requests used [-], requests read [-] (NaN: the trace was not read to its end) and
+    why they differ (``"asked"`` or ``""``).
 
     ``whole=False`` reads only ``limit + 1`` requests: enough to tell a cut trace, not its length (memory traces are
     read by :func:`models.planner.memory_read.read_memory_trace`, bounded in bytes).
     """
-    cap = int(traces.MAX_REQUESTS)
-    want = cap if limit is None else min(int(limit), cap)
-    tr = traces.load(source, kind=kind, max_requests=(cap if whole else want) + 1, **(options or {}))
+    tr = traces.load(source, kind=kind, max_requests=None if whole else int(limit) + 1, **(options or {}))
     n = len(tr)
-    read = float(n) if n <= (cap if whole else want) else math.nan
-    if n > want:
-        tr = tr.subset(slice(0, want))
-    why = "" if len(tr) == n else ("asked" if limit is not None and int(limit) < cap else "size limit")
+    read = float(n) if whole else math.nan
+    if limit is not None and n > int(limit):
+        tr = tr.subset(slice(0, int(limit)))
+    elif not whole:  # the whole trace was within the first limit + 1 requests
+        read = float(n)
+    why = "" if len(tr) == n else "asked"
     return tr, (len(tr), read, why)
 
 
@@ -474,42 +473,33 @@ def _streamed_block(w: PlanWorkload, devs, base, uq, n_requests, why: str, progr
     return rows
 
 
-class _Longer(Exception):
-    """The in-memory read of a block trace passed :data:`models.traces.MAX_REQUESTS` requests: stream it instead."""
-
-
 def _read_block(traces, w: PlanWorkload, n_requests: int | None):
     """Block workload ``w``'s trace loaded whole, as :func:`_read_used` gives it, or ``(None, None, why)`` when it
     is to be streamed (:func:`models.planner.stream_plan.stream_block_rows`) and why.
 
-    A trace file (not a bundled trace) is streamed when the plan would otherwise cut it or not fit it: its file
-    is larger than :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES` (decided from its size, before any
-    read), or its in-memory read passes ``MAX_REQUESTS`` requests or the run's memory budget (the read stops at
-    once, within the budget, and the trace is streamed from its start). ``n_requests`` at most ``MAX_REQUESTS``
-    cuts the trace in memory as before; when reading on to learn the trace's length does not fit the budget, only
-    its first ``n_requests + 1`` requests are read (``requests_read`` NaN: not read to its end), and only when
-    even that does not fit is it streamed.
+    A trace file (not a bundled trace) is streamed when the plan would otherwise not fit it: read whole (no
+    ``n_requests``), its file is larger than :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES` (decided
+    from its size, before any read), or its in-memory read passes the run's memory budget (the read stops at
+    once, within the budget, and the trace is streamed from its start). ``n_requests`` cuts the trace in memory
+    as before; when reading on to learn the trace's length does not fit the budget, only its first
+    ``n_requests + 1`` requests are read (``requests_read`` NaN: not read to its end), and only when even that
+    does not fit is it streamed.
     """
-    cap = int(traces.MAX_REQUESTS)
     is_file = os.path.isfile(w.source)
-    whole = n_requests is None or int(n_requests) > cap  # the in-memory read would cut it at the size limit
+    whole = n_requests is None
     if is_file and whole:
         size = os.path.getsize(w.source)
         if size > stream_plan.IN_MEMORY_MAX_BYTES:
             return None, None, too_large_why(size)
-    guard = request_cap(cap, _Longer) if is_file and whole else contextlib.nullcontext()
     try:
-        with guard:
-            tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
-    except _Longer:
-        return None, None, f"longer than {cap:,} requests (MAX_REQUESTS), the most a plan loads whole"
+        tr, used = _read_used(traces, w.source, "block", n_requests, options=w.trace_options)
     except BudgetExceeded as e:
-        if not is_file:
-            raise
         if not whole:  # the first n_requests as asked, without reading on to learn the trace's length
             with contextlib.suppress(BudgetExceeded):
                 tr, used = _read_used(traces, w.source, "block", n_requests, whole=False, options=w.trace_options)
                 return tr, used, ""
+        if not is_file:
+            raise
         return None, None, f"loading it whole needs more than the run's memory budget: {e}"
     return tr, used, ""
 
@@ -523,8 +513,7 @@ def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = ""
         note = f"whole {what}: {n:,} {unit}" + (f" ({how})" if how else "")
     else:
         of = f"{int(read):,}" if math.isfinite(read) else "a longer trace, not read to its end"
-        cut = (f"the limit of {n:,} {unit} ({limit})" if why == "asked" and limit
-               else "as asked" if why == "asked" else f"the size limit of {n:,}")
+        cut = f"the limit of {n:,} {unit} ({limit})" if why == "asked" and limit else "as asked"
         note = f"sampled: the first {n:,} {unit} of {of} ({cut}" + (f"; {how})" if how else ")")
     for r in rows:
         r["requests_used"], r["requests_read"] = float(n), read

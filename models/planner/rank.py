@@ -53,7 +53,8 @@ from models.storage import file_cache_sim as fcs
 from models.storage import workload as wf
 from models.storage import write_cache as wc
 from models.storage.uncertainty import file_cache_share_model, writecache_model
-from models.traces import loader as _trace_loader
+
+_INT64_MAX = int(np.iinfo(np.int64).max)  # the largest request count a trace can index [-]
 
 __all__ = ["ROLES", "DEFAULT_TRACES", "PCM_STORAGE", "WRITE_CACHE_MB", "ROLE_PROVENANCE", "provenance_keys",
            "rank_workloads"]
@@ -265,7 +266,8 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     threads : int, keyword-only
         Threads for the Filebench model (default: the preset's 50).
     n_requests : int, keyword-only
-        Requests taken from each block trace [-].
+        Requests taken from each block trace [-], within the run's memory budget (a trace read whole when it
+        holds fewer).
     memory : bool, keyword-only
         Include the memory roles.
     memory_refs : int or None, keyword-only
@@ -303,9 +305,9 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     'varmail'
     """
     if isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer)) \
-            or not 1 <= n_requests <= _trace_loader.MAX_REQUESTS:
-        raise ValueError(f"n_requests must be a whole number within 1..{_trace_loader.MAX_REQUESTS:,} (the trace request "
-                         f"limit), got {n_requests!r}")
+            or not 1 <= n_requests <= _INT64_MAX:
+        raise ValueError(f"n_requests must be a whole number within 1..{_INT64_MAX:,} (the run's memory budget bounds "
+                         f"what a trace reads), got {n_requests!r}")
     from models.planner.rank_economics import check_economics
 
     prices = check_economics(prices, horizon_years, module_GB)  # before the models run: a typo fails at once

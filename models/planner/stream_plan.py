@@ -1,7 +1,7 @@
 """A plan's block roles over a trace of any length: the trace read twice as column chunks (issue 41).
 
 :func:`models.planner.plan.plan` loads a block trace whole when it is small (its file at most
-:data:`IN_MEMORY_MAX_BYTES`, at most :data:`models.traces.MAX_REQUESTS` requests, within the run's memory
+:data:`IN_MEMORY_MAX_BYTES`, its whole read within the run's memory
 budget) and otherwise plans it here, without cutting it: :func:`stream_block_rows` reads the workload's file
 twice with :func:`models.traces.chunks.chunk_sink` (the readers hand each parsed block's columns to the
 driver and keep none), feeds every role's :class:`~models.planner.role_stream.RoleStream` the first pass
@@ -56,7 +56,7 @@ __all__ = ["STREAM_ROLES", "ROWS_OF", "IN_MEMORY_MAX_BYTES", "COLLECTING_ENV", "
 
 #: Largest block trace file [bytes on disk, compressed or not] a plan loads whole in memory; a larger one is
 #: streamed (:func:`stream_block_rows`), as is a smaller one whose in-memory read is refused (more than
-#: ``MAX_REQUESTS`` requests, or more than the run's memory budget). The work limit that decides it, in bytes.
+#: the run's memory budget). The work limit that decides it, in bytes.
 #: 32 MiB: the densest trace file measured, a gzip MSR CSV of ``bench/_gen_msr.py``, holds ~15.5 bytes per request
 #: (2 M requests in 31 MB), and the in-memory plan of those 2 M requests peaked at 980 MB RSS
 #: (``bench/bench_stream.py --plan-sizes 2000000 --plan-compare``, 2026-12-05): a file under the limit stays near

@@ -9,7 +9,7 @@ from models.traces.blocks import BlockAccesses, split_blocks
 from models.traces.core import BlockTrace, MemTrace
 from models.traces.detect import detect_format
 from models.traces.formats import FORMATS
-from models.traces.loader import MAX_REQUESTS, TRACE_KINDS, bundled_trace_path, bundled_traces, load
+from models.traces.loader import TRACE_KINDS, bundled_trace_path, bundled_traces, load
 from models.traces.readers import read_trace
 from models.traces.source import TraceFormatError
 
@@ -25,6 +25,5 @@ __all__ = [
     "load",
     "bundled_traces",
     "bundled_trace_path",
-    "MAX_REQUESTS",
     "TRACE_KINDS",
 ]

@@ -13,9 +13,11 @@ Bundled traces, by name (:func:`bundled_traces`):
   :data:`DEFAULT_SYNTHETIC_SCALE` (``n_requests``, ``seed`` and ``scale`` change them).
 
 The registry is built once; bundled loads are cached (traces are immutable), so every page
-and command shares them. Every source obeys the same limit: without ``max_requests`` a trace
-may hold at most :data:`MAX_REQUESTS` requests (a small compressed file can expand to
-billions of lines); an explicit ``max_requests`` reads that many and no more.
+and command shares them. Every source obeys the same limit, in bytes: without ``max_requests`` a trace is
+read whole within the run's memory budget (:mod:`models.budget`: the readers charge each parsed request and
+the text read before joining the pieces, so a small compressed file that expands to billions of lines is
+refused early, the message naming ``--memory-budget`` and the cut ``--max-requests N``); an explicit
+``max_requests`` reads that many and no more.
 
 >>> "mqsim:tpcc-small" in bundled_traces() and "synthetic:fin1" in bundled_traces(kind="block")
 True
@@ -25,27 +27,27 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Callable
-from contextlib import nullcontext
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from models._lru import byte_lru_cache
+from models.budget import BudgetExceeded, charge
 from models.data import data_dir
 from models.provenance import param
 from models.traces.core import BlockTrace, MemTrace
 from models.traces.detect import detect_text
 from models.traces.formats import read_disksim_validate, read_lackey, read_memtrace_npz, read_mqsim
 from models.traces.readers import read_trace
-from models.traces.source import peek_text, request_cap, source_name
+from models.traces.source import PARSED_REQUEST_BYTES, peek_text, source_name
 from models.traces.synthetic import preset, preset_names
 
 __all__ = [
-    "MAX_REQUESTS",
     "DEFAULT_SYNTHETIC_REQUESTS",
     "DEFAULT_SYNTHETIC_SCALE",
     "TRACE_KINDS",
@@ -55,9 +57,9 @@ __all__ = [
     "load",
 ]
 
-#: Most requests (memory references) a trace may hold when no ``max_requests`` is given [-]:
-#: a parsed request costs ~30 bytes, so 2e7 requests ~ 0.6 GB.
-MAX_REQUESTS = 20_000_000
+#: How a refusal of a whole read names the cut that reads only the first requests (CLI option, app field).
+CUT_HINT = ("or read only the first requests: --max-requests N (CLI) or \"Read at most this many requests\" "
+            "(app)")
 #: Requests in a bundled synthetic preset trace.
 DEFAULT_SYNTHETIC_REQUESTS = 100_000
 #: Address-range scale of the bundled synthetic presets (keeps footprints laptop-sized; registry
@@ -157,18 +159,35 @@ def _kind_of(trace: BlockTrace | MemTrace) -> str:
     return "memory" if isinstance(trace, MemTrace) else "block"
 
 
-def _too_long(label: str) -> ValueError:
-    return ValueError(f"{label}: more than {MAX_REQUESTS:,} requests (the default limit); give a maximum number "
-                      "of requests to analyse the first ones")
+@contextlib.contextmanager
+def _whole_read(label: str, whole: bool):
+    """Within the block, a whole read (``whole``) refused by the memory budget names the cut too
+    (:data:`CUT_HINT`); still a :class:`~models.budget.BudgetExceeded`, which callers that stream catch."""
+    if not whole:
+        yield
+        return
+    try:
+        yield
+    except BudgetExceeded as e:
+        if CUT_HINT in str(e):
+            raise
+        raise BudgetExceeded(f"{label}: {e}; {CUT_HINT}") from None
+
+
+def _charge_trace(trace: BlockTrace | MemTrace, label: str) -> None:
+    """Refuse a whole trace over the run's budget: the readers that charge as they parse already refused it
+    before joining its pieces (:data:`PARSED_REQUEST_BYTES` a request, more than a trace's own bytes); this is
+    the bound of the others."""
+    charge(float(getattr(trace, "nbytes", 0)), f"the trace {label!r} read whole ({len(trace):,} requests)")
 
 
 # bounded in bytes, not count: the bundled memory traces are 42-105 MiB each (issue 20)
 @byte_lru_cache(max_bytes=320 << 20, max_entries=16)
-def _load_bundled(given: str, limit: int, n_requests: int, seed: int, scale: float) -> BlockTrace | MemTrace:
+def _load_bundled(given: str, limit: int | None, n_requests: int, seed: int, scale: float) -> BlockTrace | MemTrace:
     b = _resolve(given)
     if b.path is not None:
         return b.reader(b.path, name=given, max_requests=limit)
-    return preset(b.name, min(n_requests, limit), seed=seed, scale=scale)
+    return preset(b.name, n_requests if limit is None else min(n_requests, limit), seed=seed, scale=scale)
 
 
 def _bundled(b: BundledTrace, given: str, max_requests: int | None, options: dict) -> BlockTrace | MemTrace:
@@ -182,12 +201,14 @@ def _bundled(b: BundledTrace, given: str, max_requests: int | None, options: dic
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer for a bundled synthetic trace (got {seed!r})")
     n = int(options.get("n_requests", DEFAULT_SYNTHETIC_REQUESTS))
-    if b.path is None and max_requests is None and n > MAX_REQUESTS:
-        raise _too_long(given)
-    limit = MAX_REQUESTS + 1 if max_requests is None else int(max_requests)
-    trace = _load_bundled(given, limit, n, int(seed), float(options.get("scale", DEFAULT_SYNTHETIC_SCALE)))
-    if max_requests is None and len(trace) > MAX_REQUESTS:
-        raise _too_long(given)
+    limit = None if max_requests is None else int(max_requests)
+    with _whole_read(given, max_requests is None):
+        if b.path is None:  # a synthetic preset: charged before it is generated
+            m = n if limit is None else min(n, limit)
+            charge(float(m) * PARSED_REQUEST_BYTES, f"generating {given} ({m:,} requests)")
+        trace = _load_bundled(given, limit, n, int(seed), float(options.get("scale", DEFAULT_SYNTHETIC_SCALE)))
+        if max_requests is None:
+            _charge_trace(trace, given)
     return trace
 
 
@@ -199,19 +220,17 @@ def _label(source, options: dict) -> str:
 
 
 def _file(source, kind: str | None, max_requests: int | None, options: dict) -> BlockTrace | MemTrace:
-    limit = MAX_REQUESTS + 1 if max_requests is None else max_requests
     fmt = options.get("format", "auto")
     reader_options = {k: v for k, v in options.items() if k != "format"}
     if fmt == "auto" and kind == "memory":  # unrecognised text is read as lackey, which names the bad line
         fmt, guessed = detect_text(peek_text(source), kind="memory")
         reader_options = {**guessed, **reader_options}
-    # without max_requests, a reader refuses a longer input as soon as it has parsed too many requests
-    cap = request_cap(MAX_REQUESTS, lambda: _too_long(_label(source, options))) if max_requests is None \
-        else nullcontext()
-    with cap:
-        trace = read_trace(source, fmt, max_requests=limit, **reader_options)
-    if max_requests is None and len(trace) > MAX_REQUESTS:
-        raise _too_long(_label(source, options))
+    # without max_requests, the memory budget bounds the read: a reader refuses as soon as the requests it has
+    # parsed (or the text it has read) need more, before its pieces are joined
+    with _whole_read(_label(source, options), max_requests is None):
+        trace = read_trace(source, fmt, max_requests=max_requests, **reader_options)
+        if max_requests is None:
+            _charge_trace(trace, _label(source, options))
     return trace
 
 
@@ -236,7 +255,8 @@ def load(source, *, kind: str | None = None, max_requests: int | None = None, **
         otherwise); None accepts either.
     max_requests : int, optional, keyword-only
         Read only the first ``max_requests`` requests (memory references). None reads the
-        whole trace, which may hold at most :data:`MAX_REQUESTS` (ValueError beyond).
+        whole trace within the run's memory budget (:class:`~models.budget.BudgetExceeded` beyond,
+        naming ``--memory-budget`` and the cut, :data:`CUT_HINT`).
     **options
         For files and uploads: ``format`` (default ``"auto"``) and the reader options
         (``name``, ``progress``, ``chunk_bytes``, the CSV column mapping, ``time_unit``,
@@ -254,8 +274,8 @@ def load(source, *, kind: str | None = None, max_requests: int | None = None, **
     FileNotFoundError
         Neither a file nor a bundled name (the message lists the bundled names).
     ValueError
-        Wrong trace kind, more than :data:`MAX_REQUESTS` requests, an option the source
-        does not take, or a malformed file
+        Wrong trace kind, a whole read over the memory budget (:class:`~models.budget.BudgetExceeded`),
+        an option the source does not take, or a malformed file
         (:class:`~models.traces.source.TraceFormatError` names the line and field).
 
     Examples

@@ -19,7 +19,7 @@ from app.components.large_trace import (
 from models.budget import BudgetExceeded, limit
 from models.planner.stream_plan import IN_MEMORY_MAX_BYTES
 from models.sim.mrc import policy_mrc
-from models.traces import MAX_REQUESTS, load
+from models.traces import load
 from models.traces.blocks import split_blocks
 
 
@@ -45,7 +45,9 @@ def test_only_a_file_over_the_planners_in_memory_limit_streams_from_its_size():
 
 def test_a_whole_read_refused_for_its_size_streams_any_other_error_does_not():
     assert "budget" in refused_whole_why(BudgetExceeded("needs 2 GB"))
-    assert "MAX_REQUESTS" in refused_whole_why(ValueError(f"t.csv: more than {MAX_REQUESTS:,} requests; ..."))
+    with limit(100), pytest.raises(BudgetExceeded) as e:  # the loader's refusal of a whole read: by the budget
+        load(b"0 0 8 8 1\n1000 0 16 8 0\n" * 10, kind="block", name="t.trace")
+    assert "--max-requests N" in str(e.value) and "budget" in refused_whole_why(e.value)
     assert refused_whole_why(ValueError("t.csv line 3, field size: not a number")) is None
     assert refused_whole_why(OSError("gone")) is None
 

@@ -95,16 +95,20 @@ def test_explorer_upload_mode_waits_for_a_file():
     assert at.select_slider(key="tx.block_size_bytes").value == 4096
 
 
-def test_upload_is_capped_unless_the_user_limits_it(monkeypatch):
-    # a small compressed upload can expand to billions of lines: uploads stop at the model's MAX_REQUESTS
+def test_upload_is_bounded_by_the_budget_unless_the_user_limits_it(monkeypatch):
+    # a small compressed upload can expand to billions of lines: a whole read stops at the run's memory budget,
+    # the message naming it and the field that reads only the first requests
     from app.components import traces
-    from models.traces import loader
+    from models.budget import BudgetExceeded
+    from models.traces.source import PARSED_REQUEST_BYTES
 
-    monkeypatch.setattr(loader, "MAX_REQUESTS", 3)
-    data = b"".join(f"{i} 0 {8 * i} 8 1\n".encode() for i in range(5))
-    with pytest.raises(ValueError, match="cap-test.trace: more than 3 requests"):
+    monkeypatch.setenv("PCM_MEMORY_BUDGET", str(4 * PARSED_REQUEST_BYTES))
+    data = b"".join(f"{i} 0 {8 * i} 8 1\n".encode() for i in range(8))
+    with pytest.raises(BudgetExceeded, match="cap-test.trace: .*PCM_MEMORY_BUDGET.*Read at most this many requests"):
         traces._parse_upload(data, "cap-test.trace", "block", "mqsim", "{}")
-    assert len(traces._parse_upload(data, "cap-test.trace", "block", "mqsim", '{"max_requests": 2}')) == 2
+    # the first requests, parsed a few lines at a time: within the budget
+    assert len(traces._parse_upload(data, "cap-test.trace", "block", "mqsim", '{"chunk_bytes": 32, "max_requests": 2}')) == 2
+    monkeypatch.delenv("PCM_MEMORY_BUDGET")
     with pytest.raises(ValueError, match="needs a memory-reference"):
         traces._parse_upload(data, "cap-test.trace", "memory", "auto", '{"max_requests": 2}')
 

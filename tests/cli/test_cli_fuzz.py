@@ -65,7 +65,7 @@ def test_fuzz_cli_text_options(name, argv, text, run_cli, capsys):
 @pytest.mark.parametrize(("argv", "match"), [
     (["workload", "--personality", "varmail", "--files-scale", "1e308"], r"files_scale=1e\+308 gives inf files"),
     (["workload", "--personality", "varmail", "--iosize", "1e30"], "iosize_bytes must be within 1..1,073,741,824"),
-    (["rank", "--requests", "99999999999999999999"], "n_requests must be a whole number within 1..20,000,000"),
+    (["rank", "--requests", "99999999999999999999"], "n_requests must be a whole number within 1..9,223,372,036,854,775,807"),
     (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--endurance-sigma", "6"],
      r"endurance_sigma must be in \[0, 5\] \(got 6"),
     (["lifetime", "--capacity-gb", "1", "--endurance", "1e8", "--write-rate-mbps", "10", "--fail-fraction", "-1"],

@@ -56,18 +56,16 @@ def test_large_requests_give_the_extent_curve(tmp_path, run_cli, in_memory):
 
 
 def test_no_request_limit_for_the_streamed_methods(tmp_path, run_cli, monkeypatch):
-    """With the default request limit below the trace's length, lru exact/shards stream it whole; fifo (read
-    whole) is refused with a message naming the methods that stream."""
-    import models.traces.loader as loader
-
-    p = _msr(tmp_path / "t.csv", 3000)
-    monkeypatch.setattr(loader, "MAX_REQUESTS", 1000)
-    for method in (["--method", "exact"], ["--method", "shards", "--rate", "0.5"], ["--max-samples", "500"]):
-        rc, out, err = run_cli("mrc", p, "--points", "4", *method)
+    """With a memory budget below the trace's whole read, lru exact/shards stream it whole; fifo (read
+    whole) is refused with a message naming the budget, the cut and the methods that stream."""
+    p = _msr(tmp_path / "t.csv", 10_000)  # its whole read: 640 kB of parsed requests
+    for method in (["--method", "exact"], ["--method", "shards", "--rate", "0.1"], ["--max-samples", "500"]):
+        rc, out, err = run_cli("mrc", p, "--points", "4", "--memory-budget", "400kB", *method)
         assert rc == 0, err
-    rc, out, err = run_cli("mrc", p, "--policy", "fifo", "--points", "4")
+    rc, out, err = run_cli("mrc", p, "--policy", "fifo", "--points", "4", "--memory-budget", "400kB")
     assert rc == 2
-    assert "more than 1,000 requests" in err and "--policy lru with --method exact or --method shards" in err
+    assert "--memory-budget" in err and "--max-requests N" in err
+    assert "--policy lru with --method exact or --method shards" in err
     assert "--policy fifo --method exact --by requests reads the trace whole" in err
 
 

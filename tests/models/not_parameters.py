@@ -106,7 +106,6 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.npz.LINE_BYTES": "format (64-byte address granularity)",
     "models.traces.formats.parsing.I64_MAX": "math constant",
     "models.traces.formats.parsing.TIME_UNITS": "units",
-    "models.traces.loader.MAX_REQUESTS": "input limit",
     "models.planner.memory_read.BYTES_PER_REFERENCE": "memory cost charged against the run's budget per reference of "
                                                        "a plan's memory trace (measured peak RSS, source in its "
                                                        "comment): the work limit in bytes, not a model input",

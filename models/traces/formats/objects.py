@@ -273,7 +273,7 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
             elif len(cols["time_ns"]):
                 parts.append(cols)
                 n += len(cols["time_ns"])
-                check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
+                check_request_cap(n)  # the memory budget: refuse before joining the pieces
             report()
             if max_requests is not None and n >= max_requests:
                 break

@@ -786,7 +786,7 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
                 elif len(cols[key]):
                     columns.append(cols, len(cols[key]))
                     n += len(cols[key])
-                    check_request_cap(n)  # the loader's default limit: refuse before joining the pieces
+                    check_request_cap(n)  # the memory budget: refuse before joining the pieces
                 if max_requests is not None and n >= max_requests:
                     break
         report(done=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import re
 
 import numpy as np
@@ -104,18 +105,29 @@ def test_a_format_without_operations_streams_with_its_metadata(tmp_path):
 
 @pytest.fixture
 def small_limits(monkeypatch):
-    """The request limit at 1,000 and the in-memory byte limit out of the way: the 2,000-request trace is longer
-    than a plan loads whole."""
-    monkeypatch.setattr(traces, "MAX_REQUESTS", 1000)
+    """A memory budget that holds 1,000 requests in memory (an in-memory read of a trace file past them is refused,
+    :class:`~models.budget.BudgetExceeded`, as the readers refuse it) and the in-memory byte limit out of the way:
+    the 2,000-request trace does not fit a whole read. ``refuse["on"] = False`` lifts the budget."""
+    real, refuse = traces.load, {"on": True}
+
+    def load(source, *, max_requests=None, **kw):
+        if refuse["on"] and isinstance(source, str) and os.path.isfile(source) \
+                and (max_requests is None or max_requests > 1000):
+            raise BudgetExceeded("reading the trace needs about 128 kB of memory, more than the run's budget of "
+                                 "64 kB; raise it with --memory-budget 128kB (CLI)")
+        return real(source, max_requests=max_requests, **kw)
+
+    monkeypatch.setattr(traces, "load", load)
     monkeypatch.setattr(stream_plan, "IN_MEMORY_MAX_BYTES", 1 << 40)
+    return refuse
 
 
-def test_a_trace_longer_than_the_request_limit_is_planned_whole_not_cut(msr, small_limits, monkeypatch):
+def test_a_trace_over_the_budget_is_planned_whole_not_cut(msr, small_limits, monkeypatch):
     w = workload_from_path(msr)
     monkeypatch.setenv(COLLECTING_ENV, "0")
-    monkeypatch.setattr(traces, "MAX_REQUESTS", 10**9)
+    small_limits["on"] = False
     want = plan([w], DEVICES).to_frame()  # in memory
-    monkeypatch.setattr(traces, "MAX_REQUESTS", 1000)
+    small_limits["on"] = True
     monkeypatch.setenv(COLLECTING_ENV, "1")
     got = plan([w], DEVICES).to_frame()
     block = got[got.role.isin(["file-cache", "write-cache", "storage"])]
@@ -134,20 +146,21 @@ def test_a_role_that_does_not_stream_needs_data_never_a_cut_verdict(msr, small_l
     df = plan([workload_from_path(msr)], DEVICES[:1]).to_frame()
     block = df[df.role.isin(["file-cache", "write-cache", "storage"])]
     assert (block.verdict == "needs data").all() and block.value.isna().all()
-    assert block.reason.str.contains("longer than 1,000 requests (MAX_REQUESTS), the most a plan loads whole); "
-                                     "this role does not stream yet", regex=False).all()
+    assert block.reason.str.contains("loading it whole needs more than the run's memory budget: reading the trace "
+                                     "needs about 128 kB", regex=False).all()
+    assert block.reason.str.contains("this role does not stream yet", regex=False).all()
     assert (block.requests_read == 2000).all()
 
 
 def test_the_users_request_count_still_cuts(msr, small_limits, monkeypatch):
     monkeypatch.setenv(COLLECTING_ENV, "1")
     w = workload_from_path(msr)
-    df = plan([w], DEVICES[:1], n_requests=500).to_frame()  # within the limit: in memory, as before
+    df = plan([w], DEVICES[:1], n_requests=500).to_frame()  # within the budget: in memory, as before
     block = df[df.role == "storage"]
     assert (block.requests_used == 500).all() and block.requests_read.isna().all()  # read to the limit, as before
     assert block.reason.str.endswith("[sampled: the first 500 requests of a longer trace, not read to its end (as "
                                      "asked)]").all()
-    df = plan([w], DEVICES[:1], n_requests=1500).to_frame()  # above the limit: streamed, cut as asked
+    df = plan([w], DEVICES[:1], n_requests=1500).to_frame()  # over the budget: streamed, cut as asked
     block = df[df.role == "storage"]
     assert (block.requests_used == 1500).all() and (block.requests_read == 2000).all()
     assert block.reason.str.endswith("[sampled: the first 1,500 requests of 2,000 (as asked; streamed in two "
@@ -243,7 +256,7 @@ def test_the_registry_names_every_block_role_and_resolves_to_streams(monkeypatch
 def test_spec_targets_of_a_streamed_trace_say_why_they_are_missing(msr, monkeypatch):
     """A plan that streamed its block trace has no re-timer for it (the targets re-time the trace's counts in memory):
     the targets rows of its evaluated block roles read "needs data" naming the streaming and the option that cuts
-    the trace -- never a break-even re-timed on the first MAX_REQUESTS requests, nor "the baseline"."""
+    the trace -- never a break-even re-timed on the first requests, nor "the baseline"."""
     from models.planner.targets import targets_of_plan
 
     monkeypatch.setattr(stream_plan, "IN_MEMORY_MAX_BYTES", 1000)

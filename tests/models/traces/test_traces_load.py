@@ -9,8 +9,10 @@ import pickle
 import numpy as np
 import pytest
 
-from models.traces import MAX_REQUESTS, BlockTrace, MemTrace, bundled_traces, load, loader
+from models.budget import BudgetExceeded, limit
+from models.traces import BlockTrace, MemTrace, bundled_traces, load, loader
 from models.traces.formats import save_memtrace_npz
+from models.traces.source import PARSED_REQUEST_BYTES, check_request_cap
 
 MQSIM = b"".join(f"{1000 * i} 0 {8 * i} 8 {i % 2}\n".encode() for i in range(10))
 
@@ -76,20 +78,49 @@ def test_npz_memory_traces_by_path_bytes_and_detection(tmp_path):
     assert len(load(p, max_requests=10)) == 10
 
 
-def test_default_request_limit_everywhere(monkeypatch, tmp_path):
-    # without max_requests a trace holds at most MAX_REQUESTS (a compressed file may expand to billions)
-    assert MAX_REQUESTS == 20_000_000
-    monkeypatch.setattr(loader, "MAX_REQUESTS", 5)
+def test_a_whole_read_is_bounded_by_the_memory_budget_everywhere(tmp_path):
+    # without max_requests the work limit is the run's memory budget, in bytes (no request count): a whole read over
+    # it is refused naming the budget's option and the cut, a bundled (cached) trace and a synthetic preset too
     f = tmp_path / "t.trace"
     f.write_bytes(MQSIM)
-    for src in (f, MQSIM, io.BytesIO(MQSIM), "mqsim:tpcc-small"):
-        with pytest.raises(ValueError, match="more than 5 requests"):
-            load(src)
-    with pytest.raises(ValueError, match="synthetic:fin1: more than 5 requests"):
-        load("synthetic:fin1", n_requests=6)
-    assert len(load(f, max_requests=8)) == 8  # an explicit maximum overrides the limit
-    assert len(load("synthetic:fin1", n_requests=6, max_requests=6)) == 6
-    assert len(load("synthetic:fin1", n_requests=5)) == 5
+    with limit(100):
+        for src in (f, MQSIM, io.BytesIO(MQSIM), "mqsim:tpcc-small"):
+            with pytest.raises(BudgetExceeded, match=r"--memory-budget .*--max-requests N"):
+                load(src)
+    with limit(50 * PARSED_REQUEST_BYTES):
+        with pytest.raises(BudgetExceeded, match=r"synthetic:fin1: generating .*--memory-budget .*--max-requests N"):
+            load("synthetic:fin1", n_requests=100)
+        assert len(load("synthetic:fin1", n_requests=100, max_requests=10)) == 10  # the cut reads within it
+        assert len(load("synthetic:fin1", n_requests=50)) == 50  # a whole read within it
+        with pytest.raises(BudgetExceeded) as e:  # a cut over the budget names the budget, not the cut
+            load("synthetic:fin1", n_requests=100, max_requests=60)
+        assert "--max-requests" not in str(e.value)
+
+
+def test_no_request_count_limits_a_whole_read_the_budget_allows(monkeypatch):
+    """More than the old 20,000,000-request default limit is read whole when the budget holds it (the readers'
+    request count, and a preset's, checked against the budget only); a stand-in trace, nothing allocated."""
+
+    class Big:  # 25 M requests of 29 bytes, never allocated
+        nbytes = 25_000_000 * 29
+
+        def __len__(self):
+            return 25_000_000
+
+    monkeypatch.setattr(loader, "preset", lambda *a, **k: Big())
+    with limit(2_000_000_000):  # 25 M parsed requests need 1.6 GB
+        assert len(load("synthetic:fin1", n_requests=25_000_000)) == 25_000_000
+
+    def read_trace(source, fmt, max_requests=None, **kw):
+        check_request_cap(25_000_000)  # what a reader calls as it parses
+        return real(source, fmt, max_requests=max_requests, **kw)
+
+    real = loader.read_trace
+    monkeypatch.setattr(loader, "read_trace", read_trace)
+    with limit(2_000_000_000):
+        assert len(load(MQSIM)) == len(load(MQSIM, max_requests=10**6))
+    with limit(1_000_000_000), pytest.raises(BudgetExceeded, match=r"--memory-budget 1\.6GB .*--max-requests N"):
+        load(MQSIM)
 
 
 def test_options_that_do_not_apply_are_named():

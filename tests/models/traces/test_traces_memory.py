@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 import models.traces.formats.parsing as parsing
-import models.traces.loader as loader
+from models.budget import BudgetExceeded, limit
 from models.traces import load
 from models.traces.formats.mqsim import read_mqsim
-from models.traces.source import check_request_cap, request_cap
+from models.traces.source import PARSED_REQUEST_BYTES, check_request_cap, request_cap
 
 
 def _mqsim(n: int) -> bytes:
@@ -69,17 +69,23 @@ def test_a_reader_keeps_one_copy_of_the_trace():
     assert peak < 1.6 * held + (8 << 20), (peak, held)
 
 
-def test_the_default_limit_is_refused_before_the_trace_is_built(monkeypatch):
-    monkeypatch.setattr(loader, "MAX_REQUESTS", 1000)
+def test_a_whole_read_over_the_budget_is_refused_before_the_trace_is_built(monkeypatch):
+    """The work limit of a whole read is the memory budget, in bytes: refused while reading (the parsed requests
+    charged before their pieces are joined), the message naming the budget's option and the cut."""
     built = []
     real = parsing._join
     monkeypatch.setattr(parsing, "_join", lambda parts, m: built.append(m) or real(parts, m))
     data = gzip.compress(_mqsim(5000))
-    with pytest.raises(ValueError, match="more than 1,000 requests"):
-        load(data, name="big.trace")
-    assert built == []  # refused while reading, never joined
-    assert len(load(data, max_requests=1000)) == 1000 and built  # an explicit maximum reads the first ones
-    assert len(load(_mqsim(1000))) == 1000  # exactly the limit is accepted
+    budget = 2000 * PARSED_REQUEST_BYTES  # 2,000 parsed requests
+    with limit(budget):
+        with pytest.raises(BudgetExceeded, match=r"big\.trace: .*--memory-budget .*--max-requests N") as e:
+            load(data, name="big.trace")
+        assert "Read at most this many requests" in str(e.value)
+        assert built == []  # refused while reading, never joined
+        # an explicit maximum reads the first ones (in blocks of a few hundred requests, within the budget)
+        assert len(load(data, max_requests=1000, chunk_bytes=4096)) == 1000 and built
+        assert len(load(_mqsim(1000))) == 1000  # a whole read within the budget is accepted
+    assert len(load(data)) == 5000  # and the same whole read under the default budget
 
 
 def test_the_cap_applies_inside_its_block_only():
