@@ -85,27 +85,10 @@ def _insert(first, count, dev, i0, j0, hkeys, hids, hcount, shift, m, limit, sam
 
 
 @njit(cache=True, nogil=True)
-def _lookup(first, count, dev, total, hkeys, hids, shift):  # pragma: no cover - compiled
-    """Ids of the blocks of the requests, in access order (-1: a key never added)."""
-    mask = len(hkeys) - 1
-    out = np.empty(total, np.int64)
-    k = 0
-    for i in range(len(first)):
-        base = (np.int64(dev[i]) << _BLOCK_BITS) + first[i]
-        for j in range(count[i]):
-            x = base + j
-            h = np.int64((np.uint64(x) * _FIB) >> np.uint64(shift))
-            while hids[h] >= 0 and hkeys[h] != x:
-                h = (h + 1) & mask
-            out[k] = hids[h]
-            k += 1
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _lookup_sampled(first, count, dev, total, hkeys, hids, shift, salt, thresh):  # pragma: no cover - compiled
     """Ids of the sampled blocks of the requests, in access order (keys at or over the threshold skipped), and
-    how many sampled keys were never added (the two passes differ when > 0)."""
+    how many sampled keys were never added (the two passes differ when > 0). Exact table: rate 1's threshold,
+    every key under it."""
     mask = len(hkeys) - 1
     out = np.empty(total, np.int64)
     k = 0
@@ -397,14 +380,10 @@ class BlockTable:
         return self._ids(first, count, dev)
 
     def _ids(self, first, count, dev) -> np.ndarray:
-        if self.sampled:  # the sampled keys' ids only
-            out, bad = _lookup_sampled(first, count, dev, int(count.sum()), self._hkeys, self._hids, self._shift,
-                                       self._salt, self._thresh)
-            if bad:
-                raise ValueError("a block of the second pass was not seen in the first: the two passes differ")
-            return out
-        out = _lookup(first, count, dev, int(count.sum()), self._hkeys, self._hids, self._shift)
-        if len(out) and int(out.min()) < 0:
+        # exact: the threshold is rate 1's (every key is under it), so a key never added is counted as bad too
+        out, bad = _lookup_sampled(first, count, dev, int(count.sum()), self._hkeys, self._hids, self._shift,
+                                   self._salt, self._thresh)
+        if bad:
             raise ValueError("a block of the second pass was not seen in the first: the two passes differ")
         return out
 
