@@ -165,6 +165,8 @@ def role_streams(roles=None, *, devs=None, base=None, bands: bool = True,
     tables = [s for s in out.values() if s is not None and hasattr(s, "block_table")]
     for s in tables[1:]:
         s.block_table = tables[0].block_table
+    if len(tables) > 1:  # its refusals and sampling sentences name every role that reads it
+        tables[0].block_table.what = f"the per-block state the {' and '.join(s.role for s in tables)} roles share"
     return out
 
 

@@ -69,6 +69,7 @@ def test_plan_over_a_tiny_budget_samples_the_blocks_and_says_so(tmp_path):
     assert s.verdict.isin(["wins", "loses", "about the same"]).all()
     assert s.reason.str.contains(r"sampled: SHARDS spatial sample of 4 KiB blocks at rate [0-9.]+ \(1 in \d+\)").all()
     assert s.reason.str.contains("plan_sampling_error.csv").all()
+    assert s.reason.str.contains("the per-block state the file-cache and storage roles share would need").all()
     assert df[df.workload == "(memory workload)"].sample_rate.isna().all()  # not from a trace
     assert main(["plan", "--block-trace", str(path), "--device", "pcm-samsung-20nm", "--memory-budget", "0",
                  "--csv", str(out)]) == 0
