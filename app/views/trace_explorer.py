@@ -167,6 +167,7 @@ def _size_chart(sizes: pd.DataFrame, keys, values, note: str | None = None) -> N
     # bins in KiB as short labels ("0.5", "32"): "512 B" ... "32 KiB" stood at 90° on a 1024 px window
     labels = [f"{a / 1024:g}" for a in sz["size_from_bytes"]]
     fig = figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
+    fig.update_xaxes(type="category")  # one bar per bin, evenly spaced (labels read as numbers drew them on a line)
     show(style(fig, title="Request sizes", x="request size ≥ [KiB]", y="requests [-]"), key="tx-sizes")
     if note:
         st.caption(note)

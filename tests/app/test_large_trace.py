@@ -118,6 +118,29 @@ def test_the_streamed_statistics_and_histograms_carry_their_method_and_rate(tmp_
     assert alone.mrc is None and "LRU with exact or SHARDS" in alone.mrc_error and alone.stats.requests == 5000
 
 
+def test_over_the_budget_the_streamed_statistics_say_their_sample_per_statistic_and_in_the_captions(tmp_path,
+                                                                                                  monkeypatch):
+    from models.traces import stream_stats
+
+    monkeypatch.setattr(stream_stats, "BATCH_REQUESTS", 2000)  # small passes: the states outgrow the budget first
+    rng = np.random.default_rng(6)
+    p = tmp_path / "t.csv"
+    p.write_text("".join(f"{128166372003061629 + i * 1000},hm,0,Read,{int(rng.integers(0, 2_000_000)) * 4096},"
+                         f"4096,100\n" for i in range(40_000)))
+    reads = []
+    with limit("3MB"):
+        res = streamed_trace(_up(str(p), chunk_bytes=1 << 16), 4096, method="exact", rate=0.01,
+                             on_read=lambda k, why: reads.append(k))
+    assert res.sampled and res.reads == len(reads) + 1 > 1
+    rate = float(res.table.set_index("statistic").loc["footprint_blocks", "sampling_rate"])
+    assert 0 < rate < 1 and f"rate {rate:.6g}" in res.stats_how and "budget" in res.stats_how
+    m = res.table.set_index("statistic")
+    assert m.loc["footprint_blocks", "method"].startswith("SHARDS spatial sample of the blocks")
+    assert m.loc["requests", "method"] == "exact" and m.loc["requests", "value"] == "40000"
+    assert f"sampling rate {rate:.6g}" in res.reuse_how and set(res.reuse.sampling_rate) == {rate}
+    assert set(res.sizes.method) == {"exact"}
+
+
 @pytest.mark.parametrize("policy, method", [("fifo", "exact"), ("lru", "minisim"), ("clock", "minisim")])
 def test_other_policies_and_methods_are_refused_naming_the_upload_and_what_streams(tmp_path, policy, method):
     p = _msr(tmp_path / "t.csv", 100)
@@ -222,3 +245,9 @@ def test_a_small_upload_streamed_shows_the_statistics_of_the_same_file_read_whol
     assert sum(a["Request sizes"][0][1]) == 3000 and len(a["Reuse counts"][0][0]) > 1  # the bars themselves
     assert a == b
     assert set(streamed.dataframe[0].value["method (sampling rate)"]) == {"exact"}
+    from tests.app.chart_rules import check_figures, check_texts, page_figures, shown_texts
+
+    figs = page_figures(streamed)
+    assert len(figs) == 3 and check_figures(figs) == []  # axes titled with units, log decades labelled
+    assert check_figures(page_figures(whole)) == []
+    assert check_texts(shown_texts(streamed)) == []
