@@ -6,6 +6,8 @@ whole read is refused (more memory than the run's budget, :mod:`models.budget`),
 :func:`app.components.uploads.store_upload`, read in blocks by the analyses that stream. Its LRU miss-ratio
 curve is :func:`models.traces.stream_mrc.stream_lru_mrc`, the path of ``pcm-planner mrc``: exact while the
 per-block state fits the budget, else SHARDS at a rate that fits, and the page says which (:func:`streamed_mrc`).
+:func:`streamed_trace` gives its statistics, histograms and that curve from one read of the file
+(:func:`models.traces.stream_explore.stream_stats_and_lru`), each with its method and sampling rate.
 Nothing here draws: the page does.
 """
 
@@ -19,11 +21,16 @@ import pandas as pd
 from models.budget import BudgetExceeded
 from models.planner.stream_plan import IN_MEMORY_MAX_BYTES, too_large_why
 
-__all__ = ["LargeUpload", "StreamedMrc", "stream_reason", "refused_whole_why", "streamed_mrc", "mrc_table",
-           "STREAMED_METHODS"]
+__all__ = ["LargeUpload", "StreamedMrc", "StreamedTrace", "stream_reason", "refused_whole_why", "streamed_mrc",
+           "streamed_trace", "mrc_table", "STREAMED_METHODS", "NOT_STREAMED"]
 
 #: The page's miss-ratio methods a large upload streams (LRU only, as ``pcm-planner mrc`` streams).
 STREAMED_METHODS = ("exact", "shards")
+#: What the trace explorer draws for a trace in memory and not for a streamed one, and why (the page says so).
+NOT_STREAMED = {
+    "offset scatter": "it draws a uniform sample of the requests' offsets over time, picked from the whole trace",
+    "How sure? panel": "its break-even share model takes every block access in order, from the trace in memory",
+}
 
 
 @dataclass(frozen=True)
@@ -125,11 +132,10 @@ def streamed_mrc(up: LargeUpload, block_size: int, *, method: str, rate: float, 
     [-] from one block to the footprint; ``progress(fraction)`` is told the share of the file read. ValueError
     (naming the upload) for another policy or method, a memory-reference trace or a trace of large requests.
     """
-    from models.traces.stream_mrc import LargeExtents, budget_note, stream_lru_mrc
+    from models.traces.stream_mrc import LargeExtents, stream_lru_mrc
 
-    if policy != "lru" or method not in STREAMED_METHODS:
-        raise ValueError(f"{up.name}: {up.why}, so its miss-ratio curve is streamed, and only the LRU curve "
-                         "streams (exact or SHARDS sampled); pick LRU with exact or SHARDS")
+    if not _streams(policy, method):
+        raise ValueError(_not_streamed(up))
     try:
         curve, _meta, fallback = stream_lru_mrc(up.path, block_size, format=up.format, points=points,
                                                 sample_rate=None if method == "exact" else rate, seed=0,
@@ -140,6 +146,24 @@ def streamed_mrc(up: LargeUpload, block_size: int, *, method: str, rate: float, 
     if curve is None:
         raise ValueError(f"{up.name}: a memory-reference trace, not a block trace")
     used = float(getattr(curve, "rate", rate)) if method == "shards" else fallback
+    return _mrc_result(curve, block_size, method, used, fallback)
+
+
+def _streams(policy: str, method: str) -> bool:
+    """The curve of ``policy`` by ``method`` streams (LRU, exact or SHARDS)."""
+    return policy == "lru" and method in STREAMED_METHODS
+
+
+def _not_streamed(up: LargeUpload) -> str:
+    return (f"{up.name}: {up.why}, so its miss-ratio curve is streamed, and only the LRU curve streams (exact or "
+            "SHARDS sampled); pick LRU with exact or SHARDS")
+
+
+def _mrc_result(curve, block_size: int, method: str, used: float | None, fallback: float | None) -> StreamedMrc:
+    """:class:`StreamedMrc` of a streamed ``curve`` (``used``: its SHARDS rate, None exact; ``fallback``: that
+    rate when the exact state outgrew the budget)."""
+    from models.traces.stream_mrc import budget_note
+
     # why the file is streamed at all (up.why) is the page's to say once, above the curve
     if fallback is not None:
         how = f"streamed from the file; {budget_note(fallback)}"
@@ -151,3 +175,100 @@ def streamed_mrc(up: LargeUpload, block_size: int, *, method: str, rate: float, 
     df["method"] = "exact" if used is None else "shards"
     df["sampling_rate"] = 1.0 if used is None else used
     return StreamedMrc(df, how, used, int(curve.footprint_blocks), int(curve.requests))
+
+
+@dataclass(frozen=True)
+class StreamedTrace:
+    """What :func:`streamed_trace` gives: the trace explorer's statistics, histograms and curve of a large upload.
+
+    Attributes
+    ----------
+    stats : TraceStats
+        The statistics (:func:`models.traces.stream_stats.stream_trace_stats`'s).
+    table : pandas.DataFrame
+        ``statistic``, ``value`` (text, as the page's table of a trace in memory), ``method``, ``sampling_rate`` [-].
+    sizes : pandas.DataFrame
+        The request-size histogram with ``method`` and ``sampling_rate`` columns.
+    reuse : pandas.DataFrame
+        The reuse-count histogram with ``method`` and ``sampling_rate`` columns.
+    stats_how : str
+        How the statistics were computed (method, rate, why sampled), for the page.
+    reuse_how : str
+        How the reuse-count histogram was computed.
+    sampled : bool
+        The per-block statistics come from a sample.
+    mrc : StreamedMrc or None
+        The LRU curve (None: the policy or method asked for does not stream; :attr:`mrc_error` says why).
+    mrc_error : str or None
+        Why there is no curve.
+    reads : int
+        Times the file was read [-].
+    """
+
+    stats: object
+    table: pd.DataFrame
+    sizes: pd.DataFrame
+    reuse: pd.DataFrame
+    stats_how: str
+    reuse_how: str
+    sampled: bool
+    mrc: StreamedMrc | None
+    mrc_error: str | None
+    reads: int
+
+
+def _stats_how(res) -> str:
+    """How the streamed statistics were computed, in one sentence or two."""
+    from models.traces.stream_stats import SIGNIFICANT_BITS, sampling_note
+
+    how = "exact, streamed from the file" if res.stats_rate is None else \
+        f"streamed from the file; {sampling_note(res.stats_rate)}"
+    if res.histogram_tables:
+        how += (f"; the {', '.join(res.histogram_tables)} percentiles read from a histogram of {SIGNIFICANT_BITS} "
+                f"significant bits (relative error < 2**-{SIGNIFICANT_BITS}): more distinct values than the exact "
+                "tables hold")
+    return how
+
+
+def streamed_trace(up: LargeUpload, block_size: int, *, method: str, rate: float, policy: str = "lru",
+                   points: int = 200, progress=None, on_requests=None, on_read=None) -> StreamedTrace:
+    """The statistics, histograms and LRU miss-ratio curve of the upload from one read of its file
+    (:class:`StreamedTrace`).
+
+    The curve as :func:`streamed_mrc` gives it (``method``, ``rate`` [-], ``points``); a ``policy`` or ``method``
+    that does not stream gives the statistics alone and :attr:`StreamedTrace.mrc_error` naming the upload. The
+    statistics are exact while their per-block state fits the run's budget beside the curve's, else estimated
+    from a spatial sample of the blocks, the file read again (``on_read(k, why)``; ``progress(fraction)`` of each
+    read, ``on_requests(n)`` requests parsed). ValueError (naming the upload) for a memory-reference trace or a
+    trace of large requests.
+    """
+    from models.traces.stream_explore import stream_stats_and_lru
+    from models.traces.stream_stats import LargeExtents
+
+    curve = _streams(policy, method)
+    try:
+        res = stream_stats_and_lru(up.path, block_size, format=up.format, curve=curve,
+                                   curve_rate=None if method == "exact" else rate, points=points, seed=0,
+                                   progress=progress, on_requests=on_requests, on_read=on_read,
+                                   **{"name": up.name, **up.options})
+    except LargeExtents:
+        raise ValueError(f"{up.name}: its requests span many blocks each (large requests), whose statistics and "
+                         f"miss-ratio curve are computed per extent from the trace read whole, and {up.why}") from None
+    if res.stats is None:
+        raise ValueError(f"{up.name}: a memory-reference trace, not a block trace")
+    from models.traces.stats import statistic_table
+
+    table = statistic_table(res.stats.to_frame(), text=True)
+    m = res.statistic_methods()
+    table["method"] = m["method"].astype("string").to_numpy()
+    table["sampling_rate"] = m["sampling_rate"].to_numpy()
+    mrc = None
+    if curve:
+        fallback = res.curve_rate if res.curve_fallback else None
+        mrc = _mrc_result(res.curve, block_size, method, res.curve_rate, fallback)
+    reuse_how = "exact (every block's accesses counted), sampling rate 1" if res.stats_rate is None else (
+        f"SHARDS spatial sample of the blocks, sampling rate {res.stats_rate:.6g} (each count of the sample "
+        "divided by the rate)")
+    return StreamedTrace(stats=res.stats, table=table, sizes=res.size_histogram(), reuse=res.reuse_histogram(),
+                         stats_how=_stats_how(res), reuse_how=reuse_how, sampled=res.stats_rate is not None,
+                         mrc=mrc, mrc_error=None if curve else _not_streamed(up), reads=res.reads)

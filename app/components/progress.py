@@ -28,8 +28,10 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S, min_interval_
     optional ``detail`` (what runs now, e.g. "claim 3 of 150: ..."). The bar is drawn at the first report ``show_after_s`` [s] or more after the block began
     (where the block began: the block draws nothing else), then updated at most every
     ``min_interval_s`` [s] and when the fraction reaches 1; a block that ends sooner draws nothing.
-    With ``total_bytes`` (a long read) the label says the bytes read of the total and the time left
-    (:class:`models.traces.progress.ReadProgress`) instead of the percentage alone.
+    With ``total_bytes`` (a long read) the label says the bytes read of the total, the requests parsed per second
+    and the time left (:class:`models.traces.progress.ReadProgress`) instead of the percentage alone: give the
+    reader ``report.add_requests`` as its ``on_requests`` (the count of requests parsed); a second read of the
+    same file calls ``report.restart(text)`` (the label's text, the rate and the time left start again).
     Usable inside ``st.cache_data`` functions (the bar appears only on a miss)::
 
         with progress_bar("Simulating …") as report:
@@ -59,6 +61,20 @@ def progress_bar(text: str, *, show_after_s: float = SHOW_AFTER_S, min_interval_
         else:
             state["bar"].progress(f, text=label)
 
+    def add_requests(n: int) -> None:
+        if read is not None:
+            read.add_requests(n)
+
+    def restart(new_text: str) -> None:
+        nonlocal read, text
+        text = new_text
+        if read is not None:
+            from models.traces.progress import ReadProgress
+
+            read = ReadProgress(total_bytes)
+
+    report.add_requests = add_requests
+    report.restart = restart
     try:
         yield report
     finally:

@@ -197,14 +197,16 @@ def _number_or_text(v: Any) -> Any:
 
 def key_value_table(data: pd.DataFrame | Mapping[str, Any], *, labels: Mapping[str, str] | None = None,
                     percent: Iterable[str] = (), digits: int = 4, headers: tuple[str, str] = ("statistic", "value"),
-                    text: Iterable[str] = (), key: str | None = None) -> Any:
+                    text: Iterable[str] = (), key: str | None = None, notes: Iterable[str] | None = None,
+                    notes_header: str = "method") -> Any:
     """A two-column table of named values (one statistic per row) the app's way: each name as a header
     would read (:func:`human_label`, or ``labels``), each value with ``digits`` significant digits and
     thousands separators (``percent`` keys as percentages), right-aligned; text values, and the ``text`` keys
     (a seed, a year), as given.
 
     ``data``: a mapping name -> value, or a two-column frame (names, values; values may be text, as
-    :func:`models.traces.stats.statistic_table` gives them)."""
+    :func:`models.traces.stats.statistic_table` gives them). ``notes``: one text per row, a third column headed
+    ``notes_header`` (how each value was found: its method and sampling rate)."""
     import streamlit as st
 
     if isinstance(data, pd.DataFrame):
@@ -222,6 +224,11 @@ def key_value_table(data: pd.DataFrame | Mapping[str, Any], *, labels: Mapping[s
         else:
             shown_vals.append(scalar_text(v, digits))
     out = pd.DataFrame({headers[0]: [labels.get(str(n), human_label(n)) for n in names], headers[1]: shown_vals})
+    if notes is not None:
+        notes = [str(x) for x in notes]
+        if len(notes) != len(out):
+            raise ValueError(f"key_value_table: {len(notes)} notes for {len(out)} rows")
+        out[notes_header] = notes
     out = sanitize_frame(out)
     return st.dataframe(out, hide_index=True, key=key, width="stretch", column_config={
         headers[1]: st.column_config.TextColumn(alignment="right")})

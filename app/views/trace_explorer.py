@@ -19,7 +19,7 @@ from app.components.errors import md_escape
 from app.components.heavy import heavy_slot
 from app.components.how_sure import UncertaintyFields, analysis, how_sure
 from app.components.inputs import SciInt, float_input, int_input
-from app.components.large_trace import LargeUpload, StreamedMrc, streamed_mrc
+from app.components.large_trace import NOT_STREAMED, LargeUpload, StreamedTrace, streamed_trace
 from app.components.metrics import metric_row
 from app.components.progress import progress_bar
 from app.components.provenance import assumption_note
@@ -74,7 +74,7 @@ st.markdown(
 )
 
 trace, settings = trace_and_settings(S.PREFIX, border=False, stream_large=True)
-# an upload too large to read whole: only its miss-ratio curve, streamed from its file (below); no BlockTrace
+# an upload too large to read whole: its statistics, histograms and LRU curve streamed from its file (below)
 big, trace = (trace, None) if isinstance(trace, LargeUpload) else (None, trace)
 with settings:
     block_size_select(S.key("block_size_bytes"),
@@ -134,14 +134,70 @@ def _mrc(_trace: BlockTrace, fingerprint: str, block_size: int, method: str, rat
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _streamed_mrc(path: str, name: str, nbytes: int, fmt: str, options_json: str, why: str, block_size: int,
-                  method: str, rate: float, policy: str) -> StreamedMrc:
-    """The streamed miss-ratio curve of a large upload (:func:`app.components.large_trace.streamed_mrc`), keyed
-    by its stored file (named by its SHA-256), with a progress bar of the bytes read."""
+def _streamed_trace(path: str, name: str, nbytes: int, fmt: str, options_json: str, why: str, block_size: int,
+                    method: str, rate: float, policy: str) -> StreamedTrace:
+    """The statistics, histograms and streamed LRU curve of a large upload from one read of its file
+    (:func:`app.components.large_trace.streamed_trace`), keyed by its stored file (named by its SHA-256), with a
+    progress bar of the bytes read, the requests/s and the time left (restarted if the file is read again)."""
     up = LargeUpload(path=path, name=name, nbytes=nbytes, format=fmt, options_json=options_json, why=why)
-    with heavy_slot(bulk=True), progress_bar(f"Reading {name} for its miss-ratio curve …",
+    with heavy_slot(bulk=True), progress_bar(f"Reading {name} for its statistics and miss-ratio curve …",
                                              total_bytes=nbytes) as report:
-        return streamed_mrc(up, block_size, method=method, rate=rate, policy=policy, progress=report)
+        def again(k: int, why_again: str) -> None:
+            report.restart(f"Reading {name} again (read {k}: {why_again.split(':')[0]}) …")
+
+        return streamed_trace(up, block_size, method=method, rate=rate, policy=policy, progress=report,
+                              on_requests=report.add_requests, on_read=again)
+
+
+def _metrics(stats, *, sampled: bool = False) -> None:
+    """The row of four figures over the statistics (footprint marked as estimated when ``sampled``)."""
+    row = metric_row()
+    row.metric("Requests", f"{stats.requests:,}")
+    row.metric("Writes", f"{stats.write_fraction:.1%}" if stats.operation != "unknown" else "operation unknown",
+               help=None if stats.operation != "unknown" else
+               "this trace's format has no read/write field: the share of writes is unknown, not 0")
+    row.metric("Footprint", f"{'≈ ' if sampled else ''}{stats.footprint_bytes / 2**20:,.1f} MiB",
+               help="estimated from a spatial sample of the blocks (the rate: in the table below)" if sampled else None)
+    row.metric("Mean request", f"{stats.size_mean_bytes / 1024:,.2f} KiB")
+
+
+def _size_chart(sizes: pd.DataFrame, keys, values, note: str | None = None) -> None:
+    """The request-size histogram (bins in KiB) with its CSV; ``note``: how it was computed, under it."""
+    sz = sizes[sizes["requests"] > 0]
+    # bins in KiB as short labels ("0.5", "32"): "512 B" ... "32 KiB" stood at 90° on a 1024 px window
+    labels = [f"{a / 1024:g}" for a in sz["size_from_bytes"]]
+    fig = figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
+    fig.update_xaxes(type="category")  # one bar per bin, evenly spaced (labels read as numbers drew them on a line)
+    show(style(fig, title="Request sizes", x="request size ≥ [KiB]", y="requests [-]"), key="tx-sizes")
+    if note:
+        st.caption(note)
+    download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes", provenance=keys, values=values)
+
+
+def _reuse_chart(reuse: pd.DataFrame, bs: int, scn, keys, values, note: str | None = None) -> None:
+    """The reuse-count histogram with n* on the chosen device and its p5-p95 band, and its CSV; ``note``: how it
+    was computed, under it."""
+    fig = figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
+    x_max = float(reuse["accesses"].max()) if len(reuse) else 1.0
+    with user_errors("How sure? band"):  # n* on the chosen device and its p5-p95 (the panel's analysis)
+        from models.storage.uncertainty import breakeven_model
+
+        _check_storage_path(bs)
+        res = analysis(S, scn, breakeven_model(device=all_devices()[scn.cache_over],
+                                               block_size_bytes=bs), key="tx-nstar")
+        nb = reuse["blocks"][reuse["blocks"] > 0]
+        if np.isfinite(res.point) and 1.0 <= res.point <= x_max:
+            ref_line(fig, x=res.point, dash="dash", text=f"n* = {res.point:.3g}")
+        if len(nb):
+            add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(nb.min()), y1=float(nb.max()),
+                       clip=(0.5, x_max + 0.5))  # the bars' extent
+    # a real trace's counts run to thousands with most blocks at a few: a log x axis with labelled
+    # decades spreads them (a linear axis crammed the bars at its left)
+    show(style(fig, title=f"Reuse counts ({bs} B blocks)", x="accesses per block [-]", y="blocks [-]",
+               logx=x_max > REUSE_LOG_X_FROM, logy=True), key="tx-reuse")
+    if note:
+        st.caption(note)
+    download_csv(reuse, "trace-reuse-counts.csv", key="dl-tx-reuse", provenance=keys, values=values)
 
 
 def _mrc_chart(mrc: pd.DataFrame, policy: str, method: str) -> None:
@@ -189,13 +245,7 @@ if scn is not None and trace is not None:
         reuse, sizes, footprint = stats.reuse_count_hist, stats.size_hist, stats.footprint_blocks
         keys, values = trace_keys(trace)  # a synthetic preset's locality mix is assumed
         assumption_note(keys, values)
-        row = metric_row()
-        row.metric("Requests", f"{stats.requests:,}")
-        row.metric("Writes", f"{stats.write_fraction:.1%}" if stats.operation != "unknown" else "operation unknown",
-                   help=None if stats.operation != "unknown" else
-                   "this trace's format has no read/write field: the share of writes is unknown, not 0")
-        row.metric("Footprint", f"{stats.footprint_bytes / 2**20:,.1f} MiB")
-        row.metric("Mean request", f"{stats.size_mean_bytes / 1024:,.2f} KiB")
+        _metrics(stats)
 
         st.subheader("Statistics")
         key_value_table(table, labels=STAT_LABELS, percent=("write_fraction", "sequential_fraction"))
@@ -203,32 +253,9 @@ if scn is not None and trace is not None:
 
         h1, h2 = st.columns(2)
         with h1:
-            sz = sizes[sizes["requests"] > 0]
-            # bins in KiB as short labels ("0.5", "32"): "512 B" ... "32 KiB" stood at 90° on a 1024 px window
-            labels = [f"{a / 1024:g}" for a in sz["size_from_bytes"]]
-            fig = figure(go.Bar(x=labels, y=sz["requests"], name="requests"))
-            show(style(fig, title="Request sizes", x="request size ≥ [KiB]", y="requests [-]"), key="tx-sizes")
-            download_csv(sizes, "trace-request-sizes.csv", key="dl-tx-sizes", provenance=keys, values=values)
+            _size_chart(sizes, keys, values)
         with h2:
-            fig = figure(go.Bar(x=reuse["accesses"], y=reuse["blocks"], name="blocks"))
-            x_max = float(reuse["accesses"].max()) if len(reuse) else 1.0
-            with user_errors("How sure? band"):  # n* on the chosen device and its p5-p95 (the panel's analysis)
-                from models.storage.uncertainty import breakeven_model
-
-                _check_storage_path(bs)
-                res = analysis(S, scn, breakeven_model(device=all_devices()[scn.cache_over],
-                                                       block_size_bytes=bs), key="tx-nstar")
-                nb = reuse["blocks"][reuse["blocks"] > 0]
-                if np.isfinite(res.point) and 1.0 <= res.point <= x_max:
-                    ref_line(fig, x=res.point, dash="dash", text=f"n* = {res.point:.3g}")
-                if len(nb):
-                    add_x_band(fig, res.p5, res.p95, n=res.n, what="of n*", y0=float(nb.min()), y1=float(nb.max()),
-                               clip=(0.5, x_max + 0.5))  # the bars' extent
-            # a real trace's counts run to thousands with most blocks at a few: a log x axis with labelled
-            # decades spreads them (a linear axis crammed the bars at its left)
-            show(style(fig, title=f"Reuse counts ({bs} B blocks)", x="accesses per block [-]", y="blocks [-]",
-                       logx=x_max > REUSE_LOG_X_FROM, logy=True), key="tx-reuse")
-            download_csv(reuse, "trace-reuse-counts.csv", key="dl-tx-reuse", provenance=keys, values=values)
+            _reuse_chart(reuse, bs, scn, keys, values)
 
         st.subheader("Where the trace goes: offset over time")
         rng = np.random.default_rng(0)
@@ -262,19 +289,39 @@ if scn is not None and trace is not None:
 
 if scn is not None and big is not None:
     with user_errors("Trace explorer"):
+        not_drawn = "; ".join(f"the {what} ({why})" for what, why in NOT_STREAMED.items())
         st.info(f"**{md_escape(big.name)}** is read in blocks, never whole: {md_escape(big.why)}. The page streams "
-                "its LRU miss-ratio curve from the file (as `pcm-planner mrc` does); the statistics, histograms, "
-                "offset scatter and How sure? panel need the trace in memory and are not drawn (`pcm-planner "
-                "trace-stats` streams the statistics).", icon=":material/info:")
+                "its statistics, histograms and LRU miss-ratio curve from the file in one read (as `pcm-planner "
+                f"trace-stats` and `pcm-planner mrc` do). Not drawn, as they need the trace in memory: {not_drawn}.",
+                icon=":material/info:")
+        bs = scn.block_size_bytes
+        res = _streamed_trace(big.path, big.name, big.nbytes, big.format, big.options_json, big.why, bs,
+                              scn.mrc_method, scn.shards_rate, scn.mrc_policy)
+        _metrics(res.stats, sampled=res.sampled)
+        st.subheader("Statistics")
+        key_value_table(res.table[["statistic", "value"]], labels=STAT_LABELS,
+                        percent=("write_fraction", "sequential_fraction"), notes=res.table["method"],
+                        notes_header="method (sampling rate)")
+        st.caption(f"Per {bs}-byte block: {md_escape(res.stats_how, 1200)}."
+                   + (f" The file was read {res.reads} times: the first reads' exact state outgrew the run's memory "
+                      "budget." if res.reads > 1 else ""))
+        download_csv(res.table, "trace-stats.csv", key="dl-tx-stats")
+        h1, h2 = st.columns(2)
+        with h1:
+            _size_chart(res.sizes, [], {}, note="Method: exact (every request counted, per request), sampling "
+                                                "rate 1.")
+        with h2:
+            _reuse_chart(res.reuse, bs, scn, [], {}, note=f"Method: {res.reuse_how}.")
         st.subheader("Miss-ratio curve")
-        res = _streamed_mrc(big.path, big.name, big.nbytes, big.format, big.options_json, big.why,
-                            scn.block_size_bytes, scn.mrc_method, scn.shards_rate, scn.mrc_policy)
-        _mrc_chart(res.table, "lru", scn.mrc_method)
-        st.caption(f"Per {scn.block_size_bytes}-byte block access, {md_escape(res.how, 800)}; footprint "
-                   f"{res.footprint_blocks:,} blocks{' (estimated from the sample)' if res.rate else ''}, "
-                   f"{res.requests:,} block accesses. Cold misses make the curve flatten at 1 − (reuses / accesses) "
+        if res.mrc is None:
+            raise ValueError(res.mrc_error)
+        mrc = res.mrc
+        _mrc_chart(mrc.table, "lru", scn.mrc_method)
+        st.caption(f"Per {bs}-byte block access, {md_escape(mrc.how, 800)}; footprint "
+                   f"{mrc.footprint_blocks:,} blocks{' (estimated from the sample)' if mrc.rate else ''}, "
+                   f"{mrc.requests:,} block accesses. Cold misses make the curve flatten at 1 − (reuses / accesses) "
                    "once the cache holds the whole footprint.")
-        download_csv(res.table, "trace-mrc.csv", key="dl-tx-mrc")
+        download_csv(mrc.table, "trace-mrc.csv", key="dl-tx-mrc")
 
 if scn is not None and trace is not None:
     with user_errors("How sure?"):

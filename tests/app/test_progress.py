@@ -94,3 +94,31 @@ def test_a_long_read_says_bytes_read_and_time_left(monkeypatch):
     with progress.progress_bar("Parsing x …", show_after_s=0, min_interval_s=0, total_bytes=2_000_000) as report:
         report(0.5)
     assert labels and labels[-1].startswith("Parsing x … 50 % of 2 MB read"), labels
+
+
+def test_a_long_read_says_requests_per_second_and_a_second_read_starts_again(monkeypatch):
+    import app.components.progress as progress
+
+    labels = []
+
+    class Bar:
+        def progress(self, f, text=""):
+            labels.append(text)
+
+        def empty(self):
+            pass
+
+    class St:
+        def progress(self, f, text=""):
+            labels.append(text)
+            return Bar()
+
+    monkeypatch.setattr(progress, "st", St())
+    with progress.progress_bar("Reading x …", show_after_s=0, min_interval_s=0, total_bytes=2_000_000) as report:
+        report.add_requests(1000)
+        report(0.5)
+        assert "requests/s" in labels[-1], labels
+        report.restart("Reading x again (sampled) …")
+        report(0.25)
+    assert labels[-1].startswith("Reading x again (sampled) … 25 % of 2 MB read"), labels
+    assert "requests/s" not in labels[-1]  # the new read has parsed none yet
