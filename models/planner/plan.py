@@ -238,10 +238,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         passes)"``, and a role that cannot stream yet reads ``needs data`` saying so.
     memory_refs : int or None, keyword-only
         References used from each memory trace [-]: None (default) uses the whole trace, read whole when it fits the
-        run's memory budget (:data:`models.planner.memory_read.BYTES_PER_REFERENCE` bytes per reference), else refused
-        (the workload's rows read ``needs data``) with a message naming ``--memory-budget`` / ``PCM_MEMORY_BUDGET``
-        and ``--mem-refs N`` -- never cut silently; a number uses its first ``memory_refs`` (the rows say
-        ``"as asked"``).
+        run's memory budget (:data:`models.planner.memory_read.BYTES_PER_REFERENCE` bytes per reference) and its file
+        is at most :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, else read twice in chunks
+        (:func:`models.planner.stream_memory.stream_memory_rows`; the reason says ``"(streamed in two passes)"``) --
+        never cut silently; a number uses its first ``memory_refs`` (the rows say ``"as asked"``), refused with a
+        message naming ``--memory-budget`` / ``PCM_MEMORY_BUDGET`` and ``--mem-refs N`` when that many do not fit.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
     read_progress : callable, keyword-only
