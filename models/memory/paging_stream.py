@@ -54,8 +54,6 @@ BYTES_PER_SLOT = 12
 #: Fenwick tree (int32) and of position -> page (int32), the stack-distance histogram (int64), and the CLOCK state
 #: (frame ring int32 at most one per page, cached and reference bits).
 BYTES_PER_PAGE = 8 + 2 * 4 + 2 * 4 + 8 + 4 + 2
-_FIB = np.uint64(0x9E3779B97F4A7C15)
-_PAGE_SHIFT = np.uint64(REFERENCE_PAGE_BYTES.bit_length() - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -68,7 +66,7 @@ def _add_pages(addr, kind, i0, hkeys, hids, shift, m, limit):  # pragma: no cove
     for i in range(i0, len(addr)):
         if kind[i] == 0:
             continue
-        x = addr[i] >> np.uint64(12)
+        x = addr[i] >> np.uint64(12)  # the 4 KiB page (REFERENCE_PAGE_BYTES)
         h = np.int64((x * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift))
         while hids[h] >= 0 and hkeys[h] != x:
             h = (h + 1) & mask
