@@ -508,14 +508,18 @@ def _streamed_memory(w: PlanWorkload, devs, base, uq, why: str, progress, read_p
     """The memory roles' rows of ``w``'s trace read twice in chunks
     (:func:`models.planner.stream_memory.stream_memory_rows`), marked as streamed; ``progress`` of the plan moves
     over this workload's steps (``done`` of ``steps``)."""
-    from models.planner.stream_memory import memory_role_streams, stream_memory_rows
+    from models.planner.stream_memory import (
+        MEMORY_STREAM_ROLES,
+        memory_role_streams,
+        stream_memory_rows,
+    )
 
     got = stream_memory_rows(
         w, memory_role_streams(devs=devs, base=base, bands=uq is not None), devs, base, uq, why=why,
         progress=(lambda f: progress(min(1.0, (done + 2 * f) / steps))) if progress else None,
         read_progress=(lambda text: read_progress(f"{w.name}: {text}")) if read_progress else None)
-    if got.refused and len(got.refused) == sum(1 for r in got.rows if r["device"] == devs[0].name):
-        raise BudgetExceeded(next(iter(got.refused.values())))  # no role fits the budget: the workload fails
+    if len(got.refused) == len(MEMORY_STREAM_ROLES):  # no role fits the budget: the workload fails as a whole
+        raise BudgetExceeded(next(iter(got.refused.values())))
     rows = list(got.rows)
     used = (got.requests_used, float(got.requests_read), "")
     _mark_used(rows, used, "references", "memory trace", how="streamed in two passes")
