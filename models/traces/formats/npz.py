@@ -235,6 +235,8 @@ def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None 
                 size = _member(zf, "size", max_requests, max_input_bytes, label)
     except TraceFormatError:
         raise
+    except _FromSink as exc:  # the consumer's own error (a budget refusal, ...), not the archive's
+        raise exc.error from None
     except _ZIP_ERRORS as exc:
         raise TraceFormatError(f"{label}: not a valid memory-trace .npz file ({quote(str(exc) or type(exc).__name__)})"
                                ) from None
@@ -306,6 +308,14 @@ def _meta(meta_a, label: str) -> dict:
     return meta
 
 
+class _FromSink(Exception):  # noqa: N818 - a carrier, not an error of its own
+    """An error the streaming consumer raised (``error``), carried past the archive's error handling."""
+
+    def __init__(self, error: Exception):
+        super().__init__(str(error))
+        self.error = error
+
+
 def _stream_slices(zf: zipfile.ZipFile, sink, line: int, max_requests: int | None, max_input_bytes: int,
                    label: str) -> None:
     """Hand ``sink`` the trace's columns :data:`SLICE_REFERENCES` references at a time, the three arrays
@@ -338,5 +348,8 @@ def _stream_slices(zf: zipfile.ZipFile, sink, line: int, max_requests: int | Non
             delta, kind, size = _checked(*parts, label, done)
             addr = _addresses(delta, line, label, carry, done)
             carry = int(addr[-1]) // line
-            sink({"address": addr.view(np.uint64), "size": size.astype(np.uint16), "kind": kind.astype(np.uint8)})
+            try:
+                sink({"address": addr.view(np.uint64), "size": size.astype(np.uint16), "kind": kind.astype(np.uint8)})
+            except Exception as e:  # noqa: BLE001 - passed on as it is, never read as a corrupt archive
+                raise _FromSink(e) from e
             done += k

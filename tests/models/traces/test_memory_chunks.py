@@ -129,3 +129,18 @@ def test_a_corrupt_slice_is_named_as_the_whole_read_names_it():
                 raise AssertionError("not refused")
     finally:
         npz_mod.SLICE_REFERENCES = old
+
+
+def test_the_consumers_own_error_passes_through_the_npz_reader():
+    from models.budget import BudgetExceeded
+
+    def refuse(cols):
+        raise BudgetExceeded("the consumer's state")
+
+    try:
+        with chunk_sink(refuse, kind="memory"):
+            read_memtrace_npz(NPZ)
+    except BudgetExceeded as e:
+        assert str(e) == "the consumer's state"
+    else:
+        raise AssertionError("not raised")
