@@ -40,8 +40,9 @@ def add_plan_input_arguments(p: argparse.ArgumentParser) -> None:
                         "say how many they used: requests_used, requests_read)")
     p.add_argument("--mem-refs", type=whole_number, default=None, metavar="N",
                    help="use only the first N references of each memory trace (default: the whole trace, read whole "
-                        "when it fits the run's memory budget, --memory-budget, else refused naming both options; "
-                        "the rows say how many they used: requests_used, requests_read)")
+                        "when it fits the run's memory budget, --memory-budget, else read twice in chunks; a cut "
+                        "over the budget is refused naming both options; the rows say how many they used: "
+                        "requests_used, requests_read)")
     add_economics_arguments(p)
 
 

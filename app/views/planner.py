@@ -495,9 +495,10 @@ if tab_mine.open:
             field_note(S, "library")
             int_input(S, "plan_requests", help="0 (default): every request of each block trace; a number: only the "
                                                "first ones (each verdict says how many it used of how many read)")
-            int_input(S, "plan_mem_refs", help="0 (default): every reference of each memory trace, refused when it "
-                                               "does not fit the server's memory budget (PCM_MEMORY_BUDGET); a number: "
-                                               "only the first ones (each verdict says how many it used)")
+            int_input(S, "plan_mem_refs", help="0 (default): every reference of each memory trace, read twice in "
+                                               "chunks when it does not fit the server's memory budget "
+                                               "(PCM_MEMORY_BUDGET) whole; a number: only the first ones (each "
+                                               "verdict says how many it used)")
         with d_col:
             st.subheader("Devices")
             names = _device_names()

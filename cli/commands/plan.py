@@ -25,7 +25,7 @@ processes of one thread, each warmed once, the largest traces first; progress pe
 Columns: workload,role,device,baseline,metric,unit,value,p5,p95,verdict,reason (then p_win,
 decisive_input, requests_used, requests_read: of the workload's trace; each block trace is used whole
 unless --requests asks for a sample, each memory trace whole unless --mem-refs does -- one longer than the
---memory-budget allows is refused naming both options, never cut silently -- and the reason says which). verdict: wins / loses / not applicable / needs data; value is baseline over
+--memory-budget allows to read whole is read twice in chunks, never cut silently -- and the reason says which). verdict: wins / loses / not applicable / needs data; value is baseline over
 device [x] (> 1: the device wins); NaN where a role does not apply or needs data.
 Then the economics (issue 37): capacity_GB, price_usd_per_GB, cost_usd, bytes_written_per_s,
 lifetime_years, replacements, cost_per_work_vs_baseline, economic_verdict, economic_reason: the capacity

@@ -238,10 +238,11 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         passes)"``, and a role that cannot stream yet reads ``needs data`` saying so.
     memory_refs : int or None, keyword-only
         References used from each memory trace [-]: None (default) uses the whole trace, read whole when it fits the
-        run's memory budget (:data:`models.planner.memory_read.BYTES_PER_REFERENCE` bytes per reference), else refused
-        (the workload's rows read ``needs data``) with a message naming ``--memory-budget`` / ``PCM_MEMORY_BUDGET``
-        and ``--mem-refs N`` -- never cut silently; a number uses its first ``memory_refs`` (the rows say
-        ``"as asked"``).
+        run's memory budget (:data:`models.planner.memory_read.BYTES_PER_REFERENCE` bytes per reference) and its file
+        is at most :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, else read twice in chunks
+        (:func:`models.planner.stream_memory.stream_memory_rows`; the reason says ``"(streamed in two passes)"``) --
+        never cut silently; a number uses its first ``memory_refs`` (the rows say ``"as asked"``), refused with a
+        message naming ``--memory-budget`` / ``PCM_MEMORY_BUDGET`` and ``--mem-refs N`` when that many do not fit.
     progress : callable, keyword-only
         Called with the completed fraction 0..1.
     read_progress : callable, keyword-only
@@ -338,7 +339,12 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 step()
                 _mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt, used = read_memory_trace(w.source, memory_refs, options=w.trace_options)
+                mt, used, why = _read_memory(w, memory_refs)
+                if mt is None:  # too large to read whole: streamed in two passes, never cut
+                    rows += _streamed_memory(w, devs, base, uq, why, progress, read_progress, done[0], steps)
+                    step()
+                    step()
+                    continue
                 if not len(mt):
                     raise ValueError("the trace has no references")
                 with reserve(trace_bytes(mt), f"the memory trace of workload {w.name!r}"):  # held by both roles
@@ -470,6 +476,53 @@ def _streamed_block(w: PlanWorkload, devs, base, uq, n_requests, why: str, progr
     rows = list(got.rows)
     used = (got.requests_used, float(got.requests_read), "" if got.requests_used == got.requests_read else "asked")
     _mark_used(rows, used, "requests", "block trace", how="streamed in two passes")
+    return rows
+
+
+def _read_memory(w: PlanWorkload, memory_refs: int | None):
+    """Memory workload ``w``'s trace read whole (or cut as asked) by
+    :func:`~models.planner.memory_read.read_memory_trace` with ``(used, read, why)``, or ``(None, None, why)`` when
+    it is to be streamed (:func:`models.planner.stream_memory.stream_memory_rows`) and why: read whole (no
+    ``memory_refs``), its file is larger than :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES` (decided from
+    its size, before any read), or the whole read does not fit the run's memory budget (refused before or while
+    reading). ``--mem-refs N`` stays an explicit cut, read in memory (refused as before when it does not fit)."""
+    whole = memory_refs is None
+    if whole:
+        try:
+            size = os.path.getsize(stream_plan.stream_source(w))
+        except (FileNotFoundError, OSError):
+            size = None
+        if size is not None and size > stream_plan.IN_MEMORY_MAX_BYTES:
+            return None, None, too_large_why(size)
+    try:
+        mt, used = read_memory_trace(w.source, memory_refs, options=w.trace_options)
+    except BudgetExceeded as e:
+        if not whole:
+            raise
+        return None, None, f"reading it whole needs more than the run's memory budget: {e}"
+    return mt, used, ""
+
+
+def _streamed_memory(w: PlanWorkload, devs, base, uq, why: str, progress, read_progress, done: int,
+                     steps: int) -> list[dict]:
+    """The memory roles' rows of ``w``'s trace read twice in chunks
+    (:func:`models.planner.stream_memory.stream_memory_rows`), marked as streamed; ``progress`` of the plan moves
+    over this workload's steps (``done`` of ``steps``)."""
+    from models.planner.stream_memory import (
+        MEMORY_STREAM_ROLES,
+        memory_role_streams,
+        stream_memory_rows,
+    )
+
+    got = stream_memory_rows(
+        w, memory_role_streams(devs=devs, base=base, bands=uq is not None), devs, base, uq, why=why,
+        progress=(lambda f: progress(min(1.0, (done + 2 * f) / steps))) if progress else None,
+        read_progress=(lambda text: read_progress(f"{w.name}: {text}")) if read_progress else None)
+    if len(got.refused) == len(MEMORY_STREAM_ROLES):  # no role fits the budget: the workload fails as a whole
+        raise BudgetExceeded(next(iter(got.refused.values())))
+    rows = list(got.rows)
+    used = (got.requests_used, float(got.requests_read), "")
+    _mark_used(rows, used, "references", "memory trace", how="streamed in two passes")
     return rows
 
 

@@ -20,7 +20,7 @@ from models.planner.uncertainty import inverted, ratio_model, row_band
 from models.planner.verdicts import compare, plan_row, short_num, verdict_of
 from models.provenance import param
 
-__all__ = ["memory_rows", "paging_amat_model"]
+__all__ = ["memory_rows", "paging_rows", "paging_role_inputs", "paging_amat_model"]
 
 
 def memory_rows(w, mt, devs, base, uq, progress_step):
@@ -29,46 +29,7 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
     from models.memory import memory_extension as me
     from models.memory import paging as pg
 
-    out = []
-    # --- paging
-    role = "paging"
-    frac = float(param("planner.paging_memory_fraction").value)
-    base_dev = base or get_device(LIKE_FOR_LIKE[role])
-    blabel = f"{base_dev.name} as the paging store" + (" (like-for-like: NAND SSD swap)" if base is None else "")
-    inputs0 = pg.paging_inputs(memory_fraction=frac, page_sizes_bytes=(4096,))
-    prof = pg.paging_profile(mt, inputs0)
-
-    def amat(d):
-        inp = pg.paging_inputs(memory_fraction=frac, page_sizes_bytes=(4096,), device=d)
-        return inp, float(pg.paging_table(prof, inp).amat_ns.iloc[0])
-
-    b_inp, b_amat = amat(base_dev)
-    fault = float(pg.paging_table(prof, b_inp).fault_rate.iloc[0])
-    try:
-        swap = float(prof.reference_footprint_bytes()) * (1 - frac)
-    except KeyError:
-        swap = math.nan
-    outs = fault * prof.n_refs * 4096.0  # page-outs <= faults: the paging model tracks no dirty pages (an upper bound)
-
-    def paging_usage(a):
-        return role_usage(swap, outs, prof.n_refs * a / 1e9, f"the modelled run time ({prof.n_refs:,} references x "
-                          f"AMAT {short_num(a)} ns; every fault counted as a 4 KiB page-out, an upper bound)",
-                          base_duration_s=prof.n_refs * b_amat / 1e9)
-    for d in devs:
-        if is_volatile(d):
-            out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
-                                reason=f"not applicable: {d.name} is DRAM, the memory itself: paging to it is no paging"))
-            continue
-        inp, a = amat(d)
-        v = b_amat / a
-        band = row_band(lambda inp=inp: ratio_model(
-            paging_amat_model(prof, b_inp), paging_amat_model(prof, inp), f"paging to {inp.device or 'the device'} is faster",
-            "AMAT baseline / device"), uq)
-        reason = (f"{fault:.2%} of references fault with {frac:.0%} of the footprint in memory (4 KiB pages, CLOCK); "
-                  f"AMAT {short_num(a)} ns on {d.name} vs {short_num(b_amat)} ns -> "
-                  f"{compare(v, d.name, f'{base_dev.name} (as the paging store)', 'faster', band)}")
-        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
-                            paging_usage(a)))
+    out = paging_rows(w, pg.paging_profile(mt, paging_role_inputs()), devs, base, uq)
     progress_step()
     # --- memory extension
     role = "memory-extension"
@@ -105,6 +66,61 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
         row["paper_note"] = memext_note(d, r, cfg)
         out.append(row)
     progress_step()
+    return out
+
+
+def paging_role_inputs():
+    """The paging role's :class:`~models.memory.paging.PagingInputs` of the profile: 4 KiB pages, memory
+    ``planner.paging_memory_fraction`` of the footprint, the default policy (CLOCK) and TLB."""
+    from models.memory import paging as pg
+
+    return pg.paging_inputs(memory_fraction=float(param("planner.paging_memory_fraction").value),
+                            page_sizes_bytes=(4096,))
+
+
+def paging_rows(w, prof, devs, base, uq) -> list[dict]:
+    """The paging rows of memory workload ``w`` from its :class:`~models.memory.paging.PagingProfile` ``prof``
+    (:func:`paging_role_inputs`; made in memory by :func:`memory_rows` or streamed by
+    :class:`models.planner.role_paging_stream.PagingRoleStream`) for ``devs`` against ``base``."""
+    from models.memory import paging as pg
+
+    out = []
+    role = "paging"
+    frac = float(param("planner.paging_memory_fraction").value)
+    base_dev = base or get_device(LIKE_FOR_LIKE[role])
+    blabel = f"{base_dev.name} as the paging store" + (" (like-for-like: NAND SSD swap)" if base is None else "")
+
+    def amat(d):
+        inp = pg.paging_inputs(memory_fraction=frac, page_sizes_bytes=(4096,), device=d)
+        return inp, float(pg.paging_table(prof, inp).amat_ns.iloc[0])
+
+    b_inp, b_amat = amat(base_dev)
+    fault = float(pg.paging_table(prof, b_inp).fault_rate.iloc[0])
+    try:
+        swap = float(prof.reference_footprint_bytes()) * (1 - frac)
+    except KeyError:
+        swap = math.nan
+    outs = fault * prof.n_refs * 4096.0  # page-outs <= faults: the paging model tracks no dirty pages (an upper bound)
+
+    def paging_usage(a):
+        return role_usage(swap, outs, prof.n_refs * a / 1e9, f"the modelled run time ({prof.n_refs:,} references x "
+                          f"AMAT {short_num(a)} ns; every fault counted as a 4 KiB page-out, an upper bound)",
+                          base_duration_s=prof.n_refs * b_amat / 1e9)
+    for d in devs:
+        if is_volatile(d):
+            out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
+                                reason=f"not applicable: {d.name} is DRAM, the memory itself: paging to it is no paging"))
+            continue
+        inp, a = amat(d)
+        v = b_amat / a
+        band = row_band(lambda inp=inp: ratio_model(
+            paging_amat_model(prof, b_inp), paging_amat_model(prof, inp), f"paging to {inp.device or 'the device'} is faster",
+            "AMAT baseline / device"), uq)
+        reason = (f"{fault:.2%} of references fault with {frac:.0%} of the footprint in memory (4 KiB pages, CLOCK); "
+                  f"AMAT {short_num(a)} ns on {d.name} vs {short_num(b_amat)} ns -> "
+                  f"{compare(v, d.name, f'{base_dev.name} (as the paging store)', 'faster', band)}")
+        out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
+                            paging_usage(a)))
     return out
 
 

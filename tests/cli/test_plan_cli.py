@@ -109,21 +109,31 @@ def test_plan_economics_columns_and_a_users_price(run_cli, tmp_path):
     assert pcm.economic_reason.str.contains("over 3 years").all()
 
 
-def test_a_memory_trace_over_the_budget_is_refused_naming_both_options(run_cli):
-    """Issue 41: no default --mem-refs cut; a trace longer than the budget allows is refused, never cut silently."""
+def test_a_memory_trace_over_the_budget_is_streamed_not_refused(run_cli):
+    """Issue 41: no default --mem-refs cut; a trace longer than the budget allows to read whole is planned by reading
+    it twice in chunks (its paging rows those of the whole read at a larger budget, exact), never cut silently; an
+    explicit cut over the budget is still refused naming both options."""
     import io
 
     from models.planner.memory_read import BYTES_PER_REFERENCE
     from models.traces import load
 
     n = len(load(FIX / "small_lackey.txt", kind="memory"))
-    rc, stdout, err = run_cli("plan", "--mem-trace", FIX / "small_lackey.txt", "--device", "pcm-samsung-20nm",
-                              "--memory-budget", str((n // 3) * BYTES_PER_REFERENCE))
+    small = str((n // 3) * BYTES_PER_REFERENCE)
+    base = ("plan", "--mem-trace", FIX / "small_lackey.txt", "--device", "pcm-samsung-20nm", "--format", "csv")
+    rc, stdout, err = run_cli(*base, "--memory-budget", small)
+    assert rc == 0, err
+    got = pd.read_csv(io.StringIO(stdout))
+    rc, stdout, err = run_cli(*base)
+    assert rc == 0, err
+    want = pd.read_csv(io.StringIO(stdout))
+    mem = want[want.role.isin(["paging", "memory-extension"]) & want.value.notna()]
+    assert len(mem) == 2 and (mem.requests_used == n).all() and (mem.requests_read == n).all()
+    g, w = (d[d.role == "paging"].reset_index(drop=True) for d in (got, want))
+    assert (g.reason.str.endswith("(streamed in two passes)]")).all()
+    assert (g.method == "exact").all() and (g.requests_used == n).all() and (g.requests_read == n).all()
+    g["reason"] = g.reason.str.replace(" (streamed in two passes)]", "]", regex=False)
+    pd.testing.assert_frame_equal(g, w)
+    rc, stdout, err = run_cli(*base, "--memory-budget", small, "--mem-refs", str(n // 2))
     assert rc == 2 and stdout == ""
     assert "--memory-budget" in err and "PCM_MEMORY_BUDGET" in err and f"--mem-refs N (N at most {n // 3:,})" in err
-    rc, stdout, err = run_cli("plan", "--mem-trace", FIX / "small_lackey.txt", "--device", "pcm-samsung-20nm",
-                              "--format", "csv")
-    assert rc == 0, err
-    df = pd.read_csv(io.StringIO(stdout))
-    mem = df[df.role.isin(["paging", "memory-extension"]) & df.value.notna()]
-    assert len(mem) == 2 and (mem.requests_used == n).all() and (mem.requests_read == n).all()

@@ -110,6 +110,12 @@ NOT_PARAMETERS: dict[str, str] = {
                                                        "a plan's memory trace (measured peak RSS, source in its "
                                                        "comment): the work limit in bytes, not a model input",
     "models.planner.memory_read._UNBOUNDED": "no limit (the read of a run without a memory budget)",
+    "models.traces.formats.npz.SLICE_REFERENCES": "references a streamed .npz read decompresses at a time (memory "
+                                                  "only; the columns handed on do not depend on it)",
+    "models.memory.paging_stream.BYTES_PER_SLOT": "memory cost of the streamed paging role's page table (uint64 page, "
+                                                  "int32 id per slot, from its arrays), charged to the run's budget",
+    "models.memory.paging_stream.BYTES_PER_PAGE": "memory cost of the streamed paging role's second pass per "
+                                                  "distinct page (from its arrays), charged to the run's budget",
     "models.planner.stream_plan.IN_MEMORY_MAX_BYTES": "work limit in bytes (a block trace file larger than it is "
                                                       "planned by streaming, not loaded whole), not a model input",
     "models.traces.loader.DEFAULT_SYNTHETIC_REQUESTS": "trace length of a preset loaded by name (a size, "

@@ -24,6 +24,7 @@ The bundled files under ``data/traces/mem/`` were made by ``data/traces/make_mem
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import lzma
@@ -36,12 +37,13 @@ from pathlib import Path
 import numpy as np
 
 from models.nesting import loads_json
+from models.traces.chunks import chunk_sink_of
 from models.traces.core import MemTrace
 from models.traces.formats.parsing import I64_MAX
 from models.traces.source import MAX_INPUT_BYTES, TraceFormatError, check_limit, quote
 
-__all__ = ["FORMAT_VERSION", "LINE_BYTES", "MAGIC", "DESCRIPTION", "read_memtrace_npz", "save_memtrace_npz",
-           "memtrace_npz_length"]
+__all__ = ["FORMAT_VERSION", "LINE_BYTES", "MAGIC", "DESCRIPTION", "SLICE_REFERENCES", "read_memtrace_npz",
+           "save_memtrace_npz", "memtrace_npz_length"]
 
 FORMAT_VERSION = 1
 #: Address granularity of the bundled traces [bytes].
@@ -49,6 +51,10 @@ LINE_BYTES = 64
 #: First bytes of an ``.npz`` file (a zip archive), for format detection.
 MAGIC = b"PK\x03\x04"
 DESCRIPTION = "compact memory trace (.npz: line_delta, line_bytes, kind, size, meta)"
+#: References a streamed read decompresses at a time [-] (:func:`read_memtrace_npz` within a memory
+#: ``chunk_sink``): 1 Mi references, ~30 MB of slice and temporaries (int64 deltas, lines and addresses), so a
+#: streamed read's memory stays far below a plan's per-reference state whatever the trace's length.
+SLICE_REFERENCES = 1 << 20
 
 
 def save_memtrace_npz(path, address, kind, size, meta: dict | None = None, *, line_bytes: int = LINE_BYTES) -> Path:
@@ -100,23 +106,34 @@ _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, No
 _META_CHARS = 1 << 20
 
 
+_LIMIT = "the limit max_input_bytes={:,} (CLI --max-input-bytes)"
+
+
+def _header(fp, name: str, max_items: int | None, max_input_bytes: int, label: str, limit: str = _LIMIT):
+    """``(shape, dtype, n, take)`` of the ``.npy`` member open at ``fp`` (``take``: the elements to read, at most
+    ``max_items``), refused when it holds objects or ``take`` elements pass the byte limit."""
+    version = np.lib.format.read_magic(fp)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
+    else:
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
+    if dtype.hasobject:
+        raise TraceFormatError(f"{label}: array {name!r} holds Python objects, not numbers")
+    n = int(np.prod(shape, dtype=object))
+    take = n if max_items is None else min(n, max_items)
+    nbytes = take * dtype.itemsize
+    if nbytes > max_input_bytes:
+        raise TraceFormatError(f"{label}: array {name!r} holds {nbytes:,} bytes, more than "
+                               + limit.format(max_input_bytes))
+    return shape, dtype, n, take
+
+
 def _member(zf: zipfile.ZipFile, name: str, max_items: int | None, max_input_bytes: int, label: str,
-            limit: str = "the limit max_input_bytes={:,} (CLI --max-input-bytes)") -> np.ndarray:
+            limit: str = _LIMIT) -> np.ndarray:
     """Array ``name`` of the archive, reading at most ``max_items`` elements (never more than the byte limit)."""
     with zf.open(name + ".npy") as fp:
-        version = np.lib.format.read_magic(fp)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
-        else:
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
-        if dtype.hasobject:
-            raise TraceFormatError(f"{label}: array {name!r} holds Python objects, not numbers")
-        n = int(np.prod(shape, dtype=object))
-        take = n if max_items is None else min(n, max_items)
+        shape, dtype, n, take = _header(fp, name, max_items, max_input_bytes, label, limit)
         nbytes = take * dtype.itemsize
-        if nbytes > max_input_bytes:
-            raise TraceFormatError(f"{label}: array {name!r} holds {nbytes:,} bytes, more than "
-                                   + limit.format(max_input_bytes))
         data = fp.read(nbytes)
         if take == n:
             fp.read(1)  # reach the member's end: zipfile checks its CRC-32 there
@@ -126,8 +143,9 @@ def _member(zf: zipfile.ZipFile, name: str, max_items: int | None, max_input_byt
     return a.reshape(shape) if take == n else a
 
 
-def _int_array(a: np.ndarray, name: str, label: str, lo: int, hi: int) -> np.ndarray:
-    """A 1-D integer array with values in lo..hi (as int64), else TraceFormatError."""
+def _int_array(a: np.ndarray, name: str, label: str, lo: int, hi: int, start: int = 0) -> np.ndarray:
+    """A 1-D integer array with values in lo..hi (as int64), else TraceFormatError (``start``: the index of its first
+    element in the whole array, for the message)."""
     if a.ndim != 1:
         raise TraceFormatError(f"{label}: array {name!r} must be one-dimensional (shape {a.shape})")
     if a.dtype.kind not in "iu":
@@ -141,7 +159,7 @@ def _int_array(a: np.ndarray, name: str, label: str, lo: int, hi: int) -> np.nda
             bad = (a < lo) | (a > hi)
         if bad.any():
             i = int(np.argmax(bad))
-            raise TraceFormatError(f"{label}: array {name!r}: element {i} is {a[i]}, outside {lo}..{hi}")
+            raise TraceFormatError(f"{label}: array {name!r}: element {start + i} is {a[i]}, outside {lo}..{hi}")
     return a.astype(np.int64)
 
 
@@ -170,7 +188,10 @@ def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None 
 
     ``progress``, ``chunk_bytes`` and ``max_line_bytes`` are the common reader options; they have no
     effect here (loading is one decompression). Only the first ``max_requests`` elements of each
-    array are decompressed, and at most ``max_input_bytes`` per array. Every value is checked:
+    array are decompressed, and at most ``max_input_bytes`` per array. Within
+    ``models.traces.chunks.chunk_sink(consumer, kind="memory")`` the arrays are decompressed
+    :data:`SLICE_REFERENCES` references at a time, each slice's columns handed to the consumer and none kept
+    (the same checks, the same values; an empty trace with the name and metadata is returned). Every value is checked:
     ``line_bytes`` a power of two, ``kind`` 0..3, ``size`` 1..65535, addresses inside 0..2**63-1;
     a corrupt archive or value raises :class:`~models.traces.source.TraceFormatError` naming the file.
 
@@ -195,6 +216,7 @@ def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None 
                 src.seek(0)
             except (OSError, ValueError):
                 pass
+    sink = chunk_sink_of("memory")  # a streaming consumer takes the arrays slice by slice
     try:
         with zipfile.ZipFile(data) as zf:
             files = {n[:-4] for n in zf.namelist() if n.endswith(".npy")}
@@ -202,51 +224,132 @@ def read_memtrace_npz(src, *, name: str | None = None, max_requests: int | None 
             if missing:
                 raise TraceFormatError(f"{label}: not a memory-trace .npz file: missing array(s) "
                                        f"{', '.join(sorted(missing))}")
-            delta = _member(zf, "line_delta", max_requests, max_input_bytes, label)
             line_a = _member(zf, "line_bytes", None, 8, label, "{} (one integer)")
-            kind = _member(zf, "kind", max_requests, max_input_bytes, label)
-            size = _member(zf, "size", max_requests, max_input_bytes, label)
             meta_a = _member(zf, "meta", None, 4 * _META_CHARS, label, "{:,} (a JSON text)") if "meta" in files else None
+            line = _line_bytes(line_a, label)
+            if sink is not None:
+                _stream_slices(zf, sink, line, max_requests, max_input_bytes, label)
+            else:
+                delta = _member(zf, "line_delta", max_requests, max_input_bytes, label)
+                kind = _member(zf, "kind", max_requests, max_input_bytes, label)
+                size = _member(zf, "size", max_requests, max_input_bytes, label)
     except TraceFormatError:
         raise
+    except _FromSink as exc:  # the consumer's own error (a budget refusal, ...), not the archive's
+        raise exc.error from None
     except _ZIP_ERRORS as exc:
         raise TraceFormatError(f"{label}: not a valid memory-trace .npz file ({quote(str(exc) or type(exc).__name__)})"
                                ) from None
+    stem = Path(os.fspath(src)).stem if is_path else "memtrace"
+    meta = dict(_meta(meta_a, label), format="npz", source=os.fspath(src) if is_path else "upload")
+    if sink is not None:
+        return MemTrace(np.zeros(0, np.uint64), np.zeros(0, np.uint16), np.zeros(0, np.uint8), name=name or stem,
+                        meta=meta)
+    delta, kind, size = _checked(delta, kind, size, label)
+    addr = _addresses(delta, line, label)
+    return MemTrace(addr.view(np.uint64), size.astype(np.uint16), kind.astype(np.uint8), name=name or stem, meta=meta)
+
+
+def _line_bytes(line_a: np.ndarray, label: str) -> int:
+    """The address granularity [bytes] of array ``line_bytes``: one integer, a power of two 1..2**30."""
     if line_a.size != 1 or line_a.dtype.kind not in "iu":
         raise TraceFormatError(f"{label}: 'line_bytes' must be one integer (got shape {line_a.shape}, "
                                f"dtype {line_a.dtype})")
     line = int(line_a.reshape(-1)[0])
     if line < 1 or line & (line - 1) or line > 1 << 30:
         raise TraceFormatError(f"{label}: 'line_bytes' must be a power of two 1..2**30 [bytes] (got {line})")
-    delta = _int_array(delta, "line_delta", label, -I64_MAX, I64_MAX)
-    kind = _int_array(kind, "kind", label, 0, 3)
-    size = _int_array(size, "size", label, 1, 65535)
+    return line
+
+
+def _checked(delta, kind, size, label: str, start: int = 0):
+    """The three arrays checked (integers in range, as int64) and of one length (``start``: the index of their first
+    element in the trace, for the messages)."""
+    delta = _int_array(delta, "line_delta", label, -I64_MAX, I64_MAX, start)
+    kind = _int_array(kind, "kind", label, 0, 3, start)
+    size = _int_array(size, "size", label, 1, 65535, start)
     if not len(delta) == len(kind) == len(size):
         raise TraceFormatError(f"{label}: arrays line_delta, kind and size differ in length "
-                               f"({len(delta)}, {len(kind)}, {len(size)})")
+                               f"({start + len(delta)}, {start + len(kind)}, {start + len(size)})")
+    return delta, kind, size
+
+
+def _addresses(delta: np.ndarray, line: int, label: str, carry: int = 0, start: int = 0) -> np.ndarray:
+    """Byte addresses (int64) of the references whose line deltas are ``delta``, the line before them ``carry``
+    (``start``: the index of the first in the trace), else TraceFormatError naming the first out of range."""
     lines = np.cumsum(delta, dtype=np.int64)
+    if carry:
+        lines += np.int64(carry)  # wraps as the running sum would; the check below sees it
     prev = lines - delta
     over = ((prev ^ lines) & (delta ^ lines)) < 0  # int64 overflow of the running sum
     top = I64_MAX // line
     bad = over | (lines < 0) | (lines > top)
     if bad.any():
         i = int(np.argmax(bad))
-        raise TraceFormatError(f"{label}: reference {i}: the address (line_delta summed up to it, times "
+        raise TraceFormatError(f"{label}: reference {start + i}: the address (line_delta summed up to it, times "
                                f"line_bytes={line}) is outside 0..{I64_MAX} bytes")
-    meta: dict = {}
-    if meta_a is not None:
-        if meta_a.ndim != 0 or meta_a.dtype.kind not in "US":
-            raise TraceFormatError(f"{label}: 'meta' must be one JSON string (got shape {meta_a.shape}, "
-                                   f"dtype {meta_a.dtype})")
-        text = meta_a.item()
-        text = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else str(text)
-        try:
-            meta = loads_json(text, what=f"{label}: 'meta'")
-        except ValueError as exc:
-            raise TraceFormatError(f"{label}: 'meta' is not valid JSON ({exc})") from None
-        if not isinstance(meta, dict):
-            raise TraceFormatError(f"{label}: 'meta' must be a JSON object (got {quote(text)})")
-    addr = lines * np.int64(line)
-    stem = Path(os.fspath(src)).stem if is_path else "memtrace"
-    meta = dict(meta, format="npz", source=os.fspath(src) if is_path else "upload")
-    return MemTrace(addr.view(np.uint64), size.astype(np.uint16), kind.astype(np.uint8), name=name or stem, meta=meta)
+    return lines * np.int64(line)
+
+
+def _meta(meta_a, label: str) -> dict:
+    """The trace's ``meta`` JSON object ({} without one)."""
+    if meta_a is None:
+        return {}
+    if meta_a.ndim != 0 or meta_a.dtype.kind not in "US":
+        raise TraceFormatError(f"{label}: 'meta' must be one JSON string (got shape {meta_a.shape}, "
+                               f"dtype {meta_a.dtype})")
+    text = meta_a.item()
+    text = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else str(text)
+    try:
+        meta = loads_json(text, what=f"{label}: 'meta'")
+    except ValueError as exc:
+        raise TraceFormatError(f"{label}: 'meta' is not valid JSON ({exc})") from None
+    if not isinstance(meta, dict):
+        raise TraceFormatError(f"{label}: 'meta' must be a JSON object (got {quote(text)})")
+    return meta
+
+
+class _FromSink(Exception):  # noqa: N818 - a carrier, not an error of its own
+    """An error the streaming consumer raised (``error``), carried past the archive's error handling."""
+
+    def __init__(self, error: Exception):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _stream_slices(zf: zipfile.ZipFile, sink, line: int, max_requests: int | None, max_input_bytes: int,
+                   label: str) -> None:
+    """Hand ``sink`` the trace's columns :data:`SLICE_REFERENCES` references at a time, the three arrays
+    decompressed side by side (each member open once; the checks of the whole read, slice by slice)."""
+    names = ("line_delta", "kind", "size")
+    with contextlib.ExitStack() as stack:
+        fps = [stack.enter_context(zf.open(n + ".npy")) for n in names]
+        heads = [_header(fp, n, max_requests, max_input_bytes, label) for fp, n in zip(fps, names)]
+        for (shape, dtype, _, _), n in zip(heads, names):
+            if len(shape) != 1:
+                raise TraceFormatError(f"{label}: array {n!r} must be one-dimensional (shape {shape})")
+            if dtype.kind not in "iu":
+                raise TraceFormatError(f"{label}: array {n!r} must hold integers (dtype {dtype})")
+        takes = [h[3] for h in heads]
+        if len(set(takes)) != 1:
+            raise TraceFormatError(f"{label}: arrays line_delta, kind and size differ in length "
+                                   f"({takes[0]}, {takes[1]}, {takes[2]})")
+        total, done, carry = takes[0], 0, 0
+        while done < total:
+            k = min(SLICE_REFERENCES, total - done)
+            parts = []
+            for fp, (_, dtype, n, take), nm in zip(fps, heads, names):
+                raw = fp.read(k * dtype.itemsize)
+                if len(raw) != k * dtype.itemsize:
+                    raise TraceFormatError(f"{label}: array {nm!r} is truncated ({done * dtype.itemsize + len(raw)} "
+                                           f"of {take * dtype.itemsize} bytes)")
+                if done + k == take == n:
+                    fp.read(1)  # reach the member's end: zipfile checks its CRC-32 there
+                parts.append(np.frombuffer(raw, dtype=dtype))
+            delta, kind, size = _checked(*parts, label, done)
+            addr = _addresses(delta, line, label, carry, done)
+            carry = int(addr[-1]) // line
+            try:
+                sink({"address": addr.view(np.uint64), "size": size.astype(np.uint16), "kind": kind.astype(np.uint8)})
+            except Exception as e:  # noqa: BLE001 - passed on as it is, never read as a corrupt archive
+                raise _FromSink(e) from e
+            done += k

@@ -1,0 +1,258 @@
+"""A plan's memory roles over a memory trace of any length: the trace read twice as column chunks (issue 41).
+
+:func:`models.planner.plan.plan` reads a memory trace whole when it is small (its file at most
+:data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, its whole read within the run's memory budget:
+:func:`models.planner.memory_read.read_memory_trace`) and otherwise plans it here, without cutting it:
+:func:`stream_memory_rows` reads the workload's file twice within
+``models.traces.chunks.chunk_sink(consumer, kind="memory")`` (the memory-trace readers -- lackey text, ``.npz``
+in slices -- hand each block's MemTrace columns ``address, size, kind`` to the driver and keep none), feeds every
+memory role's stream the first pass (``first``), then ``end_first(meta)``, then the second pass (``second``), and
+collects each role's rows (``rows(w, meta_trace, devs, base, uq)``: the rows of
+:func:`models.planner.role_memory.memory_rows` for that role, exactly). Memory is the reader's block plus the
+streams' state (the distinct pages), whatever the trace's length; the streams' states are summed against the
+run's budget as the block roles' are (each stream's calls run with the others' state held).
+
+The stream class of each memory role is named in :data:`MEMORY_STREAM_ROLES` (``role -> "module:Class"``, built
+``cls(devs, base, bands=...)``), imported when a plan streams; a role whose class cannot be imported has no
+streamed answer: its rows read ``needs data`` and say why (never a verdict from a cut trace).
+
+The 32 MiB file limit is the block traces' (:data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`): a generated
+``.npz`` memory trace holds 2.9 bytes per reference (30 M references in 87.7 MB, ``models.traces.synthetic.
+mem_trace`` written with ``save_memtrace_npz``), so a file at the limit holds ~11 M references, ~830 MB at the
+:data:`~models.planner.memory_read.BYTES_PER_REFERENCE` a whole plan needs: near the default 1 GiB budget.
+
+>>> from models.devices import get_device
+>>> from models.planner.plan import workload_from_path
+>>> w = workload_from_path("lackey:numpy")
+>>> got = stream_memory_rows(w, {"paging": memory_role_streams(["paging"])["paging"]},
+...                          [get_device("pcm-samsung-20nm")], None, None)
+>>> got.requests_used == got.requests_read, got.rows[0]["role"], got.rows[0]["verdict"], got.rows[0]["method"]
+(True, 'paging', 'wins', 'exact')
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+import numpy as np
+
+from models.budget import BudgetExceeded
+from models.planner.stream_plan import (
+    StreamedRows,
+    _call,
+    check_rereadable,
+    mark_sampling,
+    source_bytes,
+    stream_source,
+)
+
+__all__ = ["MEMORY_STREAM_ROLES", "MEMORY_COLUMNS", "memory_role_streams", "stream_memory_rows", "MissingStream"]
+
+#: The stream class of each memory role (``"module:Class"``, built as ``cls(devs, base, bands=...)``), in row order.
+MEMORY_STREAM_ROLES: dict[str, str] = {
+    "paging": "models.planner.role_paging_stream:PagingRoleStream",
+    "memory-extension": "models.planner.role_memext_stream:MemExtRoleStream",
+}
+#: A memory chunk's columns and dtypes (:class:`~models.traces.core.MemTrace`'s).
+MEMORY_COLUMNS = ("address", "size", "kind")
+_DTYPES = (np.uint64, np.uint16, np.uint8)
+
+
+class MissingStream:
+    """A memory role whose stream class could not be built: ``why`` (its rows read ``needs data`` saying so)."""
+
+    def __init__(self, role: str, why: str):
+        self.role, self.why = role, why
+
+
+def memory_role_streams(roles=None, *, devs=None, base=None, bands: bool = True) -> dict:
+    """A fresh stream per memory role (``roles``: default all of :data:`MEMORY_STREAM_ROLES`), each built as
+    ``cls(devs, base, bands=bands)``; a :class:`MissingStream` for a role whose class cannot be imported."""
+    out: dict = {}
+    for role in roles or MEMORY_STREAM_ROLES:
+        if role not in MEMORY_STREAM_ROLES:
+            raise KeyError(f"role {role!r} has no memory-trace stream; valid: {', '.join(MEMORY_STREAM_ROLES)}")
+        mod, _, attr = MEMORY_STREAM_ROLES[role].partition(":")
+        try:
+            cls = getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError) as e:
+            out[role] = MissingStream(role, f"its stream ({MEMORY_STREAM_ROLES[role]}) is not available: {e}")
+            continue
+        out[role] = cls(devs, base, bands=bands)
+    return out
+
+
+class _MemPass:
+    """One pass's consumer: references counted, cut to ``limit``, cast to the chunk's dtypes, handed to
+    ``take(chunk)``."""
+
+    def __init__(self, take: Callable[[dict], None], limit: int | None, on_requests=None):
+        self.take, self.limit, self.on_requests = take, limit, on_requests
+        self.seen = 0  # references of the trace read
+        self.used = 0  # references handed on
+
+    def __call__(self, cols: dict) -> None:
+        n = len(cols["address"])
+        if not n:
+            return
+        self.seen += n
+        if self.on_requests is not None:
+            self.on_requests(n)
+        m = n if self.limit is None else max(0, min(n, self.limit - self.used))
+        if not m:
+            return
+        self.used += m
+        self.take({k: np.asarray(cols[k][:m], t) for k, t in zip(MEMORY_COLUMNS, _DTYPES)})
+
+
+def _read_options(src, w) -> tuple[str, dict]:
+    """The format and reader options of ``w``'s memory trace ``src`` (auto: detected as a memory trace, as
+    :func:`models.traces.load` detects it with ``kind="memory"``)."""
+    from models.traces.detect import detect_text
+    from models.traces.source import peek_text
+
+    opts = dict(w.trace_options)
+    fmt = opts.pop("format", "auto")
+    if fmt == "auto":
+        fmt, guessed = detect_text(peek_text(src), kind="memory")
+        opts = {**guessed, **opts}
+    return fmt, opts
+
+
+def stream_memory_rows(w, streams: dict, devs, base, uq, *, progress: Callable[[float], None] | None = None,
+                       read_progress: Callable[[str], None] | None = None, source=None,
+                       max_requests: int | None = None, why: str = "") -> StreamedRows:
+    """The rows of memory workload ``w``'s roles, its trace read twice in chunks (see the module docstring).
+
+    Parameters
+    ----------
+    w : PlanWorkload
+        A memory workload (its reader options apply).
+    streams : dict role -> stream or MissingStream
+        One per role, in row order (:func:`memory_role_streams`).
+    devs, base, uq
+        As :func:`models.planner.role_memory.memory_rows` takes them.
+    progress : callable, keyword-only
+        ``progress(fraction)`` [0..1]: the first pass the first half, the second the second half.
+    read_progress : callable, keyword-only
+        ``read_progress(text)``: the pass, the share of the bytes read, references/s and the time left.
+    source : path, bytes or seekable binary file object, keyword-only
+        The trace (default: ``w``'s file, or a bundled trace's).
+    max_requests : int or None, keyword-only
+        The roles see the first ``max_requests`` references (None: all); the first pass still reads the whole trace.
+    why : str, keyword-only
+        Why the trace is streamed, said in the rows of a role without a stream.
+
+    Returns
+    -------
+    StreamedRows
+        ``requests_used`` / ``requests_read``: references (instruction fetches included, as a whole read counts).
+
+    Raises
+    ------
+    ValueError
+        A source that cannot be read twice, a malformed trace, a trace without references, a block I/O trace, or a
+        trace that changed between the reads.
+    """
+    from models.traces.chunks import chunk_sink
+    from models.traces.core import BlockTrace, MemTrace
+    from models.traces.progress import ReadProgress
+    from models.traces.readers import read_trace
+
+    src = stream_source(w) if source is None else source
+    check_rereadable(src, f"workload {w.name!r} ({w.source_label})")
+    items = list(streams.items())
+    live = {role: s for role, s in items if not isinstance(s, MissingStream)}
+    missing = {role: s.why for role, s in items if isinstance(s, MissingStream)}
+    refused: dict[str, str] = {}
+
+    def refuse(role: str, exc: BaseException) -> None:
+        refused[role] = str(exc)
+        del live[role]
+        items[:] = [(r, None if r == role else s) for r, s in items]
+
+    fmt, opts = _read_options(src, w)
+    total = source_bytes(src)
+    done = [0.0]
+
+    def tell(frac: float) -> None:
+        if progress is not None and frac >= done[0]:
+            done[0] = frac
+            progress(min(frac, 1.0))
+
+    def feed(method: str):
+        def take(chunk: dict) -> None:
+            for role in list(live):
+                try:
+                    _call(live, role, method, chunk)
+                except BudgetExceeded as e:
+                    refuse(role, e)
+        return take
+
+    def read(k: int, consumer: _MemPass, limit: int | None = None):
+        rp = ReadProgress(total, (lambda p: read_progress(f"pass {k} of 2: {p.text()}")) if read_progress else None)
+        consumer.on_requests = rp.add_requests
+
+        def told(x: float) -> None:
+            rp(x)
+            if total and x <= 1.0:
+                tell((k - 1 + x) / 2)
+
+        with chunk_sink(consumer, kind="memory"):
+            empty = read_trace(src, fmt, progress=told, max_requests=limit, **opts)
+        if isinstance(empty, BlockTrace):
+            raise ValueError(f"workload {w.name!r} ({w.source_label}): a block I/O trace; the memory roles need a "
+                             "memory-reference trace")
+        if len(empty):  # a reader that does not stream: its whole trace is the pass's one chunk
+            consumer({c: getattr(empty, c) for c in MEMORY_COLUMNS})
+        tell(k / 2)
+        return empty
+
+    first = _MemPass(feed("first"), max_requests)
+    empty = read(1, first)
+    if not first.used:
+        raise ValueError("the trace has no references")
+    meta = dict(empty.meta)
+    meta_trace = MemTrace(np.zeros(0, np.uint64), np.zeros(0, np.uint16), np.zeros(0, np.uint8), name=empty.name,
+                          meta=meta)
+    for role in list(live):
+        try:
+            _call(live, role, "end_first", dict(meta))
+        except BudgetExceeded as exc:
+            refuse(role, exc)
+    second = _MemPass(feed("second"), max_requests)
+    read(2, second, max_requests)
+    if second.used != first.used:
+        raise ValueError(f"workload {w.name!r} ({w.source_label}): the trace changed between the two reads "
+                         f"({first.used:,} then {second.used:,} references)")
+    rows: list[dict] = []
+    for role, s in items:
+        if role in live:
+            try:
+                got = s.rows(w, meta_trace, devs, base, uq)
+                mark_sampling(got, None)  # the memory streams are exact
+                rows += got
+                continue
+            except BudgetExceeded as exc:
+                refused[role] = str(exc)
+        rows += _needs_rows(w, role, devs, base, refused.get(role), missing.get(role, ""), why, first.seen)
+    tell(1.0)
+    return StreamedRows(rows=tuple(rows), requests_used=first.used, requests_read=first.seen, meta_trace=meta_trace,
+                        refused=refused)
+
+
+def _needs_rows(w, role: str, devs, base, budget_msg: str | None, missing: str, why: str, n: int) -> list[dict]:
+    """``needs data`` rows of a memory role refused by the budget (``budget_msg``) or without a stream
+    (``missing``: why)."""
+    from models.planner.roles import LIKE_FOR_LIKE, role_metric
+    from models.planner.verdicts import plan_row
+
+    if budget_msg is not None:
+        reason = f"needs data: more memory than the run's budget: {budget_msg}"
+    else:
+        reason = (f"needs data: the memory trace ({n:,} references) is planned by streaming it"
+                  + (f" ({why})" if why else "") + f"; this role does not stream yet ({missing}); give a maximum "
+                  "number of references (--mem-refs N) to plan the first ones in memory")
+    b = base.name if base is not None else (LIKE_FOR_LIKE[role] or "no cache")
+    return [plan_row(w.name, role, d.name, b, role_metric(role), verdict="needs data", reason=reason) for d in devs]
