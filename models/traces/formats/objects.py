@@ -39,8 +39,8 @@ from models.traces.formats.parsing import _block_trace
 from models.traces.source import (
     MAX_INPUT_BYTES,
     TraceFormatError,
+    charge_parsed,
     check_limit,
-    check_request_cap,
     map_source,
     source_name,
 )
@@ -273,7 +273,7 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
             elif len(cols["time_ns"]):
                 parts.append(cols)
                 n += len(cols["time_ns"])
-                check_request_cap(n)  # the memory budget: refuse before joining the pieces
+                charge_parsed(n)  # the memory budget: refuse before joining the pieces
             report()
             if max_requests is not None and n >= max_requests:
                 break
