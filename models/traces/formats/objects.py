@@ -91,8 +91,8 @@ def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
     return dataclasses.replace(trace, offset_bytes=offset, meta=meta)
 
 
-#: Hash table slots per distinct object at most, before the table of :class:`ObjectSlots` doubles (a load
-#: factor of 1/2: open addressing with linear probing stays a probe or two per lookup) [slots].
+#: Hash table slots per distinct object at least: the table of :class:`ObjectSlots` doubles when a new object
+#: would pass a load factor of 1/2 (open addressing with linear probing stays a probe or two per lookup) [slots].
 _SLOTS_PER_OBJECT = 2
 #: Fibonacci hashing multiplier (2**64 / golden ratio, odd): spreads consecutive ids over the table.
 _FIB = np.uint64(0x9E3779B97F4A7C15)
@@ -121,26 +121,29 @@ def _prefetch(typingctx, arr, idx):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _place_kernel(ids, sizes, table, n_objects, shift, slot_bits, out):  # pragma: no cover - compiled
-    """``out[i] = code << slot_bits``, the code of ``ids[i]`` in first-access order, inserting new ids into the
-    open-addressing table ``table`` (interleaved ``key, code + 1`` pairs, 0: empty; ``shift`` = 64 - log2(pairs)):
-    a lookup touches one cache line. Returns the new object count and the first request whose size exceeds
-    the slot (-1: none; placing stops there)."""
+def _place_kernel(ids, sizes, table, n_objects, shift, slot_bits, out, start, room):  # pragma: no cover - compiled
+    """``out[i] = code << slot_bits`` from request ``start`` on, the code of ``ids[i]`` in first-access order,
+    inserting new ids into the open-addressing table ``table`` (interleaved ``key, code + 1`` pairs, 0: empty;
+    ``shift`` = 64 - log2(pairs)): a lookup touches one cache line. Returns the new object count, the request
+    where placing stopped (``len(ids)``: all placed; earlier: a new id found the table holding ``room`` objects,
+    to be grown) and the first request whose size exceeds the slot (-1: none; placing stops there)."""
     mask = len(table) // 2 - 1
     limit = np.int64(1) << slot_bits
     n = len(ids)
-    for j in range(min(_LOOKAHEAD, n)):
+    for j in range(start, min(start + _LOOKAHEAD, n)):
         _prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
-    for i in range(n):
+    for i in range(start, n):
         if i + _LOOKAHEAD < n:
             _prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
         if sizes[i] > limit:
-            return n_objects, i
+            return n_objects, i, i
         k = ids[i]
         h = np.int64((k * _FIB) >> np.uint64(shift))
         while True:
             v = table[2 * h + 1]
             if v == 0:
+                if n_objects >= room:
+                    return n_objects, i, -1
                 table[2 * h] = k
                 table[2 * h + 1] = np.uint64(n_objects + 1)
                 out[i] = n_objects << slot_bits
@@ -150,13 +153,17 @@ def _place_kernel(ids, sizes, table, n_objects, shift, slot_bits, out):  # pragm
                 out[i] = np.int64(v - np.uint64(1)) << slot_bits
                 break
             h = (h + 1) & mask
-    return n_objects, -1
+    return n_objects, n, -1
 
 
 @njit(cache=True, nogil=True)
 def _rehash(table, new, shift):  # pragma: no cover - compiled
     mask = len(new) // 2 - 1
-    for j in range(len(table) // 2):
+    pairs = len(table) // 2
+    for j in range(pairs):
+        ahead = j + _LOOKAHEAD
+        if ahead < pairs and table[2 * ahead + 1] != 0:
+            _prefetch(new, 2 * np.int64((table[2 * ahead] * _FIB) >> np.uint64(shift)))
         if table[2 * j + 1] != 0:
             h = np.int64((table[2 * j] * _FIB) >> np.uint64(shift))
             while new[2 * h + 1] != 0:
@@ -171,8 +178,8 @@ class ObjectSlots:
     ``offset_bytes = i << 32``.
 
     State: a hash table of the distinct ids seen and their numbers (open addressing, 16 bytes per slot, key and
-    number side by side, at most :data:`_SLOTS_PER_OBJECT` slots per object once grown), charged to the run's memory
-    budget as it grows.
+    number side by side; :data:`_SLOTS_PER_OBJECT` to twice as many slots per object once grown), charged to the
+    run's memory budget as it grows.
 
     >>> s = ObjectSlots("x")
     >>> [s.place({"meta:object_id": np.array(a, np.uint64), "size_bytes": np.array([1] * len(a))})["offset_bytes"]
@@ -207,17 +214,17 @@ class ObjectSlots:
         """``cols`` with ``offset_bytes`` set from ``meta:object_id`` (which is dropped with the other ``meta:``)."""
         ids = np.ascontiguousarray(cols["meta:object_id"], np.uint64)
         sizes = np.asarray(cols["size_bytes"])
-        slots = self.slots
-        while _SLOTS_PER_OBJECT * (self.n_objects + len(ids)) > slots:  # room for every id being new
-            slots *= 2
-        if slots > self.slots:
-            self._grow(slots)
         offset = np.empty(len(ids), np.int64)
-        self.n_objects, big = _place_kernel(ids, sizes, self.table, self.n_objects, self.shift, OBJECT_SLOT_BITS,
-                                            offset)
-        if big >= 0:
-            raise TraceFormatError(f"{self.fmt}: object size {int(sizes[big]):,} bytes is "
-                                   f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
+        done = 0
+        while True:  # the table grows (doubles) when a new id finds it holding 1 / _SLOTS_PER_OBJECT of its slots
+            self.n_objects, done, big = _place_kernel(ids, sizes, self.table, self.n_objects, self.shift,
+                                                      OBJECT_SLOT_BITS, offset, done, self.slots // _SLOTS_PER_OBJECT)
+            if big >= 0:
+                raise TraceFormatError(f"{self.fmt}: object size {int(sizes[big]):,} bytes is "
+                                       f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
+            if done == len(ids):
+                break
+            self._grow(2 * self.slots)
         if self.n_objects > MAX_OBJECTS:
             raise TraceFormatError(f"{self.fmt}: more than {MAX_OBJECTS:,} distinct objects")
         out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
