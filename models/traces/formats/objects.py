@@ -16,11 +16,14 @@ number of distinct objects in ``meta["n_objects"]``. A request-count miss-ratio 
 trace in blocks of ``block_size`` >= the largest object is the object-level curve; a smaller
 block size splits large objects as a byte-granular cache would.
 
-Binary records are read in blocks of whole records (``chunk_bytes``, rounded down to a
-multiple of the record size, at least one record), so memory stays bounded by the block plus
-the kept columns, ``max_requests`` stops the read early, and a result never depends on the
-block size. Bad values and a file that ends inside a record name the byte offset of the record
-in the (decompressed) input.
+Binary records are read in two stages: the decode (:mod:`models.traces.formats.records`: one
+compiled pass per block of whole records, ``chunk_bytes`` rounded down to a multiple of the
+record size, at least one record) yields the raw object columns, and the placement
+(:class:`ObjectSlots` block by block for a streamed read, :func:`place_objects` over a whole
+one) gives each object its slot. Memory stays bounded by the block plus the kept columns (and
+the object table of a stream), ``max_requests`` stops the read early, and a result never
+depends on the block size. Bad values and a file that ends inside a record name the byte offset
+of the record in the (decompressed) input.
 """
 
 from __future__ import annotations
