@@ -10,8 +10,9 @@ Strictness is the NumPy decode's, exactly: the pass only *detects* a bad record 
 negative size, an unknown operation) and the block is then decoded again by the format's NumPy ``decode``, which
 raises the error naming the byte offset (the same message, the same record, whatever the pass saw first).
 
-The columns of a block are new arrays (a consumer may keep them); measured on this machine, decoding into new
-arrays each block ran as fast as into reused ones (the allocator hands the freed blocks back).
+The columns of a block are new arrays (a consumer may keep them, as ``chunk_sink(parts.append)`` does): measured on
+this machine (2026-12-05, 10 M records in 8 MB blocks, best of 3), decoding into new arrays each block ran as fast
+as into reused ones (67.7 vs 67.8 M records/s: the allocator hands the freed blocks back).
 
 Examples
 --------
