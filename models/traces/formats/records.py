@@ -147,7 +147,11 @@ def record_blocks(src, dtype: np.dtype, decode: Callable, *, fmt: str, header_by
                                        f"{header_bytes:,}-byte header")
             meta = header_check(head) if header_check else {}
             dtype = meta.pop("_dtype", dtype)
-        yield meta, _blocks(stream, dtype, decode, fmt, header_bytes, chunk_bytes), report
+        blocks = _blocks(stream, dtype, decode, fmt, header_bytes, chunk_bytes)
+        try:
+            yield meta, blocks, report
+        finally:
+            blocks.close()  # a read stopped early (max_requests) lets go of its view of the file now
         report(done=True)
 
 
