@@ -101,7 +101,7 @@ _SLOTS_PER_OBJECT = 2
 _FIB = np.uint64(0x9E3779B97F4A7C15)
 #: Ids looked ahead: the table slot of id ``i + _LOOKAHEAD`` is prefetched while id ``i`` is placed, so the
 #: cache misses of a table larger than the caches overlap instead of following one another [ids].
-_LOOKAHEAD = 16
+_LOOKAHEAD = 32
 
 
 @intrinsic
