@@ -150,10 +150,11 @@ def readers(tmp: Path, n: int, repeat: int) -> tuple[float, float]:
 
 def oracle_stages(og: Path, repeat: int) -> None:
     """The oracleGeneral reader's stages beside the bare mapped column view (:func:`bare_view`), each the best of
-    ``repeat`` warm rounds (wall and CPU time), in one table: the decode alone (:func:`~models.traces.formats.records.record_blocks`, the raw
-    columns of every block, nothing kept), the placement alone (:class:`~models.traces.formats.objects.ObjectSlots`
-    over the decoded ids, in the reader's blocks, a new table each run), and both end to end (the streamed read, a
-    counting consumer): M records/s and the time over the bare view's."""
+    ``repeat`` warm rounds (wall and CPU time), in one table: the decode alone
+    (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept), the
+    placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over the decoded ids, in the reader's
+    blocks, a new table each run), and both end to end (the streamed read, a counting consumer): M records/s and
+    the time over the bare view's."""
     from models.traces.formats.objects import ObjectSlots
     from models.traces.formats.oracle import RECORD, _decode
     from models.traces.formats.records import record_blocks
