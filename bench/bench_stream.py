@@ -28,7 +28,9 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
 - ``--readers-only``: only the readers beside their references, each the best of ``--repeat`` runs (warm page
   cache): our MSR reader (streamed) vs Arrow's bare parse on the gzip CSV and on the same CSV uncompressed;
   gzip inflation alone (Arrow's ``CompressedInputStream`` read to the end: the bound of any gzip CSV reader
-  here); our oracleGeneral reader (streamed, objects placed) on ``--og-requests`` records vs the bare view.
+  here); the oracleGeneral reader's stages on ``--og-requests`` generated records (or ``--og-file``) beside the
+  bare view: the decode alone, the object placement alone, both end to end (:func:`oracle_stages`; ``--og-only``:
+  these alone).
   Last line: our plain-CSV time over Arrow's.
 
 The fleet on Dask (1 worker vs 2, rows equal to the serial run's) is ``bench/bench_fleet.py``.
@@ -119,19 +121,16 @@ def _best(fn, path: Path, repeat: int) -> tuple[float, int]:
     return min(fn(path) for _ in range(repeat))
 
 
-def readers(tmp: Path, n: int, n_og: int, repeat: int) -> tuple[float, float]:
+def readers(tmp: Path, n: int, repeat: int) -> tuple[float, float]:
     """Each reader beside its reference, best of ``repeat`` (see ``--readers-only``): (our plain-CSV time, the bare
     parse's) [s]."""
-    csv, plain, og = _msr_file(tmp, n), tmp / f"msr_{n}.csv", tmp / f"trace_{n_og}.oracleGeneral"
+    csv, plain = _msr_file(tmp, n), tmp / f"msr_{n}.csv"
     if not plain.exists():
         write_msr_csv(plain, n)
-    if not og.exists():
-        _write_og(og, n_og)
     rows = []
     for label, ref, ours_fn, path in (
             ("MSR CSV, gzip", bare_arrow, lambda p: our_reader(p, "msr"), csv),
-            ("MSR CSV, plain", bare_arrow, lambda p: our_reader(p, "msr"), plain),
-            ("oracleGeneral, plain (mapped)", bare_view, lambda p: our_reader(p, "oracleGeneral"), og)):
+            ("MSR CSV, plain", bare_arrow, lambda p: our_reader(p, "msr"), plain)):
         t_ref, n_ref = _best(ref, path, repeat)
         t_ours, n_ours = _best(ours_fn, path, repeat)
         rows.append((label, n_ref / t_ref / 1e6, n_ours / t_ours / 1e6, t_ours / t_ref))
@@ -139,11 +138,6 @@ def readers(tmp: Path, n: int, n_og: int, repeat: int) -> tuple[float, float]:
               f"requests/s ({t_ours / t_ref:.2f}x the reference's time; load {os.getloadavg()[0]:.2f})", flush=True)
         if path is plain:
             t_plain = (t_ours, t_ref)
-    t_all, t_place = _placement_s(og)
-    print(f"oracleGeneral: of our reader's {t_all:.3f} s, {t_place:.3f} s places the object ids (ObjectSlots.place: the hash "
-          f"table of ids -> compact ids; {n_og / t_place / 1e6:.1f} M requests/s on its own), the rest "
-          f"{n_og / max(t_all - t_place, 1e-9) / 1e6:.1f} M requests/s (one more run; load {os.getloadavg()[0]:.2f})",
-          flush=True)
     t_inf, n_bytes = _best(inflate_only, csv, repeat)
     print(f"gzip inflation alone (Arrow CompressedInputStream, no parse): {n_bytes / t_inf / 1e6:.0f} MB/s out = "
           f"{n / t_inf / 1e6:.2f} M requests/s at most for a gzip CSV reader here (load {os.getloadavg()[0]:.2f})",
@@ -154,25 +148,52 @@ def readers(tmp: Path, n: int, n_og: int, repeat: int) -> tuple[float, float]:
     return t_plain
 
 
-def _placement_s(og: Path) -> tuple[float, float]:
-    """One streamed read of ``og``: (its wall, the part spent in :meth:`ObjectSlots.place`) [s] (the method
-    wrapped by a timer for this read only)."""
+def oracle_stages(og: Path, repeat: int) -> None:
+    """The oracleGeneral reader's stages beside the bare mapped column view (:func:`bare_view`), each the best of
+    ``repeat`` warm rounds (wall and CPU time), in one table: the decode alone
+    (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept), the
+    placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over the decoded ids, in the reader's
+    blocks, a new table each run), and both end to end (the streamed read, a counting consumer): M records/s and
+    the time over the bare view's."""
     from models.traces.formats.objects import ObjectSlots
+    from models.traces.formats.oracle import RECORD, _decode
+    from models.traces.formats.records import record_blocks
 
-    spent, place = [0.0], ObjectSlots.place
+    def decode(path: Path) -> tuple[float, int]:
+        t, n = time.perf_counter(), 0
+        with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+            for cols, _records, _lo in blocks:
+                n += len(cols["time_ns"])
+        return time.perf_counter() - t, n
 
-    def timed(self, cols):
-        t = time.perf_counter()
-        out = place(self, cols)
-        spent[0] += time.perf_counter() - t
-        return out
+    with record_blocks(og, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+        decoded = [{k: cols[k].copy() for k in ("meta:object_id", "size_bytes")} for cols, _r, _lo in blocks]
 
-    ObjectSlots.place = timed
-    try:
-        wall, _ = our_reader(og, "oracleGeneral")
-    finally:
-        ObjectSlots.place = place
-    return wall, spent[0]
+    def place(_path: Path) -> tuple[float, int]:
+        t, slots = time.perf_counter(), ObjectSlots("oracleGeneral")
+        for cols in decoded:
+            slots.place(cols)
+        return time.perf_counter() - t, sum(len(c["size_bytes"]) for c in decoded)
+
+    decode(og), place(og)  # warm: the compiled kernels loaded, the file in the page cache
+    stages = (("bare mapped column view", bare_view), ("our decode alone", decode), ("our placement alone", place),
+              ("decode + placement, end to end", lambda p: our_reader(p, "oracleGeneral")))
+    best = {label: (float("inf"), float("inf"), 0) for label, _ in stages}
+    loads = []
+    for _ in range(repeat):  # the stages in turn each round: a burst of load on the shared machine hits them all
+        for label, fn in stages:
+            c = time.process_time()
+            wall, n = fn(og)
+            cpu = time.process_time() - c
+            best[label] = (min(best[label][0], wall), min(best[label][1], cpu), n)
+        loads.append(os.getloadavg()[0])
+    ref_wall, ref_cpu, _ = best[stages[0][0]]
+    print(f"oracleGeneral ({og.name}, best of {repeat} warm rounds; load (1 min) {min(loads):.2f} to {max(loads):.2f}; "
+          "CPU: this process's CPU time, less sensitive to the machine's load than the wall)")
+    print("stage                                   M records/s  time / bare's   M records/s (CPU)  CPU / bare's CPU")
+    for label, (wall, cpu, n) in best.items():
+        print(f"{label:<38}  {n / wall / 1e6:11.1f}  {wall / ref_wall:13.2f}  {n / cpu / 1e6:18.1f}  "
+              f"{cpu / ref_cpu:16.2f}", flush=True)
 
 
 def _write_og(path: Path, n: int) -> None:
@@ -325,6 +346,9 @@ def main() -> None:
                     help="only the readers beside their references, best of --repeat: MSR CSV gzip and plain vs "
                          "Arrow's bare parse, gzip inflation alone, oracleGeneral vs the bare mapped column view")
     ap.add_argument("--og-requests", type=int, default=10_000_000, help="oracleGeneral records in --readers-only")
+    ap.add_argument("--og-file", default=None, help="the oracleGeneral file of --readers-only (default: generated, "
+                                                     "--og-requests records, in --dir)")
+    ap.add_argument("--og-only", action="store_true", help="--readers-only: the oracleGeneral stages only")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each timing in --readers-only (the best is kept)")
     a = ap.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
@@ -335,7 +359,14 @@ def main() -> None:
         write_msr_csv(warm, 1000, compress=True)
         bare_arrow(warm)
         our_reader(warm, "msr")
-        t_ours, t_ref = readers(tmp, a.requests, a.og_requests, max(1, a.repeat))
+        og = Path(a.og_file) if a.og_file else tmp / f"trace_{a.og_requests}.oracleGeneral"
+        if not og.exists():
+            _write_og(og, a.og_requests)
+        oracle_stages(og, max(1, a.repeat))
+        if a.og_only:
+            print(f"load average after: {os.getloadavg()}")
+            return
+        t_ours, t_ref = readers(tmp, a.requests, max(1, a.repeat))
         print(f"load average after: {os.getloadavg()}")
         print_ratio(t_ours, t_ref)
         return

@@ -15,7 +15,6 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from models.budget import budget_bytes, charge
 
 __all__ = ["map_source", "data_line_mask", "CHUNK_BYTES", "MAX_LINE_BYTES", "MAX_INPUT_BYTES", "QUOTE_CHARS", "TraceFormatError", "open_source",
            "iter_blocks", "lone_cr_as_lf", "BOM", "data_lines", "source_name", "peek_bytes", "peek_text", "quote",
-           "check_limit", "request_cap", "check_request_cap", "TEXT_BYTES_CHARGE",
+           "check_limit", "charge_parsed", "TEXT_BYTES_CHARGE",
            "PARSED_REQUEST_BYTES"]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -98,41 +97,20 @@ def check_limit(name: str, value: Any) -> int:
     return int(value)
 
 
-#: The request cap of the read in progress in this thread (see :func:`request_cap`).
-_REQUEST_CAP: ContextVar[tuple[int, Callable[[], BaseException]] | None] = ContextVar("request_cap", default=None)
+def charge_parsed(n: int) -> None:
+    """Refuse (:class:`models.budget.BudgetExceeded`) ``n`` parsed requests that need more than the run's memory
+    budget (:data:`PARSED_REQUEST_BYTES` each: binary readers have no text to charge), before their pieces are
+    joined into a trace; the work limit of a whole read is this budget, in bytes.
 
-
-@contextmanager
-def request_cap(limit: int, error: Callable[[], BaseException]):
-    """Within the block, a reader that has parsed more than ``limit`` requests raises ``error()`` at once.
-
-    :func:`models.traces.load` reads without ``max_requests`` under its default limit this way, so
-    an input holding more requests is refused before its pieces are joined into a trace (a 2 MB
-    gzip of 1 GB of lines peaked at 1.5 GB building a trace only to refuse it). The cap is a
-    context variable: it applies to the reads of this thread (one Streamlit session) only.
-
-    >>> with request_cap(2, lambda: ValueError("too many")):
-    ...     check_request_cap(2)
-    ...     check_request_cap(3)
+    >>> from models.budget import limit
+    >>> with limit(100 * PARSED_REQUEST_BYTES):
+    ...     charge_parsed(100)
+    ...     charge_parsed(101)
     Traceback (most recent call last):
     ...
-    ValueError: too many
+    models.budget.BudgetExceeded: reading the trace (101 requests parsed so far) needs about ...
     """
-    token = _REQUEST_CAP.set((int(limit), error))
-    try:
-        yield
-    finally:
-        _REQUEST_CAP.reset(token)
-
-
-def check_request_cap(n: int) -> None:
-    """Raise the error of the enclosing :func:`request_cap` when ``n`` requests exceed its limit, and
-    :class:`models.budget.BudgetExceeded` when ``n`` parsed requests need more than the run's memory budget
-    (:data:`PARSED_REQUEST_BYTES` each: binary readers have no text to charge)."""
     charge(n * PARSED_REQUEST_BYTES, f"reading the trace ({n:,} requests parsed so far)")
-    cap = _REQUEST_CAP.get()
-    if cap is not None and n > cap[0]:
-        raise cap[1]()
 
 
 def source_name(src: Any) -> str:

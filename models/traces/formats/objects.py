@@ -16,11 +16,14 @@ number of distinct objects in ``meta["n_objects"]``. A request-count miss-ratio 
 trace in blocks of ``block_size`` >= the largest object is the object-level curve; a smaller
 block size splits large objects as a byte-granular cache would.
 
-Binary records are read in blocks of whole records (``chunk_bytes``, rounded down to a
-multiple of the record size, at least one record), so memory stays bounded by the block plus
-the kept columns, ``max_requests`` stops the read early, and a result never depends on the
-block size. Bad values and a file that ends inside a record name the byte offset of the record
-in the (decompressed) input.
+Binary records are read in two stages: the decode (:mod:`models.traces.formats.records`: one
+compiled pass per block of whole records, ``chunk_bytes`` rounded down to a multiple of the
+record size, at least one record) yields the raw object columns, and the placement
+(:class:`ObjectSlots` block by block for a streamed read, :func:`place_objects` over a whole
+one) gives each object its slot. Memory stays bounded by the block plus the kept columns (and
+the object table of a stream), ``max_requests`` stops the read early, and a result never
+depends on the block size. Bad values and a file that ends inside a record name the byte offset
+of the record in the (decompressed) input.
 """
 
 from __future__ import annotations
@@ -30,18 +33,21 @@ from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from models.budget import Hold, charge, reserve
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
+from models.traces.formats.records import read_exact as _read_exact  # noqa: F401 - vscsi reads with it
+from models.traces.formats.records import record_blocks
 from models.traces.source import (
     MAX_INPUT_BYTES,
     TraceFormatError,
-    check_limit,
-    check_request_cap,
-    map_source,
+    charge_parsed,
     source_name,
 )
 
@@ -88,55 +94,95 @@ def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
     return dataclasses.replace(trace, offset_bytes=offset, meta=meta)
 
 
-#: Hash table slots per distinct object at most, before the table of :class:`ObjectSlots` doubles (a load
-#: factor of 1/2: open addressing with linear probing stays a probe or two per lookup) [slots].
+#: Hash table slots per distinct object at least: the table of :class:`ObjectSlots` doubles when a new object
+#: would pass a load factor of 1/2 (open addressing with linear probing stays a probe or two per lookup) [slots].
 _SLOTS_PER_OBJECT = 2
 #: Fibonacci hashing multiplier (2**64 / golden ratio, odd): spreads consecutive ids over the table.
 _FIB = np.uint64(0x9E3779B97F4A7C15)
+#: Ids looked ahead: the table slot of id ``i + _LOOKAHEAD`` is prefetched while id ``i`` is placed, so the
+#: cache misses of a table larger than the caches overlap instead of following one another [ids].
+_LOOKAHEAD = 32
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):  # pragma: no cover - compiled
+    """Hint the CPU to fetch ``arr[idx]`` into the caches (LLVM ``prefetch``: read, high locality); no effect
+    on any value."""
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):
+        aryty, _ = signature.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False, boundscheck=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
-def _lookup_codes(ids, keys, vals, n_objects, shift):  # pragma: no cover - compiled
-    """Code of each id in first-access order, inserting new ids into the open-addressing table ``keys``/``vals``
-    (``vals`` -1: empty slot; ``shift`` = 64 - log2(table size)); returns the codes and the new object count."""
-    mask = len(keys) - 1
-    out = np.empty(len(ids), np.int64)
-    for i in range(len(ids)):
+def _place_kernel(ids, sizes, table, n_objects, shift, slot_bits, out, start, room):  # pragma: no cover - compiled
+    """``out[i] = code << slot_bits`` from request ``start`` on, the code of ``ids[i]`` in first-access order,
+    inserting new ids into the open-addressing table ``table`` (interleaved ``key, code + 1`` pairs, 0: empty;
+    ``shift`` = 64 - log2(pairs)): a lookup touches one cache line. Returns the new object count, the request
+    where placing stopped (``len(ids)``: all placed; earlier: a new id found the table holding ``room`` objects,
+    to be grown) and the first request whose size exceeds the slot (-1: none; placing stops there)."""
+    mask = len(table) // 2 - 1
+    limit = np.int64(1) << slot_bits
+    n = len(ids)
+    for j in range(start, min(start + _LOOKAHEAD, n)):
+        _prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
+    for i in range(start, n):
+        if i + _LOOKAHEAD < n:
+            _prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
+        if sizes[i] > limit:
+            return n_objects, i, i
         k = ids[i]
         h = np.int64((k * _FIB) >> np.uint64(shift))
         while True:
-            v = vals[h]
-            if v < 0:
-                keys[h] = k
-                vals[h] = n_objects
-                out[i] = n_objects
+            v = table[2 * h + 1]
+            if v == 0:
+                if n_objects >= room:
+                    return n_objects, i, -1
+                table[2 * h] = k
+                table[2 * h + 1] = np.uint64(n_objects + 1)
+                out[i] = n_objects << slot_bits
                 n_objects += 1
                 break
-            if keys[h] == k:
-                out[i] = v
+            if table[2 * h] == k:
+                out[i] = np.int64(v - np.uint64(1)) << slot_bits
                 break
             h = (h + 1) & mask
-    return out, n_objects
+    return n_objects, n, -1
 
 
 @njit(cache=True, nogil=True)
-def _rehash(keys, vals, new_keys, new_vals, shift):  # pragma: no cover - compiled
-    mask = len(new_keys) - 1
-    for j in range(len(keys)):
-        if vals[j] >= 0:
-            h = np.int64((keys[j] * _FIB) >> np.uint64(shift))
-            while new_vals[h] >= 0:
+def _rehash(table, new, shift):  # pragma: no cover - compiled
+    mask = len(new) // 2 - 1
+    pairs = len(table) // 2
+    for j in range(pairs):
+        ahead = j + _LOOKAHEAD
+        if ahead < pairs and table[2 * ahead + 1] != 0:
+            _prefetch(new, 2 * np.int64((table[2 * ahead] * _FIB) >> np.uint64(shift)))
+        if table[2 * j + 1] != 0:
+            h = np.int64((table[2 * j] * _FIB) >> np.uint64(shift))
+            while new[2 * h + 1] != 0:
                 h = (h + 1) & mask
-            new_keys[h] = keys[j]
-            new_vals[h] = vals[j]
+            new[2 * h] = table[2 * j]
+            new[2 * h + 1] = table[2 * j + 1]
 
 
 class ObjectSlots:
-    """Objects numbered in first-access order across blocks, as :func:`~models.traces.formats.objects.place_objects`
-    numbers them over the whole trace: object ``i`` at ``offset_bytes = i << 32``.
+    """The placement stage: objects numbered in first-access order across blocks, as
+    :func:`~models.traces.formats.objects.place_objects` numbers them over the whole trace: object ``i`` at
+    ``offset_bytes = i << 32``.
 
-    State: a hash table of the distinct ids seen and their numbers (open addressing, 16 bytes per slot, at most
-    :data:`_SLOTS_PER_OBJECT` slots per object once grown), charged to the run's memory budget as it grows.
+    State: a hash table of the distinct ids seen and their numbers (open addressing, 16 bytes per slot, key and
+    number side by side; :data:`_SLOTS_PER_OBJECT` to twice as many slots per object once grown), charged to the
+    run's memory budget as it grows.
 
     >>> s = ObjectSlots("x")
     >>> [s.place({"meta:object_id": np.array(a, np.uint64), "size_bytes": np.array([1] * len(a))})["offset_bytes"]
@@ -150,35 +196,42 @@ class ObjectSlots:
         self._hold = hold  # the table, held while a stream reads (its consumer's steps count it)
         self._grow(1 << 16)
 
+    @property
+    def slots(self) -> int:
+        """Slots of the hash table [slots]."""
+        return len(self.table) // 2
+
     def _grow(self, slots: int) -> None:
         what = f"the {self.fmt} reader's object table ({self.n_objects:,} distinct objects so far)"
         if self._hold is not None:
             self._hold.resize(16 * slots, what)
         else:
             charge(16 * slots, what)
-        keys, vals = np.zeros(slots, np.uint64), np.full(slots, -1, np.int64)
+        table = np.zeros(2 * slots, np.uint64)
         shift = 64 - (slots.bit_length() - 1)
         if self.n_objects:
-            _rehash(self.keys, self.vals, keys, vals, shift)
-        self.keys, self.vals, self.shift = keys, vals, shift
+            _rehash(self.table, table, shift)
+        self.table, self.shift = table, shift
 
     def place(self, cols: dict) -> dict:
         """``cols`` with ``offset_bytes`` set from ``meta:object_id`` (which is dropped with the other ``meta:``)."""
         ids = np.ascontiguousarray(cols["meta:object_id"], np.uint64)
-        big = cols["size_bytes"] > _SLOT_BYTES
-        if big.any():
-            raise TraceFormatError(f"{self.fmt}: object size {int(cols['size_bytes'][np.argmax(big)]):,} bytes is "
-                                   f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
-        slots = len(self.keys)
-        while _SLOTS_PER_OBJECT * (self.n_objects + len(ids)) > slots:  # room for every id being new
-            slots *= 2
-        if slots > len(self.keys):
-            self._grow(slots)
-        code, self.n_objects = _lookup_codes(ids, self.keys, self.vals, self.n_objects, self.shift)
+        sizes = np.asarray(cols["size_bytes"])
+        offset = np.empty(len(ids), np.int64)
+        done = 0
+        while True:  # the table grows (doubles) when a new id finds it holding 1 / _SLOTS_PER_OBJECT of its slots
+            self.n_objects, done, big = _place_kernel(ids, sizes, self.table, self.n_objects, self.shift,
+                                                      OBJECT_SLOT_BITS, offset, done, self.slots // _SLOTS_PER_OBJECT)
+            if big >= 0:
+                raise TraceFormatError(f"{self.fmt}: object size {int(sizes[big]):,} bytes is "
+                                       f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
+            if done == len(ids):
+                break
+            self._grow(2 * self.slots)
         if self.n_objects > MAX_OBJECTS:
             raise TraceFormatError(f"{self.fmt}: more than {MAX_OBJECTS:,} distinct objects")
         out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
-        out["offset_bytes"] = code << np.int64(OBJECT_SLOT_BITS)
+        out["offset_bytes"] = offset
         return out
 
 
@@ -197,27 +250,27 @@ def object_table(fmt: str, sink):
 def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 0, header_check=None,
                  name: str | None, max_requests: int | None, progress, chunk_bytes: int,
                  max_input_bytes: int = MAX_INPUT_BYTES, meta: dict | None = None) -> BlockTrace:
-    """Read fixed-size little-endian records of ``dtype`` into an object trace.
-
-    An uncompressed file is memory-mapped (:func:`~models.traces.source.map_source`): the records are decoded
-    from views of the page cache, block by block.
+    """Read fixed-size little-endian records of ``dtype`` into an object trace: the decode stage
+    (:func:`~models.traces.formats.records.record_blocks`, one compiled pass per block of the memory-mapped file),
+    then the placement stage (:class:`ObjectSlots` for a streamed read, :func:`place_objects` for a whole one).
 
     Parameters
     ----------
     src : path, bytes or binary file object
         The trace (plain, gzip or zstd).
     dtype : numpy.dtype
-        One record (packed, little-endian).
+        One record (packed, little-endian), with the fields ``time``, ``id``, ``size``, ``next`` and optionally
+        ``op_tenant`` (see :func:`~models.traces.formats.records.decode_block`).
     decode : callable
-        ``decode(records, offset0) -> dict`` of columns ``time_ns``, ``is_write``,
-        ``size_bytes``, ``device``, ``meta:object_id`` (and other ``meta:*``) for a block of
-        records whose first starts at byte ``offset0``; raises TraceFormatError naming the
-        offset of a bad record.
+        The format's NumPy decode, ``decode(records, offset0) -> dict`` of columns ``time_ns``, ``is_write``,
+        ``size_bytes``, ``device``, ``meta:object_id`` for a block of records whose first starts at byte
+        ``offset0``; it raises TraceFormatError naming the offset of a bad record (the compiled pass finds the
+        block, this names the record).
     fmt : str
         Format name (messages, ``meta["format"]``).
     header_bytes : int
-        Bytes before the first record [bytes]; ``header_check(header) -> dict`` validates them
-        and returns metadata (it may return a new ``dtype`` as ``"_dtype"``).
+        Bytes before the first record [bytes]; ``header_check(header) -> dict`` validates them and returns
+        metadata (it may return a new ``dtype`` as ``"_dtype"``).
     name, max_requests, progress, chunk_bytes, max_input_bytes, meta
         Common reader options (see :mod:`models.traces.formats`).
 
@@ -229,55 +282,35 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     """
     if max_requests is not None and max_requests < 1:
         raise ValueError(f"max_requests must be >= 1 (got {max_requests})")
-    chunk_bytes = check_limit("chunk_bytes", chunk_bytes)
-    max_input_bytes = check_limit("max_input_bytes", max_input_bytes)
     meta = dict(meta or {})
     parts: list[dict] = []
     n = zero = 0
     sink = chunk_sink_of("block")  # a streaming consumer takes each block's columns, objects placed as they come
     t_lo = None  # the earliest arrival handed to the sink [ns]
-    with object_table(fmt, sink) as slots, map_source(src, progress, max_input_bytes=max_input_bytes) as (stream, report):
-        if header_bytes:
-            head = bytes(_read_exact(stream, header_bytes))
-            if len(head) < header_bytes:
-                raise TraceFormatError(f"{fmt}: {source_name(src)}: {len(head)} bytes, shorter than the "
-                                       f"{header_bytes:,}-byte header")
-            extra = header_check(head) if header_check else {}
-            dtype = extra.pop("_dtype", dtype)
-            meta.update(extra)
-        rec = dtype.itemsize
-        step = max(rec, chunk_bytes - chunk_bytes % rec)
-        offset = header_bytes
-        while True:
-            data = _read_exact(stream, step)
-            if not data:
-                break
-            if len(data) % rec:
-                cut = offset + len(data) - len(data) % rec
-                raise TraceFormatError(f"{fmt}: the data ends inside a record at byte offset {cut:,} "
-                                       f"({len(data) % rec} of {rec} bytes; truncated file?)")
-            cols = decode(np.frombuffer(data, dtype), offset)
-            offset += len(data)
-            keep = cols["size_bytes"] > 0
-            zero += int((~keep).sum())
-            if not keep.all():
-                cols = {k: v[keep] for k, v in cols.items()}
-            if sink is not None and len(cols["time_ns"]):
-                m = len(cols["time_ns"]) if max_requests is None else min(len(cols["time_ns"]), max_requests - n)
-                cols = {k: v[:m] for k, v in cols.items()}
-                if m:
+    with object_table(fmt, sink) as slots, \
+            record_blocks(src, dtype, decode, fmt=fmt, header_bytes=header_bytes, header_check=header_check,
+                          progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes) \
+            as (head, blocks, report):
+        meta.update(head)
+        for cols, records, lo in blocks:
+            k = len(cols["time_ns"])
+            zero += records - k
+            if sink is not None and k:
+                m = k if max_requests is None else min(k, max_requests - n)
+                if m < k:
+                    cols = {c: v[:m] for c, v in cols.items()}
                     lo = int(cols["time_ns"].min())
-                    t_lo = lo if t_lo is None else min(t_lo, lo)
+                t_lo = lo if t_lo is None else min(t_lo, lo)
                 sink(slots.place(cols))
                 n += m
-            elif len(cols["time_ns"]):
+            elif k:
+                cols["offset_bytes"] = np.zeros(k, np.int64)  # placed once the trace is whole
                 parts.append(cols)
-                n += len(cols["time_ns"])
-                check_request_cap(n)  # the memory budget: refuse before joining the pieces
+                n += k
+                charge_parsed(n)  # the memory budget: refuse before joining the pieces
             report()
             if max_requests is not None and n >= max_requests:
                 break
-        report(done=True)
     meta.update(format=fmt, source=source_name(src))
     if sink is not None:
         meta.update(n_objects=slots.n_objects, object_slot_bytes=_SLOT_BYTES)
@@ -286,18 +319,6 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     if sink is not None and t_lo is not None:  # the origin the whole trace would carry
         trace.meta["time_origin_ns"] = t_lo
     return trace if sink is not None else place_objects(trace, fmt)
-
-
-def _read_exact(stream, n: int) -> bytes:
-    """Up to ``n`` bytes; fewer only at the end of the input (a decompressor may return short reads; a mapped
-    file returns a zero-copy view, whole but at the end)."""
-    data = stream.read(n)
-    while data and len(data) < n:
-        more = stream.read(n - len(data))
-        if not more:
-            break
-        data = bytes(data) + bytes(more)
-    return data
 
 
 def seconds_ns(t: np.ndarray) -> np.ndarray:

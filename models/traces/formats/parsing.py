@@ -36,8 +36,8 @@ from models.traces.source import (
     MAX_INPUT_BYTES,
     MAX_LINE_BYTES,
     TraceFormatError,
+    charge_parsed,
     check_limit,
-    check_request_cap,
     data_line_mask,
     data_lines,
     iter_blocks,
@@ -786,7 +786,7 @@ def parse_source(src, parse: Callable, *, fmt: str, name: str | None, max_reques
                 elif len(cols[key]):
                     columns.append(cols, len(cols[key]))
                     n += len(cols[key])
-                    check_request_cap(n)  # the memory budget: refuse before joining the pieces
+                    charge_parsed(n)  # the memory budget: refuse before joining the pieces
                 if max_requests is not None and n >= max_requests:
                     break
         report(done=True)

@@ -40,8 +40,8 @@ from models.traces.source import (
     MAX_INPUT_BYTES,
     MAX_LINE_BYTES,
     TraceFormatError,
+    charge_parsed,
     check_limit,
-    check_request_cap,
     open_source,
     source_name,
 )
@@ -218,7 +218,7 @@ def read_vscsi(src, *, sector_size: int = SECTOR_BYTES, name: str | None = None,
             elif len(cols["time_ns"]):
                 parts.append(cols)
                 n += len(cols["time_ns"])
-                check_request_cap(n)
+                charge_parsed(n)
             report()
             if max_requests is not None and n >= max_requests:
                 break

@@ -12,7 +12,7 @@ import pytest
 from models.budget import BudgetExceeded, limit
 from models.traces import BlockTrace, MemTrace, bundled_traces, load, loader
 from models.traces.formats import save_memtrace_npz
-from models.traces.source import PARSED_REQUEST_BYTES, check_request_cap
+from models.traces.source import PARSED_REQUEST_BYTES, charge_parsed
 
 MQSIM = b"".join(f"{1000 * i} 0 {8 * i} 8 {i % 2}\n".encode() for i in range(10))
 
@@ -112,7 +112,7 @@ def test_no_request_count_limits_a_whole_read_the_budget_allows(monkeypatch):
         assert len(load("synthetic:fin1", n_requests=25_000_000)) == 25_000_000
 
     def read_trace(source, fmt, max_requests=None, **kw):
-        check_request_cap(25_000_000)  # what a reader calls as it parses
+        charge_parsed(25_000_000)  # what a reader calls as it parses (the budget in bytes, no request count)
         return real(source, fmt, max_requests=max_requests, **kw)
 
     real = loader.read_trace

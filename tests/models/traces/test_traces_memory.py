@@ -22,7 +22,7 @@ import models.traces.formats.parsing as parsing
 from models.budget import BudgetExceeded, limit
 from models.traces import load
 from models.traces.formats.mqsim import read_mqsim
-from models.traces.source import PARSED_REQUEST_BYTES, check_request_cap, request_cap
+from models.traces.source import PARSED_REQUEST_BYTES, charge_parsed
 
 
 def _mqsim(n: int) -> bytes:
@@ -88,15 +88,12 @@ def test_a_whole_read_over_the_budget_is_refused_before_the_trace_is_built(monke
     assert len(load(data)) == 5000  # and the same whole read under the default budget
 
 
-def test_the_cap_applies_inside_its_block_only():
+def test_parsed_requests_are_bounded_by_the_budget_in_bytes_only():
     from models.budget import BudgetExceeded, limit
 
-    with limit(0):  # no memory budget: the request cap alone
-        check_request_cap(10**12)  # no cap outside
-    with pytest.raises(BudgetExceeded, match="--memory-budget"):  # the run's memory budget still counts them
-        check_request_cap(10**12)
-    with request_cap(5, lambda: ValueError("cap")):
-        check_request_cap(5)
-        with pytest.raises(ValueError, match="cap"):
-            check_request_cap(6)
-    check_request_cap(6)
+    with limit(0):  # no memory budget: no request count limits a read
+        charge_parsed(10**12)
+    with limit(5 * PARSED_REQUEST_BYTES):  # the budget, in bytes: 5 requests fit, the 6th is refused naming it
+        charge_parsed(5)
+        with pytest.raises(BudgetExceeded, match=r"6 requests parsed so far.*--memory-budget"):
+            charge_parsed(6)

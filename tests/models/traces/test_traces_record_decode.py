@@ -1,0 +1,106 @@
+"""Issue 41: the compiled decode stage of the binary object readers equals the NumPy decode it replaced, value for
+value and error for error, and the placement stage (ObjectSlots) equals the whole-trace placement."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.budget import BudgetExceeded, limit
+from models.traces.formats import lcs, oracle
+from models.traces.formats.objects import ObjectSlots, place_objects
+from models.traces.formats.records import RAW_COLUMNS, decode_block
+from models.traces.source import PARSED_REQUEST_BYTES, TraceFormatError
+
+I64 = np.iinfo(np.int64)
+LAYOUTS = [("oracleGeneral", oracle.RECORD, oracle._decode)] + [
+    (f"lcs v{v}", dt, lcs._decode) for v, dt in sorted(lcs.RECORDS.items())]
+
+
+def _records(dtype: np.dtype, n: int, rng: np.random.Generator) -> np.ndarray:
+    rec = np.zeros(n, dtype)
+    rec["time"] = rng.integers(0, 2**32, n, dtype=np.uint64)
+    rec["id"] = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+    top = 2**32 if dtype["size"] == np.dtype("<u4") else 2**40
+    rec["size"] = rng.integers(0, top, n) * (rng.random(n) < 0.8)  # a fifth size 0
+    rec["next"] = rng.choice([-1, 0, 5, I64.max], n)
+    if "op_tenant" in dtype.names:
+        rec["op_tenant"] = rng.integers(0, 15, n, dtype=np.uint32) | (rng.integers(0, 2**24, n, dtype=np.uint32) << 8)
+    return rec
+
+
+def _reference(decode, rec, offset0):
+    ref = decode(rec, offset0)
+    keep = ref["size_bytes"] > 0
+    return {k: ref[k][keep] for k in RAW_COLUMNS}
+
+
+@pytest.mark.parametrize("label,dtype,decode", LAYOUTS, ids=[x[0] for x in LAYOUTS])
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 400))
+def test_the_compiled_decode_is_the_numpy_decode(label, dtype, decode, seed, n):
+    rec = _records(dtype, n, np.random.default_rng(seed))
+    got, t_min = decode_block(rec, 8192, decode)
+    want = _reference(decode, rec, 8192)
+    for k, d in RAW_COLUMNS.items():
+        assert got[k].dtype == d and np.array_equal(got[k], want[k]), (label, k)
+    assert t_min == (int(want["time_ns"].min()) if len(want["time_ns"]) else None)
+
+
+@pytest.mark.parametrize("label,dtype,decode", LAYOUTS, ids=[x[0] for x in LAYOUTS])
+@pytest.mark.parametrize("field,value", [("next", -2), ("next", I64.min), ("size", -1), ("op", 15), ("op", 255)])
+def test_a_bad_record_is_named_as_the_numpy_decode_names_it(label, dtype, decode, field, value):
+    rng = np.random.default_rng(41)
+    rec = _records(dtype, 50, rng)
+    if field == "op" and "op_tenant" not in dtype.names or field == "size" and dtype["size"] == np.dtype("<u4"):
+        pytest.skip("the layout has no such value")
+    for i in (0, 17, 49):
+        bad = rec.copy()
+        if field == "op":
+            bad["op_tenant"][i] = (bad["op_tenant"][i] & ~np.uint32(0xFF)) | np.uint32(value)
+        else:
+            bad[field][i] = value
+        bad["next"][(i + 7) % 50] = -5 if field != "next" else bad["next"][(i + 7) % 50]  # a second bad value
+        with pytest.raises(TraceFormatError) as want:
+            decode(bad, 100)
+        with pytest.raises(TraceFormatError, match=re.escape(str(want.value))):
+            decode_block(bad, 100, decode)
+
+
+def test_placement_refuses_an_object_larger_than_its_slot_and_names_it():
+    s = ObjectSlots("lcs")
+    with pytest.raises(TraceFormatError, match=r"lcs: object size 4,294,967,297 bytes is larger than the "
+                                               r"4,294,967,296-byte slot"):
+        s.place({"meta:object_id": np.array([1, 2, 3], np.uint64), "size_bytes": np.array([5, 2**32 + 1, 2**40])})
+    ok = ObjectSlots("lcs").place({"meta:object_id": np.array([1], np.uint64), "size_bytes": np.array([2**32])})
+    assert ok["offset_bytes"].tolist() == [0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_obj=st.integers(1, 300_000), block=st.integers(1, 200_000))
+def test_placement_through_table_growth_equals_the_whole_trace_placement(seed, n_obj, block):
+    rng = np.random.default_rng(seed)
+    n = 200_000
+    ids = rng.integers(0, 2**64 - 1, n_obj, dtype=np.uint64, endpoint=True)[rng.integers(0, n_obj, n)]
+    from models.traces.core import BlockTrace
+
+    whole = place_objects(BlockTrace(np.arange(n), np.zeros(n, bool), np.zeros(n, np.int64), np.ones(n, np.int64),
+                                     np.zeros(n, np.int32), meta={"object_id": ids}), "x")
+    s = ObjectSlots("x")
+    got = np.concatenate([s.place({"meta:object_id": ids[a:a + block], "size_bytes": np.ones(len(ids[a:a + block]))})
+                          ["offset_bytes"] for a in range(0, n, block)])
+    assert np.array_equal(got, whole.offset_bytes) and s.n_objects == whole.meta["n_objects"]
+
+
+def test_a_whole_binary_read_over_the_budget_is_refused_while_reading(tmp_path):
+    p = tmp_path / "t.oracleGeneral"
+    n = 5000
+    p.write_bytes(oracle.write_oracle_general(np.arange(n), np.arange(n) % 97, np.full(n, 4096)))
+    with limit(2000 * PARSED_REQUEST_BYTES):
+        with pytest.raises(BudgetExceeded, match=r"requests parsed so far.*--memory-budget"):
+            oracle.read_oracle_general(p, chunk_bytes=24 * 1000)
+        assert len(oracle.read_oracle_general(p, chunk_bytes=24 * 1000, max_requests=1000)) == 1000
