@@ -107,6 +107,7 @@ __all__ = [
     "MemExtConfig",
     "MemExtResult",
     "simulate_memext",
+    "MemExtRun",
     "ratio_sweep",
     "prefetch_sweep",
     "policy_sweep",
@@ -427,53 +428,55 @@ def _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns):
     return t, wfree
 
 
+#: The integer scalars of a run's state (:attr:`MemExtState.iscal`), in order: the counts of
+#: :class:`MemExtResult` first (as the kernel's ``out``), then the ring, write-buffer and stride-detector positions.
+_ISCAL = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful",
+          "wb_count", "size", "hand", "s_used", "s_next", "last_vpn", "have_last", "refs")
+#: The float scalars of a run's state (:attr:`MemExtState.fscal`) [ns]: critical-path clock, write stalls, time in
+#: fault handling, the device's write-drain completion, the end of the prefetch in flight.
+_FSCAL = ("now", "stall", "in_faults", "wfree", "busy_until")
+
+
 @njit(cache=True)
-def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
+def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref, seen, ring, comp, s_val, s_cnt,
+                   iscal, fscal, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
-                   record=False, every_fault=False):
-    """The replay of the memory extension, reference by reference. ``record``: also return, per demand
-    miss that faults or writes a page back, its reference index, whether it faults (not a cold first
-    touch) and whether its eviction writes a page back (the events :mod:`models.memory.memext_events`
-    re-times per sample); empty arrays otherwise. ``every_fault``: the handler submits a work item on every
-    fault that finds no prefetch in progress (the worker then prefetches along the confirmed strides, if
-    any), not only when a stride is confirmed."""
+                   record, every_fault):
+    """The replay of the memory extension over the references ``ids`` (one piece of the stream), reference by
+    reference, from the state held in the arrays (:class:`MemExtState`; updated in place, so the next piece
+    carries on where this one stopped: pieces in order give what one call over the whole stream gives, to the
+    last bit). ``record``: also return, per demand miss that faults or writes a page back, its reference
+    index in the whole stream, whether it faults (not a cold first touch) and whether its eviction writes a
+    page back (the events :mod:`models.memory.memext_events` re-times per sample); empty arrays otherwise.
+    ``every_fault``: the handler submits a work item on every fault that finds no prefetch in progress (the
+    worker then prefetches along the confirmed strides, if any), not only when a stride is confirmed."""
     n = ids.shape[0]
     ev_idx = np.empty(n if record else 0, np.int64)
     ev_fault = np.zeros(n if record else 0, np.bool_)
     ev_write = np.zeros(n if record else 0, np.bool_)
     n_ev = 0
-    comp = np.zeros(max(buf_cap, 1), np.float64)
-    wfree = 0.0
-    wb_count = 0
-    stall = 0.0
-    in_faults = 0.0
     m = vpn.shape[0]
-    resident = np.zeros(m, np.bool_)
-    dirty = np.zeros(m, np.bool_)
-    ref = np.zeros(m, np.bool_)
-    cnt = np.zeros(m, np.int64)
-    arrival = np.zeros(m, np.float64)
-    pref = np.zeros(m, np.bool_)
-    seen = np.zeros(m, np.bool_)
-    ring = np.empty(max(cap, 1), np.int64)
-    s_val = np.zeros(n_strides, np.int64)
-    s_cnt = np.zeros(n_strides, np.int64)
-    s_used = 0
-    s_next = 0
-    last_vpn = np.int64(-1)
-    have_last = False
-    busy_until = 0.0
-    now = 0.0
-    size = 0
-    hand = 0
-    full = 0
-    partial = 0
-    cold = 0
-    evictions = 0
-    dirty_ev = 0
-    submits = 0
-    pf_pages = 0
-    pf_useful = 0
+    full = iscal[0]
+    partial = iscal[1]
+    cold = iscal[2]
+    evictions = iscal[3]
+    dirty_ev = iscal[4]
+    submits = iscal[5]
+    pf_pages = iscal[6]
+    pf_useful = iscal[7]
+    wb_count = iscal[8]
+    size = iscal[9]
+    hand = iscal[10]
+    s_used = iscal[11]
+    s_next = iscal[12]
+    last_vpn = iscal[13]
+    have_last = iscal[14] != 0
+    i0 = iscal[15]
+    now = fscal[0]
+    stall = fscal[1]
+    in_faults = fscal[2]
+    wfree = fscal[3]
+    busy_until = fscal[4]
     for i in range(n):
         x = ids[i]
         now += base_ns
@@ -526,7 +529,7 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                 in_faults += fault_ns + read_ns
                 fault = True
             if record and (fault or writes_back):
-                ev_idx[n_ev] = i
+                ev_idx[n_ev] = i0 + i
                 ev_fault[n_ev] = fault
                 ev_write[n_ev] = writes_back
                 n_ev += 1
@@ -599,16 +602,203 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
                     busy_until = t
         if is_write[i]:
             dirty[x] = True
+    iscal[0] = full
+    iscal[1] = partial
+    iscal[2] = cold
+    iscal[3] = evictions
+    iscal[4] = dirty_ev
+    iscal[5] = submits
+    iscal[6] = pf_pages
+    iscal[7] = pf_useful
+    iscal[8] = wb_count
+    iscal[9] = size
+    iscal[10] = hand
+    iscal[11] = s_used
+    iscal[12] = s_next
+    iscal[13] = last_vpn
+    iscal[14] = 1 if have_last else 0
+    iscal[15] = i0 + n
+    fscal[0] = now
+    fscal[1] = stall
+    fscal[2] = in_faults
+    fscal[3] = wfree
+    fscal[4] = busy_until
+    return ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
+
+
+@njit(cache=True)
+def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
+                   base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
+                   record=False, every_fault=False):
+    """:func:`_memext_resume` over the whole stream from an empty state: ``(counts, now, stall, in_faults, event
+    index, faults, writes back)``, the counts in the order of :data:`_ISCAL` (ten slots, the last two 0)."""
+    m = vpn.shape[0]
+    resident = np.zeros(m, np.bool_)
+    dirty = np.zeros(m, np.bool_)
+    ref = np.zeros(m, np.bool_)
+    cnt = np.zeros(m, np.int64)
+    arrival = np.zeros(m, np.float64)
+    pref = np.zeros(m, np.bool_)
+    seen = np.zeros(m, np.bool_)
+    ring = np.empty(max(cap, 1), np.int64)
+    comp = np.zeros(max(buf_cap, 1), np.float64)
+    s_val = np.zeros(n_strides, np.int64)
+    s_cnt = np.zeros(n_strides, np.int64)
+    iscal = np.zeros(16, np.int64)
+    iscal[13] = -1
+    fscal = np.zeros(5, np.float64)
+    ev_idx, ev_fault, ev_write = _memext_resume(
+        ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref, seen, ring, comp, s_val, s_cnt, iscal, fscal,
+        cap, counter_max, depth, n_strides, threshold, base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap,
+        submit_ns, cold_in_nvm, exclusive, record, every_fault)
     out = np.zeros(10, np.int64)
-    out[0] = full
-    out[1] = partial
-    out[2] = cold
-    out[3] = evictions
-    out[4] = dirty_ev
-    out[5] = submits
-    out[6] = pf_pages
-    out[7] = pf_useful
-    return out, now, stall, in_faults, ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
+    out[:8] = iscal[:8]
+    return out, fscal[0], fscal[1], fscal[2], ev_idx, ev_fault, ev_write
+
+
+class MemExtRun:
+    """One memory-extension run whose page stream arrives in pieces: the state of :func:`simulate_memext`'s
+    kernel (resident set, ring and hand, reference bits and counters, dirty and prefetched pages, the eviction
+    buffer's queue, the stride detector, clocks and counts) held between pieces.
+
+    Feeding the stream's references in order, cut anywhere, then :meth:`result` gives exactly the
+    :class:`MemExtResult` of :func:`simulate_memext` over the whole stream (``tests/models/memory/
+    test_memext_resume.py`` checks it over random cut points).
+
+    Parameters
+    ----------
+    vpn : int64 array
+        The stream's sorted distinct virtual page numbers (:attr:`PageStream.vpn`; compact page id ``k`` is
+        ``vpn[k]``): the footprint, which sets the DRAM capacity, and the prefetcher's page lookup. Kept, not copied.
+    cfg : MemExtConfig
+    device : DeviceProfile, keyword-only
+        As :func:`simulate_memext`'s.
+    use_sim_kernels : bool, keyword-only
+        As :func:`simulate_memext`'s: where that function derives the times in closed form from
+        :func:`models.sim.policies.simulate`'s counts, :meth:`result` does the same from this kernel's counts
+        (the same ring sweep), so both give the same result.
+
+    Examples
+    --------
+    >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 2))
+    >>> run = MemExtRun(s.vpn, MemExtConfig(dram_frac=0.25))
+    >>> for a, b in ((0, 5), (5, 16)):
+    ...     run.feed(s.ids[a:b], s.is_write[a:b])
+    >>> run.result() == simulate_memext(s, MemExtConfig(dram_frac=0.25))
+    True
+    """
+
+    def __init__(self, vpn, cfg: MemExtConfig | None = None, *, device: DeviceProfile | None = None,
+                 use_sim_kernels: bool = True):
+        self.cfg = cfg = cfg or MemExtConfig()
+        self.device = dev = device or get_device(cfg.device)
+        self.vpn = np.ascontiguousarray(vpn, np.int64)
+        self.read_ns, self.write_ns = cfg.latencies(dev)
+        m = self.footprint_pages = int(self.vpn.shape[0])
+        if m < 1:
+            raise ValueError("the page stream has no pages")
+        self.cap = dram_pages(m, cfg.dram_frac, cfg.accounting)
+        self.exclusive = cfg.accounting == "exclusive"
+        self.sync = cfg.writeback == "sync"
+        self.buf = 0 if (self.sync or cfg.eviction_buffer_pages is None) else int(cfg.eviction_buffer_pages)
+        self.closed_form = bool(use_sim_kernels and cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
+                                and self.buf == 0)
+        self._alloc()
+
+    @staticmethod
+    def state_bytes_for(footprint_pages: int, cfg: MemExtConfig | None = None) -> int:
+        """Memory of a run's state [bytes] for ``footprint_pages`` distinct pages (charge it before building one):
+        five flags, a counter and an arrival time per page, the DRAM ring, the eviction buffer, the strides.
+
+        >>> MemExtRun.state_bytes_for(1000)  # 21 per page, 8 per slot of the ring (250) and buffer (256)
+        25344
+        """
+        cfg = cfg or MemExtConfig()
+        m = int(footprint_pages)
+        cap = dram_pages(m, cfg.dram_frac, cfg.accounting) if m else 1
+        buf = cfg.eviction_buffer_pages or 1
+        return m * (5 + 8 + 8) + 8 * (cap + buf + 2 * cfg.prefetch_strides) + 8 * (len(_ISCAL) + len(_FSCAL))
+
+    def _alloc(self) -> None:
+        m = self.footprint_pages
+        self.resident = np.zeros(m, np.bool_)
+        self.dirty = np.zeros(m, np.bool_)
+        self.ref = np.zeros(m, np.bool_)
+        self.cnt = np.zeros(m, np.int64)
+        self.arrival = np.zeros(m, np.float64)
+        self.pref = np.zeros(m, np.bool_)
+        self.seen = np.zeros(m, np.bool_)
+        self.ring = np.empty(max(self.cap, 1), np.int64)
+        self.comp = np.zeros(max(self.buf, 1), np.float64)
+        self.s_val = np.zeros(self.cfg.prefetch_strides, np.int64)
+        self.s_cnt = np.zeros(self.cfg.prefetch_strides, np.int64)
+        self.iscal = np.zeros(len(_ISCAL), np.int64)
+        self.iscal[_ISCAL.index("last_vpn")] = -1
+        self.fscal = np.zeros(len(_FSCAL), np.float64)
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes] (its arrays)."""
+        return int(sum(a.nbytes for a in (self.resident, self.dirty, self.ref, self.cnt, self.arrival, self.pref,
+                                          self.seen, self.ring, self.comp, self.s_val, self.s_cnt, self.iscal,
+                                          self.fscal)))
+
+    @property
+    def references(self) -> int:
+        """References fed so far [references]."""
+        return int(self.iscal[_ISCAL.index("refs")])
+
+    def feed(self, ids, is_write, *, record: bool = False):
+        """Run the next references: compact page ids ``ids`` (int64, ``0 <= id < footprint_pages``) and their
+        ``is_write`` flags. ``record``: return the piece's miss events (reference index in the whole stream,
+        faults, writes back; :mod:`models.memory.memext_events`), else None."""
+        ids = np.ascontiguousarray(ids, np.int64)
+        w = np.ascontiguousarray(is_write, np.bool_)
+        if w.shape != ids.shape:
+            raise ValueError(f"is_write must have the length of ids ({ids.size})")
+        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.footprint_pages):
+            raise ValueError(f"page ids must be in 0..{self.footprint_pages - 1} (the footprint)")
+        return self._feed(ids, w, record)
+
+    def _feed(self, ids, w, record: bool = False):
+        """:meth:`feed` of checked contiguous arrays."""
+        cfg = self.cfg
+        ev = _memext_resume(
+            ids, self.vpn, w, self.resident, self.dirty, self.ref, self.cnt, self.arrival, self.pref, self.seen,
+            self.ring, self.comp, self.s_val, self.s_cnt, self.iscal, self.fscal, self.cap,
+            _COUNTER_MAX.get(cfg.policy, cfg.age_max), cfg.prefetch_depth, cfg.prefetch_strides,
+            cfg.prefetch_threshold, cfg.base_ns_per_ref, cfg.fault_overhead_ns, self.read_ns,
+            self.write_ns + cfg.mfwr_ns, self.sync, self.buf, cfg.submit_ns, cfg.cold_start_in_nvm, self.exclusive,
+            bool(record), cfg.prefetch_submit == "every-fault")
+        return ev if record else None
+
+    def result(self) -> MemExtResult:
+        """The run's result over the references fed so far (as :func:`simulate_memext` over them)."""
+        cfg, n, m, cap = self.cfg, self.references, self.footprint_pages, self.cap
+        counts = {k: int(self.iscal[i]) for i, k in enumerate(_ISCAL[:8])}
+        now, stall, in_faults = (float(self.fscal[i]) for i in range(3))
+        if self.closed_form:  # simulate_memext's closed form (FIFO/CLOCK, no prefetching, no bounded buffer)
+            writes = counts["evictions"] if self.exclusive else counts["dirty_ev"]
+            in_faults = counts["full"] * (cfg.fault_overhead_ns + self.read_ns)
+            stall = writes * (self.write_ns + cfg.mfwr_ns) if self.sync else 0.0
+            now = n * cfg.base_ns_per_ref + in_faults + stall
+        return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, self.read_ns, self.write_ns)
+
+
+def _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns) -> MemExtResult:
+    """The :class:`MemExtResult` of a run's counts and critical-path times (device busy time and run time)."""
+    writes = counts["evictions"] if cfg.accounting == "exclusive" else counts["dirty_ev"]
+    busy = (counts["full"] + counts["pf_pages"]) * read_ns + writes * write_ns
+    total = max(float(now), busy) if cfg.writeback == "buffered" else float(now)
+    return MemExtResult(
+        references=n, footprint_pages=m, dram_pages=cap, full_misses=counts["full"],
+        partial_misses=counts["partial"], cold_allocations=counts["cold"],
+        evictions=counts["evictions"], dirty_evictions=counts["dirty_ev"], writebacks=int(writes),
+        prefetch_submissions=counts["submits"], prefetched_pages=counts["pf_pages"],
+        prefetch_useful=counts["pf_useful"], cpu_ns=float(now), device_busy_ns=float(busy),
+        time_ns=total, dram_only_ns=n * cfg.base_ns_per_ref, fault_ns=float(in_faults),
+        write_stall_ns=float(stall),
+    )
 
 
 def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
@@ -666,27 +856,10 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         now = n * cfg.base_ns_per_ref + in_faults + stall
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
-    else:
-        out, now, stall, in_faults, _, _, _ = _memext_kernel(
-            stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
-            cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
-            cfg.fault_overhead_ns, read_ns, write_ns + cfg.mfwr_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm,
-            exclusive,
-            False, cfg.prefetch_submit == "every-fault")
-        keys = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful")
-        counts = {k: int(out[i]) for i, k in enumerate(keys)}
-        writes = counts["evictions"] if exclusive else counts["dirty_ev"]
-    busy = (counts["full"] + counts["pf_pages"]) * read_ns + writes * write_ns
-    total = max(float(now), busy) if cfg.writeback == "buffered" else float(now)
-    return MemExtResult(
-        references=n, footprint_pages=m, dram_pages=cap, full_misses=counts["full"],
-        partial_misses=counts["partial"], cold_allocations=counts["cold"],
-        evictions=counts["evictions"], dirty_evictions=counts["dirty_ev"], writebacks=int(writes),
-        prefetch_submissions=counts["submits"], prefetched_pages=counts["pf_pages"],
-        prefetch_useful=counts["pf_useful"], cpu_ns=float(now), device_busy_ns=float(busy),
-        time_ns=total, dram_only_ns=n * cfg.base_ns_per_ref, fault_ns=float(in_faults),
-        write_stall_ns=float(stall),
-    )
+        return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns)
+    run = MemExtRun(stream.vpn, cfg, device=dev, use_sim_kernels=False)
+    run._feed(np.ascontiguousarray(stream.ids, np.int64), np.ascontiguousarray(stream.is_write, np.bool_))
+    return run.result()
 
 
 def _run(stream: PageStream, cfg: dict) -> MemExtResult:
