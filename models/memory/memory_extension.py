@@ -428,11 +428,11 @@ def _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns):
     return t, wfree
 
 
-#: The integer scalars of a run's state (:attr:`MemExtState.iscal`), in order: the counts of
+#: The integer scalars of a run's state (:attr:`MemExtRun.iscal`), in order: the counts of
 #: :class:`MemExtResult` first (as the kernel's ``out``), then the ring, write-buffer and stride-detector positions.
 _ISCAL = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful",
           "wb_count", "size", "hand", "s_used", "s_next", "last_vpn", "have_last", "refs")
-#: The float scalars of a run's state (:attr:`MemExtState.fscal`) [ns]: critical-path clock, write stalls, time in
+#: The float scalars of a run's state (:attr:`MemExtRun.fscal`) [ns]: critical-path clock, write stalls, time in
 #: fault handling, the device's write-drain completion, the end of the prefetch in flight.
 _FSCAL = ("now", "stall", "in_faults", "wfree", "busy_until")
 
@@ -443,9 +443,12 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
                    record, every_fault):
     """The replay of the memory extension over the references ``ids`` (one piece of the stream), reference by
-    reference, from the state held in the arrays (:class:`MemExtState`; updated in place, so the next piece
-    carries on where this one stopped: pieces in order give what one call over the whole stream gives, to the
-    last bit). ``record``: also return, per demand miss that faults or writes a page back, its reference
+    reference, from the state held in the arrays (:class:`MemExtRun`'s; updated in place, so the next piece
+    carries on where this one stopped: pieces in order give what :func:`_memext_kernel` gives over the whole
+    stream, to the last bit). The same loop as :func:`_memext_kernel`, kept apart from it: taking its state as
+    arguments it runs ~1.3x slower per reference (``lackey:xz``, 10 M references, 2026-12-05: ~275 vs ~205 ms,
+    also when the whole-stream kernel calls it), and the whole-stream path must not slow down;
+    ``tests/models/memory/test_memext_resume.py`` checks the two agree. ``record``: also return, per demand miss that faults or writes a page back, its reference
     index in the whole stream, whether it faults (not a cold first touch) and whether its eviction writes a
     page back (the events :mod:`models.memory.memext_events` re-times per sample); empty arrays otherwise.
     ``every_fault``: the handler submits a work item on every fault that finds no prefetch in progress (the
@@ -630,8 +633,22 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
 def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
                    record=False, every_fault=False):
-    """:func:`_memext_resume` over the whole stream from an empty state: ``(counts, now, stall, in_faults, event
-    index, faults, writes back)``, the counts in the order of :data:`_ISCAL` (ten slots, the last two 0)."""
+    """The replay of the memory extension, reference by reference. ``record``: also return, per demand
+    miss that faults or writes a page back, its reference index, whether it faults (not a cold first
+    touch) and whether its eviction writes a page back (the events :mod:`models.memory.memext_events`
+    re-times per sample); empty arrays otherwise. ``every_fault``: the handler submits a work item on every
+    fault that finds no prefetch in progress (the worker then prefetches along the confirmed strides, if
+    any), not only when a stride is confirmed."""
+    n = ids.shape[0]
+    ev_idx = np.empty(n if record else 0, np.int64)
+    ev_fault = np.zeros(n if record else 0, np.bool_)
+    ev_write = np.zeros(n if record else 0, np.bool_)
+    n_ev = 0
+    comp = np.zeros(max(buf_cap, 1), np.float64)
+    wfree = 0.0
+    wb_count = 0
+    stall = 0.0
+    in_faults = 0.0
     m = vpn.shape[0]
     resident = np.zeros(m, np.bool_)
     dirty = np.zeros(m, np.bool_)
@@ -641,19 +658,159 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
     pref = np.zeros(m, np.bool_)
     seen = np.zeros(m, np.bool_)
     ring = np.empty(max(cap, 1), np.int64)
-    comp = np.zeros(max(buf_cap, 1), np.float64)
     s_val = np.zeros(n_strides, np.int64)
     s_cnt = np.zeros(n_strides, np.int64)
-    iscal = np.zeros(16, np.int64)
-    iscal[13] = -1
-    fscal = np.zeros(5, np.float64)
-    ev_idx, ev_fault, ev_write = _memext_resume(
-        ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref, seen, ring, comp, s_val, s_cnt, iscal, fscal,
-        cap, counter_max, depth, n_strides, threshold, base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap,
-        submit_ns, cold_in_nvm, exclusive, record, every_fault)
+    s_used = 0
+    s_next = 0
+    last_vpn = np.int64(-1)
+    have_last = False
+    busy_until = 0.0
+    now = 0.0
+    size = 0
+    hand = 0
+    full = 0
+    partial = 0
+    cold = 0
+    evictions = 0
+    dirty_ev = 0
+    submits = 0
+    pf_pages = 0
+    pf_useful = 0
+    for i in range(n):
+        x = ids[i]
+        now += base_ns
+        fault = False
+        if resident[x]:
+            if arrival[x] > now:
+                partial += 1
+                wait = arrival[x] - now
+                if wait > read_ns:
+                    wait = read_ns
+                now += fault_ns + wait
+                in_faults += fault_ns + wait
+                fault = True
+            if pref[x]:
+                pref[x] = False
+                pf_useful += 1
+            ref[x] = True
+        else:
+            first = not seen[x]
+            seen[x] = True
+            writes_back = False
+            # ---- insert x, evicting a victim when DRAM is full (as prefetch below)
+            if size < cap:
+                ring[size] = x
+                size += 1
+            else:
+                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
+                d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
+                evictions += 1
+                dirty_ev += d
+                writes_back = exclusive or d == 1
+                if exclusive or d:
+                    if sync_writes:
+                        now += write_ns
+                        stall += write_ns
+                    elif buf_cap > 0:
+                        t2, wfree = _enqueue_write(comp, wb_count, buf_cap, now, wfree, write_ns)
+                        stall += t2 - now
+                        now = t2
+                    wb_count += 1
+            resident[x] = True
+            ref[x] = False
+            cnt[x] = 0
+            arrival[x] = 0.0
+            if first and not cold_in_nvm:
+                cold += 1
+            else:
+                full += 1
+                now += fault_ns + read_ns
+                in_faults += fault_ns + read_ns
+                fault = True
+            if record and (fault or writes_back):
+                ev_idx[n_ev] = i
+                ev_fault[n_ev] = fault
+                ev_write[n_ev] = writes_back
+                n_ev += 1
+        if fault and depth > 0 and cap >= 2:
+            p = vpn[x]
+            if have_last:
+                s = p - last_vpn
+                if s != 0:
+                    found = -1
+                    for q in range(s_used):
+                        if s_val[q] == s:
+                            found = q
+                            break
+                    if found >= 0:
+                        s_cnt[found] += 1
+                    else:
+                        s_val[s_next] = s
+                        s_cnt[s_next] = 1
+                        s_next += 1
+                        if s_next == n_strides:
+                            s_next = 0
+                        if s_used < n_strides:
+                            s_used += 1
+            last_vpn = p
+            have_last = True
+            if now >= busy_until:
+                confirmed = False
+                for q in range(s_used):
+                    if s_cnt[q] >= threshold:
+                        confirmed = True
+                if confirmed or (every_fault and depth > 0):
+                    submits += 1
+                    now += submit_ns
+                    in_faults += submit_ns
+                    t = now
+                    for q in range(s_used):
+                        if s_cnt[q] < threshold:
+                            continue
+                        for j in range(1, depth + 1):
+                            target = p + j * s_val[q]
+                            c = np.searchsorted(vpn, target)
+                            if c >= m or vpn[c] != target or resident[c]:
+                                continue
+                            if not (cold_in_nvm or seen[c]):
+                                continue
+                            # insert c (prefetch): same eviction path, no stall for the app
+                            if size < cap:
+                                ring[size] = c
+                                size += 1
+                            else:
+                                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
+                                if v == x:  # never evict the page just faulted in
+                                    hand = ring_advance(hand, cap)
+                                    continue
+                                d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
+                                evictions += 1
+                                dirty_ev += d  # written by the kernel thread: no stall for the app
+                                if (exclusive or d) and buf_cap > 0 and not sync_writes:
+                                    t, wfree = _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns)
+                                if exclusive or d:
+                                    wb_count += 1
+                            seen[c] = True
+                            resident[c] = True
+                            ref[c] = False
+                            cnt[c] = 0
+                            pref[c] = True
+                            t += read_ns
+                            arrival[c] = t
+                            pf_pages += 1
+                    busy_until = t
+        if is_write[i]:
+            dirty[x] = True
     out = np.zeros(10, np.int64)
-    out[:8] = iscal[:8]
-    return out, fscal[0], fscal[1], fscal[2], ev_idx, ev_fault, ev_write
+    out[0] = full
+    out[1] = partial
+    out[2] = cold
+    out[3] = evictions
+    out[4] = dirty_ev
+    out[5] = submits
+    out[6] = pf_pages
+    out[7] = pf_useful
+    return out, now, stall, in_faults, ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
 
 
 class MemExtRun:
@@ -857,9 +1014,14 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
         return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns)
-    run = MemExtRun(stream.vpn, cfg, device=dev, use_sim_kernels=False)
-    run._feed(np.ascontiguousarray(stream.ids, np.int64), np.ascontiguousarray(stream.is_write, np.bool_))
-    return run.result()
+    out, now, stall, in_faults, _, _, _ = _memext_kernel(
+        stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
+        cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
+        cfg.fault_overhead_ns, read_ns, write_ns + cfg.mfwr_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm,
+        exclusive,
+        False, cfg.prefetch_submit == "every-fault")
+    counts = {k: int(out[i]) for i, k in enumerate(_ISCAL[:8])}
+    return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns)
 
 
 def _run(stream: PageStream, cfg: dict) -> MemExtResult:
