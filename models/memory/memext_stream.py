@@ -33,6 +33,9 @@ __all__ = ["MemExtStream", "chunk_pages"]
 #: Bytes per distinct page of the page table while it grows: the kept sorted table, the pending chunks' pages
 #: and the merge's concatenation and sort (about three copies) [bytes].
 _TABLE_BYTES_PER_PAGE = 3 * 8
+#: Bytes per reference of a second-pass chunk's temporaries: its page numbers and compact ids (8 each), the write
+#: flags (1) and, while a run records its miss events, up to an index and two flags per reference (10) [bytes].
+_CHUNK_BYTES_PER_REF = 8 + 8 + 1 + 10
 
 
 def chunk_pages(chunk: dict, *, include_instructions: bool = False,
@@ -154,6 +157,8 @@ class MemExtStream:
         run whose miss events (:meth:`MemExtRun.feed`) to return (None: return None)."""
         if not self.runs:
             raise RuntimeError("end_first() must come before the second pass")
+        charge(self.state_bytes + len(chunk["kind"]) * _CHUNK_BYTES_PER_REF,
+               f"{self.what} (a chunk of {len(chunk['kind']):,} references)")
         ids, w = self.page_ids(chunk)
         self._seen_second += int(ids.size)
         if self._seen_second > self.references:
