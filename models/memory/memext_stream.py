@@ -12,11 +12,15 @@ order, of any length):
    chunks: after it the footprint, the compact ids and the DRAM capacity are those of ``page_stream`` over
    the whole trace;
 2. the second pass numbers each chunk's pages from that table and feeds them to one resumable run
-   (:class:`~models.memory.memory_extension.MemExtRun`) per configuration, its state carried across chunks.
+   (:class:`~models.memory.memory_extension.MemExtRun`) per configuration, its state carried across chunks --
+   except that time-independent configurations (FIFO or CLOCK without prefetching) with the same page decisions
+   (the devices of a plan's role) share one run: the others replay its miss events on their own clock
+   (:class:`~models.memory.memory_extension.MemExtClock`, the same bits).
 
 The results are exactly :func:`simulate_memext` of ``page_stream(whole trace)`` (``tests/models/memory/
 test_memext_stream.py``). Memory: the page table (8 bytes per distinct page) and each run's state
-(:meth:`MemExtRun.state_bytes_for`, ~21 bytes per distinct page), whatever the trace's length; each growth is
+(:meth:`MemExtRun.state_bytes_for`, ~21 bytes per distinct page, once per distinct page decisions), whatever the
+trace's length; each growth is
 charged to the run's budget (:func:`models.budget.charge`) before it is allocated.
 """
 
@@ -26,7 +30,15 @@ import numpy as np
 import pandas as pd
 
 from models.budget import charge
-from models.memory.memory_extension import PAGE_BYTES, MemExtConfig, MemExtResult, MemExtRun
+from models.memory.memory_extension import (
+    PAGE_BYTES,
+    MemExtClock,
+    MemExtConfig,
+    MemExtResult,
+    MemExtRun,
+    page_decisions,
+    time_independent,
+)
 
 __all__ = ["MemExtStream", "chunk_pages"]
 
@@ -98,12 +110,15 @@ class MemExtStream:
         self.references = 0
         self._seen_second = 0
         self.runs: dict[str, MemExtRun] = {}
+        self.clocks: dict[str, tuple[MemExtClock, str]] = {}
+        self._leader_of: dict[str, str] = {}
 
     # ------------------------------------------------------------------ memory
     @property
     def state_bytes(self) -> int:
         """Memory of the state now [bytes]: the page table and the runs' states."""
-        return int(self.vpn.nbytes + 8 * self._n_pending + sum(r.state_bytes for r in self.runs.values()))
+        return int(self.vpn.nbytes + 8 * self._n_pending + sum(r.state_bytes for r in self.runs.values())
+                   + sum(c.state_bytes for c, _ in self.clocks.values()))
 
     @property
     def footprint_pages(self) -> int:
@@ -136,10 +151,18 @@ class MemExtStream:
         self._merge()
         if not self.references:
             raise ValueError("trace: no memory references (after dropping instruction fetches)")
-        need = self.vpn.nbytes + sum(MemExtRun.state_bytes_for(self.footprint_pages, cfg)
-                                     for cfg, _ in self.runs_cfg.values())
-        charge(need, f"{self.what} ({len(self.runs_cfg)} run(s) over {self.footprint_pages:,} pages)")
-        self.runs = {k: MemExtRun(self.vpn, cfg, device=dev) for k, (cfg, dev) in self.runs_cfg.items()}
+        leaders: dict[tuple, str] = {}
+        self._leader_of = {}
+        for k, (cfg, _) in self.runs_cfg.items():
+            key = page_decisions(cfg) if time_independent(cfg) else None
+            self._leader_of[k] = leaders.setdefault(key, k) if key is not None else k
+        own = [k for k in self.runs_cfg if self._leader_of[k] == k]
+        need = self.vpn.nbytes + sum(MemExtRun.state_bytes_for(self.footprint_pages, self.runs_cfg[k][0]) for k in own)
+        need += 16 * sum(1 + (self.runs_cfg[k][0].eviction_buffer_pages or 1) for k in self.runs_cfg if k not in own)
+        charge(need, f"{self.what} ({len(own)} run(s) over {self.footprint_pages:,} pages)")
+        self.runs = {k: MemExtRun(self.vpn, self.runs_cfg[k][0], device=self.runs_cfg[k][1]) for k in own}
+        self.clocks = {k: (MemExtClock(self.runs[lead], self.runs_cfg[k][0], device=self.runs_cfg[k][1]), lead)
+                       for k, lead in self._leader_of.items() if k != lead}
         self._seen_second = 0
 
     # ------------------------------------------------------------------ second pass
@@ -154,7 +177,8 @@ class MemExtStream:
 
     def second(self, chunk: dict, *, record: str | None = None):
         """Take a chunk of the second pass: every run carries on over its references. ``record``: the label of a
-        run whose miss events (:meth:`MemExtRun.feed`) to return (None: return None)."""
+        run whose miss events (:meth:`MemExtRun.feed`; those of the run whose page decisions it shares) to return
+        (None: return None)."""
         if not self.runs:
             raise RuntimeError("end_first() must come before the second pass")
         charge(self.state_bytes + len(chunk["kind"]) * _CHUNK_BYTES_PER_REF,
@@ -163,17 +187,22 @@ class MemExtStream:
         self._seen_second += int(ids.size)
         if self._seen_second > self.references:
             raise ValueError("the second pass read more references than the first: the trace changed between the passes")
-        out = None
+        want = self._leader_of.get(record) if record is not None else None
+        followed = {lead for _, lead in self.clocks.values()}
+        events = {}
         for k, run in self.runs.items():
-            ev = run._feed(ids, np.ascontiguousarray(w), record == k)
-            if record == k:
-                out = ev
-        return out
+            ev = run._feed(ids, np.ascontiguousarray(w), k == want or k in followed)
+            if ev is not None:
+                events[k] = ev
+        for clock, lead in self.clocks.values():
+            clock.feed(ids.size, events[lead])
+        return events.get(want)
 
     def results(self) -> dict[str, MemExtResult]:
         """Each run's result over the whole trace (after the second pass)."""
         if self._seen_second != self.references:
             raise ValueError(f"the second pass read {self._seen_second:,} references, the first {self.references:,}: "
                              "the trace changed between the passes")
-        return {k: r.result() for k, r in self.runs.items()}
+        return {k: (self.runs[k].result() if k in self.runs else self.clocks[k][0].result(self.runs[self.clocks[k][1]]))
+                for k in self.runs_cfg}
 

@@ -108,6 +108,9 @@ __all__ = [
     "MemExtResult",
     "simulate_memext",
     "MemExtRun",
+    "MemExtClock",
+    "time_independent",
+    "page_decisions",
     "ratio_sweep",
     "prefetch_sweep",
     "policy_sweep",
@@ -940,6 +943,117 @@ class MemExtRun:
             stall = writes * (self.write_ns + cfg.mfwr_ns) if self.sync else 0.0
             now = n * cfg.base_ns_per_ref + in_faults + stall
         return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, self.read_ns, self.write_ns)
+
+
+@njit(cache=True)
+def _clock_resume(n, ev_idx, ev_fault, ev_write, base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, comp,
+                  iscal, fscal):
+    """The critical-path clock of :func:`_memext_resume` without prefetching, over ``n`` references whose misses
+    are the events ``ev_idx, ev_fault, ev_write`` (another run's, FIFO or CLOCK: which references miss and write
+    back does not depend on any time): per reference the same additions in the same order, so the same bits.
+    State in place: ``iscal`` = (pages written so far, references so far), ``fscal`` = (now, stall, in_faults,
+    wfree)."""
+    wb_count = iscal[0]
+    i0 = iscal[1]
+    now = fscal[0]
+    stall = fscal[1]
+    in_faults = fscal[2]
+    wfree = fscal[3]
+    k = 0
+    n_ev = ev_idx.shape[0]
+    for i in range(n):
+        now += base_ns
+        if k < n_ev and ev_idx[k] == i0 + i:
+            if ev_write[k]:
+                if sync_writes:
+                    now += write_ns
+                    stall += write_ns
+                elif buf_cap > 0:
+                    t2, wfree = _enqueue_write(comp, wb_count, buf_cap, now, wfree, write_ns)
+                    stall += t2 - now
+                    now = t2
+                wb_count += 1
+            if ev_fault[k]:
+                now += fault_ns + read_ns
+                in_faults += fault_ns + read_ns
+            k += 1
+    iscal[0] = wb_count
+    iscal[1] = i0 + n
+    fscal[0] = now
+    fscal[1] = stall
+    fscal[2] = in_faults
+    fscal[3] = wfree
+
+
+def time_independent(cfg: MemExtConfig) -> bool:
+    """Which references miss and which evictions write back does not depend on any time (FIFO or CLOCK without
+    prefetching): runs differing only in times (device, latencies, fault cost, write-back, buffer) share them."""
+    return cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
+
+
+def page_decisions(cfg: MemExtConfig) -> tuple:
+    """The fields of ``cfg`` that decide which pages are resident (two time-independent runs with the same
+    decisions miss on the same references)."""
+    return (cfg.dram_frac, cfg.accounting, cfg.policy, cfg.cold_start_in_nvm)
+
+
+class MemExtClock:
+    """A :class:`MemExtRun` that shares another run's page decisions: a time-independent configuration
+    (:func:`time_independent`) with the leader's :func:`page_decisions`, fed the leader's miss events; only its
+    clock and eviction buffer are its own (a few bytes, not ~21 per page). Its :meth:`result` is what its own
+    :class:`MemExtRun` would give, exactly.
+
+    >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 3), is_write=np.tile([True, False], 12))
+    >>> lead = MemExtRun(s.vpn, MemExtConfig(dram_frac=0.25, eviction_buffer_pages=1))
+    >>> other = MemExtConfig(dram_frac=0.25, eviction_buffer_pages=1, device="nand-flash")
+    >>> clock = MemExtClock(lead, other)
+    >>> clock.feed(len(s), lead.feed(s.ids, s.is_write, record=True))
+    >>> clock.result(lead) == simulate_memext(s, other)
+    True
+    """
+
+    def __init__(self, leader: MemExtRun, cfg: MemExtConfig, *, device: DeviceProfile | None = None,
+                 use_sim_kernels: bool = True):
+        if not (time_independent(cfg) and time_independent(leader.cfg)
+                and page_decisions(cfg) == page_decisions(leader.cfg)):
+            raise ValueError("a MemExtClock needs FIFO or CLOCK without prefetching and the leader's page decisions")
+        self.cfg = cfg
+        self.device = dev = device or get_device(cfg.device)
+        self.read_ns, self.write_ns = cfg.latencies(dev)
+        self.sync = cfg.writeback == "sync"
+        self.buf = 0 if (self.sync or cfg.eviction_buffer_pages is None) else int(cfg.eviction_buffer_pages)
+        self.closed_form = bool(use_sim_kernels and self.buf == 0)
+        self.comp = np.zeros(max(self.buf, 1), np.float64)
+        self.iscal = np.zeros(2, np.int64)
+        self.fscal = np.zeros(4, np.float64)
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]."""
+        return int(self.comp.nbytes + self.iscal.nbytes + self.fscal.nbytes)
+
+    def feed(self, n: int, events) -> None:
+        """The next ``n`` references, whose miss events (the leader's :meth:`MemExtRun.feed` with ``record``) are
+        ``events``."""
+        idx, fault, write = events
+        c = self.cfg
+        _clock_resume(int(n), idx, fault, write, c.base_ns_per_ref, c.fault_overhead_ns, self.read_ns,
+                      self.write_ns + c.mfwr_ns, self.sync, self.buf, self.comp, self.iscal, self.fscal)
+
+    def result(self, leader: MemExtRun) -> MemExtResult:
+        """The result over the references fed so far, the counts the ``leader``'s."""
+        cfg, n = self.cfg, int(self.iscal[1])
+        if n != leader.references:
+            raise ValueError(f"the clock saw {n:,} references, its leader {leader.references:,}")
+        counts = {k: int(leader.iscal[i]) for i, k in enumerate(_ISCAL[:8])}
+        now, stall, in_faults = (float(self.fscal[i]) for i in range(3))
+        if self.closed_form:  # as MemExtRun.result
+            writes = counts["evictions"] if cfg.accounting == "exclusive" else counts["dirty_ev"]
+            in_faults = counts["full"] * (cfg.fault_overhead_ns + self.read_ns)
+            stall = writes * (self.write_ns + cfg.mfwr_ns) if self.sync else 0.0
+            now = n * cfg.base_ns_per_ref + in_faults + stall
+        return _memext_result(cfg, n, leader.footprint_pages, leader.cap, counts, now, stall, in_faults, self.read_ns,
+                              self.write_ns)
 
 
 def _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns) -> MemExtResult:

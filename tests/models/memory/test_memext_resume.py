@@ -97,3 +97,40 @@ def test_bad_ids_refused():
         run.feed(np.array([s.footprint_pages]), np.array([False]))
     with pytest.raises(ValueError, match="is_write must have the length"):
         run.feed(np.array([0, 1]), np.array([False]))
+
+
+#: Time-only variations of a time-independent configuration: a MemExtClock over the leader's events.
+CLOCK_VARIANTS = [{}, {"device": "nand-flash"}, {"eviction_buffer_pages": 1, "write_ns": 4e5}, {"writeback": "sync"},
+                  {"eviction_buffer_pages": None, "mfwr_ns": 300.0}, {"base_ns_per_ref": 3.0, "fault_overhead_ns": 0.0}]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), n=st.integers(1, 1500), pages=st.integers(1, 300),
+       cuts=st.lists(st.integers(0, 10**6), max_size=10), policy=st.sampled_from(["fifo", "clock"]),
+       accounting=st.sampled_from(["inclusive", "exclusive"]), cold_nvm=st.booleans(),
+       frac=st.sampled_from([0.5, 0.125]))
+def test_clock_over_leader_events_equals_own_run(seed, n, pages, cuts, policy, accounting, cold_nvm, frac):
+    from models.memory.memory_extension import MemExtClock
+
+    s = _stream(seed, n, pages, 0.4)
+    page = {"policy": policy, "accounting": accounting, "cold_start_in_nvm": cold_nvm, "dram_frac": frac}
+    lead = MemExtRun(s.vpn, MemExtConfig(**page))
+    cfgs = [MemExtConfig(**page, **v) for v in CLOCK_VARIANTS]
+    clocks = [MemExtClock(lead, c) for c in cfgs]
+    for a, b in _cut(len(s), cuts):
+        ev = lead.feed(s.ids[a:b], s.is_write[a:b], record=True)
+        for c in clocks:
+            c.feed(b - a, ev)
+    for c, cfg in zip(clocks, cfgs):
+        assert c.result(lead) == simulate_memext(s, cfg)
+        assert c.state_bytes < 4096
+
+
+def test_clock_refuses_other_page_decisions():
+    from models.memory.memory_extension import MemExtClock
+
+    s = _stream(3, 50, 20, 0.0)
+    lead = MemExtRun(s.vpn, MemExtConfig())
+    for other in (MemExtConfig(dram_frac=0.5), MemExtConfig(prefetch_depth=2), MemExtConfig(policy="clock")):
+        with pytest.raises(ValueError, match="page decisions"):
+            MemExtClock(lead, other)
