@@ -5,7 +5,9 @@ Measured in the same run (after a warm-up call that compiles the numba kernels):
 1. the dedicated memory-extension kernel (``models.memory.memory_extension._memext_kernel``, which adds
    the age-based policy, prefetching and time tracking) vs the shared FIFO kernel of
    ``models.sim.policies`` on the same 5M-reference page stream (results must agree);
-   prefetching (depth 8) throughput too;
+   prefetching (depth 8) throughput too; the resumable kernel (``MemExtRun``, issue 41's streamed traces) fed
+   1 M-reference pieces vs the whole-stream kernel on the same stream with the default bounded buffer (results
+   must be equal);
 2. DCW cell counting (``models.endurance.write_reduction.page_costs``) vs a plain NumPy reference
    (``np.unpackbits(old ^ new).sum``) on the bundled real page pairs (results must agree), and
    the MFWR image builder throughput [pages/s].
@@ -25,6 +27,14 @@ from _common import print_ratio, timed
 
 from models.endurance import write_reduction as wr
 from models.memory import memory_extension as me
+
+
+def _pieces(stream, cfg, step: int = 1_000_000):
+    """simulate_memext's result from the resumable kernel fed ``step`` references at a time."""
+    run = me.MemExtRun(stream.vpn, cfg)
+    for a in range(0, len(stream), step):
+        run.feed(stream.ids[a:a + step], stream.is_write[a:a + step])
+    return run.result()
 
 
 def main(argv=None) -> int:
@@ -54,6 +64,13 @@ def main(argv=None) -> int:
           f"(x{t_shared / t_ours:.2f} vs shared)")
     print(f"memext FIFO + stride prefetch d=8:     {len(seq) / t_pf / 1e6:.1f} M refs/s "
           f"({r.prefetched_pages:,} pages prefetched)")
+    bounded = me.MemExtConfig(dram_frac=0.25)  # the default bounded eviction buffer: the dedicated kernel
+    _pieces(small, bounded)  # compile
+    t_whole, w1 = timed(me.simulate_memext, s, bounded)
+    t_res, w2 = timed(_pieces, s, bounded)
+    assert w1 == w2, "the resumable kernel disagrees with the whole-stream kernel"
+    print(f"memext resumable kernel, 1 M-ref pieces: {n / t_res / 1e6:.1f} M refs/s "
+          f"(x{t_whole / t_res:.2f} vs the whole-stream kernel, {n / t_whole / 1e6:.1f} M refs/s)")
 
     pages = wr.load_page_pairs()
     wr.page_costs(wr.synthetic_page_pairs(4, seed=0))  # compile

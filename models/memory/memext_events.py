@@ -26,7 +26,7 @@ from numba import njit
 
 from models.memory.memory_extension import _enqueue_write
 
-__all__ = ["miss_events", "run_times"]
+__all__ = ["miss_events", "run_times", "TimesReplay"]
 
 
 def miss_events(stream, cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -47,29 +47,96 @@ def miss_events(stream, cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _times_kernel(idx, fault, write, n, base, fo, rd, wr, sync, buf_cap):
+def _times_resume(idx, fault, write, base, fo, rd, wr, sync, buf_cap, now, wfree, wb, last, comp):
+    """Carry every sample's critical path (``now``, ``wfree``, ``wb``, ``last``, its buffer row ``comp[s]``, updated
+    in place) over the miss events ``idx, fault, write`` (one piece of them, indices in the whole stream)."""
     S = base.shape[0]
-    out = np.empty(S)
-    comp = np.zeros(max(buf_cap, 1))
     for s in range(S):
-        comp[:] = 0.0
-        now = 0.0
-        wfree = 0.0
-        wb = 0
-        last = -1
+        t = now[s]
+        wf = wfree[s]
+        w = wb[s]
+        lst = last[s]
+        c = comp[s]
         for k in range(idx.shape[0]):
-            now += (idx[k] - last) * base[s]
-            last = idx[k]
+            t += (idx[k] - lst) * base[s]
+            lst = idx[k]
             if write[k]:
                 if sync:
-                    now += wr[s]
+                    t += wr[s]
                 elif buf_cap > 0:
-                    now, wfree = _enqueue_write(comp, wb, buf_cap, now, wfree, wr[s])
-                wb += 1
+                    t, wf = _enqueue_write(c, w, buf_cap, t, wf, wr[s])
+                w += 1
             if fault[k]:
-                now += fo[s] + rd[s]
-        out[s] = now + (n - 1 - last) * base[s]
-    return out
+                t += fo[s] + rd[s]
+        now[s] = t
+        wfree[s] = wf
+        wb[s] = w
+        last[s] = lst
+
+
+class TimesReplay:
+    """The critical paths of many timing samples over miss events that arrive in pieces (a streamed trace's second
+    pass, :mod:`models.planner.role_memext_stream`): :func:`run_times` with its state (per sample the clock, the
+    device's drain time, the writes so far, the last event and the eviction buffer's queue) carried between pieces.
+
+    Parameters
+    ----------
+    base_ns, fault_ns, read_ns, write_ns : array_like
+        The samples (broadcast together) [ns], as :func:`run_times`'s.
+    sync : bool
+    buf_cap : int
+        As :func:`run_times`'s.
+
+    Examples
+    --------
+    >>> ev = (np.array([2, 5, 9]), np.array([True, False, True]), np.array([False, True, True]))
+    >>> rep = TimesReplay(base_ns=[1.0, 2.0], fault_ns=10.0, read_ns=5.0, write_ns=50.0, sync=False, buf_cap=1)
+    >>> for a, b in ((0, 1), (1, 3)):
+    ...     rep.feed(tuple(e[a:b] for e in ev))
+    >>> np.array_equal(rep.times(12), run_times(ev, 12, base_ns=[1.0, 2.0], fault_ns=10.0, read_ns=5.0,
+    ...                                          write_ns=50.0, sync=False, buf_cap=1))
+    True
+    """
+
+    def __init__(self, *, base_ns, fault_ns, read_ns, write_ns, sync: bool, buf_cap: int):
+        b, f, r, w = np.broadcast_arrays(*(np.atleast_1d(np.asarray(a, dtype=float)) for a in
+                                           (base_ns, fault_ns, read_ns, write_ns)))
+        self.base, self.fault, self.read, self.write = (np.ascontiguousarray(a.reshape(-1)) for a in (b, f, r, w))
+        self.shape = b.shape
+        self.sync, self.buf_cap = bool(sync), int(buf_cap)
+        S = self.base.shape[0]
+        self.now = np.zeros(S)
+        self.wfree = np.zeros(S)
+        self.wb = np.zeros(S, np.int64)
+        self.last = np.full(S, -1, np.int64)
+        self.comp = np.zeros((S, max(self.buf_cap, 1)))
+
+    @staticmethod
+    def state_bytes_for(samples: int, buf_cap: int) -> int:
+        """Memory of the state of ``samples`` samples [bytes]: the four sample values, four scalars and the buffer
+        row of each.
+
+        >>> TimesReplay.state_bytes_for(1000, 256)
+        2112000
+        """
+        return int(samples) * 8 * (8 + max(int(buf_cap), 1))
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]."""
+        return int(sum(a.nbytes for a in (self.base, self.fault, self.read, self.write, self.now, self.wfree, self.wb,
+                                          self.last, self.comp)))
+
+    def feed(self, events) -> None:
+        """Replay the next piece of the miss events ``(reference index in the whole stream, faults, writes back)``."""
+        idx, fault, write = events
+        _times_resume(np.ascontiguousarray(idx, np.int64), np.ascontiguousarray(fault, np.bool_),
+                      np.ascontiguousarray(write, np.bool_), self.base, self.fault, self.read, self.write, self.sync,
+                      self.buf_cap, self.now, self.wfree, self.wb, self.last, self.comp)
+
+    def times(self, n: int) -> np.ndarray:
+        """Critical-path time [ns] of each sample over ``n`` references (the events fed so far)."""
+        return (self.now + (int(n) - 1 - self.last) * self.base).reshape(self.shape)
 
 
 def run_times(events, n: int, *, base_ns, fault_ns, read_ns, write_ns, sync: bool, buf_cap: int) -> np.ndarray:
@@ -79,8 +146,7 @@ def run_times(events, n: int, *, base_ns, fault_ns, read_ns, write_ns, sync: boo
     (0 = unbounded). The modelled run time is ``max(this, F t_read + Wb t_write)`` for buffered
     write-back, as in :func:`models.memory.memory_extension.simulate_memext`.
     """
-    b, f, r, w = np.broadcast_arrays(*(np.atleast_1d(np.asarray(a, dtype=float)) for a in
-                                       (base_ns, fault_ns, read_ns, write_ns)))
-    idx, fault, write = events
-    return _times_kernel(idx, fault, write, int(n), np.ascontiguousarray(b), np.ascontiguousarray(f),
-                         np.ascontiguousarray(r), np.ascontiguousarray(w), bool(sync), int(buf_cap))
+    rep = TimesReplay(base_ns=base_ns, fault_ns=fault_ns, read_ns=read_ns, write_ns=write_ns, sync=sync,
+                      buf_cap=buf_cap)
+    rep.feed(events)
+    return rep.times(n).reshape(-1)

@@ -107,6 +107,10 @@ __all__ = [
     "MemExtConfig",
     "MemExtResult",
     "simulate_memext",
+    "MemExtRun",
+    "MemExtClock",
+    "time_independent",
+    "page_decisions",
     "ratio_sweep",
     "prefetch_sweep",
     "policy_sweep",
@@ -427,6 +431,207 @@ def _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns):
     return t, wfree
 
 
+#: The integer scalars of a run's state (:attr:`MemExtRun.iscal`), in order: the counts of
+#: :class:`MemExtResult` first (as the kernel's ``out``), then the ring, write-buffer and stride-detector positions.
+_ISCAL = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful",
+          "wb_count", "size", "hand", "s_used", "s_next", "last_vpn", "have_last", "refs")
+#: The float scalars of a run's state (:attr:`MemExtRun.fscal`) [ns]: critical-path clock, write stalls, time in
+#: fault handling, the device's write-drain completion, the end of the prefetch in flight.
+_FSCAL = ("now", "stall", "in_faults", "wfree", "busy_until")
+
+
+@njit(cache=True)
+def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref, seen, ring, comp, s_val, s_cnt,
+                   iscal, fscal, cap, counter_max, depth, n_strides, threshold,
+                   base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
+                   record, every_fault):
+    """The replay of the memory extension over the references ``ids`` (one piece of the stream), reference by
+    reference, from the state held in the arrays (:class:`MemExtRun`'s; updated in place, so the next piece
+    carries on where this one stopped: pieces in order give what :func:`_memext_kernel` gives over the whole
+    stream, to the last bit). The same loop as :func:`_memext_kernel`, kept apart from it: taking its state as
+    arguments it runs ~1.3x slower per reference (``lackey:xz``, 10 M references, 2026-12-05: ~275 vs ~205 ms,
+    also when the whole-stream kernel calls it), and the whole-stream path must not slow down;
+    ``tests/models/memory/test_memext_resume.py`` checks the two agree. ``record``: also return, per demand miss that faults or writes a page back, its reference
+    index in the whole stream, whether it faults (not a cold first touch) and whether its eviction writes a
+    page back (the events :mod:`models.memory.memext_events` re-times per sample); empty arrays otherwise.
+    ``every_fault``: the handler submits a work item on every fault that finds no prefetch in progress (the
+    worker then prefetches along the confirmed strides, if any), not only when a stride is confirmed."""
+    n = ids.shape[0]
+    ev_idx = np.empty(n if record else 0, np.int64)
+    ev_fault = np.zeros(n if record else 0, np.bool_)
+    ev_write = np.zeros(n if record else 0, np.bool_)
+    n_ev = 0
+    m = vpn.shape[0]
+    full = iscal[0]
+    partial = iscal[1]
+    cold = iscal[2]
+    evictions = iscal[3]
+    dirty_ev = iscal[4]
+    submits = iscal[5]
+    pf_pages = iscal[6]
+    pf_useful = iscal[7]
+    wb_count = iscal[8]
+    size = iscal[9]
+    hand = iscal[10]
+    s_used = iscal[11]
+    s_next = iscal[12]
+    last_vpn = iscal[13]
+    have_last = iscal[14] != 0
+    i0 = iscal[15]
+    now = fscal[0]
+    stall = fscal[1]
+    in_faults = fscal[2]
+    wfree = fscal[3]
+    busy_until = fscal[4]
+    for i in range(n):
+        x = ids[i]
+        now += base_ns
+        fault = False
+        if resident[x]:
+            if arrival[x] > now:
+                partial += 1
+                wait = arrival[x] - now
+                if wait > read_ns:
+                    wait = read_ns
+                now += fault_ns + wait
+                in_faults += fault_ns + wait
+                fault = True
+            if pref[x]:
+                pref[x] = False
+                pf_useful += 1
+            ref[x] = True
+        else:
+            first = not seen[x]
+            seen[x] = True
+            writes_back = False
+            # ---- insert x, evicting a victim when DRAM is full (as prefetch below)
+            if size < cap:
+                ring[size] = x
+                size += 1
+            else:
+                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
+                d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
+                evictions += 1
+                dirty_ev += d
+                writes_back = exclusive or d == 1
+                if exclusive or d:
+                    if sync_writes:
+                        now += write_ns
+                        stall += write_ns
+                    elif buf_cap > 0:
+                        t2, wfree = _enqueue_write(comp, wb_count, buf_cap, now, wfree, write_ns)
+                        stall += t2 - now
+                        now = t2
+                    wb_count += 1
+            resident[x] = True
+            ref[x] = False
+            cnt[x] = 0
+            arrival[x] = 0.0
+            if first and not cold_in_nvm:
+                cold += 1
+            else:
+                full += 1
+                now += fault_ns + read_ns
+                in_faults += fault_ns + read_ns
+                fault = True
+            if record and (fault or writes_back):
+                ev_idx[n_ev] = i0 + i
+                ev_fault[n_ev] = fault
+                ev_write[n_ev] = writes_back
+                n_ev += 1
+        if fault and depth > 0 and cap >= 2:
+            p = vpn[x]
+            if have_last:
+                s = p - last_vpn
+                if s != 0:
+                    found = -1
+                    for q in range(s_used):
+                        if s_val[q] == s:
+                            found = q
+                            break
+                    if found >= 0:
+                        s_cnt[found] += 1
+                    else:
+                        s_val[s_next] = s
+                        s_cnt[s_next] = 1
+                        s_next += 1
+                        if s_next == n_strides:
+                            s_next = 0
+                        if s_used < n_strides:
+                            s_used += 1
+            last_vpn = p
+            have_last = True
+            if now >= busy_until:
+                confirmed = False
+                for q in range(s_used):
+                    if s_cnt[q] >= threshold:
+                        confirmed = True
+                if confirmed or (every_fault and depth > 0):
+                    submits += 1
+                    now += submit_ns
+                    in_faults += submit_ns
+                    t = now
+                    for q in range(s_used):
+                        if s_cnt[q] < threshold:
+                            continue
+                        for j in range(1, depth + 1):
+                            target = p + j * s_val[q]
+                            c = np.searchsorted(vpn, target)
+                            if c >= m or vpn[c] != target or resident[c]:
+                                continue
+                            if not (cold_in_nvm or seen[c]):
+                                continue
+                            # insert c (prefetch): same eviction path, no stall for the app
+                            if size < cap:
+                                ring[size] = c
+                                size += 1
+                            else:
+                                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
+                                if v == x:  # never evict the page just faulted in
+                                    hand = ring_advance(hand, cap)
+                                    continue
+                                d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
+                                evictions += 1
+                                dirty_ev += d  # written by the kernel thread: no stall for the app
+                                if (exclusive or d) and buf_cap > 0 and not sync_writes:
+                                    t, wfree = _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns)
+                                if exclusive or d:
+                                    wb_count += 1
+                            seen[c] = True
+                            resident[c] = True
+                            ref[c] = False
+                            cnt[c] = 0
+                            pref[c] = True
+                            t += read_ns
+                            arrival[c] = t
+                            pf_pages += 1
+                    busy_until = t
+        if is_write[i]:
+            dirty[x] = True
+    iscal[0] = full
+    iscal[1] = partial
+    iscal[2] = cold
+    iscal[3] = evictions
+    iscal[4] = dirty_ev
+    iscal[5] = submits
+    iscal[6] = pf_pages
+    iscal[7] = pf_useful
+    iscal[8] = wb_count
+    iscal[9] = size
+    iscal[10] = hand
+    iscal[11] = s_used
+    iscal[12] = s_next
+    iscal[13] = last_vpn
+    iscal[14] = 1 if have_last else 0
+    iscal[15] = i0 + n
+    fscal[0] = now
+    fscal[1] = stall
+    fscal[2] = in_faults
+    fscal[3] = wfree
+    fscal[4] = busy_until
+    return ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
+
+
 @njit(cache=True)
 def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
@@ -611,6 +816,262 @@ def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, thres
     return out, now, stall, in_faults, ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
 
 
+class MemExtRun:
+    """One memory-extension run whose page stream arrives in pieces: the state of :func:`simulate_memext`'s
+    kernel (resident set, ring and hand, reference bits and counters, dirty and prefetched pages, the eviction
+    buffer's queue, the stride detector, clocks and counts) held between pieces.
+
+    Feeding the stream's references in order, cut anywhere, then :meth:`result` gives exactly the
+    :class:`MemExtResult` of :func:`simulate_memext` over the whole stream (``tests/models/memory/
+    test_memext_resume.py`` checks it over random cut points).
+
+    Parameters
+    ----------
+    vpn : int64 array
+        The stream's sorted distinct virtual page numbers (:attr:`PageStream.vpn`; compact page id ``k`` is
+        ``vpn[k]``): the footprint, which sets the DRAM capacity, and the prefetcher's page lookup. Kept, not copied.
+    cfg : MemExtConfig
+    device : DeviceProfile, keyword-only
+        As :func:`simulate_memext`'s.
+    use_sim_kernels : bool, keyword-only
+        As :func:`simulate_memext`'s: where that function derives the times in closed form from
+        :func:`models.sim.policies.simulate`'s counts, :meth:`result` does the same from this kernel's counts
+        (the same ring sweep), so both give the same result.
+
+    Examples
+    --------
+    >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 2))
+    >>> run = MemExtRun(s.vpn, MemExtConfig(dram_frac=0.25))
+    >>> for a, b in ((0, 5), (5, 16)):
+    ...     run.feed(s.ids[a:b], s.is_write[a:b])
+    >>> run.result() == simulate_memext(s, MemExtConfig(dram_frac=0.25))
+    True
+    """
+
+    def __init__(self, vpn, cfg: MemExtConfig | None = None, *, device: DeviceProfile | None = None,
+                 use_sim_kernels: bool = True):
+        self.cfg = cfg = cfg or MemExtConfig()
+        self.device = dev = device or get_device(cfg.device)
+        self.vpn = np.ascontiguousarray(vpn, np.int64)
+        self.read_ns, self.write_ns = cfg.latencies(dev)
+        m = self.footprint_pages = int(self.vpn.shape[0])
+        if m < 1:
+            raise ValueError("the page stream has no pages")
+        self.cap = dram_pages(m, cfg.dram_frac, cfg.accounting)
+        self.exclusive = cfg.accounting == "exclusive"
+        self.sync = cfg.writeback == "sync"
+        self.buf = 0 if (self.sync or cfg.eviction_buffer_pages is None) else int(cfg.eviction_buffer_pages)
+        self.closed_form = bool(use_sim_kernels and cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
+                                and self.buf == 0)
+        self._alloc()
+
+    @staticmethod
+    def state_bytes_for(footprint_pages: int, cfg: MemExtConfig | None = None) -> int:
+        """Memory of a run's state [bytes] for ``footprint_pages`` distinct pages (charge it before building one):
+        five flags, a counter and an arrival time per page, the DRAM ring, the eviction buffer, the strides.
+
+        >>> MemExtRun.state_bytes_for(1000)  # 21 per page, 8 per slot of the ring (250) and buffer (256)
+        25344
+        """
+        cfg = cfg or MemExtConfig()
+        m = int(footprint_pages)
+        cap = dram_pages(m, cfg.dram_frac, cfg.accounting) if m else 1
+        buf = cfg.eviction_buffer_pages or 1
+        return m * (5 + 8 + 8) + 8 * (cap + buf + 2 * cfg.prefetch_strides) + 8 * (len(_ISCAL) + len(_FSCAL))
+
+    def _alloc(self) -> None:
+        m = self.footprint_pages
+        self.resident = np.zeros(m, np.bool_)
+        self.dirty = np.zeros(m, np.bool_)
+        self.ref = np.zeros(m, np.bool_)
+        self.cnt = np.zeros(m, np.int64)
+        self.arrival = np.zeros(m, np.float64)
+        self.pref = np.zeros(m, np.bool_)
+        self.seen = np.zeros(m, np.bool_)
+        self.ring = np.empty(max(self.cap, 1), np.int64)
+        self.comp = np.zeros(max(self.buf, 1), np.float64)
+        self.s_val = np.zeros(self.cfg.prefetch_strides, np.int64)
+        self.s_cnt = np.zeros(self.cfg.prefetch_strides, np.int64)
+        self.iscal = np.zeros(len(_ISCAL), np.int64)
+        self.iscal[_ISCAL.index("last_vpn")] = -1
+        self.fscal = np.zeros(len(_FSCAL), np.float64)
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes] (its arrays)."""
+        return int(sum(a.nbytes for a in (self.resident, self.dirty, self.ref, self.cnt, self.arrival, self.pref,
+                                          self.seen, self.ring, self.comp, self.s_val, self.s_cnt, self.iscal,
+                                          self.fscal)))
+
+    @property
+    def references(self) -> int:
+        """References fed so far [references]."""
+        return int(self.iscal[_ISCAL.index("refs")])
+
+    def feed(self, ids, is_write, *, record: bool = False):
+        """Run the next references: compact page ids ``ids`` (int64, ``0 <= id < footprint_pages``) and their
+        ``is_write`` flags. ``record``: return the piece's miss events (reference index in the whole stream,
+        faults, writes back; :mod:`models.memory.memext_events`), else None."""
+        ids = np.ascontiguousarray(ids, np.int64)
+        w = np.ascontiguousarray(is_write, np.bool_)
+        if w.shape != ids.shape:
+            raise ValueError(f"is_write must have the length of ids ({ids.size})")
+        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.footprint_pages):
+            raise ValueError(f"page ids must be in 0..{self.footprint_pages - 1} (the footprint)")
+        return self._feed(ids, w, record)
+
+    def _feed(self, ids, w, record: bool = False):
+        """:meth:`feed` of checked contiguous arrays."""
+        cfg = self.cfg
+        ev = _memext_resume(
+            ids, self.vpn, w, self.resident, self.dirty, self.ref, self.cnt, self.arrival, self.pref, self.seen,
+            self.ring, self.comp, self.s_val, self.s_cnt, self.iscal, self.fscal, self.cap,
+            _COUNTER_MAX.get(cfg.policy, cfg.age_max), cfg.prefetch_depth, cfg.prefetch_strides,
+            cfg.prefetch_threshold, cfg.base_ns_per_ref, cfg.fault_overhead_ns, self.read_ns,
+            self.write_ns + cfg.mfwr_ns, self.sync, self.buf, cfg.submit_ns, cfg.cold_start_in_nvm, self.exclusive,
+            bool(record), cfg.prefetch_submit == "every-fault")
+        return ev if record else None
+
+    def result(self) -> MemExtResult:
+        """The run's result over the references fed so far (as :func:`simulate_memext` over them)."""
+        cfg, n, m, cap = self.cfg, self.references, self.footprint_pages, self.cap
+        counts = {k: int(self.iscal[i]) for i, k in enumerate(_ISCAL[:8])}
+        now, stall, in_faults = (float(self.fscal[i]) for i in range(3))
+        if self.closed_form:  # simulate_memext's closed form (FIFO/CLOCK, no prefetching, no bounded buffer)
+            writes = counts["evictions"] if self.exclusive else counts["dirty_ev"]
+            in_faults = counts["full"] * (cfg.fault_overhead_ns + self.read_ns)
+            stall = writes * (self.write_ns + cfg.mfwr_ns) if self.sync else 0.0
+            now = n * cfg.base_ns_per_ref + in_faults + stall
+        return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, self.read_ns, self.write_ns)
+
+
+@njit(cache=True)
+def _clock_resume(n, ev_idx, ev_fault, ev_write, base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, comp,
+                  iscal, fscal):
+    """The critical-path clock of :func:`_memext_resume` without prefetching, over ``n`` references whose misses
+    are the events ``ev_idx, ev_fault, ev_write`` (another run's, FIFO or CLOCK: which references miss and write
+    back does not depend on any time): per reference the same additions in the same order, so the same bits.
+    State in place: ``iscal`` = (pages written so far, references so far), ``fscal`` = (now, stall, in_faults,
+    wfree)."""
+    wb_count = iscal[0]
+    i0 = iscal[1]
+    now = fscal[0]
+    stall = fscal[1]
+    in_faults = fscal[2]
+    wfree = fscal[3]
+    k = 0
+    n_ev = ev_idx.shape[0]
+    for i in range(n):
+        now += base_ns
+        if k < n_ev and ev_idx[k] == i0 + i:
+            if ev_write[k]:
+                if sync_writes:
+                    now += write_ns
+                    stall += write_ns
+                elif buf_cap > 0:
+                    t2, wfree = _enqueue_write(comp, wb_count, buf_cap, now, wfree, write_ns)
+                    stall += t2 - now
+                    now = t2
+                wb_count += 1
+            if ev_fault[k]:
+                now += fault_ns + read_ns
+                in_faults += fault_ns + read_ns
+            k += 1
+    iscal[0] = wb_count
+    iscal[1] = i0 + n
+    fscal[0] = now
+    fscal[1] = stall
+    fscal[2] = in_faults
+    fscal[3] = wfree
+
+
+def time_independent(cfg: MemExtConfig) -> bool:
+    """Which references miss and which evictions write back does not depend on any time (FIFO or CLOCK without
+    prefetching): runs differing only in times (device, latencies, fault cost, write-back, buffer) share them."""
+    return cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
+
+
+def page_decisions(cfg: MemExtConfig) -> tuple:
+    """The fields of ``cfg`` that decide which pages are resident (two time-independent runs with the same
+    decisions miss on the same references)."""
+    return (cfg.dram_frac, cfg.accounting, cfg.policy, cfg.cold_start_in_nvm)
+
+
+class MemExtClock:
+    """A :class:`MemExtRun` that shares another run's page decisions: a time-independent configuration
+    (:func:`time_independent`) with the leader's :func:`page_decisions`, fed the leader's miss events; only its
+    clock and eviction buffer are its own (a few bytes, not ~21 per page). Its :meth:`result` is what its own
+    :class:`MemExtRun` would give, exactly.
+
+    >>> s = page_stream(address=np.tile(np.arange(8) * 4096, 3), is_write=np.tile([True, False], 12))
+    >>> lead = MemExtRun(s.vpn, MemExtConfig(dram_frac=0.25, eviction_buffer_pages=1))
+    >>> other = MemExtConfig(dram_frac=0.25, eviction_buffer_pages=1, device="nand-flash")
+    >>> clock = MemExtClock(lead, other)
+    >>> clock.feed(len(s), lead.feed(s.ids, s.is_write, record=True))
+    >>> clock.result(lead) == simulate_memext(s, other)
+    True
+    """
+
+    def __init__(self, leader: MemExtRun, cfg: MemExtConfig, *, device: DeviceProfile | None = None,
+                 use_sim_kernels: bool = True):
+        if not (time_independent(cfg) and time_independent(leader.cfg)
+                and page_decisions(cfg) == page_decisions(leader.cfg)):
+            raise ValueError("a MemExtClock needs FIFO or CLOCK without prefetching and the leader's page decisions")
+        self.cfg = cfg
+        self.device = dev = device or get_device(cfg.device)
+        self.read_ns, self.write_ns = cfg.latencies(dev)
+        self.sync = cfg.writeback == "sync"
+        self.buf = 0 if (self.sync or cfg.eviction_buffer_pages is None) else int(cfg.eviction_buffer_pages)
+        self.closed_form = bool(use_sim_kernels and self.buf == 0)
+        self.comp = np.zeros(max(self.buf, 1), np.float64)
+        self.iscal = np.zeros(2, np.int64)
+        self.fscal = np.zeros(4, np.float64)
+
+    @property
+    def state_bytes(self) -> int:
+        """Memory of the state [bytes]."""
+        return int(self.comp.nbytes + self.iscal.nbytes + self.fscal.nbytes)
+
+    def feed(self, n: int, events) -> None:
+        """The next ``n`` references, whose miss events (the leader's :meth:`MemExtRun.feed` with ``record``) are
+        ``events``."""
+        idx, fault, write = events
+        c = self.cfg
+        _clock_resume(int(n), idx, fault, write, c.base_ns_per_ref, c.fault_overhead_ns, self.read_ns,
+                      self.write_ns + c.mfwr_ns, self.sync, self.buf, self.comp, self.iscal, self.fscal)
+
+    def result(self, leader: MemExtRun) -> MemExtResult:
+        """The result over the references fed so far, the counts the ``leader``'s."""
+        cfg, n = self.cfg, int(self.iscal[1])
+        if n != leader.references:
+            raise ValueError(f"the clock saw {n:,} references, its leader {leader.references:,}")
+        counts = {k: int(leader.iscal[i]) for i, k in enumerate(_ISCAL[:8])}
+        now, stall, in_faults = (float(self.fscal[i]) for i in range(3))
+        if self.closed_form:  # as MemExtRun.result
+            writes = counts["evictions"] if cfg.accounting == "exclusive" else counts["dirty_ev"]
+            in_faults = counts["full"] * (cfg.fault_overhead_ns + self.read_ns)
+            stall = writes * (self.write_ns + cfg.mfwr_ns) if self.sync else 0.0
+            now = n * cfg.base_ns_per_ref + in_faults + stall
+        return _memext_result(cfg, n, leader.footprint_pages, leader.cap, counts, now, stall, in_faults, self.read_ns,
+                              self.write_ns)
+
+
+def _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns) -> MemExtResult:
+    """The :class:`MemExtResult` of a run's counts and critical-path times (device busy time and run time)."""
+    writes = counts["evictions"] if cfg.accounting == "exclusive" else counts["dirty_ev"]
+    busy = (counts["full"] + counts["pf_pages"]) * read_ns + writes * write_ns
+    total = max(float(now), busy) if cfg.writeback == "buffered" else float(now)
+    return MemExtResult(
+        references=n, footprint_pages=m, dram_pages=cap, full_misses=counts["full"],
+        partial_misses=counts["partial"], cold_allocations=counts["cold"],
+        evictions=counts["evictions"], dirty_evictions=counts["dirty_ev"], writebacks=int(writes),
+        prefetch_submissions=counts["submits"], prefetched_pages=counts["pf_pages"],
+        prefetch_useful=counts["pf_useful"], cpu_ns=float(now), device_busy_ns=float(busy),
+        time_ns=total, dram_only_ns=n * cfg.base_ns_per_ref, fault_ns=float(in_faults),
+        write_stall_ns=float(stall),
+    )
+
+
 def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
                     device: DeviceProfile | None = None, use_sim_kernels: bool = True) -> MemExtResult:
     """Run a page stream through a DRAM + NVM memory extension.
@@ -666,27 +1127,15 @@ def simulate_memext(stream: PageStream, cfg: MemExtConfig | None = None, *,
         now = n * cfg.base_ns_per_ref + in_faults + stall
         counts = dict(full=full, partial=0, cold=cold, evictions=evictions, dirty_ev=dirty_ev,
                       submits=0, pf_pages=0, pf_useful=0)
-    else:
-        out, now, stall, in_faults, _, _, _ = _memext_kernel(
-            stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
-            cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
-            cfg.fault_overhead_ns, read_ns, write_ns + cfg.mfwr_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm,
-            exclusive,
-            False, cfg.prefetch_submit == "every-fault")
-        keys = ("full", "partial", "cold", "evictions", "dirty_ev", "submits", "pf_pages", "pf_useful")
-        counts = {k: int(out[i]) for i, k in enumerate(keys)}
-        writes = counts["evictions"] if exclusive else counts["dirty_ev"]
-    busy = (counts["full"] + counts["pf_pages"]) * read_ns + writes * write_ns
-    total = max(float(now), busy) if cfg.writeback == "buffered" else float(now)
-    return MemExtResult(
-        references=n, footprint_pages=m, dram_pages=cap, full_misses=counts["full"],
-        partial_misses=counts["partial"], cold_allocations=counts["cold"],
-        evictions=counts["evictions"], dirty_evictions=counts["dirty_ev"], writebacks=int(writes),
-        prefetch_submissions=counts["submits"], prefetched_pages=counts["pf_pages"],
-        prefetch_useful=counts["pf_useful"], cpu_ns=float(now), device_busy_ns=float(busy),
-        time_ns=total, dram_only_ns=n * cfg.base_ns_per_ref, fault_ns=float(in_faults),
-        write_stall_ns=float(stall),
-    )
+        return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns)
+    out, now, stall, in_faults, _, _, _ = _memext_kernel(
+        stream.ids, stream.vpn, stream.is_write, cap, _COUNTER_MAX.get(cfg.policy, cfg.age_max),
+        cfg.prefetch_depth, cfg.prefetch_strides, cfg.prefetch_threshold, cfg.base_ns_per_ref,
+        cfg.fault_overhead_ns, read_ns, write_ns + cfg.mfwr_ns, sync, buf, cfg.submit_ns, cfg.cold_start_in_nvm,
+        exclusive,
+        False, cfg.prefetch_submit == "every-fault")
+    counts = {k: int(out[i]) for i, k in enumerate(_ISCAL[:8])}
+    return _memext_result(cfg, n, m, cap, counts, now, stall, in_faults, read_ns, write_ns)
 
 
 def _run(stream: PageStream, cfg: dict) -> MemExtResult:

@@ -119,7 +119,7 @@ def _tref_input(stream, value: float, *, resimulates: bool):
 
 
 def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
-                 result=None) -> UncertainModel:
+                 result=None, times=None) -> UncertainModel:
     """Slowdown of a DRAM + NVM memory extension [x] (seed 002 §5-6), counts simulated once.
 
     FIFO/CLOCK without prefetching: fault and write-back counts do not depend on any time and the run time is closed
@@ -129,6 +129,11 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
     re-simulation; the verdict compares with ``baseline`` (default NAND Flash) on the same
     counts ("PCM is faster than Flash"). With prefetching or the age policy every input
     re-simulates (tornado only).
+
+    ``times``: a callable ``(base_ns, fault_ns, read_ns, write_ns) -> critical-path times [ns]`` standing for the
+    bounded eviction buffer's replay of the misses (:func:`models.memory.memext_events.run_times` over the
+    stream's events): the replay a streamed trace ran in its second pass
+    (:mod:`models.planner.role_memext_stream`), ``stream`` then only naming the trace (``.name``).
     """
     from models.devices import DeviceProfile, get_device, transfer_time_ns
     from models.memory import memory_extension as me
@@ -141,7 +146,7 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
     analytic = cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
     r = result or me.simulate_memext(stream, cfg, device=dev)
     events = None
-    if analytic and bounded:
+    if analytic and bounded and times is None:
         from models.memory.memext_events import miss_events
 
         events = miss_events(stream, cfg)
@@ -188,6 +193,9 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
             now = run_times(events, n, base_ns=tref, fault_ns=_v(v, "memext.fault_overhead_ns"), read_ns=rd,
                             write_ns=wr + cfg.mfwr_ns, sync=False, buf_cap=int(cfg.eviction_buffer_pages))
             tref = np.broadcast_to(tref, now.shape)
+        elif analytic and bounded:  # the same replay, run by the caller (a streamed trace's second pass)
+            now = np.asarray(times(tref, _v(v, "memext.fault_overhead_ns"), rd, wr + cfg.mfwr_ns), float).reshape(-1)
+            tref = np.broadcast_to(tref, now.shape)
         else:
             wb_stall = wr + cfg.mfwr_ns if cfg.writeback == "sync" else 0.0
             now = n * tref + full * (_v(v, "memext.fault_overhead_ns") + rd) + writes * wb_stall
@@ -222,7 +230,7 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
              else f"slowdown of the {dev.name} extension")
     notes = ((f"fault and write-back counts from one simulation ({full:,} faults, {writes:,} write-backs); "
               "times vary analytically" + (" (the bounded eviction buffer's stalls by replaying only the misses)"
-                                           if events is not None else ""),) if analytic else
+                                           if analytic and bounded else ""),) if analytic else
              ("prefetching or the age policy: the counts depend on the times, every input re-simulates",))
     return UncertainModel("memext", out, "x", tuple(ins), ev, verdict, resimulate=None if analytic else resim,
                           notes=notes, output_label=label)

@@ -28,6 +28,10 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.memory_extension.PAPER_SLOWDOWN_25": "paper figures for comparison (the derivation of "
                                                         "memext.fault_overhead_paper_ns starts from them)",
     "models.memory.memory_extension._COUNTER_MAX": "policy codes",
+    "models.memory.memext_stream._TABLE_BYTES_PER_PAGE": "memory cost charged against the run's budget (derived from "
+                                                         "the page table's dtype and its copies while it grows)",
+    "models.memory.memext_stream._CHUNK_BYTES_PER_REF": "memory cost charged against the run's budget (derived from "
+                                                        "the dtypes of a chunk's temporaries)",
     "models.planner.spec_roots.LOG10_XTOL": "tolerance of the spec-target root finder [decades], a numerical setting",
     "models.planner.spec_roots.GRID_POINTS": "points of the log grid bracketing a spec target (numerical grid)",
     "models.planner.target_bands._STEP": "first step of the band's root search from the point [decades] (a search "
