@@ -515,7 +515,7 @@ def _streamed_memory(w: PlanWorkload, devs, base, uq, why: str, progress, read_p
     )
 
     got = stream_memory_rows(
-        w, memory_role_streams(devs=devs, base=base, bands=uq is not None), devs, base, uq, why=why,
+        w, memory_role_streams(devs=devs, base=base, bands=uq if uq is not None else False), devs, base, uq, why=why,
         progress=(lambda f: progress(min(1.0, (done + 2 * f) / steps))) if progress else None,
         read_progress=(lambda text: read_progress(f"{w.name}: {text}")) if read_progress else None)
     if len(got.refused) == len(MEMORY_STREAM_ROLES):  # no role fits the budget: the workload fails as a whole

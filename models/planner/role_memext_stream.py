@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.budget import charge
+from models.budget import BudgetExceeded, charge
 from models.devices import get_device
 from models.memory.memext_stream import MemExtStream
 from models.memory.memory_extension import MemExtConfig, MemExtResult
@@ -124,7 +124,17 @@ class MemExtRoleStream:
         self._plan_band(str((meta or {}).get("name") or ""))
 
     def second(self, chunk: dict) -> None:
-        ev = self._s.second(chunk, record="base" if self._replay is not None else None)
+        """Take a chunk of the second pass; a chunk whose working memory the budget refuses (charged before any
+        state moves) is taken in halves, down to one reference (the runs are resumable: the same result)."""
+        try:
+            ev = self._s.second(chunk, record="base" if self._replay is not None else None)
+        except BudgetExceeded:
+            n = len(chunk["kind"])
+            if n <= 1:
+                raise
+            for part in (slice(0, n // 2), slice(n // 2, n)):
+                self.second({k: v[part] for k, v in chunk.items()})
+            return
         if ev is not None:
             self._replay.feed(ev)
             self._ev_sums += (int(ev[1].sum()), int(ev[2].sum()))
@@ -212,11 +222,7 @@ class MemExtRoleStream:
     def rows(self, w, meta_trace, devs, base, uq) -> list[dict]:
         """The memory-extension rows, as :func:`models.planner.role_memory.memory_rows` gives them for the whole
         trace (``meta_trace``: a MemTrace with the trace's name; its columns are not read)."""
-        from models.planner.paper_gap import memext_note
-        from models.planner.role_memory import memext_usage
-        from models.planner.roles import role_metric
-        from models.planner.uncertainty import row_band
-        from models.planner.verdicts import compare, plan_row, short_num, verdict_of
+        from models.planner.role_memory import memext_rows
 
         if (base or get_device(LIKE_FOR_LIKE[ROLE])) != self.base_dev:
             raise ValueError("the memory-extension stream was built for another baseline")
@@ -231,41 +237,19 @@ class MemExtRoleStream:
             rb = results["base"]
             if int(self._ev_sums[0]) != rb.full_misses or int(self._ev_sums[1]) != rb.writebacks:
                 raise RuntimeError("memory-extension miss replay disagrees with the model's counts")
-        out = []
-        role, cfg, base_dev = ROLE, self.cfg, self.base_dev
-        blabel = f"{base_dev.name} extension" + (" (like-for-like, seed 002: PCM vs Flash)" if base is None else "")
-        rb = results["base"]
-        local = get_device("dram")
-        for d in devs:
-            if is_volatile(d) and d.read_latency_ns <= local.read_latency_ns:
-                out.append(plan_row(w.name, role, d.name, blabel, role_metric(role), verdict="not applicable",
-                                    reason=f"not applicable: {d.name} is as fast as the local DRAM ({local.name}), the "
-                                           "fast tier itself; the extension behind DRAM is a slower device (PCM, Flash, "
-                                           "CXL-attached memory)"))
-                continue
+
+        def result_of(d):
             lab = self._run_of(d)
             if lab is None:
                 raise ValueError(f"the memory-extension stream was not built for the device {d.name}")
-            r = results[lab]
-            v = float(rb.slowdown) / float(r.slowdown)
+            return results[lab]
 
-            def build(d=d, r=r):
-                if d.name == base_dev.name:
-                    raise ValueError("the baseline is the device itself")
-                times = None
-                if self._band_needs_replay():
-                    if not replayed:
-                        raise ValueError(self._why)
-                    times = self._lookup()  # a sample not replayed (another trace name, n or seed): ValueError
-                return self._model(name, d, r, times)
+        def band_model(d, r, base_dev):
+            times = None
+            if self._band_needs_replay():
+                if not replayed:
+                    raise ValueError(self._why)
+                times = self._lookup()  # a sample not replayed (another trace name, n or seed): ValueError
+            return self._model(name, d, r, times)
 
-            band = row_band(build, uq)
-            reason = (f"{r.footprint_pages:,} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
-                      f"with {cfg.dram_frac:.0%} of the footprint in DRAM -> slowdown {short_num(float(r.slowdown))}× "
-                      f"on {d.name} vs {short_num(float(rb.slowdown))}× on {base_dev.name}: "
-                      f"{compare(v, d.name, f'{base_dev.name} (as the extension)', 'faster', band)}")
-            row = plan_row(w.name, role, d.name, blabel, role_metric(role), v, verdict_of(v, band), reason, band,
-                           memext_usage(r, rb))
-            row["paper_note"] = memext_note(d, r, cfg)
-            out.append(row)
-        return out
+        return memext_rows(w, devs, base, uq, self.cfg, result_of, band_model)

@@ -20,7 +20,7 @@ from models.planner.uncertainty import inverted, ratio_model, row_band
 from models.planner.verdicts import compare, plan_row, short_num, verdict_of
 from models.provenance import param
 
-__all__ = ["memory_rows", "paging_rows", "paging_role_inputs", "paging_amat_model"]
+__all__ = ["memory_rows", "memext_rows", "paging_rows", "paging_role_inputs", "paging_amat_model"]
 
 
 def memory_rows(w, mt, devs, base, uq, progress_step):
@@ -32,12 +32,29 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
     out = paging_rows(w, pg.paging_profile(mt, paging_role_inputs()), devs, base, uq)
     progress_step()
     # --- memory extension
+    stream = me.page_stream(mt)
+    cfg = me.MemExtConfig()
+
+    def band_model(d, r, base_dev):
+        from models.memory.uncertainty import memext_model
+
+        return inverted(memext_model(stream, cfg, device=d, baseline=base_dev, result=r))
+
+    out += memext_rows(w, devs, base, uq, cfg, lambda d: me.simulate_memext(stream, cfg, device=d), band_model)
+    progress_step()
+    return out
+
+
+def memext_rows(w, devs, base, uq, cfg, result_of, band_model) -> list[dict]:
+    """The memory-extension rows of memory workload ``w`` for ``devs`` against ``base`` (None: like-for-like):
+    ``result_of(device)`` its :class:`~models.memory.memory_extension.MemExtResult` under ``cfg`` (simulated in memory
+    by :func:`memory_rows` or streamed by :class:`models.planner.role_memext_stream.MemExtRoleStream`),
+    ``band_model(device, result, baseline)`` the row's uncertainty model (:func:`models.planner.uncertainty.row_band`)."""
+    out = []
     role = "memory-extension"
     base_dev = base or get_device(LIKE_FOR_LIKE[role])
     blabel = f"{base_dev.name} extension" + (" (like-for-like, seed 002: PCM vs Flash)" if base is None else "")
-    stream = me.page_stream(mt)
-    cfg = me.MemExtConfig()
-    rb = me.simulate_memext(stream, cfg, device=base_dev)
+    rb = result_of(base_dev)
     local = get_device("dram")
     for d in devs:
         if is_volatile(d) and d.read_latency_ns <= local.read_latency_ns:
@@ -46,15 +63,13 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
                                        "tier itself; the extension behind DRAM is a slower device (PCM, Flash, "
                                        "CXL-attached memory)"))
             continue
-        r = me.simulate_memext(stream, cfg, device=d)
+        r = result_of(d)
         v = float(rb.slowdown) / float(r.slowdown)
 
         def build(d=d, r=r):
-            from models.memory.uncertainty import memext_model
-
             if d.name == base_dev.name:
                 raise ValueError("the baseline is the device itself")
-            return inverted(memext_model(stream, cfg, device=d, baseline=base_dev, result=r))
+            return band_model(d, r, base_dev)
 
         band = row_band(build, uq)
         reason = (f"{r.footprint_pages:,} pages, {r.full_misses / max(r.references, 1):.2%} of references fault with "
@@ -65,7 +80,6 @@ def memory_rows(w, mt, devs, base, uq, progress_step):
                        memext_usage(r, rb))
         row["paper_note"] = memext_note(d, r, cfg)
         out.append(row)
-    progress_step()
     return out
 
 

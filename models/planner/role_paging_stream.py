@@ -35,13 +35,14 @@ class PagingRoleStream:
     ----------
     devs, base
         The compared devices and the baseline (None: like-for-like); the rows are asked for them at the end.
-    bands : bool, keyword-only
-        The rows will be asked for uncertainty bands (the profile keeps the LRU hits at every TLB size either way).
+    bands : bool or (int, seed), keyword-only
+        The rows will be asked for uncertainty bands (the plan's ``uq``, or True/False); the profile keeps the LRU
+        hits at every TLB size either way, so the paging stream needs nothing more for them.
     """
 
     role = "paging"
 
-    def __init__(self, devs=None, base=None, *, bands: bool = True):
+    def __init__(self, devs=None, base=None, *, bands: bool | tuple = True):
         self.devs, self.base, self.bands = devs, base, bands
         self._s = PagingStream(float(param("planner.paging_memory_fraction").value))
 

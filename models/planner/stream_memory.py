@@ -66,9 +66,12 @@ class MissingStream:
         self.role, self.why = role, why
 
 
-def memory_role_streams(roles=None, *, devs=None, base=None, bands: bool = True) -> dict:
+def memory_role_streams(roles=None, *, devs=None, base=None, bands: bool | tuple = True) -> dict:
     """A fresh stream per memory role (``roles``: default all of :data:`MEMORY_STREAM_ROLES`), each built as
-    ``cls(devs, base, bands=bands)``; a :class:`MissingStream` for a role whose class cannot be imported."""
+    ``cls(devs, base, bands=bands)``; a :class:`MissingStream` for a role whose class cannot be imported.
+    ``bands``: the plan's ``uq`` ``(samples, seed)`` when the rows will carry uncertainty bands (a stream that
+    replays the band's samples in its second pass needs them before it), False without bands; True: bands asked
+    for, samples not known in advance (a stream that needs them says its band is unknown)."""
     out: dict = {}
     for role in roles or MEMORY_STREAM_ROLES:
         if role not in MEMORY_STREAM_ROLES:

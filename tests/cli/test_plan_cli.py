@@ -109,6 +109,17 @@ def test_plan_economics_columns_and_a_users_price(run_cli, tmp_path):
     assert pcm.economic_reason.str.contains("over 3 years").all()
 
 
+def _assert_streamed_memory_rows_equal(got, want, n):
+    """The streamed run's paging and memory-extension rows are the whole read's, but for the reason's note."""
+    for role in ("paging", "memory-extension"):
+        g, w = (d[d.role == role].reset_index(drop=True) for d in (got, want))
+        assert len(g) == len(w) > 0, role
+        assert (g.reason.str.endswith("(streamed in two passes)]")).all(), role
+        assert (g.method == "exact").all() and (g.requests_used == n).all() and (g.requests_read == n).all(), role
+        g["reason"] = g.reason.str.replace(" (streamed in two passes)]", "]", regex=False)
+        pd.testing.assert_frame_equal(g, w)
+
+
 def test_a_memory_trace_over_the_budget_is_streamed_not_refused(run_cli):
     """Issue 41: no default --mem-refs cut; a trace longer than the budget allows to read whole is planned by reading
     it twice in chunks (its paging rows those of the whole read at a larger budget, exact), never cut silently; an
@@ -129,11 +140,16 @@ def test_a_memory_trace_over_the_budget_is_streamed_not_refused(run_cli):
     want = pd.read_csv(io.StringIO(stdout))
     mem = want[want.role.isin(["paging", "memory-extension"]) & want.value.notna()]
     assert len(mem) == 2 and (mem.requests_used == n).all() and (mem.requests_read == n).all()
-    g, w = (d[d.role == "paging"].reset_index(drop=True) for d in (got, want))
-    assert (g.reason.str.endswith("(streamed in two passes)]")).all()
-    assert (g.method == "exact").all() and (g.requests_used == n).all() and (g.requests_read == n).all()
-    g["reason"] = g.reason.str.replace(" (streamed in two passes)]", "]", regex=False)
-    pd.testing.assert_frame_equal(g, w)
+    _assert_streamed_memory_rows_equal(got, want, n)
+    # with uncertainty bands: the memory-extension stream replays the band's samples in its second pass
+    rc, stdout, err = run_cli(*base, "--uncertainty", "16", "--memory-budget", small)
+    assert rc == 0, err
+    got = pd.read_csv(io.StringIO(stdout))
+    rc, stdout, err = run_cli(*base, "--uncertainty", "16")
+    assert rc == 0, err
+    want = pd.read_csv(io.StringIO(stdout))
+    assert want[want.role == "memory-extension"].p_win.notna().all()
+    _assert_streamed_memory_rows_equal(got, want, n)
     rc, stdout, err = run_cli(*base, "--memory-budget", small, "--mem-refs", str(n // 2))
     assert rc == 2 and stdout == ""
     assert "--memory-budget" in err and "PCM_MEMORY_BUDGET" in err and f"--mem-refs N (N at most {n // 3:,})" in err
