@@ -351,3 +351,22 @@ def test_the_streams_states_are_summed_against_the_budget(msr):
                                                                                             "file-cache")},
                                   devs, None, None, chunk_bytes=4096)
     assert not alone.refused
+
+
+def test_a_budget_under_the_write_caches_batch_cut_still_plans_all_three_roles_exactly(msr):
+    """Issue 41: a budget under what cutting one batch of the trace into 4 KiB items needs (the stream's per-batch
+    working memory) refused the write-cache role while the other two were evaluated; the batch is now split before
+    the cut (charged first), so all three roles are evaluated -- here exactly, the rows those of no budget."""
+    from models.budget import limit
+    from models.storage.write_cache import ITEM_BYTES
+
+    devs = [get_device(DEVICES[0])]
+    tr = traces.load(msr, kind="block")
+    off, end = np.asarray(tr.offset_bytes), np.asarray(tr.offset_bytes) + np.asarray(tr.size_bytes)
+    batch_cut = float(((end - 1) // 4096 - off // 4096 + 1).sum()) * ITEM_BYTES  # the trace is one batch
+    w = workload_from_path(msr)
+    ref = stream_block_rows(w, role_streams(devs=devs, base=None, bands=False), devs, None, None)
+    with limit(int(0.75 * batch_cut)):
+        got = stream_block_rows(w, role_streams(devs=devs, base=None, bands=False), devs, None, None)
+    assert not got.refused and not got.sampling, (got.refused, got.sampling)
+    assert _frame(got.rows).equals(_frame(ref.rows)) and {r["role"] for r in got.rows} == {r for r, _ in IN_MEMORY}
