@@ -23,7 +23,10 @@ State [bytes]: per distinct written block 24 (its key, region and map entry) plu
 (8 / load), per distinct region 24 plus its hash slot, the footprint's hash table (at most the capacity's
 blocks), HALO's PCM arrays (25 per simulated block) and one entry per distinct write size (16); a chunk's
 working arrays are charged per item (:data:`~models.storage.write_cache.ITEM_BYTES`). Every growth is charged to
-the run's budget (:mod:`models.budget`) before it is allocated. Nothing grows with the trace's length.
+the run's budget (:mod:`models.budget`) before it is allocated. Nothing grows with the trace's length. A batch's
+working memory (its requests cut into 4 KiB items) is charged before any of its counts or HALO's state moves; refused,
+the batch is halved and retried, down to one request (:func:`_charged_parts`), so the only such refusal is a single
+request whose cut does not fit -- and the results do not depend on where it was cut.
 
 **Sampled fallback** (issue 41): the state is capped at :attr:`WriteCacheStream.state_share` of the run's budget
 (0 budget: no cap). When a growth would pass the cap, or a growth's charge is refused, the stream falls back to a
