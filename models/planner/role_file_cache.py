@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.budget import Hold
 from models.devices import get_device
 from models.planner.economics import BlockTraceTotals, block_trace_writes, role_usage
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile, role_metric
@@ -150,6 +151,7 @@ class FileCacheStream(SharesBlockTable):
         self._own_table(BlockTable(_BLOCK, what="the file cache's per-block state"))
         self._totals = BlockTraceTotals()
         self._lru = None
+        self._lru_hold = Hold("the file cache's LRU state", 0.0)
         self._op_known = True
 
     _lru_result = None
@@ -158,6 +160,11 @@ class FileCacheStream(SharesBlockTable):
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the block table and the LRU."""
         return self._table.state_bytes + (self._lru.state_bytes if self._lru is not None else 0)
+
+    def _own_holds(self):
+        """The LRU's hold beside the table's (:attr:`holds`): its state now [bytes]."""
+        self._lru_hold.nbytes = float(self._lru.state_bytes if self._lru is not None else 0)
+        return (self._lru_hold,)
 
     @property
     def sampling(self) -> dict | None:

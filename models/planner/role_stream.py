@@ -15,13 +15,15 @@ origin), ``is_write`` (bool), ``offset_bytes`` (int64), ``size_bytes`` (int64, >
 chunks arrive in trace order, each of >= 1 request, of any length (a request is never split across two
 chunks, but the blocks of one request may be many).
 
-Memory (issue 41): a stream gives ``state_bytes`` (its state now [bytes]; a block table shared with other streams is
-counted in each sharer's, the driver counts it once) and takes ``state_share`` (set by the driver before the first
+Memory (issue 41): a stream gives ``state_bytes`` (its state now [bytes], a block table it shares included) and may give
+``holds``: the :class:`~models.budget.Hold` of each state it uses, each state's bytes held once by its own hold (a block
+table shared by several streams holds its own bytes: the same hold in each sharer's ``holds``; without ``holds`` the
+driver holds ``state_bytes``); it takes ``state_share`` (set by the driver before the first
 pass to ``1/k``, ``k`` the distinct states): a stream that can sample keeps its state under ``state_share`` x the
 run's budget by falling back to a sample, and says so in ``sampling`` (None when exact, else a dict ``method``,
 ``rate``, ``why``, ``error``); the driver runs each call with the other streams' state held
-(:func:`models.budget.reserve`), so their sum is checked against the budget. All three are optional (a stream
-without them counts 0 and never samples).
+(:func:`models.budget.reserve`; the live holds summed), so their sum is checked against the budget. All are optional
+(a stream without them counts 0 and never samples).
 
 ``meta`` is the trace's metadata as the in-memory reader would give it (``BlockTrace.meta``:
 ``op_unknown`` when the format has no read/write field, ``time_origin_ns``, ...), known once the first

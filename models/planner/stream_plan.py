@@ -10,7 +10,9 @@ earliest arrival (int64, as :class:`~models.traces.core.BlockTrace` shifts them)
 Memory is the reader's block plus the streams' state, whatever the trace's length.
 
 The streams' states are summed against the run's memory budget: each stream's calls run with the other streams'
-state held (:func:`models.budget.reserve`; a block table shared by two streams counted once), so two states each
+state held (:func:`models.budget.reserve`): every state's bytes are held once, by a :class:`~models.budget.Hold`
+of its own (a stream's ``holds``; a block table shared by two streams holds its own bytes, the one hold both
+streams name), and the driver sums the live holds (:func:`others_state`), so two states each
 under the budget but over it together are refused; and before the first pass each stream's ``state_share`` is set to
 ``1/k`` (``k`` distinct states): a stream that can sample (the block roles' shared
 :class:`~models.traces.block_table.BlockTable`) falls back to a SHARDS spatial sample of the blocks rather than pass
@@ -47,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.budget import BudgetExceeded, charge, format_bytes, reserve
+from models.budget import BudgetExceeded, Hold, charge, format_bytes, reserve
 from models.planner.role_stream import Chunk, RoleStream
 
 __all__ = ["STREAM_ROLES", "ROWS_OF", "IN_MEMORY_MAX_BYTES", "COLLECTING_ENV", "CollectingStream", "StreamedRows",
@@ -238,42 +240,44 @@ class StreamedRows:
     sampling: dict = field(default_factory=dict)
 
 
-def _group(stream) -> int:
-    """The state a stream's memory belongs to: its block table's (shared by the trace's streams that hold one)."""
-    t = getattr(stream, "block_table", None)
-    return id(t) if t is not None else id(stream)
+def _holds(stream) -> tuple[Hold, ...]:
+    """The holds of the state ``stream`` uses: its ``holds`` (a block table's hold is the same object in every stream
+    sharing the table), else one hold of its ``state_bytes`` of its own."""
+    hs = getattr(stream, "holds", None)
+    if hs is not None:
+        return tuple(hs)
+    try:
+        nbytes = int(getattr(stream, "state_bytes", 0) or 0)
+    except (AttributeError, TypeError):
+        nbytes = 0
+    return (Hold(f"the {getattr(stream, 'role', '') or 'role'}'s state", nbytes),)
 
 
 def state_groups(streams) -> int:
-    """How many distinct states the live ``streams`` hold (streams sharing a block table count once)."""
-    return len({_group(s) for s in streams})
-
-
-def _state_of(stream) -> int:
-    try:
-        return int(getattr(stream, "state_bytes", 0) or 0)
-    except (AttributeError, TypeError):
-        return 0
+    """How many distinct states the live ``streams`` hold: streams whose holds overlap (a shared block table) hold
+    one state."""
+    groups: list[set] = []
+    for s in streams:
+        g = set(_holds(s))  # a Hold is its own identity: one state's bytes, held once
+        for other in [x for x in groups if x & g]:
+            g |= other
+            groups.remove(other)
+        groups.append(g)
+    return len(groups)
 
 
 def others_state(live: dict, role: str) -> tuple[float, str]:
-    """``(bytes, words)``: the state of the live streams other than ``role``'s, a block table shared with it or
-    among them counted once (each sharer's ``state_bytes`` includes the table)."""
-    me = live[role]
-    seen = set()
-    t = getattr(me, "block_table", None)
-    if t is not None:
-        seen.add(id(t))
+    """``(bytes, words)``: the live holds of the streams other than ``role``'s -- every state's bytes held once by
+    its own hold, summed once (a block table ``role`` shares is its own state, not the others') -- and the words
+    naming each role's share."""
+    seen = set(_holds(live[role]))
     total, parts = 0.0, []
     for r, s in live.items():
         if r == role:
             continue
-        b = _state_of(s)
-        t = getattr(s, "block_table", None)
-        if t is not None:
-            if id(t) in seen:
-                b -= int(t.state_bytes)
-            seen.add(id(t))
+        new = [h for h in _holds(s) if h not in seen]
+        seen.update(new)
+        b = sum(h.nbytes for h in new)
         if b > 0:
             total += b
             parts.append(f"{r} {format_bytes(b)}")

@@ -23,7 +23,10 @@ State [bytes]: per distinct written block 24 (its key, region and map entry) plu
 (8 / load), per distinct region 24 plus its hash slot, the footprint's hash table (at most the capacity's
 blocks), HALO's PCM arrays (25 per simulated block) and one entry per distinct write size (16); a chunk's
 working arrays are charged per item (:data:`~models.storage.write_cache.ITEM_BYTES`). Every growth is charged to
-the run's budget (:mod:`models.budget`) before it is allocated. Nothing grows with the trace's length.
+the run's budget (:mod:`models.budget`) before it is allocated. Nothing grows with the trace's length. A batch's
+working memory (its requests cut into 4 KiB items) is charged before any of its counts or HALO's state moves; refused,
+the batch is halved and retried, down to one request (:func:`_charged_parts`), so the only such refusal is a single
+request whose cut does not fit -- and the results do not depend on where it was cut.
 
 **Sampled fallback** (issue 41): the state is capped at :attr:`WriteCacheStream.state_share` of the run's budget
 (0 budget: no cap). When a growth would pass the cap, or a growth's charge is refused, the stream falls back to a
@@ -246,6 +249,12 @@ class HddStreamTimer:
         if len(lbn):
             self._pending.add(np.asarray(lbn, np.int64), np.asarray(nsect, np.int64), np.asarray(write, bool))
 
+    def add_runs(self, runs) -> None:
+        """:meth:`add` the ``(lbn, nsect, write)`` columns of consecutive runs at once: gathered as their concatenation
+        would be (the same batches timed, however the runs were cut)."""
+        self._pending.extend([tuple(np.asarray(c, t) for c, t in zip(r, (np.int64, np.int64, bool))) for r in runs
+                              if len(r) and len(r[0])])
+
     def flush(self) -> None:
         """Time the requests gathered."""
         self._pending.flush()
@@ -332,17 +341,15 @@ class WriteCacheStream:
         self._batch1.add(np.asarray(chunk["time_ns"], np.int64), *_columns(chunk))
 
     def _first(self, t, off, size, dev, w) -> None:
+        """Take a batch of the first pass, in parts whose forecast (the second pass's cut of their writes) is charged
+        before any count moves (:func:`_charged_parts`: a part refused is halved and retried)."""
+        for _, part, got in _charged_parts((t, off, size, dev, w), self._first_need):
+            self._first_part(*part, *got)
+
+    def _first_need(self, t, off, size, dev, w):
+        """``(bytes, what, (lbn, end, b0, b1))`` of a part of the first pass: the second pass cuts its writes into 4 KiB
+        items (:data:`~models.storage.write_cache.ITEM_BYTES` each); nothing is changed."""
         lbn, end = off // wc.SECTOR_BYTES, -(-(off + size) // wc.SECTOR_BYTES)
-        self.requests += len(off)
-        self.writes += int(w.sum())
-        self.requested_sectors += int((end - lbn).sum())
-        self.written_bytes += int(size[w].sum())
-        self.t_min = int(t.min()) if self.t_min is None else min(self.t_min, int(t.min()))
-        self.t_max = int(t.max()) if self.t_max is None else max(self.t_max, int(t.max()))
-        self.max_end = max(self.max_end, int(end.max()))
-        self.devices.update(np.unique(dev).tolist())
-        self._add_sizes(size[w])
-        base = dev << KEY_BLOCK_BITS
         b0, b1 = lbn // wc.BLOCK_SECTORS, (end - 1) // wc.BLOCK_SECTORS
         if int(b1.max()) >= 1 << KEY_BLOCK_BITS:
             raise ValueError(f"the streamed write cache needs 4 KiB block numbers below 2**{KEY_BLOCK_BITS} "
@@ -352,9 +359,22 @@ class WriteCacheStream:
         else:
             pr, _, s0, s1 = self._sampled_pieces(lbn, end, dev)
             cut = float(((s1 - 1) // wc.BLOCK_SECTORS - s0 // wc.BLOCK_SECTORS + 1)[w[pr]].sum(dtype=np.float64))
-        charge(cut * wc.ITEM_BYTES, f"cutting the trace's writes into 4 KiB blocks ({cut:.3g} blocks in a chunk of "
-                                    f"{len(off):,} requests) for the HALO cache: {wc._NOT_EXTENTS}")
-        while True:  # the sets are idempotent: a batch cut short by a lower rate is inserted again, sampled
+        return (cut * wc.ITEM_BYTES, f"cutting the trace's writes into 4 KiB blocks ({cut:.3g} blocks in "
+                f"{_requests_text(len(off))}) for the HALO cache: {wc._NOT_EXTENTS}", (lbn, end, b0, b1))
+
+    def _first_part(self, t, off, size, dev, w, lbn, end, b0, b1) -> None:
+        """Count a part of the first pass and insert its blocks and regions (its forecast charged)."""
+        self._add_sizes(size[w])
+        self.requests += len(off)
+        self.writes += int(w.sum())
+        self.requested_sectors += int((end - lbn).sum())
+        self.written_bytes += int(size[w].sum())
+        self.t_min = int(t.min()) if self.t_min is None else min(self.t_min, int(t.min()))
+        self.t_max = int(t.max()) if self.t_max is None else max(self.t_max, int(t.max()))
+        self.max_end = max(self.max_end, int(end.max()))
+        self.devices.update(np.unique(dev).tolist())
+        base = dev << KEY_BLOCK_BITS
+        while True:  # the sets are idempotent: a part cut short by a lower rate is inserted again, sampled
             try:
                 if self.rate == 1.0:
                     self._written.add_ranges(base[w], b0[w], b1[w])
@@ -525,28 +545,51 @@ class WriteCacheStream:
         nsect = end - lbn
         b0, b1 = lbn // wc.BLOCK_SECTORS, (end - 1) // wc.BLOCK_SECTORS
         counts = b1 - b0 + 1
+        if self.writes:  # first: HALO's working memory is charged before any state moves
+            self._halo_batch(lbn, end, nsect, w, b0, b1, counts, dev, shift)
         self._none.add(lbn, nsect, w)
         self._none_misses += int(counts.sum())
         self._last_block = max(self._last_block, int(b1.max()))
-        if self.writes and self.rate == 1.0:
-            self._halo_chunk(lbn, end, nsect, w, b0, b1, counts)
-        elif self.writes:
-            self._halo_sampled(off // wc.SECTOR_BYTES, end - shift, dev, w, shift)
         self._r0 += len(off)
 
-    def _halo_sampled(self, lbn, end, dev, w, shift) -> None:
-        """HALO over the chunk's items in sampled regions (``lbn``, ``end`` [sectors] within each device, ``shift``
-        its device's start [sectors]): each request keeps its pieces in sampled regions (none: dropped)."""
+    def _halo_batch(self, lbn, end, nsect, w, b0, b1, counts, dev, shift) -> None:
+        """HALO over a batch of the second pass ([sectors], ``shift``: each request's device start), in parts whose cut
+        into 4 KiB items is charged before HALO's state moves (:func:`_charged_parts`: a part refused is halved and
+        retried, down to one request). The parts' HDD runs are kept (charged beside the next part's cut) and handed
+        to the HDD timer together, as one batch's: its batches, and so its sums, do not depend on the parts."""
+        runs: list = []
+        if self.rate == 1.0:
+            cols, need, take = (lbn, end, nsect, w, b0, b1, counts), self._exact_need, self._halo_chunk
+        else:
+            cols, need, take = (lbn - shift, end - shift, dev, w, shift), self._sampled_need, self._halo_sampled
+        def kept() -> float:  # the HDD runs of the parts taken [bytes]
+            return float(sum(a.nbytes for r in runs for a in r))
+
+        ran = 0  # requests handed to the kernel so far (a sample's: those with a piece kept), as one call numbers them
+        for _, part, got in _charged_parts(cols, need, kept):
+            out, n = take(self._r0 + ran, *part, *got)
+            runs.append(out)
+            ran += n
+        self._halo.add_runs(runs)
+
+    def _sampled_need(self, lbn, end, dev, w, shift):
+        """``(bytes, what, pieces)`` of HALO over requests' pieces in sampled regions (``lbn``, ``end`` [sectors]
+        within each device): their cut into 4 KiB items; nothing is changed."""
         pr, _, s0, s1 = self._sampled_pieces(lbn, end, dev)
-        if not len(pr):
-            return
         s0, s1 = s0 + shift[pr], s1 + shift[pr]
-        self.sampled_sectors += int((s1 - s0).sum())
         b0 = s0 // wc.BLOCK_SECTORS
         counts = (s1 - 1) // wc.BLOCK_SECTORS - b0 + 1
         items = float(counts.sum(dtype=np.float64))
-        charge(items * wc.ITEM_BYTES, f"cutting a chunk of the trace's sampled regions into 4 KiB blocks "
-                                      f"({items:.3g} blocks) for the streamed HALO cache")
+        return (items * wc.ITEM_BYTES, f"cutting {_requests_text(len(lbn))} of the trace's sampled regions into 4 KiB "
+                f"blocks ({items:.3g} blocks) for the streamed HALO cache", (pr, s0, s1, b0, counts))
+
+    def _halo_sampled(self, r0, lbn, end, dev, w, shift, pr, s0, s1, b0, counts):
+        """HALO over the requests' items in sampled regions (:meth:`_sampled_need`'s pieces, requests ``r0, ...`` of
+        the trace): each request keeps its pieces in sampled regions (none: dropped). Returns its HDD runs and the
+        requests run."""
+        if not len(pr):
+            return (), 0
+        self.sampled_sectors += int((s1 - s0).sum())
         ptr, blk, bits = wc._cut_blocks(s0, s1, b0, counts)
         first = np.flatnonzero(np.concatenate([[True], pr[1:] != pr[:-1]]))  # each kept request's first piece
         ptr = np.concatenate([ptr[first], ptr[-1:]])
@@ -559,10 +602,12 @@ class WriteCacheStream:
         hv, pd_ = self._scratch
         out_lbn, out_n, out_w, _ = wc._halo_steps(
             *self._state, w[pr[first]], ptr, item, bits, keys, self.block_region, self.n_regions, self._thr,
-            self._th_b, self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, self._r0)
-        self._halo.add(out_lbn, out_n, out_w)
+            self._th_b, self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, r0)
+        return (out_lbn, out_n, out_w), len(first)
 
-    def _halo_chunk(self, lbn, end, nsect, w, b0, b1, counts) -> None:
+    def _exact_need(self, lbn, end, nsect, w, b0, b1, counts):
+        """``(bytes, what, (cut, passthrough))`` of HALO over requests ``[lbn, end)`` [sectors]: their cut into 4 KiB
+        items (a read of unwritten blocks runs as one extent: one item); nothing is changed."""
         keys = self.block_key
         k = _sorted_search(keys, b0)
         touches = (k < len(keys)) & (keys[np.minimum(k, len(keys) - 1)] <= b1)
@@ -570,8 +615,13 @@ class WriteCacheStream:
         cut = counts.copy()
         cut[passthrough] = 1
         items = float(cut.sum(dtype=np.float64))
-        charge(items * wc.ITEM_BYTES, f"cutting a chunk of the trace into 4 KiB blocks ({items:.3g} blocks) for the "
-                                      "streamed HALO cache")
+        return (items * wc.ITEM_BYTES, f"cutting {_requests_text(len(lbn))} of the trace into 4 KiB blocks "
+                f"({items:.3g} blocks) for the streamed HALO cache", (cut, passthrough))
+
+    def _halo_chunk(self, r0, lbn, end, nsect, w, b0, b1, counts, cut, passthrough):
+        """HALO over requests ``r0, ...`` of the trace cut as :meth:`_exact_need` says. Returns its HDD runs and the
+        requests run."""
+        keys = self.block_key
         ptr, blk, bits = wc._cut_blocks(lbn, end, b0, cut)
         pos = _sorted_search(keys, blk)
         hit = (pos < len(keys)) & (keys[np.minimum(pos, len(keys) - 1)] == blk)
@@ -581,10 +631,10 @@ class WriteCacheStream:
         hv, pd_ = self._scratch
         out_lbn, out_n, out_w, req_end = wc._halo_steps(
             *self._state, w, ptr, item, bits, keys, self.block_region, self.n_regions, self._thr, self._th_b,
-            self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, self._r0)
+            self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, r0)
         pt = SimpleNamespace(passthrough=passthrough, nsect=nsect, passthrough_items=counts[passthrough] - 1)
         self._halo_misses += wc._widen_passthrough(pt, out_n, req_end)
-        self._halo.add(out_lbn, out_n, out_w)
+        return (out_lbn, out_n, out_w), len(lbn)
 
     # ------------------------------------------------------------------ results
     def result(self, policy: str) -> wc.WriteCacheResult:
@@ -730,11 +780,16 @@ class _Batch:
         self.take, self.cols, self.n = take, [], 0
 
     def add(self, *cols) -> None:
-        if len(cols[0]):
-            self.cols.append(cols)
-            self.n += len(cols[0])
-            if self.n >= BATCH_REQUESTS:
-                self.flush()
+        self.extend([cols])
+
+    def extend(self, parts) -> None:
+        """Gather several parts' columns, then take the batch if it is full: as :meth:`add` of their concatenation."""
+        for cols in parts:
+            if len(cols[0]):
+                self.cols.append(cols)
+                self.n += len(cols[0])
+        if self.n >= BATCH_REQUESTS:
+            self.flush()
 
     def flush(self) -> None:
         if self.cols:
@@ -745,6 +800,37 @@ class _Batch:
     @property
     def nbytes(self) -> int:
         return sum(a.nbytes for c in self.cols for a in c)
+
+
+def _requests_text(n: int) -> str:
+    """``one request`` or ``a part of N requests``: what a charge of :func:`_charged_parts` covers."""
+    return "one request" if n == 1 else f"a part of {n:,} requests"
+
+
+def _charged_parts(cols, need, kept=None):
+    """Consecutive parts of a batch (``cols``: columns of one length), each yielded as ``(start, part, got)`` once its
+    working memory is charged (:func:`models.budget.charge`) -- ``need(*part) -> (bytes, what, got)``, which changes
+    nothing, plus ``kept()`` [bytes], what the earlier parts keep -- so no state moves before the charge passes.
+    A part refused is halved and retried, down to one request, whose refusal stands (its message names
+    ``--memory-budget`` and ``PCM_MEMORY_BUDGET``); the rest of the batch goes on in parts of the size that fitted.
+    Unrefused, the batch is one part (``cols`` itself)."""
+    n = len(cols[0])
+    start, step = 0, n
+    while start < n:
+        stop = min(n, start + step)
+        part = cols if stop - start == n else tuple(c[start:stop] for c in cols)
+        nbytes, what, got = need(*part)
+        extra = float(kept()) if kept is not None else 0.0
+        try:
+            charge(nbytes + extra, what + (f", beside the {format_bytes(extra)} the batch's earlier parts keep"
+                                          if extra else ""))
+        except BudgetExceeded:
+            if stop - start == 1:
+                raise
+            step = (stop - start) // 2
+            continue
+        yield start, part, got
+        start = stop
 
 
 def _columns(chunk):

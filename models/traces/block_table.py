@@ -25,7 +25,7 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
-from models.budget import BudgetExceeded, budget_bytes, charge, format_bytes, how_to_raise
+from models.budget import BudgetExceeded, Hold, budget_bytes, charge, format_bytes, how_to_raise
 from models.sim.sampling import hash53, hash_salt, rate_threshold
 from models.traces.blocks import MAX_REQUEST_BLOCKS, check_block_size
 from models.traces.stream_stats import _BLOCK_BITS, _FIB, MAX_LOAD
@@ -181,7 +181,9 @@ class BlockTable:
         self.bs = check_block_size(block_size)
         self.shift = self.bs.bit_length() - 1
         self.max_request_blocks = int(max_request_blocks)
-        self.what = what
+        #: The table's memory [bytes], held once however many streams share the table
+        #: (:func:`models.planner.stream_plan.others_state` sums the holds of the live streams' states).
+        self.hold = Hold(what, 0.0)
         self.n_unique = 0
         self.n_accesses = 0
         self._last_chunk = None
@@ -210,10 +212,20 @@ class BlockTable:
             _rehash(self._hkeys, self._hids, self._hcount, *new, shift)
         self._hkeys, self._hids, self._hcount = new
         self._shift = shift
+        self.hold.nbytes = float(self.state_bytes)
+
+    @property
+    def what(self) -> str:
+        """What the table serves, named in the memory budget's refusals (and its :attr:`hold`'s name)."""
+        return self.hold.what
+
+    @what.setter
+    def what(self, text: str) -> None:
+        self.hold.what = str(text)
 
     @property
     def state_bytes(self) -> int:
-        """Memory of the table [bytes]."""
+        """Memory of the table [bytes] (what :attr:`hold` holds)."""
         return self._hkeys.nbytes + self._hids.nbytes + self._hcount.nbytes
 
     @property
@@ -309,6 +321,7 @@ class BlockTable:
         """Count in int64 from now on (charged first): the table is about to pass 2**31 accesses."""
         charge(4.0 * len(self._hkeys) + self.state_bytes, f"{self.what} (access counts past 2**31, in int64)")
         self._hcount = self._hcount.astype(np.int64)
+        self.hold.nbytes = float(self.state_bytes)
 
     @property
     def counts(self) -> np.ndarray:
@@ -409,6 +422,16 @@ class SharesBlockTable:
     _table: BlockTable
     #: Memory this stream adds per key of the table [bytes] (counted in the table's cap).
     extra_bytes_per_key = 0
+
+    @property
+    def holds(self) -> tuple[Hold, ...]:
+        """The holds of the state this stream uses [bytes]: the block table's own (one hold, however many streams share
+        the table: none counts it again) and this stream's (:meth:`_own_holds`)."""
+        return (self._table.hold, *self._own_holds())
+
+    def _own_holds(self) -> tuple[Hold, ...]:
+        """The holds of this stream's state beside the table (none here)."""
+        return ()
 
     @property
     def block_table(self) -> BlockTable:

@@ -197,14 +197,15 @@ def test_write_cache_stream_state_does_not_grow_with_length():
 
 def test_write_cache_stream_is_a_role_stream_and_charges_its_state():
     """WriteCacheStream is a RoleStream; the state's growth is charged to the run's budget first: over it, the
-    refusal names the step (the written blocks' map, cut in 4 KiB blocks by the second pass) and the option."""
+    refusal names the step (the written blocks' map, cut in 4 KiB blocks by the second pass) and the option. A batch
+    refused is split (``tests/models/storage/test_write_cache_stream_split.py``): what is refused is a request."""
     from models import budget
 
     assert isinstance(WriteCacheStream(), RoleStream) and WriteCacheStream.role == "write-cache"
-    n = 20_000
-    tr = BlockTrace(np.arange(n), np.ones(n, bool), np.arange(n) * 65536, np.full(n, 65536), np.zeros(n, int))
+    n = 20
+    tr = BlockTrace(np.arange(n), np.ones(n, bool), np.arange(n) * (64 << 20), np.full(n, 64 << 20), np.zeros(n, int))
     s = WriteCacheStream()
     with budget.limit("1MB"), pytest.raises(budget.BudgetExceeded, match="4 KiB blocks.*--memory-budget"):
-        for c in trace_chunks(tr, [5000]):
+        for c in trace_chunks(tr, [5]):
             s.first(c)
         s.end_first({}, 0)  # the chunks gathered are taken

@@ -351,3 +351,48 @@ def test_the_streams_states_are_summed_against_the_budget(msr):
                                                                                             "file-cache")},
                                   devs, None, None, chunk_bytes=4096)
     assert not alone.refused
+
+
+def test_a_budget_under_the_write_caches_batch_cut_still_plans_all_three_roles_exactly(msr):
+    """Issue 41: a budget under what cutting one batch of the trace into 4 KiB items needs (the stream's per-batch
+    working memory) refused the write-cache role while the other two were evaluated; the batch is now split before
+    the cut (charged first), so all three roles are evaluated -- here exactly, the rows those of no budget."""
+    from models.budget import limit
+    from models.storage.write_cache import ITEM_BYTES
+
+    devs = [get_device(DEVICES[0])]
+    tr = traces.load(msr, kind="block")
+    off, end = np.asarray(tr.offset_bytes), np.asarray(tr.offset_bytes) + np.asarray(tr.size_bytes)
+    batch_cut = float(((end - 1) // 4096 - off // 4096 + 1).sum()) * ITEM_BYTES  # the trace is one batch
+    w = workload_from_path(msr)
+    ref = stream_block_rows(w, role_streams(devs=devs, base=None, bands=False), devs, None, None)
+    with limit(int(0.75 * batch_cut)):
+        got = stream_block_rows(w, role_streams(devs=devs, base=None, bands=False), devs, None, None)
+    assert not got.refused and not got.sampling, (got.refused, got.sampling)
+    assert _frame(got.rows).equals(_frame(ref.rows)) and {r["role"] for r in got.rows} == {r for r, _ in IN_MEMORY}
+
+
+def test_each_state_is_held_once_and_the_driver_sums_the_live_holds():
+    """Every state's bytes are held by one Hold: a block table shared by the file-cache and storage streams holds its
+    own bytes (the same hold in both streams' ``holds``); the others' state of a role is the sum of the live holds
+    not its own, each once -- whatever shares them (here two plain streams sharing one hold), no block-table case."""
+    from types import SimpleNamespace
+
+    from models.budget import Hold
+    from models.planner.stream_plan import others_state, state_groups
+
+    devs = [get_device(DEVICES[0])]
+    s = role_streams(devs=devs, base=None, bands=False)
+    fc, st, wc = s["file-cache"], s["storage"], s["write-cache"]
+    assert fc.holds[0] is st.holds[0] is fc.block_table.hold
+    for x in (fc, st):
+        assert sum(h.nbytes for h in x.holds) == x.state_bytes
+    assert state_groups(s.values()) == 2
+    assert others_state(s, "write-cache")[0] == fc.state_bytes  # the table once, with the file cache's own
+    assert others_state(s, "storage")[0] == wc.state_bytes + fc.state_bytes - fc.block_table.state_bytes
+    shared, a, b = Hold("shared", 1000), Hold("a", 10), Hold("b", 1)
+    live = {"x": SimpleNamespace(holds=(shared, a)), "y": SimpleNamespace(holds=(shared,)),
+            "z": SimpleNamespace(holds=(b,))}
+    assert state_groups(live.values()) == 2
+    assert others_state(live, "z") == (1010.0, "the other roles' state (x 1 kB)")
+    assert others_state(live, "y")[0] == 11.0 and others_state(live, "x")[0] == 1.0

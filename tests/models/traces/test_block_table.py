@@ -47,3 +47,20 @@ def test_more_distinct_blocks_than_int32_ids_is_refused(monkeypatch):
     t = bt.BlockTable(4096, what="the test's table")
     with pytest.raises(ValueError, match=r"the test's table: more than 5 distinct 4096-byte blocks .*--block-size"):
         t.add(np.arange(8) * 4096, [4096] * 8, [0] * 8)
+
+
+def test_the_tables_hold_follows_its_bytes_through_growth_sampling_and_wide_counts():
+    """A block table holds its own bytes (``hold``, what the streams sharing it name to the budget): equal to its
+    ``state_bytes`` after every doubling, a downsampling and the switch to int64 counts; named as the table is."""
+    t = bt.BlockTable(4096, what="the test table")
+    assert t.hold.nbytes == t.state_bytes > 0 and t.hold.what == "the test table"
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        t.add(rng.integers(0, 50_000, 2000) * 4096, np.full(2000, 4096), np.zeros(2000, int))
+        assert t.hold.nbytes == t.state_bytes
+    t.downsample("the test")
+    assert t.hold.nbytes == t.state_bytes
+    t._wide_counts()
+    assert t._hcount.dtype == np.int64 and t.hold.nbytes == t.state_bytes
+    t.what = "renamed"
+    assert t.hold.what == "renamed"
