@@ -26,9 +26,11 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
 - the oracleGeneral reader (memory-mapped) on ``--requests`` generated records [requests/s], and its time over
   the bare memory-mapped column view's (``np.memmap`` with the record dtype, each field read once);
 - ``--readers-only``: only the readers beside their references, each the best of ``--repeat`` runs (warm page
-  cache): our MSR reader (streamed) vs Arrow's bare parse on the gzip CSV and on the same CSV uncompressed;
-  gzip inflation alone (Arrow's ``CompressedInputStream`` read to the end: the bound of any gzip CSV reader
-  here); the oracleGeneral reader's stages on ``--og-requests`` generated records (or ``--og-file``) beside the
+  cache): our MSR reader (streamed) vs Arrow's bare parse on the gzip CSV and on the same CSV uncompressed
+  (wall and CPU time of each, ratios of both); gzip inflation alone with zlib (the standard library's ``gzip``,
+  Arrow's ``CompressedInputStream``) and ISA-L (``isal.igzip``, our readers' inflater); the ceiling two cores put
+  on a gzip CSV reader at the CPU cost per request of inflation and our parse measured here;
+  the oracleGeneral reader's stages on ``--og-requests`` generated records (or ``--og-file``) beside the
   bare view: the decode alone, the object placement alone, both end to end (:func:`oracle_stages`; ``--og-only``:
   these alone).
   Last line: our plain-CSV time over Arrow's.
@@ -94,15 +96,27 @@ def our_reader(path: Path, fmt: str) -> tuple[float, int]:
     return time.perf_counter() - t, n[0]
 
 
-def inflate_only(path: Path) -> tuple[float, int]:
-    """Arrow's gzip stream (``CompressedInputStream``) read to the end, nothing parsed: (wall [s], bytes out)."""
+def inflate_only(path: Path, inflater: str = "arrow") -> tuple[float, int]:
+    """A gzip file inflated to the end, nothing parsed: (wall [s], bytes out). ``inflater``: ``"arrow"`` (Arrow's
+    ``CompressedInputStream``, zlib: what the bare parse reads through), ``"zlib"`` (the standard library's
+    ``gzip``) or ``"isal"`` (ISA-L's ``isal.igzip``, what our readers use)."""
+    import gzip
+
     import pyarrow as pa
 
+    opener = {"arrow": lambda p: pa.input_stream(str(p), compression="gzip"),
+              "zlib": lambda p: gzip.open(p, "rb"), "isal": _isal_open}[inflater]
     t, n = time.perf_counter(), 0
-    with pa.input_stream(str(path), compression="gzip") as fh:
+    with opener(path) as fh:
         while b := fh.read(8 << 20):
             n += len(b)
     return time.perf_counter() - t, n
+
+
+def _isal_open(path: Path):
+    from isal import igzip
+
+    return igzip.open(path, "rb")
 
 
 def bare_view(path: Path) -> tuple[float, int]:
@@ -127,25 +141,60 @@ def readers(tmp: Path, n: int, repeat: int) -> tuple[float, float]:
     csv, plain = _msr_file(tmp, n), tmp / f"msr_{n}.csv"
     if not plain.exists():
         write_msr_csv(plain, n)
-    rows = []
-    for label, ref, ours_fn, path in (
-            ("MSR CSV, gzip", bare_arrow, lambda p: our_reader(p, "msr"), csv),
-            ("MSR CSV, plain", bare_arrow, lambda p: our_reader(p, "msr"), plain)):
-        t_ref, n_ref = _best(ref, path, repeat)
-        t_ours, n_ours = _best(ours_fn, path, repeat)
-        rows.append((label, n_ref / t_ref / 1e6, n_ours / t_ours / 1e6, t_ours / t_ref))
-        print(f"{label}: reference {n_ref / t_ref / 1e6:.2f} M requests/s, ours {n_ours / t_ours / 1e6:.2f} M "
-              f"requests/s ({t_ours / t_ref:.2f}x the reference's time; load {os.getloadavg()[0]:.2f})", flush=True)
-        if path is plain:
-            t_plain = (t_ours, t_ref)
-    t_inf, n_bytes = _best(inflate_only, csv, repeat)
-    print(f"gzip inflation alone (Arrow CompressedInputStream, no parse): {n_bytes / t_inf / 1e6:.0f} MB/s out = "
-          f"{n / t_inf / 1e6:.2f} M requests/s at most for a gzip CSV reader here (load {os.getloadavg()[0]:.2f})",
-          flush=True)
+    rows, t_plain = csv_readers(csv, plain, n, repeat)
     print("format                          reference [M req/s]  ours [M req/s]  ours / reference time")
     for label, ref, ours, ratio in rows:
         print(f"{label:<30}  {ref:19.2f}  {ours:14.2f}  {ratio:21.2f}")
     return t_plain
+
+
+def _best_cpu(fn, repeat: int) -> tuple[float, float, int]:
+    """``fn()`` run ``repeat`` times (warm page cache after the first): the fastest run's (wall [s], process CPU
+    time, every thread [s], count). The machine is shared: CPU time is what the work costs, wall what it took."""
+    best = None
+    for _ in range(repeat):
+        c = _cpu()
+        wall, n = fn()
+        run = (wall, _cpu() - c, n)
+        best = run if best is None or run[0] < best[0] else best
+    return best
+
+
+def csv_readers(csv: Path, plain: Path, n: int, repeat: int) -> tuple[list, tuple[float, float]]:
+    """The MSR CSV rows of ``--readers-only``, best of ``repeat`` each, in this run: gzip inflation alone (zlib,
+    Arrow's zlib stream, ISA-L), Arrow's bare parse and our reader on the gzip and the plain file, their ratios of
+    time, and the ceiling two cores put on a gzip CSV reader at the CPU each part measured here costs.
+
+    Returns the rows of the summary table and (our plain-CSV time, the bare parse's) [s].
+    """
+    def load() -> str:
+        return f"load {os.getloadavg()[0]:.2f}"
+
+    inf = {}
+    for name in ("zlib", "arrow", "isal"):
+        inf[name] = _best_cpu(lambda name=name: inflate_only(csv, name), repeat)
+        wall, cpu, nb = inf[name]
+        print(f"gzip inflation alone ({name}{', stdlib gzip' if name == 'zlib' else ''}): {nb / wall / 1e6:.0f} MB/s "
+              f"out = {n / wall / 1e6:.2f} M requests/s ({n / cpu / 1e6:.2f} M per CPU second; {load()})", flush=True)
+    got = {}
+    for label, path in (("MSR CSV, gzip", csv), ("MSR CSV, plain", plain)):
+        ref = _best_cpu(lambda p=path: bare_arrow(p), repeat)
+        ours = _best_cpu(lambda p=path: our_reader(p, "msr"), repeat)
+        got[label] = (ref, ours)
+        print(f"{label}: Arrow's bare parse {ref[2] / ref[0] / 1e6:.2f} M requests/s ({ref[2] / ref[1] / 1e6:.2f} M "
+              f"per CPU s), ours {ours[2] / ours[0] / 1e6:.2f} M requests/s ({ours[2] / ours[1] / 1e6:.2f} M per CPU "
+              f"s): {ours[0] / ref[0]:.2f}x the bare parse's time, {ours[1] / ref[1]:.2f}x its CPU time ({load()})",
+              flush=True)
+    ours_gz, (ref_pl, ours_pl) = got["MSR CSV, gzip"][1], got["MSR CSV, plain"]
+    print(f"MSR CSV, gzip: ours {ours_gz[0] / inf['isal'][0]:.2f}x the time of ISA-L's inflation alone, "
+          f"{ours_gz[0] / inf['zlib'][0]:.2f}x zlib's", flush=True)
+    per_req = (inf["isal"][1] + ours_pl[1]) / n  # CPU [s] per request: inflate + our parse of the plain text
+    print(f"ceiling on {os.cpu_count()} cores at these CPU costs (ISA-L inflation {inf['isal'][1] / n * 1e9:.0f} ns + "
+          f"our parse {ours_pl[1] / n * 1e9:.0f} ns per request): {os.cpu_count() / per_req / 1e6:.2f} M requests/s "
+          f"for a gzip MSR CSV; Arrow's bare parse alone {os.cpu_count() * n / ref_pl[1] / 1e6:.2f} M", flush=True)
+    rows = [(label, ref[2] / ref[0] / 1e6, ours[2] / ours[0] / 1e6, ours[0] / ref[0])
+            for label, (ref, ours) in got.items()]
+    return rows, (ours_pl[0], ref_pl[0])
 
 
 def oracle_stages(og: Path, repeat: int) -> None:

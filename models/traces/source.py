@@ -53,6 +53,26 @@ QUOTE_CHARS = 80
 _DECOMPRESS_ERRORS: tuple = (EOFError, OSError, zlib.error)
 
 
+def _gzip_reader(fileobj):
+    """A gzip stream of ``fileobj``: ISA-L's inflater (``isal.igzip``, ~2x zlib's speed per core here, measured
+    in ``bench/bench_stream.py --readers-only``; it releases the GIL while it inflates), else the standard
+    library's (zlib) when ``isal`` cannot be imported. Same bytes out; a corrupt stream raises one of
+    :data:`_DECOMPRESS_ERRORS` either way."""
+    try:
+        from isal import igzip
+    except ImportError:  # pragma: no cover - isal is a dependency; the fallback is for a platform without a wheel
+        return gzip.GzipFile(fileobj=fileobj, mode="rb")
+    return igzip.IGzipFile(fileobj=fileobj, mode="rb")
+
+
+try:  # ISA-L's inflate error (not an OSError): a corrupt deflate block
+    from isal.isal_zlib import error as _IsalError
+
+    _DECOMPRESS_ERRORS += (_IsalError,)
+except ImportError:  # pragma: no cover - see _gzip_reader
+    pass
+
+
 class TraceFormatError(ValueError):
     """A trace file that does not match its format; the message names the line and field.
 
@@ -327,7 +347,7 @@ def open_source(src: Any, progress: Callable[[float], None] | None = None, *, ma
         buffered = io.BufferedReader(counting, buffer_size=1 << 20)
         frames = None
         if head.startswith(GZIP_MAGIC):
-            codec, raw = "gzip", gzip.GzipFile(fileobj=buffered, mode="rb")
+            codec, raw = "gzip", _gzip_reader(buffered)
         elif head.startswith(ZSTD_MAGIC):
             import zstandard
 
@@ -444,6 +464,16 @@ def lone_cr_as_lf(data: bytes) -> bytes:
     return _LONE_CR.sub(b"\n", data)
 
 
+def _count_lf(block: bytes) -> int:
+    """The line feeds of ``block``: NumPy's compare-and-count, ~2.5x ``bytes.count`` of one byte here (measured
+    on an 8 MiB block of MSR text: 3.1 vs 7.8 ms).
+
+    >>> _count_lf(b"1\\n2\\n3"), _count_lf(b"")
+    (2, 0)
+    """
+    return int(np.count_nonzero(np.frombuffer(block, np.uint8) == 10))
+
+
 def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int | None = None,
                 fmt: str = "trace", kept: bool = True) -> Iterator[tuple[bytes, int]]:
     """Yield ``(block, first_line_number)``: blocks of whole lines from ``stream``.
@@ -513,7 +543,7 @@ def iter_blocks(stream, chunk_bytes: int = CHUNK_BYTES, *, max_line_bytes: int |
         if max_line_bytes is not None:
             _check_line_lengths(block, line_no, max_line_bytes, fmt)
         yield block, line_no
-        line_no += block.count(b"\n")
+        line_no += _count_lf(block)
 
 
 #: Bytes ``str.strip`` removes that are ASCII (space, \t \n \v \f \r and the separators \x1c-\x1f).

@@ -127,6 +127,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.source.CHUNK_BYTES": "reader buffer size",
     "models.traces.source.MAX_LINE_BYTES": "input limit",
     "models.traces.source._ASCII_SPACE": "byte class table (the ASCII bytes str.strip removes)",
+    "models.traces.formats.arrow_csv.ARROW_BLOCK_BYTES": "the pieces Arrow's threads parse a block in (speed "
+                                                          "only: the rows are the same whatever the size)",
     "models.traces.formats.parsing._LOOK_LINES": "lines looked at one by one before a vectorised pass (speed only; "
                                                  "the result does not depend on it)",
     "models.traces.stream_stats.MAX_VALUE_ENTRIES": "memory limit (entries of an exact percentile table of a streamed "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from models.traces.core import BlockTrace
-from models.traces.formats.arrow_csv import plain_columns, without_zero_size
+from models.traces.formats.arrow_csv import plain_columns, text_codes, without_zero_size
 from models.traces.formats.parsing import (
     DEVICE_MAX,
     I64_MAX,
@@ -44,14 +44,13 @@ _INTS = ("device_id", "offset", "length", "timestamp")
 def _fast_columns(block: bytes) -> dict | None:
     """The block's columns through Arrow's CSV reader (:func:`plain_columns`), or None when the block is not plain
     or a value would be refused -- then the pandas parser reads it and names the line."""
-    f = plain_columns(block, list(HEADER), _INTS, ("opcode",))
+    f = plain_columns(block, list(HEADER), _INTS)
     if f is None or not len(f["timestamp"]):
         return None
-    import pyarrow.compute as pc
-
-    dev, op, off, size, ts = (f[k] for k in ("device_id", "opcode", "offset", "length", "timestamp"))
-    is_write = pc.equal(op, "w").to_numpy(zero_copy_only=False)
-    if pc.sum(pc.equal(op, "r")).as_py() + int(is_write.sum()) < len(op) or (dev < 0).any() \
+    dev, off, size, ts = (f[k] for k in ("device_id", "offset", "length", "timestamp"))
+    op = text_codes(f["opcode"], _OPS)  # -1: neither r nor w (case-insensitive)
+    is_write = op.view(np.bool_)
+    if (op < 0).any() or (dev < 0).any() \
             or (dev > DEVICE_MAX).any() or (np.abs(ts) > I64_MAX // 1000).any() or (off < 0).any() \
             or (size < 0).any() or (off > I64_MAX - size).any():
         return None

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from models.traces.core import BlockTrace
-from models.traces.formats.arrow_csv import plain_columns, without_zero_size
+from models.traces.formats.arrow_csv import all_equal, plain_columns, text_codes, without_zero_size
 from models.traces.formats.parsing import (
     DEVICE_MAX,
     I64_MAX,
@@ -63,14 +63,21 @@ def _filetime_ns(df: pd.DataFrame, ck: Chunk, state: dict) -> np.ndarray:
 
 
 _INTS = ("timestamp", "disk", "offset", "size", "response_time")
+#: The write flag of each operation (the fast path; case-insensitive).
+_OPS = {"read": False, "write": True}
 
 
 def _na_token(texts) -> bool:
     """True when a text column holds a token pandas reads as a missing value (``nan``, ``NULL``, ``N/A``...):
-    the pandas path then refuses it as missing, so the fast path must not accept it."""
+    the pandas path then refuses it as missing, so the fast path must not accept it. A column of one host name
+    (the usual MSR file) is one look-up; another is looked up row by row in Arrow."""
+    from pandas._libs.parsers import STR_NA_VALUES
+
+    first = texts[0].as_py()
+    if all_equal(texts, first):
+        return first in STR_NA_VALUES
     import pyarrow as pa
     import pyarrow.compute as pc
-    from pandas._libs.parsers import STR_NA_VALUES
 
     return bool(pc.any(pc.is_in(texts, value_set=pa.array(sorted(STR_NA_VALUES)))).as_py())
 
@@ -78,18 +85,15 @@ def _na_token(texts) -> bool:
 def _fast_columns(block: bytes, state: dict) -> dict | None:
     """The block's columns through Arrow's CSV reader (:func:`plain_columns`), or None when the block is
     not plain or a value would be refused -- then the pandas parser reads it and names the line."""
-    f = plain_columns(block, _FIELDS, _INTS, ("type",))
+    f = plain_columns(block, _FIELDS, _INTS)
     if f is None or not len(f["timestamp"]):
         return None
-    ticks, typ, disk, off, size, resp = (f[k] for k in ("timestamp", "type", "disk", "offset", "size",
-                                                        "response_time"))
-    import pyarrow.compute as pc
-
+    ticks, disk, off, size, resp = (f[k] for k in ("timestamp", "disk", "offset", "size", "response_time"))
     host = f["hostname"][0].as_py()
     if _na_token(f["hostname"]):  # pandas reads "nan", "NULL", ... as a missing field: it names the line
         return None
-    is_write = pc.equal(typ, "write").to_numpy(zero_copy_only=False)
-    if (ticks < 0).any() or is_number(host) or pc.sum(pc.equal(typ, "read")).as_py() + int(is_write.sum()) < len(typ) \
+    op = text_codes(f["type"], _OPS)  # -1: neither read nor write (case-insensitive)
+    if (ticks < 0).any() or is_number(host) or (op < 0).any() \
             or (disk < 0).any() or (disk > DEVICE_MAX).any() or (np.abs(resp) > I64_MAX // 100).any() \
             or (off < 0).any() or (size < 0).any() or (off > I64_MAX - size).any():
         return None
@@ -101,7 +105,7 @@ def _fast_columns(block: bytes, state: dict) -> dict | None:
     if "tick0" not in state:
         state["tick0"], state["time_offset_ns"] = tick0, tick0 * 100
     state.setdefault("meta", {}).setdefault("hostname", str(host))
-    cols = {"time_ns": rel * np.int64(100), "is_write": is_write, "offset_bytes": off, "size_bytes": size,
+    cols = {"time_ns": rel * np.int64(100), "is_write": op.view(np.bool_), "offset_bytes": off, "size_bytes": size,
             "device": disk.astype(np.int32), "meta:response_ns": resp * np.int64(100)}
     return without_zero_size(cols)
 

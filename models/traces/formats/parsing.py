@@ -633,7 +633,9 @@ def _trim_blank_lines(block: bytes, line0: int) -> tuple[bytes, int]:
     p = len(block) - len(block.lstrip(_BLANK))
     if p == len(block):
         return b"", line0
-    q = len(block.rstrip(_BLANK))
+    k = min(len(block), 256)  # the block's tail: a whole block's rstrip copies it (it ends with a LF)
+    t = len(block[-k:].rstrip(_BLANK))
+    q = len(block) - k + t if t else len(block.rstrip(_BLANK))
     if p == 0 and q == len(block):
         return block, line0
     cut = block.rfind(b"\n", 0, p) + 1
