@@ -73,48 +73,35 @@ def test_the_fraction_is_clipped_and_the_bar_removed_when_the_block_raises(fake)
     assert st.log == [("new", 0.99, "Parsing 99%"), ("empty",)]
 
 
-def test_a_long_read_says_bytes_read_and_time_left(monkeypatch):
-    import app.components.progress as progress
-
-    labels = []
+@pytest.fixture()
+def labels(monkeypatch):
+    """The texts the progress bar is drawn with, in order (a stand-in ``st`` and bar)."""
+    seen: list[str] = []
 
     class Bar:
         def progress(self, f, text=""):
-            labels.append(text)
+            seen.append(text)
 
         def empty(self):
             pass
 
     class St:
         def progress(self, f, text=""):
-            labels.append(text)
+            seen.append(text)
             return Bar()
 
-    monkeypatch.setattr(progress, "st", St())
-    with progress.progress_bar("Parsing x …", show_after_s=0, min_interval_s=0, total_bytes=2_000_000) as report:
+    monkeypatch.setattr(progress_mod, "st", St())
+    return seen
+
+
+def test_a_long_read_says_bytes_read_and_time_left(labels):
+    with progress_bar("Parsing x …", show_after_s=0, min_interval_s=0, total_bytes=2_000_000) as report:
         report(0.5)
     assert labels and labels[-1].startswith("Parsing x … 50 % of 2 MB read"), labels
 
 
-def test_a_long_read_says_requests_per_second_and_a_second_read_starts_again(monkeypatch):
-    import app.components.progress as progress
-
-    labels = []
-
-    class Bar:
-        def progress(self, f, text=""):
-            labels.append(text)
-
-        def empty(self):
-            pass
-
-    class St:
-        def progress(self, f, text=""):
-            labels.append(text)
-            return Bar()
-
-    monkeypatch.setattr(progress, "st", St())
-    with progress.progress_bar("Reading x …", show_after_s=0, min_interval_s=0, total_bytes=2_000_000) as report:
+def test_a_long_read_says_requests_per_second_and_a_second_read_starts_again(labels):
+    with progress_bar("Reading x …", show_after_s=0, min_interval_s=0, total_bytes=2_000_000) as report:
         report.add_requests(1000)
         report(0.5)
         assert "requests/s" in labels[-1], labels
