@@ -3,6 +3,11 @@
   pcm-planner rank
   pcm-planner rank --out report.csv --html report.html
   pcm-planner rank --price pcm-samsung-20nm=3 --price pcm-memext=3   # economics of the PCM rows
+  pcm-planner rank --mem-refs 200000   # a quick overview: the first 200,000 references of each memory trace
+
+Each bundled memory trace is read whole unless --mem-refs asks for a cut: in memory when it fits the run's memory
+budget (--memory-budget), else read twice in chunks (the same rows); each memory row's reason ends with the
+references it used.
 
 Rows without a number are never estimated: "not applicable" (the role does not apply to the
 workload), "needs data" (nothing to evaluate) or "pending" (the model rejected the workload).
@@ -32,6 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--html", default=None, help="also write a self-contained HTML report with charts")
     p.add_argument("--threads", type=whole_number, default=None, help="threads for the Filebench model (default 50)")
     p.add_argument("--requests", type=whole_number, default=20_000, help="requests taken from each block trace")
+    p.add_argument("--mem-refs", type=whole_number, default=None, metavar="N",
+                   help="use only the first N references of each bundled memory trace (default: the whole trace, "
+                        "read whole when it fits the run's memory budget, --memory-budget, else read twice in chunks; "
+                        "each memory row's reason says how many references it used)")
     p.add_argument("--personality", action="append", default=None,
                    help="Filebench personalities (repeatable; default the four of seed 000)")
     p.add_argument("--trace", action="append", default=None, help="bundled block traces (repeatable)")
@@ -51,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         kw["traces"] = args.trace
     if args.uncertainty:  # per row: p5,p95 of the value, p_win, decisive_input
         kw.update(uncertainty=args.uncertainty, seed=args.seed)
-    df = planner.rank_workloads(threads=args.threads, n_requests=args.requests, **kw, **plan_economics(args))
+    df = planner.rank_workloads(threads=args.threads, n_requests=args.requests, memory_refs=args.mem_refs, **kw, **plan_economics(args))
     if args.out:
         with open(args.out, "w", encoding="utf-8", newline="") as fh:
             emit(df, args.output_format, fh)

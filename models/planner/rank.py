@@ -55,6 +55,9 @@ from models.storage import write_cache as wc
 from models.storage.uncertainty import file_cache_share_model, writecache_model
 
 _INT64_MAX = int(np.iinfo(np.int64).max)  # the largest request count a trace can index [-]
+#: The band of a memory-extension row whose trace was streamed (the ranking's band replays the whole page stream).
+STREAMED_NO_BAND = ("not sampled: the trace was streamed in two passes, and the ranking's band (slowdown against all "
+                    "DRAM) replays the whole page stream, which a streamed trace does not hold")
 
 __all__ = ["ROLES", "DEFAULT_TRACES", "PCM_STORAGE", "WRITE_CACHE_MB", "ROLE_PROVENANCE", "provenance_keys",
            "rank_workloads"]
@@ -178,25 +181,64 @@ def _trace_one(name, n_requests, uq=None):
     return rows
 
 
+#: The devices of the memory-extension row: PCM, and the Flash extension it is compared against.
+MEMEXT_DEVICES = ("pcm-memext", "nand-flash")
+
+
+def _memext_results(name, max_refs):
+    """The memory-extension runs of bundled memory trace ``name`` on :data:`MEMEXT_DEVICES`, as the plan reads a
+    memory trace (:func:`models.planner.plan._read_memory`): whole by default -- in memory when it fits, else read
+    twice in chunks by the plan's memory-extension stream (:func:`models.planner.stream_memory.stream_memory_rows`),
+    exactly -- or its first ``max_refs`` references when asked.
+
+    Returns
+    -------
+    tuple
+        ``(results, stream, used, how)``: device name -> :class:`~models.memory.memory_extension.MemExtResult`; the
+        page stream (None when streamed: the trace is not held); ``(requests_used, requests_read, why)`` as the
+        plan's rows count them; ``"streamed in two passes"`` or ``""``.
+    """
+    from models.planner.plan import _read_memory, workload_from_path
+
+    w = workload_from_path(name)
+    mt, used, why = _read_memory(w, max_refs)
+    if mt is not None:
+        stream = me.page_stream(mt)
+        return {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in MEMEXT_DEVICES}, stream, used, ""
+    from models.budget import BudgetExceeded
+    from models.devices import get_device
+    from models.planner.stream_memory import MissingStream, memory_role_streams, stream_memory_rows
+
+    pcm, flash = (get_device(d) for d in MEMEXT_DEVICES)
+    s = memory_role_streams(["memory-extension"], devs=[pcm], base=flash, bands=False)["memory-extension"]
+    if isinstance(s, MissingStream):
+        raise ValueError(f"the trace is to be streamed ({why}) and {s.why}")
+    got = stream_memory_rows(w, {"memory-extension": s}, [pcm], flash, None, why=why)
+    if got.refused:
+        raise BudgetExceeded(next(iter(got.refused.values())))
+    return s.device_results(), None, (got.requests_used, float(got.requests_read), ""), "streamed in two passes"
+
+
 def _memory_one(name, max_refs, uq=None):
-    from models.planner.memory_read import read_memory_trace
+    from models.planner.plan import _mark_used
     from models.planner.role_memory import memext_usage
 
-    tr, _ = read_memory_trace(name, max_refs)  # whole unless cut as asked; refused over the memory budget
-    stream = me.page_stream(tr)
-    res = {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in ("pcm-memext", "nand-flash")}
+    res, stream, used, how = _memext_results(name, max_refs)
     sd, sf = float(res["pcm-memext"].slowdown), float(res["nand-flash"].slowdown)
     r = res["pcm-memext"]
     cfg = me.MemExtConfig(device="pcm-memext")
     row = _band(_row("memory-extension", name, "memory trace", sd, 1 / sd,
                      f"{r.footprint_pages} pages, {r.full_misses / max(r.references, 1):.2%} of references fault "
                      f"with 25 % of the footprint in DRAM -> PCM {sd:.3g}x slowdown (Flash {sf:.3g}x)"), uq,
-                lambda: _pu.band_columns(memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
-                                         win_model=memext_model(stream, cfg, baseline="nand-flash", result=r)))
+                lambda: _pu.empty_band(STREAMED_NO_BAND) if stream is None else
+                _pu.band_columns(memext_model(stream, cfg, baseline=None, result=r), n=uq[0], seed=uq[1],
+                                 win_model=memext_model(stream, cfg, baseline="nand-flash", result=r)))
     row["_econ"] = econ_context("pcm-memext", "nand-flash", memext_usage(r, res["nand-flash"]), sf / sd,
                                 note=f"against the Flash extension (PCM {sf / sd:.3g}x its speed; the ranking's value "
                                      "is the slowdown vs all DRAM)")
-    return [row, _lifetime_row(name, res, uq)]
+    rows = [row, _lifetime_row(name, res, uq)]
+    _mark_used(rows, used, "references", "memory trace", how=how)
+    return rows
 
 
 def _write_rate_Bps(result) -> float:
@@ -252,7 +294,7 @@ def _memory_rows(max_refs, uq=None):
 
 def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmail"), traces=DEFAULT_TRACES, *,
                    threads: int | None = None, n_requests: int = 20_000, memory: bool = True,
-                   memory_refs: int | None = 2_000_000, progress=None, uncertainty: int = 0,
+                   memory_refs: int | None = None, progress=None, uncertainty: int = 0,
                    seed=0, prices: dict | None = None, horizon_years: float | None = None,
                    module_GB: float | None = None) -> pd.DataFrame:
     """Rank the workload library by PCM benefit in each role.
@@ -271,9 +313,12 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     memory : bool, keyword-only
         Include the memory roles.
     memory_refs : int or None, keyword-only
-        References taken from each bundled memory trace [-] (default 2,000,000: the library ranking is a sampled
-        overview, as its block traces' ``n_requests``); None: the whole trace, refused (the rows say so) when it does
-        not fit the run's memory budget (:func:`models.planner.memory_read.read_memory_trace`).
+        References taken from each bundled memory trace [-]. None (default): the whole trace, as the plan reads it
+        (:func:`models.planner.plan._read_memory`): in memory when it fits the run's memory budget and its file is
+        at most :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, else read twice in chunks by the plan's
+        memory-extension stream (the same rows, exactly; the memory-extension band then says it is not sampled).
+        A number: the first ``memory_refs`` references, an explicit cut. Each memory row's reason ends with what it
+        used (``[whole memory trace: N references]`` or ``[sampled: the first N references of M (as asked)]``).
     progress : callable, keyword-only
         Called with a fraction 0..1 as the library is evaluated.
     uncertainty : int, keyword-only

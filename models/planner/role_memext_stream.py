@@ -218,6 +218,13 @@ class MemExtRoleStream:
             return self._table[key].copy()
         return times
 
+    def device_results(self) -> dict[str, MemExtResult]:
+        """Device name -> the memory-extension run of that device over the whole trace (the baseline and every
+        compared device), after the second pass: as ``simulate_memext(page_stream(trace), MemExtConfig(),
+        device=d)`` gives it (used by :func:`models.planner.rank.rank_workloads`)."""
+        results = self._s.results()
+        return {d.name: results[lab] for d, lab in self._label}
+
     # ------------------------------------------------------------------ rows
     def rows(self, w, meta_trace, devs, base, uq) -> list[dict]:
         """The memory-extension rows, as :func:`models.planner.role_memory.memory_rows` gives them for the whole

@@ -8,7 +8,7 @@ from models.planner.economics import ECON_COLUMNS
 def test_rank_writes_csv_and_html(run_cli, tmp_path):
     out, rep = tmp_path / "r.csv", tmp_path / "r.html"
     rc, stdout, err = run_cli("rank", "--personality", "varmail", "--trace", "synthetic:randw", "--requests", "2000",
-                              "--out", out, "--html", rep)
+                              "--mem-refs", "20000", "--out", out, "--html", rep)
     assert rc == 0, err
     assert stdout == "" and f"wrote {rep}" in err
     df = pd.read_csv(out)
@@ -27,7 +27,8 @@ def test_rank_bad_requests_is_a_message(run_cli):
 
 def test_rank_prices_a_pcm_device_for_its_economics(run_cli, tmp_path):
     out = tmp_path / "r.csv"
-    args = ("rank", "--personality", "varmail", "--trace", "mqsim:tpcc-small", "--requests", "2000", "--out", out)
+    args = ("rank", "--personality", "varmail", "--trace", "mqsim:tpcc-small", "--requests", "2000", "--mem-refs", "20000",
+            "--out", out)
     rc, _, err = run_cli(*args)
     assert rc == 0, err
     unpriced = pd.read_csv(out).set_index("role")
@@ -42,5 +43,5 @@ def test_rank_prices_a_pcm_device_for_its_economics(run_cli, tmp_path):
 
 def test_rank_price_of_a_device_it_does_not_rank_is_a_message(run_cli):
     rc, _, err = run_cli("rank", "--personality", "varmail", "--trace", "synthetic:randw", "--requests", "2000",
-                         "--price", "optane-dcpmm=8")
+                         "--mem-refs", "20000", "--price", "optane-dcpmm=8")
     assert rc == 2 and "optane-dcpmm" in err and "not a device of the ranking" in err and "Traceback" not in err

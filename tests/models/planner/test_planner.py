@@ -15,7 +15,7 @@ from models import planner
 @pytest.fixture(scope="module")
 def ranking():
     return planner.rank_workloads(traces=("synthetic:mail", "synthetic:randw", "synthetic:web-server"),
-                                  n_requests=5000)
+                                  n_requests=5000, memory_refs=200_000)  # a cut, to stay fast: not about the default
 
 
 def test_ranks_follow_the_values_within_each_role(ranking):
