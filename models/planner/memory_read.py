@@ -6,7 +6,7 @@ the run's memory budget (:mod:`models.budget`), else refused with a message nami
 work limit is in bytes: :data:`BYTES_PER_REFERENCE` per reference read, so the budget allows
 ``(budget - held) // BYTES_PER_REFERENCE`` references, and the read stops one reference past that (a longer trace
 is refused without being read to its end). A plan does not stop there: a whole trace refused here is read twice in
-chunks instead (:func:`models.planner.plan._read_memory`, :mod:`models.planner.stream_memory`).
+chunks instead (:func:`models.planner.plan.read_memory`, :mod:`models.planner.stream_memory`).
 
 >>> from models.budget import limit
 >>> tr, used = read_memory_trace("lackey:sqlite", 1000)

@@ -116,7 +116,7 @@ from models.provenance import param
 
 __all__ = ["WORKLOAD_KINDS", "ROLES_PLAN", "ROLE_NEEDS", "VERDICTS", "EVALUATED", "PLAN_COLUMNS", "LIKE_FOR_LIKE", "PlanWorkload",
            "PlanResult", "FioJob", "workload_from_path", "workload_from_upload", "read_fio_jobs", "plan",
-           "role_metric", "plan_provenance_keys", "ROLE_LEDGER_PAGES"]
+           "role_metric", "plan_provenance_keys", "ROLE_LEDGER_PAGES", "read_block", "read_memory", "mark_used"]
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
         first = len(rows)
         try:
             if w.kind == "block":
-                tr, used, why = _read_block(traces, w, n_requests)
+                tr, used, why = read_block(traces, w, n_requests)
                 if tr is None:  # too large to load whole: streamed in two passes, never cut
                     rows += _streamed_block(w, devs, base, uq, n_requests, why, progress, read_progress,
                                             done[0], steps)
@@ -337,9 +337,9 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                 if len(refused) == 3:  # no role fits the budget: the workload fails as a whole, as before
                     raise refused[0]
                 step()
-                _mark_used(rows[first:], used, "requests", "block trace")
+                mark_used(rows[first:], used, "requests", "block trace")
             elif w.kind == "memory":
-                mt, used, why = _read_memory(w, memory_refs)
+                mt, used, why = read_memory(w, memory_refs)
                 if mt is None:  # too large to read whole: streamed in two passes, never cut
                     rows += _streamed_memory(w, devs, base, uq, why, progress, read_progress, done[0], steps)
                     step()
@@ -349,7 +349,7 @@ def plan(workloads, devices, *, baseline: str | DeviceProfile = "like-for-like",
                     raise ValueError("the trace has no references")
                 with reserve(trace_bytes(mt), f"the memory trace of workload {w.name!r}"):  # held by both roles
                     rows += memory_rows(w, mt, devs, base, uq, step)
-                _mark_used(rows[first:], used, "references", "memory trace")
+                mark_used(rows[first:], used, "references", "memory trace")
             elif w.kind == "filebench":
                 rows += filebench_rows(w, devs, base, uq)
                 step()
@@ -475,11 +475,11 @@ def _streamed_block(w: PlanWorkload, devs, base, uq, n_requests, why: str, progr
         raise BudgetExceeded(next(iter(got.refused.values())))
     rows = list(got.rows)
     used = (got.requests_used, float(got.requests_read), "" if got.requests_used == got.requests_read else "asked")
-    _mark_used(rows, used, "requests", "block trace", how="streamed in two passes")
+    mark_used(rows, used, "requests", "block trace", how="streamed in two passes")
     return rows
 
 
-def _read_memory(w: PlanWorkload, memory_refs: int | None):
+def read_memory(w: PlanWorkload, memory_refs: int | None):
     """Memory workload ``w``'s trace read whole (or cut as asked) by
     :func:`~models.planner.memory_read.read_memory_trace` with ``(used, read, why)``, or ``(None, None, why)`` when
     it is to be streamed (:func:`models.planner.stream_memory.stream_memory_rows`) and why: read whole (no
@@ -522,11 +522,11 @@ def _streamed_memory(w: PlanWorkload, devs, base, uq, why: str, progress, read_p
         raise BudgetExceeded(next(iter(got.refused.values())))
     rows = list(got.rows)
     used = (got.requests_used, float(got.requests_read), "")
-    _mark_used(rows, used, "references", "memory trace", how="streamed in two passes")
+    mark_used(rows, used, "references", "memory trace", how="streamed in two passes")
     return rows
 
 
-def _read_block(traces, w: PlanWorkload, n_requests: int | None):
+def read_block(traces, w: PlanWorkload, n_requests: int | None):
     """Block workload ``w``'s trace loaded whole, as :func:`_read_used` gives it, or ``(None, None, why)`` when it
     is to be streamed (:func:`models.planner.stream_plan.stream_block_rows`) and why.
 
@@ -557,7 +557,7 @@ def _read_block(traces, w: PlanWorkload, n_requests: int | None):
     return tr, used, ""
 
 
-def _mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = "", how: str = "") -> None:
+def mark_used(rows: list, used: tuple, unit: str, what: str, *, limit: str = "", how: str = "") -> None:
     """Fill ``requests_used, requests_read`` of a workload's rows and say in each reason how much of the
     trace the verdict used (``limit``: the option that cut it, when not the user's own choice; ``how``: how it
     was read, e.g. ``"streamed in two passes"``)."""

@@ -187,7 +187,7 @@ MEMEXT_DEVICES = ("pcm-memext", "nand-flash")
 
 def _memext_results(name, max_refs):
     """The memory-extension runs of bundled memory trace ``name`` on :data:`MEMEXT_DEVICES`, as the plan reads a
-    memory trace (:func:`models.planner.plan._read_memory`): whole by default -- in memory when it fits, else read
+    memory trace (:func:`models.planner.plan.read_memory`): whole by default -- in memory when it fits, else read
     twice in chunks by the plan's memory-extension stream (:func:`models.planner.stream_memory.stream_memory_rows`),
     exactly -- or its first ``max_refs`` references when asked.
 
@@ -198,10 +198,10 @@ def _memext_results(name, max_refs):
         page stream (None when streamed: the trace is not held); ``(requests_used, requests_read, why)`` as the
         plan's rows count them; ``"streamed in two passes"`` or ``""``.
     """
-    from models.planner.plan import _read_memory, workload_from_path
+    from models.planner.plan import read_memory, workload_from_path
 
     w = workload_from_path(name)
-    mt, used, why = _read_memory(w, max_refs)
+    mt, used, why = read_memory(w, max_refs)
     if mt is not None:
         stream = me.page_stream(mt)
         return {d: me.simulate_memext(stream, me.MemExtConfig(device=d)) for d in MEMEXT_DEVICES}, stream, used, ""
@@ -220,7 +220,7 @@ def _memext_results(name, max_refs):
 
 
 def _memory_one(name, max_refs, uq=None):
-    from models.planner.plan import _mark_used
+    from models.planner.plan import mark_used
     from models.planner.role_memory import memext_usage
 
     res, stream, used, how = _memext_results(name, max_refs)
@@ -237,7 +237,7 @@ def _memory_one(name, max_refs, uq=None):
                                 note=f"against the Flash extension (PCM {sf / sd:.3g}x its speed; the ranking's value "
                                      "is the slowdown vs all DRAM)")
     rows = [row, _lifetime_row(name, res, uq)]
-    _mark_used(rows, used, "references", "memory trace", how=how)
+    mark_used(rows, used, "references", "memory trace", how=how)
     return rows
 
 
@@ -314,7 +314,7 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
         Include the memory roles.
     memory_refs : int or None, keyword-only
         References taken from each bundled memory trace [-]. None (default): the whole trace, as the plan reads it
-        (:func:`models.planner.plan._read_memory`): in memory when it fits the run's memory budget and its file is
+        (:func:`models.planner.plan.read_memory`): in memory when it fits the run's memory budget and its file is
         at most :data:`~models.planner.stream_plan.IN_MEMORY_MAX_BYTES`, else read twice in chunks by the plan's
         memory-extension stream (the same rows, exactly; the memory-extension band then says it is not sampled).
         A number: the first ``memory_refs`` references, an explicit cut. Each memory row's reason ends with what it

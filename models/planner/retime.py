@@ -278,21 +278,21 @@ def role_retimers(w, devs: Sequence[DeviceProfile], base: DeviceProfile | None, 
 def workload_retimers(w, devs, base, *, n_requests: int | None = None,
                       memory_refs: int | None = None) -> tuple[list[Retimer], str]:
     """:func:`role_retimers` and why a block or memory workload has none: ``""``, or why its trace is planned by
-    streaming (:func:`models.planner.plan._read_block`, :func:`models.planner.plan._read_memory`: too large to load
+    streaming (:func:`models.planner.plan.read_block`, :func:`models.planner.plan.read_memory`: too large to load
     whole) -- a re-timer needs the trace's counts in
     memory, and a verdict re-timed on a cut trace would not be the plan's."""
     from models import traces
     from models.budget import BudgetExceeded
-    from models.planner.plan import _read_block, _read_memory
+    from models.planner.plan import read_block, read_memory
 
     if w.kind == "block":
-        tr, _, why = _read_block(traces, w, n_requests)
+        tr, _, why = read_block(traces, w, n_requests)
         if tr is None:
             return [], why
         return (block_retimers(w.name, tr, devs, base) if len(tr) else []), ""
     if w.kind == "memory":
         try:  # the plan read it the same way: a trace refused there (needs data) has no re-timer here either
-            mt, _, why = _read_memory(w, memory_refs)
+            mt, _, why = read_memory(w, memory_refs)
         except BudgetExceeded:
             return [], ""
         if mt is None:  # streamed by the plan (models/planner/stream_memory.py): no re-timer from a cut trace
