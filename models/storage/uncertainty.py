@@ -310,7 +310,8 @@ def writecache_streams(trace, *, cache_mb: float, policy: str = "halo", drive: s
     spec = wc._drive_spec(drive)
     out = {}
     for pol in (baseline, policy):
-        run, _ = wc._simulate(req, pol, cache_mb, spec, params if pol == "halo" else None, lru_granularity)
+        run = wc.simulate_cache(req, pol, cache_mb, params=params if pol == "halo" else None,
+                                lru_granularity=lru_granularity)
         if not len(run.hdd_lbn):
             out[pol] = (0.0, 0.0, 0.0, 0.0)
             continue

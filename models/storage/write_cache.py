@@ -120,6 +120,7 @@ __all__ = [
     "cache_blocks",
     "simulate_halo",
     "simulate_lru_write_cache",
+    "simulate_cache",
     "recover",
     "halo_dram_bytes",
     "lru_dram_bytes",
@@ -1108,28 +1109,60 @@ def _drive_spec(drive: str) -> hdd.DriveSpec:
     return hdd.generic_drive(drive) if str(drive).startswith("hdd-") else hdd.load_drive(drive)
 
 
-def _simulate(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec, params: HaloParams | None,
-              lru_granularity: str) -> tuple[CacheRun, int]:
-    """(cache run, DRAM of its metadata [bytes]) of one policy and size [MB]."""
+def simulate_cache(req: Requests, policy: Literal["halo", "lru", "none"], cache_mb: float, *,
+                   params: HaloParams | None = None,
+                   lru_granularity: Literal["block", "sector"] = "sector") -> CacheRun:
+    """The cache part of :func:`run_write_cache` (before the HDD model): ``policy`` with a PCM of ``cache_mb`` [MB]
+    on ``req`` (:func:`prepare_requests`), the LRU holding at most ``params.threshold`` of it as HALO. It does not
+    depend on the drive: a caller timing one simulation on several drives or HDD timings runs it once and hands it
+    to :func:`run_write_cache` (``cache_run``) for each.
+
+    >>> from models.traces.core import BlockTrace
+    >>> req = prepare_requests(BlockTrace([0, 1], [True, False], [0, 1 << 20], [4096, 4096], [0, 0]))
+    >>> run = simulate_cache(req, "halo", 1.0)
+    >>> run.policy, run.capacity_blocks, run.hits, run.misses
+    ('halo', 256, 0, 2)
+    """
     if policy == "none":
-        return _no_cache(req), 0
+        return _no_cache(req)
+    cap = cache_blocks(cache_mb)
+    if policy == "halo":
+        return simulate_halo(req, cap, params)
+    if policy == "lru":  # the same PCM space as HALO: write-back starts at HALO's destage threshold
+        thr = (params or HaloParams()).threshold
+        return simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity, threshold=thr)
+    raise ValueError(f"policy must be one of halo, lru, none (got {policy!r})")
+
+
+def _dram_bytes(req: Requests, policy: str, cache_mb: float, spec: hdd.DriveSpec) -> int:
+    """DRAM of the metadata of ``policy``'s cache of ``cache_mb`` [MB] on ``req`` behind the drive ``spec`` [bytes]."""
+    if policy == "none":
+        return 0
     cap = cache_blocks(cache_mb)
     if policy == "halo":
         # the bucket table covers the disk volume (a trace larger than the drive wraps onto it)
         last = int(((req.lbn + req.nsect - 1) // BLOCK_SECTORS).max())  # the last block of any request
         volume = max(spec.block_count, (last + 1) * BLOCK_SECTORS) * SECTOR_BYTES
-        return simulate_halo(req, cap, params), halo_dram_bytes(cap, volume)
-    if policy == "lru":  # the same PCM space as HALO: write-back starts at HALO's destage threshold
-        thr = (params or HaloParams()).threshold
-        return simulate_lru_write_cache(req, cap, lru_granularity=lru_granularity, threshold=thr), lru_dram_bytes(cap)
-    raise ValueError(f"policy must be one of halo, lru, none (got {policy!r})")
+        return halo_dram_bytes(cap, volume)
+    return lru_dram_bytes(cap)
+
+
+def _check_cache_run(run: CacheRun, req, policy: str, cache_mb: float) -> None:
+    """ValueError unless ``run`` can be the simulation of ``policy`` at ``cache_mb`` [MB] on ``req``."""
+    if not isinstance(req, Requests):
+        raise ValueError("cache_run is the simulation of a prepared trace: give that trace (prepare_requests)")
+    cap = 0 if policy == "none" else cache_blocks(cache_mb)
+    if (run.policy, run.capacity_blocks, run.requests) != (policy, cap, len(req.is_write)):
+        raise ValueError(f"cache_run is a {run.policy!r} run of {run.capacity_blocks} blocks on {run.requests} "
+                         f"requests, not the {policy!r} run of {cap} blocks on {len(req.is_write)} requests asked for")
 
 
 def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: float, *, drive="hdd-7200",
                     params: HaloParams | None = None,
                     lru_granularity: Literal["block", "sector"] = "sector",
                     hdd_rotation: Literal["positioned", "expected"] = "positioned",
-                    drive_cache: str | int | float = DRIVE_CACHE) -> WriteCacheResult:
+                    drive_cache: str | int | float = DRIVE_CACHE,
+                    cache_run: CacheRun | None = None) -> WriteCacheResult:
     """One simulation: policy and PCM size [MB] on a trace, HDD metrics from the drive model.
 
     ``trace`` is a :class:`~models.traces.core.BlockTrace` or :class:`Requests`; ``drive``
@@ -1152,7 +1185,9 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
     write command overhead behind the media's work (the media writes back to back while it holds
     data); it does not reorder, so it cannot move data faster than the media. A trace (not
     :class:`Requests`) runs ``"none"`` per request and HALO/LRU with its reads of unwritten blocks as
-    extents (module docstring), with the same results as the block cut.
+    extents (module docstring), with the same results as the block cut. ``cache_run``: the cache simulation of
+    this policy, size (and ``params``, ``lru_granularity``) on ``trace`` (then a :class:`Requests`) already run
+    by :func:`simulate_cache`, timed here without running it again (the same result as without it).
 
     >>> from models.traces.core import BlockTrace
     >>> t = BlockTrace([0, 1], [True, False], [0, 1 << 20], [4096, 4096], [0, 0])
@@ -1166,11 +1201,17 @@ def run_write_cache(trace, policy: Literal["halo", "lru", "none"], cache_mb: flo
         raise ValueError(f"hdd_rotation must be 'positioned' or 'expected', got {hdd_rotation!r}")
     spec = _drive_spec(drive)
     hdd.drive_buffer(spec, drive_cache)  # a bad drive_cache fails before the simulation
-    if policy == "none" and not isinstance(trace, Requests):  # per request: no 4 KiB cut (issue 42)
+    if policy not in ("halo", "lru", "none"):
+        raise ValueError(f"policy must be one of halo, lru, none (got {policy!r})")
+    if cache_run is not None:
+        _check_cache_run(cache_run, trace, policy, cache_mb)
+        run, dram = cache_run, _dram_bytes(trace, policy, cache_mb, spec)
+    elif policy == "none" and not isinstance(trace, Requests):  # per request: no 4 KiB cut (issue 42)
         run, dram = _no_cache_extents(trace), 0
     else:
         req = trace if isinstance(trace, Requests) else prepare_requests(trace, passthrough_reads=True)
-        run, dram = _simulate(req, policy, cache_mb, spec, params, lru_granularity)
+        run = simulate_cache(req, policy, cache_mb, params=params, lru_granularity=lru_granularity)
+        dram = _dram_bytes(req, policy, cache_mb, spec)
     buffer = hdd.drive_buffer(spec, drive_cache)
     if len(run.hdd_lbn) and buffer.capacity_blocks == 0:
         tput = hdd.stream_throughput_MBps(spec, _drive_lbns(spec, run.hdd_lbn), run.hdd_nsect, run.hdd_write,
@@ -1240,11 +1281,15 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
                       params: HaloParams | None = None, progress: Callable[[float], None] | None = None,
                       lru_granularity: Literal["block", "sector"] = "sector",
                       hdd_rotation: Literal["positioned", "expected"] = "positioned",
-                      drive_cache: str | int | float = DRIVE_CACHE) -> WriteCacheSweep:
+                      drive_cache: str | int | float = DRIVE_CACHE,
+                      cache_runs: Callable[[str, float], CacheRun] | None = None) -> WriteCacheSweep:
     """Figures 5-8: every policy at every cache size [MB] (:func:`sweep_sizes_mb`: default
     the paper's sizes scaled to the trace's footprint); ``"none"`` is simulated once.
-    ``progress`` is an optional callable(fraction done) for long runs; the other arguments
-    as in :func:`run_write_cache`.
+    ``progress`` is an optional callable(fraction done) for long runs; ``cache_runs`` an optional
+    callable(policy, size [MB]) giving the simulation of that policy and size on ``trace`` (a
+    :class:`Requests`; :func:`simulate_cache` with the same ``params`` and ``lru_granularity``), each handed to
+    :func:`run_write_cache` as its ``cache_run`` (a caller timing the same simulations several ways keeps them);
+    the other arguments as in :func:`run_write_cache`.
 
     >>> from models.traces.core import BlockTrace
     >>> t = BlockTrace(list(range(600)), [True] * 600, [4096 * k for k in range(600)], [4096] * 600, [0] * 600)
@@ -1262,7 +1307,8 @@ def sweep_cache_sizes(trace, cache_mb: Sequence[float] | None = None, *,
     results = []
     for k, (p, c) in enumerate(jobs):
         results.append(run_write_cache(req, p, c, drive=drive, params=params, lru_granularity=lru_granularity,
-                                       hdd_rotation=hdd_rotation, drive_cache=drive_cache))
+                                       hdd_rotation=hdd_rotation, drive_cache=drive_cache,
+                                       cache_run=cache_runs(p, c) if cache_runs else None))
         if progress:
             progress((k + 1) / len(jobs))
     return WriteCacheSweep(cache_mb=sizes, results=tuple(results))

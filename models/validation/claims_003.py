@@ -80,10 +80,8 @@ def _traffic_cut(name: str, size: float, *, block: bool = False) -> float:
 def _half_rotation_time(name: str, policy: str) -> float:
     """Execution time [s] at Figure 5's size with the HDD stream's earlier timing: half a rotation per
     non-contiguous request (``hdd_rotation="expected"``, the model before issue 39)."""
-    wc = _wc()
     size = _sizes(name)[shared.fig5_size_index(name)]
-    return wc.run_write_cache(shared.block_trace(f"synthetic:{name}"), policy, size,
-                              hdd_rotation="expected").exec_time_s
+    return shared.write_cache_result(name, policy, size, hdd_rotation="expected").exec_time_s
 
 
 def _half_rotation_gain(name: str) -> float:
@@ -100,10 +98,8 @@ def _drive_cache_time(name: str, policy: str, drive_cache: str) -> float:
     """Execution time [s] at Figure 5's size on :data:`CACHE_DRIVE` without (``"none"``) or with (``"spec"``) its
     own write-back buffer (models.storage.hdd.write_buffer; issue 39). Seed 003 does not say whether its disk's
     cache was on, so the ledger's reading keeps none."""
-    wc = _wc()
     size = _sizes(name)[shared.fig5_size_index(name)]
-    return wc.run_write_cache(shared.block_trace(f"synthetic:{name}"), policy, size, drive=CACHE_DRIVE,
-                              drive_cache=drive_cache).exec_time_s
+    return shared.write_cache_result(name, policy, size, drive=CACHE_DRIVE, drive_cache=drive_cache).exec_time_s
 
 
 def _drive_cache_gain(name: str, drive_cache: str) -> float:

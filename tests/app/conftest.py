@@ -1,4 +1,4 @@
-"""Fixtures shared by the app tests (Streamlit AppTest)."""
+"""Fixtures shared by the app tests (Streamlit AppTest; the browser tests' server)."""
 
 from __future__ import annotations
 
@@ -59,3 +59,62 @@ def _one_compile_per_page_source():
     mp.setattr(local_script_runner, "ScriptCache", SharedScriptCache)
     yield
     mp.undo()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The app served on a free local port (``streamlit run app/main.py``), its URL: one server per test session
+    (per pytest-xdist worker) for every browser test file, as users share one server.
+
+    Each file used to start its own (module scope): a server's start and its first visit of each page (imports,
+    bundled data read into its caches) were paid again by every browser file. Each test still opens its own
+    browser sessions (a new session has its own state); what is shared is only what a server shares between its
+    users (its caches). The server's output goes to a file (a pipe nobody reads would block it once full) and is
+    shown if it does not start."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    from tests import ROOT
+    from tests.app.test_browser import CHROMIUM
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} missing: `make test` installs Debian's chromium (apt-get install chromium)")
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    log = tmp_path_factory.mktemp("server") / "streamlit.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        proc.wait()
+        pytest.fail("streamlit server did not become healthy: " + log.read_text(errors="replace")[-2000:])
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -1,4 +1,4 @@
-"""Real-browser test: start the server, open every page in Debian chromium via Playwright.
+"""Real-browser test: open every page in Debian chromium via Playwright (the server: ``tests/app/conftest.py``).
 
 Fails on any Streamlit exception box, downloads a CSV, saves screenshots to tests/artifacts/.
 """
@@ -6,11 +6,6 @@ Fails on any Streamlit exception box, downloads a CSV, saves screenshots to test
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,42 +19,6 @@ ART = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} missing: `make test` installs Debian's chromium (apt-get install chromium)")
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        proc.kill()
-        pytest.fail("streamlit server did not become healthy: " + proc.stdout.read().decode()[-2000:])
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.browser_kit import browser_page, no_exception
-from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,7 @@ def _unit_names(form) -> list[str]:
 
 
 @pytest.mark.parametrize("url, opener", [("planner", "Add a custom device"), ("devices", None)])
-def test_the_device_forms_labels_read_as_words_and_its_unit_selects_keep_their_names(server, url, opener):  # noqa: F811
+def test_the_device_forms_labels_read_as_words_and_its_unit_selects_keep_their_names(server, url, opener):
     with browser_page(failure_png=f"device-form-{url}-failed.png") as (_, page):
         page.goto(f"{server}/{url}")
         _wait_done(page)

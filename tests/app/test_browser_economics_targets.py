@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from tests.app.browser_kit import add_custom_device, browser_page, no_exception, upload_workloads
-from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,7 @@ def _table_after(page, heading: str) -> list[dict]:
             return Object.fromEntries(cols.map((c, i) => [c, cells[i + off]])); }); }""", heading)
 
 
-def test_economics_and_targets_end_to_end(server, tmp_path):  # noqa: F811
+def test_economics_and_targets_end_to_end(server, tmp_path):
     import pypdfium2 as pdfium
 
     block, mem = tmp_path / "vm disk.csv", tmp_path / "my app.lackey"

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from tests.app.browser_kit import browser_page, no_exception
-from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def _results(tmp_path):
     return out, df
 
 
-def test_fleet_results_page_reads_the_distribution_and_the_share(server, tmp_path):  # noqa: F811
+def test_fleet_results_page_reads_the_distribution_and_the_share(server, tmp_path):
     path, df = _results(tmp_path)
     with browser_page(width=1280, height=2000, failure_png="fleet-results-failure.png") as (_, page):
         page.goto(f"{server}/fleet")

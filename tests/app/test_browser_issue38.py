@@ -19,7 +19,7 @@ import pytest
 
 from models.traces.formats import write_oracle_general, write_vscsi
 from tests.app.browser_kit import browser_page, no_exception
-from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def _files(folder) -> dict:
 
 
 @pytest.fixture(scope="module")
-def pg(server):  # noqa: F811 - the imported fixture
+def pg(server):
     with browser_page() as (_, page):
         yield page
 
@@ -71,7 +71,7 @@ def _shot(page, name: str) -> None:
         pass
 
 
-def test_planner_page_on_five_real_formats(server, pg, tmp_path):  # noqa: F811
+def test_planner_page_on_five_real_formats(server, pg, tmp_path):
     files = _files(tmp_path)
     pg.goto(f"{server}/planner?devices=pcm-samsung-20nm,sata-ssd")
     _wait_done(pg)
@@ -117,7 +117,7 @@ def test_planner_page_on_five_real_formats(server, pg, tmp_path):  # noqa: F811
     _shot(pg, "issue38-planner.png")
 
 
-def test_write_cache_page_on_an_operation_unknown_trace(server, pg, tmp_path):  # noqa: F811
+def test_write_cache_page_on_an_operation_unknown_trace(server, pg, tmp_path):
     files = _files(tmp_path)
     pg.goto(f"{server}/write-cache?trace_source=upload")
     _wait_done(pg)

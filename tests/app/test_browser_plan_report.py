@@ -13,7 +13,7 @@ import pytest
 
 from tests import ROOT
 from tests.app.browser_kit import browser_page, no_exception, upload_workloads
-from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def _files(tmp_path) -> list[str]:
     return out
 
 
-def test_plan_at_800px_and_pdf_summary_first(server, tmp_path):  # noqa: F811
+def test_plan_at_800px_and_pdf_summary_first(server, tmp_path):
     import pypdfium2 as pdfium
 
     with browser_page(width=800, height=1400, downloads=True, failure_png="planner-800-failure.png") as (_, page):

@@ -16,7 +16,7 @@ import pytest
 
 from tests import ROOT
 from tests.app.browser_kit import add_custom_device, browser_page, no_exception, upload_workloads
-from tests.app.test_browser import ART, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +26,7 @@ WIN, LOSE = "rgb(46, 125, 50)", "rgb(198, 40, 40)"  # app/views/planner.py / rep
 
 
 @pytest.fixture(scope="module")
-def pg(server):  # noqa: F811 - the imported fixture
+def pg(server):
     with browser_page(downloads=True) as (_, page):
         yield page
 
@@ -52,7 +52,7 @@ def _screenshot_on_failure(page):
         raise
 
 
-def test_my_workload_custom_device_reload_and_report(server, pg):  # noqa: F811
+def test_my_workload_custom_device_reload_and_report(server, pg):
     with _screenshot_on_failure(pg):
         seen = _my_workload_flow(server, pg)
     # the issue's four outcomes: verdicts with reasons, the custom device in the link and back after a
@@ -64,7 +64,7 @@ def test_my_workload_custom_device_reload_and_report(server, pg):  # noqa: F811
     assert not [f for f in seen["report_fills"] if f in ("rgb(0, 0, 0)", "none", "")], seen["report_fills"]
 
 
-def _my_workload_flow(server, page) -> dict:  # noqa: F811
+def _my_workload_flow(server, page) -> dict:
     """Drive the page through the issue's scenario (checking each step as it goes); what it saw."""
     page.goto(f"{server}/planner?plan_requests=2000&devices=pcm-samsung-20nm")
     _wait_done(page)

@@ -22,7 +22,7 @@ import tomllib
 import pytest
 
 from tests import ROOT
-from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done, server  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ARGS, ART, CHROMIUM, _wait_done
 
 pytestmark = pytest.mark.browser
 
@@ -195,7 +195,7 @@ def _problems(charts: list[dict], app_bg: tuple, scheme: str) -> list[str]:
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("path, chart", PAGES, ids=[p[0] for p in PAGES])
-def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, scheme):  # noqa: F811
+def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, scheme):
     ctx = browser.new_context(color_scheme=scheme, viewport={"width": 1400, "height": 2400})
     try:
         pg = ctx.new_page()
@@ -217,7 +217,7 @@ def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, sc
         ctx.close()
 
 
-def test_upload_box_shows_the_configured_limit(server, browser):  # noqa: F811
+def test_upload_box_shows_the_configured_limit(server, browser):
     with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
         mb = int(tomllib.load(f)["server"]["maxUploadSize"])
     ctx = browser.new_context()

@@ -202,6 +202,37 @@ def test_scaled_sizes_and_sweep_columns():
     assert fractions == [0.5, 1.0]
 
 
+def test_a_simulation_run_once_times_as_run_again(preset_trace):
+    """``cache_run`` (a :func:`simulate_cache` run handed to ``run_write_cache``, and by ``sweep_cache_sizes``'
+    ``cache_runs``) gives the result of running the simulation again, on every drive and HDD timing; a run of
+    another policy, size or trace is refused."""
+    _, req = preset_trace
+    small, mid, _ = _sizes(req)
+    drives = [{}, {"hdd_rotation": "expected"}, {"drive": "barracuda", "drive_cache": "spec"}]
+    for policy in ("halo", "lru", "none"):
+        run = wc.simulate_cache(req, policy, mid)
+        for drive in drives:
+            assert wc.run_write_cache(req, policy, mid, cache_run=run, **drive) == \
+                wc.run_write_cache(req, policy, mid, **drive), (policy, drive)
+    asked = []
+
+    def cache_runs(policy, cache_mb):
+        asked.append((policy, cache_mb))
+        return wc.simulate_cache(req, policy, cache_mb, lru_granularity="block")
+
+    kept = wc.sweep_cache_sizes(req, [small, mid], policies=("lru", "none"), lru_granularity="block",
+                                cache_runs=cache_runs)
+    assert kept == wc.sweep_cache_sizes(req, [small, mid], policies=("lru", "none"), lru_granularity="block")
+    assert asked == [("lru", small), ("lru", mid), ("none", small)]
+    halo = wc.simulate_cache(req, "halo", mid)
+    with pytest.raises(ValueError, match="'halo' run of .* not the 'lru' run"):
+        wc.run_write_cache(req, "lru", mid, cache_run=halo)
+    with pytest.raises(ValueError, match="not the 'halo' run of"):
+        wc.run_write_cache(req, "halo", small, cache_run=halo)
+    with pytest.raises(ValueError, match="give that trace"):
+        wc.run_write_cache(preset_trace[0], "halo", mid, cache_run=halo)
+
+
 def test_default_sizes_need_two_blocks():
     t = _trace(np.arange(0, 8 * 3, 8), [8] * 3, [True] * 3)  # 3 blocks: the smallest scaled size is ~0.2 KB
     with pytest.raises(ValueError, match="touches only 3 blocks.*give the cache sizes"):
