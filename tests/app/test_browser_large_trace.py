@@ -12,7 +12,7 @@ import pytest
 
 from models.planner.stream_plan import IN_MEMORY_MAX_BYTES
 from tests.app.browser_kit import browser_page, no_exception
-from tests.app.test_browser import ART, _wait_done, server, unreadable  # noqa: F401 - server is a fixture
+from tests.app.test_browser import ART, _wait_done, unreadable
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def _big_msr(path) -> int:
     return n
 
 
-def test_a_large_upload_draws_its_streamed_statistics_histograms_and_curve(server, tmp_path):  # noqa: F811
+def test_a_large_upload_draws_its_streamed_statistics_histograms_and_curve(server, tmp_path):
     path = tmp_path / "web volume.csv"
     n = _big_msr(path)
     with browser_page(width=1400, height=3800, failure_png="trace-explorer-large-upload-failure.png") as (_, page):
