@@ -25,6 +25,7 @@ LONGEST_FIRST = (
     "tests/app/test_chart_rules_modes_memext.py",     # one walk, ~1 min
     "tests/app/test_browser_economics_targets.py",
     "tests/app/test_browser_planner.py",
+    "tests/app/test_browser_large_trace.py",          # a 35 MB upload streamed, ~45 s
     "tests/app/test_chart_rules_modes_writecache.py",
     "tests/app/test_input_messages.py",
     "tests/app/test_app_state.py",
