@@ -132,7 +132,7 @@ class PlannerScenario(Scenario, UncertaintyFields):
     traces: Traces = Field(default_factory=lambda: ["synthetic:mail", "synthetic:web-server", "mqsim:tpcc-small"],
                            title="Block traces")
     threads: SciInt = Field(50, ge=1, le=256, title="Threads (Filebench)")
-    n_requests: SciInt = Field(20_000, ge=1000, le=1_000_000, title="Requests per block trace")
+    n_requests: SciInt = Field(0, ge=0, title="Requests per block trace (0 = the whole trace)")
     memory: bool = Field(True, title="Memory roles")
     # typed as text (int_input): read 1e3
     uq_samples: SciInt = Field(1000, ge=16, le=100_000, description="uncertainty samples [-]",
@@ -180,7 +180,7 @@ if _pending and isinstance(st.session_state.get(S.key("devices")), list):
 @st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
 def _rank(personalities: tuple, traces: tuple, threads: int, n_requests: int, memory: bool, uq_samples: int = 0,
           uq_seed: int = 0):
-    return planner.rank_workloads(personalities, traces, threads=threads, n_requests=n_requests, memory=memory,
+    return planner.rank_workloads(personalities, traces, threads=threads, n_requests=n_requests or None, memory=memory,
                                   uncertainty=uq_samples, seed=uq_seed)
 
 
@@ -558,7 +558,9 @@ if tab_lib.open:
             st.multiselect(S.label("traces"), _traces, key=S.key("traces"))
             field_note(S, "traces")
             int_input(S, "threads")
-            int_input(S, "n_requests")
+            int_input(S, "n_requests", help="0 (default): each bundled block trace whole and 20,000 requests "
+                                             "generated per synthetic preset; a number: the first that many requests "
+                                             "of each bundled trace, that many generated per preset")
             st.checkbox(S.label("memory"), key=S.key("memory"))
 
 scn = scenario_controls(S, page="planner")

@@ -5,6 +5,8 @@
   pcm-planner rank --price pcm-samsung-20nm=3 --price pcm-memext=3   # economics of the PCM rows
   pcm-planner rank --mem-refs 200000   # a quick overview: the first 200,000 references of each memory trace
 
+Each bundled block trace is read whole unless --requests asks for a cut (a synthetic preset is generated with
+--requests requests, default 20,000); each block row's reason ends with the requests it used.
 Each bundled memory trace is read whole unless --mem-refs asks for a cut: in memory when it fits the run's memory
 budget (--memory-budget), else read twice in chunks (the same rows); each memory row's reason ends with the
 references it used.
@@ -36,7 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="write the ranking CSV to this file (default: stdout)")
     p.add_argument("--html", default=None, help="also write a self-contained HTML report with charts")
     p.add_argument("--threads", type=whole_number, default=None, help="threads for the Filebench model (default 50)")
-    p.add_argument("--requests", type=whole_number, default=20_000, help="requests taken from each block trace")
+    p.add_argument("--requests", type=whole_number, default=None,
+                   help="requests generated for each synthetic preset (default 20,000) and the cut of each bundled "
+                        "block trace (default: each read whole)")
     p.add_argument("--mem-refs", type=whole_number, default=None, metavar="N",
                    help="use only the first N references of each bundled memory trace (default: the whole trace, "
                         "read whole when it fits the run's memory budget, --memory-budget, else read twice in chunks; "

@@ -140,10 +140,40 @@ def _band(row, uq, build):
     return row
 
 
+#: Requests generated for each synthetic preset of the ranking when ``n_requests`` is not given [-]: a preset's
+#: length is a parameter of its generator (:mod:`models.traces.synthetic`), not a cut of a trace.
+SYNTHETIC_REQUESTS = 20_000
+
+
+def _read_block(name, n_requests):
+    """Block trace ``name`` as the ranking reads it and what it used, ``(trace, (requests_used, requests_read,
+    why))`` as :func:`models.planner.plan.mark_used` counts them: a synthetic preset generated with ``n_requests``
+    (default :data:`SYNTHETIC_REQUESTS`) requests; a bundled trace whole (within the run's memory budget), or its
+    first ``n_requests`` when given (read as the loader cuts it; one request more read first to know whether it is
+    a cut)."""
+    if name.startswith("synthetic:"):
+        tr = traces.load(name, kind="block", n_requests=n_requests or SYNTHETIC_REQUESTS)
+        return tr, (len(tr), float(len(tr)), "")
+    if n_requests is None:
+        tr = traces.load(name, kind="block")
+        return tr, (len(tr), float(len(tr)), "")
+    tr = traces.load(name, kind="block", max_requests=int(n_requests) + 1)
+    if len(tr) <= n_requests:
+        return tr, (len(tr), float(len(tr)), "")
+    return traces.load(name, kind="block", max_requests=int(n_requests)), (int(n_requests), float("nan"), "asked")
+
+
 def _trace_one(name, n_requests, uq=None):
+    from models.planner.plan import mark_used
+
+    tr, used = _read_block(name, n_requests)
+    rows = _trace_role_rows(name, tr, uq)
+    mark_used(rows, used, "requests", "block trace")
+    return rows
+
+
+def _trace_role_rows(name, tr, uq=None):
     rows = []
-    tr = traces.load(name, kind="block", n_requests=n_requests) if name.startswith("synthetic:") \
-        else traces.load(name, kind="block", max_requests=n_requests)
     wshare = float(np.mean(tr.is_write)) if len(tr) else float("nan")
     msize = float(np.mean(tr.size_bytes)) if len(tr) else float("nan")
     desc = f"{wshare:.0%} writes, mean request {msize / 1024:.3g} KiB"
@@ -293,7 +323,7 @@ def _memory_rows(max_refs, uq=None):
 
 
 def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmail"), traces=DEFAULT_TRACES, *,
-                   threads: int | None = None, n_requests: int = 20_000, memory: bool = True,
+                   threads: int | None = None, n_requests: int | None = None, memory: bool = True,
                    memory_refs: int | None = None, progress=None, uncertainty: int = 0,
                    seed=0, prices: dict | None = None, horizon_years: float | None = None,
                    module_GB: float | None = None) -> pd.DataFrame:
@@ -307,9 +337,10 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
         Bundled block-trace names (:func:`models.traces.bundled_traces`).
     threads : int, keyword-only
         Threads for the Filebench model (default: the preset's 50).
-    n_requests : int, keyword-only
-        Requests taken from each block trace [-], within the run's memory budget (a trace read whole when it
-        holds fewer).
+    n_requests : int or None, keyword-only
+        Requests of each block trace [-]: each synthetic preset is generated with this many (None:
+        :data:`SYNTHETIC_REQUESTS`); each bundled trace is cut to its first ``n_requests`` when given, else read
+        whole within the run's memory budget (the rows say which).
     memory : bool, keyword-only
         Include the memory roles.
     memory_refs : int or None, keyword-only
@@ -349,8 +380,8 @@ def rank_workloads(personalities=("fileserver", "webserver", "webproxy", "varmai
     >>> df[df.role == "storage-vs-hdd"].iloc[0].workload
     'varmail'
     """
-    if isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer)) \
-            or not 1 <= n_requests <= _INT64_MAX:
+    if n_requests is not None and (isinstance(n_requests, bool) or not isinstance(n_requests, (int, np.integer))
+                                   or not 1 <= n_requests <= _INT64_MAX):
         raise ValueError(f"n_requests must be a whole number within 1..{_INT64_MAX:,} (the run's memory budget bounds "
                          f"what a trace reads), got {n_requests!r}")
     from models.planner.rank_economics import check_economics

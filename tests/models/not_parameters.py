@@ -124,6 +124,8 @@ NOT_PARAMETERS: dict[str, str] = {
                                                       "planned by streaming, not loaded whole), not a model input",
     "models.traces.loader.DEFAULT_SYNTHETIC_REQUESTS": "trace length of a preset loaded by name (a size, "
                                                        "not a property of the workload)",
+    "models.planner.rank.SYNTHETIC_REQUESTS": "trace length of each synthetic preset of the library ranking (a size "
+                                              "of the generated trace, not a property of the workload)",
     "models.traces.source.CHUNK_BYTES": "reader buffer size",
     "models.traces.source.MAX_LINE_BYTES": "input limit",
     "models.traces.source._ASCII_SPACE": "byte class table (the ASCII bytes str.strip removes)",
