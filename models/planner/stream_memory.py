@@ -8,8 +8,9 @@
 in slices -- hand each block's MemTrace columns ``address, size, kind`` to the driver and keep none), feeds every
 memory role's stream the first pass (``first``), then ``end_first(meta)``, then the second pass (``second``), and
 collects each role's rows (``rows(w, meta_trace, devs, base, uq)``: the rows of
-:func:`models.planner.role_memory.memory_rows` for that role, exactly). Memory is the reader's block plus the
-streams' state (the distinct pages), whatever the trace's length; the streams' states are summed against the
+:func:`models.planner.role_memory.memory_rows` for that role, exactly), with the block roles' driver
+(:func:`models.planner.two_pass.two_pass_rows`) reading chunks of kind ``"memory"``. Memory is the reader's block
+plus the streams' state (the distinct pages), whatever the trace's length; the streams' states are summed against the
 run's budget as the block roles' are (each stream's calls run with the others' state held).
 
 The stream class of each memory role is named in :data:`MEMORY_STREAM_ROLES` (``role -> "module:Class"``, built
@@ -37,15 +38,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from models.budget import BudgetExceeded
-from models.planner.stream_plan import (
-    StreamedRows,
-    _call,
-    check_rereadable,
-    mark_sampling,
-    source_bytes,
-    stream_source,
-)
+from models.planner.stream_plan import check_rereadable, stream_source
+from models.planner.two_pass import FirstPassEnd, StreamedRows, two_pass_rows
 
 __all__ = ["MEMORY_STREAM_ROLES", "MEMORY_COLUMNS", "memory_role_streams", "stream_memory_rows", "MissingStream"]
 
@@ -158,91 +152,26 @@ def stream_memory_rows(w, streams: dict, devs, base, uq, *, progress: Callable[[
         A source that cannot be read twice, a malformed trace, a trace without references, a block I/O trace, or a
         trace that changed between the reads.
     """
-    from models.traces.chunks import chunk_sink
     from models.traces.core import BlockTrace, MemTrace
-    from models.traces.progress import ReadProgress
-    from models.traces.readers import read_trace
 
     src = stream_source(w) if source is None else source
     check_rereadable(src, f"workload {w.name!r} ({w.source_label})")
-    items = list(streams.items())
-    live = {role: s for role, s in items if not isinstance(s, MissingStream)}
-    missing = {role: s.why for role, s in items if isinstance(s, MissingStream)}
-    refused: dict[str, str] = {}
-
-    def refuse(role: str, exc: BaseException) -> None:
-        refused[role] = str(exc)
-        del live[role]
-        items[:] = [(r, None if r == role else s) for r, s in items]
-
+    items = [(role, None if isinstance(s, MissingStream) else s) for role, s in streams.items()]
+    missing = {role: s.why for role, s in streams.items() if isinstance(s, MissingStream)}
     fmt, opts = _read_options(src, w)
-    total = source_bytes(src)
-    done = [0.0]
 
-    def tell(frac: float) -> None:
-        if progress is not None and frac >= done[0]:
-            done[0] = frac
-            progress(min(frac, 1.0))
+    def after_first(first: _MemPass, empty) -> FirstPassEnd:
+        meta = dict(empty.meta)
+        return FirstPassEnd(MemTrace(np.zeros(0, np.uint64), np.zeros(0, np.uint16), np.zeros(0, np.uint8),
+                                     name=empty.name, meta=meta), meta)
 
-    def feed(method: str):
-        def take(chunk: dict) -> None:
-            for role in list(live):
-                try:
-                    _call(live, role, method, chunk)
-                except BudgetExceeded as e:
-                    refuse(role, e)
-        return take
-
-    def read(k: int, consumer: _MemPass, limit: int | None = None):
-        rp = ReadProgress(total, (lambda p: read_progress(f"pass {k} of 2: {p.text()}")) if read_progress else None)
-        consumer.on_requests = rp.add_requests
-
-        def told(x: float) -> None:
-            rp(x)
-            if total and x <= 1.0:
-                tell((k - 1 + x) / 2)
-
-        with chunk_sink(consumer, kind="memory"):
-            empty = read_trace(src, fmt, progress=told, max_requests=limit, **opts)
-        if isinstance(empty, BlockTrace):
-            raise ValueError(f"workload {w.name!r} ({w.source_label}): a block I/O trace; the memory roles need a "
-                             "memory-reference trace")
-        if len(empty):  # a reader that does not stream: its whole trace is the pass's one chunk
-            consumer({c: getattr(empty, c) for c in MEMORY_COLUMNS})
-        tell(k / 2)
-        return empty
-
-    first = _MemPass(feed("first"), max_requests)
-    empty = read(1, first)
-    if not first.used:
-        raise ValueError("the trace has no references")
-    meta = dict(empty.meta)
-    meta_trace = MemTrace(np.zeros(0, np.uint64), np.zeros(0, np.uint16), np.zeros(0, np.uint8), name=empty.name,
-                          meta=meta)
-    for role in list(live):
-        try:
-            _call(live, role, "end_first", dict(meta))
-        except BudgetExceeded as exc:
-            refuse(role, exc)
-    second = _MemPass(feed("second"), max_requests)
-    read(2, second, max_requests)
-    if second.used != first.used:
-        raise ValueError(f"workload {w.name!r} ({w.source_label}): the trace changed between the two reads "
-                         f"({first.used:,} then {second.used:,} references)")
-    rows: list[dict] = []
-    for role, s in items:
-        if role in live:
-            try:
-                got = s.rows(w, meta_trace, devs, base, uq)
-                mark_sampling(got, None)  # the memory streams are exact
-                rows += got
-                continue
-            except BudgetExceeded as exc:
-                refused[role] = str(exc)
-        rows += _needs_rows(w, role, devs, base, refused.get(role), missing.get(role, ""), why, first.seen)
-    tell(1.0)
-    return StreamedRows(rows=tuple(rows), requests_used=first.used, requests_read=first.seen, meta_trace=meta_trace,
-                        refused=refused)
+    return two_pass_rows(
+        w, src, items, devs, base, uq, fmt=fmt, opts=opts, kind="memory", columns=MEMORY_COLUMNS,
+        new_pass=lambda take, limit, shift: _MemPass(take, limit), after_first=after_first,
+        needs_rows=lambda role, msg, n: _needs_rows(w, role, devs, base, msg, missing.get(role, ""), why, n),
+        wrong_type=BlockTrace, wrong_msg=f"workload {w.name!r} ({w.source_label}): a block I/O trace; the memory "
+        "roles need a memory-reference trace", unit="references", max_requests=max_requests, share=False,
+        sampled=False, progress=progress, read_progress=read_progress)  # the memory streams are exact
 
 
 def _needs_rows(w, role: str, devs, base, budget_msg: str | None, missing: str, why: str, n: int) -> list[dict]:

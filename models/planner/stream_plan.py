@@ -6,7 +6,8 @@ budget) and otherwise plans it here, without cutting it: :func:`stream_block_row
 twice with :func:`models.traces.chunks.chunk_sink` (the readers hand each parsed block's columns to the
 driver and keep none), feeds every role's :class:`~models.planner.role_stream.RoleStream` the first pass
 (``first``), then ``end_first(meta, t_min)``, then the second pass with the times shifted by the trace's
-earliest arrival (int64, as :class:`~models.traces.core.BlockTrace` shifts them), and collects each role's rows.
+earliest arrival (int64, as :class:`~models.traces.core.BlockTrace` shifts them), and collects each role's rows
+(the driver, shared with the memory roles: :func:`models.planner.two_pass.two_pass_rows`).
 Memory is the reader's block plus the streams' state, whatever the trace's length.
 
 The streams' states are summed against the run's memory budget: each stream's calls run with the other streams'
@@ -41,16 +42,24 @@ refused (:func:`check_rereadable`).
 from __future__ import annotations
 
 import importlib
-import io
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from models.budget import BudgetExceeded, Hold, charge, format_bytes, reserve
+from models.budget import charge, format_bytes
 from models.planner.role_stream import Chunk, RoleStream
+from models.planner.two_pass import (
+    FirstPassEnd,
+    StreamedRows,
+    mark_sampling,
+    others_state,
+    share_states,
+    source_bytes,
+    state_groups,
+    two_pass_rows,
+)
 
 __all__ = ["STREAM_ROLES", "ROWS_OF", "IN_MEMORY_MAX_BYTES", "COLLECTING_ENV", "CollectingStream", "StreamedRows",
            "role_streams", "stream_block_rows", "too_large_why", "check_rereadable", "source_bytes", "stream_source",
@@ -172,26 +181,6 @@ def role_streams(roles=None, *, devs=None, base=None, bands: bool = True,
     return out
 
 
-def source_bytes(src) -> int | None:
-    """Size of a source [bytes] (a path's file, ``bytes``, a file object that knows it), None when unknown."""
-    if isinstance(src, (str, os.PathLike)):
-        return os.path.getsize(src) if Path(src).is_file() else None
-    if isinstance(src, (bytes, bytearray, memoryview)):
-        return len(src)
-    size = getattr(src, "size", None)  # Streamlit UploadedFile
-    if isinstance(size, int) and size > 0:
-        return size
-    try:
-        if src.seekable():
-            pos = src.tell()
-            end = src.seek(0, io.SEEK_END)
-            src.seek(pos)
-            return end
-    except (AttributeError, OSError, ValueError):
-        return None
-    return None
-
-
 def check_rereadable(src, label: str) -> None:
     """ValueError naming ``label`` when ``src`` cannot be read a second time from its start (a path, ``bytes``
     and a seekable binary file object can; a pipe or socket stream cannot)."""
@@ -219,103 +208,6 @@ def stream_source(w):
     except KeyError:
         raise FileNotFoundError(f"{w.source}: no trace file to stream (a bundled synthetic preset is generated "
                                 "whole; give n_requests to plan fewer requests)") from None
-
-
-@dataclass(frozen=True)
-class StreamedRows:
-    """What :func:`stream_block_rows` gives: the roles' rows and how much of the trace they used."""
-
-    #: The rows of every role (dicts, as ``plan_row`` makes them), roles in the order given.
-    rows: tuple
-    #: Requests the roles saw [-].
-    requests_used: int
-    #: Requests in the trace [-] (read to its end: the first pass reads it whole).
-    requests_read: int
-    #: The trace's name and metadata (an empty BlockTrace).
-    meta_trace: object = None
-    #: ``role -> message`` of each role refused by the run's memory budget (its rows read ``needs data``).
-    refused: dict = field(default_factory=dict)
-    #: ``role -> sampling`` of each role evaluated from a sample of the blocks (the stream's ``sampling`` dict:
-    #: method, rate, why, error), its rows saying so.
-    sampling: dict = field(default_factory=dict)
-
-
-def _holds(stream) -> tuple[Hold, ...]:
-    """The holds of the state ``stream`` uses: its ``holds`` (a block table's hold is the same object in every stream
-    sharing the table), else one hold of its ``state_bytes`` of its own."""
-    hs = getattr(stream, "holds", None)
-    if hs is not None:
-        return tuple(hs)
-    try:
-        nbytes = int(getattr(stream, "state_bytes", 0) or 0)
-    except (AttributeError, TypeError):
-        nbytes = 0
-    return (Hold(f"the {getattr(stream, 'role', '') or 'role'}'s state", nbytes),)
-
-
-def state_groups(streams) -> int:
-    """How many distinct states the live ``streams`` hold: streams whose holds overlap (a shared block table) hold
-    one state."""
-    groups: list[set] = []
-    for s in streams:
-        g = set(_holds(s))  # a Hold is its own identity: one state's bytes, held once
-        for other in [x for x in groups if x & g]:
-            g |= other
-            groups.remove(other)
-        groups.append(g)
-    return len(groups)
-
-
-def others_state(live: dict, role: str) -> tuple[float, str]:
-    """``(bytes, words)``: the live holds of the streams other than ``role``'s -- every state's bytes held once by
-    its own hold, summed once (a block table ``role`` shares is its own state, not the others') -- and the words
-    naming each role's share."""
-    seen = set(_holds(live[role]))
-    total, parts = 0.0, []
-    for r, s in live.items():
-        if r == role:
-            continue
-        new = [h for h in _holds(s) if h not in seen]
-        seen.update(new)
-        b = sum(h.nbytes for h in new)
-        if b > 0:
-            total += b
-            parts.append(f"{r} {format_bytes(b)}")
-    return total, f"the other roles' state ({', '.join(parts) or 'none'})"
-
-
-def share_states(live: dict) -> None:
-    """Set each live stream's ``state_share`` to ``1/k``, ``k`` the distinct states (:func:`state_groups`): a
-    stream that can sample keeps its state under that share of the budget."""
-    k = state_groups(live.values())
-    for s in live.values():
-        try:
-            s.state_share = 1.0 / k
-        except (AttributeError, ValueError):  # a stream that takes no share (no state of its own to cap)
-            pass
-
-
-def _call(live: dict, role: str, method: str, *args) -> None:
-    """``live[role].method(*args)`` with the other streams' state held (:func:`models.budget.reserve`): its growth
-    is checked against the budget less their sum."""
-    nbytes, what = others_state(live, role)
-    with reserve(nbytes, what):
-        getattr(live[role], method)(*args)
-
-
-def mark_sampling(rows: list, sampling: dict | None) -> None:
-    """Fill the ``method, sample_rate`` columns of a role's rows from its stream's ``sampling`` (None: exact),
-    a sampled row's reason saying how (:func:`models.planner.sampling_error.sampling_sentence`)."""
-    from models.planner.sampling_error import sampling_sentence
-    from models.planner.verdicts import EVALUATED
-
-    for r in rows:
-        if sampling is None:
-            r["method"], r["sample_rate"] = "exact", 1.0
-            continue
-        r["method"], r["sample_rate"] = str(sampling["method"]), float(sampling["rate"])
-        if r.get("verdict") in EVALUATED:
-            r["reason"] = f"{r['reason']} [{sampling_sentence(sampling)}]"
 
 
 class _Pass:
@@ -391,110 +283,37 @@ def stream_block_rows(w, streams, devs, base, uq, *, progress: Callable[[float],
         A source that cannot be read twice (:func:`check_rereadable`), a malformed trace (the reader's error),
         a trace without requests, or a memory-reference trace.
     """
-    from models.traces.core import MemTrace
-    from models.traces.progress import ReadProgress
-    from models.traces.readers import read_trace
+    from models.traces.core import BlockTrace, MemTrace
 
     src = stream_source(w) if source is None else source
     check_rereadable(src, f"workload {w.name!r} ({w.source_label})")
     items = list(streams.items()) if isinstance(streams, dict) else [(getattr(s, "role", ""), s) for s in streams]
-    streams = None  # noqa: F841 -- the streams live in ``items`` and ``live`` only: a refused one is freed
-    live = {role: s for role, s in items if s is not None}
-    refused: dict[str, str] = {}
-
-    def refuse(role: str, exc: BaseException) -> None:
-        """``role``'s stream is refused by the budget: its rows will say so, its state is let go at once (the
-        other roles go on in the memory it held)."""
-        refused[role] = str(exc)
-        del live[role]
-        items[:] = [(r, None if r == role else s) for r, s in items]
+    streams = None  # noqa: F841 -- the streams live in ``items`` and the driver's ``live`` only: a refused one is freed
     opts = dict(w.trace_options)
     fmt = opts.pop("format", "auto")
     if chunk_bytes is not None:
         opts["chunk_bytes"] = chunk_bytes
-    total = source_bytes(src)
-    done = [0.0]
 
-    def tell(frac: float) -> None:
-        if progress is not None and frac >= done[0]:
-            done[0] = frac
-            progress(min(frac, 1.0))
+    def after_first(first: _Pass, empty) -> FirstPassEnd:
+        """The times' origin (the earliest arrival read, kept in the metadata) and the second pass shifted by it."""
+        t_min = int(first.t_min)
+        if first.t_max - t_min > np.iinfo(np.int64).max:
+            raise ValueError(f"workload {w.name!r} ({w.source_label}): the arrival times span more than "
+                             f"{np.iinfo(np.int64).max} ns (int64); check the time unit")
+        meta = dict(empty.meta)
+        if not int(meta.get("time_origin_ns", 0)):
+            meta["time_origin_ns"] = t_min
+        e = BlockTrace.empty(empty.name)
+        meta_trace = BlockTrace(e.time_ns, e.is_write, e.offset_bytes, e.size_bytes, e.device, name=empty.name,
+                                meta=meta)
+        return FirstPassEnd(meta_trace, meta, (t_min,), t_min)
 
-    share_states(live)
-
-    def feed(method: str):
-        def take(chunk: Chunk) -> None:
-            for role in list(live):
-                try:
-                    _call(live, role, method, chunk)
-                except BudgetExceeded as e:
-                    refuse(role, e)
-        return take
-
-    def read(k: int, consumer: _Pass, limit: int | None = None):
-        rp = ReadProgress(total, (lambda p: read_progress(f"pass {k} of 2: {p.text()}")) if read_progress else None)
-        consumer.on_requests = rp.add_requests
-
-        def told(x: float) -> None:
-            rp(x)
-            if total and x <= 1.0:
-                tell((k - 1 + x) / 2)
-
-        from models.traces.chunks import chunk_sink
-
-        with chunk_sink(consumer):
-            empty = read_trace(src, fmt, progress=told, max_requests=limit, **opts)
-        if isinstance(empty, MemTrace):
-            raise ValueError(f"workload {w.name!r} ({w.source_label}): a memory-reference trace; the block roles "
-                             "need a block I/O trace")
-        if len(empty):  # a reader that does not stream: its whole trace (already shifted) is the pass's one chunk
-            consumer({c: getattr(empty, c) for c in _COLUMNS})
-        tell(k / 2)
-        return empty
-
-    first = _Pass(feed("first"), max_requests, 0)
-    empty = read(1, first)
-    if not first.used:
-        raise ValueError("the trace has no requests")
-    t_min = int(first.t_min)
-    if first.t_max - t_min > np.iinfo(np.int64).max:
-        raise ValueError(f"workload {w.name!r} ({w.source_label}): the arrival times span more than "
-                         f"{np.iinfo(np.int64).max} ns (int64); check the time unit")
-    meta = dict(empty.meta)
-    if not int(meta.get("time_origin_ns", 0)):
-        meta["time_origin_ns"] = t_min
-    from models.traces.core import BlockTrace
-
-    e = BlockTrace.empty(empty.name)
-    meta_trace = BlockTrace(e.time_ns, e.is_write, e.offset_bytes, e.size_bytes, e.device, name=empty.name, meta=meta)
-    for role in list(live):
-        try:
-            _call(live, role, "end_first", dict(meta), t_min)
-        except BudgetExceeded as exc:
-            refuse(role, exc)
-    second = _Pass(feed("second"), max_requests, t_min)
-    read(2, second, max_requests)
-    if second.used != first.used:
-        raise ValueError(f"workload {w.name!r} ({w.source_label}): the trace changed between the two reads "
-                         f"({first.used:,} then {second.used:,} requests)")
-    rows: list[dict] = []
-    sampled: dict[str, dict] = {}
-    for role, s in items:
-        if role in live:
-            try:
-                got = s.rows(w, meta_trace, devs, base, uq)
-                smp = getattr(s, "sampling", None)
-                mark_sampling(got, smp)
-                if smp is not None:
-                    sampled[role] = smp
-                rows += got
-                continue
-            except BudgetExceeded as exc:
-                refused[role] = str(exc)
-        rows += _needs_rows(w, role, devs, base, refused.get(role), why, first.seen)
-    tell(1.0)
-    return StreamedRows(rows=tuple(rows), requests_used=first.used, requests_read=first.seen, meta_trace=meta_trace,
-                        refused=refused, sampling=sampled)
+    return two_pass_rows(
+        w, src, items, devs, base, uq, fmt=fmt, opts=opts, kind="block", columns=_COLUMNS, new_pass=_Pass,
+        after_first=after_first, needs_rows=lambda role, msg, n: _needs_rows(w, role, devs, base, msg, why, n),
+        wrong_type=MemTrace, wrong_msg=f"workload {w.name!r} ({w.source_label}): a memory-reference trace; the "
+        "block roles need a block I/O trace", unit="requests", max_requests=max_requests, share=True, sampled=True,
+        progress=progress, read_progress=read_progress)
 
 
 def _needs_rows(w, role: str, devs, base, budget_msg: str | None, why: str, n: int) -> list[dict]:
