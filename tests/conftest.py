@@ -24,3 +24,18 @@ def run_cli():
     Session-scoped (it holds no state), so Hypothesis tests may use it too.
     """
     return _run_cli
+
+
+def _run_csv(*argv):
+    """The CLI run in-process on ``argv`` (asked for ``--format csv``): its stdout as a DataFrame; it must exit 0."""
+    import pandas as pd
+
+    rc, stdout, err = _run_cli(*argv)
+    assert rc == 0, err
+    return pd.read_csv(io.StringIO(stdout))
+
+
+@pytest.fixture(scope="session")
+def run_csv():
+    """``run_csv(*argv) -> DataFrame``: the CLI's CSV output of a run that must succeed (see :func:`run_cli`)."""
+    return _run_csv

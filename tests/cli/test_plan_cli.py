@@ -120,11 +120,10 @@ def _assert_streamed_memory_rows_equal(got, want, n):
         pd.testing.assert_frame_equal(g, w)
 
 
-def test_a_memory_trace_over_the_budget_is_streamed_not_refused(run_cli):
+def test_a_memory_trace_over_the_budget_is_streamed_not_refused(run_cli, run_csv):
     """Issue 41: no default --mem-refs cut; a trace longer than the budget allows to read whole is planned by reading
     it twice in chunks (its paging rows those of the whole read at a larger budget, exact), never cut silently; an
     explicit cut over the budget is still refused naming both options."""
-    import io
 
     from models.planner.memory_read import BYTES_PER_REFERENCE
     from models.traces import load
@@ -132,22 +131,12 @@ def test_a_memory_trace_over_the_budget_is_streamed_not_refused(run_cli):
     n = len(load(FIX / "small_lackey.txt", kind="memory"))
     small = str((n // 3) * BYTES_PER_REFERENCE)
     base = ("plan", "--mem-trace", FIX / "small_lackey.txt", "--device", "pcm-samsung-20nm", "--format", "csv")
-    rc, stdout, err = run_cli(*base, "--memory-budget", small)
-    assert rc == 0, err
-    got = pd.read_csv(io.StringIO(stdout))
-    rc, stdout, err = run_cli(*base)
-    assert rc == 0, err
-    want = pd.read_csv(io.StringIO(stdout))
+    got, want = run_csv(*base, "--memory-budget", small), run_csv(*base)
     mem = want[want.role.isin(["paging", "memory-extension"]) & want.value.notna()]
     assert len(mem) == 2 and (mem.requests_used == n).all() and (mem.requests_read == n).all()
     _assert_streamed_memory_rows_equal(got, want, n)
     # with uncertainty bands: the memory-extension stream replays the band's samples in its second pass
-    rc, stdout, err = run_cli(*base, "--uncertainty", "16", "--memory-budget", small)
-    assert rc == 0, err
-    got = pd.read_csv(io.StringIO(stdout))
-    rc, stdout, err = run_cli(*base, "--uncertainty", "16")
-    assert rc == 0, err
-    want = pd.read_csv(io.StringIO(stdout))
+    got, want = run_csv(*base, "--uncertainty", "16", "--memory-budget", small), run_csv(*base, "--uncertainty", "16")
     assert want[want.role == "memory-extension"].p_win.notna().all()
     _assert_streamed_memory_rows_equal(got, want, n)
     rc, stdout, err = run_cli(*base, "--memory-budget", small, "--mem-refs", str(n // 2))

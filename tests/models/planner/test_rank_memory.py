@@ -4,8 +4,6 @@ whole (as the plan reads it), streamed in two passes when over the run's memory 
 
 from __future__ import annotations
 
-import io
-
 import pandas as pd
 import pytest
 
@@ -56,17 +54,11 @@ def _streamed_equal(got: pd.DataFrame, want: pd.DataFrame, n: int) -> None:
     pd.testing.assert_frame_equal(g, w, check_dtype=False)  # a CSV's rank column is float when other rows are unranked
 
 
-def test_a_memory_trace_over_a_small_budget_is_streamed_not_refused(small_library, run_cli):
+def test_a_memory_trace_over_a_small_budget_is_streamed_not_refused(small_library, run_csv):
     n = small_library
     small = str((n // 3) * BYTES_PER_REFERENCE)  # too small to read the trace whole
     base = ("rank", "--personality", "varmail", "--trace", "synthetic:randw", "--requests", "2000", "--format", "csv")
-    rc, stdout, err = run_cli(*base, "--memory-budget", small)
-    assert rc == 0, err
-    got = pd.read_csv(io.StringIO(stdout))
-    rc, stdout, err = run_cli(*base)
-    assert rc == 0, err
-    want = pd.read_csv(io.StringIO(stdout))
-    _streamed_equal(got, want, n)
+    _streamed_equal(run_csv(*base, "--memory-budget", small), run_csv(*base), n)
 
 
 def test_a_memory_file_over_the_in_memory_limit_is_streamed(small_library, monkeypatch):
