@@ -29,7 +29,7 @@ BASE = {
     "mrc": ["mqsim:tpcc-small", "--points", "5", "--max-requests", "2000"],
     "plan": ["--block-trace", str(Path(__file__).parents[1] / "fixtures" / "plan" / "small_msr.csv"), "--device",
              "pcm-samsung-20nm", "--requests", "500"],
-    "rank": ["--trace", "mqsim:tpcc-small", "--personality", "varmail", "--requests", "500"],
+    "rank": ["--trace", "mqsim:tpcc-small", "--personality", "varmail", "--requests", "500", "--mem-refs", "20000"],
     "sensitivity": ["hdd", "--samples", "64"],
     "targets": ["--block-trace", str(Path(__file__).parents[1] / "fixtures" / "plan" / "small_msr.csv"), "--device",
                 "pcm-samsung-20nm", "--requests", "500", "--spec", "write_latency_ns"],
