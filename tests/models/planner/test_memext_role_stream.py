@@ -63,19 +63,25 @@ def _equal(a, b) -> bool:
     return a == b
 
 
-def _same_rows(got, want):
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        assert g.keys() == w.keys()
-        for k in g:
-            assert _equal(g[k], w[k]), (k, g[k], w[k])
+def _row_differences(got: list, want: list) -> list:
+    """Where the rows ``got`` differ from ``want``: ``(row, column, got, want)`` each ("count" when their lengths or
+    ``(row, "columns", …)`` when their columns differ); empty when they are equal."""
+    if len(got) != len(want):
+        return [(None, "count", len(got), len(want))]
+    out = []
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g.keys() != w.keys():
+            out.append((i, "columns", sorted(g), sorted(w)))
+            continue
+        out += [(i, k, g[k], w[k]) for k in g if not _equal(g[k], w[k])]
+    return out
 
 
 @pytest.mark.parametrize("cuts", [[], [7_001, 14_002, 21_003, 40_000], [1, 2, 59_999]])
 @pytest.mark.parametrize("base,uq", [(None, True), ("pcm-samsung-20nm", True), (None, False)])
 def test_rows_equal_in_memory(base, uq, cuts):
     s, got = _streamed(base, uq, cuts, cuts[::-1][:2])
-    _same_rows(got, _in_memory(base, uq))
+    assert _row_differences(got, _in_memory(base, uq)) == []
     if uq:
         assert any(r.get("p_win") == r.get("p_win") for r in got)  # some band is a number (NaN != NaN)
     assert s.state_bytes > 0
@@ -84,7 +90,7 @@ def test_rows_equal_in_memory(base, uq, cuts):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cuts1=st.lists(st.integers(0, 60_000), max_size=6), cuts2=st.lists(st.integers(0, 60_000), max_size=6))
 def test_rows_equal_random_chunks(cuts1, cuts2):
-    _same_rows(_streamed(None, True, cuts1, cuts2)[1], _in_memory(None, True))
+    assert _row_differences(_streamed(None, True, cuts1, cuts2)[1], _in_memory(None, True)) == []
 
 
 def test_band_unknown_without_samples():
