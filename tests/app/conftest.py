@@ -79,6 +79,19 @@ def server(tmp_path_factory):
     browser sessions (a new session has its own state); what is shared is only what a server shares between its
     users (its caches). The server's output goes to a file (a pipe nobody reads would block it once full) and is
     shown if it does not start."""
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory):
+    """A server of the test file's own (see :func:`server`), stopped at the file's end: for a file whose work may
+    outlive its browser (a long streamed read the script run still finishes) and would slow the shared server's
+    next users."""
+    yield from _serve(tmp_path_factory)
+
+
+def _serve(tmp_path_factory):
+    """Start the app on a free local port, yield its URL, stop it (see :func:`server`)."""
     import os
     import subprocess
     import sys

@@ -41,7 +41,8 @@ def _big_msr(path) -> int:
     return n
 
 
-def test_a_large_upload_draws_its_streamed_statistics_histograms_and_curve(server, tmp_path):
+def test_a_large_upload_draws_its_streamed_statistics_histograms_and_curve(own_server, tmp_path):
+    server = own_server
     path = tmp_path / "web volume.csv"
     n = _big_msr(path)
     with browser_page(width=1400, height=3800, failure_png="trace-explorer-large-upload-failure.png") as (_, page):
@@ -56,6 +57,9 @@ def test_a_large_upload_draws_its_streamed_statistics_histograms_and_curve(serve
         page.get_by_text("exact (one Mattson stack-distance pass), streamed from the file", exact=False) \
             .wait_for(timeout=300_000)
         _wait_done(page, 300_000)
+        # the three charts drawn (Plotly lays them out after the script run ends: slower on a loaded machine)
+        page.wait_for_function("[...document.querySelectorAll('.js-plotly-plot')]"
+                               ".filter(p => p._fullLayout && p._fullLayout.xaxis).length >= 3", timeout=120_000)
         page.wait_for_timeout(1000)
         no_exception(page)
         axes = page.evaluate(_READ_AXES)
