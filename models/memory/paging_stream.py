@@ -14,10 +14,11 @@ one memory size -- the LRU hit count at every TLB / memory size (exact stack dis
    state of later pages prefetched). The distance: a bit set over positions marks each page's latest access (a
    page's previous mark removed, its new one added: the distance is the marks after the previous one), counted as
    :mod:`models.sim.stack_distance` counts them (a popcount in the partial words, a Fenwick tree over the complete
-   64-bit words: ``2 x footprint / 64`` words, small enough for the CPU caches); the positions are renumbered in
-   order when the ``2 x footprint`` are used up (so the memory follows the pages, not the trace's length). A page's
-   latest position and its CLOCK bits sit side by side (one cache line per reference); a CLOCK ring of the memory's
-   frames with its hand carried across chunks.
+   64-bit words: ``4 x footprint / 64`` words, small enough for the CPU caches); when the ``4 x footprint``
+   positions are used up, the live marks are renumbered in order (a mark's new position is the marks before it: one
+   pass over the pages), so the memory follows the pages, not the trace's length. A page's latest position and its
+   CLOCK frame sit side by side (one cache line per reference); the CLOCK ring of the memory's frames keeps the
+   reference bits by frame (the hand sweeps them in order) and its hand is carried across chunks.
 
 The ids differ from :func:`~models.memory.paging.compact_page_ids`' (first access, not address order): stack
 distances and CLOCK do not depend on how pages are named, so the profile is the same, exactly.
@@ -57,17 +58,20 @@ __all__ = ["PagingStream", "BYTES_PER_SLOT", "BYTES_PER_PAGE"]
 #: Memory of the page table per slot [bytes]: page number (uint64) and id + 1 (uint64, 0: empty) side by side, so a
 #: lookup touches one cache line; at most half the slots full.
 BYTES_PER_SLOT = 16
-#: Memory of the second pass per distinct page [bytes]: latest-access position and CLOCK bits side by side (int32
-#: pair), two positions' worth of position -> page (int32) and of the position bit set (1/8 byte each) with its
-#: Fenwick tree over 64-bit words (int32 per word), the stack-distance histogram (int64), and the CLOCK frame ring
-#: (int32, at most one per page).
-BYTES_PER_PAGE = 2 * 4 + 2 * 4 + 1 + 8 + 4
+#: Memory of the second pass per distinct page [bytes]: latest-access position and CLOCK frame side by side (int32
+#: pair), the position bit set (:data:`_POSITIONS_PER_PAGE` bits) with its Fenwick tree over 64-bit words (int32 per
+#: word; together under a byte), the stack-distance histogram (int64), and the CLOCK frame ring (int32 page and a
+#: reference bit, at most one frame per page).
+BYTES_PER_PAGE = 2 * 4 + 1 + 8 + 4 + 1
 
 _FIB = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing multiplier (2**64 / golden ratio, odd)
 _ONE = np.uint64(1)
 #: Data references whose table slot (first pass, and lookups of the second) or page state (second pass) is
 #: prefetched ahead of the one handled, so the cache misses of tables larger than the caches overlap [references].
 _LOOKAHEAD = 16
+#: Positions of the bit set per distinct page: at most one in this many is live (a page's latest access), so the
+#: positions are renumbered once every ``this - 1`` x footprint references at most (a pass over the pages) [-].
+_POSITIONS_PER_PAGE = 4
 #: Data references of the second pass looked up at a time before their stack distances and CLOCK (the page ids
 #: of a batch are known ahead, so their page state can be prefetched) [references].
 _BATCH = 1024
@@ -163,20 +167,19 @@ def _build_node(fen, bits, j):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _compact(page, pos_page, bits, fen, t):  # pragma: no cover - compiled
-    """Renumber the live marks (positions ``< t``) ``0, 1, ...`` in order, rebuild the bit set and the tree over its
-    complete words; returns ``(marks, marks in complete words)``."""
+def _compact(page, bits, fen, t):  # pragma: no cover - compiled
+    """Renumber the live marks (positions ``< t``) ``0, 1, ...`` in order -- a mark's new position is the marks
+    before it, its word's rank (``fen`` as scratch) plus a popcount, set in one sequential pass over the pages --
+    and rebuild the bit set and the tree over its complete words; returns ``(marks, marks in complete words)``."""
     k = 0
     for w in range((t + 63) >> 6):
-        word = bits[w]
-        if word == 0:
-            continue
-        for b in range(64):
-            if (word >> np.uint64(b)) & _ONE:
-                x = pos_page[(w << 6) + b]
-                page[2 * x] = k
-                pos_page[k] = x
-                k += 1
+        fen[w] = k
+        k += popcount64(bits[w])
+    for x in range(len(page) // 2):
+        p = np.int64(page[2 * x])
+        if p >= 0:
+            w = p >> 6
+            page[2 * x] = fen[w] + popcount64(bits[w] & ((_ONE << np.uint64(p & 63)) - _ONE))
     bits[:] = 0
     fen[:] = 0
     full = k >> 6
@@ -189,9 +192,9 @@ def _compact(page, pos_page, bits, fen, t):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def _distances_and_clock(ids, k, page, pos_page, bits, fen, hist, ring, st):  # pragma: no cover - compiled
+def _distances_and_clock(ids, k, page, bits, fen, hist, ring, fref, st):  # pragma: no cover - compiled
     """Stack distances into ``hist`` and CLOCK over the page ids ``ids[:k]`` (see :func:`_second`)."""
-    cap_pos = len(pos_page)
+    cap_pos = len(bits) << 6
     t, total, hand, size, cap, faults = st[0], st[1], st[2], st[3], st[4], st[5]
     for j in range(min(_LOOKAHEAD, k)):
         prefetch(page, 2 * ids[j])
@@ -199,8 +202,8 @@ def _distances_and_clock(ids, k, page, pos_page, bits, fen, hist, ring, st):  # 
         if j + _LOOKAHEAD < k:
             prefetch(page, 2 * ids[j + _LOOKAHEAD])
         x = ids[j]
-        if t == cap_pos:  # positions used up: renumber the live marks 0, 1, ... (at most half the positions)
-            t, total = _compact(page, pos_page, bits, fen, t)
+        if t == cap_pos:  # positions used up: renumber the live marks 0, 1, ... (at most a quarter of them)
+            t, total = _compact(page, bits, fen, t)
         wc = t >> 6
         p = np.int64(page[2 * x])
         if p >= 0:  # reuse: its distance is the marks after its previous one (the distinct pages since)
@@ -224,35 +227,39 @@ def _distances_and_clock(ids, k, page, pos_page, bits, fen, hist, ring, st):  # 
             hist[d] += 1
         bits[wc] |= _ONE << np.uint64(t & 63)
         page[2 * x] = t
-        pos_page[t] = x
         if (t & 63) == 63:  # word wc complete: its tree node
             _build_node(fen, bits, wc + 1)
             total += popcount64(bits[wc])
         t += 1
-        # CLOCK (second chance), the faulting access a use; page[2x + 1]: 1 cached, 2 referenced
+        # CLOCK (second chance), the faulting access a use; page[2x + 1]: its frame + 1 (0: not in memory), the
+        # reference bits by frame (the hand sweeps them in order)
         if cap == 0:
             faults += 1
-        elif page[2 * x + 1] & 1:
-            page[2 * x + 1] = 3
-        else:
-            faults += 1
-            if size == cap:
-                while page[2 * ring[hand] + 1] & 2:
-                    page[2 * ring[hand] + 1] = 1
-                    hand = hand + 1 if hand + 1 < cap else 0
-                page[2 * ring[hand] + 1] = 0
-                ring[hand] = x
+            continue
+        f = page[2 * x + 1]
+        if f:
+            fref[f - 1] = True
+            continue
+        faults += 1
+        if size == cap:
+            while fref[hand]:
+                fref[hand] = False
                 hand = hand + 1 if hand + 1 < cap else 0
-            else:
-                ring[size] = x
-                size += 1
-            page[2 * x + 1] = 3
+            page[2 * ring[hand] + 1] = 0
+            f = hand
+            hand = hand + 1 if hand + 1 < cap else 0
+        else:
+            f = size
+            size += 1
+        ring[f] = x
+        fref[f] = True
+        page[2 * x + 1] = f + 1
     st[0], st[1], st[2], st[3], st[5] = t, total, hand, size, faults
     st[6] += k
 
 
 @njit(cache=True, nogil=True)
-def _second(addr, kind, table, shift, page, pos_page, bits, fen, hist, ring, st, keys, where,
+def _second(addr, kind, table, shift, page, bits, fen, hist, ring, fref, st, keys, where,
             ids):  # pragma: no cover - compiled
     """Stack distances into ``hist`` and CLOCK over the data references, a batch of ``len(ids)`` at a time (their
     page ids looked up first); ``st`` = [next position, marks in complete words, hand, frames filled, frames,
@@ -261,7 +268,7 @@ def _second(addr, kind, table, shift, page, pos_page, bits, fen, hist, ring, st,
     i = 0
     while i < len(addr):
         i, k, bad = _lookup(addr, kind, i, table, shift, keys, where, ids)
-        _distances_and_clock(ids, k, page, pos_page, bits, fen, hist, ring, st)
+        _distances_and_clock(ids, k, page, bits, fen, hist, ring, fref, st)
         if bad >= 0:
             return bad
     return -1
@@ -332,23 +339,22 @@ class PagingStream:
         _check_memory_sizes(mem)
         self.frames = min(int(mem[0] // REFERENCE_PAGE_BYTES), m)
         cap = self.frames if self.frames < m else 0  # all pages fit: compulsory faults only, no CLOCK run
-        positions = max(2 * m + 63, 64) >> 6 << 6  # a whole number of 64-bit words
+        positions = max(_POSITIONS_PER_PAGE * m + 63, 64) >> 6 << 6  # a whole number of 64-bit words
         words = positions >> 6
         dt = np.int32 if positions < 2**31 else np.int64
         size = np.dtype(dt).itemsize
-        charge(float(self.state_bytes) + float(size) * (2 * m + positions + cap) + 8.0 * (words + max(m, 1))
+        charge(float(self.state_bytes) + float(size) * (2 * m + cap) + cap + 8.0 * (words + max(m, 1))
                + 4.0 * (words + 2) + 24.0 * _BATCH,
                f"{self.what} (stack distances and CLOCK over {m:,} distinct 4 KiB pages)")
-        page = np.zeros(2 * m, dt)  # page 2x: latest-access position (-1: none yet); 2x + 1: CLOCK bits
+        page = np.zeros(2 * m, dt)  # page 2x: latest-access position (-1: none yet); 2x + 1: its CLOCK frame + 1
         page[0::2] = -1
-        pos_page = np.full(positions, -1, dt)
         bits = np.zeros(words, np.uint64)
         fen = np.zeros(words + 2, np.int32)
         hist = np.zeros(max(m, 1), np.int64)
         ring = np.zeros(cap, dt)
-        batch = (np.zeros(_BATCH, np.uint64), np.zeros(_BATCH, np.int64), np.zeros(_BATCH, np.int64))
-        self._second_arrays = (page, pos_page, bits, fen, hist, ring)
-        self._batch = batch
+        fref = np.zeros(cap, np.bool_)
+        self._second_arrays = (page, bits, fen, hist, ring, fref)
+        self._batch = (np.zeros(_BATCH, np.uint64), np.zeros(_BATCH, np.int64), np.zeros(_BATCH, np.int64))
         self._st[:] = 0
         self._st[4] = cap
 
@@ -383,7 +389,7 @@ class PagingStream:
         if n != self.data_refs:
             raise ValueError(f"the memory trace changed between the two reads ({self.data_refs:,} then {n:,} data "
                              "references)")
-        hist = self._second_arrays[4]
+        hist = self._second_arrays[3]
         hits = np.concatenate(([0], np.cumsum(hist, dtype=np.int64)))[: m + 1]
         cf = {self.frames: int(self._st[5])} if self.frames < m else {}
         pp = PageSizeProfile(REFERENCE_PAGE_BYTES, n, m, hits, cf)

@@ -123,6 +123,9 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.paging_stream._ONE": "math constant",
     "models.memory.paging_stream._LOOKAHEAD": "speed only (references whose table slot or page state is prefetched "
                                               "ahead; no effect on any value)",
+    "models.memory.paging_stream._POSITIONS_PER_PAGE": "speed and memory only (bit-set positions per distinct page: "
+                                                       "how often the live marks are renumbered; no effect on any "
+                                                       "value)",
     "models.memory.paging_stream._BATCH": "speed only (second-pass references looked up at a time; no effect on any "
                                           "value)",
     "models.memory.paging_stream.BYTES_PER_PAGE": "memory cost of the streamed paging role's second pass per "
