@@ -77,6 +77,12 @@ _POSITIONS_PER_PAGE = 4
 _BATCH = 1024
 
 
+def _position_dtype(positions: int) -> type:
+    """The integer type of the positions, frames and page ids of the second pass's arrays: int32 below 2**31
+    positions (half the cache footprint), else int64."""
+    return np.int32 if positions < 2**31 else np.int64
+
+
 @njit(cache=True, nogil=True)
 def _add_pages(addr, kind, i0, table, shift, m, limit):  # pragma: no cover - compiled
     """Number the pages of the data references ``i0..`` not in the table ``m, m+1, ...`` (``table``: interleaved
@@ -341,7 +347,7 @@ class PagingStream:
         cap = self.frames if self.frames < m else 0  # all pages fit: compulsory faults only, no CLOCK run
         positions = max(_POSITIONS_PER_PAGE * m + 63, 64) >> 6 << 6  # a whole number of 64-bit words
         words = positions >> 6
-        dt = np.int32 if positions < 2**31 else np.int64
+        dt = _position_dtype(positions)
         size = np.dtype(dt).itemsize
         charge(float(self.state_bytes) + float(size) * (2 * m + cap) + cap + 8.0 * (words + max(m, 1))
                + 4.0 * (words + 2) + 24.0 * _BATCH,
