@@ -116,8 +116,18 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.planner.memory_read._UNBOUNDED": "no limit (the read of a run without a memory budget)",
     "models.traces.formats.npz.SLICE_REFERENCES": "references a streamed .npz read decompresses at a time (memory "
                                                   "only; the columns handed on do not depend on it)",
-    "models.memory.paging_stream.BYTES_PER_SLOT": "memory cost of the streamed paging role's page table (uint64 page, "
-                                                  "int32 id per slot, from its arrays), charged to the run's budget",
+    "models.memory.paging_stream.BYTES_PER_SLOT": "memory cost of the streamed paging role's page table (uint64 page "
+                                                  "and uint64 id + 1 per slot, from its array), charged to the run's "
+                                                  "budget",
+    "models.memory.paging_stream._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
+    "models.memory.paging_stream._ONE": "math constant",
+    "models.memory.paging_stream._LOOKAHEAD": "speed only (references whose table slot or page state is prefetched "
+                                              "ahead; no effect on any value)",
+    "models.memory.paging_stream._POSITIONS_PER_PAGE": "speed and memory only (bit-set positions per distinct page: "
+                                                       "how often the live marks are renumbered; no effect on any "
+                                                       "value)",
+    "models.memory.paging_stream._BATCH": "speed only (second-pass references looked up at a time; no effect on any "
+                                          "value)",
     "models.memory.paging_stream.BYTES_PER_PAGE": "memory cost of the streamed paging role's second pass per "
                                                   "distinct page (from its arrays), charged to the run's budget",
     "models.planner.stream_plan.IN_MEMORY_MAX_BYTES": "work limit in bytes (a block trace file larger than it is "

@@ -122,6 +122,24 @@ def test_the_profile_is_the_whole_traces_on_small_traces(ids, frac, cut, kinds):
         (want.n_refs, want.pages[4096].footprint_pages, want.reference_footprint)
 
 
+def test_the_int64_arrays_of_a_huge_footprint_give_the_same_profile(monkeypatch):
+    """Past 2**31 positions the second pass's arrays are int64: the same kernels, the same profile."""
+    import models.memory.paging_stream as ps
+
+    monkeypatch.setattr(ps, "_position_dtype", lambda positions: np.int64)
+    t = mem_trace(20_000, data_bytes=1 << 20, seed=3)
+    s = PagingStream(0.3)
+    for i in range(0, len(t), 4000):
+        s.first({k: getattr(t, k)[i:i + 4000] for k in COLUMNS})
+    s.end_first()
+    assert s._second_arrays[0].dtype == np.int64
+    for i in range(0, len(t), 6000):
+        s.second({k: getattr(t, k)[i:i + 6000] for k in COLUMNS})
+    got, want = s.profile(), paging_profile(t, PagingInputs(page_sizes_bytes=(4096,), memory_fraction=(0.3,)))
+    np.testing.assert_array_equal(got.pages[4096].lru_hits, want.pages[4096].lru_hits)
+    assert got.pages[4096].clock_faults == want.pages[4096].clock_faults
+
+
 def test_the_state_follows_the_pages_and_is_charged():
     t = _trace("synthetic")
     s = PagingStream(0.5)
