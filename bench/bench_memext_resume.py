@@ -2,9 +2,10 @@
 (:func:`~models.memory.memory_extension.simulate_memext`) against the resumable one
 (:class:`~models.memory.memory_extension.MemExtRun`, the streamed planner's) on the same page stream.
 
-On the bundled ``lackey:xz`` trace's page stream (``--trace``; its first ``--references``, default 10 M, instruction fetches dropped), after a
-warm-up call that compiles the kernel, for each configuration (the default one, with the bounded eviction buffer, so
-the dedicated kernel runs; the age policy with stride prefetching), best of ``--repeat`` (default 3) of:
+On the bundled ``lackey:xz`` trace's page stream (``--trace``; its first ``--references``, default 10 M,
+instruction fetches dropped), after a warm-up call that compiles the kernel, for each configuration (the default
+one, with the bounded eviction buffer, so the dedicated kernel runs; the age policy with stride prefetching), best
+of ``--repeat`` (default 3) of:
 
 - whole: ``simulate_memext(stream, cfg, use_sim_kernels=False)``;
 - resumable, one piece: ``MemExtRun(...).feed(ids, is_write)`` (the kernel and ``feed``'s id check);

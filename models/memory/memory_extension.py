@@ -451,15 +451,16 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
     to the last bit; ``tests/models/memory/test_memext_resume.py`` checks it over random cut points). The only copy
     of the loop: :func:`_memext_kernel` (the whole stream) and :class:`MemExtRun` (a stream in pieces) both run it.
 
-    The page id is read once as unsigned (``ux``) and every per-page array is indexed with it: an int64 index
-    makes numba wrap negative values around each array's own length, and with the state passed in as arguments
-    (lengths the compiler cannot see are equal) that cost the loop ~1.3x its time (``lackey:xz``, 10 M references,
-    2026-12-05; ``bench/bench_memext_resume.py``). ``record``: also return, per demand miss that faults or writes
-    a page back, its reference index in the whole stream, whether it faults (not a cold first touch) and whether
-    its eviction writes a page back (the events :mod:`models.memory.memext_events` re-times per sample); empty
-    arrays otherwise. ``every_fault``: the handler submits a work item on every fault that finds no prefetch in
-    progress (the worker then prefetches along the confirmed strides, if any), not only when a stride is
-    confirmed."""
+    The page id is read once as unsigned (``ux``; ``uc`` for a prefetched page, ``np.uint64(v)`` for a victim) and
+    every per-page array is indexed with it: an int64 index makes numba wrap negative values around each array's
+    own length, and with the state passed in as arguments (lengths the compiler cannot see are equal) that cost the
+    loop ~1.3x its time (``lackey:xz``, 10 M references, 2026-12-05; ``bench/bench_memext_resume.py``).
+
+    ``record``: also return, per demand miss that faults or writes a page back, its reference index in the whole
+    stream, whether it faults (not a cold first touch) and whether its eviction writes a page back (the events
+    :mod:`models.memory.memext_events` re-times per sample); empty arrays otherwise. ``every_fault``: the handler
+    submits a work item on every fault that finds no prefetch in progress (the worker then prefetches along the
+    confirmed strides, if any), not only when a stride is confirmed."""
     n = ids.shape[0]
     ev_idx = np.empty(n if record else 0, np.int64)
     ev_fault = np.zeros(n if record else 0, np.bool_)
@@ -515,7 +516,7 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                 size += 1
             else:
                 v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
-                d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
+                d, hand = _replace(np.uint64(v), x, ring, hand, cap, resident, dirty, pref)
                 evictions += 1
                 dirty_ev += d
                 writes_back = exclusive or d == 1
@@ -582,9 +583,10 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                         for j in range(1, depth + 1):
                             target = p + j * s_val[q]
                             c = np.searchsorted(vpn, target)
-                            if c >= m or vpn[c] != target or resident[c]:
+                            uc = np.uint64(c)  # as ux
+                            if c >= m or vpn[uc] != target or resident[uc]:
                                 continue
-                            if not (cold_in_nvm or seen[c]):
+                            if not (cold_in_nvm or seen[uc]):
                                 continue
                             # insert c (prefetch): same eviction path, no stall for the app
                             if size < cap:
@@ -595,20 +597,20 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                                 if v == x:  # never evict the page just faulted in
                                     hand = ring_advance(hand, cap)
                                     continue
-                                d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
+                                d, hand = _replace(np.uint64(v), c, ring, hand, cap, resident, dirty, pref)
                                 evictions += 1
                                 dirty_ev += d  # written by the kernel thread: no stall for the app
                                 if (exclusive or d) and buf_cap > 0 and not sync_writes:
                                     t, wfree = _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns)
                                 if exclusive or d:
                                     wb_count += 1
-                            seen[c] = True
-                            resident[c] = True
-                            ref[c] = False
-                            cnt[c] = 0
-                            pref[c] = True
+                            seen[uc] = True
+                            resident[uc] = True
+                            ref[uc] = False
+                            cnt[uc] = 0
+                            pref[uc] = True
                             t += read_ns
-                            arrival[c] = t
+                            arrival[uc] = t
                             pf_pages += 1
                     busy_until = t
         if is_write[i]:
