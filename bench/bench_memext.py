@@ -2,7 +2,8 @@
 
 Measured in the same run (after a warm-up call that compiles the numba kernels):
 
-1. the dedicated memory-extension kernel (``models.memory.memory_extension._memext_kernel``, which adds
+1. the dedicated memory-extension kernel (``models.memory.memory_extension._memext_kernel``: the one replay
+   loop ``_memext_resume`` over the whole stream, which adds
    the age-based policy, prefetching and time tracking) vs the shared FIFO kernel of
    ``models.sim.policies`` on the same 5M-reference page stream (results must agree);
    prefetching (depth 8) throughput too; the resumable kernel (``MemExtRun``, issue 41's streamed traces) fed

@@ -445,17 +445,22 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                    iscal, fscal, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
                    record, every_fault):
-    """The replay of the memory extension over the references ``ids`` (one piece of the stream), reference by
-    reference, from the state held in the arrays (:class:`MemExtRun`'s; updated in place, so the next piece
-    carries on where this one stopped: pieces in order give what :func:`_memext_kernel` gives over the whole
-    stream, to the last bit). The same loop as :func:`_memext_kernel`, kept apart from it: taking its state as
-    arguments it runs ~1.3x slower per reference (``lackey:xz``, 10 M references, 2026-12-05: ~275 vs ~205 ms,
-    also when the whole-stream kernel calls it), and the whole-stream path must not slow down;
-    ``tests/models/memory/test_memext_resume.py`` checks the two agree. ``record``: also return, per demand miss that faults or writes a page back, its reference
-    index in the whole stream, whether it faults (not a cold first touch) and whether its eviction writes a
-    page back (the events :mod:`models.memory.memext_events` re-times per sample); empty arrays otherwise.
-    ``every_fault``: the handler submits a work item on every fault that finds no prefetch in progress (the
-    worker then prefetches along the confirmed strides, if any), not only when a stride is confirmed."""
+    """The replay of the memory extension, reference by reference, over the references ``ids`` (one piece of
+    the stream, or all of it) from the state held in the arrays (:func:`_fresh_state`'s; updated in place, so the
+    next piece carries on where this one stopped: pieces in order give what the whole stream gives in one piece,
+    to the last bit; ``tests/models/memory/test_memext_resume.py`` checks it over random cut points). The only copy
+    of the loop: :func:`_memext_kernel` (the whole stream) and :class:`MemExtRun` (a stream in pieces) both run it.
+
+    The page id is read once as unsigned (``ux``; ``uc`` for a prefetched page, ``np.uint64(v)`` for a victim) and
+    every per-page array is indexed with it: an int64 index makes numba wrap negative values around each array's
+    own length, and with the state passed in as arguments (lengths the compiler cannot see are equal) that cost the
+    loop ~1.3x its time (``lackey:xz``, 10 M references, 2026-12-05; ``bench/bench_memext_resume.py``).
+
+    ``record``: also return, per demand miss that faults or writes a page back, its reference index in the whole
+    stream, whether it faults (not a cold first touch) and whether its eviction writes a page back (the events
+    :mod:`models.memory.memext_events` re-times per sample); empty arrays otherwise. ``every_fault``: the handler
+    submits a work item on every fault that finds no prefetch in progress (the worker then prefetches along the
+    confirmed strides, if any), not only when a stride is confirmed."""
     n = ids.shape[0]
     ev_idx = np.empty(n if record else 0, np.int64)
     ev_fault = np.zeros(n if record else 0, np.bool_)
@@ -485,24 +490,25 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
     busy_until = fscal[4]
     for i in range(n):
         x = ids[i]
+        ux = np.uint64(x)  # the page as an index known >= 0 (docstring)
         now += base_ns
         fault = False
-        if resident[x]:
-            if arrival[x] > now:
+        if resident[ux]:
+            if arrival[ux] > now:
                 partial += 1
-                wait = arrival[x] - now
+                wait = arrival[ux] - now
                 if wait > read_ns:
                     wait = read_ns
                 now += fault_ns + wait
                 in_faults += fault_ns + wait
                 fault = True
-            if pref[x]:
-                pref[x] = False
+            if pref[ux]:
+                pref[ux] = False
                 pf_useful += 1
-            ref[x] = True
+            ref[ux] = True
         else:
-            first = not seen[x]
-            seen[x] = True
+            first = not seen[ux]
+            seen[ux] = True
             writes_back = False
             # ---- insert x, evicting a victim when DRAM is full (as prefetch below)
             if size < cap:
@@ -510,7 +516,7 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                 size += 1
             else:
                 v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
-                d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
+                d, hand = _replace(np.uint64(v), x, ring, hand, cap, resident, dirty, pref)
                 evictions += 1
                 dirty_ev += d
                 writes_back = exclusive or d == 1
@@ -523,10 +529,10 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                         stall += t2 - now
                         now = t2
                     wb_count += 1
-            resident[x] = True
-            ref[x] = False
-            cnt[x] = 0
-            arrival[x] = 0.0
+            resident[ux] = True
+            ref[ux] = False
+            cnt[ux] = 0
+            arrival[ux] = 0.0
             if first and not cold_in_nvm:
                 cold += 1
             else:
@@ -540,7 +546,7 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                 ev_write[n_ev] = writes_back
                 n_ev += 1
         if fault and depth > 0 and cap >= 2:
-            p = vpn[x]
+            p = vpn[ux]
             if have_last:
                 s = p - last_vpn
                 if s != 0:
@@ -577,9 +583,10 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                         for j in range(1, depth + 1):
                             target = p + j * s_val[q]
                             c = np.searchsorted(vpn, target)
-                            if c >= m or vpn[c] != target or resident[c]:
+                            uc = np.uint64(c)  # as ux
+                            if c >= m or vpn[uc] != target or resident[uc]:
                                 continue
-                            if not (cold_in_nvm or seen[c]):
+                            if not (cold_in_nvm or seen[uc]):
                                 continue
                             # insert c (prefetch): same eviction path, no stall for the app
                             if size < cap:
@@ -590,24 +597,24 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
                                 if v == x:  # never evict the page just faulted in
                                     hand = ring_advance(hand, cap)
                                     continue
-                                d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
+                                d, hand = _replace(np.uint64(v), c, ring, hand, cap, resident, dirty, pref)
                                 evictions += 1
                                 dirty_ev += d  # written by the kernel thread: no stall for the app
                                 if (exclusive or d) and buf_cap > 0 and not sync_writes:
                                     t, wfree = _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns)
                                 if exclusive or d:
                                     wb_count += 1
-                            seen[c] = True
-                            resident[c] = True
-                            ref[c] = False
-                            cnt[c] = 0
-                            pref[c] = True
+                            seen[uc] = True
+                            resident[uc] = True
+                            ref[uc] = False
+                            cnt[uc] = 0
+                            pref[uc] = True
                             t += read_ns
-                            arrival[c] = t
+                            arrival[uc] = t
                             pf_pages += 1
                     busy_until = t
         if is_write[i]:
-            dirty[x] = True
+            dirty[ux] = True
     iscal[0] = full
     iscal[1] = partial
     iscal[2] = cold
@@ -632,188 +639,31 @@ def _memext_resume(ids, vpn, is_write, resident, dirty, ref, cnt, arrival, pref,
     return ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
 
 
-@njit(cache=True)
+def _fresh_state(m: int, cap: int, buf_cap: int, n_strides: int) -> tuple:
+    """The state of a run at its start, as :func:`_memext_resume` takes it (after ``ids, vpn, is_write``):
+    per page (``m``) resident, dirty, reference-bit, counter, arrival time, prefetched and seen; the DRAM ring
+    (``cap`` slots), the eviction buffer's completion times (``buf_cap`` pages), the stride detector
+    (``n_strides`` strides and their counts), the integer and float scalars (:data:`_ISCAL`, :data:`_FSCAL`)."""
+    iscal = np.zeros(len(_ISCAL), np.int64)
+    iscal[_ISCAL.index("last_vpn")] = -1
+    return (np.zeros(m, np.bool_), np.zeros(m, np.bool_), np.zeros(m, np.bool_), np.zeros(m, np.int64),
+            np.zeros(m, np.float64), np.zeros(m, np.bool_), np.zeros(m, np.bool_), np.empty(max(cap, 1), np.int64),
+            np.zeros(max(buf_cap, 1), np.float64), np.zeros(n_strides, np.int64), np.zeros(n_strides, np.int64),
+            iscal, np.zeros(len(_FSCAL), np.float64))
+
+
 def _memext_kernel(ids, vpn, is_write, cap, counter_max, depth, n_strides, threshold,
                    base_ns, fault_ns, read_ns, write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive,
                    record=False, every_fault=False):
-    """The replay of the memory extension, reference by reference. ``record``: also return, per demand
-    miss that faults or writes a page back, its reference index, whether it faults (not a cold first
-    touch) and whether its eviction writes a page back (the events :mod:`models.memory.memext_events`
-    re-times per sample); empty arrays otherwise. ``every_fault``: the handler submits a work item on every
-    fault that finds no prefetch in progress (the worker then prefetches along the confirmed strides, if
-    any), not only when a stride is confirmed."""
-    n = ids.shape[0]
-    ev_idx = np.empty(n if record else 0, np.int64)
-    ev_fault = np.zeros(n if record else 0, np.bool_)
-    ev_write = np.zeros(n if record else 0, np.bool_)
-    n_ev = 0
-    comp = np.zeros(max(buf_cap, 1), np.float64)
-    wfree = 0.0
-    wb_count = 0
-    stall = 0.0
-    in_faults = 0.0
-    m = vpn.shape[0]
-    resident = np.zeros(m, np.bool_)
-    dirty = np.zeros(m, np.bool_)
-    ref = np.zeros(m, np.bool_)
-    cnt = np.zeros(m, np.int64)
-    arrival = np.zeros(m, np.float64)
-    pref = np.zeros(m, np.bool_)
-    seen = np.zeros(m, np.bool_)
-    ring = np.empty(max(cap, 1), np.int64)
-    s_val = np.zeros(n_strides, np.int64)
-    s_cnt = np.zeros(n_strides, np.int64)
-    s_used = 0
-    s_next = 0
-    last_vpn = np.int64(-1)
-    have_last = False
-    busy_until = 0.0
-    now = 0.0
-    size = 0
-    hand = 0
-    full = 0
-    partial = 0
-    cold = 0
-    evictions = 0
-    dirty_ev = 0
-    submits = 0
-    pf_pages = 0
-    pf_useful = 0
-    for i in range(n):
-        x = ids[i]
-        now += base_ns
-        fault = False
-        if resident[x]:
-            if arrival[x] > now:
-                partial += 1
-                wait = arrival[x] - now
-                if wait > read_ns:
-                    wait = read_ns
-                now += fault_ns + wait
-                in_faults += fault_ns + wait
-                fault = True
-            if pref[x]:
-                pref[x] = False
-                pf_useful += 1
-            ref[x] = True
-        else:
-            first = not seen[x]
-            seen[x] = True
-            writes_back = False
-            # ---- insert x, evicting a victim when DRAM is full (as prefetch below)
-            if size < cap:
-                ring[size] = x
-                size += 1
-            else:
-                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
-                d, hand = _replace(v, x, ring, hand, cap, resident, dirty, pref)
-                evictions += 1
-                dirty_ev += d
-                writes_back = exclusive or d == 1
-                if exclusive or d:
-                    if sync_writes:
-                        now += write_ns
-                        stall += write_ns
-                    elif buf_cap > 0:
-                        t2, wfree = _enqueue_write(comp, wb_count, buf_cap, now, wfree, write_ns)
-                        stall += t2 - now
-                        now = t2
-                    wb_count += 1
-            resident[x] = True
-            ref[x] = False
-            cnt[x] = 0
-            arrival[x] = 0.0
-            if first and not cold_in_nvm:
-                cold += 1
-            else:
-                full += 1
-                now += fault_ns + read_ns
-                in_faults += fault_ns + read_ns
-                fault = True
-            if record and (fault or writes_back):
-                ev_idx[n_ev] = i
-                ev_fault[n_ev] = fault
-                ev_write[n_ev] = writes_back
-                n_ev += 1
-        if fault and depth > 0 and cap >= 2:
-            p = vpn[x]
-            if have_last:
-                s = p - last_vpn
-                if s != 0:
-                    found = -1
-                    for q in range(s_used):
-                        if s_val[q] == s:
-                            found = q
-                            break
-                    if found >= 0:
-                        s_cnt[found] += 1
-                    else:
-                        s_val[s_next] = s
-                        s_cnt[s_next] = 1
-                        s_next += 1
-                        if s_next == n_strides:
-                            s_next = 0
-                        if s_used < n_strides:
-                            s_used += 1
-            last_vpn = p
-            have_last = True
-            if now >= busy_until:
-                confirmed = False
-                for q in range(s_used):
-                    if s_cnt[q] >= threshold:
-                        confirmed = True
-                if confirmed or (every_fault and depth > 0):
-                    submits += 1
-                    now += submit_ns
-                    in_faults += submit_ns
-                    t = now
-                    for q in range(s_used):
-                        if s_cnt[q] < threshold:
-                            continue
-                        for j in range(1, depth + 1):
-                            target = p + j * s_val[q]
-                            c = np.searchsorted(vpn, target)
-                            if c >= m or vpn[c] != target or resident[c]:
-                                continue
-                            if not (cold_in_nvm or seen[c]):
-                                continue
-                            # insert c (prefetch): same eviction path, no stall for the app
-                            if size < cap:
-                                ring[size] = c
-                                size += 1
-                            else:
-                                v, hand = ring_victim(ring, hand, cap, ref, cnt, counter_max)
-                                if v == x:  # never evict the page just faulted in
-                                    hand = ring_advance(hand, cap)
-                                    continue
-                                d, hand = _replace(v, c, ring, hand, cap, resident, dirty, pref)
-                                evictions += 1
-                                dirty_ev += d  # written by the kernel thread: no stall for the app
-                                if (exclusive or d) and buf_cap > 0 and not sync_writes:
-                                    t, wfree = _enqueue_write(comp, wb_count, buf_cap, t, wfree, write_ns)
-                                if exclusive or d:
-                                    wb_count += 1
-                            seen[c] = True
-                            resident[c] = True
-                            ref[c] = False
-                            cnt[c] = 0
-                            pref[c] = True
-                            t += read_ns
-                            arrival[c] = t
-                            pf_pages += 1
-                    busy_until = t
-        if is_write[i]:
-            dirty[x] = True
-    out = np.zeros(10, np.int64)
-    out[0] = full
-    out[1] = partial
-    out[2] = cold
-    out[3] = evictions
-    out[4] = dirty_ev
-    out[5] = submits
-    out[6] = pf_pages
-    out[7] = pf_useful
-    return out, now, stall, in_faults, ev_idx[:n_ev].copy(), ev_fault[:n_ev].copy(), ev_write[:n_ev].copy()
+    """The replay of the memory extension over a whole stream: :func:`_memext_resume` from a fresh state
+    (:func:`_fresh_state`), in one piece. Returns (the counts of :data:`_ISCAL`'s first 8 names, critical-path
+    clock [ns], write stalls [ns], time in fault handling [ns], the recorded events' three arrays)."""
+    state = _fresh_state(vpn.shape[0], cap, buf_cap, n_strides)
+    ev_idx, ev_fault, ev_write = _memext_resume(
+        ids, vpn, is_write, *state, cap, counter_max, depth, n_strides, threshold, base_ns, fault_ns, read_ns,
+        write_ns, sync_writes, buf_cap, submit_ns, cold_in_nvm, exclusive, record, every_fault)
+    iscal, fscal = state[-2:]
+    return iscal[:8].copy(), float(fscal[0]), float(fscal[1]), float(fscal[2]), ev_idx, ev_fault, ev_write
 
 
 class MemExtRun:
@@ -880,21 +730,9 @@ class MemExtRun:
         return m * (5 + 8 + 8) + 8 * (cap + buf + 2 * cfg.prefetch_strides) + 8 * (len(_ISCAL) + len(_FSCAL))
 
     def _alloc(self) -> None:
-        m = self.footprint_pages
-        self.resident = np.zeros(m, np.bool_)
-        self.dirty = np.zeros(m, np.bool_)
-        self.ref = np.zeros(m, np.bool_)
-        self.cnt = np.zeros(m, np.int64)
-        self.arrival = np.zeros(m, np.float64)
-        self.pref = np.zeros(m, np.bool_)
-        self.seen = np.zeros(m, np.bool_)
-        self.ring = np.empty(max(self.cap, 1), np.int64)
-        self.comp = np.zeros(max(self.buf, 1), np.float64)
-        self.s_val = np.zeros(self.cfg.prefetch_strides, np.int64)
-        self.s_cnt = np.zeros(self.cfg.prefetch_strides, np.int64)
-        self.iscal = np.zeros(len(_ISCAL), np.int64)
-        self.iscal[_ISCAL.index("last_vpn")] = -1
-        self.fscal = np.zeros(len(_FSCAL), np.float64)
+        (self.resident, self.dirty, self.ref, self.cnt, self.arrival, self.pref, self.seen, self.ring, self.comp,
+         self.s_val, self.s_cnt, self.iscal, self.fscal) = _fresh_state(self.footprint_pages, self.cap, self.buf,
+                                                                       self.cfg.prefetch_strides)
 
     @property
     def state_bytes(self) -> int:
@@ -916,7 +754,8 @@ class MemExtRun:
         w = np.ascontiguousarray(is_write, np.bool_)
         if w.shape != ids.shape:
             raise ValueError(f"is_write must have the length of ids ({ids.size})")
-        if ids.size and (int(ids.min()) < 0 or int(ids.max()) >= self.footprint_pages):
+        # one pass: a negative id read as unsigned is beyond any footprint
+        if ids.size and int(ids.view(np.uint64).max()) >= self.footprint_pages:
             raise ValueError(f"page ids must be in 0..{self.footprint_pages - 1} (the footprint)")
         return self._feed(ids, w, record)
 
