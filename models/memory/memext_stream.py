@@ -8,17 +8,20 @@ column chunks (``{"address", "size", "kind"}``, the :class:`~models.traces.core.
 order, of any length):
 
 1. the first pass gathers the distinct virtual pages of the data references (instruction fetches dropped
-   as :func:`~models.memory.memory_extension.page_stream` drops them), a sorted page table carried across
-   chunks: after it the footprint, the compact ids and the DRAM capacity are those of ``page_stream`` over
+   as :func:`~models.memory.memory_extension.page_stream` drops them) into the trace's
+   :class:`~models.memory.page_table.PageTable` (a hash table carried across chunks; shared with the paging stream
+   when both roles run, :func:`models.planner.stream_memory.memory_role_streams`), its ids renumbered to page order
+   at the end: after it the footprint, the compact ids and the DRAM capacity are those of ``page_stream`` over
    the whole trace;
-2. the second pass numbers each chunk's pages from that table and feeds them to one resumable run
+2. the second pass takes each chunk's page ids from that table (looked up once per chunk) and feeds them to one resumable run
    (:class:`~models.memory.memory_extension.MemExtRun`) per configuration, its state carried across chunks --
    except that time-independent configurations (FIFO or CLOCK without prefetching) with the same page decisions
    (the devices of a plan's role) share one run: the others replay its miss events on their own clock
    (:class:`~models.memory.memory_extension.MemExtClock`, the same bits).
 
 The results are exactly :func:`simulate_memext` of ``page_stream(whole trace)`` (``tests/models/memory/
-test_memext_stream.py``). Memory: the page table (8 bytes per distinct page) and each run's state
+test_memext_stream.py``). Memory: the page table (:data:`~models.memory.page_table.BYTES_PER_SLOT` per slot, at most half full, and the
+sorted pages, 8 bytes per distinct page; held once when shared) and each run's state
 (:meth:`MemExtRun.state_bytes_for`, ~21 bytes per distinct page, once per distinct page decisions), whatever the
 trace's length; each growth is
 charged to the run's budget (:func:`models.budget.charge`) before it is allocated.
@@ -27,7 +30,6 @@ charged to the run's budget (:func:`models.budget.charge`) before it is allocate
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from models.budget import charge
 from models.memory.memory_extension import (
@@ -39,12 +41,10 @@ from models.memory.memory_extension import (
     page_decisions,
     time_independent,
 )
+from models.memory.page_table import PageNotSeen, PageTable
 
 __all__ = ["MemExtStream", "chunk_pages"]
 
-#: Bytes per distinct page of the page table while it grows: the kept sorted table, the pending chunks' pages
-#: and the merge's concatenation and sort (about three copies) [bytes].
-_TABLE_BYTES_PER_PAGE = 3 * 8
 #: Bytes per reference of a second-pass chunk's temporaries: its page numbers and compact ids (8 each), the write
 #: flags (1) and, while a run records its miss events, up to an index and two flags per reference (10) [bytes].
 _CHUNK_BYTES_PER_REF = 8 + 8 + 1 + 10
@@ -100,55 +100,71 @@ class MemExtStream:
     True
     """
 
-    def __init__(self, runs: dict, *, include_instructions: bool = False, what: str = "the memory extension's state"):
+    def __init__(self, runs: dict, *, include_instructions: bool = False, what: str = "the memory extension's state",
+                 table: PageTable | None = None):
         self.runs_cfg = {k: (cfg or MemExtConfig(), dev) for k, (cfg, dev) in runs.items()}
         self.include_instructions = include_instructions
         self.what = what
-        self.vpn = np.zeros(0, np.int64)
-        self._pending: list[np.ndarray] = []
-        self._n_pending = 0
-        self.references = 0
+        self._table: PageTable | None = None
+        self.table = PageTable(what, include_instructions=include_instructions) if table is None else table
         self._seen_second = 0
         self.runs: dict[str, MemExtRun] = {}
         self.clocks: dict[str, tuple[MemExtClock, str]] = {}
         self._leader_of: dict[str, str] = {}
 
+    # ------------------------------------------------------------------ the page table
+    @property
+    def table(self) -> PageTable:
+        """The trace's distinct pages (:class:`~models.memory.page_table.PageTable`; may be shared with the paging
+        stream)."""
+        return self._table
+
+    @table.setter
+    def table(self, table: PageTable) -> None:
+        if self._table is not None and (self._table.pages or self.runs):
+            raise ValueError("MemExtStream: the page table is shared before the first pass")
+        if table.include_instructions != bool(self.include_instructions):
+            raise ValueError("MemExtStream: a shared page table must take the same references "
+                             "(include_instructions)")
+        if self._table is not None:
+            self._table.detach()
+        self._table = table.attach()
+
+    @property
+    def vpn(self) -> np.ndarray:
+        """The distinct virtual pages, increasing (once the first pass has ended; empty before)."""
+        return self._table.vpn if self._table.ended else np.zeros(0, np.int64)
+
+    @property
+    def references(self) -> int:
+        """References of the first pass taken (instruction fetches dropped unless ``include_instructions``) [-]."""
+        return self._table.data_refs
+
     # ------------------------------------------------------------------ memory
+    @property
+    def own_bytes(self) -> int:
+        """Memory of the state beside the page table [bytes]: the runs' states."""
+        return int(sum(r.state_bytes for r in self.runs.values()) + sum(c.state_bytes for c, _ in self.clocks.values()))
+
     @property
     def state_bytes(self) -> int:
         """Memory of the state now [bytes]: the page table and the runs' states."""
-        return int(self.vpn.nbytes + 8 * self._n_pending + sum(r.state_bytes for r in self.runs.values())
-                   + sum(c.state_bytes for c, _ in self.clocks.values()))
+        return int(self._table.state_bytes) + self.own_bytes
 
     @property
     def footprint_pages(self) -> int:
         """Distinct pages referenced [pages] (once the first pass has ended)."""
-        return int(self.vpn.shape[0])
+        return int(self._table.pages)
 
     # ------------------------------------------------------------------ first pass
     def first(self, chunk: dict) -> None:
-        """Take a chunk of the first pass: its distinct pages join the page table."""
-        v, _ = chunk_pages(chunk, include_instructions=self.include_instructions)
-        self.references += int(v.size)
-        if not v.size:
-            return
-        u = pd.unique(v)
-        charge(self.vpn.nbytes + 8 * (self._n_pending + u.size) * 1.0, f"{self.what} (its page table)")
-        self._pending.append(np.asarray(u, np.int64))
-        self._n_pending += int(u.size)
-        if self._n_pending > max(self.vpn.size, 1 << 16):
-            self._merge()
-
-    def _merge(self) -> None:
-        if not self._pending:
-            return
-        charge((self.vpn.size + self._n_pending) * _TABLE_BYTES_PER_PAGE, f"{self.what} (its page table)")
-        self.vpn = np.unique(np.concatenate([self.vpn, *self._pending]))
-        self._pending, self._n_pending = [], 0
+        """Take a chunk of the first pass: its distinct pages join the page table (once, if it is shared)."""
+        self._table.add_chunk(chunk)
 
     def end_first(self, meta: dict | None = None) -> None:
-        """The first pass has ended: the page table is complete; the runs' states are built (charged first)."""
-        self._merge()
+        """The first pass has ended: the page table is complete (page order); the runs' states are built (charged
+        first)."""
+        self._table.end_first()
         if not self.references:
             raise ValueError("trace: no memory references (after dropping instruction fetches)")
         leaders: dict[tuple, str] = {}
@@ -157,7 +173,8 @@ class MemExtStream:
             key = page_decisions(cfg) if time_independent(cfg) else None
             self._leader_of[k] = leaders.setdefault(key, k) if key is not None else k
         own = [k for k in self.runs_cfg if self._leader_of[k] == k]
-        need = self.vpn.nbytes + sum(MemExtRun.state_bytes_for(self.footprint_pages, self.runs_cfg[k][0]) for k in own)
+        need = self._table.state_bytes + sum(MemExtRun.state_bytes_for(self.footprint_pages, self.runs_cfg[k][0])
+                                              for k in own)
         need += 16 * sum(1 + (self.runs_cfg[k][0].eviction_buffer_pages or 1) for k in self.runs_cfg if k not in own)
         charge(need, f"{self.what} ({len(own)} run(s) over {self.footprint_pages:,} pages)")
         self.runs = {k: MemExtRun(self.vpn, self.runs_cfg[k][0], device=self.runs_cfg[k][1]) for k in own}
@@ -168,12 +185,15 @@ class MemExtStream:
     # ------------------------------------------------------------------ second pass
     def page_ids(self, chunk: dict) -> tuple[np.ndarray, np.ndarray]:
         """``(compact page ids, is_write)`` of a chunk's references from the page table (as :func:`page_stream`
-        numbers them); ValueError for a page the first pass did not see."""
-        v, w = chunk_pages(chunk, include_instructions=self.include_instructions)
-        ids = np.searchsorted(self.vpn, v)
-        if v.size and (int(ids.max()) >= self.vpn.size or not np.array_equal(self.vpn[ids], v)):
-            raise ValueError("the second pass read a page the first pass did not: the trace changed between the passes")
-        return ids.astype(np.int64, copy=False), w
+        numbers them; looked up once per chunk, whatever streams share the table); ValueError for a page the first
+        pass did not see."""
+        try:
+            ids = self._table.chunk_ids(chunk, beside=float(self.own_bytes))
+        except PageNotSeen:
+            raise ValueError("the second pass read a page the first pass did not: the trace changed between the "
+                             "passes") from None
+        kind = np.asarray(chunk["kind"], np.uint8)
+        return ids, (kind >= 2 if self.include_instructions else kind[kind != 0] >= 2)
 
     def second(self, chunk: dict, *, record: str | None = None):
         """Take a chunk of the second pass: every run carries on over its references. ``record``: the label of a

@@ -4,7 +4,8 @@ pages and the band's samples.
 
 :class:`MemExtRoleStream` is the memory role stream of :data:`models.planner.stream_memory.MEMORY_STREAM_ROLES`
 (``first(chunk)``, ``end_first(meta)``, ``second(chunk)``, ``rows(w, meta_trace, devs, base, uq)``,
-``state_bytes``). Its :class:`~models.memory.memext_stream.MemExtStream` gathers the page table in the first pass
+``state_bytes``, ``holds``, ``page_table``). Its :class:`~models.memory.memext_stream.MemExtStream` gathers the page
+table in the first pass (shared with the paging role's stream when both run)
 and runs the role's configuration (:class:`~models.memory.memory_extension.MemExtConfig` defaults) on the baseline
 and on every compared device in the second, one resumable run each.
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.budget import BudgetExceeded, charge
+from models.budget import BudgetExceeded, Hold, charge
 from models.devices import get_device
 from models.memory.memext_stream import MemExtStream
 from models.memory.memory_extension import MemExtConfig, MemExtResult
@@ -98,6 +99,7 @@ class MemExtRoleStream:
                 runs[lab] = (self.cfg, d)
                 self._label.append((d, lab))
         self._s = MemExtStream(runs, what="the memory-extension role's state")
+        self._hold = Hold("the memory-extension role's runs", 0.0)
         self._replay = None
         self._table: dict = {}
         self._calls: list[tuple] = []
@@ -112,8 +114,27 @@ class MemExtRoleStream:
     @property
     def state_bytes(self) -> int:
         """Memory of the state [bytes]: the page table, one run per device, the band's replay states."""
-        rep = 0 if self._replay is None else self._replay.state_bytes + 32 * self._replay.base.size
-        return self._s.state_bytes + rep
+        return self._s.state_bytes + self._replay_bytes()
+
+    def _replay_bytes(self) -> int:
+        return 0 if self._replay is None else self._replay.state_bytes + 32 * self._replay.base.size
+
+    @property
+    def holds(self) -> tuple:
+        """The holds of the state: the page table's own (shared with the paging stream, one hold) and the runs' and
+        the band's replay states'."""
+        self._hold.nbytes = float(self._s.own_bytes + self._replay_bytes())
+        return (self._s.table.hold, self._hold)
+
+    @property
+    def page_table(self):
+        """The trace's distinct pages (:class:`~models.memory.page_table.PageTable`), set only before the first pass
+        (:func:`models.planner.stream_memory.memory_role_streams` shares one between the memory roles)."""
+        return self._s.table
+
+    @page_table.setter
+    def page_table(self, table) -> None:
+        self._s.table = table
 
     # ------------------------------------------------------------------ passes
     def first(self, chunk: dict) -> None:

@@ -3,7 +3,7 @@
 
 :class:`PagingRoleStream` is the memory role stream of :data:`models.planner.stream_memory.MEMORY_STREAM_ROLES`
 (``first(chunk)``, ``end_first(meta)``, ``second(chunk)``, ``rows(w, meta_trace, devs, base, uq)``,
-``state_bytes``): its :class:`~models.memory.paging_stream.PagingStream` takes the footprint in the first pass
+``state_bytes``, ``holds``, ``page_table``): its :class:`~models.memory.paging_stream.PagingStream` takes the footprint in the first pass
 (which sets the memory, ``planner.paging_memory_fraction`` of it), the stack distances (every TLB size) and the
 CLOCK faults in the second, and its profile goes through the same :func:`~models.planner.role_memory.paging_rows`
 as the in-memory one.
@@ -50,6 +50,22 @@ class PagingRoleStream:
     def state_bytes(self) -> int:
         """Memory of the state [bytes] (:attr:`models.memory.paging_stream.PagingStream.state_bytes`)."""
         return self._s.state_bytes
+
+    @property
+    def holds(self) -> tuple:
+        """The holds of the state: the page table's own (shared with the memory-extension stream, one hold) and the
+        second pass's arrays'."""
+        return self._s.holds
+
+    @property
+    def page_table(self):
+        """The trace's distinct pages (:class:`~models.memory.page_table.PageTable`), set only before the first pass
+        (:func:`models.planner.stream_memory.memory_role_streams` shares one between the memory roles)."""
+        return self._s.table
+
+    @page_table.setter
+    def page_table(self, table) -> None:
+        self._s.table = table
 
     def first(self, chunk: dict) -> None:
         self._s.first(chunk)

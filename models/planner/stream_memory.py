@@ -11,7 +11,8 @@ collects each role's rows (``rows(w, meta_trace, devs, base, uq)``: the rows of
 :func:`models.planner.role_memory.memory_rows` for that role, exactly), with the block roles' driver
 (:func:`models.planner.two_pass.two_pass_rows`) reading chunks of kind ``"memory"``. Memory is the reader's block
 plus the streams' state (the distinct pages), whatever the trace's length; the streams' states are summed against the
-run's budget as the block roles' are (each stream's calls run with the others' state held).
+run's budget as the block roles' are (each stream's calls run with the others' state held; the page table the roles
+share, :func:`memory_role_streams`, held once by its own hold).
 
 The stream class of each memory role is named in :data:`MEMORY_STREAM_ROLES` (``role -> "module:Class"``, built
 ``cls(devs, base, bands=...)``), imported when a plan streams; a role whose class cannot be imported has no
@@ -65,7 +66,9 @@ def memory_role_streams(roles=None, *, devs=None, base=None, bands: bool | tuple
     ``cls(devs, base, bands=bands)``; a :class:`MissingStream` for a role whose class cannot be imported.
     ``bands``: the plan's ``uq`` ``(samples, seed)`` when the rows will carry uncertainty bands (a stream that
     replays the band's samples in its second pass needs them before it), False without bands; True: bands asked
-    for, samples not known in advance (a stream that needs them says its band is unknown)."""
+    for, samples not known in advance (a stream that needs them says its band is unknown). Streams with a
+    ``page_table`` (the trace's distinct 4 KiB pages, :class:`~models.memory.page_table.PageTable`) share the first
+    one's: one table per trace, held once, each chunk's pages added and looked up once."""
     out: dict = {}
     for role in roles or MEMORY_STREAM_ROLES:
         if role not in MEMORY_STREAM_ROLES:
@@ -77,6 +80,11 @@ def memory_role_streams(roles=None, *, devs=None, base=None, bands: bool | tuple
             out[role] = MissingStream(role, f"its stream ({MEMORY_STREAM_ROLES[role]}) is not available: {e}")
             continue
         out[role] = cls(devs, base, bands=bands)
+    tables = [s for s in out.values() if hasattr(s, "page_table")]
+    for s in tables[1:]:
+        s.page_table = tables[0].page_table
+    if len(tables) > 1:  # its refusals name every role that reads it
+        tables[0].page_table.what = f"the page table the {' and '.join(s.role for s in tables)} roles share"
     return out
 
 

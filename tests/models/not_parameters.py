@@ -28,8 +28,6 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.memory.memory_extension.PAPER_SLOWDOWN_25": "paper figures for comparison (the derivation of "
                                                         "memext.fault_overhead_paper_ns starts from them)",
     "models.memory.memory_extension._COUNTER_MAX": "policy codes",
-    "models.memory.memext_stream._TABLE_BYTES_PER_PAGE": "memory cost charged against the run's budget (derived from "
-                                                         "the page table's dtype and its copies while it grows)",
     "models.memory.memext_stream._CHUNK_BYTES_PER_REF": "memory cost charged against the run's budget (derived from "
                                                         "the dtypes of a chunk's temporaries)",
     "models.planner.spec_roots.LOG10_XTOL": "tolerance of the spec-target root finder [decades], a numerical setting",
@@ -116,18 +114,18 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.planner.memory_read._UNBOUNDED": "no limit (the read of a run without a memory budget)",
     "models.traces.formats.npz.SLICE_REFERENCES": "references a streamed .npz read decompresses at a time (memory "
                                                   "only; the columns handed on do not depend on it)",
-    "models.memory.paging_stream.BYTES_PER_SLOT": "memory cost of the streamed paging role's page table (uint64 page "
-                                                  "and uint64 id + 1 per slot, from its array), charged to the run's "
-                                                  "budget",
-    "models.memory.paging_stream._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
+    "models.memory.page_table.BYTES_PER_SLOT": "memory cost of the streamed memory roles' page table (uint64 page "
+                                               "and uint64 id + 1 per slot, from its array), charged to the run's "
+                                               "budget",
+    "models.memory.page_table._FIB": "math constant (Fibonacci hashing multiplier, 2**64 / golden ratio)",
+    "models.memory.page_table._LOOKAHEAD": "speed only (references whose table slot is prefetched ahead; no effect "
+                                           "on any value)",
     "models.memory.paging_stream._ONE": "math constant",
-    "models.memory.paging_stream._LOOKAHEAD": "speed only (references whose table slot or page state is prefetched "
-                                              "ahead; no effect on any value)",
+    "models.memory.paging_stream._LOOKAHEAD": "speed only (references whose page state is prefetched ahead; no "
+                                              "effect on any value)",
     "models.memory.paging_stream._POSITIONS_PER_PAGE": "speed and memory only (bit-set positions per distinct page: "
                                                        "how often the live marks are renumbered; no effect on any "
                                                        "value)",
-    "models.memory.paging_stream._BATCH": "speed only (second-pass references looked up at a time; no effect on any "
-                                          "value)",
     "models.memory.paging_stream.BYTES_PER_PAGE": "memory cost of the streamed paging role's second pass per "
                                                   "distinct page (from its arrays), charged to the run's budget",
     "models.planner.stream_plan.IN_MEMORY_MAX_BYTES": "work limit in bytes (a block trace file larger than it is "
