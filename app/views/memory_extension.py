@@ -260,11 +260,13 @@ def _counts(fingerprint: str, frac: float, policy: str, _stream, _common: dict) 
     return me.simulate_memext(_stream, me.MemExtConfig(dram_frac=frac, policy=policy, **_common))
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
 def _events(fingerprint: str, frac: float, policy: str, _stream, _common: dict) -> tuple:
     """The stream's miss events (:func:`models.memory.memext_events.miss_events`) the band's models replay per
     timing sample with a bounded eviction buffer, keyed as :func:`_counts`: like the counts they depend on neither
-    the device nor any time, so both devices' bands (and a change of t_ref or of the fault overhead) reuse them."""
+    the device nor any time, so both devices' bands (and a change of t_ref or of the fault overhead) reuse them.
+    10 bytes per miss (the default lulesh trace: 4 kB at 1:2 to 1.8 MB at 1:16): four settings' worth of the four
+    DRAM:NVM ratios kept."""
     from models.memory.memext_events import miss_events
 
     return miss_events(_stream, me.MemExtConfig(dram_frac=frac, policy=policy, **_common))
