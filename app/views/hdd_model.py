@@ -63,6 +63,13 @@ class HddScenario(Scenario, UncertaintyFields):
         return v
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _drive_validation(drive: str, rotation: str):
+    """One drive's replay of its measured trace (:func:`models.storage.hdd.validate_drive`): computed once for the
+    validation table and the selected drive's demerit split (each replay is seconds of simulation)."""
+    return hdd.validate_drive(drive, rotation=rotation)
+
+
 @st.cache_data(show_spinner=False, max_entries=4)
 def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
     """Validation table of every bundled drive and its sorted (measured, predicted) times [ms]."""
@@ -70,7 +77,7 @@ def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
     names = hdd.drive_names()
     with progress_bar("Replaying the measured traces …") as report:
         for k, n in enumerate(names):
-            results.append(hdd.validate_drive(n, rotation=rotation))
+            results.append(_drive_validation(n, rotation))
             report((k + 1) / len(names))
     cdfs = {r.drive: (np.sort(r.measured_ms), np.sort(r.predicted_ms)) for r in results}
     return results_frame(results), cdfs
@@ -79,7 +86,7 @@ def _validation(rotation: str) -> tuple[pd.DataFrame, dict]:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _split(drive: str, rotation: str) -> pd.DataFrame:
     """Demerit of one drive's replay split by reads/writes and by the model's cache outcome."""
-    return hdd.demerit_split(hdd.validate_drive(drive, rotation=rotation))
+    return hdd.demerit_split(_drive_validation(drive, rotation))
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=3600)

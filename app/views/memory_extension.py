@@ -260,6 +260,24 @@ def _counts(fingerprint: str, frac: float, policy: str, _stream, _common: dict) 
     return me.simulate_memext(_stream, me.MemExtConfig(dram_frac=frac, policy=policy, **_common))
 
 
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _events(fingerprint: str, frac: float, policy: str, _stream, _common: dict) -> tuple:
+    """The stream's miss events (:func:`models.memory.memext_events.miss_events`) the band's models replay per
+    timing sample with a bounded eviction buffer, keyed as :func:`_counts`: like the counts they depend on neither
+    the device nor any time, so both devices' bands (and a change of t_ref or of the fault overhead) reuse them.
+    10 bytes per miss (the default lulesh trace: 4 kB at 1:2 to 1.8 MB at 1:16): four settings' worth of the four
+    DRAM:NVM ratios kept."""
+    from models.memory.memext_events import miss_events
+
+    return miss_events(_stream, me.MemExtConfig(dram_frac=frac, policy=policy, **_common))
+
+
+def _one_device(scn: MemExtScenario) -> MemExtScenario:
+    """The scenario as one device's band sees it: the band reads its device by value (its ``content``), not which
+    of the two choices it is, so changing the other device keeps this one's band."""
+    return scn.model_copy(update={"fast_device": "", "slow_device": ""})
+
+
 def _effective(scn: MemExtScenario, t_ref: float, fault_ns: float) -> MemExtScenario:
     """The scenario as the band's and the How sure? panel's models see it (their caches are keyed by its values):
     the t_ref and fault overhead applied in place of the fields that choose them, and the other tabs' sweep settings
@@ -283,13 +301,20 @@ def _ratio_bands(fig, stream, stream_key, df, devs, common, scn) -> None:
     content = trace.fingerprint() if st.session_state[S.key("stream_source")] == "trace" else None
     untimed = {k: v for k, v in common.items() if k not in ("base_ns_per_ref", "fault_overhead_ns")}
     counts_key = repr((stream_key, sorted(untimed.items())))
+    replays = common["writeback"] == "buffered" and common["eviction_buffer_pages"] is not None  # memext_model's
+
+    def model(f, dev):
+        return memext_model(stream, me.MemExtConfig(dram_frac=f, device=dev.name, policy=scn.policy, **common),
+                            device=dev, baseline=None, result=_counts(counts_key, f, scn.policy, stream, common),
+                            events=_events(counts_key, f, scn.policy, stream, common) if replays else None)
+
     for dev in devs:
         fr = tuple(float(f) for f in df[df.device == dev.name].dram_frac)
-        band = curve_band(S, scn, lambda f, dev=dev: memext_model(
-            stream, me.MemExtConfig(dram_frac=f, device=dev.name, policy=scn.policy, **common), device=dev,
-            baseline=None, result=_counts(counts_key, f, scn.policy, stream, common)),
-            fr, key=f"mx-ratio-{dev.name}", content=(content, dev.model_dump_json()))
+        band = curve_band(S, _one_device(scn), lambda f, dev=dev: model(f, dev), fr, key=f"mx-ratio-{dev.name}",
+                          content=(content, dev.model_dump_json()))
         add_band(fig, band.x, band.p5, band.p95, n=scn.uq_samples, what=f"of {dev.name}", of=dev.name)
+
+
 def eviction_buffer_note(df, writeback: str, pages: int) -> str:
     """Whether the eviction buffer changed the ratio sweep ``df`` (its ``write_stall_ns``): its size matters only
     when the buffer fills, i.e. the application waited for page writes somewhere in the sweep."""

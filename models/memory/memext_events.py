@@ -38,11 +38,12 @@ def miss_events(stream, cfg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         raise ValueError("miss events need FIFO or CLOCK without prefetching")
     cap = dram_pages(stream.footprint_pages, cfg.dram_frac, cfg.accounting)
     # the model's own replay, times set to anything (without prefetching they decide no eviction), no
-    # eviction buffer, recording the events
+    # eviction buffer, recording the events. Every argument passed, with the types simulate_memext's call
+    # has: an omitted ``every_fault`` is another numba signature, a second compile of the kernel (~20 s).
     *_, idx, fault, write = _memext_kernel(
         np.asarray(stream.ids, np.int64), np.asarray(stream.vpn, np.int64), np.asarray(stream.is_write, np.bool_),
         int(cap), _COUNTER_MAX[cfg.policy], 0, 1, 1, 1.0, 0.0, 0.0, 0.0, False, 0, 0.0,
-        bool(cfg.cold_start_in_nvm), cfg.accounting == "exclusive", True)
+        bool(cfg.cold_start_in_nvm), cfg.accounting == "exclusive", True, False)
     return idx, fault, write
 
 

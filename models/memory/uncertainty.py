@@ -119,7 +119,7 @@ def _tref_input(stream, value: float, *, resimulates: bool):
 
 
 def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
-                 result=None, times=None) -> UncertainModel:
+                 result=None, times=None, events=None) -> UncertainModel:
     """Slowdown of a DRAM + NVM memory extension [x] (seed 002 §5-6), counts simulated once.
 
     FIFO/CLOCK without prefetching: fault and write-back counts do not depend on any time and the run time is closed
@@ -134,6 +134,11 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
     bounded eviction buffer's replay of the misses (:func:`models.memory.memext_events.run_times` over the
     stream's events): the replay a streamed trace ran in its second pass
     (:mod:`models.planner.role_memext_stream`), ``stream`` then only naming the trace (``.name``).
+
+    ``events``: the stream's miss events under ``cfg`` (:func:`models.memory.memext_events.miss_events`) when the
+    caller has them already (they depend on neither the device nor any time: a page's two devices share them);
+    recorded here otherwise. Used only where the bounded eviction buffer needs them; checked against ``result``'s
+    counts either way.
     """
     from models.devices import DeviceProfile, get_device, transfer_time_ns
     from models.memory import memory_extension as me
@@ -145,13 +150,14 @@ def memext_model(stream, cfg=None, *, device=None, baseline="nand-flash",
     bounded = cfg.writeback == "buffered" and cfg.eviction_buffer_pages is not None
     analytic = cfg.prefetch_depth == 0 and cfg.policy in ("fifo", "clock")
     r = result or me.simulate_memext(stream, cfg, device=dev)
-    events = None
     if analytic and bounded and times is None:
         from models.memory.memext_events import miss_events
 
-        events = miss_events(stream, cfg)
+        events = miss_events(stream, cfg) if events is None else events
         if int(events[1].sum()) != r.full_misses or int(events[2].sum()) != r.writebacks:
             raise RuntimeError("memory-extension miss replay disagrees with the model's counts")
+    else:
+        events = None
     writes, full, n = r.writebacks, r.full_misses, r.references
     ins = [param_input("memext.fault_overhead_ns", value=cfg.fault_overhead_ns, label="OS page-fault overhead",
                        resimulates=not analytic),

@@ -83,6 +83,21 @@ def test_recorded_events_cut_anywhere(seed, cuts):
         np.testing.assert_array_equal(np.concatenate([g[k] for g in got]), want[k])
 
 
+def test_recorded_events_reuse_the_models_compiled_kernel():
+    """Recording the miss events calls the kernel with the argument types of the model's own call: no second
+    numba signature (each compile of ``_memext_kernel`` costs ~20 s in a fresh process)."""
+    from models.memory.memext_events import miss_events
+    from models.memory.memory_extension import _memext_kernel
+
+    s = _stream(3, 400, 60, 0.4)
+    for policy in ("fifo", "clock"):
+        cfg = MemExtConfig(dram_frac=0.25, policy=policy)
+        simulate_memext(s, cfg)
+        before = set(_memext_kernel.signatures)
+        miss_events(s, cfg)
+        assert set(_memext_kernel.signatures) == before
+
+
 def test_state_bytes_estimate_covers_the_state():
     s = _stream(1, 500, 200, 0.3)
     for cfg in (MemExtConfig(), MemExtConfig(prefetch_depth=2, eviction_buffer_pages=None)):
