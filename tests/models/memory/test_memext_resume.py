@@ -85,17 +85,17 @@ def test_recorded_events_cut_anywhere(seed, cuts):
 
 def test_recorded_events_reuse_the_models_compiled_kernel():
     """Recording the miss events calls the kernel with the argument types of the model's own call: no second
-    numba signature (each compile of ``_memext_kernel`` costs ~20 s in a fresh process)."""
+    numba signature of the one replay loop (each compile of ``_memext_resume`` costs ~20 s in a fresh process)."""
     from models.memory.memext_events import miss_events
-    from models.memory.memory_extension import _memext_kernel
+    from models.memory.memory_extension import _memext_resume
 
     s = _stream(3, 400, 60, 0.4)
     for policy in ("fifo", "clock"):
         cfg = MemExtConfig(dram_frac=0.25, policy=policy)
         simulate_memext(s, cfg)
-        before = set(_memext_kernel.signatures)
+        before = set(_memext_resume.signatures)
         miss_events(s, cfg)
-        assert set(_memext_kernel.signatures) == before
+        assert set(_memext_resume.signatures) == before
 
 
 def test_state_bytes_estimate_covers_the_state():
