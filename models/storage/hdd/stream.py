@@ -72,12 +72,39 @@ def stream_service_ms(spec: DriveSpec, lbn, nblocks, is_write=None, *,
     terms = stream_terms(spec, lbn, nblocks, is_write)
     if terms is None:
         return np.zeros(0)
-    seq, oh, seek, xfer = terms["seq"], terms["overhead_ms"], terms["seek_ms"], terms["xfer_ms"]
-    if rotation == "expected":
-        lat = np.full(len(seq), 0.5 * spec.rotation_ms)
+    return _service_kernel(terms["seq"], terms["overhead_ms"], terms["seek_ms"], terms["xfer_ms"], terms["angle_gap"],
+                           spec.rotation_ms, rotation == "positioned")
+
+
+@njit(cache=True)
+def _unit_remainder(x):
+    """``np.mod(x, 1.0)`` of one float, as NumPy computes it (``npy_divmod``: ``fmod``, moved into [0, 1) when
+    negative, +0 when zero): the same bits."""
+    m = np.fmod(x, 1.0)
+    if m != 0.0:
+        if m < 0.0:
+            m += 1.0
     else:
-        lat = _latency_from_gap_ms(spec, terms["angle_gap"], oh + seek)
-    return np.where(seq, xfer, oh + seek + lat + xfer)
+        m = 0.0
+    return m
+
+
+@njit(cache=True)
+def _service_kernel(seq, oh, seek, xfer, gap, rot, positioned):
+    """:func:`stream_service_ms` from :func:`stream_terms`' arrays in one pass [ms]: ``xfer`` for a request that
+    streams on, else ``overhead + seek + latency + xfer`` (half a rotation, or :func:`_latency_from_gap_ms`'s
+    latency when ``positioned``), the vectorised form's arithmetic in its order (the same bits)."""
+    n = seq.shape[0]
+    out = np.empty(n, np.float64)
+    half = 0.5 * rot
+    for i in range(n):
+        if seq[i]:
+            out[i] = xfer[i]
+            continue
+        before = oh[i] + seek[i]
+        lat = _unit_remainder(gap[i] - before / rot) * rot if positioned and i > 0 else half
+        out[i] = before + lat + xfer[i]
+    return out
 
 
 def stream_terms(spec: DriveSpec, lbn, nblocks, is_write=None) -> dict | None:
