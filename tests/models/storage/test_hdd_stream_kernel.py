@@ -14,7 +14,7 @@ from models.storage.hdd.seek import seek_table_ms, seek_time_ms
 from models.storage.hdd.stream import stream_service_ms, stream_terms
 
 
-def _reference_terms(spec, lbn, nblocks, is_write):
+def reference_terms(spec, lbn, nblocks, is_write):
     """``stream_terms`` before the kernel (seq, overhead, seek, xfer, angle gap)."""
     lb = np.minimum(np.asarray(lbn, dtype=np.int64), spec.block_count - 1)
     nb = np.asarray(nblocks, dtype=np.int64)
@@ -31,8 +31,8 @@ def _reference_terms(spec, lbn, nblocks, is_write):
     return seq, oh, seek, xfer, gap
 
 
-def _reference_service(spec, lbn, nblocks, is_write, rotation):
-    seq, oh, seek, xfer, gap = _reference_terms(spec, lbn, nblocks, is_write)
+def reference_service_ms(spec, lbn, nblocks, is_write, rotation):
+    seq, oh, seek, xfer, gap = reference_terms(spec, lbn, nblocks, is_write)
     rot = spec.rotation_ms
     if rotation == "expected":
         lat = np.full(len(seq), 0.5 * rot)
@@ -61,12 +61,12 @@ def test_stream_kernels_equal_the_vectorised_form_bit_for_bit(drive):
     rng = np.random.default_rng(3)
     for lb, nb, w in _streams(spec, rng):
         t = stream_terms(spec, lb, nb, w)
-        ref = _reference_terms(spec, lb, nb, w)
+        ref = reference_terms(spec, lb, nb, w)
         for key, want in zip(("seq", "overhead_ms", "seek_ms", "xfer_ms", "angle_gap"), ref):
             assert t[key].dtype == want.dtype and np.array_equal(t[key], want), (drive, key)
         for rotation in ("expected", "positioned"):
             got = stream_service_ms(spec, lb, nb, w, rotation=rotation)
-            want = _reference_service(spec, lb, nb, w, rotation)
+            want = reference_service_ms(spec, lb, nb, w, rotation)
             assert np.array_equal(got.view(np.int64), want.view(np.int64)), (drive, rotation)  # same bits
 
 
