@@ -9,6 +9,7 @@ from pydantic import Field
 
 from app.components import download_csv, scenario_controls, user_errors
 from app.components.bands import add_error_bars, point_bands, writecache_time_models
+from app.components.cache_runs import cache_run
 from app.components.charts import figure, show, style
 from app.components.claims import claims_strip
 from app.components.errors import md_escape
@@ -74,12 +75,18 @@ def _policy_sweep(token: tuple, _req, policy: str, sizes: tuple[float, ...], dri
                   threshold: float, lru_granularity: str, hdd_rotation: str = "positioned",
                   drive_cache: str | float = "none") -> tuple[wc.WriteCacheResult, ...]:
     """One policy at every size (``wc.sweep_cache_sizes``' runs of it); ``token`` (``BlockTrace.fingerprint()``)
-    identifies the unhashed ``_req``."""
+    identifies the unhashed ``_req``. Each size's cache simulation is kept apart from its timing
+    (:func:`app.components.cache_runs.cache_run`): a change of the drive or of the HDD timing re-times the kept
+    simulations without running them again (the same results)."""
+    params = wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold)
+
+    def simulated(p: str, c: float) -> wc.CacheRun:
+        return cache_run(token, _req, p, c, params=params, lru_granularity=lru_granularity)
+
     with progress_bar(f"Simulating {policy} at each cache size …") as report:
-        return wc.sweep_cache_sizes(_req, sizes, policies=(policy,), drive=drive,
-                                    params=wc.HaloParams(th_bcounts=th_bcounts, threshold=threshold),
+        return wc.sweep_cache_sizes(_req, sizes, policies=(policy,), drive=drive, params=params,
                                     progress=report, lru_granularity=lru_granularity, hdd_rotation=hdd_rotation,
-                                    drive_cache=drive_cache).results
+                                    drive_cache=drive_cache, cache_runs=simulated).results
 
 
 def _sweep(token: tuple, req, sizes: tuple[float, ...], drive: str, th_bcounts: float, threshold: float,

@@ -121,3 +121,48 @@ def test_hdd_rotation_and_drive_cache_reach_the_model():
     assert not at.exception
     assert any("no drive write cache" in x.value for x in [*at.caption, *at.info, *at.markdown]), \
         "the How sure? section says why it has no band"
+
+
+def test_a_drive_change_retimes_the_kept_simulations(monkeypatch):
+    """Only the drive or the HDD timing changed: the page times the kept HALO / LRU simulations again without
+    running them (``simulate_cache`` not called) and shows a fresh run's numbers."""
+    import streamlit as st
+
+    from app.components.cache_runs import RUNS
+    from app.components.tables import human_label
+    from models.traces import load
+
+    st.cache_data.clear()
+    RUNS.clear()
+    simulated = []
+    real = wc.simulate_cache
+
+    def counted(req, policy, *args, **kwargs):
+        if policy != "none":  # no cache is the trace's own stream, not a simulation
+            simulated.append(policy)
+        return real(req, policy, *args, **kwargs)
+
+    monkeypatch.setattr(wc, "simulate_cache", counted)
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state["wc.n_requests"] = 5_000
+    at.session_state["wc.size_mode"] = "manual"
+    at.session_state["wc.sizes_mb"] = "1, 2"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert {"halo", "lru"} <= set(simulated) and len(simulated) >= 4  # the counter sees the page's runs
+    simulated.clear()
+    at.selectbox(key="wc.drive").set_value("ibm18es").run()
+    at.selectbox(key="wc.hdd_rotation").set_value("expected").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert simulated == [], f"re-simulated {simulated} on a change of the drive / HDD timing only"
+
+    shown = at.dataframe[0].value
+    req = wc.prepare_requests(load("synthetic:tpce", kind="block", n_requests=5_000), passthrough_reads=True)
+    fresh = wc.sweep_cache_sizes(req, [1.0, 2.0], drive="ibm18es", hdd_rotation="expected").to_frame()
+    assert len(simulated) == 4  # the fresh sweep did run its simulations
+    assert shown[human_label("policy")].tolist() == fresh.policy.tolist()
+    for col in ("traffic_rate", "mean_lbn_distance", "hdd_throughput_mbps", "exec_time_s", "hits", "hdd_requests"):
+        assert shown[human_label(col)].tolist() == fresh[col].tolist(), col
+    halo, lru = (fresh[(fresh.policy == p) & (fresh.cache_mb == 2.0)].iloc[0] for p in ("halo", "lru"))
+    saved = next(m.value for m in at.metric if m.label.startswith("Execution time HALO saves vs LRU"))
+    assert saved == f"{1 - halo.exec_time_s / lru.exec_time_s:.1%}"

@@ -15,6 +15,7 @@ References
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,7 +26,7 @@ from models._base import ModelInput
 if TYPE_CHECKING:
     from models.storage.hdd.spec import DriveSpec
 
-__all__ = ["seek_time_ms", "SeekFit", "fit_seek_curve"]
+__all__ = ["seek_time_ms", "seek_table_ms", "SeekFit", "fit_seek_curve"]
 
 
 def seek_time_ms(spec: DriveSpec, distance_cyl) -> np.ndarray:
@@ -45,6 +46,21 @@ def seek_time_ms(spec: DriveSpec, distance_cyl) -> np.ndarray:
         slope = (ys[-1] - ys[-2]) / (xs[-1] - xs[-2])
         t = np.where(d > xs[-1], ys[-1] + slope * (d - xs[-1]), t)
     return np.where(d == 0, 0.0, t)
+
+
+@cache
+def seek_table_ms(spec: DriveSpec) -> np.ndarray:
+    """:func:`seek_time_ms` of every cylinder distance of the drive, ``0 .. cylinders - 1`` [ms], computed once per
+    drive (read-only): a seek of ``d`` cylinders is ``seek_table_ms(spec)[abs(d)]``, the same value.
+
+    >>> from models.storage.hdd import load_drive
+    >>> d = load_drive("ibm18es")
+    >>> bool((seek_table_ms(d)[[0, 1, 700]] == seek_time_ms(d, [0, -1, 700])).all())
+    True
+    """
+    table = seek_time_ms(spec, np.arange(spec.cylinders, dtype=np.int64))
+    table.setflags(write=False)
+    return table
 
 
 class SeekFit(ModelInput):
