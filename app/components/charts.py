@@ -7,7 +7,9 @@
   label), so it sits on the line on log axes too -- Plotly reads a plain annotation's position on
   a log axis as an exponent, which put "1 year" at 10 years and "64 entries" at 10^64.
 - Ratios sit on :func:`ratio_axis`: a log axis centred on a labelled 1× line.
-- No template is forced: Streamlit's chart theme follows the user's light / dark preference.
+- No template is forced: Streamlit's chart theme follows the user's light / dark preference. Category
+  colours are the figures' own (:data:`CATEGORY_COLOURS`, readable on both), not the theme's: Streamlit
+  keeps the theme colours a chart was first drawn in when the user switches theme with the page open.
 
 Speed: building a Plotly figure validates every property (tens of ms a chart, most of a closed-form
 page's rerun). :func:`figure` / :func:`figure_from` return a :class:`FigureRecorder` that records
@@ -102,6 +104,17 @@ def _trace_values(fig: go.Figure, axis: str, ref: str | None) -> np.ndarray:
 #: Streamlit's chart theme swaps the colours #000001 ... #000040 for its own (its template's placeholders, the
 #: first category colour #000001): a colour there is drawn as a theme colour, never as itself.
 THEME_PLACEHOLDER = re.compile(r"#0000(?:[0-3][0-9a-f]|40)", re.IGNORECASE)
+#: The figures' own category colours, in place of the theme's (its placeholders #000001 ... #000010): each
+#: reaches 3:1 (WCAG 1.4.11, graphical objects) on both Streamlit backgrounds, white and the dark theme's
+#: (tests/app/test_theme_colours.py). Streamlit's browser side swaps a placeholder for the colour of the theme
+#: the chart is first drawn in, and on a switch of theme with the page open (no rerun: the server is not told)
+#: it re-applies the theme's layout to that drawn figure only: the dark theme's pale category colours stayed on
+#: the light background (1.4:1 - 2.8:1). Own colours read in either theme, before and after a switch.
+#: Derived from D3's category10 (plotly.express's "D3"), the three too light for white darkened.
+CATEGORY_COLOURS = ("#1f77b4", "#e8590c", "#2ca02c", "#d62728", "#9467bd",
+                    "#a0614f", "#d6409f", "#7f7f7f", "#8f8f00", "#1a9aa8")
+#: Streamlit's category placeholder (``#000001`` ... ``#000010``, as its browser side reads them) -> own colour.
+_CATEGORY_OWN = {f"#{i:06d}": c for i, c in enumerate(CATEGORY_COLOURS, start=1)}
 #: Trace types whose y axis places rows (a heatmap's page sizes), not values: no zero baseline.
 ROW_AXIS_TYPES = frozenset({"heatmap", "histogram2d", "contour", "histogram2dcontour", "table"})
 #: Said in a y axis title whose view chose a zoomed axis (``rangemode="normal"``) on purpose.
@@ -561,6 +574,30 @@ def _finish(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def own_category_colours(o):
+    """``o`` (a figure's ``to_dict()``, or a part of it) with each of the theme's category placeholders
+    replaced by its own colour (:data:`CATEGORY_COLOURS`); numbers and arrays are passed through unread.
+
+    >>> own_category_colours({"data": [{"line": {"color": "#000002"}, "y": [1, 2]}], "layout": {"colorway": ["#000001"]}})
+    {'data': [{'line': {'color': '#e8590c'}, 'y': [1, 2]}], 'layout': {'colorway': ['#1f77b4']}}
+    """
+    if isinstance(o, str):
+        return _CATEGORY_OWN.get(o, o)
+    if isinstance(o, dict):
+        return {k: own_category_colours(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        if o and not isinstance(o[0], (str, dict, list, tuple)):
+            return o  # a data array of numbers (or None)
+        return [own_category_colours(v) for v in o]
+    return o
+
+
+def sent_spec(fig: go.Figure) -> dict:
+    """What :func:`show` sends for the plain figure ``fig``: finished (:func:`_finish`), in its own category
+    colours (:func:`own_category_colours`)."""
+    return own_category_colours(_finish(fig).to_dict())
+
+
 def show(fig: go.Figure | FigureRecorder, *, key: str | None = None) -> None:
     """Render a figure full-width, with labelled decades on every log axis.
 
@@ -572,7 +609,7 @@ def show(fig: go.Figure | FigureRecorder, *, key: str | None = None) -> None:
     if isinstance(fig, FigureRecorder):
         st.plotly_chart(_SpecFigure(figure_spec(fig)), width="stretch", key=key)
         return
-    st.plotly_chart(_finish(fig), width="stretch", key=key)
+    st.plotly_chart(_SpecFigure(sent_spec(fig)), width="stretch", key=key)
 
 
 # ----------------------------------------------------------------------------- figure cache
@@ -809,7 +846,7 @@ def figure_spec(fig: go.Figure | FigureRecorder) -> dict:
         if spec is not None:
             return spec
     real = fig.figure() if isinstance(fig, FigureRecorder) else fig
-    spec = _finish(real).to_dict()
+    spec = sent_spec(real)
     if key is not None:
         FIGURE_CACHE.put(key, spec)
     return spec

@@ -217,6 +217,41 @@ def test_charts_read_in_the_users_colour_scheme(server, browser, path, chart, sc
         ctx.close()
 
 
+#: The page whose charts are looked at after a switch of scheme with the page open (its first chart: markers
+#: and lines in four of the theme's category colours).
+SWITCHED_PAGE = "hdd-model"
+
+
+def test_charts_follow_a_switch_of_scheme_with_the_page_open(server, browser):
+    """Opened in dark, switched to light while open (the browser's preference changes, as when the user
+    changes the system theme; Streamlit's settings menu changes it the same way in the browser, no rerun):
+    the charts then read on the light background, as when the page is opened in light.
+
+    Streamlit's browser side re-applies its chart theme to the figure it drew, whose category colours it
+    had already swapped for the dark theme's: the figure's own category colours are what keeps the marks
+    readable after the switch (app/components/charts.py, ``CATEGORY_COLOURS``)."""
+    ctx = browser.new_context(color_scheme="dark", viewport={"width": 1400, "height": 2400})
+    try:
+        pg = ctx.new_page()
+        pg.goto(f"{server}/{SWITCHED_PAGE}")
+        _wait_done(pg, timeout_ms=240_000)
+        pg.wait_for_function(_ALL_DRAWN, timeout=120_000)
+        pg.wait_for_timeout(1500)
+        assert luminance(_app_background(pg)) < 0.2, "the page did not open in the dark scheme"
+        pg.emulate_media(color_scheme="light")
+        pg.wait_for_function("() => { const a = document.querySelector('[data-testid=\"stApp\"]');"
+                             " return a && getComputedStyle(a).backgroundColor === 'rgb(255, 255, 255)'; }",
+                             timeout=60_000)
+        pg.wait_for_timeout(1500)  # Plotly's redraw in the new theme
+        bg = _app_background(pg)
+        charts = pg.evaluate(_READ_CHARTS)
+        assert charts and all(c["marks"] for c in charts), "no chart marks read"
+        pg.screenshot(path=str(ART / f"theme-{SWITCHED_PAGE}-dark-then-light.png"), full_page=True)
+        assert _problems(charts, bg, "light") == []
+    finally:
+        ctx.close()
+
+
 def test_upload_box_shows_the_configured_limit(server, browser):
     with open(ROOT / ".streamlit" / "config.toml", "rb") as f:
         mb = int(tomllib.load(f)["server"]["maxUploadSize"])

@@ -88,7 +88,7 @@ def _json(spec: dict) -> str:
 @pytest.mark.parametrize("name", RECIPES)
 def test_cached_figure_equals_the_freshly_built_one(name):
     plain, recorded = RECIPES[name]
-    fresh = _json(charts._finish(plain()).to_dict())
+    fresh = _json(charts.sent_spec(plain()))
     rec = recorded()
     key = rec.key
     assert isinstance(rec, FigureRecorder) and key is not None
@@ -162,7 +162,7 @@ def test_log_axis_helper_is_recorded_and_replayed():
     log_axis(plain, "x")
     rec = log_axis(figure().add_scatter(x=[1, 10, 1000], y=[1, 2, 3]), "x")
     assert rec.key is not None
-    assert _json(figure_spec(rec)) == _json(charts._finish(plain).to_dict())
+    assert _json(figure_spec(rec)) == _json(charts.sent_spec(plain))
 
 
 def test_the_cache_is_bounded_in_entries_and_bytes():
