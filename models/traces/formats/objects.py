@@ -33,12 +33,10 @@ from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from models.budget import Hold, charge, reserve
+from models.sim.primitives import prefetch
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
@@ -104,23 +102,6 @@ _FIB = np.uint64(0x9E3779B97F4A7C15)
 _LOOKAHEAD = 32
 
 
-@intrinsic
-def _prefetch(typingctx, arr, idx):  # pragma: no cover - compiled
-    """Hint the CPU to fetch ``arr[idx]`` into the caches (LLVM ``prefetch``: read, high locality); no effect
-    on any value."""
-    sig = types.void(arr, idx)
-
-    def codegen(context, builder, signature, args):
-        aryty, _ = signature.args
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False, boundscheck=False)
-        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
-                                            "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
@@ -134,10 +115,10 @@ def _place_kernel(ids, sizes, table, n_objects, shift, slot_bits, out, start, ro
     limit = np.int64(1) << slot_bits
     n = len(ids)
     for j in range(start, min(start + _LOOKAHEAD, n)):
-        _prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
+        prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
     for i in range(start, n):
         if i + _LOOKAHEAD < n:
-            _prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
+            prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
         if sizes[i] > limit:
             return n_objects, i, i
         k = ids[i]
@@ -166,7 +147,7 @@ def _rehash(table, new, shift):  # pragma: no cover - compiled
     for j in range(pairs):
         ahead = j + _LOOKAHEAD
         if ahead < pairs and table[2 * ahead + 1] != 0:
-            _prefetch(new, 2 * np.int64((table[2 * ahead] * _FIB) >> np.uint64(shift)))
+            prefetch(new, 2 * np.int64((table[2 * ahead] * _FIB) >> np.uint64(shift)))
         if table[2 * j + 1] != 0:
             h = np.int64((table[2 * j] * _FIB) >> np.uint64(shift))
             while new[2 * h + 1] != 0:
