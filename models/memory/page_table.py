@@ -33,7 +33,7 @@ from numba import njit
 from models.budget import BudgetExceeded, Hold, charge
 from models.sim.primitives import prefetch
 
-__all__ = ["PageTable", "PageNotSeen", "BYTES_PER_SLOT"]
+__all__ = ["PageTable", "PageNotSeen", "SharesPageTable", "BYTES_PER_SLOT"]
 
 #: Memory of the table per slot [bytes]: page number (uint64) and id + 1 (uint64, 0: empty) side by side, so a
 #: lookup touches one cache line; at most half the slots full.
@@ -139,6 +139,21 @@ def _chunk_ids(addr, kind, table, shift, ids):  # pragma: no cover - compiled
             h = (h + 1) & mask
         k += 1
     return k, -1
+
+
+class SharesPageTable:
+    """A role stream whose analysis (``self._s``) reads a :class:`PageTable` another role stream may share: the table
+    is set through :attr:`page_table` before the first pass."""
+
+    @property
+    def page_table(self):
+        """The trace's distinct pages (:class:`~models.memory.page_table.PageTable`), set only before the first pass
+        (:func:`models.planner.stream_memory.memory_role_streams` shares one between the memory roles)."""
+        return self._s.table
+
+    @page_table.setter
+    def page_table(self, table) -> None:
+        self._s.table = table
 
 
 class PageTable:

@@ -29,6 +29,7 @@ from models.budget import BudgetExceeded, Hold, charge
 from models.devices import get_device
 from models.memory.memext_stream import MemExtStream
 from models.memory.memory_extension import MemExtConfig, MemExtResult
+from models.memory.page_table import SharesPageTable
 from models.planner.roles import LIKE_FOR_LIKE, is_volatile
 
 __all__ = ["MemExtRoleStream", "memext_row_devices"]
@@ -61,7 +62,7 @@ def _as_quad(b, f, r, w) -> tuple[np.ndarray, ...]:
     return tuple(np.ascontiguousarray(a.reshape(-1)) for a in arrs)
 
 
-class MemExtRoleStream:
+class MemExtRoleStream(SharesPageTable):
     """The memory-extension role's stream (see the module docstring).
 
     Parameters
@@ -125,16 +126,6 @@ class MemExtRoleStream:
         the band's replay states'."""
         self._hold.nbytes = float(self._s.own_bytes + self._replay_bytes())
         return (self._s.table.hold, self._hold)
-
-    @property
-    def page_table(self):
-        """The trace's distinct pages (:class:`~models.memory.page_table.PageTable`), set only before the first pass
-        (:func:`models.planner.stream_memory.memory_role_streams` shares one between the memory roles)."""
-        return self._s.table
-
-    @page_table.setter
-    def page_table(self, table) -> None:
-        self._s.table = table
 
     # ------------------------------------------------------------------ passes
     def first(self, chunk: dict) -> None:

@@ -22,13 +22,14 @@ as the in-memory one.
 
 from __future__ import annotations
 
+from models.memory.page_table import SharesPageTable
 from models.memory.paging_stream import PagingStream
 from models.provenance import param
 
 __all__ = ["PagingRoleStream"]
 
 
-class PagingRoleStream:
+class PagingRoleStream(SharesPageTable):
     """The paging role's stream (see the module docstring).
 
     Parameters
@@ -56,16 +57,6 @@ class PagingRoleStream:
         """The holds of the state: the page table's own (shared with the memory-extension stream, one hold) and the
         second pass's arrays'."""
         return self._s.holds
-
-    @property
-    def page_table(self):
-        """The trace's distinct pages (:class:`~models.memory.page_table.PageTable`), set only before the first pass
-        (:func:`models.planner.stream_memory.memory_role_streams` shares one between the memory roles)."""
-        return self._s.table
-
-    @page_table.setter
-    def page_table(self, table) -> None:
-        self._s.table = table
 
     def first(self, chunk: dict) -> None:
         self._s.first(chunk)
