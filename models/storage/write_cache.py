@@ -715,8 +715,8 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity, whole_
     slot_bits = np.zeros(capacity, np.uint8)
     prev = np.full(capacity, -1, np.int64)
     nxt = np.full(capacity, -1, np.int64)
-    head = -1  # most recent
-    tail = -1  # least recent
+    head = np.int64(-1)  # most recent (int64, not the literal -1: one signature of the shared list helpers)
+    tail = np.int64(-1)  # least recent
     used = 0
     out_lbn, out_n, out_w = _run_buffers()
     cnt = 0

@@ -498,3 +498,6 @@ def test_every_path_reuses_one_compiled_signature_of_the_kernels():
     assert len(wc._emit_bits.signatures) == 1
     assert len(wc._halo_steps.signatures) == 1
     assert len(wc._halo_kernel.signatures) == 1 and len(wc._lru_kernel.signatures) == 1
+    from numba import types
+    assert not [sig for f in (wc._push_head, wc._move_to_head) for sig in f.signatures
+                if any(isinstance(t, types.Literal) for t in sig)]  # the LRU's head and tail start as int64
