@@ -321,7 +321,7 @@ def _ring_kernel(ceiling):
         cnt = np.zeros(n_ids if counter_max > 1 else 0, np.int64)  # age counters
         dirty = np.zeros(n_ids, np.bool_)
         size = 0
-        hand = 0
+        hand = np.int64(0)  # not the literal 0: ring_victim and ring_advance compiled once per ceiling, not twice
         hits = 0
         inserts = 0
         wbs = 0

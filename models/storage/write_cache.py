@@ -402,13 +402,28 @@ def _run_buffers():
     return np.empty(1024, np.int64), np.empty(1024, np.int64), np.empty(1024, np.bool_)
 
 
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """``a`` as a read-only view (no copy): the request flags handed to the kernels are read-only whether they come
+    from a trace's frozen arrays or a computed one, so numba compiles each kernel once, not once per writability."""
+    if not a.flags.writeable:
+        return a
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 @njit(cache=True)
 def _grow_runs(out_lbn, out_n, out_w, room):
     """The run buffers, copied into larger ones that hold ``room`` runs."""
     return _grow(out_lbn, room), _grow(out_n, room), _grow(out_w, room)
 
 
-@njit(cache=True)
+#: The one signature of :func:`_emit_bits`: its callers pass the bitmap as uint8 or int64, the count and flags as
+#: literals or variables, each a compile of its own (7 in a CI run); declared, every call converts to it.
+_EMIT_BITS_SIG = "int64(int64[::1], int64[::1], boolean[::1], int64, int64, int64, boolean, boolean)"
+
+
+@njit(_EMIT_BITS_SIG, cache=True)
 def _emit_bits(out_lbn, out_n, out_w, cnt, sector0, bits, write, merge):
     """Append the runs of set bits of one block starting at sector0 (merged with the last run
     if contiguous); the caller guarantees room for 4 more runs. Returns the new count."""
@@ -684,7 +699,7 @@ def _halo_kernel(is_write, item_ptr, item, item_bits, block_key, block_region, n
     out_lbn, out_n, out_w, req_end = _halo_steps(
         meta_item, meta_next, meta_bits, pbn_of, listhead, bcounts, recency, free, sc, is_write, item_ptr, item,
         item_bits, block_key, block_region, n_regions, thr_blocks, th_b0, th_r0, outdate, relax_b, relax_r,
-        crash_at, track, hdd_ver, pcm_data, skip_idle, 0)
+        crash_at, track, hdd_ver, pcm_data, skip_idle, np.int64(0))  # r0 as the stream passes it: one signature
     return (out_lbn, out_n, out_w, sc[_HITS], sc[_MISSES], sc[_DBUCKETS], sc[_DBLOCKS], sc[_TOTAL],
             sc[_ACTIVE], meta_item, meta_next, meta_bits, sc[_DONE], sc[_OPS], sc[_CRASHED] != 0, req_end)
 
@@ -700,8 +715,8 @@ def _lru_kernel(is_write, item_ptr, item, item_bits, block_key, capacity, whole_
     slot_bits = np.zeros(capacity, np.uint8)
     prev = np.full(capacity, -1, np.int64)
     nxt = np.full(capacity, -1, np.int64)
-    head = -1  # most recent
-    tail = -1  # least recent
+    head = np.int64(-1)  # most recent (int64, not the literal -1: one signature of the shared list helpers)
+    tail = np.int64(-1)  # least recent
     used = 0
     out_lbn, out_n, out_w = _run_buffers()
     cnt = 0
@@ -874,7 +889,7 @@ def simulate_halo(req: Requests, capacity_blocks: int, params: HaloParams | None
     pcm_data = np.zeros((capacity_blocks if track_data else 1, BLOCK_SECTORS), np.int64)
     (lbn, ns, wr, hits, misses, dbk, dbl, total, active, m_item, m_next, m_bits, done, ops, crashed,
      req_end) = _halo_kernel(
-        req.is_write, req.item_ptr, req.item, req.item_bits, req.block_key, req.block_region, req.n_regions,
+        _readonly(req.is_write), req.item_ptr, req.item, req.item_bits, req.block_key, req.block_region, req.n_regions,
         capacity_blocks, thr, th_b, th_r, out_r, params.relax_bcounts, relax_r, crash_at, track_data, hdd_ver,
         pcm_data, not scan_idle_cycles)
     misses += _widen_passthrough(req, ns, req_end)
@@ -929,7 +944,7 @@ def simulate_lru_write_cache(req: Requests, capacity_blocks: int, *,
         raise ValueError(f"threshold must be within (0, 1], got {threshold!r}")
     usable = max(1, int(np.floor(threshold * capacity_blocks)))
     lbn, ns, wr, hits, misses, ev, used, fill, req_end = _lru_kernel(
-        req.is_write, req.item_ptr, req.item, req.item_bits, req.block_key, _simulated_capacity(req, usable),
+        _readonly(req.is_write), req.item_ptr, req.item, req.item_bits, req.block_key, _simulated_capacity(req, usable),
         lru_granularity == "block")
     misses += _widen_passthrough(req, ns, req_end)
     return CacheRun("lru", capacity_blocks, len(req.is_write), req.requested_sectors, int(hits), int(misses),

@@ -601,7 +601,7 @@ class WriteCacheStream:
         p = self.params
         hv, pd_ = self._scratch
         out_lbn, out_n, out_w, _ = wc._halo_steps(
-            *self._state, w[pr[first]], ptr, item, bits, keys, self.block_region, self.n_regions, self._thr,
+            *self._state, wc._readonly(w[pr[first]]), ptr, item, bits, keys, self.block_region, self.n_regions, self._thr,
             self._th_b, self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, r0)
         return (out_lbn, out_n, out_w), len(first)
 
@@ -630,7 +630,7 @@ class WriteCacheStream:
         p = self.params
         hv, pd_ = self._scratch
         out_lbn, out_n, out_w, req_end = wc._halo_steps(
-            *self._state, w, ptr, item, bits, keys, self.block_region, self.n_regions, self._thr, self._th_b,
+            *self._state, wc._readonly(w), ptr, item, bits, keys, self.block_region, self.n_regions, self._thr, self._th_b,
             self._th_r, self._out_r, p.relax_bcounts, self._relax_r, -1, False, hv, pd_, True, r0)
         pt = SimpleNamespace(passthrough=passthrough, nsect=nsect, passthrough_items=counts[passthrough] - 1)
         self._halo_misses += wc._widen_passthrough(pt, out_n, req_end)

@@ -309,7 +309,7 @@ def _curve(C, wrow, is_sync, servers, n, m0, prm, batch, X, wb, res_k, Db):  # p
     _station_demands(C, wrow, 1.0, 1.0, 1.0, prm[0], rows, D)
     if not (D[0] != 0 or D[1] != 0 or D[2] != 0 or D[3] != 0):
         return 1
-    batchable = False
+    batchable = np.bool_(False)  # not the literal False: one signature of _solve, _g, _fixed_x (a literal compiled each twice)
     n_sync_rows = 0
     for i in range(R):
         if C[3, i] > 0 or C[4, i] > 0 or C[5, i] > 0:

@@ -163,3 +163,18 @@ def test_hit_ratio_curve_to_frame_still_three_columns():
 
     df = hit_ratio_curve([0, 1, 0]).to_frame()
     assert isinstance(df, pd.DataFrame) and df.columns.tolist() == ["cache_blocks", "hit_ratio", "byte_hit_ratio"]
+
+
+def test_the_ring_helpers_are_compiled_for_an_int64_hand_only():
+    """FIFO, CLOCK and the age policy each compile ``ring_victim`` and ``ring_advance`` once (the ceiling frozen in is
+    by design): the hand starts as an int64, not the literal 0 numba compiled as a second signature of each."""
+    from numba import types
+
+    from models.sim.primitives import ring_advance, ring_victim
+
+    ids = np.arange(60) % 17
+    for policy in ("fifo", "clock"):
+        simulate(ids, 5, policy=policy)
+    simulate_age(ids, 5, age_max=3)
+    assert not [sig for f in (ring_victim, ring_advance) for sig in f.signatures
+                if isinstance(sig[1 if f is ring_victim else 0], types.Literal)]

@@ -465,3 +465,39 @@ def test_hdd_rotation_variants():
     assert exp.hdd_throughput_mbps == hdd.stream_throughput_MBps(g, run.hdd_lbn, run.hdd_nsect, run.hdd_write)
     with pytest.raises(ValueError, match="hdd_rotation"):
         wc.run_write_cache(req, "halo", 0.05, hdd_rotation="half")
+
+
+def test_every_path_reuses_one_compiled_signature_of_the_kernels():
+    """HALO whole and streamed, LRU by sector and by block, on a trace with read-only and one with writable request
+    flags: ``_emit_bits`` has its one declared signature and ``_halo_steps`` one (each compile costs seconds in a fresh
+    process; a CI run held 7 and 4)."""
+    from models.planner.role_stream import trace_chunks
+    from models.storage.write_cache_stream import WriteCacheStream
+
+    rng = np.random.default_rng(5)
+    n = 300
+    w = rng.random(n) < 0.6
+    lbn = rng.integers(0, 40 * 2048, n)
+    nsect = rng.integers(1, 17, n)
+    frozen = w.copy()
+    frozen.flags.writeable = False
+    for writes in (w, frozen):
+        req = wc.prepare_requests(_trace(lbn, nsect, writes))
+        wc.simulate_halo(req, 20)
+        wc.simulate_lru_write_cache(req, 5, lru_granularity="block")
+        wc.simulate_lru_write_cache(req, 5)
+    tr = BlockTrace(np.arange(n), w, lbn * 512, nsect * 512, np.zeros(n, np.int32))
+    m = WriteCacheStream(0.2)
+    chunks = trace_chunks(tr, [100, 200])
+    for c in chunks:
+        m.first(c)
+    m.end_first()
+    for c in chunks:
+        m.second(c)
+    m.result("halo")
+    assert len(wc._emit_bits.signatures) == 1
+    assert len(wc._halo_steps.signatures) == 1
+    assert len(wc._halo_kernel.signatures) == 1 and len(wc._lru_kernel.signatures) == 1
+    from numba import types
+    assert not [sig for f in (wc._push_head, wc._move_to_head) for sig in f.signatures
+                if any(isinstance(t, types.Literal) for t in sig)]  # the LRU's head and tail start as int64

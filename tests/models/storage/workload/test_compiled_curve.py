@@ -87,3 +87,14 @@ def test_dax_throughput_does_not_read_the_page_cache(config):
     ya = fast.evaluate_many(w, config, {"device.write_latency_ns": lat, "page_cache_bytes": 2.0**26}, threads=5)
     yb = fast.evaluate_many(w, config, {"device.write_latency_ns": lat, "page_cache_bytes": 2.0**36}, threads=5)
     assert ya.tolist() == yb.tolist()
+
+
+def test_the_fixed_point_helpers_compile_once():
+    """The curve (``evaluate``) and the samples (``evaluate_many``) type ``_solve``, ``_g`` and ``_fixed_x`` once each:
+    the write-back flag starts as a boolean, not the literal ``False`` numba compiled as a second signature of each."""
+    w = wf.as_workload(wf.PERSONALITIES[0])
+    for c in CONFIGS:
+        wf.evaluate(w, c, threads=4)
+    wf.evaluate_many(w, CONFIGS[0], {"device.write_latency_ns": [4e6, 8e6]}, threads=4)
+    for fn in (kernel._solve, kernel._g, kernel._fixed_x):
+        assert len(fn.signatures) == 1, fn
