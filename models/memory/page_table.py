@@ -155,6 +155,21 @@ class SharesPageTable:
     def page_table(self, table) -> None:
         self._s.table = table
 
+    @staticmethod
+    def in_halves(take, chunk: dict):
+        """``take(chunk)``; a chunk whose working memory (its page ids, the caller's own) the budget refuses, charged
+        before any state moves, is taken in halves, down to one reference (the streams are resumable at any cut: the
+        same result). Returns what the last ``take`` returned when the chunk was taken whole, else ``None``."""
+        try:
+            return take(chunk)
+        except BudgetExceeded:
+            n = len(chunk["kind"])
+            if n <= 1:
+                raise
+            for part in (slice(0, n // 2), slice(n // 2, n)):
+                SharesPageTable.in_halves(take, {k: v[part] for k, v in chunk.items()})
+            return None
+
 
 class PageTable:
     """The distinct 4 KiB pages of a memory trace's references, numbered in page order (see the module docstring).

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.budget import BudgetExceeded, Hold, charge
+from models.budget import Hold, charge
 from models.devices import get_device
 from models.memory.memext_stream import MemExtStream
 from models.memory.memory_extension import MemExtConfig, MemExtResult
@@ -138,18 +138,13 @@ class MemExtRoleStream(SharesPageTable):
     def second(self, chunk: dict) -> None:
         """Take a chunk of the second pass; a chunk whose working memory the budget refuses (charged before any
         state moves) is taken in halves, down to one reference (the runs are resumable: the same result)."""
-        try:
-            ev = self._s.second(chunk, record="base" if self._replay is not None else None)
-        except BudgetExceeded:
-            n = len(chunk["kind"])
-            if n <= 1:
-                raise
-            for part in (slice(0, n // 2), slice(n // 2, n)):
-                self.second({k: v[part] for k, v in chunk.items()})
-            return
-        if ev is not None:
-            self._replay.feed(ev)
-            self._ev_sums += (int(ev[1].sum()), int(ev[2].sum()))
+        def take(part):
+            ev = self._s.second(part, record="base" if self._replay is not None else None)
+            if ev is not None:
+                self._replay.feed(ev)
+                self._ev_sums += (int(ev[1].sum()), int(ev[2].sum()))
+
+        self.in_halves(take, chunk)
 
     # ------------------------------------------------------------------ the band's samples
     def _band_needs_replay(self) -> bool:

@@ -65,7 +65,9 @@ class PagingRoleStream(SharesPageTable):
         self._s.end_first()
 
     def second(self, chunk: dict) -> None:
-        self._s.second(chunk)
+        """Take a chunk of the second pass; a chunk whose page ids the budget refuses is taken in halves (the
+        stack distances and CLOCK carry across any cut: the same profile)."""
+        self.in_halves(self._s.second, chunk)
 
     def rows(self, w, meta_trace, devs, base, uq) -> list[dict]:
         """The paging rows (:func:`models.planner.role_memory.paging_rows`) of the profile streamed."""

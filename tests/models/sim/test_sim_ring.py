@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from models.sim import simulate
 from models.sim.policies import simulate_age, simulate_clock
 from tests import ROOT
+from tests.fresh_compile import fresh_signatures
 
 traces = st.lists(st.integers(0, 12), min_size=1, max_size=150)
 writes = st.lists(st.booleans(), min_size=150, max_size=150)
@@ -165,16 +166,19 @@ def test_hit_ratio_curve_to_frame_still_three_columns():
     assert isinstance(df, pd.DataFrame) and df.columns.tolist() == ["cache_blocks", "hit_ratio", "byte_hit_ratio"]
 
 
-def test_the_ring_helpers_are_compiled_for_an_int64_hand_only():
+def test_the_ring_helpers_are_compiled_for_an_int64_hand_only(tmp_path):
     """FIFO, CLOCK and the age policy each compile ``ring_victim`` and ``ring_advance`` once (the ceiling frozen in is
-    by design): the hand starts as an int64, not the literal 0 numba compiled as a second signature of each."""
-    from numba import types
-
-    from models.sim.primitives import ring_advance, ring_victim
-
-    ids = np.arange(60) % 17
-    for policy in ("fifo", "clock"):
-        simulate(ids, 5, policy=policy)
-    simulate_age(ids, 5, age_max=3)
-    assert not [sig for f in (ring_victim, ring_advance) for sig in f.signatures
-                if isinstance(sig[1 if f is ring_victim else 0], types.Literal)]
+    by design): the hand starts as an int64, not the literal 0 numba compiled as a second signature of each. Counted
+    in a fresh process with an empty numba cache (helpers of cached callers are never typed in this one)."""
+    got = fresh_signatures("""
+        import numpy as np
+        from models.sim import simulate
+        from models.sim.policies import simulate_age
+        from models.sim.primitives import ring_advance, ring_victim
+        ids = np.arange(60) % 17
+        for policy in ("fifo", "clock"):
+            simulate(ids, 5, policy=policy)
+        simulate_age(ids, 5, age_max=3)
+    """, {"ring_victim": "ring_victim", "ring_advance": "ring_advance"}, tmp_path / "numba")
+    hands = [sig[1] for sig in got["ring_victim"]] + [sig[0] for sig in got["ring_advance"]]
+    assert hands and all(h == "int64" for h in hands), got

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from models.storage import workload as wf
 from models.storage.workload import fast, kernel
 from models.storage.workload.mva import _mva_kernel
+from tests.fresh_compile import fresh_signatures
 
 CONFIGS = wf.config_names()
 
@@ -89,12 +90,16 @@ def test_dax_throughput_does_not_read_the_page_cache(config):
     assert ya.tolist() == yb.tolist()
 
 
-def test_the_fixed_point_helpers_compile_once():
+def test_the_fixed_point_helpers_compile_once(tmp_path):
     """The curve (``evaluate``) and the samples (``evaluate_many``) type ``_solve``, ``_g`` and ``_fixed_x`` once each:
-    the write-back flag starts as a boolean, not the literal ``False`` numba compiled as a second signature of each."""
-    w = wf.as_workload(wf.PERSONALITIES[0])
-    for c in CONFIGS:
-        wf.evaluate(w, c, threads=4)
-    wf.evaluate_many(w, CONFIGS[0], {"device.write_latency_ns": [4e6, 8e6]}, threads=4)
-    for fn in (kernel._solve, kernel._g, kernel._fixed_x):
-        assert len(fn.signatures) == 1, fn
+    the write-back flag starts as a boolean, not the literal ``False`` numba compiled as a second signature of each.
+    Counted in a fresh process with an empty numba cache (helpers of cached callers are never typed in this one)."""
+    got = fresh_signatures(f"""
+        from models.storage import workload as wf
+        w = wf.as_workload({wf.PERSONALITIES[0]!r})
+        for c in {CONFIGS!r}:
+            wf.evaluate(w, c, threads=4)
+        wf.evaluate_many(w, {CONFIGS[0]!r}, {{"device.write_latency_ns": [4e6, 8e6]}}, threads=4)
+        from models.storage.workload import kernel
+    """, {name: f"kernel.{name}" for name in ("_solve", "_g", "_fixed_x")}, tmp_path / "numba")
+    assert {name: len(sigs) for name, sigs in got.items()} == {"_solve": 1, "_g": 1, "_fixed_x": 1}, got
