@@ -31,8 +31,9 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   Arrow's ``CompressedInputStream``) and ISA-L (``isal.igzip``, our readers' inflater); the ceiling two cores put
   on a gzip CSV reader at the CPU cost per request of inflation and our parse measured here;
   the oracleGeneral reader's stages on ``--og-requests`` generated records (or ``--og-file``) beside the
-  bare view: the decode alone, the object placement alone, both end to end (:func:`oracle_stages`; ``--og-only``:
-  these alone).
+  bare view: the decode alone (one thread, and split over the cores), the object placement alone, both one after
+  the other on one thread, both end to end (decode split and one block ahead; :func:`oracle_stages`;
+  ``--og-only``: these alone).
   Last line: our plain-CSV time over Arrow's.
 
 The fleet on Dask (1 worker vs 2, rows equal to the serial run's) is ``bench/bench_fleet.py``.
@@ -200,20 +201,28 @@ def csv_readers(csv: Path, plain: Path, n: int, repeat: int) -> tuple[list, tupl
 def oracle_stages(og: Path, repeat: int) -> None:
     """The oracleGeneral reader's stages beside the bare mapped column view (:func:`bare_view`), each the best of
     ``repeat`` warm rounds (wall and CPU time), in one table: the decode alone
-    (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept), the
-    placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over the decoded ids, in the reader's
-    blocks, a new table each run), and both end to end (the streamed read, a counting consumer): M records/s and
-    the time over the bare view's."""
+    (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept) on one
+    thread and split over the cores; the placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over
+    the decoded ids, in the reader's blocks, a new table each run); decode and placement one after the other, block
+    by block, on one thread (the reader before decoding was split and ran ahead); and both end to end (the streamed
+    read, a counting consumer: the decode split and one block ahead of the placement): M records/s and the time over
+    the bare view's."""
+    from models.traces.formats import records
     from models.traces.formats.objects import ObjectSlots
     from models.traces.formats.oracle import RECORD, _decode
     from models.traces.formats.records import record_blocks
 
-    def decode(path: Path) -> tuple[float, int]:
-        t, n = time.perf_counter(), 0
-        with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
-            for cols, _records, _lo in blocks:
-                n += len(cols["time_ns"])
-        return time.perf_counter() - t, n
+    def decode(path: Path, one_thread: bool = False) -> tuple[float, int]:
+        keep = records._RECORDS_PER_RUN
+        records._RECORDS_PER_RUN = 1 << 62 if one_thread else keep  # a block per thread, or split as read
+        try:
+            t, n = time.perf_counter(), 0
+            with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+                for cols, _records, _lo in blocks:
+                    n += len(cols["time_ns"])
+            return time.perf_counter() - t, n
+        finally:
+            records._RECORDS_PER_RUN = keep
 
     with record_blocks(og, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
         decoded = [{k: cols[k].copy() for k in ("meta:object_id", "size_bytes")} for cols, _r, _lo in blocks]
@@ -224,8 +233,22 @@ def oracle_stages(og: Path, repeat: int) -> None:
             slots.place(cols)
         return time.perf_counter() - t, sum(len(c["size_bytes"]) for c in decoded)
 
+    def in_turn(path: Path) -> tuple[float, int]:
+        keep = records._RECORDS_PER_RUN
+        records._RECORDS_PER_RUN = 1 << 62
+        try:
+            t, n, slots = time.perf_counter(), 0, ObjectSlots("oracleGeneral")
+            with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+                for cols, _records, _lo in blocks:
+                    n += len(slots.place(cols)["offset_bytes"])
+            return time.perf_counter() - t, n
+        finally:
+            records._RECORDS_PER_RUN = keep
+
     decode(og), place(og)  # warm: the compiled kernels loaded, the file in the page cache
-    stages = (("bare mapped column view", bare_view), ("our decode alone", decode), ("our placement alone", place),
+    stages = (("bare mapped column view", bare_view), ("our decode alone, one thread", lambda p: decode(p, True)),
+              (f"our decode alone, {records.cores()} cores", decode), ("our placement alone", place),
+              ("decode then placement, one thread", in_turn),
               ("decode + placement, end to end", lambda p: our_reader(p, "oracleGeneral")))
     best = {label: (float("inf"), float("inf"), 0) for label, _ in stages}
     loads = []
@@ -238,7 +261,7 @@ def oracle_stages(og: Path, repeat: int) -> None:
         loads.append(os.getloadavg()[0])
     ref_wall, ref_cpu, _ = best[stages[0][0]]
     print(f"oracleGeneral ({og.name}, best of {repeat} warm rounds; load (1 min) {min(loads):.2f} to {max(loads):.2f}; "
-          "CPU: this process's CPU time, less sensitive to the machine's load than the wall)")
+          "CPU: this process's CPU time, every thread, less sensitive to the machine's load than the wall)")
     print("stage                                   M records/s  time / bare's   M records/s (CPU)  CPU / bare's CPU")
     for label, (wall, cpu, n) in best.items():
         print(f"{label:<38}  {n / wall / 1e6:11.1f}  {wall / ref_wall:13.2f}  {n / cpu / 1e6:18.1f}  "

@@ -289,8 +289,8 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     t_lo = None  # the earliest arrival handed to the sink [ns]
     with object_table(fmt, sink) as slots, \
             record_blocks(src, dtype, decode, fmt=fmt, header_bytes=header_bytes, header_check=header_check,
-                          progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes) \
-            as (head, blocks, report):
+                          progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes,
+                          ahead=sink is not None) as (head, blocks, report):
         meta.update(head)
         for cols, records, lo in blocks:
             k = len(cols["time_ns"])
