@@ -216,6 +216,8 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.objects.OBJECT_SLOT_BITS": "layout (an object's address slot, 4 GiB)",
     "models.traces.formats.objects._SLOT_BYTES": "layout (an object's address slot, 4 GiB)",
     "models.traces.formats.objects.MAX_OBJECTS": "math constant (slots within the int64 byte range)",
+    "models.traces.formats.objects._SHARED_LOOKUP_MAX_NEW": "speed only (new objects per request above which a block "
+                                                             "is numbered in one pass; no effect on any value)",
     "models.traces.formats.objects._LOOKAHEAD": "speed only (ids whose table slot is prefetched ahead; no effect on "
                                                 "any value)",
     "models.traces.formats.records._NS_PER_S": "unit (nanoseconds per second)",

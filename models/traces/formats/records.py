@@ -56,7 +56,7 @@ from models.traces.source import (
     source_name,
 )
 
-__all__ = ["record_blocks", "decode_block", "RAW_COLUMNS", "cores"]
+__all__ = ["record_blocks", "decode_block", "RAW_COLUMNS", "cores", "in_runs", "runs_of"]
 
 #: The raw object columns of a decoded block, and their dtypes.
 RAW_COLUMNS = {"time_ns": np.int64, "is_write": np.bool_, "size_bytes": np.int64, "device": np.int32,
@@ -131,7 +131,29 @@ def _workers() -> ThreadPoolExecutor:
         return _pool[1]
 
 
-def _runs(n: int) -> int:
+def in_runs(runs: int, run: Callable[[int], object]) -> list:
+    """``[run(0), ..., run(runs - 1)]``, the runs taken in turn by the caller and the worker threads (a nogil
+    ``run`` uses the cores; the caller runs every run the workers, busy or waiting for a core, leave it)."""
+    done: list = [None] * runs
+    claim = itertools.count()  # the next run to take (next() on it is atomic: each run is taken once)
+
+    def work() -> None:
+        while (j := next(claim)) < runs:
+            done[j] = run(j)
+
+    helpers = [_workers().submit(work) for _ in range(min(cores(), runs) - 1)]
+    try:
+        work()
+    finally:
+        for f in helpers:
+            f.cancel() or f.exception()  # a helper not started yet is dropped; one under way ends its run
+    for f in helpers:
+        if not f.cancelled() and f.exception() is not None:
+            raise f.exception()
+    return done
+
+
+def runs_of(n: int) -> int:
     """Runs a block of ``n`` records is decoded in (see :data:`_RECORDS_PER_RUN`)."""
     return max(1, n // _RECORDS_PER_RUN)
 
@@ -161,21 +183,15 @@ def decode_block(rec: np.ndarray, offset0: int, decode: Callable, *, runs: int |
     has_op = "op_tenant" in rec.dtype.names
     fields = (rec["time"], rec["id"], rec["size"], rec["next"], rec["op_tenant"] if has_op else rec["time"])
     cols = (out["time_ns"], out["meta:object_id"], out["size_bytes"], out["is_write"], out["device"])
-    runs = _runs(n) if runs is None else max(1, min(runs, n))
+    runs = runs_of(n) if runs is None else max(1, min(runs, n))
     cut = [n * j // runs for j in range(runs + 1)]
-    done: list = [None] * runs
-    claim = itertools.count()  # the next run to decode (next() on it is atomic: each run is taken once)
 
-    def work() -> None:
-        while (j := next(claim)) < runs:
-            a, b = cut[j], cut[j + 1]
-            t, i, s, x, ot = (f[a:b] for f in fields)
-            done[j] = _decode_kernel(t, i, s, x, ot, has_op, *(c[a:b] for c in cols))
+    def run(j: int) -> tuple[int, bool, int]:
+        a, b = cut[j], cut[j + 1]
+        t, i, s, x, ot = (f[a:b] for f in fields)
+        return _decode_kernel(t, i, s, x, ot, has_op, *(c[a:b] for c in cols))
 
-    helpers = [_workers().submit(work) for _ in range(min(cores(), runs) - 1)]
-    work()  # the caller takes runs too, all of them while the helpers wait for a core
-    for f in helpers:
-        f.cancel() or f.result()  # a helper not started yet is dropped; one under way ends its run
+    done = in_runs(runs, run)
     if not all(clean for _, clean, _ in done):
         ref = decode(rec, offset0)  # raises the error naming the first bad record of the block
         keep = ref["size_bytes"] > 0  # (not reached for a bad record: the reference decode refused it)

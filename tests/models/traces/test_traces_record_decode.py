@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models.budget import BudgetExceeded, limit
@@ -177,3 +177,36 @@ def test_a_whole_binary_read_over_the_budget_is_refused_while_reading(tmp_path):
         with pytest.raises(BudgetExceeded, match=r"requests parsed so far.*--memory-budget"):
             oracle.read_oracle_general(p, chunk_bytes=24 * 1000)
         assert len(oracle.read_oracle_general(p, chunk_bytes=24 * 1000, max_requests=1000)) == 1000
+
+
+@pytest.mark.parametrize("per_run", [5, 64, 1 << 62], ids=["runs of 5", "runs of 64", "one pass"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), n_obj=st.integers(1, 3000), block=st.integers(1, 5000),
+       big=st.one_of(st.none(), st.integers(0, 9999)))
+def test_placement_looked_up_in_runs_numbers_as_one_pass(monkeypatch, per_run, seed, n_obj, block, big):
+    from models.traces.formats import records
+
+    monkeypatch.setattr(records, "_RECORDS_PER_RUN", per_run)  # the cores share the look-ups of runs this long
+    rng = np.random.default_rng(seed)
+    n = 10_000
+    ids = rng.integers(0, 2**64 - 1, n_obj, dtype=np.uint64, endpoint=True)[rng.integers(0, n_obj, n)]
+    sizes = np.ones(n, np.int64)
+    if big is not None:
+        sizes[big] = 2**32 + 1 + big
+        sizes[big + 1 + seed % (n - big):] = 2**40  # later ones too big as well: the first is named
+    s = ObjectSlots("x")
+    got, err = [], None
+    try:
+        for a in range(0, n, block):
+            got.append(s.place({"meta:object_id": ids[a:a + block], "size_bytes": sizes[a:a + block]})["offset_bytes"])
+    except TraceFormatError as e:
+        err = str(e)
+    assert err == (None if big is None else f"x: object size {2**32 + 1 + big:,} bytes is larger than the "
+                                             f"4,294,967,296-byte slot an object is given")
+    end = n if big is None else big - big % block  # the blocks placed before the one holding the big object
+    want = _first_access_codes(ids[:n if big is None else big])
+    assert np.array_equal(np.concatenate(got) >> 32 if got else np.zeros(0, np.int64), want[:end])
+    if big is None:
+        assert s.n_objects == len(np.unique(ids))
+    else:  # the objects before the big one are numbered, none after
+        assert s.n_objects == len(np.unique(ids[:big]))
