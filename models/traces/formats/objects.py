@@ -20,7 +20,10 @@ Binary records are read in two stages: the decode (:mod:`models.traces.formats.r
 compiled pass per block of whole records, ``chunk_bytes`` rounded down to a multiple of the
 record size, at least one record) yields the raw object columns, and the placement
 (:class:`ObjectSlots` block by block for a streamed read, :func:`place_objects` over a whole
-one) gives each object its slot. Memory stays bounded by the block plus the kept columns (and
+one) gives each object its slot. A streamed read decodes the next block on a worker thread while
+the current one is placed; a block's ids already in the table are looked up by the cores in runs
+(the table only read), the new ones then numbered in request order (the numbers, the table's
+growth and the errors of one pass over the block). Memory stays bounded by the block plus the kept columns (and
 the object table of a stream), ``max_requests`` stops the read early, and a result never
 depends on the block size. Bad values and a file that ends inside a record name the byte offset
 of the record in the (decompressed) input.

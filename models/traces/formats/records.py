@@ -22,9 +22,9 @@ order and any error (raised when its block is asked for) are those of a read wit
 
 The columns of a block are new arrays (a consumer may keep them, as ``chunk_sink(parts.append)`` does), views of
 one allocation per block (the block's columns are freed together, when the last of them is): measured on this
-machine (2026-12-05, 8 MB blocks of 349,525 records, load ~5.7), five allocations a block took ~2,400 page faults
-(glibc handed each freed block back to the kernel) and ran at 14 M records/s, one allocation ~0 after the first
-block and 58 M records/s.
+machine (2026-12-05, 4 M records in 8 MB blocks of 349,525, one thread, best of 5, load 5.2-5.7), five allocations
+a block took ~2,500 page faults a block (glibc gave each freed block back to the kernel) and decoded 14.2 M
+records/s, one allocation ~210 and 55.8 M records/s.
 
 Examples
 --------
@@ -118,17 +118,26 @@ def cores() -> int:
 
 
 _pool_lock = threading.Lock()
-_pool: tuple[int, ThreadPoolExecutor] | None = None  # (the process id that made it, the pool)
+_pool: ThreadPoolExecutor | None = None
 
 
 def _workers() -> ThreadPoolExecutor:
-    """The decode's worker threads (one per core but the caller's), made once per process (a forked child, whose
-    parent's threads do not exist in it, makes its own)."""
+    """The worker threads of :func:`in_runs` (one per core but the caller's), made once per process."""
     global _pool
     with _pool_lock:
-        if _pool is None or _pool[0] != os.getpid():
-            _pool = (os.getpid(), ThreadPoolExecutor(max(1, cores() - 1), thread_name_prefix="record-decode"))
-        return _pool[1]
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max(1, cores() - 1), thread_name_prefix="record-runs")
+        return _pool
+
+
+def _forget_workers() -> None:
+    """In a forked child: its parent's threads (and a lock one of them held) do not exist there."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_workers)
 
 
 def in_runs(runs: int, run: Callable[[int], object]) -> list:
@@ -154,7 +163,7 @@ def in_runs(runs: int, run: Callable[[int], object]) -> list:
 
 
 def runs_of(n: int) -> int:
-    """Runs a block of ``n`` records is decoded in (see :data:`_RECORDS_PER_RUN`)."""
+    """Runs a block of ``n`` records is cut into, for the decode and the placement (see :data:`_RECORDS_PER_RUN`)."""
     return max(1, n // _RECORDS_PER_RUN)
 
 
