@@ -203,26 +203,33 @@ def oracle_stages(og: Path, repeat: int) -> None:
     ``repeat`` warm rounds (wall and CPU time), in one table: the decode alone
     (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept) on one
     thread and split over the cores; the placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over
-    the decoded ids, in the reader's blocks, a new table each run); decode and placement one after the other, block
-    by block, on one thread (the reader before decoding was split and ran ahead); and both end to end (the streamed
-    read, a counting consumer: the decode split and one block ahead of the placement): M records/s and the time over
-    the bare view's."""
-    from models.traces.formats import records
+    the decoded ids, in the reader's blocks, a new table each run) on one thread and with the look-ups shared by the
+    cores; decode and placement one after the other, block by block, on one thread (the reader before the threads);
+    and both end to end (the streamed read, a counting consumer) with the threads forced on (decode split and one
+    block ahead of the placement) and as a read decides (threads only where a core is idle when it opens,
+    :func:`~models.traces.formats.records.spare_core`): M records/s and the time over the bare view's."""
+    from models.traces.formats import objects, records
     from models.traces.formats.objects import ObjectSlots
     from models.traces.formats.oracle import RECORD, _decode
     from models.traces.formats.records import record_blocks
 
-    def decode(path: Path, one_thread: bool = False) -> tuple[float, int]:
-        keep = records._RECORDS_PER_RUN
-        records._RECORDS_PER_RUN = 1 << 62 if one_thread else keep  # a block per thread, or split as read
-        try:
-            t, n = time.perf_counter(), 0
-            with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
-                for cols, _records, _lo in blocks:
-                    n += len(cols["time_ns"])
-            return time.perf_counter() - t, n
-        finally:
-            records._RECORDS_PER_RUN = keep
+    def threads(on: bool, fn):
+        """``fn`` with the threads on or off whatever the load (:func:`~models.traces.formats.records.spare_core`)."""
+        def run(path: Path) -> tuple[float, int]:
+            keep = records.spare_core
+            records.spare_core = objects.spare_core = lambda: on
+            try:
+                return fn(path)
+            finally:
+                records.spare_core = objects.spare_core = keep
+        return run
+
+    def decode(path: Path) -> tuple[float, int]:
+        t, n = time.perf_counter(), 0
+        with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+            for cols, _records, _lo in blocks:
+                n += len(cols["time_ns"])
+        return time.perf_counter() - t, n
 
     with record_blocks(og, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
         decoded = [{k: cols[k].copy() for k in ("meta:object_id", "size_bytes")} for cols, _r, _lo in blocks]
@@ -234,22 +241,22 @@ def oracle_stages(og: Path, repeat: int) -> None:
         return time.perf_counter() - t, sum(len(c["size_bytes"]) for c in decoded)
 
     def in_turn(path: Path) -> tuple[float, int]:
-        keep = records._RECORDS_PER_RUN
-        records._RECORDS_PER_RUN = 1 << 62
-        try:
-            t, n, slots = time.perf_counter(), 0, ObjectSlots("oracleGeneral")
-            with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
-                for cols, _records, _lo in blocks:
-                    n += len(slots.place(cols)["offset_bytes"])
-            return time.perf_counter() - t, n
-        finally:
-            records._RECORDS_PER_RUN = keep
+        t, n, slots = time.perf_counter(), 0, ObjectSlots("oracleGeneral")
+        with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+            for cols, _records, _lo in blocks:
+                n += len(slots.place(cols)["offset_bytes"])
+        return time.perf_counter() - t, n
 
-    decode(og), place(og)  # warm: the compiled kernels loaded, the file in the page cache
-    stages = (("bare mapped column view", bare_view), ("our decode alone, one thread", lambda p: decode(p, True)),
-              (f"our decode alone, {records.cores()} cores", decode), ("our placement alone", place),
-              ("decode then placement, one thread", in_turn),
-              ("decode + placement, end to end", lambda p: our_reader(p, "oracleGeneral")))
+    threads(True, decode)(og), place(og)  # warm: the compiled kernels loaded, the file in the page cache
+    spare = records.spare_core()
+    stages = (("bare mapped column view", bare_view), ("our decode alone, one thread", threads(False, decode)),
+              (f"our decode alone, {records.cores()} cores", threads(True, decode)),
+              ("our placement alone, one thread", threads(False, place)),
+              (f"our placement alone, {records.cores()} cores", threads(True, place)),
+              ("decode then placement, one thread", threads(False, in_turn)),
+              (f"end to end, {records.cores()} cores + ahead", threads(True, lambda p: our_reader(p, "oracleGeneral"))),
+              (f"end to end as read (threads {'on' if spare else 'off'})",
+               lambda p: our_reader(p, "oracleGeneral")))
     best = {label: (float("inf"), float("inf"), 0) for label, _ in stages}
     loads = []
     for _ in range(repeat):  # the stages in turn each round: a burst of load on the shared machine hits them all
@@ -262,9 +269,9 @@ def oracle_stages(og: Path, repeat: int) -> None:
     ref_wall, ref_cpu, _ = best[stages[0][0]]
     print(f"oracleGeneral ({og.name}, best of {repeat} warm rounds; load (1 min) {min(loads):.2f} to {max(loads):.2f}; "
           "CPU: this process's CPU time, every thread, less sensitive to the machine's load than the wall)")
-    print("stage                                   M records/s  time / bare's   M records/s (CPU)  CPU / bare's CPU")
+    print("stage                                     M records/s  time / bare's   M records/s (CPU)  CPU / bare's CPU")
     for label, (wall, cpu, n) in best.items():
-        print(f"{label:<38}  {n / wall / 1e6:11.1f}  {wall / ref_wall:13.2f}  {n / cpu / 1e6:18.1f}  "
+        print(f"{label:<40}  {n / wall / 1e6:11.1f}  {wall / ref_wall:13.2f}  {n / cpu / 1e6:18.1f}  "
               f"{cpu / ref_cpu:16.2f}", flush=True)
 
 

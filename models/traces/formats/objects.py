@@ -45,7 +45,7 @@ from models.budget import Hold, charge, reserve
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
-from models.traces.formats.records import in_runs, record_blocks, runs_of
+from models.traces.formats.records import in_runs, record_blocks, runs_of, spare_core
 from models.traces.formats.records import read_exact as _read_exact  # noqa: F401 - vscsi reads with it
 from models.traces.source import (
     MAX_INPUT_BYTES,
@@ -229,6 +229,7 @@ class ObjectSlots:
         self.fmt = fmt
         self.n_objects = 0
         self._new_share = 1.0  # new objects per request in the last block placed
+        self._shared = spare_core()  # look-ups shared by the cores (a core idle when the table was made)
         self._hold = hold  # the table, held while a stream reads (its consumer's steps count it)
         self._grow(1 << 16)
 
@@ -255,7 +256,7 @@ class ObjectSlots:
         sizes = np.asarray(cols["size_bytes"])
         offset = np.empty(len(ids), np.int64)
         before = self.n_objects
-        if runs_of(len(ids)) > 1 and self._new_share <= _SHARED_LOOKUP_MAX_NEW:
+        if self._shared and runs_of(len(ids)) > 1 and self._new_share <= _SHARED_LOOKUP_MAX_NEW:
             self._look_up_then_number(ids, sizes, offset)
         else:
             self._number(ids, sizes, offset)

@@ -56,7 +56,7 @@ from models.traces.source import (
     source_name,
 )
 
-__all__ = ["record_blocks", "decode_block", "RAW_COLUMNS", "cores", "in_runs", "runs_of"]
+__all__ = ["record_blocks", "decode_block", "RAW_COLUMNS", "cores", "in_runs", "runs_of", "spare_core"]
 
 #: The raw object columns of a decoded block, and their dtypes.
 RAW_COLUMNS = {"time_ns": np.int64, "is_write": np.bool_, "size_bytes": np.int64, "device": np.int32,
@@ -65,11 +65,13 @@ _NS_PER_S = np.int64(1_000_000_000)
 _NO_TIME = np.iinfo(np.int64).max
 #: Highest libCacheSim ``req_op_e`` code (0-14 are all operations: reads 0, 1, 2, 12; the others writes).
 _MAX_OP = 14
-#: Records in one run of the decode: a block of at least two runs is cut into runs the cores take in turn (the
-#: caller and :func:`cores` - 1 worker threads, each taking the next run left), smaller blocks are decoded on the
-#: caller's thread. Measured on this machine (2 cores, 2026-12-05, blocks of the 10 M-record oracleGeneral file,
-#: best of 5): THRESH [records].
-_RECORDS_PER_RUN = 1 << 15
+#: Records in one run of the decode (and of the placement's look-ups): a block of at least two runs is cut into runs
+#: the cores take in turn (the caller and :func:`cores` - 1 worker threads, each taking the next run left), smaller
+#: blocks stay on the caller's thread. Measured on this machine (2 cores, 2026-12-05, blocks of the 10 M-record
+#: oracleGeneral file, best of 9, load 2.6, i.e. no idle core): two runs instead of one cost 0.61x the speed at 8 Ki
+#: records a block, 0.67x at 16 Ki, 0.76x at 32 Ki, 0.86x at 64 Ki, 0.98x at 128 Ki: from 64 Ki records a run the
+#: hand-off costs little even where the second thread finds no core [records].
+_RECORDS_PER_RUN = 1 << 16
 
 
 
@@ -162,6 +164,13 @@ def in_runs(runs: int, run: Callable[[int], object]) -> list:
     return done
 
 
+def spare_core() -> bool:
+    """Whether a core is idle for a second thread: the 1-minute load average [runnable threads] below
+    :func:`cores` - 1/2 (a shared machine whose other work fills the cores gains nothing from threads: measured,
+    two threads there ran at the speed of one, the hand-offs on top)."""
+    return os.getloadavg()[0] < cores() - 0.5 if hasattr(os, "getloadavg") else cores() > 1
+
+
 def runs_of(n: int) -> int:
     """Runs a block of ``n`` records is cut into, for the decode and the placement (see :data:`_RECORDS_PER_RUN`)."""
     return max(1, n // _RECORDS_PER_RUN)
@@ -239,7 +248,8 @@ def record_blocks(src, dtype: np.dtype, decode: Callable, *, fmt: str, header_by
         records, at least one.
     ahead : bool
         Decode the next block on a worker thread while the caller works on the current one (one block more in
-        memory; the same blocks and errors, in the same order).
+        memory; the same blocks and errors, in the same order). Blocks are cut into runs for the cores and decoded
+        ahead only where a core is idle when the read opens (:func:`spare_core`).
 
     Yields
     ------
@@ -260,14 +270,15 @@ def record_blocks(src, dtype: np.dtype, decode: Callable, *, fmt: str, header_by
                                        f"{header_bytes:,}-byte header")
             meta = header_check(head) if header_check else {}
             dtype = meta.pop("_dtype", dtype)
-        blocks = _blocks(stream, dtype, decode, fmt, header_bytes, chunk_bytes)
-        with _ahead(blocks) if ahead else _plain(blocks) as each:
+        spare = spare_core()  # (once a read: its own threads count in the load average once it runs)
+        blocks = _blocks(stream, dtype, decode, fmt, header_bytes, chunk_bytes, None if spare else 1)
+        with _ahead(blocks) if ahead and spare else _plain(blocks) as each:
             yield meta, each, report
         report(done=True)
 
 
-def _blocks(stream, dtype: np.dtype, decode: Callable, fmt: str, offset: int,
-            chunk_bytes: int) -> Iterator[tuple[dict, int, int | None]]:
+def _blocks(stream, dtype: np.dtype, decode: Callable, fmt: str, offset: int, chunk_bytes: int,
+            runs: int | None) -> Iterator[tuple[dict, int, int | None]]:
     rec = dtype.itemsize
     step = max(rec, chunk_bytes - chunk_bytes % rec)
     while data := read_exact(stream, step):
@@ -275,7 +286,7 @@ def _blocks(stream, dtype: np.dtype, decode: Callable, fmt: str, offset: int,
             cut = offset + len(data) - len(data) % rec
             raise TraceFormatError(f"{fmt}: the data ends inside a record at byte offset {cut:,} "
                                    f"({len(data) % rec} of {rec} bytes; truncated file?)")
-        cols, t_min = decode_block(np.frombuffer(data, dtype), offset, decode)
+        cols, t_min = decode_block(np.frombuffer(data, dtype), offset, decode, runs=runs)
         offset += len(data)
         yield cols, len(data) // rec, t_min
 

@@ -116,8 +116,13 @@ def test_decoding_ahead_hands_the_same_blocks_and_the_same_error(seed, n, chunk,
         nxt[bad] = -9
     data = oracle.write_oracle_general(rng.integers(0, 100, n), rng.integers(0, 20, n), rng.integers(0, 3, n) * 64,
                                        nxt)
-    assert _blocks_of(data, True, chunk) == _blocks_of(data, False, chunk)
-    got, err = _streamed(data, chunk_bytes=chunk, max_requests=cap)  # read_records decodes ahead when streamed
+    from models.traces.formats import objects, records
+
+    with pytest.MonkeyPatch.context() as mp:  # threads whatever the machine's load (speed only: same results)
+        mp.setattr(records, "spare_core", lambda: True)
+        mp.setattr(objects, "spare_core", lambda: True)
+        assert _blocks_of(data, True, chunk) == _blocks_of(data, False, chunk)
+        got, err = _streamed(data, chunk_bytes=chunk, max_requests=cap)  # read_records decodes ahead when streamed
     rec = np.frombuffer(data, oracle.RECORD)
     step = max(1, chunk // 24)
     want, want_err, left = [], None, cap
@@ -184,9 +189,10 @@ def test_a_whole_binary_read_over_the_budget_is_refused_while_reading(tmp_path):
 @given(seed=st.integers(0, 2**32 - 1), n_obj=st.integers(1, 3000), block=st.integers(1, 5000),
        big=st.one_of(st.none(), st.integers(0, 9999)))
 def test_placement_looked_up_in_runs_numbers_as_one_pass(monkeypatch, per_run, seed, n_obj, block, big):
-    from models.traces.formats import records
+    from models.traces.formats import objects, records
 
     monkeypatch.setattr(records, "_RECORDS_PER_RUN", per_run)  # the cores share the look-ups of runs this long
+    monkeypatch.setattr(objects, "spare_core", lambda: True)  # whatever the machine's load
     rng = np.random.default_rng(seed)
     n = 10_000
     ids = rng.integers(0, 2**64 - 1, n_obj, dtype=np.uint64, endpoint=True)[rng.integers(0, n_obj, n)]
