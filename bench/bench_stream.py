@@ -31,8 +31,9 @@ for the 100 M run, ~4 GB of gzip) and measures, in this run:
   Arrow's ``CompressedInputStream``) and ISA-L (``isal.igzip``, our readers' inflater); the ceiling two cores put
   on a gzip CSV reader at the CPU cost per request of inflation and our parse measured here;
   the oracleGeneral reader's stages on ``--og-requests`` generated records (or ``--og-file``) beside the
-  bare view: the decode alone, the object placement alone, both end to end (:func:`oracle_stages`; ``--og-only``:
-  these alone).
+  bare view: the decode alone (one thread, and split over the cores), the object placement alone, both one after
+  the other on one thread, both end to end (decode split and one block ahead; :func:`oracle_stages`;
+  ``--og-only``: these alone).
   Last line: our plain-CSV time over Arrow's.
 
 The fleet on Dask (1 worker vs 2, rows equal to the serial run's) is ``bench/bench_fleet.py``.
@@ -200,13 +201,28 @@ def csv_readers(csv: Path, plain: Path, n: int, repeat: int) -> tuple[list, tupl
 def oracle_stages(og: Path, repeat: int) -> None:
     """The oracleGeneral reader's stages beside the bare mapped column view (:func:`bare_view`), each the best of
     ``repeat`` warm rounds (wall and CPU time), in one table: the decode alone
-    (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept), the
-    placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over the decoded ids, in the reader's
-    blocks, a new table each run), and both end to end (the streamed read, a counting consumer): M records/s and
-    the time over the bare view's."""
+    (:func:`~models.traces.formats.records.record_blocks`, the raw columns of every block, nothing kept) on one
+    thread and split over the cores; the placement alone (:class:`~models.traces.formats.objects.ObjectSlots` over
+    the decoded ids, in the reader's blocks, a new table each run) on one thread and with the look-ups shared by the
+    cores; decode and placement one after the other, block by block, on one thread (the reader before the threads);
+    and both end to end (the streamed read, a counting consumer) with the threads forced on (decode split and one
+    block ahead of the placement) and as a read decides (threads only where a core is idle when it opens,
+    :func:`~models.traces.formats.records.spare_core`): M records/s and the time over the bare view's."""
+    from models.traces.formats import objects, records
     from models.traces.formats.objects import ObjectSlots
     from models.traces.formats.oracle import RECORD, _decode
     from models.traces.formats.records import record_blocks
+
+    def threads(on: bool, fn):
+        """``fn`` with the threads on or off whatever the load (:func:`~models.traces.formats.records.spare_core`)."""
+        def run(path: Path) -> tuple[float, int]:
+            keep = records.spare_core
+            records.spare_core = objects.spare_core = lambda: on
+            try:
+                return fn(path)
+            finally:
+                records.spare_core = objects.spare_core = keep
+        return run
 
     def decode(path: Path) -> tuple[float, int]:
         t, n = time.perf_counter(), 0
@@ -224,9 +240,23 @@ def oracle_stages(og: Path, repeat: int) -> None:
             slots.place(cols)
         return time.perf_counter() - t, sum(len(c["size_bytes"]) for c in decoded)
 
-    decode(og), place(og)  # warm: the compiled kernels loaded, the file in the page cache
-    stages = (("bare mapped column view", bare_view), ("our decode alone", decode), ("our placement alone", place),
-              ("decode + placement, end to end", lambda p: our_reader(p, "oracleGeneral")))
+    def in_turn(path: Path) -> tuple[float, int]:
+        t, n, slots = time.perf_counter(), 0, ObjectSlots("oracleGeneral")
+        with record_blocks(path, RECORD, _decode, fmt="oracleGeneral") as (_, blocks, _report):
+            for cols, _records, _lo in blocks:
+                n += len(slots.place(cols)["offset_bytes"])
+        return time.perf_counter() - t, n
+
+    threads(True, decode)(og), place(og)  # warm: the compiled kernels loaded, the file in the page cache
+    spare = records.spare_core()
+    stages = (("bare mapped column view", bare_view), ("our decode alone, one thread", threads(False, decode)),
+              (f"our decode alone, {records.cores()} cores", threads(True, decode)),
+              ("our placement alone, one thread", threads(False, place)),
+              (f"our placement alone, {records.cores()} cores", threads(True, place)),
+              ("decode then placement, one thread", threads(False, in_turn)),
+              (f"end to end, {records.cores()} cores + ahead", threads(True, lambda p: our_reader(p, "oracleGeneral"))),
+              (f"end to end as read (threads {'on' if spare else 'off'})",
+               lambda p: our_reader(p, "oracleGeneral")))
     best = {label: (float("inf"), float("inf"), 0) for label, _ in stages}
     loads = []
     for _ in range(repeat):  # the stages in turn each round: a burst of load on the shared machine hits them all
@@ -238,10 +268,10 @@ def oracle_stages(og: Path, repeat: int) -> None:
         loads.append(os.getloadavg()[0])
     ref_wall, ref_cpu, _ = best[stages[0][0]]
     print(f"oracleGeneral ({og.name}, best of {repeat} warm rounds; load (1 min) {min(loads):.2f} to {max(loads):.2f}; "
-          "CPU: this process's CPU time, less sensitive to the machine's load than the wall)")
-    print("stage                                   M records/s  time / bare's   M records/s (CPU)  CPU / bare's CPU")
+          "CPU: this process's CPU time, every thread, less sensitive to the machine's load than the wall)")
+    print("stage                                     M records/s  time / bare's   M records/s (CPU)  CPU / bare's CPU")
     for label, (wall, cpu, n) in best.items():
-        print(f"{label:<38}  {n / wall / 1e6:11.1f}  {wall / ref_wall:13.2f}  {n / cpu / 1e6:18.1f}  "
+        print(f"{label:<40}  {n / wall / 1e6:11.1f}  {wall / ref_wall:13.2f}  {n / cpu / 1e6:18.1f}  "
               f"{cpu / ref_cpu:16.2f}", flush=True)
 
 

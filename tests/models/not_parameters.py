@@ -224,11 +224,15 @@ NOT_PARAMETERS: dict[str, str] = {
     "models.traces.formats.objects.OBJECT_SLOT_BITS": "layout (an object's address slot, 4 GiB)",
     "models.traces.formats.objects._SLOT_BYTES": "layout (an object's address slot, 4 GiB)",
     "models.traces.formats.objects.MAX_OBJECTS": "math constant (slots within the int64 byte range)",
+    "models.traces.formats.objects._SHARED_LOOKUP_MAX_NEW": "speed only (new objects per request above which a block "
+                                                             "is numbered in one pass; no effect on any value)",
     "models.traces.formats.objects._LOOKAHEAD": "speed only (ids whose table slot is prefetched ahead; no effect on "
                                                 "any value)",
     "models.traces.formats.records._NS_PER_S": "unit (nanoseconds per second)",
     "models.traces.formats.records._NO_TIME": "math constant (int64 maximum: no time kept yet)",
     "models.traces.formats.records._MAX_OP": "format (highest libCacheSim operation code, req_op_e)",
+    "models.traces.formats.records._RECORDS_PER_RUN": "speed only (records in one run of the split decode; measured, "
+                                                             "see its comment; no effect on any value)",
     "models.traces.detect._PEEK_BYTES": "reader buffer size (format sniffing)",
     "models.sweep.hostshare.STALE_S": "house-keeping age of a sweep's leftover shared-split folder (no model input)",
     "models.spec.SWEEP_BLOCK_BYTES": "default analysis block size of the sweep adapters (the CLI's --block-size default)",

@@ -20,7 +20,10 @@ Binary records are read in two stages: the decode (:mod:`models.traces.formats.r
 compiled pass per block of whole records, ``chunk_bytes`` rounded down to a multiple of the
 record size, at least one record) yields the raw object columns, and the placement
 (:class:`ObjectSlots` block by block for a streamed read, :func:`place_objects` over a whole
-one) gives each object its slot. Memory stays bounded by the block plus the kept columns (and
+one) gives each object its slot. A streamed read decodes the next block on a worker thread while
+the current one is placed; a block's ids already in the table are looked up by the cores in runs
+(the table only read), the new ones then numbered in request order (the numbers, the table's
+growth and the errors of one pass over the block). Memory stays bounded by the block plus the kept columns (and
 the object table of a stream), ``max_requests`` stops the read early, and a result never
 depends on the block size. Bad values and a file that ends inside a record name the byte offset
 of the record in the (decompressed) input.
@@ -40,8 +43,8 @@ from models.sim.primitives import prefetch
 from models.traces.chunks import chunk_sink_of
 from models.traces.core import BlockTrace
 from models.traces.formats.parsing import _block_trace
+from models.traces.formats.records import in_runs, record_blocks, runs_of, spare_core
 from models.traces.formats.records import read_exact as _read_exact  # noqa: F401 - vscsi reads with it
-from models.traces.formats.records import record_blocks
 from models.traces.source import (
     MAX_INPUT_BYTES,
     TraceFormatError,
@@ -97,6 +100,10 @@ def place_objects(trace: BlockTrace, fmt: str) -> BlockTrace:
 _SLOTS_PER_OBJECT = 2
 #: Fibonacci hashing multiplier (2**64 / golden ratio, odd): spreads consecutive ids over the table.
 _FIB = np.uint64(0x9E3779B97F4A7C15)
+#: Most new objects per request (in the block before) at which a block's ids are looked up by the cores first
+#: (:meth:`ObjectSlots._look_up_then_number`); above it the block is numbered in one pass, as the look-ups would
+#: mostly miss and every miss is looked up again in the numbering pass [objects / request].
+_SHARED_LOOKUP_MAX_NEW = 0.5
 #: Ids looked ahead: the table slot of id ``i + _LOOKAHEAD`` is prefetched while id ``i`` is placed, so the
 #: cache misses of a table larger than the caches overlap instead of following one another [ids].
 _LOOKAHEAD = 32
@@ -141,6 +148,34 @@ def _place_kernel(ids, sizes, table, n_objects, shift, slot_bits, out, start, ro
 
 
 @njit(cache=True, nogil=True)
+def _lookup_kernel(ids, sizes, table, shift, slot_bits, out, a, b):  # pragma: no cover - compiled
+    """``out[i] = code << slot_bits`` for the requests ``a`` to ``b`` whose id the table ``table`` holds, -1 for
+    the others (new ids, numbered after by :func:`_place_kernel`); the table is only read. Returns the first
+    request whose size exceeds the slot (-1: none; looking stops there)."""
+    mask = len(table) // 2 - 1
+    limit = np.int64(1) << slot_bits
+    for j in range(a, min(a + _LOOKAHEAD, b)):
+        _prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
+    for i in range(a, b):
+        if i + _LOOKAHEAD < b:
+            _prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
+        if sizes[i] > limit:
+            return i
+        k = ids[i]
+        h = np.int64((k * _FIB) >> np.uint64(shift))
+        while True:
+            v = table[2 * h + 1]
+            if v == 0:
+                out[i] = -1
+                break
+            if table[2 * h] == k:
+                out[i] = np.int64(v - np.uint64(1)) << slot_bits
+                break
+            h = (h + 1) & mask
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def _rehash(table, new, shift):  # pragma: no cover - compiled
     mask = len(new) // 2 - 1
     pairs = len(table) // 2
@@ -174,6 +209,8 @@ class ObjectSlots:
     def __init__(self, fmt: str, hold: Hold | None = None):
         self.fmt = fmt
         self.n_objects = 0
+        self._new_share = 1.0  # new objects per request in the last block placed
+        self._shared = spare_core()  # look-ups shared by the cores (a core idle when the table was made)
         self._hold = hold  # the table, held while a stream reads (its consumer's steps count it)
         self._grow(1 << 16)
 
@@ -199,21 +236,49 @@ class ObjectSlots:
         ids = np.ascontiguousarray(cols["meta:object_id"], np.uint64)
         sizes = np.asarray(cols["size_bytes"])
         offset = np.empty(len(ids), np.int64)
-        done = 0
-        while True:  # the table grows (doubles) when a new id finds it holding 1 / _SLOTS_PER_OBJECT of its slots
-            self.n_objects, done, big = _place_kernel(ids, sizes, self.table, self.n_objects, self.shift,
-                                                      OBJECT_SLOT_BITS, offset, done, self.slots // _SLOTS_PER_OBJECT)
-            if big >= 0:
-                raise TraceFormatError(f"{self.fmt}: object size {int(sizes[big]):,} bytes is "
-                                       f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
-            if done == len(ids):
-                break
-            self._grow(2 * self.slots)
+        before = self.n_objects
+        if self._shared and runs_of(len(ids)) > 1 and self._new_share <= _SHARED_LOOKUP_MAX_NEW:
+            self._look_up_then_number(ids, sizes, offset)
+        else:
+            self._number(ids, sizes, offset)
+        self._new_share = (self.n_objects - before) / max(1, len(ids))
         if self.n_objects > MAX_OBJECTS:
             raise TraceFormatError(f"{self.fmt}: more than {MAX_OBJECTS:,} distinct objects")
         out = {k: v for k, v in cols.items() if not k.startswith("meta:")}
         out["offset_bytes"] = offset
         return out
+
+    def _number(self, ids: np.ndarray, sizes: np.ndarray, offset: np.ndarray) -> None:
+        """One pass in request order: each id looked up, a new one numbered (the table grown as it fills)."""
+        done = 0
+        while True:  # the table grows (doubles) when a new id finds it holding 1 / _SLOTS_PER_OBJECT of its slots
+            self.n_objects, done, big = _place_kernel(ids, sizes, self.table, self.n_objects, self.shift,
+                                                      OBJECT_SLOT_BITS, offset, done, self.slots // _SLOTS_PER_OBJECT)
+            if big >= 0:
+                self._too_big(sizes[big])
+            if done == len(ids):
+                return
+            self._grow(2 * self.slots)
+
+    def _look_up_then_number(self, ids: np.ndarray, sizes: np.ndarray, offset: np.ndarray) -> None:
+        """The ids the table holds looked up by the cores in runs (the table only read), then the others numbered
+        in request order by :meth:`_number`: the numbers, table growth and errors of one pass."""
+        runs = runs_of(len(ids))
+        cut = [len(ids) * j // runs for j in range(runs + 1)]
+        bigs = in_runs(runs, lambda j: _lookup_kernel(ids, sizes, self.table, self.shift, OBJECT_SLOT_BITS, offset,
+                                                      cut[j], cut[j + 1]))
+        big = min((b for b in bigs if b >= 0), default=len(ids))  # the first request too big for its slot
+        new = np.flatnonzero(offset[:big] < 0)
+        if len(new):
+            placed = np.empty(len(new), np.int64)
+            self._number(ids[new], sizes[new], placed)
+            offset[new] = placed
+        if big < len(ids):
+            self._too_big(sizes[big])
+
+    def _too_big(self, size) -> None:
+        raise TraceFormatError(f"{self.fmt}: object size {int(size):,} bytes is "
+                               f"larger than the {_SLOT_BYTES:,}-byte slot an object is given")
 
 
 @contextmanager
@@ -270,8 +335,8 @@ def read_records(src, dtype: np.dtype, decode, *, fmt: str, header_bytes: int = 
     t_lo = None  # the earliest arrival handed to the sink [ns]
     with object_table(fmt, sink) as slots, \
             record_blocks(src, dtype, decode, fmt=fmt, header_bytes=header_bytes, header_check=header_check,
-                          progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes) \
-            as (head, blocks, report):
+                          progress=progress, chunk_bytes=chunk_bytes, max_input_bytes=max_input_bytes,
+                          ahead=sink is not None) as (head, blocks, report):
         meta.update(head)
         for cols, records, lo in blocks:
             k = len(cols["time_ns"])
