@@ -155,10 +155,10 @@ def _lookup_kernel(ids, sizes, table, shift, slot_bits, out, a, b):  # pragma: n
     mask = len(table) // 2 - 1
     limit = np.int64(1) << slot_bits
     for j in range(a, min(a + _LOOKAHEAD, b)):
-        _prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
+        prefetch(table, 2 * np.int64((ids[j] * _FIB) >> np.uint64(shift)))
     for i in range(a, b):
         if i + _LOOKAHEAD < b:
-            _prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
+            prefetch(table, 2 * np.int64((ids[i + _LOOKAHEAD] * _FIB) >> np.uint64(shift)))
         if sizes[i] > limit:
             return i
         k = ids[i]
