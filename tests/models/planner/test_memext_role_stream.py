@@ -18,6 +18,7 @@ from models.planner.role_memext_stream import NO_SAMPLES, NOT_INT_SEED, MemExtRo
 from models.planner.role_memory import memory_rows
 from models.planner.workloads import workload_from_path
 from models.traces import load
+from tests.models.planner.row_compare import row_differences, values_equal
 
 DEVS = [get_device("pcm-samsung-20nm"), get_device("optane-dcpmm"), get_device("dram"), get_device("nand-flash")]
 COLUMNS = ("address", "size", "kind")
@@ -55,33 +56,11 @@ def _streamed(base, uq, cuts1, cuts2, bands=None, rows_uq=None):
                      else rows_uq)
 
 
-def _equal(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    return a == b
-
-
-def _row_differences(got: list, want: list) -> list:
-    """Where the rows ``got`` differ from ``want``: ``(row, column, got, want)`` each ("count" when their lengths or
-    ``(row, "columns", …)`` when their columns differ); empty when they are equal."""
-    if len(got) != len(want):
-        return [(None, "count", len(got), len(want))]
-    out = []
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g.keys() != w.keys():
-            out.append((i, "columns", sorted(g), sorted(w)))
-            continue
-        out += [(i, k, g[k], w[k]) for k in g if not _equal(g[k], w[k])]
-    return out
-
-
 @pytest.mark.parametrize("cuts", [[], [7_001, 14_002, 21_003, 40_000], [1, 2, 59_999]])
 @pytest.mark.parametrize("base,uq", [(None, True), ("pcm-samsung-20nm", True), (None, False)])
 def test_rows_equal_in_memory(base, uq, cuts):
     s, got = _streamed(base, uq, cuts, cuts[::-1][:2])
-    assert _row_differences(got, _in_memory(base, uq)) == []
+    assert row_differences(got, _in_memory(base, uq)) == []
     if uq:
         assert any(r.get("p_win") == r.get("p_win") for r in got)  # some band is a number (NaN != NaN)
     assert s.state_bytes > 0
@@ -90,7 +69,7 @@ def test_rows_equal_in_memory(base, uq, cuts):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cuts1=st.lists(st.integers(0, 60_000), max_size=6), cuts2=st.lists(st.integers(0, 60_000), max_size=6))
 def test_rows_equal_random_chunks(cuts1, cuts2):
-    assert _row_differences(_streamed(None, True, cuts1, cuts2)[1], _in_memory(None, True)) == []
+    assert row_differences(_streamed(None, True, cuts1, cuts2)[1], _in_memory(None, True)) == []
 
 
 def test_band_unknown_without_samples():
@@ -100,7 +79,7 @@ def test_band_unknown_without_samples():
         _, got = _streamed(None, True, [20_000], [], bands=bands,
                            rows_uq=rows_uq or (40, np.random.default_rng(3)))
         for g, w in zip(got, want):
-            assert _equal(g["value"], w["value"])
+            assert values_equal(g["value"], w["value"])
             if w["decisive_input"] and not w["decisive_input"].startswith("not sampled") and w["verdict"] != \
                     "not applicable":
                 assert math.isnan(g["p5"]) and g["decisive_input"] == f"not sampled: {why}"

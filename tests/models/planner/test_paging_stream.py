@@ -5,7 +5,6 @@ follows the distinct pages and is charged to the run's budget."""
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 import pytest
@@ -22,6 +21,7 @@ from models.planner.workloads import workload_from_path
 from models.traces import load
 from models.traces.core import MemTrace
 from models.traces.synthetic import mem_trace
+from tests.models.planner.row_compare import row_differences
 
 DEVS = [get_device("pcm-samsung-20nm"), get_device("optane-dcpmm"), get_device("dram")]
 COLUMNS = ("address", "size", "kind")
@@ -60,42 +60,17 @@ def _streamed(which: str, base: str | None, uq: bool, cuts1, cuts2) -> list:
     return s.rows(workload_from_path("lackey:numpy"), t, DEVS, b, (40, 3) if uq else None)
 
 
-def _equal(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
-    if hasattr(a, "__dataclass_fields__"):
-        return type(a) is type(b) and _equal(vars(a) if hasattr(a, "__dict__") else a.__repr__(),
-                                             vars(b) if hasattr(b, "__dict__") else b.__repr__())
-    return a == b
-
-
-def _row_differences(got: list, want: list) -> list:
-    """Where the rows ``got`` differ from ``want``: ``(row, column, got, want)`` each ("count" when their lengths or
-    ``(row, "columns", …)`` when their columns differ); empty when they are equal."""
-    if len(got) != len(want):
-        return [(None, "count", len(got), len(want))]
-    out = []
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g.keys() != w.keys():
-            out.append((i, "columns", sorted(g), sorted(w)))
-            continue
-        out += [(i, k, g[k], w[k]) for k in g if not _equal(g[k], w[k])]
-    return out
-
-
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(which=st.sampled_from(["bundled", "synthetic"]),
        cuts1=st.lists(st.integers(0, 10**6), max_size=12), cuts2=st.lists(st.integers(0, 10**6), max_size=12),
        base=st.sampled_from([None, "sata-ssd"]))
 def test_streamed_paging_rows_are_the_in_memory_rows(which, cuts1, cuts2, base):
-    assert _row_differences(_streamed(which, base, False, cuts1, cuts2), _in_memory(which, base, False)) == []
+    assert row_differences(_streamed(which, base, False, cuts1, cuts2), _in_memory(which, base, False)) == []
 
 
 def test_streamed_paging_rows_with_bands_are_the_in_memory_rows():
     got = _streamed("bundled", None, True, [5000, 17_000], [1, 30_001])
-    assert _row_differences(got, _in_memory("bundled", None, True)) == []
+    assert row_differences(got, _in_memory("bundled", None, True)) == []
 
 
 @settings(max_examples=30, deadline=None)
